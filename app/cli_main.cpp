@@ -1,0 +1,41 @@
+// upload-inspector-cli: everything the tool does, without a window.
+
+#include "cli/cli_args.h"
+
+#include <QCoreApplication>
+
+using namespace upin::app::cli;
+
+namespace {
+
+const char kUsage[] = R"(usage: upload-inspector-cli COMMAND [options]
+
+commands:
+  parse FILE [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd] [--no-hash] [--json]
+        inspect a stored multipart body: parts, headers, offsets, sizes, SHA-256, diagnostics
+  bench [--size N] [--input random|mixed|nearmiss|crlf|manyparts|all] [--matcher kmp|chunked|simd|all]
+        [--runs N] [--chunk N] [--json]
+        time the parser with each matcher strategy against a memchr ceiling
+
+Run 'upload-inspector-cli COMMAND --help' for a command's options.
+)";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("upload-inspector-cli"));
+    QStringList arguments = QCoreApplication::arguments().mid(1);
+    if (arguments.isEmpty() || arguments.first() == QLatin1String("--help") || arguments.first() == QLatin1String("-h")) {
+        printOut(QString::fromLatin1(kUsage));
+        return arguments.isEmpty() ? 2 : 0;
+    }
+    const QString command = arguments.takeFirst();
+    if (command == QLatin1String("parse"))
+        return runParse(arguments);
+    if (command == QLatin1String("bench"))
+        return runBench(arguments);
+    printErr(QStringLiteral("unknown command '%1'\n\n").arg(command) + QString::fromLatin1(kUsage));
+    return 2;
+}

@@ -1,0 +1,48 @@
+#pragma once
+// The parser benchmark: request bodies of several shapes and timed parses of them, shared by the CLI `bench`
+// command, the GUI's matcher shoot-out and the tests. Timing only; nothing here prints.
+
+#include "upin/core/delimiter_matcher.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace upin::core {
+
+enum class BenchInput : uint8_t {
+    Random,    // one file part of random bytes: the common case
+    Mixed,     // one file part mixing random bytes, CRLF text lines and near-miss delimiters
+    NearMiss,  // one file part made only of near-miss delimiters: the matcher's worst case
+    Crlf,      // one file part made only of CRLF
+    ManyParts, // many 1 KiB parts
+};
+
+inline constexpr BenchInput kAllBenchInputs[] = {BenchInput::Random, BenchInput::Mixed, BenchInput::NearMiss,
+                                                 BenchInput::Crlf, BenchInput::ManyParts};
+std::string_view benchInputName(BenchInput input);
+std::optional<BenchInput> benchInputFromName(std::string_view name);
+
+struct BenchBody {
+    std::string contentType;
+    std::string body;
+    uint32_t parts = 0;
+};
+
+// A complete multipart/form-data body of about `size` bytes, deterministic for a given seed.
+BenchBody makeBenchBody(BenchInput input, size_t size, uint64_t seed = 1);
+
+struct BenchTiming {
+    double medianSeconds = 0;
+    double gbps = 0;      // body bytes / median seconds / 1e9
+    bool parsedOk = false; // every run parsed the body without error and found body.parts parts
+};
+
+// Times the whole parser (hashing off, data callbacks counted only) over body, fed in chunks of chunkSize.
+BenchTiming timeParser(const BenchBody& body, MatcherKind matcher, int runs, size_t chunkSize);
+// Times one memchr call over the same bytes for a byte value that the generated bodies never contain, so it reads
+// every byte at the C library's best speed: the least work any matcher must do. The ceiling of the same run.
+BenchTiming timeMemchrCeiling(const BenchBody& body, int runs);
+
+} // namespace upin::core

@@ -1,0 +1,99 @@
+#pragma once
+// Error and diagnostic codes, positions and a small std::expected-like Result (C++20 has no std::expected).
+// core never throws: every failure is a value that says what went wrong and at which absolute byte offset.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace upin::core {
+
+// A borrowed run of body bytes. It is not text; string_view is used because it is what memchr/memcmp-style
+// code and tests handle most plainly. Valid only for the duration of the call that receives it.
+using ByteView = std::string_view;
+
+// One code list serves errors and lenient-mode diagnostics: in strict mode an irregularity that lenient mode
+// reports as a diagnostic becomes an error with the same code.
+enum class Errc : uint8_t {
+    // Content-Type and boundary
+    NotMultipart,
+    MissingBoundary,
+    InvalidBoundary,
+    BoundaryTooLong,
+    // structure
+    NoDelimiter,
+    UnexpectedEof,
+    MissingCloseDelimiter,
+    BareLineFeed,
+    TextAfterDelimiter,
+    HeadersEndedByDelimiter,
+    MalformedHeader,
+    InvalidHeaderName,
+    LeadingWhitespaceHeader,
+    MissingContentDisposition,
+    EmptyFieldName,
+    NestingTooDeep,
+    // informational
+    Preamble,
+    BoundaryGuessed,
+    DiagnosticsTruncated,
+    // limits (each names the Options field that was exceeded)
+    HeaderBlockTooLarge,
+    TooManyHeaders,
+    TooManyParts,
+    FieldTooLarge,
+    PartTooLarge,
+    BodyTooLarge,
+    Count
+};
+
+// Stable machine-readable name, e.g. "unexpected_eof".
+std::string_view codeName(Errc code);
+// One-sentence human description, e.g. "input ended inside a part (no close delimiter)".
+std::string_view describe(Errc code);
+
+struct Error {
+    Errc code;
+    uint64_t offset; // absolute byte offset in the input where the problem was detected
+};
+
+struct Diagnostic {
+    Errc code;
+    uint64_t offset;
+    uint64_t value = 0; // code-specific number (e.g. preamble length), 0 when unused
+};
+
+template <typename T>
+class [[nodiscard]] Result {
+public:
+    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
+    Result(Error error) : m_v(std::in_place_index<1>, error) {}
+    bool has_value() const { return m_v.index() == 0; }
+    explicit operator bool() const { return has_value(); }
+    T& value() { return std::get<0>(m_v); }
+    const T& value() const { return std::get<0>(m_v); }
+    T& operator*() { return value(); }
+    T* operator->() { return &value(); }
+    const Error& error() const { return std::get<1>(m_v); }
+
+private:
+    std::variant<T, Error> m_v;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+public:
+    Result() = default;
+    Result(Error error) : m_error(error), m_ok(false) {}
+    bool has_value() const { return m_ok; }
+    explicit operator bool() const { return m_ok; }
+    const Error& error() const { return m_error; }
+
+private:
+    Error m_error{Errc::Count, 0};
+    bool m_ok = true;
+};
+
+} // namespace upin::core

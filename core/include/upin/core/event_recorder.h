@@ -1,0 +1,81 @@
+#pragma once
+// Turns parser callbacks into owned values: a ParseReport (part summaries with SHA-256, diagnostics, error) and,
+// on request, a text event log. Nested multipart parts are parsed here, by a child parser per nested part, so the
+// parser itself stays flat. Shared by the CLI, the GUI worker and the golden tests.
+
+#include "upin/core/multipart_parser.h"
+#include "upin/core/sha256.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace upin::core {
+
+struct PartSummary {
+    uint32_t index = 0;
+    std::optional<std::string> name;        // Content-Disposition name
+    std::optional<std::string> filename;    // filename* decoded, else filename
+    std::optional<std::string> contentType; // raw header value
+    std::optional<std::string> transferEncoding;
+    std::vector<std::pair<std::string, std::string>> headers; // in order, names as sent
+    uint64_t offset = 0;     // first byte of the part's header block
+    uint64_t bodyOffset = 0; // first byte of the body
+    uint64_t size = 0;       // body bytes received
+    std::string sha256;      // hex, empty when hashing is off
+    bool complete = false;   // the part's closing delimiter was seen
+    std::vector<PartSummary> children; // parts of a nested multipart body
+};
+
+struct ParseReport {
+    bool ok = false;
+    std::optional<Error> error;
+    std::vector<PartSummary> parts;
+    std::vector<Diagnostic> diagnostics;
+    uint64_t bytes = 0;
+    std::string boundary;
+};
+
+class EventRecorder final : public PartHandler {
+public:
+    struct Settings {
+        bool hash = true;  // SHA-256 of every part body
+        bool log = false;  // keep a text event log (for golden tests)
+        Options parser;    // options for nested parsers, and maxDepth
+    };
+
+    explicit EventRecorder(Settings settings, uint64_t baseOffset = 0, uint32_t depth = 0);
+    ~EventRecorder() override;
+
+    void onPartBegin(uint32_t index, uint64_t offset) override;
+    void onHeader(std::string_view name, std::string_view value) override;
+    void onHeadersComplete(uint64_t offset) override;
+    void onPartData(ByteView data, uint64_t offset) override;
+    void onPartEnd(uint64_t offset) override;
+    void onDiagnostic(const Diagnostic& diagnostic) override;
+
+    // Closes the report with the parser's outcome; call once, after finish() or a failed feed().
+    ParseReport takeReport(const Result<void>& outcome, const MultipartParser& parser);
+    const std::vector<std::string>& log() const { return m_log; }
+
+private:
+    struct Nested;
+    void flushDataLog();
+    void closeNested();
+
+    Settings m_settings;
+    uint64_t m_base;
+    uint32_t m_depth;
+    ParseReport m_report;
+    PartSummary* m_current = nullptr;
+    Sha256 m_hasher;
+    uint64_t m_loggedData = 0;
+    std::vector<std::string> m_log;
+    std::unique_ptr<Nested> m_nested;
+};
+
+// Parses a body that is already in memory, in chunks of chunkSize bytes (0: in one piece).
+ParseReport parseBuffer(MultipartParser& parser, ByteView body, EventRecorder::Settings settings, size_t chunkSize = 0);
+
+} // namespace upin::core

@@ -1,0 +1,45 @@
+#pragma once
+// Header values of the form `token; name=value; name="quoted \" value"` (Content-Type, Content-Disposition).
+// A single forward pass with no regular expressions and no backtracking, so hostile values (an unterminated quote
+// followed by thousands of backslashes) cost linear time.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace upin::core {
+
+struct HeaderParam {
+    std::string name;  // lower-cased
+    std::string value; // quotes removed, quoted-pair escapes resolved
+};
+
+struct HeaderValue {
+    std::string token; // the part before the first ';', trimmed and lower-cased ("multipart/form-data")
+    std::vector<HeaderParam> params;
+    // First parameter with this (lower-case) name, or nullptr.
+    const std::string* param(std::string_view lowerName) const;
+};
+
+HeaderValue parseHeaderValue(std::string_view value);
+
+// RFC 8187 (was 5987) ext-value: charset'language'percent-encoded. UTF-8 and ISO-8859-1 are decoded (the latter
+// converted to UTF-8); nullopt for other charsets or bad escapes.
+std::optional<std::string> decodeExtValue(std::string_view extValue);
+
+struct ContentDisposition {
+    std::string type; // "form-data", "attachment", ...
+    std::optional<std::string> name;
+    std::optional<std::string> filename; // filename* (decoded) wins over filename when both are present
+};
+
+ContentDisposition parseContentDisposition(std::string_view value);
+
+// RFC 2046 bchars: DIGIT / ALPHA / ' ( ) + _ , - . / : = ? and space (not last).
+bool isValidBoundary(std::string_view boundary);
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+std::string toLower(std::string_view s);
+
+} // namespace upin::core

@@ -1,0 +1,190 @@
+#include "upin/core/bench.h"
+
+#include "upin/core/multipart_parser.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+namespace upin::core {
+namespace {
+
+constexpr char kAbsentByte = char(0xFF);
+constexpr std::string_view kBoundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
+
+struct XorShift {
+    uint64_t state;
+    uint64_t next()
+    {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    }
+    // Random bytes, except that 0xFF never occurs: the memchr ceiling searches for it, so that it scans every
+    // byte without stopping (255 of 256 values keep the data as hard for the matchers as fully random bytes).
+    void fill(std::string& out, size_t count)
+    {
+        size_t start = out.size();
+        out.resize(start + count);
+        for (size_t i = 0; i < count; i += 8) {
+            uint64_t v = next();
+            std::memcpy(out.data() + start + i, &v, std::min<size_t>(8, count - i));
+        }
+        for (size_t i = start; i < out.size(); ++i)
+            if (out[i] == kAbsentByte)
+                out[i] = 0x7E;
+    }
+};
+
+void appendNearMiss(std::string& out, bool flipMiddle)
+{
+    std::string miss = "\r\n--" + std::string(kBoundary);
+    if (flipMiddle)
+        miss[miss.size() / 2] ^= 0x20; // first and last byte agree: the SIMD filter must verify it
+    else
+        miss.back() = '.'; // the delimiter with another last byte
+    out += miss;
+}
+
+void appendFileHeader(std::string& body, std::string_view name)
+{
+    body += "--";
+    body += kBoundary;
+    body += "\r\nContent-Disposition: form-data; name=\"";
+    body += name;
+    body += "\"; filename=\"bench.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+}
+
+} // namespace
+
+std::string_view benchInputName(BenchInput input)
+{
+    switch (input) {
+    case BenchInput::Random: return "random";
+    case BenchInput::Mixed: return "mixed";
+    case BenchInput::NearMiss: return "nearmiss";
+    case BenchInput::Crlf: return "crlf";
+    case BenchInput::ManyParts: return "manyparts";
+    }
+    return "random";
+}
+
+std::optional<BenchInput> benchInputFromName(std::string_view name)
+{
+    for (auto input : kAllBenchInputs)
+        if (benchInputName(input) == name)
+            return input;
+    return std::nullopt;
+}
+
+BenchBody makeBenchBody(BenchInput input, size_t size, uint64_t seed)
+{
+    BenchBody out;
+    out.contentType = "multipart/form-data; boundary=" + std::string(kBoundary);
+    XorShift rng{seed * 0x9E3779B97F4A7C15ull + 1};
+    std::string& body = out.body;
+    body.reserve(size + 256);
+    if (input == BenchInput::ManyParts) {
+        for (uint32_t i = 0; body.size() < size; ++i) {
+            body += "--";
+            body += kBoundary;
+            body += "\r\nContent-Disposition: form-data; name=\"f" + std::to_string(i) + "\"\r\n\r\n";
+            rng.fill(body, 1000);
+            body += "\r\n";
+            ++out.parts;
+        }
+    } else {
+        appendFileHeader(body, "file");
+        out.parts = 1;
+        static constexpr std::string_view kLine =
+            "The quick brown fox jumps over the lazy dog; line of CRLF-terminated text for the parser\r\n";
+        while (body.size() < size) {
+            switch (input) {
+            case BenchInput::Random: rng.fill(body, std::min<size_t>(size - body.size(), 1 << 20)); break;
+            case BenchInput::Crlf: body += "\r\n"; break;
+            case BenchInput::NearMiss: appendNearMiss(body, rng.next() & 1); break;
+            case BenchInput::Mixed:
+                rng.fill(body, 2048);
+                for (int i = 0; i < 8; ++i)
+                    body += kLine;
+                appendNearMiss(body, rng.next() & 1);
+                rng.fill(body, 1024);
+                appendNearMiss(body, rng.next() & 1);
+                break;
+            case BenchInput::ManyParts: break;
+            }
+        }
+        body += "\r\n";
+    }
+    body += "--";
+    body += kBoundary;
+    body += "--\r\n";
+    return out;
+}
+
+namespace {
+
+class CountingHandler final : public PartHandler {
+public:
+    void onPartData(ByteView data, uint64_t) override { bytes += data.size(); }
+    void onPartEnd(uint64_t) override { ++parts; }
+    uint64_t bytes = 0;
+    uint32_t parts = 0;
+};
+
+template <typename Work>
+BenchTiming timeRuns(size_t bytes, int runs, Work work)
+{
+    std::vector<double> seconds;
+    bool ok = true;
+    for (int i = 0; i < std::max(runs, 1); ++i) {
+        auto start = std::chrono::steady_clock::now();
+        ok = work() && ok;
+        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(seconds.begin(), seconds.end());
+    BenchTiming timing;
+    timing.medianSeconds = seconds[seconds.size() / 2];
+    timing.gbps = timing.medianSeconds > 0 ? double(bytes) / timing.medianSeconds / 1e9 : 0;
+    timing.parsedOk = ok;
+    return timing;
+}
+
+} // namespace
+
+BenchTiming timeParser(const BenchBody& body, MatcherKind matcher, int runs, size_t chunkSize)
+{
+    Options options;
+    options.matcher = matcher;
+    options.maxParts = UINT32_MAX;
+    options.maxFieldSize = options.maxPartSize;
+    ByteView all = body.body;
+    chunkSize = std::max<size_t>(chunkSize, 1);
+    return timeRuns(all.size(), runs, [&] {
+        auto parser = MultipartParser::fromContentType(body.contentType, options);
+        if (!parser)
+            return false;
+        CountingHandler handler;
+        Result<void> status;
+        for (size_t pos = 0; pos < all.size() && status; pos += chunkSize)
+            status = parser->feed(all.substr(pos, chunkSize), handler);
+        if (status)
+            status = parser->finish(handler);
+        return status.has_value() && handler.parts == body.parts;
+    });
+}
+
+BenchTiming timeMemchrCeiling(const BenchBody& body, int runs)
+{
+    const char* data = body.body.data();
+    const size_t size = body.body.size();
+    volatile const void* sink = nullptr;
+    return timeRuns(size, runs, [&] {
+        sink = std::memchr(data, kAbsentByte, size);
+        return sink == nullptr;
+    });
+}
+
+} // namespace upin::core

@@ -1,0 +1,55 @@
+#include "upin/core/errors.h"
+
+#include <array>
+
+namespace upin::core {
+namespace {
+
+struct CodeText {
+    std::string_view name;
+    std::string_view text;
+};
+
+constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
+    {"not_multipart", "Content-Type is not multipart/*"},
+    {"missing_boundary", "Content-Type has no boundary parameter"},
+    {"invalid_boundary", "boundary is empty or has characters outside RFC 2046's bchars"},
+    {"boundary_too_long", "boundary is longer than Options::maxBoundaryLength (RFC 2046 allows 70)"},
+    {"no_delimiter", "the body has no delimiter line for this boundary"},
+    {"unexpected_eof", "input ended inside a part, before the close delimiter"},
+    {"missing_close_delimiter", "input ended after a delimiter line without the close delimiter (--boundary--)"},
+    {"bare_line_feed", "line ends with LF alone instead of CRLF"},
+    {"text_after_delimiter", "unexpected text after a delimiter on the same line"},
+    {"headers_ended_by_delimiter", "part header block ended at the next delimiter without an empty line"},
+    {"malformed_header", "part header line has no colon or contains a stray CR"},
+    {"invalid_header_name", "part header name has characters outside the RFC 9110 token set"},
+    {"leading_whitespace_header", "first part header line starts with whitespace (nothing to continue)"},
+    {"missing_content_disposition", "part has no Content-Disposition header"},
+    {"empty_field_name", "part's Content-Disposition name is empty or missing"},
+    {"nesting_too_deep", "nested multipart deeper than Options::maxDepth; parsed as opaque data"},
+    {"preamble", "bytes before the first delimiter were skipped (preamble)"},
+    {"boundary_guessed", "no Content-Type given; boundary taken from the first delimiter line"},
+    {"diagnostics_truncated", "too many diagnostics; further ones were dropped"},
+    {"header_block_too_large", "part header block exceeds Options::maxHeaderBytes"},
+    {"too_many_headers", "part has more header lines than Options::maxHeadersPerPart"},
+    {"too_many_parts", "body has more parts than Options::maxParts"},
+    {"field_too_large", "non-file field exceeds Options::maxFieldSize"},
+    {"part_too_large", "part exceeds Options::maxPartSize"},
+    {"body_too_large", "body exceeds Options::maxBodySize"},
+}};
+
+} // namespace
+
+std::string_view codeName(Errc code)
+{
+    auto i = static_cast<size_t>(code);
+    return i < kTexts.size() ? kTexts[i].name : "unknown";
+}
+
+std::string_view describe(Errc code)
+{
+    auto i = static_cast<size_t>(code);
+    return i < kTexts.size() ? kTexts[i].text : "unknown error";
+}
+
+} // namespace upin::core

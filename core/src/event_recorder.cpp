@@ -1,0 +1,160 @@
+#include "upin/core/event_recorder.h"
+
+#include "upin/core/header_params.h"
+
+namespace upin::core {
+
+struct EventRecorder::Nested {
+    MultipartParser parser;
+    EventRecorder recorder;
+    Result<void> status;
+};
+
+EventRecorder::EventRecorder(Settings settings, uint64_t baseOffset, uint32_t depth)
+    : m_settings(settings), m_base(baseOffset), m_depth(depth)
+{
+}
+
+EventRecorder::~EventRecorder() = default;
+
+void EventRecorder::flushDataLog()
+{
+    if (m_settings.log && m_loggedData > 0) {
+        m_log.push_back("data " + std::to_string(m_loggedData));
+        m_loggedData = 0;
+    }
+}
+
+void EventRecorder::onPartBegin(uint32_t index, uint64_t offset)
+{
+    flushDataLog();
+    m_current = &m_report.parts.emplace_back();
+    m_current->index = index;
+    m_current->offset = m_base + offset;
+    if (m_settings.log)
+        m_log.push_back("begin " + std::to_string(index) + " @" + std::to_string(m_base + offset));
+}
+
+void EventRecorder::onHeader(std::string_view name, std::string_view value)
+{
+    m_current->headers.emplace_back(name, value);
+    if (equalsIgnoreCase(name, "content-disposition")) {
+        ContentDisposition cd = parseContentDisposition(value);
+        m_current->name = cd.name;
+        m_current->filename = cd.filename;
+    } else if (equalsIgnoreCase(name, "content-type")) {
+        m_current->contentType = std::string(value);
+    } else if (equalsIgnoreCase(name, "content-transfer-encoding")) {
+        m_current->transferEncoding = std::string(value);
+    }
+    if (m_settings.log)
+        m_log.push_back("header " + std::string(name) + ": " + std::string(value));
+}
+
+void EventRecorder::onHeadersComplete(uint64_t offset)
+{
+    m_current->bodyOffset = m_base + offset;
+    if (m_settings.log)
+        m_log.push_back("headers @" + std::to_string(m_base + offset));
+    if (!m_current->contentType)
+        return;
+    HeaderValue type = parseHeaderValue(*m_current->contentType);
+    if (type.token.rfind("multipart/", 0) != 0)
+        return;
+    if (m_depth + 1 > m_settings.parser.maxDepth) {
+        onDiagnostic({Errc::NestingTooDeep, offset, m_depth + 1});
+        return;
+    }
+    auto child = MultipartParser::fromContentType(*m_current->contentType, m_settings.parser);
+    if (!child) {
+        onDiagnostic({child.error().code, offset});
+        return;
+    }
+    Settings childSettings = m_settings;
+    m_nested.reset(new Nested{std::move(*child), EventRecorder(childSettings, m_base + offset, m_depth + 1), {}});
+}
+
+void EventRecorder::onPartData(ByteView data, uint64_t /*offset*/)
+{
+    m_current->size += data.size();
+    if (m_settings.hash)
+        m_hasher.update(data);
+    m_loggedData += data.size();
+    if (m_nested && m_nested->status)
+        m_nested->status = m_nested->parser.feed(data, m_nested->recorder);
+}
+
+void EventRecorder::closeNested()
+{
+    if (!m_nested)
+        return;
+    Result<void> outcome = m_nested->status ? m_nested->parser.finish(m_nested->recorder) : m_nested->status;
+    ParseReport child = m_nested->recorder.takeReport(outcome, m_nested->parser);
+    m_current->children = std::move(child.parts);
+    for (const auto& diagnostic : child.diagnostics)
+        m_report.diagnostics.push_back(diagnostic); // already absolute
+    if (child.error)
+        m_report.diagnostics.push_back({child.error->code, child.error->offset});
+    if (m_settings.log)
+        for (const auto& line : m_nested->recorder.log())
+            m_log.push_back("  " + line);
+    m_nested.reset();
+}
+
+void EventRecorder::onPartEnd(uint64_t offset)
+{
+    flushDataLog();
+    m_current->complete = true;
+    if (m_settings.hash)
+        m_current->sha256 = m_hasher.finishHex();
+    closeNested();
+    if (m_settings.log)
+        m_log.push_back("end @" + std::to_string(m_base + offset) + " size " + std::to_string(m_current->size) + " " +
+                        m_current->sha256);
+}
+
+void EventRecorder::onDiagnostic(const Diagnostic& diagnostic)
+{
+    flushDataLog();
+    Diagnostic absolute = diagnostic;
+    absolute.offset += m_base;
+    m_report.diagnostics.push_back(absolute);
+    if (m_settings.log)
+        m_log.push_back("diag " + std::string(codeName(diagnostic.code)) + " @" + std::to_string(absolute.offset));
+}
+
+ParseReport EventRecorder::takeReport(const Result<void>& outcome, const MultipartParser& parser)
+{
+    flushDataLog();
+    if (m_current && !m_current->complete) { // keep what arrived of an unfinished part
+        if (m_settings.hash)
+            m_current->sha256 = m_hasher.finishHex();
+        closeNested();
+    }
+    m_report.ok = outcome.has_value();
+    if (!outcome) {
+        m_report.error = Error{outcome.error().code, outcome.error().offset + m_base};
+        if (m_settings.log)
+            m_log.push_back("error " + std::string(codeName(outcome.error().code)) + " @" +
+                            std::to_string(m_report.error->offset));
+    }
+    m_report.bytes = parser.bytesConsumed();
+    m_report.boundary = parser.boundary();
+    m_current = nullptr;
+    return std::move(m_report);
+}
+
+ParseReport parseBuffer(MultipartParser& parser, ByteView body, EventRecorder::Settings settings, size_t chunkSize)
+{
+    EventRecorder recorder(settings);
+    if (chunkSize == 0)
+        chunkSize = body.size() ? body.size() : 1;
+    Result<void> status;
+    for (size_t pos = 0; pos < body.size() && status; pos += chunkSize)
+        status = parser.feed(body.substr(pos, chunkSize), recorder);
+    if (status)
+        status = parser.finish(recorder);
+    return recorder.takeReport(status, parser);
+}
+
+} // namespace upin::core

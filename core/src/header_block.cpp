@@ -1,0 +1,101 @@
+#include "header_block.h"
+
+#include <cstring>
+
+namespace upin::core::detail {
+namespace {
+
+bool isTokenChar(unsigned char c)
+{
+    static constexpr std::string_view kSymbols = "!#$%&'*+-.^_`|~";
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c != 0 && kSymbols.find(static_cast<char>(c)) != std::string_view::npos);
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t'; }
+
+} // namespace
+
+void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std::vector<HeaderIssue>& issues)
+{
+    fields.clear();
+    issues.clear();
+    char* data = block.data();
+    size_t write = 0;     // compacted output position; never passes the read position
+    bool canFold = false; // the previous line produced a field that a continuation may extend
+    bool reportedBareLf = false;
+    for (size_t lineStart = 0; lineStart < block.size();) {
+        size_t lf = block.find('\n', lineStart);
+        size_t next = lf + 1;
+        size_t end = lf;
+        if (end > lineStart && data[end - 1] == '\r') {
+            --end;
+        } else if (!reportedBareLf) {
+            issues.push_back({Errc::BareLineFeed, lf});
+            reportedBareLf = true;
+        }
+        std::string_view line(data + lineStart, end - lineStart);
+        if (line.empty()) {
+            lineStart = next;
+            continue;
+        }
+        size_t start = lineStart;
+        lineStart = next;
+
+        if (line.find('\r') != std::string_view::npos) {
+            issues.push_back({Errc::MalformedHeader, start + line.find('\r')});
+            canFold = false;
+            continue;
+        }
+        if (isSpace(line.front())) {
+            if (!canFold) {
+                issues.push_back({fields.empty() ? Errc::LeadingWhitespaceHeader : Errc::MalformedHeader, start});
+                continue;
+            }
+            while (!line.empty() && isSpace(line.front()))
+                line.remove_prefix(1);
+            while (!line.empty() && isSpace(line.back()))
+                line.remove_suffix(1);
+            if (line.empty())
+                continue;
+            // The last field's value ends exactly at `write`, so appending there extends it.
+            data[write] = ' ';
+            std::memmove(data + write + 1, line.data(), line.size());
+            write += 1 + line.size();
+            HeaderField& last = fields.back();
+            last.value = std::string_view(last.value.data(), static_cast<size_t>(data + write - last.value.data()));
+            continue;
+        }
+        size_t colon = line.find(':');
+        if (colon == std::string_view::npos || colon == 0) {
+            issues.push_back({Errc::MalformedHeader, start});
+            canFold = false;
+            continue;
+        }
+        std::string_view name = line.substr(0, colon);
+        size_t bad = 0;
+        while (bad < name.size() && isTokenChar(static_cast<unsigned char>(name[bad])))
+            ++bad;
+        if (bad < name.size()) {
+            issues.push_back({Errc::InvalidHeaderName, start + bad});
+            canFold = false;
+            continue;
+        }
+        std::string_view value = line.substr(colon + 1);
+        while (!value.empty() && isSpace(value.front()))
+            value.remove_prefix(1);
+        while (!value.empty() && isSpace(value.back()))
+            value.remove_suffix(1);
+        // Compact: name then value, back to back.
+        std::memmove(data + write, name.data(), name.size());
+        char* nameAt = data + write;
+        write += name.size();
+        std::memmove(data + write, value.data(), value.size());
+        char* valueAt = data + write;
+        write += value.size();
+        fields.push_back({{nameAt, name.size()}, {valueAt, value.size()}});
+        canFold = true;
+    }
+}
+
+} // namespace upin::core::detail
