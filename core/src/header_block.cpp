@@ -59,10 +59,11 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
             if (line.empty())
                 continue;
             // The last field's value ends exactly at `write`, so appending there extends it.
-            data[write] = ' ';
-            std::memmove(data + write + 1, line.data(), line.size());
-            write += 1 + line.size();
             HeaderField& last = fields.back();
+            if (!last.value.empty())
+                data[write++] = ' ';
+            std::memmove(data + write, line.data(), line.size());
+            write += line.size();
             last.value = std::string_view(last.value.data(), static_cast<size_t>(data + write - last.value.data()));
             continue;
         }
@@ -94,6 +95,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
         char* valueAt = data + write;
         write += value.size();
         fields.push_back({{nameAt, name.size()}, {valueAt, value.size()}});
+        // (an empty value keeps valueAt == data + write, so a continuation line can extend it)
         canFold = true;
     }
 }

@@ -66,8 +66,10 @@ HeaderValue parseHeaderValue(std::string_view value)
                 ++i;
             if (i < value.size() && value[i] == '"') {
                 // quoted-string: runs to the next unescaped quote, or to the end if unterminated
+                // A backslash escapes only '"' and '\\' (as Go's mime package does): browsers send Windows paths
+                // such as C:\files\a.txt unescaped, and those backslashes must survive.
                 for (++i; i < value.size() && value[i] != '"'; ++i) {
-                    if (value[i] == '\\' && i + 1 < value.size())
+                    if (value[i] == '\\' && i + 1 < value.size() && (value[i + 1] == '"' || value[i + 1] == '\\'))
                         ++i;
                     param.value += value[i];
                 }

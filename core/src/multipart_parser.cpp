@@ -139,17 +139,22 @@ Result<void> MultipartParser::finish(PartHandler& handler)
             fail(Errc::UnexpectedEof, end);
         break;
     case State::AfterDelimiter:
-        if (m_tail == Tail::Start || m_tail == Tail::Dash)
+        if (!m_delimiterConfirmed)
             confirmDelimiter();
         if (m_state != State::Failed && report(Errc::MissingCloseDelimiter, end))
             m_state = State::Epilogue;
         break;
-    case State::Headers:
-        if (m_partOpen)
+    case State::Headers: {
+        std::string_view lastLine(m_headerBlock.data() + m_lineStart, m_headerBlock.size() - m_lineStart);
+        bool isClose = false;
+        if (m_partOpen && headerLineIsDelimiter(lastLine, isClose) && isClose)
+            endHeadersAtDelimiter(end - lastLine.size(), true, end);
+        else if (m_partOpen)
             fail(Errc::UnexpectedEof, end);
         else if (report(Errc::MissingCloseDelimiter, end))
             m_state = State::Epilogue;
         break;
+    }
     case State::Epilogue:
     case State::Failed: break;
     }
@@ -183,6 +188,7 @@ size_t MultipartParser::scanBody(ByteView chunk, size_t pos)
     m_bareLf = !viaVirtual && !m_pendingCr;
     m_candidateViaVirtual = viaVirtual;
     m_scanState = m_state;
+    m_delimiterConfirmed = false;
     m_state = State::AfterDelimiter;
     m_tail = Tail::Start;
     return pos + scan.matchEnd;
@@ -235,6 +241,7 @@ void MultipartParser::deliver(ByteView data, uint64_t offset)
 
 void MultipartParser::confirmDelimiter()
 {
+    m_delimiterConfirmed = true;
     if (m_scanState == State::Body) {
         if (m_bareLf && !report(Errc::BareLineFeed, m_delimiterOffset))
             return;
@@ -246,7 +253,7 @@ void MultipartParser::confirmDelimiter()
     }
 }
 
-void MultipartParser::falseDelimiter(size_t extraDashes)
+void MultipartParser::falseDelimiter(ByteView extra)
 {
     // "--boundaryX" is data (as in Go). Re-emit the candidate from the pattern; no buffer is needed.
     m_state = m_scanState;
@@ -256,8 +263,7 @@ void MultipartParser::falseDelimiter(size_t extraDashes)
             emitData(pattern.substr(1), m_delimiterOffset + 1);
         else
             emitData(pattern, m_delimiterOffset);
-        if (extraDashes > 0)
-            emitData(ByteView(kDash, 1), m_delimiterOffset + pattern.size());
+        emitData(extra, m_delimiterOffset + pattern.size());
     } else {
         m_pendingCr = false;
     }
@@ -275,8 +281,12 @@ size_t MultipartParser::readDelimiterTail(ByteView chunk, size_t pos)
                 m_tail = Tail::Dash;
                 continue;
             }
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-                falseDelimiter(0);
+            if (c == '\r') { // confirmed only if LF follows: "--boundary\rX" is data
+                m_tail = Tail::ExpectLf;
+                continue;
+            }
+            if (c != ' ' && c != '\t' && c != '\n') {
+                falseDelimiter(ByteView());
                 return pos; // rescan this byte as data
             }
             confirmDelimiter();
@@ -303,7 +313,7 @@ size_t MultipartParser::readDelimiterTail(ByteView chunk, size_t pos)
             continue;
         case Tail::Dash:
             if (c != '-') {
-                falseDelimiter(1);
+                falseDelimiter(ByteView(kDash, 1));
                 return pos;
             }
             confirmDelimiter();
@@ -312,8 +322,16 @@ size_t MultipartParser::readDelimiterTail(ByteView chunk, size_t pos)
             return pos + 1;
         case Tail::ExpectLf:
             if (c == '\n') {
+                if (!m_delimiterConfirmed)
+                    confirmDelimiter();
+                if (m_state == State::Failed)
+                    return chunk.size();
                 startPart(at + 1);
                 return pos + 1;
+            }
+            if (!m_delimiterConfirmed) {
+                falseDelimiter(ByteView(kCr, 1));
+                return pos;
             }
             if (!report(Errc::TextAfterDelimiter, at))
                 return chunk.size();
@@ -389,17 +407,8 @@ size_t MultipartParser::readHeaders(ByteView chunk, size_t pos)
         }
         bool isClose = false;
         if (headerLineIsDelimiter(line, isClose)) {
-            if (!report(Errc::HeadersEndedByDelimiter, lineOffset))
-                return chunk.size();
-            processHeaderBlock(m_lineStart, lineOffset);
-            if (m_state == State::Failed)
-                return chunk.size();
-            endPart(lineOffset);
-            if (isClose)
-                m_state = State::Epilogue;
-            else
-                startPart(afterLine);
-            return pos;
+            endHeadersAtDelimiter(lineOffset, isClose, afterLine);
+            return m_state == State::Failed ? chunk.size() : pos;
         }
         if (++m_headerLines > m_options.maxHeadersPerPart) {
             fail(Errc::TooManyHeaders, lineOffset);
@@ -408,6 +417,22 @@ size_t MultipartParser::readHeaders(ByteView chunk, size_t pos)
         m_lineStart = m_headerBlock.size();
     }
     return pos;
+}
+
+// Go accepts a header block that runs straight into the next delimiter line (an App Engine capture does this):
+// the part has an empty body.
+void MultipartParser::endHeadersAtDelimiter(uint64_t lineOffset, bool isClose, uint64_t nextPart)
+{
+    if (!report(Errc::HeadersEndedByDelimiter, lineOffset))
+        return;
+    processHeaderBlock(m_lineStart, lineOffset);
+    if (m_state == State::Failed)
+        return;
+    endPart(lineOffset);
+    if (isClose)
+        m_state = State::Epilogue;
+    else
+        startPart(nextPart);
 }
 
 void MultipartParser::processHeaderBlock(size_t blockSize, uint64_t bodyOffset)

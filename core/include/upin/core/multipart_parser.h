@@ -81,12 +81,13 @@ private:
     size_t readDelimiterTail(ByteView chunk, size_t pos);
     size_t readHeaders(ByteView chunk, size_t pos);
     bool headerLineIsDelimiter(std::string_view line, bool& isClose) const;
-    void processHeaderBlock(size_t blockSize, uint64_t endOffset);
+    void processHeaderBlock(size_t blockSize, uint64_t bodyOffset);
+    void endHeadersAtDelimiter(uint64_t lineOffset, bool isClose, uint64_t nextPart);
     void emitData(ByteView data, uint64_t offset);
     void deliver(ByteView data, uint64_t offset);
     void releaseHeld(size_t count, uint64_t offset);
     void confirmDelimiter();
-    void falseDelimiter(size_t extraDashes);
+    void falseDelimiter(ByteView extra); // extra: tail bytes read after the candidate ("-" or CR)
     void startPart(uint64_t offset);
     void endPart(uint64_t bodyEnd);
     bool report(Errc code, uint64_t offset, uint64_t value = 0); // false when strict mode made it an error
@@ -119,6 +120,7 @@ private:
     bool m_formData = true;
     bool m_virtualHeld = false;     // the matcher's held LF is the line end that precedes this body, not data
     bool m_candidateViaVirtual = false; // the delimiter candidate used the virtual LF
+    bool m_delimiterConfirmed = false;
     bool m_bareLf = false;          // the delimiter candidate has no CR before its LF
     bool m_pendingCr = false;       // last data byte was CR: held back, it may belong to the next delimiter
     bool m_partOpen = false;        // onPartBegin sent, onPartEnd not yet

@@ -1,0 +1,91 @@
+// The real upload-inspector-cli binary, run as a user would, on real files.
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Run {
+    int exitCode;
+    QByteArray out;
+};
+
+Run runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(UPIN_CLI_PATH), arguments);
+    REQUIRE(process.waitForFinished(120000));
+    return {process.exitCode(), process.readAllStandardOutput()};
+}
+
+QString corpusFile(const QString& relative)
+{
+    QByteArray fromEnv = qgetenv("UPIN_CORPUS_DIR");
+    QDir dir(fromEnv.isEmpty() ? QStringLiteral(UPIN_DEFAULT_CORPUS) : QString::fromLocal8Bit(fromEnv));
+    return dir.filePath(relative);
+}
+
+} // namespace
+
+TEST_CASE("parse --json reports parts with hashes and offsets", "[cli]")
+{
+    for (const char* matcher : {"kmp", "chunked", "simd"}) {
+        Run run = runCli({"parse", corpusFile("werkzeug/firefox3-2png1txt/request.http"), "--json", "--matcher", matcher,
+                          "--content-type", "multipart/form-data; boundary=\"---------------------------186454651713519341951581030105\""});
+        REQUIRE(run.exitCode == 0);
+        QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+        REQUIRE(doc["ok"].toBool());
+        CHECK(doc["error"].isNull());
+        QJsonArray parts = doc["parts"].toArray();
+        REQUIRE(parts.size() == 3);
+        CHECK(parts[0].toObject()["filename"].toString() == "anchor.png");
+        CHECK(parts[0].toObject()["sha256"].toString() == "c6be60af8af7b9830cdcb02684a3844a9988926c3d1f3f5cb6cd00e272607678");
+        CHECK(parts[2].toObject()["filename"].isNull());
+        CHECK(parts[2].toObject()["size"].toInt() == 12);
+        CHECK(parts[0].toObject()["headers"].toArray().size() == 2);
+    }
+}
+
+TEST_CASE("parse guesses the boundary and exits non-zero on a rejected body", "[cli]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    QFile file(dir.filePath("body.bin"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--xy");
+    file.close();
+    Run run = runCli({"parse", file.fileName(), "--json"});
+    CHECK(run.exitCode == 1);
+    QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    CHECK(doc["boundary"].toString() == "xyz");
+    CHECK(doc["error"].toObject()["code"].toString() == "unexpected_eof");
+    CHECK(doc["error"].toObject()["offset"].toInt() == file.size());
+    CHECK(doc["diagnostics"].toArray()[0].toObject()["code"].toString() == "boundary_guessed");
+    CHECK(doc["parts"].toArray()[0].toObject()["size"].toInt() == 11); // "hello\r\n--xy": nothing received is lost
+
+    Run text = runCli({"parse", file.fileName()});
+    CHECK(text.exitCode == 1);
+    CHECK(text.out.contains("error @"));
+}
+
+TEST_CASE("bench --json times every strategy beside the memchr ceiling", "[cli]")
+{
+    Run run = runCli({"bench", "--size", "2M", "--runs", "1", "--input", "mixed", "--json"});
+    REQUIRE(run.exitCode == 0);
+    QJsonArray results = QJsonDocument::fromJson(run.out).object()["results"].toArray();
+    QStringList strategies;
+    for (const auto& r : results) {
+        strategies << r.toObject()["strategy"].toString();
+        CHECK(r.toObject()["input"].toString() == "mixed");
+        CHECK(r.toObject()["gbps"].toDouble() > 0);
+        CHECK(r.toObject()["ok"].toBool());
+    }
+    CHECK(strategies == QStringList{"memchr", "kmp", "chunked", "simd"});
+    CHECK(runCli({"bench", "--size", "banana"}).exitCode == 2);
+}

@@ -1,0 +1,57 @@
+// libFuzzer target: the parser on arbitrary bodies and chunkings, and a differential check that all three matcher
+// strategies produce the same event log. Input: byte 0 = flags (strict), byte 1 = chunk-size seed, rest = body.
+// The boundary is guessed from the body (so corpus bodies are good seeds), else "boundary".
+
+#include "upin/core/event_recorder.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace upin::core;
+
+namespace {
+
+std::vector<std::string> runOnce(std::string_view body, const std::string& boundary, Options options, uint8_t seed)
+{
+    auto parser = MultipartParser::fromBoundary(boundary, options);
+    if (!parser)
+        return {"bad boundary"};
+    EventRecorder recorder({false, true, options});
+    Result<void> status;
+    uint32_t rng = seed * 2654435761u + 1;
+    for (size_t pos = 0; pos < body.size() && status;) {
+        rng = rng * 1103515245u + 12345u;
+        size_t size = seed == 0 ? body.size() : 1 + (rng >> 16) % (seed % 64 + 1);
+        status = parser->feed(body.substr(pos, size), recorder);
+        pos += size;
+    }
+    if (status)
+        status = parser->finish(recorder);
+    ParseReport report = recorder.takeReport(status, *parser);
+    return recorder.log();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    Options options;
+    options.strict = data[0] & 1;
+    options.maxParts = 64;
+    options.maxHeaderBytes = 512;
+    options.maxFieldSize = 4096;
+    std::string_view body(reinterpret_cast<const char*>(data) + 2, size - 2);
+    std::string boundary = MultipartParser::guessBoundary(body);
+    if (boundary.empty())
+        boundary = "boundary";
+    options.matcher = MatcherKind::Kmp;
+    auto reference = runOnce(body, boundary, options, 0);
+    for (auto kind : kAllMatchers) {
+        options.matcher = kind;
+        if (runOnce(body, boundary, options, data[1]) != reference)
+            std::abort(); // strategies or chunkings disagree
+    }
+    return 0;
+}

@@ -1,0 +1,28 @@
+#pragma once
+// Feeds one body to a fresh parser in many different chunkings and checks that the event log never changes:
+// whole, byte by byte, split at every position (or a sample of positions for large bodies), seeded random chunks.
+
+#include "upin/core/event_recorder.h"
+
+#include <string>
+#include <vector>
+
+namespace upin::test {
+
+struct Outcome {
+    core::ParseReport report;
+    std::vector<std::string> log;
+};
+
+// Parses body fed as the given chunk sizes (the last one repeats until the body is consumed).
+Outcome parseChunked(std::string_view contentType, std::string_view body, const core::Options& options,
+                     const std::vector<size_t>& chunkSizes);
+// Parses in every chunking described above (for each matcher strategy) and REQUIREs identical logs.
+// Returns the outcome of the whole-body feed.
+Outcome parseEveryWay(std::string_view contentType, std::string_view body, core::Options options = {});
+// For large inputs: whole, byte by byte (bodies up to 2 MiB), and seeded random chunks up to 64 KiB, for each
+// matcher, REQUIRing identical logs.
+Outcome parseLarge(std::string_view contentType, std::string_view body, core::Options options = {});
+std::string joinLog(const std::vector<std::string>& log);
+
+} // namespace upin::test
