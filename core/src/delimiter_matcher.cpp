@@ -94,24 +94,34 @@ public:
 protected:
     size_t findIn(ByteView text, size_t from) const override
     {
+        return m_firstByteUnique ? run<true>(text, from) : run<false>(text, from);
+    }
+
+private:
+    // When the first byte occurs nowhere else in the pattern (true of every multipart delimiter, which starts with
+    // LF), all failure links are 0: after a mismatch the state is 1 if the byte is the first one, else 0, with no
+    // table lookup in the loop-carried dependency.
+    template <bool kFirstByteUnique>
+    size_t run(ByteView text, size_t from) const
+    {
         const size_t m = m_pattern.size();
-        const char* pattern = m_pattern.data();
+        const auto* pattern = reinterpret_cast<const unsigned char*>(m_pattern.data());
         const uint16_t* next = m_next.data();
         const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
         size_t state = 0;
         for (size_t i = from; i < text.size(); ++i) {
             const unsigned char c = bytes[i];
-            if (c == static_cast<unsigned char>(pattern[state])) {
+            if (c == pattern[state]) {
                 if (++state == m) // predictable along a partial match: no wait on a load
                     return i + 1 - m;
             } else if (state != 0) {
-                state = next[state * 256 + c];
+                state = kFirstByteUnique ? size_t(c == pattern[0]) : next[state * 256 + c];
             }
         }
         return std::string_view::npos;
     }
 
-private:
+    bool m_firstByteUnique = m_pattern.find(m_pattern[0], 1) == std::string::npos;
     std::vector<uint16_t> m_next; // m states x 256 bytes
 };
 

@@ -124,7 +124,6 @@ private:
     bool m_bareLf = false;          // the delimiter candidate has no CR before its LF
     bool m_pendingCr = false;       // last data byte was CR: held back, it may belong to the next delimiter
     bool m_partOpen = false;        // onPartBegin sent, onPartEnd not yet
-    bool m_bodyOpen = false;        // onHeadersComplete sent
     bool m_isField = false;         // current part has no filename: maxFieldSize applies
 };
 
