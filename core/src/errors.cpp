@@ -36,6 +36,18 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"field_too_large", "non-file field exceeds Options::maxFieldSize"},
     {"part_too_large", "part exceeds Options::maxPartSize"},
     {"body_too_large", "body exceeds Options::maxBodySize"},
+    {"head_too_large", "request head exceeds HttpLimits::maxHeadBytes"},
+    {"too_many_header_fields", "request head has more fields than HttpLimits::maxHeaderFields"},
+    {"malformed_request_line", "request line is not METHOD SP target SP HTTP/1.x"},
+    {"unsupported_http_version", "only HTTP/1.0 and HTTP/1.1 are supported"},
+    {"invalid_header_field", "request header line has no colon or a name outside the token set"},
+    {"invalid_content_length", "Content-Length is not a decimal number, or repeated with different values"},
+    {"conflicting_framing", "request has both Content-Length and Transfer-Encoding"},
+    {"unsupported_transfer_encoding", "Transfer-Encoding other than chunked"},
+    {"invalid_chunk_size", "chunk size line is not a hexadecimal number"},
+    {"chunk_extension_too_large", "chunk extensions exceed HttpLimits::maxChunkExtension"},
+    {"malformed_chunk", "chunk data is not followed by CRLF"},
+    {"trailer_too_large", "chunked trailer section exceeds HttpLimits::maxTrailerBytes"},
 }};
 
 } // namespace

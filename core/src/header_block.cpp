@@ -1,16 +1,11 @@
 #include "header_block.h"
 
+#include "upin/core/header_params.h"
+
 #include <cstring>
 
 namespace upin::core::detail {
 namespace {
-
-bool isTokenChar(unsigned char c)
-{
-    static constexpr std::string_view kSymbols = "!#$%&'*+-.^_`|~";
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c != 0 && kSymbols.find(static_cast<char>(c)) != std::string_view::npos);
-}
 
 bool isSpace(char c) { return c == ' ' || c == '\t'; }
 
@@ -75,7 +70,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
         }
         std::string_view name = line.substr(0, colon);
         size_t bad = 0;
-        while (bad < name.size() && isTokenChar(static_cast<unsigned char>(name[bad])))
+        while (bad < name.size() && isTokenChar(name[bad]))
             ++bad;
         if (bad < name.size()) {
             issues.push_back({Errc::InvalidHeaderName, start + bad});

@@ -28,6 +28,13 @@ int hexValue(char c)
 
 } // namespace
 
+bool isTokenChar(char c)
+{
+    static constexpr std::string_view kSymbols = "!#$%&'*+-.^_`|~";
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c != 0 && kSymbols.find(c) != std::string_view::npos);
+}
+
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });

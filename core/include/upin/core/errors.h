@@ -46,6 +46,19 @@ enum class Errc : uint8_t {
     FieldTooLarge,
     PartTooLarge,
     BodyTooLarge,
+    // HTTP/1.1 request head and body framing (the listener)
+    HeadTooLarge,
+    TooManyHeaderFields,
+    MalformedRequestLine,
+    UnsupportedHttpVersion,
+    InvalidHeaderField,
+    InvalidContentLength,
+    ConflictingFraming,
+    UnsupportedTransferEncoding,
+    InvalidChunkSize,
+    ChunkExtensionTooLarge,
+    MalformedChunk,
+    TrailerTooLarge,
     Count
 };
 

@@ -39,6 +39,9 @@ ContentDisposition parseContentDisposition(std::string_view value);
 // RFC 2046 bchars: DIGIT / ALPHA / ' ( ) + _ , - . / : = ? and space (not last).
 bool isValidBoundary(std::string_view boundary);
 
+// RFC 9110 tchar: the characters allowed in header names and tokens.
+bool isTokenChar(char c);
+
 bool equalsIgnoreCase(std::string_view a, std::string_view b);
 std::string toLower(std::string_view s);
 

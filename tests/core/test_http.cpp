@@ -1,0 +1,216 @@
+// HTTP/1.1 request heads and body framing, fed whole, byte by byte and split at every position.
+
+#include "upin/core/http_request.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace upin::core;
+
+namespace {
+
+struct Collect final : BodySink {
+    std::string body;
+    void onBody(ByteView data) override { body.append(data); }
+};
+
+struct Decoded {
+    bool ok = false;
+    Error error{Errc::Count, 0};
+    std::string body;
+    size_t consumed = 0;
+};
+
+// Decodes wire split at `split` (or whole when split == npos).
+Decoded decode(const BodyFraming& framing, const std::string& wire, size_t split, HttpLimits limits = {})
+{
+    BodyDecoder decoder(framing, limits);
+    Collect sink;
+    Decoded out;
+    out.ok = true;
+    auto pieces = split == std::string::npos ? std::vector<std::string_view>{wire}
+                                             : std::vector<std::string_view>{std::string_view(wire).substr(0, split), std::string_view(wire).substr(split)};
+    for (auto piece : pieces) {
+        if (decoder.done())
+            break;
+        auto used = decoder.feed(piece, sink);
+        if (!used) {
+            out.ok = false;
+            out.error = used.error();
+            break;
+        }
+        out.consumed += *used;
+    }
+    out.ok = out.ok && decoder.done();
+    out.body = sink.body;
+    return out;
+}
+
+// Same result whole, byte by byte and at every split.
+Decoded decodeEveryWay(const BodyFraming& framing, const std::string& wire, HttpLimits limits = {})
+{
+    Decoded whole = decode(framing, wire, std::string::npos, limits);
+    for (size_t split = 0; split <= wire.size(); ++split) {
+        Decoded other = decode(framing, wire, split, limits);
+        INFO("split at " << split);
+        REQUIRE(other.ok == whole.ok);
+        REQUIRE(other.body == whole.body);
+        if (whole.ok)
+            REQUIRE(other.consumed == whole.consumed);
+        else
+            REQUIRE(other.error.offset == whole.error.offset);
+    }
+    BodyDecoder decoder(framing, limits);
+    Collect sink;
+    size_t consumed = 0;
+    for (size_t i = 0; i < wire.size() && !decoder.done(); ++i) {
+        auto used = decoder.feed(std::string_view(wire).substr(i, 1), sink);
+        if (!used)
+            break;
+        consumed += *used;
+    }
+    REQUIRE(sink.body == whole.body);
+    if (whole.ok)
+        REQUIRE(consumed == whole.consumed);
+    return whole;
+}
+
+BodyFraming chunked() { return {BodyFraming::Kind::Chunked, 0, false, true}; }
+
+} // namespace
+
+TEST_CASE("request heads parse whole and byte by byte", "[http]")
+{
+    const std::string head = "\r\nPOST /file-part?matcher=kmp HTTP/1.1\r\nHost: localhost:8080\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+                             "Content-Length: 10\r\nExpect: 100-continue\r\n\r\n";
+    const std::string wire = head + "0123456789GET / HTTP/1.1\r\n\r\n";
+    for (size_t step : {wire.size(), size_t(1), size_t(7)}) {
+        HeadReader reader;
+        size_t used = 0;
+        for (size_t pos = 0; !reader.complete(); pos += step) {
+            auto got = reader.feed(std::string_view(wire).substr(pos, step));
+            REQUIRE(got.has_value());
+            used = pos + *got;
+        }
+        CHECK(used == head.size());
+        const RequestHead& h = reader.head();
+        CHECK(h.method == "POST");
+        CHECK(h.target == "/file-part?matcher=kmp");
+        CHECK(h.minorVersion == 1);
+        CHECK(h.fields.size() == 4);
+        CHECK(h.field("content-type") == "multipart/form-data; boundary=x");
+        auto framing = bodyFraming(h);
+        REQUIRE(framing.has_value());
+        CHECK(framing->kind == BodyFraming::Kind::ContentLength);
+        CHECK(framing->contentLength == 10);
+        CHECK(framing->expectContinue);
+        CHECK(framing->keepAlive);
+    }
+}
+
+TEST_CASE("request head errors say what and where", "[http]")
+{
+    struct Case {
+        std::string wire;
+        Errc code;
+        uint64_t offset;
+    };
+    const Case cases[] = {
+        {"POST /x\r\n\r\n", Errc::MalformedRequestLine, 0},
+        {"POST /x HTTP/2.0\r\n\r\n", Errc::UnsupportedHttpVersion, 8},
+        {"POST /x HTTP/1.1\r\nBad Name: v\r\n\r\n", Errc::InvalidHeaderField, 18},
+        {"POST /x HTTP/1.1\r\nno colon\r\n\r\n", Errc::InvalidHeaderField, 18},
+        {"POST /x HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", Errc::InvalidHeaderField, 24},
+    };
+    for (const auto& c : cases) {
+        INFO(c.wire);
+        HeadReader reader;
+        auto got = reader.feed(c.wire);
+        REQUIRE_FALSE(got.has_value());
+        CHECK(got.error().code == c.code);
+        CHECK(got.error().offset == c.offset);
+    }
+    HttpLimits small;
+    small.maxHeadBytes = 64;
+    small.maxHeaderFields = 2;
+    HeadReader tooLong(small);
+    auto got = tooLong.feed("POST /x HTTP/1.1\r\nX-A: " + std::string(100, 'a'));
+    CHECK(got.error().code == Errc::HeadTooLarge);
+    HeadReader tooMany(small);
+    CHECK(tooMany.feed("POST /x HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n").error().code == Errc::TooManyHeaderFields);
+}
+
+TEST_CASE("a head that trickles in one byte at a time costs linear time", "[http][adversarial]")
+{
+    HttpLimits limits;
+    limits.maxHeaderFields = 2000;
+    HeadReader reader(limits);
+    std::string line = "X-Filler: " + std::string(50, 'f') + "\r\n";
+    std::string wire = "POST / HTTP/1.1\r\n";
+    while (wire.size() + line.size() < limits.maxHeadBytes - 4)
+        wire += line;
+    wire += "\r\n";
+    for (size_t i = 0; i < wire.size(); ++i)
+        REQUIRE(reader.feed(std::string_view(wire).substr(i, 1)).has_value());
+    CHECK(reader.complete());
+}
+
+TEST_CASE("body framing rules", "[http]")
+{
+    auto framingOf = [](const std::string& fields, int minor = 1) {
+        static std::string wire;
+        wire = "POST / HTTP/1." + std::to_string(minor) + "\r\n" + fields + "\r\n";
+        static HeadReader reader;
+        reader.reset();
+        auto used = reader.feed(wire);
+        REQUIRE(used.has_value());
+        REQUIRE(reader.complete());
+        return bodyFraming(reader.head());
+    };
+    CHECK(framingOf("Transfer-Encoding: chunked\r\n")->kind == BodyFraming::Kind::Chunked);
+    CHECK(framingOf("")->kind == BodyFraming::Kind::None);
+    CHECK(framingOf("Content-Length: 5\r\nContent-Length: 5\r\n")->contentLength == 5);
+    CHECK(framingOf("Content-Length: 5\r\nContent-Length: 6\r\n").error().code == Errc::InvalidContentLength);
+    CHECK(framingOf("Content-Length: -1\r\n").error().code == Errc::InvalidContentLength);
+    CHECK(framingOf("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n").error().code == Errc::ConflictingFraming);
+    CHECK(framingOf("Transfer-Encoding: gzip, chunked\r\n").error().code == Errc::UnsupportedTransferEncoding);
+    CHECK_FALSE(framingOf("Connection: close\r\n")->keepAlive);
+    CHECK_FALSE(framingOf("", 0)->keepAlive);
+    CHECK(framingOf("Connection: Keep-Alive\r\n", 0)->keepAlive);
+}
+
+TEST_CASE("Content-Length bodies stop at their length; the rest is the next request", "[http]")
+{
+    auto d = decodeEveryWay({BodyFraming::Kind::ContentLength, 5, false, true}, "helloGET / HTTP/1.1");
+    CHECK(d.ok);
+    CHECK(d.body == "hello");
+    CHECK(d.consumed == 5);
+}
+
+TEST_CASE("chunked bodies with extensions and trailers", "[http]")
+{
+    const std::string wire = "5;name=value\r\nhello\r\n1A\r\n" + std::string(26, 'z') + "\r\n0\r\nX-Trailer: t\r\nY: u\r\n\r\nNEXT";
+    auto d = decodeEveryWay(chunked(), wire);
+    REQUIRE(d.ok);
+    CHECK(d.body == "hello" + std::string(26, 'z'));
+    CHECK(d.consumed == wire.size() - 4);
+    auto plain = decodeEveryWay(chunked(), "0\r\n\r\n");
+    CHECK(plain.ok);
+    CHECK(plain.body.empty());
+}
+
+TEST_CASE("chunked errors carry wire offsets", "[http]")
+{
+    CHECK(decodeEveryWay(chunked(), "zz\r\n").error.code == Errc::InvalidChunkSize);
+    auto bad = decodeEveryWay(chunked(), "3\r\nabcX\r\n");
+    CHECK(bad.error.code == Errc::MalformedChunk);
+    CHECK(bad.error.offset == 6);
+    CHECK(decodeEveryWay(chunked(), "ffffffffffffffff\r\n").error.code == Errc::InvalidChunkSize);
+    HttpLimits limits;
+    limits.maxChunkExtension = 10;
+    limits.maxTrailerBytes = 10;
+    CHECK(decodeEveryWay(chunked(), "1;" + std::string(20, 'e') + "\r\nx\r\n0\r\n\r\n", limits).error.code == Errc::ChunkExtensionTooLarge);
+    CHECK(decodeEveryWay(chunked(), "0\r\nX-T: " + std::string(20, 't') + "\r\n\r\n", limits).error.code == Errc::TrailerTooLarge);
+}
