@@ -253,9 +253,9 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
         case State::SizeExt: {
             auto* lf = static_cast<const char*>(std::memchr(wire.data() + pos, '\n', wire.size() - pos));
             size_t upTo = lf ? size_t(lf - wire.data()) : wire.size();
+            if (m_lineBytes + (upTo - pos) > m_limits.maxChunkExtension) // offset: the first byte over the limit
+                return fail(Errc::ChunkExtensionTooLarge, at + (m_limits.maxChunkExtension - m_lineBytes));
             m_lineBytes += upTo - pos;
-            if (m_lineBytes > m_limits.maxChunkExtension)
-                return fail(Errc::ChunkExtensionTooLarge, at);
             pos = upTo;
             if (lf)
                 m_state = State::SizeLf;
@@ -298,9 +298,9 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
         case State::TrailerLine: {
             auto* lf = static_cast<const char*>(std::memchr(wire.data() + pos, '\n', wire.size() - pos));
             size_t upTo = lf ? size_t(lf - wire.data()) + 1 : wire.size();
+            if (m_lineBytes + (upTo - pos) > m_limits.maxTrailerBytes)
+                return fail(Errc::TrailerTooLarge, at + (m_limits.maxTrailerBytes - m_lineBytes));
             m_lineBytes += upTo - pos;
-            if (m_lineBytes > m_limits.maxTrailerBytes)
-                return fail(Errc::TrailerTooLarge, at);
             pos = upTo;
             if (lf)
                 m_state = State::TrailerStart;
