@@ -13,6 +13,8 @@ const char kUsage[] = R"(usage: upload-inspector-cli COMMAND [options]
 commands:
   parse FILE [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd] [--no-hash] [--json]
         inspect a stored multipart body: parts, headers, offsets, sizes, SHA-256, diagnostics
+  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--max-body N]
+        receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /)
   bench [--size N] [--input random|mixed|nearmiss|crlf|manyparts|all] [--matcher kmp|chunked|simd|all]
         [--runs N] [--chunk N] [--json]
         time the parser with each matcher strategy against a memchr ceiling
@@ -36,6 +38,8 @@ int main(int argc, char** argv)
         return runParse(arguments);
     if (command == QLatin1String("bench"))
         return runBench(arguments);
+    if (command == QLatin1String("listen"))
+        return runListen(arguments);
     printErr(QStringLiteral("unknown command '%1'\n\n").arg(command) + QString::fromLatin1(kUsage));
     return 2;
 }

@@ -17,5 +17,6 @@ void printErr(const QString& text); // UTF-8 to stderr
 
 int runParse(const QStringList& arguments);
 int runBench(const QStringList& arguments);
+int runListen(const QStringList& arguments);
 
 } // namespace upin::app::cli

@@ -58,6 +58,8 @@ public:
     // Closes the report with the parser's outcome; call once, after finish() or a failed feed().
     ParseReport takeReport(const Result<void>& outcome, const MultipartParser& parser);
     const std::vector<std::string>& log() const { return m_log; }
+    // The part being recorded (between onPartBegin and the next one), or nullptr.
+    const PartSummary* currentPart() const { return m_current; }
 
 private:
     struct Nested;

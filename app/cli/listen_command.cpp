@@ -1,0 +1,104 @@
+// upload-inspector-cli listen: the HTTP listener without a window; one line per finished capture.
+
+#include "cli/cli_args.h"
+#include "listener/listener.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+
+namespace upin::app::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void onSignal(int) { g_stop = true; }
+
+QString captureLine(const ListenerEvent& e)
+{
+    double seconds = double(e.elapsedMs) / 1000.0;
+    double mbps = seconds > 0 ? double(e.bytes) / 1e6 / seconds : 0;
+    QString line = QStringLiteral("%1  %2  %3  %4  %5 bytes  %6 parts  %7 ms  %8 MB/s  matcher=%9")
+                       .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.endpoint,
+                            captureStateName(e.state))
+                       .arg(e.bytes)
+                       .arg(e.partCount)
+                       .arg(e.elapsedMs)
+                       .arg(mbps, 0, 'f', 1)
+                       .arg(e.matcher);
+    if (e.error) {
+        auto name = core::codeName(e.error->code);
+        line += QStringLiteral("  error=%1@%2").arg(QString::fromLatin1(name.data(), qsizetype(name.size()))).arg(e.error->offset);
+    }
+    if (!e.folder.isEmpty())
+        line += QStringLiteral("  %1").arg(e.folder);
+    return line + QLatin1Char('\n');
+}
+
+} // namespace
+
+int runListen(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(QStringLiteral("Receive uploads over HTTP/1.1 and parse them as they stream in. Ctrl-C stops."));
+    cl.addHelpOption();
+    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 8080; 0 picks a free one)"), QStringLiteral("N"), QStringLiteral("8080"));
+    QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"), QStringLiteral("ADDR"),
+                            QStringLiteral("127.0.0.1"));
+    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where captures are stored"), QStringLiteral("DIR"));
+    QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
+    QCommandLineOption maxBody(QStringLiteral("max-body"), QStringLiteral("largest accepted body, e.g. 4G (default 64G)"), QStringLiteral("N"),
+                               QStringLiteral("64G"));
+    cl.addOptions({port, bind, captureDir, keepRaw, maxBody});
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
+
+    ListenerConfig config;
+    bool portOk = false;
+    config.port = quint16(cl.value(port).toUInt(&portOk));
+    auto bodyLimit = parseSize(cl.value(maxBody));
+    if (!portOk || !config.bindAddress.setAddress(cl.value(bind)) || !bodyLimit) {
+        printErr(QStringLiteral("listen: bad option value\n") + cl.helpText());
+        return 2;
+    }
+    config.maxBodyBytes = *bodyLimit;
+    config.captureDir = cl.value(captureDir);
+    config.keepRaw = cl.isSet(keepRaw);
+
+    Listener listener;
+    if (!listener.start(config)) {
+        printErr(QStringLiteral("listen: cannot listen on %1:%2: %3\n").arg(cl.value(bind)).arg(config.port).arg(listener.errorString()));
+        return 1;
+    }
+    QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(listener.address().toString())
+                                                                                   : listener.address().toString();
+    printOut(QStringLiteral("listening on http://%1:%2  (captures in %3)\n  try: curl -F file=@somefile http://%1:%2/file-part\n")
+                 .arg(host)
+                 .arg(listener.port())
+                 .arg(listener.captureRoot()));
+    std::fflush(stdout);
+    QObject::connect(&listener, &Listener::events, [](const QList<ListenerEvent>& batch) {
+        for (const auto& e : batch)
+            if (e.kind == ListenerEvent::Kind::CaptureFinished) {
+                printOut(captureLine(e));
+                std::fflush(stdout);
+            }
+    });
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QTimer stopPoll;
+    QObject::connect(&stopPoll, &QTimer::timeout, [] {
+        if (g_stop)
+            QCoreApplication::quit();
+    });
+    stopPoll.start(100);
+    int rc = QCoreApplication::exec();
+    listener.stop();
+    printOut(QStringLiteral("stopped\n"));
+    return rc;
+}
+
+} // namespace upin::app::cli

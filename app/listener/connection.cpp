@@ -1,0 +1,281 @@
+#include "listener/connection.h"
+
+#include "inspect/report_json.h"
+#include "listener/form_page.h"
+
+#include <QJsonDocument>
+#include <QTcpSocket>
+#include <QUrl>
+
+namespace upin::app {
+
+namespace {
+
+constexpr qint64 kReadChunk = 256 * 1024;
+
+// The socket is not read faster than this session consumes: Qt stops reading from the kernel when its buffer
+// holds this much, and TCP flow control slows the client.
+constexpr qint64 kSocketBuffer = 512 * 1024;
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 431: return "Request Header Fields Too Large";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    }
+    return "Status";
+}
+
+std::optional<Endpoint> endpointFor(const QString& path)
+{
+    for (auto e : {Endpoint::PartEvent, Endpoint::FilePart, Endpoint::Capture, Endpoint::Discard})
+        if (path == endpointPath(e))
+            return e;
+    return std::nullopt;
+}
+
+int statusForFraming(core::Errc code)
+{
+    return code == core::Errc::UnsupportedTransferEncoding ? 501 : 400;
+}
+
+QString text(std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); }
+
+// Discards the body of /discard without looking at it.
+struct DropSink final : core::BodySink {
+    void onBody(core::ByteView) override {}
+};
+
+} // namespace
+
+Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish, QObject* parent)
+    : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_socket(new QTcpSocket(this)),
+      m_buffer(size_t(kReadChunk))
+{
+    ++m_shared->activeConnections;
+    m_socket->setSocketDescriptor(descriptor);
+    m_socket->setReadBufferSize(kSocketBuffer);
+    m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    m_headTimer.setSingleShot(true);
+    m_idleTimer.setSingleShot(true);
+    connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
+    connect(&m_idleTimer, &QTimer::timeout, this, [this] { onTimeout("idle"); });
+    connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
+    if (m_shared->activeConnections > m_shared->config.maxConnections) {
+        respond(503, "text/plain", "too many connections\n", true);
+        return;
+    }
+    m_headTimer.start(m_shared->config.headTimeoutMs);
+    m_idleTimer.start(m_shared->config.idleTimeoutMs);
+    if (m_socket->bytesAvailable() > 0)
+        QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
+}
+
+Connection::~Connection()
+{
+    --m_shared->activeConnections;
+}
+
+void Connection::onReadyRead()
+{
+    m_idleTimer.start(m_shared->config.idleTimeoutMs);
+    while (m_state != State::Closing && m_socket->bytesAvailable() > 0) {
+        qint64 got = m_socket->read(m_buffer.data(), kReadChunk);
+        if (got <= 0)
+            break;
+        core::ByteView data(m_buffer.data(), size_t(got));
+        // One read may end one request and start the next (keep-alive, pipelining).
+        while (!data.empty() && m_state != State::Closing) {
+            size_t used = m_state == State::Head ? processHead(data) : processBody(data);
+            data.remove_prefix(std::min(used, data.size()));
+        }
+    }
+}
+
+size_t Connection::processHead(core::ByteView data)
+{
+    auto used = m_head.feed(data);
+    if (!used) {
+        respondError(used.error().code == core::Errc::HeadTooLarge ? 431 : 400, used.error(), true);
+        return data.size();
+    }
+    if (m_head.complete())
+        startRequest();
+    return *used;
+}
+
+void Connection::startRequest()
+{
+    m_headTimer.stop();
+    const core::RequestHead& head = m_head.head();
+    QUrl url(QStringLiteral("http://listener") + text(head.target));
+    const QString path = url.path();
+    const QString method = text(head.method);
+    auto framing = core::bodyFraming(head);
+    const bool keepAlive = framing && framing->keepAlive;
+    if (method == QLatin1String("GET") || method == QLatin1String("HEAD")) {
+        if (path == QLatin1String("/"))
+            respond(200, "text/html; charset=utf-8", formPage(m_shared->port), !keepAlive);
+        else if (path == QLatin1String("/captures"))
+            respond(200, "application/json", QJsonDocument(m_shared->store.recent()).toJson(QJsonDocument::Compact), !keepAlive);
+        else if (endpointFor(path))
+            respond(405, "text/plain", "use POST\n", !keepAlive, "Allow: POST\r\n");
+        else
+            respond(404, "text/plain", "not found\n", !keepAlive);
+        return;
+    }
+    auto endpoint = endpointFor(path);
+    if (!endpoint) {
+        respond(404, "text/plain", "not found\n", true);
+        return;
+    }
+    if (method != QLatin1String("POST")) {
+        respond(405, "text/plain", "use POST\n", true, "Allow: POST\r\n");
+        return;
+    }
+    if (!framing) {
+        respondError(statusForFraming(framing.error().code), framing.error(), true);
+        return;
+    }
+    m_framing = *framing;
+    if (m_framing.kind == core::BodyFraming::Kind::None) {
+        respond(411, "text/plain", "Content-Length or Transfer-Encoding: chunked required\n", true);
+        return;
+    }
+    if (m_framing.kind == core::BodyFraming::Kind::ContentLength && m_framing.contentLength > m_shared->config.maxBodyBytes) {
+        respondError(413, {core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, true); // without reading it
+        return;
+    }
+    startUpload(*endpoint, QUrlQuery(url));
+}
+
+void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
+{
+    SessionRequest request;
+    request.endpoint = endpoint;
+    request.client = m_client;
+    request.target = text(m_head.head().target);
+    request.contentType = text(m_head.head().field("content-type"));
+    request.keepRaw = m_shared->config.keepRaw;
+    const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
+    const QString hash = query.queryItemValue(QStringLiteral("hash"));
+    auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
+    if (!kind || !(hash.isEmpty() || hash == QLatin1String("sha256") || hash == QLatin1String("none"))) {
+        respond(400, "text/plain", "matcher must be kmp, chunked or simd; hash must be sha256 or none\n", true);
+        return;
+    }
+    request.matcher = *kind;
+    request.hash = hash != QLatin1String("none");
+    auto session = UploadSession::start(request, m_shared->store, m_publish);
+    if (!session) {
+        bool notMultipart = session.error().code == core::Errc::NotMultipart || session.error().code == core::Errc::MissingBoundary;
+        respondError(notMultipart ? 415 : 400, session.error(), true);
+        return;
+    }
+    m_session = std::move(*session);
+    m_decoder = core::BodyDecoder(m_framing);
+    m_state = State::Body;
+    if (m_framing.expectContinue)
+        m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+    if (m_decoder.done())
+        finishUpload();
+}
+
+size_t Connection::processBody(core::ByteView data)
+{
+    auto used = m_decoder.feed(data, *m_session);
+    if (!used) {
+        abortUpload(used.error(), 400);
+        return data.size();
+    }
+    if (m_decoder.bodyBytes() > m_shared->config.maxBodyBytes) {
+        abortUpload({core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, 413);
+        return data.size();
+    }
+    if (m_session->failed()) { // the parser rejected the body: answer now, do not read the rest
+        QJsonObject answer = m_session->finish(true);
+        m_session.reset();
+        respondJson(400, answer, true);
+        return data.size();
+    }
+    if (m_decoder.done())
+        finishUpload();
+    return *used;
+}
+
+void Connection::finishUpload()
+{
+    QJsonObject answer = m_session->finish(true);
+    m_session.reset();
+    respondJson(answer["ok"].toBool() ? 200 : 400, answer, !m_framing.keepAlive);
+}
+
+void Connection::abortUpload(core::Error error, int status)
+{
+    QJsonObject answer = m_session->finish(false, error);
+    m_session.reset();
+    respondJson(status, answer, true);
+}
+
+void Connection::onTimeout(const char* what)
+{
+    if (m_state == State::Closing)
+        return;
+    if (m_session) {
+        m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
+        m_session.reset();
+    }
+    respond(408, "text/plain", QByteArray(what) + " timeout\n", true);
+}
+
+void Connection::onDisconnected()
+{
+    if (m_session) { // client went away mid-body: keep what arrived, marked incomplete
+        m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
+        m_session.reset();
+    }
+    m_state = State::Closing;
+    m_headTimer.stop();
+    m_idleTimer.stop();
+    emit finished();
+    deleteLater();
+}
+
+void Connection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close, const QByteArray& extraHeaders)
+{
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\nContent-Type: " + contentType +
+                     "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
+                     (close ? "Connection: close\r\n" : "") + "\r\n" + body;
+    m_socket->write(out);
+    if (close) {
+        m_state = State::Closing;
+        m_socket->disconnectFromHost(); // after the answer is written
+        return;
+    }
+    m_state = State::Head;
+    m_head.reset();
+    m_headTimer.start(m_shared->config.headTimeoutMs);
+}
+
+void Connection::respondJson(int status, const QJsonObject& body, bool close)
+{
+    respond(status, "application/json", QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n', close);
+}
+
+void Connection::respondError(int status, core::Error error, bool close)
+{
+    respondJson(status, QJsonObject{{"ok", false}, {"error", errorToJson(error)}}, close);
+}
+
+} // namespace upin::app

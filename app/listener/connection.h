@@ -1,0 +1,60 @@
+#pragma once
+// One client connection, created and used on a worker thread: reads request heads, routes them, streams bodies
+// into an UploadSession, answers, and keeps the connection alive between requests when the client allows.
+
+#include "listener/listener_shared.h"
+#include "listener/upload_session.h"
+
+#include "upin/core/http_request.h"
+
+#include <QObject>
+#include <QUrlQuery>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+class QTcpSocket;
+
+namespace upin::app {
+
+class Connection final : public QObject {
+    Q_OBJECT
+public:
+    Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish, QObject* parent = nullptr);
+    ~Connection() override;
+
+signals:
+    void finished();
+
+private:
+    enum class State : uint8_t { Head, Body, Closing };
+
+    void onReadyRead();
+    void onDisconnected();
+    void onTimeout(const char* what);
+    size_t processHead(core::ByteView data);
+    size_t processBody(core::ByteView data);
+    void startRequest();
+    void startUpload(Endpoint endpoint, const QUrlQuery& query);
+    void finishUpload();
+    void abortUpload(core::Error error, int status);
+    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close, const QByteArray& extraHeaders = {});
+    void respondJson(int status, const QJsonObject& body, bool close);
+    void respondError(int status, core::Error error, bool close);
+
+    std::shared_ptr<ListenerShared> m_shared;
+    UploadSession::Publish m_publish;
+    QTcpSocket* m_socket;
+    QString m_client;
+    QTimer m_headTimer;
+    QTimer m_idleTimer;
+    State m_state = State::Head;
+    core::HeadReader m_head;
+    core::BodyDecoder m_decoder;
+    core::BodyFraming m_framing;
+    std::unique_ptr<UploadSession> m_session;
+    std::vector<char> m_buffer;
+};
+
+} // namespace upin::app

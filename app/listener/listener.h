@@ -1,0 +1,71 @@
+#pragma once
+// The HTTP/1.1 upload listener. Lives on the thread that creates it (the GUI or CLI main thread) but does no
+// socket I/O there: each accepted descriptor goes to one of N worker threads, where its QTcpSocket is created,
+// read, parsed and answered. Workers publish owned ListenerEvent values in batches (every ~30 ms).
+
+#include "listener/listener_shared.h"
+
+#include <QList>
+#include <QObject>
+#include <QTcpServer>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+class QThread;
+
+namespace upin::app {
+
+class ListenerWorker;
+
+class Listener final : public QObject {
+    Q_OBJECT
+public:
+    explicit Listener(QObject* parent = nullptr);
+    ~Listener() override;
+
+    // Binds and starts accepting; false with errorString() on failure (e.g. port in use).
+    bool start(const ListenerConfig& config);
+    void stop();
+    bool isListening() const;
+    QHostAddress address() const;
+    quint16 port() const;
+    QString errorString() const { return m_error; }
+    QString captureRoot() const;
+
+signals:
+    void events(const QList<upin::app::ListenerEvent>& batch);
+
+private:
+    class Server;
+    void dispatch(qintptr descriptor);
+
+    std::unique_ptr<Server> m_server;
+    std::shared_ptr<ListenerShared> m_shared;
+    std::vector<QThread*> m_threads;
+    std::vector<ListenerWorker*> m_workers;
+    size_t m_next = 0;
+    QString m_error;
+};
+
+// Owns the connections of one worker thread and batches their events.
+class ListenerWorker final : public QObject {
+    Q_OBJECT
+public:
+    explicit ListenerWorker(std::shared_ptr<ListenerShared> shared);
+    void adopt(qintptr descriptor);
+    void publish(ListenerEvent event);
+
+signals:
+    void events(const QList<upin::app::ListenerEvent>& batch);
+
+private:
+    void flush();
+
+    std::shared_ptr<ListenerShared> m_shared;
+    QList<ListenerEvent> m_pending;
+    QTimer* m_flushTimer = nullptr;
+};
+
+} // namespace upin::app
