@@ -34,13 +34,6 @@ bool Listener::start(const ListenerConfig& config)
 {
     stop();
     m_shared = std::make_shared<ListenerShared>(config);
-    m_server = std::make_unique<Server>(this);
-    if (!m_server->listen(config.bindAddress, config.port)) {
-        m_error = m_server->errorString();
-        m_server.reset();
-        return false;
-    }
-    m_shared->port = m_server->serverPort();
     for (int i = 0; i < std::max(1, config.workerThreads); ++i) {
         auto* thread = new QThread;
         thread->setObjectName(QStringLiteral("listener-worker-%1").arg(i));
@@ -52,14 +45,43 @@ bool Listener::start(const ListenerConfig& config)
         m_threads.push_back(thread);
         m_workers.push_back(worker);
     }
-    return true;
+    // Accepting runs on a thread of its own too, so a busy or blocked caller thread never delays a client.
+    m_acceptThread = new QThread;
+    m_acceptThread->setObjectName(QStringLiteral("listener-accept"));
+    m_acceptContext = new QObject;
+    m_acceptContext->moveToThread(m_acceptThread);
+    connect(m_acceptThread, &QThread::finished, m_acceptContext, &QObject::deleteLater);
+    m_acceptThread->start();
+    bool ok = false;
+    QMetaObject::invokeMethod(
+        m_acceptContext,
+        [this, &ok, config] {
+            m_server = std::make_unique<Server>(this);
+            ok = m_server->listen(config.bindAddress, config.port);
+            if (!ok) {
+                m_error = m_server->errorString();
+                m_server.reset();
+            } else {
+                m_address = m_server->serverAddress();
+                m_shared->port = m_server->serverPort();
+            }
+        },
+        Qt::BlockingQueuedConnection);
+    if (!ok)
+        stop();
+    return ok;
 }
 
 void Listener::stop()
 {
-    if (m_server)
-        m_server->close();
-    m_server.reset();
+    if (m_acceptThread) {
+        QMetaObject::invokeMethod(m_acceptContext, [this] { m_server.reset(); }, Qt::BlockingQueuedConnection);
+        m_acceptThread->quit();
+        m_acceptThread->wait();
+        delete m_acceptThread;
+        m_acceptThread = nullptr;
+        m_acceptContext = nullptr; // deleted on the thread's finished()
+    }
     for (auto* thread : m_threads) {
         thread->quit();
         thread->wait();
@@ -69,12 +91,12 @@ void Listener::stop()
     m_workers.clear();
 }
 
-bool Listener::isListening() const { return m_server && m_server->isListening(); }
-QHostAddress Listener::address() const { return m_server ? m_server->serverAddress() : QHostAddress(); }
-quint16 Listener::port() const { return m_server ? m_server->serverPort() : 0; }
+bool Listener::isListening() const { return m_acceptThread != nullptr; }
+QHostAddress Listener::address() const { return isListening() ? m_address : QHostAddress(); }
+quint16 Listener::port() const { return isListening() ? m_shared->port : 0; }
 QString Listener::captureRoot() const { return m_shared ? m_shared->store.root() : QString(); }
 
-void Listener::dispatch(qintptr descriptor)
+void Listener::dispatch(qintptr descriptor) // on the accept thread
 {
     ListenerWorker* worker = m_workers[m_next++ % m_workers.size()];
     QMetaObject::invokeMethod(worker, [worker, descriptor] { worker->adopt(descriptor); }, Qt::QueuedConnection);

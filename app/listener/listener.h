@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP/1.1 upload listener. Lives on the thread that creates it (the GUI or CLI main thread) but does no
-// socket I/O there: each accepted descriptor goes to one of N worker threads, where its QTcpSocket is created,
-// read, parsed and answered. Workers publish owned ListenerEvent values in batches (every ~30 ms).
+// socket I/O there: a QTcpServer on an accept thread hands each descriptor to one of N worker threads, where its
+// QTcpSocket is created, read, parsed and answered. Workers publish owned ListenerEvent values in batches
+// (every ~30 ms), delivered to this object's thread as the events() signal.
 
 #include "listener/listener_shared.h"
 
@@ -41,7 +42,10 @@ private:
     class Server;
     void dispatch(qintptr descriptor);
 
-    std::unique_ptr<Server> m_server;
+    std::unique_ptr<Server> m_server; // created, used and destroyed on m_acceptThread
+    QThread* m_acceptThread = nullptr;
+    QObject* m_acceptContext = nullptr; // lives on m_acceptThread: the target of calls made there
+    QHostAddress m_address;
     std::shared_ptr<ListenerShared> m_shared;
     std::vector<QThread*> m_threads;
     std::vector<ListenerWorker*> m_workers;

@@ -1,0 +1,320 @@
+// The listener with real clients on 127.0.0.1: the system curl, QNetworkAccessManager and raw sockets.
+
+#include "app/listener_fixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QEventLoop>
+#include <QHttpMultiPart>
+#include <QJsonArray>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QThread>
+#include <QTimer>
+
+using namespace upin;
+using test::curl;
+using test::ListenerFixture;
+
+namespace {
+
+QJsonObject partNamed(const QJsonObject& answer, const QString& name)
+{
+    for (const auto& p : answer["parts"].toArray())
+        if (p.toObject()["name"].toString() == name)
+            return p.toObject();
+    return {};
+}
+
+QStringList filesUnder(const QString& root)
+{
+    QStringList out;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << it.next();
+    return out;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
+// Sends raw bytes on a fresh connection and returns everything the server answered until it closed or timeout.
+QByteArray rawExchange(quint16 port, const QByteArray& request, int timeoutMs = 5000)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    REQUIRE(socket.waitForConnected(2000));
+    socket.write(request);
+    socket.waitForBytesWritten(2000);
+    QByteArray answer;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs && socket.state() == QAbstractSocket::ConnectedState) {
+        if (socket.waitForReadyRead(200))
+            answer += socket.readAll();
+    }
+    return answer + socket.readAll();
+}
+
+} // namespace
+
+TEST_CASE("curl -F with several files and fields: every part hash matches the source", "[listener][curl]")
+{
+    ListenerFixture f;
+    const QByteArray big = test::randomBytes(3 << 20, 1), small = "small text file\n", empty;
+    QString a = f.file("a.bin", big), b = f.file("b.txt", small), c = f.file("empty.dat", empty);
+    const QStringList variants[] = {{}, {"-H", "Transfer-Encoding: chunked"}, {"-H", "Expect: 100-continue"}};
+    for (const auto& extra : variants) {
+        INFO("curl extra args: " << extra.join(' ').toStdString());
+        auto r = curl(extra + QStringList{"-F", "big=@" + a, "-F", "small=@" + b + ";type=text/plain", "-F", "none=@" + c,
+                                          "-F", "field=value with spaces", f.url("/file-part")});
+        REQUIRE(r.status == 200);
+        REQUIRE(r.json["ok"].toBool());
+        CHECK(r.json["parts"].toArray().size() == 4);
+        CHECK(partNamed(r.json, "big")["sha256"].toString().toStdString() == test::sha256(big));
+        CHECK(partNamed(r.json, "big")["size"].toInteger() == big.size());
+        CHECK(partNamed(r.json, "small")["sha256"].toString().toStdString() == test::sha256(small));
+        CHECK(partNamed(r.json, "small")["content_type"].toString() == "text/plain");
+        CHECK(partNamed(r.json, "none")["size"].toInt() == 0);
+        CHECK(partNamed(r.json, "field")["sha256"].toString().toStdString() == test::sha256("value with spaces"));
+        // file parts are saved, byte for byte
+        QStringList captures = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs, QDir::Time);
+        REQUIRE_FALSE(captures.isEmpty());
+        QDir folder(QDir(f.listener.captureRoot()).filePath(captures.first()));
+        CHECK(readAll(folder.filePath(partNamed(r.json, "big")["saved_as"].toString())) == big);
+        QJsonObject stored = QJsonDocument::fromJson(readAll(folder.filePath("capture.json"))).object();
+        CHECK(stored["state"].toString() == "complete");
+        CHECK(stored["throughput"].toArray().size() >= 1);
+    }
+}
+
+TEST_CASE("each endpoint and matcher answers with the same parts", "[listener][curl]")
+{
+    ListenerFixture f;
+    const QByteArray data = test::randomBytes(1 << 20, 2);
+    QString a = f.file("a.bin", data);
+    for (QString endpoint : {"/part-event", "/file-part", "/capture"})
+        for (QString matcher : {"kmp", "chunked", "simd"}) {
+            auto r = curl({"-F", "f=@" + a, f.url(endpoint + "?matcher=" + matcher)});
+            REQUIRE(r.status == 200);
+            CHECK(r.json["endpoint"].toString() == endpoint);
+            CHECK(r.json["matcher"].toString() == matcher);
+            CHECK(partNamed(r.json, "f")["sha256"].toString().toStdString() == test::sha256(data));
+        }
+    auto noHash = curl({"-F", "f=@" + a, f.url("/part-event?hash=none")});
+    CHECK(partNamed(noHash.json, "f")["sha256"].isNull());
+    auto discard = curl({"-F", "f=@" + a, f.url("/discard")});
+    CHECK(discard.status == 200);
+    CHECK(discard.json["bytes"].toInteger() > data.size());
+    CHECK(curl({"-F", "f=@" + a, f.url("/part-event?matcher=bogus")}).status == 400);
+}
+
+TEST_CASE("QNetworkAccessManager with QHttpMultiPart", "[listener][qnam]")
+{
+    ListenerFixture f;
+    const QByteArray data = test::randomBytes(2 << 20, 3);
+    QNetworkAccessManager nam;
+    auto* multi = new QHttpMultiPart(QHttpMultiPart::FormDataType);
+    QHttpPart filePart;
+    filePart.setHeader(QNetworkRequest::ContentDispositionHeader, QStringLiteral("form-data; name=\"upload\"; filename=\"q.bin\""));
+    filePart.setBody(data);
+    QHttpPart textPart;
+    textPart.setHeader(QNetworkRequest::ContentDispositionHeader, QStringLiteral("form-data; name=\"text\""));
+    textPart.setBody("from qnam");
+    multi->append(filePart);
+    multi->append(textPart);
+    QNetworkReply* reply = nam.post(QNetworkRequest(QUrl(f.url("/part-event"))), multi);
+    multi->setParent(reply);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+    loop.exec();
+    REQUIRE(reply->isFinished());
+    CHECK(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200);
+    QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
+    CHECK(partNamed(answer, "upload")["sha256"].toString().toStdString() == test::sha256(data));
+    CHECK(partNamed(answer, "upload")["filename"].toString() == "q.bin");
+    CHECK(partNamed(answer, "text")["size"].toInt() == 9);
+    reply->deleteLater();
+}
+
+TEST_CASE("keep-alive: several requests on one connection", "[listener][http]")
+{
+    ListenerFixture f;
+    QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nhello\r\n--b--\r\n";
+    QByteArray one = "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+                     QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    QByteArray chunked = "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                         "Transfer-Encoding: chunked\r\n\r\n5\r\n" + body.left(5) + "\r\n" +
+                         QByteArray::number(body.size() - 5, 16) + "\r\n" + body.mid(5) + "\r\n0\r\n\r\n";
+    QByteArray last = "GET /captures HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+    QByteArray answer = rawExchange(f.listener.port(), one + chunked + one + last);
+    CHECK(answer.count("HTTP/1.1 200 OK") == 4);
+    CHECK(answer.count("\"sha256\":\"" + QByteArray(test::sha256("hello").c_str()) + "\"") == 3);
+}
+
+TEST_CASE("HTTP errors: 404, 405, 411, 413 without reading the body, 415, 400 with offsets", "[listener][http]")
+{
+    app::ListenerConfig config;
+    config.maxBodyBytes = 1 << 20;
+    ListenerFixture f(config);
+    quint16 port = f.listener.port();
+    CHECK(rawExchange(port, "GET /nothing HTTP/1.1\r\n\r\n", 1000).startsWith("HTTP/1.1 404"));
+    CHECK(rawExchange(port, "GET /file-part HTTP/1.1\r\n\r\n", 1000).startsWith("HTTP/1.1 405"));
+    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n\r\n", 1000).startsWith("HTTP/1.1 411"));
+    // 413 is answered from the head alone: the 100 MB body is never sent
+    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000000\r\n\r\n", 2000)
+              .startsWith("HTTP/1.1 413"));
+    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc", 1000).startsWith("HTTP/1.1 415"));
+    QByteArray bad = "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nhello\r\n--"; // cut inside the delimiter
+    QByteArray answer = rawExchange(port, "POST /part-event HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+                                              QByteArray::number(bad.size()) + "\r\n\r\n" + bad, 2000);
+    CHECK(answer.startsWith("HTTP/1.1 400"));
+    QJsonObject json = QJsonDocument::fromJson(answer.mid(answer.indexOf("\r\n\r\n") + 4)).object();
+    CHECK(json["error"].toObject()["code"].toString() == "unexpected_eof");
+    CHECK(json["error"].toObject()["offset"].toInt() == bad.size());
+    CHECK(json["parts"].toArray()[0].toObject()["size"].toInt() == 9); // what arrived is kept: "hello\r\n--"
+    CHECK(rawExchange(port, "BREW /x HTTP/1.1\r\nBad Header\r\n\r\n", 1000).startsWith("HTTP/1.1 400"));
+    // chunked bodies over the limit are cut off with 413 as soon as they pass it
+    auto r = curl({"-H", "Transfer-Encoding: chunked", "-F", "f=@" + f.file("big.bin", test::randomBytes(3 << 20, 4)), f.url("/part-event")});
+    CHECK(r.status == 413);
+}
+
+TEST_CASE("a client killed mid-upload leaves an incomplete capture, no temp files, and a healthy listener", "[listener][faults]")
+{
+    ListenerFixture f;
+    QString big = f.file("big.bin", test::randomBytes(8 << 20, 5));
+    QProcess slow;
+    slow.start("curl", {"-s", "--limit-rate", "2M", "-F", "f=@" + big, f.url("/file-part")});
+    REQUIRE(slow.waitForStarted());
+    QThread::msleep(1200);
+    slow.kill();
+    slow.waitForFinished();
+    QThread::msleep(300);
+    QStringList captures = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(captures.size() == 1);
+    QDir folder(QDir(f.listener.captureRoot()).filePath(captures.first()));
+    QJsonObject stored = QJsonDocument::fromJson(readAll(folder.filePath("capture.json"))).object();
+    CHECK(stored["state"].toString() == "incomplete");
+    CHECK(stored["bytes"].toInteger() > 0);
+    CHECK(stored["bytes"].toInteger() < 8 << 20);
+    CHECK(stored["error"].toObject()["code"].toString() == "unexpected_eof");
+    QStringList files = folder.entryList(QDir::Files | QDir::Hidden);
+    CHECK(files == QStringList({"000-big.bin", "capture.json"}));
+    auto again = curl({"-F", "f=@" + f.file("s.txt", "still serving"), f.url("/part-event")});
+    CHECK(again.status == 200);
+}
+
+TEST_CASE("16 concurrent uploads all arrive intact", "[listener][faults]")
+{
+    ListenerFixture f;
+    std::vector<std::unique_ptr<QProcess>> clients;
+    std::vector<QByteArray> payloads;
+    for (int i = 0; i < 16; ++i) {
+        payloads.push_back(test::randomBytes((1 << 20) + i * 777, 100 + quint32(i)));
+        QString path = f.file(QString("c%1.bin").arg(i), payloads.back());
+        auto p = std::make_unique<QProcess>();
+        p->start("curl", {"-s", "-F", "f=@" + path, f.url(i % 2 ? "/file-part" : "/part-event")});
+        clients.push_back(std::move(p));
+    }
+    for (int i = 0; i < 16; ++i) {
+        REQUIRE(clients[size_t(i)]->waitForFinished(60000));
+        QJsonObject answer = QJsonDocument::fromJson(clients[size_t(i)]->readAllStandardOutput()).object();
+        INFO("client " << i);
+        CHECK(answer["ok"].toBool());
+        CHECK(partNamed(answer, "f")["sha256"].toString().toStdString() == test::sha256(payloads[size_t(i)]));
+    }
+}
+
+TEST_CASE("a client that trickles its head is dropped by the timeout", "[listener][faults]")
+{
+    app::ListenerConfig config;
+    config.headTimeoutMs = 600;
+    ListenerFixture f(config);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, f.listener.port());
+    REQUIRE(socket.waitForConnected(2000));
+    QByteArray head = "POST /part-event HTTP/1.1\r\nX-Slow: ";
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray answer;
+    for (int i = 0; socket.state() == QAbstractSocket::ConnectedState && clock.elapsed() < 5000; ++i) {
+        socket.write(i < head.size() ? head.mid(i, 1) : QByteArray("x"));
+        socket.waitForBytesWritten(100);
+        if (socket.waitForReadyRead(100))
+            answer += socket.readAll();
+    }
+    CHECK(clock.elapsed() < 3000);
+    CHECK(answer.startsWith("HTTP/1.1 408"));
+}
+
+TEST_CASE("hostile file names stay inside the capture folder", "[listener][faults]")
+{
+    ListenerFixture f;
+    const QList<QByteArray> names = {"../../x", "..\\\\..\\\\x", "C:\\\\x", "/etc/passwd", QByteArray("nul\0byte", 8), QByteArray(2000, 'n'), ".hidden", ""};
+    QByteArray body;
+    for (const auto& name : names)
+        body += "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"" + name + "\"\r\n\r\ncontent\r\n";
+    body += "--b--\r\n";
+    QByteArray answer = rawExchange(f.listener.port(), "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                                                       "Connection: close\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    REQUIRE(answer.startsWith("HTTP/1.1 200"));
+    const QString root = QDir(f.listener.captureRoot()).canonicalPath();
+    QStringList saved = filesUnder(f.dir.path());
+    int partFiles = 0;
+    for (const auto& path : saved) {
+        if (path.startsWith(root)) {
+            partFiles += path.endsWith("capture.json") ? 0 : 1;
+            CHECK(QFileInfo(path).fileName().size() <= 104);
+        } else {
+            CHECK(QFileInfo(path).fileName() != "x"); // nothing escaped
+        }
+    }
+    CHECK(partFiles == names.size());
+    CHECK_FALSE(QFile::exists(QDir(f.dir.path()).filePath("x")));
+}
+
+TEST_CASE("events: capture started, parts, throughput samples, finished", "[listener][events]")
+{
+    ListenerFixture f;
+    QSignalSpy spy(&f.listener, &app::Listener::events);
+    QString a = f.file("a.bin", test::randomBytes(4 << 20, 6));
+    auto r = curl({"--limit-rate", "20M", "-F", "f=@" + a, "-F", "g=x", f.url("/part-event")});
+    REQUIRE(r.status == 200);
+    QList<app::ListenerEvent> all;
+    QElapsedTimer clock;
+    clock.start();
+    auto finished = [&] {
+        for (const auto& e : all)
+            if (e.kind == app::ListenerEvent::Kind::CaptureFinished)
+                return true;
+        return false;
+    };
+    while (!finished() && clock.elapsed() < 5000) {
+        spy.wait(200);
+        for (const auto& args : spy)
+            all += args.at(0).value<QList<app::ListenerEvent>>();
+        spy.clear();
+    }
+    REQUIRE(finished());
+    int started = 0, partsStarted = 0, partsFinished = 0, samples = 0;
+    for (const auto& e : all) {
+        started += e.kind == app::ListenerEvent::Kind::CaptureStarted;
+        partsStarted += e.kind == app::ListenerEvent::Kind::PartStarted;
+        partsFinished += e.kind == app::ListenerEvent::Kind::PartFinished;
+        samples += int(e.samples.size());
+    }
+    CHECK(started == 1);
+    CHECK(partsStarted == 2);
+    CHECK(partsFinished == 2);
+    CHECK(samples >= 3); // ~200 ms upload, a sample at least every 50 ms
+    CHECK(all.last().state == app::CaptureState::Complete);
+}
