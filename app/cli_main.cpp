@@ -11,7 +11,7 @@ namespace {
 const char kUsage[] = R"(usage: upload-inspector-cli COMMAND [options]
 
 commands:
-  parse FILE [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd] [--no-hash] [--json]
+  parse FILE [--raw-http] [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd] [--no-hash] [--json]
         inspect a stored multipart body: parts, headers, offsets, sizes, SHA-256, diagnostics
   listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--max-body N]
         receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /)

@@ -58,7 +58,7 @@ int runParse(const QStringList& arguments)
     QCommandLineParser cl;
     cl.setApplicationDescription(QStringLiteral("Parse a stored multipart request body and list its parts."));
     cl.addHelpOption();
-    cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("the request body (without the HTTP head)"));
+    cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("the request body (or, with --raw-http, the whole request)"));
     QCommandLineOption contentType(QStringLiteral("content-type"),
                                    QStringLiteral("Content-Type header value with the boundary; guessed from the first delimiter line when absent"),
                                    QStringLiteral("VALUE"));
@@ -67,7 +67,8 @@ int runParse(const QStringList& arguments)
                                QStringLiteral("NAME"), QStringLiteral("simd"));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print a JSON report"));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("skip SHA-256 of part bodies"));
-    cl.addOptions({contentType, strict, matcher, json, noHash});
+    QCommandLineOption rawHttp(QStringLiteral("raw-http"), QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
+    cl.addOptions({contentType, strict, matcher, json, noHash, rawHttp});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
     if (cl.positionalArguments().size() != 1) {
         printErr(cl.helpText());
@@ -83,6 +84,7 @@ int runParse(const QStringList& arguments)
     if (cl.isSet(contentType))
         request.contentType = cl.value(contentType).toStdString();
     request.settings.hash = !cl.isSet(noHash);
+    request.rawHttp = cl.isSet(rawHttp);
     request.settings.parser.strict = cl.isSet(strict);
     request.settings.parser.matcher = *kind;
     BodyFileResult result = parseBodyFile(request);
@@ -90,10 +92,18 @@ int runParse(const QStringList& arguments)
         printErr(QStringLiteral("%1: %2\n").arg(request.path, result.ioError));
         return 2;
     }
-    if (cl.isSet(json))
-        printOut(QString::fromUtf8(QJsonDocument(reportToJson(result.report)).toJson(QJsonDocument::Indented)));
-    else
+    if (cl.isSet(json)) {
+        QJsonObject doc = reportToJson(result.report);
+        if (request.rawHttp)
+            doc["request"] = result.request;
+        printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
+    } else {
+        if (request.rawHttp && !result.request.isEmpty())
+            printOut(QStringLiteral("%1 %2 %3, %4 framing\n")
+                         .arg(result.request["method"].toString(), result.request["target"].toString(),
+                              result.request["version"].toString(), result.request["framing"].toString()));
         printOut(readableReport(request.path, result.report));
+    }
     return result.report.ok ? 0 : 1;
 }
 

@@ -1,14 +1,48 @@
 #include "inspect/body_file.h"
 
+#include "upin/core/http_request.h"
+
 #include <QFile>
+#include <QJsonArray>
 
 #include <vector>
 
 namespace upin::app {
 
 namespace {
+
 constexpr qint64 kReadSize = 1 << 20;
-constexpr qint64 kGuessWindow = 64 * 1024;
+
+QString text(std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); }
+
+// Body bytes (after de-chunking) into the multipart parser.
+class ParserSink final : public core::BodySink {
+public:
+    ParserSink(core::MultipartParser& parser, core::EventRecorder& recorder) : m_parser(parser), m_recorder(recorder) {}
+    void onBody(core::ByteView data) override
+    {
+        if (status)
+            status = m_parser.feed(data, m_recorder);
+    }
+    core::Result<void> status;
+
+private:
+    core::MultipartParser& m_parser;
+    core::EventRecorder& m_recorder;
+};
+
+QJsonObject headToJson(const core::RequestHead& head, const core::BodyFraming& framing)
+{
+    QJsonArray headers;
+    for (const auto& f : head.fields)
+        headers.append(QJsonObject{{"name", text(f.name)}, {"value", text(f.value)}});
+    const char* kind = framing.kind == core::BodyFraming::Kind::Chunked ? "chunked"
+                       : framing.kind == core::BodyFraming::Kind::ContentLength ? "content-length" : "none";
+    return QJsonObject{{"method", text(head.method)}, {"target", text(head.target)},
+                       {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)}, {"headers", headers},
+                       {"framing", QString::fromLatin1(kind)}};
+}
+
 } // namespace
 
 BodyFileResult parseBodyFile(const BodyFileRequest& request)
@@ -19,12 +53,55 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         result.ioError = file.errorString();
         return result;
     }
+    std::vector<char> buffer(kReadSize);
+    auto readChunk = [&](core::ByteView& chunk) {
+        qint64 got = file.read(buffer.data(), kReadSize);
+        if (got < 0)
+            result.ioError = file.errorString();
+        chunk = core::ByteView(buffer.data(), size_t(std::max<qint64>(got, 0)));
+        return got > 0;
+    };
+
+    // 1. The request head, for raw HTTP files. What follows it in the last read is body.
+    core::HeadReader head;
+    core::BodyFraming framing;
+    core::ByteView pending;
+    std::optional<std::string> contentType = request.contentType;
+    if (request.rawHttp) {
+        while (!head.complete() && readChunk(pending)) {
+            auto used = head.feed(pending);
+            if (!used) {
+                result.report.error = used.error();
+                return result;
+            }
+            pending.remove_prefix(*used);
+        }
+        if (!head.complete()) {
+            result.report.error = core::Error{core::Errc::UnexpectedEof, head.headBytes()};
+            return result;
+        }
+        auto parsedFraming = core::bodyFraming(head.head());
+        if (!parsedFraming) {
+            result.report.error = parsedFraming.error();
+            return result;
+        }
+        framing = *parsedFraming;
+        result.request = headToJson(head.head(), framing);
+        if (!contentType) {
+            bool found = false;
+            std::string_view value = head.head().field("content-type", &found);
+            if (found)
+                contentType = std::string(value);
+        }
+    }
+
+    // 2. The parser: from the Content-Type, or a boundary guessed from the first delimiter line.
     const core::Options& options = request.settings.parser;
     auto parser = [&]() -> core::Result<core::MultipartParser> {
-        if (request.contentType)
-            return core::MultipartParser::fromContentType(*request.contentType, options);
-        QByteArray head = file.peek(kGuessWindow);
-        std::string boundary = core::MultipartParser::guessBoundary({head.constData(), size_t(head.size())});
+        if (contentType)
+            return core::MultipartParser::fromContentType(*contentType, options);
+        QByteArray start = request.rawHttp ? QByteArray(pending.data(), qsizetype(pending.size())) : file.peek(64 * 1024);
+        std::string boundary = core::MultipartParser::guessBoundary({start.constData(), size_t(start.size())});
         if (boundary.empty())
             return core::Error{core::Errc::MissingBoundary, 0};
         result.guessed = true;
@@ -37,18 +114,27 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     core::EventRecorder recorder(request.settings);
     if (result.guessed)
         recorder.onDiagnostic({core::Errc::BoundaryGuessed, 0});
-    std::vector<char> buffer(kReadSize);
+
+    // 3. The body, de-chunked when the head says so. Without framing, the rest of the file is the body.
+    ParserSink sink(*parser, recorder);
+    core::BodyDecoder decoder(framing);
+    const bool decode = request.rawHttp && framing.kind != core::BodyFraming::Kind::None;
     core::Result<void> status;
-    while (status) {
-        qint64 got = file.read(buffer.data(), kReadSize);
-        if (got < 0) {
-            result.ioError = file.errorString();
-            break;
+    do {
+        if (pending.empty())
+            continue;
+        if (decode) {
+            auto used = decoder.feed(pending, sink);
+            if (!used)
+                status = used.error();
+        } else {
+            sink.onBody(pending);
         }
-        if (got == 0)
-            break;
-        status = parser->feed({buffer.data(), size_t(got)}, recorder);
-    }
+        if (status && !sink.status)
+            status = sink.status;
+    } while (status && !(decode && decoder.done()) && readChunk(pending));
+    if (status && decode && !decoder.done())
+        status = core::Error{core::Errc::UnexpectedEof, decoder.wireBytes()};
     if (status)
         status = parser->finish(recorder);
     result.report = recorder.takeReport(status, *parser);

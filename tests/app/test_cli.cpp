@@ -89,3 +89,34 @@ TEST_CASE("bench --json times every strategy beside the memchr ceiling", "[cli]"
     CHECK(strategies == QStringList{"memchr", "kmp", "chunked", "simd"});
     CHECK(runCli({"bench", "--size", "banana"}).exitCode == 2);
 }
+
+TEST_CASE("parse --raw-http reads a whole request in either framing", "[cli]")
+{
+    QTemporaryDir dir;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b--\r\n";
+    const QByteArray head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n";
+    const QByteArray chunked = head + "Transfer-Encoding: chunked\r\n\r\n7;ext=1\r\n" + body.left(7) + "\r\n" +
+                               QByteArray::number(body.size() - 7, 16) + "\r\n" + body.mid(7) + "\r\n0\r\nX-T: y\r\n\r\n";
+    const QByteArray sized = head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    for (const auto& [wire, framing] : {std::pair{chunked, "chunked"}, std::pair{sized, "content-length"}}) {
+        QFile file(dir.filePath("request.http"));
+        REQUIRE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(wire);
+        file.close();
+        Run run = runCli({"parse", "--raw-http", file.fileName(), "--json"});
+        REQUIRE(run.exitCode == 0);
+        QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+        CHECK(doc["request"].toObject()["method"].toString() == "POST");
+        CHECK(doc["request"].toObject()["framing"].toString() == framing);
+        QJsonObject part = doc["parts"].toArray()[0].toObject();
+        CHECK(part["filename"].toString() == "a.txt");
+        CHECK(part["sha256"].toString() == "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+    }
+    QFile broken(dir.filePath("broken.http"));
+    REQUIRE(broken.open(QIODevice::WriteOnly));
+    broken.write(head + "Transfer-Encoding: chunked\r\n\r\n5\r\n--b\r\nXX");
+    broken.close();
+    Run run = runCli({"parse", "--raw-http", broken.fileName(), "--json"});
+    CHECK(run.exitCode == 1);
+    CHECK(QJsonDocument::fromJson(run.out).object()["error"].toObject()["code"].toString() == "malformed_chunk");
+}
