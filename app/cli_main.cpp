@@ -15,6 +15,11 @@ commands:
         inspect a stored multipart body: parts, headers, offsets, sizes, SHA-256, diagnostics
   listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--max-body N]
         receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /)
+  send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [--synthetic name=SIZE] [--runs N]
+        [--chunked] [--expect-continue] [--no-hash] [-H 'Name: value'] [--json|--csv] [--print-curl]
+        upload a streamed multipart body; time it; check part hashes against the listener's answer
+  compare --target URL --target URL ... [same part options] [--runs N] [--csv]
+        the same upload to several targets, interleaved, with a median/min/max table
   bench [--size N] [--input random|mixed|nearmiss|crlf|manyparts|all] [--matcher kmp|chunked|simd|all]
         [--runs N] [--chunk N] [--json]
         time the parser with each matcher strategy against a memchr ceiling
@@ -40,6 +45,10 @@ int main(int argc, char** argv)
         return runBench(arguments);
     if (command == QLatin1String("listen"))
         return runListen(arguments);
+    if (command == QLatin1String("send"))
+        return runSend(arguments);
+    if (command == QLatin1String("compare"))
+        return runCompare(arguments);
     printErr(QStringLiteral("unknown command '%1'\n\n").arg(command) + QString::fromLatin1(kUsage));
     return 2;
 }

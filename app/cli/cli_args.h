@@ -18,5 +18,7 @@ void printErr(const QString& text); // UTF-8 to stderr
 int runParse(const QStringList& arguments);
 int runBench(const QStringList& arguments);
 int runListen(const QStringList& arguments);
+int runSend(const QStringList& arguments);
+int runCompare(const QStringList& arguments);
 
 } // namespace upin::app::cli

@@ -166,6 +166,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.target = text(m_head.head().target);
     request.contentType = text(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
+    request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked") : QStringLiteral("content-length");
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = query.queryItemValue(QStringLiteral("hash"));
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());

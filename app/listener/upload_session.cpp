@@ -194,6 +194,7 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     answer["matcher"] = event(ListenerEvent::Kind::CaptureFinished).matcher;
     answer["hash"] = m_request.hash ? QStringLiteral("sha256") : QStringLiteral("none");
     answer["bytes"] = qint64(m_bodyBytes);
+    answer["framing"] = m_request.framing;
     answer["elapsed_ms"] = double(m_clock.nsecsElapsed()) / 1e6;
     answer["capture_id"] = QString::number(m_id);
     answer["state"] = captureStateName(state);

@@ -29,6 +29,7 @@ struct SessionRequest {
     QString contentType;
     QString client;
     QString target;
+    QString framing; // "content-length" or "chunked"
 };
 
 class UploadSession final : public core::BodySink, private core::PartHandler {

@@ -1,0 +1,217 @@
+// upload-inspector-cli send / compare: streamed multipart uploads through QNetworkAccessManager, with timing,
+// repeats and integrity checks; compare runs several targets interleaved.
+
+#include "cli/cli_args.h"
+#include "sender/run_report.h"
+#include "sender/sender.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+
+namespace upin::app::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+void onSignal(int) { g_cancel = true; }
+
+struct PlanOptions {
+    QCommandLineOption form{{"F", "form"}, "a part, as curl -F: name=value or name=@path[;type=T][;filename=F]", "SPEC"};
+    QCommandLineOption synthetic{"synthetic", "a generated part: name=SIZE[:random|zero|pattern], e.g. big=1G", "SPEC"};
+    QCommandLineOption runs{"runs", "runs per target (default 1)", "N", "1"};
+    QCommandLineOption chunked{"chunked", "send with Transfer-Encoding: chunked instead of Content-Length"};
+    QCommandLineOption expectContinue{"expect-continue", "send Expect: 100-continue"};
+    QCommandLineOption noHash{"no-hash", "do not hash parts while sending (no integrity check)"};
+    QCommandLineOption header{{"H", "header"}, "extra request header, 'Name: value'", "HEADER"};
+    QCommandLineOption boundary{"boundary", "multipart boundary (default: random per run)", "B"};
+    QCommandLineOption plan{"plan", "load the upload plan from a JSON file (options given here are added)", "FILE"};
+    QCommandLineOption savePlan{"save-plan", "write the plan as JSON to FILE", "FILE"};
+    QCommandLineOption printCurl{"print-curl", "print the equivalent curl command and exit"};
+    QCommandLineOption json{"json", "print the runs as JSON"};
+    QCommandLineOption csv{"csv", "print the runs as CSV"};
+
+    void addTo(QCommandLineParser& cl)
+    {
+        cl.addOptions({form, synthetic, runs, chunked, expectContinue, noHash, header, boundary, plan, savePlan, printCurl, json, csv});
+    }
+
+    std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
+    {
+        UploadPlan p;
+        if (cl.isSet(plan)) {
+            QFile file(cl.value(plan));
+            if (!file.open(QIODevice::ReadOnly)) {
+                error = QStringLiteral("cannot read %1").arg(file.fileName());
+                return std::nullopt;
+            }
+            auto loaded = UploadPlan::fromJson(QJsonDocument::fromJson(file.readAll()).object(), &error);
+            if (!loaded)
+                return std::nullopt;
+            p = *loaded;
+        }
+        for (const auto& t : targets) {
+            QUrl url = QUrl::fromUserInput(t);
+            if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+                error = QStringLiteral("not an http(s) URL: %1").arg(t);
+                return std::nullopt;
+            }
+            p.targets.append(url);
+        }
+        for (const auto& spec : cl.values(form)) {
+            auto part = parseFormSpec(spec, &error);
+            if (!part)
+                return std::nullopt;
+            p.parts.append(*part);
+        }
+        for (const auto& spec : cl.values(synthetic)) {
+            auto part = parseSyntheticSpec(spec, &error);
+            if (!part)
+                return std::nullopt;
+            p.parts.append(*part);
+        }
+        for (const auto& h : cl.values(header)) {
+            qsizetype colon = h.indexOf(QLatin1Char(':'));
+            if (colon <= 0) {
+                error = QStringLiteral("-H '%1': expected 'Name: value'").arg(h);
+                return std::nullopt;
+            }
+            p.headers.append({h.left(colon).trimmed(), h.mid(colon + 1).trimmed()});
+        }
+        if (cl.isSet(runs))
+            p.runs = cl.value(runs).toInt();
+        p.chunked = p.chunked || cl.isSet(chunked);
+        p.expectContinue = p.expectContinue || cl.isSet(expectContinue);
+        p.hash = p.hash && !cl.isSet(noHash);
+        if (cl.isSet(boundary))
+            p.boundary = cl.value(boundary);
+        if (p.runs < 1 || p.targets.isEmpty() || p.parts.isEmpty()) {
+            error = QStringLiteral("need at least one target, one part (-F or --synthetic) and --runs >= 1");
+            return std::nullopt;
+        }
+        return p;
+    }
+};
+
+QString runLine(const RunResult& r)
+{
+    QString checks;
+    for (const auto& p : r.parts)
+        checks += p.state == PartCheck::State::Match ? QStringLiteral("=") : p.state == PartCheck::State::Mismatch ? QStringLiteral("X") : QStringLiteral("?");
+    return QStringLiteral("run %1  %2  status %3  %4 bytes  %5 s (last byte %6 s, answer %7 s)  %8 MB/s  parts [%9]%10\n")
+        .arg(r.run + 1)
+        .arg(r.target.toString())
+        .arg(r.httpStatus)
+        .arg(r.bodyBytes)
+        .arg(r.totalSeconds, 0, 'f', 3)
+        .arg(r.lastByteSeconds, 0, 'f', 3)
+        .arg(r.responseHeadSeconds, 0, 'f', 3)
+        .arg(r.mbPerSecond(), 0, 'f', 1)
+        .arg(checks)
+        .arg(r.error.isEmpty() ? QString() : QStringLiteral("  error: ") + r.error);
+}
+
+int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o)
+{
+    if (cl.isSet(o.savePlan)) {
+        QFile file(cl.value(o.savePlan));
+        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(plan.toJson()).toJson()) < 0) {
+            printErr(QStringLiteral("cannot write %1\n").arg(file.fileName()));
+            return 2;
+        }
+    }
+    if (cl.isSet(o.printCurl)) {
+        printOut(plan.toCurl() + QLatin1Char('\n'));
+        return 0;
+    }
+    const bool quiet = cl.isSet(o.json) || cl.isSet(o.csv);
+    QThread thread;
+    auto* sender = new Sender;
+    sender->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
+    thread.start();
+    QList<RunResult> results;
+    QEventLoop loop;
+    QObject::connect(sender, &Sender::runFinished, &loop, [&](const RunResult& r) {
+        if (!quiet)
+            printOut(runLine(r));
+        std::fflush(stdout);
+    });
+    QObject::connect(sender, &Sender::finished, &loop, [&](const QList<RunResult>& all) {
+        results = all;
+        loop.quit();
+    });
+    g_cancel = false;
+    std::signal(SIGINT, onSignal);
+    QTimer cancelPoll;
+    QObject::connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
+        if (g_cancel.exchange(false))
+            QMetaObject::invokeMethod(sender, &Sender::cancel, Qt::QueuedConnection);
+    });
+    cancelPoll.start(100);
+    QMetaObject::invokeMethod(sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
+    loop.exec();
+    thread.quit();
+    thread.wait();
+    std::signal(SIGINT, SIG_DFL);
+
+    if (cl.isSet(o.json))
+        printOut(QString::fromUtf8(QJsonDocument(runsToJson(results)).toJson(QJsonDocument::Indented)));
+    else if (cl.isSet(o.csv))
+        printOut(runsToCsv(results));
+    else
+        printOut(QLatin1Char('\n') + statsTable(statsByTarget(results)));
+    for (const auto& s : statsByTarget(results))
+        if (s.failures || s.integrityFailures)
+            return 1;
+    return 0;
+}
+
+} // namespace
+
+int runSend(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(QStringLiteral("Upload a multipart body to URL, streamed, timed, with per-part SHA-256 checks "
+                                                "against the built-in listener's answer."));
+    cl.addHelpOption();
+    cl.addPositionalArgument(QStringLiteral("URL"), QStringLiteral("where to POST"));
+    PlanOptions o;
+    o.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli send")} + arguments);
+    QString error;
+    auto plan = o.build(cl, cl.positionalArguments(), error);
+    if (!plan) {
+        printErr(QStringLiteral("send: %1\n").arg(error));
+        return 2;
+    }
+    return execute(*plan, cl, o);
+}
+
+int runCompare(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(QStringLiteral("Upload the same parts to several targets, interleaved (A B A B ...), and "
+                                                "compare their times."));
+    cl.addHelpOption();
+    QCommandLineOption target(QStringLiteral("target"), QStringLiteral("a URL to compare (repeat)"), QStringLiteral("URL"));
+    cl.addOption(target);
+    PlanOptions o;
+    o.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli compare")} + arguments);
+    QString error;
+    auto plan = o.build(cl, cl.values(target), error);
+    if (!plan) {
+        printErr(QStringLiteral("compare: %1\n").arg(error));
+        return 2;
+    }
+    return execute(*plan, cl, o);
+}
+
+} // namespace upin::app::cli

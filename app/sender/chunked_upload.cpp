@@ -1,0 +1,146 @@
+#include "sender/chunked_upload.h"
+
+#include "upin/core/http_request.h"
+
+#include <QIODevice>
+#include <QTcpSocket>
+
+namespace upin::app {
+
+namespace {
+constexpr qint64 kChunk = 256 * 1024;
+constexpr qint64 kMaxQueued = 1 << 20; // bytes waiting in the socket before reading more of the body
+constexpr int kContinueWaitMs = 1000;  // like curl: send anyway if no 100 Continue arrives
+
+struct Collect final : core::BodySink {
+    QByteArray out;
+    void onBody(core::ByteView data) override { out.append(data.data(), qsizetype(data.size())); }
+};
+} // namespace
+
+ChunkedUpload::ChunkedUpload(const QUrl& url, const Headers& headers, QIODevice* body, bool expectContinue, QObject* parent)
+    : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_expectContinue(expectContinue), m_socket(new QTcpSocket(this))
+{
+    m_continueTimer.setSingleShot(true);
+    connect(&m_continueTimer, &QTimer::timeout, this, [this] {
+        m_sending = true;
+        sendMore();
+    });
+    connect(m_socket, &QTcpSocket::connected, this, [this] {
+        QByteArray target = m_url.path(QUrl::FullyEncoded).toUtf8();
+        if (target.isEmpty())
+            target = "/";
+        if (m_url.hasQuery())
+            target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
+        QByteArray head = "POST " + target + " HTTP/1.1\r\nHost: " + m_url.host().toUtf8() + ':' +
+                          QByteArray::number(m_url.port(80)) + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n";
+        if (m_expectContinue)
+            head += "Expect: 100-continue\r\n";
+        for (const auto& [name, value] : m_headers)
+            head += name + ": " + value + "\r\n";
+        m_socket->write(head + "\r\n");
+        if (m_expectContinue) {
+            m_continueTimer.start(kContinueWaitMs);
+        } else {
+            m_sending = true;
+            sendMore();
+        }
+    });
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &ChunkedUpload::sendMore);
+    connect(m_socket, &QTcpSocket::readyRead, this, &ChunkedUpload::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, [this] {
+        onReadyRead();
+        finish(m_headEnd < 0 ? QStringLiteral("connection closed before an answer") : QString());
+    });
+    connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
+        if (error != QAbstractSocket::RemoteHostClosedError)
+            finish(m_socket->errorString());
+    });
+}
+
+void ChunkedUpload::start()
+{
+    if (m_url.scheme() != QLatin1String("http")) {
+        QMetaObject::invokeMethod(this, [this] { finish(QStringLiteral("chunked framing is sent by a plain-http client; use http://")); },
+                                  Qt::QueuedConnection);
+        return;
+    }
+    m_socket->connectToHost(m_url.host(), quint16(m_url.port(80)));
+}
+
+void ChunkedUpload::abort()
+{
+    m_socket->abort();
+    finish(QStringLiteral("cancelled"));
+}
+
+void ChunkedUpload::sendMore()
+{
+    if (!m_sending || m_bodyDone || m_finished)
+        return;
+    QByteArray chunk(kChunk, Qt::Uninitialized);
+    while (m_socket->bytesToWrite() < kMaxQueued) {
+        qint64 got = m_body->read(chunk.data(), kChunk);
+        if (got < 0 && !m_body->atEnd()) { // a file failed or shrank: do not send a short body as if complete
+            m_socket->abort();
+            finish(m_body->errorString());
+            return;
+        }
+        if (got <= 0) {
+            m_socket->write("0\r\n\r\n");
+            m_bodyDone = true;
+            return;
+        }
+        m_socket->write(QByteArray::number(got, 16) + "\r\n");
+        m_socket->write(chunk.constData(), got);
+        m_socket->write("\r\n");
+        m_sent += got;
+        emit uploadProgress(m_sent);
+    }
+}
+
+void ChunkedUpload::onReadyRead()
+{
+    m_response += m_socket->readAll();
+    while (m_headEnd < 0) {
+        qsizetype end = m_response.indexOf("\r\n\r\n");
+        if (end < 0)
+            return;
+        m_status = m_response.mid(9, 3).toInt(); // "HTTP/1.1 200 ..."
+        if (m_status == 100) {                   // interim answer: drop it and start the body now
+            m_response.remove(0, end + 4);
+            m_continueTimer.stop();
+            m_sending = true;
+            sendMore();
+            continue;
+        }
+        m_headEnd = end + 4;
+        emit responseHead();
+    }
+}
+
+QByteArray ChunkedUpload::responseBody() const
+{
+    if (m_headEnd < 0)
+        return {};
+    const QByteArray head = m_response.left(m_headEnd).toLower();
+    QByteArray body = m_response.mid(m_headEnd);
+    if (!head.contains("transfer-encoding: chunked"))
+        return body;
+    core::BodyFraming framing;
+    framing.kind = core::BodyFraming::Kind::Chunked;
+    core::BodyDecoder decoder(framing);
+    Collect sink;
+    (void)decoder.feed({body.constData(), size_t(body.size())}, sink);
+    return sink.out;
+}
+
+void ChunkedUpload::finish(const QString& error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    emit finished(error);
+}
+
+} // namespace upin::app

@@ -1,0 +1,146 @@
+#include "sender/run_report.h"
+
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace upin::app {
+
+namespace {
+
+struct Summary {
+    double median = 0, min = 0, max = 0, mean = 0;
+};
+
+Summary summarize(std::vector<double> values)
+{
+    if (values.empty())
+        return {};
+    std::sort(values.begin(), values.end());
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    size_t n = values.size();
+    double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    return {median, values.front(), values.back(), sum / double(n)};
+}
+
+QString integrityText(const RunResult& r)
+{
+    if (r.parts.isEmpty())
+        return QStringLiteral("not-checked");
+    bool checked = false;
+    for (const auto& p : r.parts) {
+        if (p.state == PartCheck::State::Mismatch)
+            return QStringLiteral("mismatch");
+        checked = checked || p.state == PartCheck::State::Match;
+    }
+    return r.integrityOk() ? QStringLiteral("match") : checked ? QStringLiteral("partial") : QStringLiteral("not-checked");
+}
+
+bool succeeded(const RunResult& r) { return r.error.isEmpty() && !r.cancelled && r.httpStatus >= 200 && r.httpStatus < 300; }
+
+} // namespace
+
+QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
+{
+    QList<TargetStats> out;
+    for (const auto& r : runs) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const TargetStats& s) { return s.target == r.target; });
+        if (it == out.end()) {
+            out.append(TargetStats{});
+            out.last().target = r.target;
+            it = out.end() - 1;
+        }
+    }
+    for (auto& s : out) {
+        std::vector<double> times, rates;
+        for (const auto& r : runs) {
+            if (r.target != s.target)
+                continue;
+            if (!succeeded(r)) {
+                ++s.failures;
+                continue;
+            }
+            ++s.count;
+            times.push_back(r.totalSeconds);
+            rates.push_back(r.mbPerSecond());
+            s.integrityFailures += integrityText(r) == QLatin1String("mismatch");
+        }
+        Summary t = summarize(times), m = summarize(rates);
+        s.medianSeconds = t.median, s.minSeconds = t.min, s.maxSeconds = t.max, s.meanSeconds = t.mean;
+        s.medianMBps = m.median, s.minMBps = m.min, s.maxMBps = m.max, s.meanMBps = m.mean;
+    }
+    return out;
+}
+
+QString runsToCsv(const QList<RunResult>& runs)
+{
+    QString csv = QStringLiteral("target,run,status,error,bytes,total_s,last_byte_s,response_head_s,mb_per_s,integrity\n");
+    for (const auto& r : runs) {
+        QString error = r.error;
+        error.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10\n")
+                   .arg(r.target.toString())
+                   .arg(r.run + 1)
+                   .arg(r.httpStatus)
+                   .arg(error)
+                   .arg(r.bodyBytes)
+                   .arg(r.totalSeconds, 0, 'f', 6)
+                   .arg(r.lastByteSeconds, 0, 'f', 6)
+                   .arg(r.responseHeadSeconds, 0, 'f', 6)
+                   .arg(r.mbPerSecond(), 0, 'f', 2)
+                   .arg(integrityText(r));
+    }
+    return csv;
+}
+
+QJsonArray runsToJson(const QList<RunResult>& runs)
+{
+    QJsonArray out;
+    for (const auto& r : runs) {
+        QJsonArray parts, samples;
+        for (const auto& p : r.parts)
+            parts.append(QJsonObject{{"name", p.name}, {"size", qint64(p.size)}, {"sent_sha256", p.sentSha256},
+                                     {"received_sha256", p.receivedSha256},
+                                     {"state", p.state == PartCheck::State::Match      ? "match"
+                                               : p.state == PartCheck::State::Mismatch ? "mismatch"
+                                                                                       : "not-checked"}});
+        for (const auto& s : r.upload)
+            samples.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
+        out.append(QJsonObject{{"target", r.target.toString()}, {"run", r.run + 1}, {"started_at_ms", r.startedAtMs},
+                               {"status", r.httpStatus}, {"error", r.error}, {"cancelled", r.cancelled},
+                               {"bytes", qint64(r.bodyBytes)}, {"total_s", r.totalSeconds}, {"last_byte_s", r.lastByteSeconds},
+                               {"response_head_s", r.responseHeadSeconds}, {"mb_per_s", r.mbPerSecond()},
+                               {"integrity", integrityText(r)}, {"parts", parts}, {"upload_samples", samples}});
+    }
+    return out;
+}
+
+QString statsTable(const QList<TargetStats>& stats)
+{
+    QString out = QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                      .arg(QStringLiteral("target"), -44)
+                      .arg(QStringLiteral("runs"), 4)
+                      .arg(QStringLiteral("median s"), 9)
+                      .arg(QStringLiteral("min s"), 8)
+                      .arg(QStringLiteral("max s"), 8)
+                      .arg(QStringLiteral("MB/s"), 8)
+                      .arg(QStringLiteral("checks"));
+    for (const auto& s : stats) {
+        QString checks = s.failures ? QStringLiteral("%1 failed").arg(s.failures)
+                         : s.integrityFailures ? QStringLiteral("%1 MISMATCH").arg(s.integrityFailures)
+                                               : QStringLiteral("ok");
+        out += QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                   .arg(s.target.toString(), -44)
+                   .arg(s.count, 4)
+                   .arg(s.medianSeconds, 9, 'f', 3)
+                   .arg(s.minSeconds, 8, 'f', 3)
+                   .arg(s.maxSeconds, 8, 'f', 3)
+                   .arg(s.medianMBps, 8, 'f', 1)
+                   .arg(checks);
+    }
+    return out;
+}
+
+} // namespace upin::app

@@ -1,0 +1,24 @@
+#pragma once
+// Statistics and exports of sender runs: per-target median, min, max and mean of time and MB/s; CSV and JSON.
+
+#include "sender/sender.h"
+
+#include <QJsonArray>
+
+namespace upin::app {
+
+struct TargetStats {
+    QUrl target;
+    int count = 0;        // completed runs (HTTP status received)
+    int failures = 0;     // transport errors, cancellations, non-2xx answers
+    int integrityFailures = 0;
+    double medianSeconds = 0, minSeconds = 0, maxSeconds = 0, meanSeconds = 0;
+    double medianMBps = 0, minMBps = 0, maxMBps = 0, meanMBps = 0;
+};
+
+QList<TargetStats> statsByTarget(const QList<RunResult>& runs);
+QString runsToCsv(const QList<RunResult>& runs);
+QJsonArray runsToJson(const QList<RunResult>& runs);
+QString statsTable(const QList<TargetStats>& stats); // aligned text, one row per target
+
+} // namespace upin::app

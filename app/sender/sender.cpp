@@ -1,0 +1,195 @@
+#include "sender/sender.h"
+
+#include "sender/chunked_upload.h"
+#include "sender/multipart_body.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+
+namespace upin::app {
+
+namespace {
+constexpr qsizetype kMaxResponse = 1 << 20;
+constexpr qint64 kSampleIntervalMs = 20;
+
+double seconds(const QElapsedTimer& clock) { return double(clock.nsecsElapsed()) / 1e9; }
+
+// Compares what was sent with the listener's JSON answer, part by part in order.
+QList<PartCheck> checkParts(const std::vector<MultipartBody::PartInfo>& sent, const QByteArray& response)
+{
+    QJsonArray received = QJsonDocument::fromJson(response).object()["parts"].toArray();
+    QList<PartCheck> checks;
+    for (size_t i = 0; i < sent.size(); ++i) {
+        PartCheck c{sent[i].name, sent[i].size, sent[i].sha256, {}, PartCheck::State::NotChecked};
+        if (qsizetype(i) < received.size()) {
+            QJsonObject got = received[qsizetype(i)].toObject();
+            c.receivedSha256 = got["sha256"].toString();
+            if (!c.sentSha256.isEmpty() && !c.receivedSha256.isEmpty())
+                c.state = c.sentSha256 == c.receivedSha256 && got["name"].toString() == c.name ? PartCheck::State::Match
+                                                                                                   : PartCheck::State::Mismatch;
+        }
+        checks.append(c);
+    }
+    return checks;
+}
+} // namespace
+
+QString randomBoundary()
+{
+    static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    QString b = QStringLiteral("----UploadInspector");
+    for (int i = 0; i < 24; ++i)
+        b += QLatin1Char(kChars[QRandomGenerator::global()->bounded(62)]);
+    return b;
+}
+
+bool RunResult::integrityOk() const
+{
+    if (parts.isEmpty())
+        return false;
+    for (const auto& p : parts)
+        if (p.state != PartCheck::State::Match)
+            return false;
+    return true;
+}
+
+Sender::Sender(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<upin::app::RunResult>();
+    qRegisterMetaType<QList<upin::app::RunResult>>();
+    qRegisterMetaType<upin::app::UploadPlan>();
+}
+
+Sender::~Sender() = default;
+
+void Sender::start(const UploadPlan& plan)
+{
+    if (!m_nam)
+        m_nam = new QNetworkAccessManager(this); // created in the sender's thread
+    m_plan = plan;
+    m_results.clear();
+    m_next = 0;
+    m_cancelled = false;
+    startNext();
+}
+
+void Sender::cancel()
+{
+    m_cancelled = true;
+    if (m_reply)
+        m_reply->abort();
+    if (m_chunked)
+        m_chunked->abort();
+}
+
+void Sender::startNext()
+{
+    const int targets = int(m_plan.targets.size());
+    if (m_cancelled || targets == 0 || m_next >= targets * m_plan.runs) {
+        emit finished(m_results);
+        return;
+    }
+    m_current = RunResult{};
+    m_current.targetIndex = m_next % targets; // interleaved: A B A B ...
+    m_current.run = m_next / targets;
+    m_current.target = m_plan.targets[m_current.targetIndex];
+    ++m_next;
+
+    const QString boundary = m_plan.boundary.isEmpty() ? randomBoundary() : m_plan.boundary;
+    auto* body = new MultipartBody(m_plan, boundary, this);
+    if (!body->openBody()) {
+        m_current.error = body->errorString();
+        m_results.append(m_current);
+        emit runFinished(m_current);
+        body->deleteLater();
+        QMetaObject::invokeMethod(this, &Sender::startNext, Qt::QueuedConnection);
+        return;
+    }
+    m_current.bodyBytes = quint64(body->totalSize());
+    m_current.startedAtMs = QDateTime::currentMSecsSinceEpoch();
+    m_clock.start();
+    const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
+    if (m_plan.chunked) {
+        ChunkedUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
+        for (const auto& [name, value] : m_plan.headers)
+            headers.append({name.toUtf8(), value.toUtf8()});
+        auto* upload = new ChunkedUpload(m_current.target, headers, body, m_plan.expectContinue, this);
+        body->setParent(upload);
+        m_chunked = upload;
+        connect(upload, &ChunkedUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
+        connect(upload, &ChunkedUpload::responseHead, this, &Sender::onResponseHead);
+        connect(upload, &ChunkedUpload::finished, this, [this, upload, body](const QString& error) {
+            completeRun(upload->status(), upload->responseBody(), error, *body);
+            upload->deleteLater();
+            m_chunked = nullptr;
+        });
+        upload->start();
+        return;
+    }
+    QNetworkRequest request(m_current.target);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
+    request.setHeader(QNetworkRequest::ContentLengthHeader, body->totalSize());
+    request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    if (m_plan.expectContinue)
+        request.setRawHeader("Expect", "100-continue");
+    for (const auto& [name, value] : m_plan.headers)
+        request.setRawHeader(name.toUtf8(), value.toUtf8());
+    m_reply = m_nam->post(request, body);
+    body->setParent(m_reply);
+    connect(m_reply, &QNetworkReply::uploadProgress, this, &Sender::onUploadProgress);
+    connect(m_reply, &QNetworkReply::metaDataChanged, this, &Sender::onResponseHead);
+    connect(m_reply, &QNetworkReply::readyRead, this, [this] { appendResponse(m_reply->readAll()); });
+    connect(m_reply, &QNetworkReply::finished, this, [this, body] {
+        appendResponse(m_reply->readAll());
+        const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QString error = m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
+        QByteArray response = m_response;
+        m_reply->deleteLater();
+        m_reply = nullptr;
+        completeRun(status, response, error, *body);
+    });
+}
+
+void Sender::onResponseHead()
+{
+    if (m_current.responseHeadSeconds < 0)
+        m_current.responseHeadSeconds = seconds(m_clock);
+}
+
+void Sender::appendResponse(const QByteArray& chunk)
+{
+    m_response += chunk.left(kMaxResponse - m_response.size());
+}
+
+void Sender::onUploadProgress(qint64 sent, qint64 total)
+{
+    const qint64 now = m_clock.elapsed();
+    if (sent > 0 && (m_current.upload.isEmpty() || now - m_current.upload.last().msSinceStart >= kSampleIntervalMs ||
+                     sent == qint64(m_current.bodyBytes)))
+        m_current.upload.append({now, quint64(sent)});
+    if (sent == qint64(m_current.bodyBytes) && m_current.lastByteSeconds < 0)
+        m_current.lastByteSeconds = seconds(m_clock);
+    emit progress(m_current.targetIndex, m_current.run, quint64(sent), quint64(std::max<qint64>(total, 0)));
+}
+
+void Sender::completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body)
+{
+    m_current.totalSeconds = seconds(m_clock);
+    m_current.httpStatus = status;
+    m_current.response = response.left(kMaxResponse);
+    m_current.error = m_cancelled ? QStringLiteral("cancelled") : error;
+    m_current.cancelled = m_cancelled;
+    m_current.parts = checkParts(body.parts(), m_current.response);
+    m_response.clear();
+    m_results.append(m_current);
+    emit runFinished(m_current);
+    QMetaObject::invokeMethod(this, &Sender::startNext, Qt::QueuedConnection);
+}
+
+} // namespace upin::app

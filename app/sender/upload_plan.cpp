@@ -1,0 +1,216 @@
+#include "sender/upload_plan.h"
+
+#include "cli/cli_args.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace upin::app {
+
+namespace {
+
+QString fillName(PlanPart::Fill fill)
+{
+    switch (fill) {
+    case PlanPart::Fill::Random: return QStringLiteral("random");
+    case PlanPart::Fill::Zero: return QStringLiteral("zero");
+    case PlanPart::Fill::Pattern: return QStringLiteral("pattern");
+    }
+    return {};
+}
+
+std::optional<PlanPart::Fill> fillFromName(const QString& name)
+{
+    for (auto fill : {PlanPart::Fill::Random, PlanPart::Fill::Zero, PlanPart::Fill::Pattern})
+        if (fillName(fill) == name)
+            return fill;
+    return std::nullopt;
+}
+
+QString kindName(PlanPart::Kind kind)
+{
+    switch (kind) {
+    case PlanPart::Kind::Field: return QStringLiteral("field");
+    case PlanPart::Kind::File: return QStringLiteral("file");
+    case PlanPart::Kind::Synthetic: return QStringLiteral("synthetic");
+    }
+    return {};
+}
+
+} // namespace
+
+QString shellQuote(const QString& text)
+{
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QJsonObject UploadPlan::toJson() const
+{
+    QJsonArray targetList, partList, headerList;
+    for (const auto& t : targets)
+        targetList.append(t.toString());
+    for (const auto& p : parts) {
+        QJsonObject o{{"kind", kindName(p.kind)}, {"name", p.name}};
+        if (p.kind == PlanPart::Kind::Field)
+            o["value"] = p.value;
+        if (p.kind == PlanPart::Kind::File)
+            o["path"] = p.path;
+        if (p.kind == PlanPart::Kind::Synthetic) {
+            o["size"] = qint64(p.size);
+            o["fill"] = fillName(p.fill);
+        }
+        if (!p.contentType.isEmpty())
+            o["content_type"] = p.contentType;
+        if (!p.filename.isEmpty())
+            o["filename"] = p.filename;
+        partList.append(o);
+    }
+    for (const auto& [name, value] : headers)
+        headerList.append(QJsonObject{{"name", name}, {"value", value}});
+    return QJsonObject{{"version", 1}, {"targets", targetList}, {"parts", partList}, {"boundary", boundary},
+                       {"chunked", chunked}, {"expect_continue", expectContinue}, {"headers", headerList},
+                       {"runs", runs}, {"hash", hash}};
+}
+
+std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)
+{
+    auto fail = [&](const QString& why) -> std::optional<UploadPlan> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    UploadPlan plan;
+    for (const auto& t : json["targets"].toArray()) {
+        QUrl url(t.toString());
+        if (!url.isValid() || url.scheme().isEmpty())
+            return fail(QStringLiteral("invalid target URL '%1'").arg(t.toString()));
+        plan.targets.append(url);
+    }
+    for (const auto& value : json["parts"].toArray()) {
+        QJsonObject o = value.toObject();
+        PlanPart p;
+        QString kind = o["kind"].toString();
+        if (kind == QLatin1String("field"))
+            p.kind = PlanPart::Kind::Field;
+        else if (kind == QLatin1String("file"))
+            p.kind = PlanPart::Kind::File;
+        else if (kind == QLatin1String("synthetic"))
+            p.kind = PlanPart::Kind::Synthetic;
+        else
+            return fail(QStringLiteral("unknown part kind '%1'").arg(kind));
+        p.name = o["name"].toString();
+        p.value = o["value"].toString();
+        p.path = o["path"].toString();
+        p.size = quint64(o["size"].toInteger());
+        auto fill = fillFromName(o["fill"].toString(QStringLiteral("random")));
+        if (!fill)
+            return fail(QStringLiteral("unknown fill '%1'").arg(o["fill"].toString()));
+        p.fill = *fill;
+        p.contentType = o["content_type"].toString();
+        p.filename = o["filename"].toString();
+        plan.parts.append(p);
+    }
+    for (const auto& h : json["headers"].toArray())
+        plan.headers.append({h.toObject()["name"].toString(), h.toObject()["value"].toString()});
+    plan.boundary = json["boundary"].toString();
+    plan.chunked = json["chunked"].toBool();
+    plan.expectContinue = json["expect_continue"].toBool();
+    plan.runs = std::max(1, json["runs"].toInt(1));
+    plan.hash = json["hash"].toBool(true);
+    return plan;
+}
+
+QString UploadPlan::toCurl() const
+{
+    QStringList args{QStringLiteral("curl")};
+    for (const auto& p : parts) {
+        QString spec;
+        if (p.kind == PlanPart::Kind::Field) {
+            // --form-string takes the value literally: no @file or <file expansion, no ;type= parsing
+            args << QStringLiteral("--form-string") << shellQuote(p.name + QLatin1Char('=') + p.value);
+            continue;
+        }
+        if (p.kind == PlanPart::Kind::Synthetic) {
+            args.prepend(QStringLiteral("# synthetic part '%1' (%2 bytes, %3) has no file; it is left out\n").arg(p.name).arg(p.size).arg(fillName(p.fill)));
+            continue;
+        }
+        spec = p.name + QStringLiteral("=@") + p.path;
+        if (!p.contentType.isEmpty())
+            spec += QStringLiteral(";type=") + p.contentType;
+        if (!p.filename.isEmpty())
+            spec += QStringLiteral(";filename=") + p.filename;
+        args << QStringLiteral("-F") << shellQuote(spec);
+    }
+    for (const auto& [name, value] : headers)
+        args << QStringLiteral("-H") << shellQuote(name + QStringLiteral(": ") + value);
+    if (chunked)
+        args << QStringLiteral("-H") << shellQuote(QStringLiteral("Transfer-Encoding: chunked"));
+    if (expectContinue)
+        args << QStringLiteral("-H") << shellQuote(QStringLiteral("Expect: 100-continue"));
+    else
+        args << QStringLiteral("-H") << shellQuote(QStringLiteral("Expect:")); // curl adds it for large bodies otherwise
+    if (!targets.isEmpty())
+        args << shellQuote(targets.first().toString());
+    return args.join(QLatin1Char(' '));
+}
+
+std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
+{
+    qsizetype eq = spec.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        if (error)
+            *error = QStringLiteral("-F '%1': expected name=value or name=@path").arg(spec);
+        return std::nullopt;
+    }
+    PlanPart part;
+    part.name = spec.left(eq);
+    QString rest = spec.mid(eq + 1);
+    if (!rest.startsWith(QLatin1Char('@'))) {
+        part.kind = PlanPart::Kind::Field;
+        part.value = rest;
+        return part;
+    }
+    part.kind = PlanPart::Kind::File;
+    QStringList pieces = rest.mid(1).split(QLatin1Char(';'));
+    part.path = pieces.takeFirst();
+    for (const auto& piece : pieces) {
+        if (piece.startsWith(QLatin1String("type=")))
+            part.contentType = piece.mid(5);
+        else if (piece.startsWith(QLatin1String("filename=")))
+            part.filename = piece.mid(9);
+        else {
+            if (error)
+                *error = QStringLiteral("-F '%1': unknown option '%2' (type= or filename=)").arg(spec, piece);
+            return std::nullopt;
+        }
+    }
+    if (!QFileInfo(part.path).isFile()) {
+        if (error)
+            *error = QStringLiteral("-F '%1': no such file").arg(spec);
+        return std::nullopt;
+    }
+    return part;
+}
+
+std::optional<PlanPart> parseSyntheticSpec(const QString& spec, QString* error)
+{
+    qsizetype eq = spec.indexOf(QLatin1Char('='));
+    QStringList sizeAndFill = spec.mid(eq + 1).split(QLatin1Char(':'));
+    auto size = eq > 0 ? cli::parseSize(sizeAndFill.first()) : std::nullopt;
+    auto fill = fillFromName(sizeAndFill.value(1, QStringLiteral("random")));
+    if (!size || !fill || sizeAndFill.size() > 2) {
+        if (error)
+            *error = QStringLiteral("--synthetic '%1': expected name=SIZE[:random|zero|pattern]").arg(spec);
+        return std::nullopt;
+    }
+    PlanPart part;
+    part.kind = PlanPart::Kind::Synthetic;
+    part.name = spec.left(eq);
+    part.size = *size;
+    part.fill = *fill;
+    return part;
+}
+
+} // namespace upin::app

@@ -1,0 +1,51 @@
+#pragma once
+// What to upload, where and how often: the sender's input, saved and reopened as JSON, and reproducible as a
+// curl command line.
+
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+namespace upin::app {
+
+struct PlanPart {
+    enum class Kind : uint8_t { Field, File, Synthetic };
+    enum class Fill : uint8_t { Random, Zero, Pattern };
+    Kind kind = Kind::Field;
+    QString name;
+    QString value;             // Field: the text
+    QString path;              // File: read while sending, never loaded whole
+    quint64 size = 0;          // Synthetic: bytes generated on the fly, nothing written to disk
+    Fill fill = Fill::Random;  // Synthetic
+    QString contentType;       // optional override (File, Synthetic)
+    QString filename;          // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
+};
+
+struct UploadPlan {
+    QList<QUrl> targets;
+    QList<PlanPart> parts;
+    QString boundary;          // empty: a random one per run
+    bool chunked = false;      // Transfer-Encoding: chunked instead of Content-Length
+    bool expectContinue = false;
+    QList<QPair<QString, QString>> headers; // extra request headers
+    int runs = 1;
+    bool hash = true;          // SHA-256 of each part while it streams
+
+    QJsonObject toJson() const;
+    static std::optional<UploadPlan> fromJson(const QJsonObject& json, QString* error = nullptr);
+    // A POSIX shell command that makes curl send the same parts, fields and headers to the first target.
+    // Synthetic parts have no file to point to; they are listed in a comment (hasSynthetic tells).
+    QString toCurl() const;
+};
+
+// Parses curl's -F syntax: name=value, name=@path[;type=T][;filename=F]. nullopt with error when malformed.
+std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error = nullptr);
+// --synthetic name=SIZE[:random|zero|pattern]
+std::optional<PlanPart> parseSyntheticSpec(const QString& spec, QString* error = nullptr);
+QString shellQuote(const QString& text);
+
+} // namespace upin::app

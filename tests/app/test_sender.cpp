@@ -1,0 +1,221 @@
+// The sender against the real listener on 127.0.0.1, and "copy as curl" run through a real shell and curl.
+
+#include "app/listener_fixture.h"
+#include "sender/run_report.h"
+#include "sender/sender.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QThread>
+
+using namespace upin;
+using app::PartCheck;
+using app::PlanPart;
+using app::RunResult;
+using app::UploadPlan;
+using test::ListenerFixture;
+
+namespace {
+
+// A Sender on its own thread, as the GUI and CLI use it.
+struct SenderThread {
+    QThread thread;
+    app::Sender* sender = new app::Sender;
+    SenderThread()
+    {
+        sender->moveToThread(&thread);
+        QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
+        thread.start();
+    }
+    ~SenderThread()
+    {
+        thread.quit();
+        thread.wait();
+    }
+    QList<RunResult> run(const UploadPlan& plan, int timeoutMs = 120000)
+    {
+        QSignalSpy done(sender, &app::Sender::finished);
+        QMetaObject::invokeMethod(sender, [s = sender, plan] { s->start(plan); }, Qt::QueuedConnection);
+        REQUIRE(done.wait(timeoutMs));
+        return done.first().first().value<QList<RunResult>>();
+    }
+};
+
+PlanPart filePart(const QString& name, const QString& path, const QString& type = {}, const QString& filename = {})
+{
+    PlanPart p;
+    p.kind = PlanPart::Kind::File;
+    p.name = name;
+    p.path = path;
+    p.contentType = type;
+    p.filename = filename;
+    return p;
+}
+
+PlanPart field(const QString& name, const QString& value)
+{
+    PlanPart p;
+    p.name = name;
+    p.value = value;
+    return p;
+}
+
+PlanPart synthetic(const QString& name, quint64 size, PlanPart::Fill fill = PlanPart::Fill::Random)
+{
+    PlanPart p;
+    p.kind = PlanPart::Kind::Synthetic;
+    p.name = name;
+    p.size = size;
+    p.fill = fill;
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("send files, fields and synthetic parts: every hash matches what the listener received", "[sender]")
+{
+    ListenerFixture f;
+    const QByteArray data = test::randomBytes(3 << 20, 11);
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/file-part"))};
+    plan.parts = {filePart("doc", f.file("doc.bin", data)), field("note", "a \"quoted\" value"),
+                  filePart("typed", f.file("t.txt", "text"), "text/plain", "renamed.txt"), synthetic("zeros", 100000, PlanPart::Fill::Zero),
+                  synthetic("pattern", 99999, PlanPart::Fill::Pattern), filePart("empty", f.file("e.dat", ""))};
+    plan.runs = 2;
+    for (bool chunked : {false, true}) {
+        plan.chunked = chunked;
+        plan.expectContinue = chunked;
+        SenderThread s;
+        auto results = s.run(plan);
+        REQUIRE(results.size() == 2);
+        for (const auto& r : results) {
+            INFO("chunked " << chunked << " run " << r.run << " error " << r.error.toStdString());
+            CHECK(r.httpStatus == 200);
+            CHECK(r.integrityOk());
+            REQUIRE(r.parts.size() == 6);
+            CHECK(r.parts[0].sentSha256.toStdString() == test::sha256(data));
+            CHECK(r.totalSeconds >= r.lastByteSeconds);
+            CHECK_FALSE(r.upload.isEmpty());
+            QJsonObject answer = QJsonDocument::fromJson(r.response).object();
+            CHECK(answer["framing"].toString() == (chunked ? "chunked" : "content-length"));
+            CHECK(answer["parts"].toArray()[2].toObject()["filename"].toString() == "renamed.txt");
+            CHECK(answer["parts"].toArray()[2].toObject()["content_type"].toString() == "text/plain");
+        }
+    }
+}
+
+TEST_CASE("a 1 GiB synthetic part arrives with its hash matching", "[sender][big]")
+{
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/part-event"))};
+    plan.parts = {synthetic("big", 1ull << 30), field("after", "the end")};
+    SenderThread s;
+    auto results = s.run(plan, 600000);
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].httpStatus == 200);
+    CHECK(results[0].integrityOk());
+    CHECK(results[0].parts[0].size == 1ull << 30);
+}
+
+TEST_CASE("a cancelled upload leaves the listener healthy and the capture incomplete", "[sender][faults]")
+{
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/file-part"))};
+    plan.parts = {synthetic("big", 4ull << 30)};
+    SenderThread s;
+    QSignalSpy done(s.sender, &app::Sender::finished);
+    QObject::connect(s.sender, &app::Sender::progress, s.sender, [&](int, int, quint64 sent, quint64) {
+        if (sent > (20u << 20))
+            s.sender->cancel(); // runs in the sender's thread
+    });
+    QMetaObject::invokeMethod(s.sender, [sender = s.sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
+    REQUIRE(done.wait(60000));
+    auto results = done.first().first().value<QList<RunResult>>();
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].cancelled);
+    QThread::msleep(500);
+    QStringList captures = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(captures.size() == 1);
+    QFile json(QDir(QDir(f.listener.captureRoot()).filePath(captures.first())).filePath("capture.json"));
+    REQUIRE(json.open(QIODevice::ReadOnly));
+    CHECK(QJsonDocument::fromJson(json.readAll()).object()["state"].toString() == "incomplete");
+    auto again = test::curl({"-F", "x=@" + f.file("x.txt", "ok"), f.url("/part-event")});
+    CHECK(again.status == 200);
+}
+
+TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
+{
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/part-event"))};
+    plan.parts = {filePart("photo", f.file("it's a photo.jpg", test::randomBytes(200000, 12)), "image/jpeg"),
+                  filePart("doc", f.file("d.txt", "doc"), "text/plain", "other name.txt"), field("quote", "it's \"quoted\" $HOME `x`"),
+                  field("at", "@not-a-file")};
+    plan.headers = {{"X-Test", "yes it's set"}};
+    SenderThread s;
+    auto sent = s.run(plan);
+    REQUIRE(sent.size() == 1);
+    REQUIRE(sent[0].integrityOk());
+    QProcess shell;
+    shell.start("sh", {"-c", plan.toCurl() + " -s"});
+    REQUIRE(shell.waitForFinished(30000));
+    QJsonArray viaCurl = QJsonDocument::fromJson(shell.readAllStandardOutput()).object()["parts"].toArray();
+    QJsonArray viaSender = QJsonDocument::fromJson(sent[0].response).object()["parts"].toArray();
+    REQUIRE(viaCurl.size() == viaSender.size());
+    for (qsizetype i = 0; i < viaCurl.size(); ++i) {
+        INFO("part " << i);
+        for (const char* key : {"name", "filename", "content_type", "sha256", "size"})
+            CHECK(viaCurl[i].toObject()[key] == viaSender[i].toObject()[key]);
+    }
+}
+
+TEST_CASE("plans round-trip through JSON; curl -F specs parse", "[sender]")
+{
+    UploadPlan plan;
+    plan.targets = {QUrl("http://127.0.0.1:8080/file-part"), QUrl("http://example.test/upload")};
+    plan.parts = {field("a", "b"), synthetic("s", 1234, PlanPart::Fill::Pattern), filePart("f", "/tmp/x", "text/plain", "y.txt")};
+    plan.headers = {{"X-A", "1"}};
+    plan.chunked = true;
+    plan.runs = 3;
+    plan.hash = false;
+    auto back = UploadPlan::fromJson(plan.toJson());
+    REQUIRE(back.has_value());
+    CHECK(back->toJson() == plan.toJson());
+    QString error;
+    CHECK_FALSE(app::parseFormSpec("novalue", &error).has_value());
+    CHECK_FALSE(app::parseFormSpec("f=@/definitely/missing", &error).has_value());
+    CHECK(app::parseFormSpec("f=plain", &error)->value == "plain");
+    CHECK(app::parseSyntheticSpec("big=1G:zero", &error)->size == 1ull << 30);
+    CHECK_FALSE(app::parseSyntheticSpec("big=lots", &error).has_value());
+}
+
+TEST_CASE("per-target statistics", "[sender]")
+{
+    QList<RunResult> runs;
+    for (double t : {1.0, 3.0, 2.0}) {
+        RunResult r;
+        r.target = QUrl("http://a/");
+        r.httpStatus = 200;
+        r.totalSeconds = t;
+        r.bodyBytes = 6000000;
+        runs.append(r);
+    }
+    RunResult failed;
+    failed.target = QUrl("http://b/");
+    failed.error = "refused";
+    runs.append(failed);
+    auto stats = app::statsByTarget(runs);
+    REQUIRE(stats.size() == 2);
+    CHECK(stats[0].count == 3);
+    CHECK(stats[0].medianSeconds == 2.0);
+    CHECK(stats[0].minSeconds == 1.0);
+    CHECK(stats[0].maxSeconds == 3.0);
+    CHECK(stats[0].medianMBps == 3.0);
+    CHECK(stats[1].failures == 1);
+    CHECK(app::runsToCsv(runs).count('\n') == 5);
+}
