@@ -209,6 +209,21 @@ Result<size_t> BodyDecoder::fail(Errc code, uint64_t offset)
     return m_error;
 }
 
+std::optional<Error> BodyDecoder::skipLine(ByteView wire, size_t& pos, size_t limit, Errc code, State next, bool consumeLf)
+{
+    auto* lf = static_cast<const char*>(std::memchr(wire.data() + pos, '\n', wire.size() - pos));
+    size_t upTo = lf ? size_t(lf - wire.data()) + (consumeLf ? 1 : 0) : wire.size();
+    if (m_lineBytes + (upTo - pos) > limit) { // the offset is the first byte over the limit, whatever the chunking
+        (void)fail(code, m_wire + pos + (limit - m_lineBytes));
+        return m_error;
+    }
+    m_lineBytes += upTo - pos;
+    pos = upTo;
+    if (lf)
+        m_state = next;
+    return std::nullopt;
+}
+
 Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
 {
     if (m_state == State::Failed)
@@ -250,17 +265,10 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
             }
             continue;
         }
-        case State::SizeExt: {
-            auto* lf = static_cast<const char*>(std::memchr(wire.data() + pos, '\n', wire.size() - pos));
-            size_t upTo = lf ? size_t(lf - wire.data()) : wire.size();
-            if (m_lineBytes + (upTo - pos) > m_limits.maxChunkExtension) // offset: the first byte over the limit
-                return fail(Errc::ChunkExtensionTooLarge, at + (m_limits.maxChunkExtension - m_lineBytes));
-            m_lineBytes += upTo - pos;
-            pos = upTo;
-            if (lf)
-                m_state = State::SizeLf;
+        case State::SizeExt: // extensions are skipped, up to their limit
+            if (auto error = skipLine(wire, pos, m_limits.maxChunkExtension, Errc::ChunkExtensionTooLarge, State::SizeLf, false))
+                return *error;
             continue;
-        }
         case State::SizeLf:
             if (wire[pos++] != '\n')
                 return fail(Errc::InvalidChunkSize, at);
@@ -295,17 +303,10 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
                 m_state = State::TrailerLine;
             continue;
         }
-        case State::TrailerLine: {
-            auto* lf = static_cast<const char*>(std::memchr(wire.data() + pos, '\n', wire.size() - pos));
-            size_t upTo = lf ? size_t(lf - wire.data()) + 1 : wire.size();
-            if (m_lineBytes + (upTo - pos) > m_limits.maxTrailerBytes)
-                return fail(Errc::TrailerTooLarge, at + (m_limits.maxTrailerBytes - m_lineBytes));
-            m_lineBytes += upTo - pos;
-            pos = upTo;
-            if (lf)
-                m_state = State::TrailerStart;
+        case State::TrailerLine: // trailer fields are skipped, up to their limit
+            if (auto error = skipLine(wire, pos, m_limits.maxTrailerBytes, Errc::TrailerTooLarge, State::TrailerStart, true))
+                return *error;
             continue;
-        }
         case State::TrailerLf:
             if (wire[pos++] != '\n')
                 return fail(Errc::MalformedChunk, at);

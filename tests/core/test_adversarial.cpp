@@ -8,20 +8,13 @@
 
 using namespace upin::core;
 using upin::test::parseLarge;
+using upin::test::hasDiagnostic;
 
 namespace {
 
 const std::string kType = "multipart/form-data; boundary=------FormBoundary";
 const std::string kOpen = "--------FormBoundary\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n";
 const std::string kClose = "\r\n--------FormBoundary--\r\n";
-
-bool hasDiagnostic(const ParseReport& report, Errc code)
-{
-    for (const auto& d : report.diagnostics)
-        if (d.code == code)
-            return true;
-    return false;
-}
 
 } // namespace
 

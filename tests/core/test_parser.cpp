@@ -7,18 +7,11 @@
 
 using namespace upin::core;
 using upin::test::parseEveryWay;
+using upin::test::hasDiagnostic;
 
 namespace {
 
 const std::string kType = "multipart/form-data; boundary=b";
-
-bool hasDiagnostic(const ParseReport& report, Errc code)
-{
-    for (const auto& d : report.diagnostics)
-        if (d.code == code)
-            return true;
-    return false;
-}
 
 Options strictOptions()
 {

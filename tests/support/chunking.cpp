@@ -6,6 +6,14 @@
 
 namespace upin::test {
 
+bool hasDiagnostic(const core::ParseReport& report, core::Errc code)
+{
+    for (const auto& d : report.diagnostics)
+        if (d.code == code)
+            return true;
+    return false;
+}
+
 std::string joinLog(const std::vector<std::string>& log)
 {
     std::string out;

@@ -24,5 +24,6 @@ Outcome parseEveryWay(std::string_view contentType, std::string_view body, core:
 // matcher, REQUIRing identical logs.
 Outcome parseLarge(std::string_view contentType, std::string_view body, core::Options options = {});
 std::string joinLog(const std::vector<std::string>& log);
+bool hasDiagnostic(const core::ParseReport& report, core::Errc code);
 
 } // namespace upin::test

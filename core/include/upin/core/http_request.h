@@ -10,6 +10,7 @@
 #include "upin/core/errors.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -89,6 +90,8 @@ public:
 private:
     enum class State : uint8_t { Length, Size, SizeExt, SizeLf, Data, DataCr, DataLf, TrailerStart, TrailerLine, TrailerLf, Done, Failed };
     Result<size_t> fail(Errc code, uint64_t offset);
+    // Skips to the end of an extension or trailer line, counting its bytes against limit.
+    std::optional<Error> skipLine(ByteView wire, size_t& pos, size_t limit, Errc code, State next, bool consumeLf);
 
     HttpLimits m_limits;
     State m_state;
