@@ -34,12 +34,13 @@ struct PlanOptions {
     QCommandLineOption plan{"plan", "load the upload plan from a JSON file (options given here are added)", "FILE"};
     QCommandLineOption savePlan{"save-plan", "write the plan as JSON to FILE", "FILE"};
     QCommandLineOption printCurl{"print-curl", "print the equivalent curl command and exit"};
+    QCommandLineOption engine{"engine", "HTTP client: auto (raw for http://, QNAM for https://), qnam or raw", "NAME"};
     QCommandLineOption json{"json", "print the runs as JSON"};
     QCommandLineOption csv{"csv", "print the runs as CSV"};
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form, synthetic, runs, chunked, expectContinue, noHash, header, boundary, plan, savePlan, printCurl, json, csv});
+        cl.addOptions({form, synthetic, runs, chunked, expectContinue, noHash, header, boundary, engine, plan, savePlan, printCurl, json, csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
@@ -91,6 +92,18 @@ struct PlanOptions {
         p.hash = p.hash && !cl.isSet(noHash);
         if (cl.isSet(boundary))
             p.boundary = cl.value(boundary);
+        if (cl.isSet(engine)) {
+            auto e = engineFromName(cl.value(engine));
+            if (!e) {
+                error = QStringLiteral("--engine must be auto, qnam or raw");
+                return std::nullopt;
+            }
+            p.engine = *e;
+        }
+        if (p.chunked && p.engine == UploadPlan::Engine::Qnam) {
+            error = QStringLiteral("QNetworkAccessManager cannot send chunked bodies; use --engine raw or auto");
+            return std::nullopt;
+        }
         if (p.runs < 1 || p.targets.isEmpty() || p.parts.isEmpty()) {
             error = QStringLiteral("need at least one target, one part (-F or --synthetic) and --runs >= 1");
             return std::nullopt;

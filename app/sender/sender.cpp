@@ -1,6 +1,6 @@
 #include "sender/sender.h"
 
-#include "sender/chunked_upload.h"
+#include "sender/raw_upload.h"
 #include "sender/multipart_body.h"
 
 #include <QDateTime>
@@ -83,8 +83,8 @@ void Sender::cancel()
     m_cancelled = true;
     if (m_reply)
         m_reply->abort();
-    if (m_chunked)
-        m_chunked->abort();
+    if (m_raw)
+        m_raw->abort();
 }
 
 void Sender::startNext()
@@ -114,19 +114,20 @@ void Sender::startNext()
     m_current.startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_clock.start();
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
-    if (m_plan.chunked) {
-        ChunkedUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
+    if (m_plan.usesRawClient(m_current.target)) {
+        RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
         for (const auto& [name, value] : m_plan.headers)
             headers.append({name.toUtf8(), value.toUtf8()});
-        auto* upload = new ChunkedUpload(m_current.target, headers, body, m_plan.expectContinue, this);
+        auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
+                                     m_plan.expectContinue, this);
         body->setParent(upload);
-        m_chunked = upload;
-        connect(upload, &ChunkedUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
-        connect(upload, &ChunkedUpload::responseHead, this, &Sender::onResponseHead);
-        connect(upload, &ChunkedUpload::finished, this, [this, upload, body](const QString& error) {
+        m_raw = upload;
+        connect(upload, &RawUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
+        connect(upload, &RawUpload::responseHead, this, &Sender::onResponseHead);
+        connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
             completeRun(upload->status(), upload->responseBody(), error, *body);
             upload->deleteLater();
-            m_chunked = nullptr;
+            m_raw = nullptr;
         });
         upload->start();
         return;
@@ -145,7 +146,7 @@ void Sender::startNext()
     connect(m_reply, &QNetworkReply::uploadProgress, this, &Sender::onUploadProgress);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &Sender::onResponseHead);
     connect(m_reply, &QNetworkReply::readyRead, this, [this] { appendResponse(m_reply->readAll()); });
-    connect(m_reply, &QNetworkReply::finished, this, [this, body] {
+    auto onFinished = [this, body] {
         appendResponse(m_reply->readAll());
         const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QString error = m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
@@ -153,7 +154,8 @@ void Sender::startNext()
         m_reply->deleteLater();
         m_reply = nullptr;
         completeRun(status, response, error, *body);
-    });
+    };
+    connect(m_reply, &QNetworkReply::finished, this, onFinished);
 }
 
 void Sender::onResponseHead()

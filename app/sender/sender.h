@@ -1,6 +1,6 @@
 #pragma once
-// Runs an UploadPlan through QNetworkAccessManager (or, for chunked framing, which QNAM cannot send, through
-// ChunkedUpload): every run of every target, interleaved (A B A B ...), one request at a time, timing each and checking part hashes against the listener's answer. Create it, move it to a
+// Runs an UploadPlan through QNetworkAccessManager or the raw HTTP/1.1 client (UploadPlan::Engine says which):
+// every run of every target, interleaved (A B A B ...), one request at a time, timing each and checking part hashes against the listener's answer. Create it, move it to a
 // worker thread, then call start() through a queued connection: the body is generated, read from disk and
 // hashed in that thread, never on the GUI thread.
 
@@ -19,7 +19,7 @@ class QNetworkReply;
 namespace upin::app {
 
 class MultipartBody;
-class ChunkedUpload;
+class RawUpload;
 
 struct PartCheck {
     enum class State : uint8_t { Match, Mismatch, NotChecked };
@@ -73,7 +73,7 @@ private:
     UploadPlan m_plan;
     QNetworkAccessManager* m_nam = nullptr;
     QPointer<QNetworkReply> m_reply;        // the upload under way through QNAM, or
-    QPointer<ChunkedUpload> m_chunked;      // the one under way with chunked framing
+    QPointer<RawUpload> m_raw;              // the one under way through the raw client
     QByteArray m_response;
     QElapsedTimer m_clock;
     RunResult m_current;

@@ -37,7 +37,25 @@ QString kindName(PlanPart::Kind kind)
     return {};
 }
 
+QString engineName(UploadPlan::Engine engine)
+{
+    switch (engine) {
+    case UploadPlan::Engine::Auto: return QStringLiteral("auto");
+    case UploadPlan::Engine::Qnam: return QStringLiteral("qnam");
+    case UploadPlan::Engine::Raw: return QStringLiteral("raw");
+    }
+    return {};
+}
+
 } // namespace
+
+std::optional<UploadPlan::Engine> engineFromName(const QString& name)
+{
+    for (auto e : {UploadPlan::Engine::Auto, UploadPlan::Engine::Qnam, UploadPlan::Engine::Raw})
+        if (engineName(e) == name)
+            return e;
+    return std::nullopt;
+}
 
 QString shellQuote(const QString& text)
 {
@@ -71,7 +89,7 @@ QJsonObject UploadPlan::toJson() const
         headerList.append(QJsonObject{{"name", name}, {"value", value}});
     return QJsonObject{{"version", 1}, {"targets", targetList}, {"parts", partList}, {"boundary", boundary},
                        {"chunked", chunked}, {"expect_continue", expectContinue}, {"headers", headerList},
-                       {"runs", runs}, {"hash", hash}};
+                       {"runs", runs}, {"hash", hash}, {"engine", engineName(engine)}};
 }
 
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)
@@ -119,6 +137,10 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     plan.expectContinue = json["expect_continue"].toBool();
     plan.runs = std::max(1, json["runs"].toInt(1));
     plan.hash = json["hash"].toBool(true);
+    auto engine = engineFromName(json["engine"].toString(QStringLiteral("auto")));
+    if (!engine)
+        return fail(QStringLiteral("unknown engine '%1'").arg(json["engine"].toString()));
+    plan.engine = *engine;
     return plan;
 }
 

@@ -26,7 +26,12 @@ struct PlanPart {
 };
 
 struct UploadPlan {
+    // Which HTTP client sends. Auto: the raw client for http:// (5x faster here than QNAM, which streams an
+    // upload device 32 KiB per cross-thread round trip in Qt 6.4), QNAM for https://. Chunked framing always
+    // uses the raw client (QNAM cannot send it).
+    enum class Engine : uint8_t { Auto, Qnam, Raw };
     QList<QUrl> targets;
+    Engine engine = Engine::Auto;
     QList<PlanPart> parts;
     QString boundary;          // empty: a random one per run
     bool chunked = false;      // Transfer-Encoding: chunked instead of Content-Length
@@ -35,6 +40,10 @@ struct UploadPlan {
     int runs = 1;
     bool hash = true;          // SHA-256 of each part while it streams
 
+    bool usesRawClient(const QUrl& target) const
+    {
+        return chunked || engine == Engine::Raw || (engine == Engine::Auto && target.scheme() == QLatin1String("http"));
+    }
     QJsonObject toJson() const;
     static std::optional<UploadPlan> fromJson(const QJsonObject& json, QString* error = nullptr);
     // A POSIX shell command that makes curl send the same parts, fields and headers to the first target.
@@ -47,5 +56,6 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error = null
 // --synthetic name=SIZE[:random|zero|pattern]
 std::optional<PlanPart> parseSyntheticSpec(const QString& spec, QString* error = nullptr);
 QString shellQuote(const QString& text);
+std::optional<UploadPlan::Engine> engineFromName(const QString& name); // "auto", "qnam", "raw"
 
 } // namespace upin::app

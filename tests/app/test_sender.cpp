@@ -85,14 +85,16 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
                   filePart("typed", f.file("t.txt", "text"), "text/plain", "renamed.txt"), synthetic("zeros", 100000, PlanPart::Fill::Zero),
                   synthetic("pattern", 99999, PlanPart::Fill::Pattern), filePart("empty", f.file("e.dat", ""))};
     plan.runs = 2;
-    for (bool chunked : {false, true}) {
+    using Engine = UploadPlan::Engine;
+    for (auto [engine, chunked] : {std::pair{Engine::Qnam, false}, std::pair{Engine::Raw, false}, std::pair{Engine::Raw, true}}) {
+        plan.engine = engine;
         plan.chunked = chunked;
         plan.expectContinue = chunked;
         SenderThread s;
         auto results = s.run(plan);
         REQUIRE(results.size() == 2);
         for (const auto& r : results) {
-            INFO("chunked " << chunked << " run " << r.run << " error " << r.error.toStdString());
+            INFO("engine " << int(engine) << " chunked " << chunked << " run " << r.run << " error " << r.error.toStdString());
             CHECK(r.httpStatus == 200);
             CHECK(r.integrityOk());
             REQUIRE(r.parts.size() == 6);
@@ -123,8 +125,10 @@ TEST_CASE("a 1 GiB synthetic part arrives with its hash matching", "[sender][big
 
 TEST_CASE("a cancelled upload leaves the listener healthy and the capture incomplete", "[sender][faults]")
 {
+    auto engine = GENERATE(UploadPlan::Engine::Qnam, UploadPlan::Engine::Raw);
     ListenerFixture f;
     UploadPlan plan;
+    plan.engine = engine;
     plan.targets = {QUrl(f.url("/file-part"))};
     plan.parts = {synthetic("big", 4ull << 30)};
     SenderThread s;
@@ -183,6 +187,7 @@ TEST_CASE("plans round-trip through JSON; curl -F specs parse", "[sender]")
     plan.chunked = true;
     plan.runs = 3;
     plan.hash = false;
+    plan.engine = UploadPlan::Engine::Qnam;
     auto back = UploadPlan::fromJson(plan.toJson());
     REQUIRE(back.has_value());
     CHECK(back->toJson() == plan.toJson());

@@ -1,4 +1,4 @@
-#include "sender/chunked_upload.h"
+#include "sender/raw_upload.h"
 
 #include "upin/core/http_request.h"
 
@@ -18,8 +18,8 @@ struct Collect final : core::BodySink {
 };
 } // namespace
 
-ChunkedUpload::ChunkedUpload(const QUrl& url, const Headers& headers, QIODevice* body, bool expectContinue, QObject* parent)
-    : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_expectContinue(expectContinue), m_socket(new QTcpSocket(this))
+RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue, QObject* parent)
+    : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize), m_expectContinue(expectContinue), m_socket(new QTcpSocket(this))
 {
     m_continueTimer.setSingleShot(true);
     connect(&m_continueTimer, &QTimer::timeout, this, [this] {
@@ -33,7 +33,9 @@ ChunkedUpload::ChunkedUpload(const QUrl& url, const Headers& headers, QIODevice*
         if (m_url.hasQuery())
             target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
         QByteArray head = "POST " + target + " HTTP/1.1\r\nHost: " + m_url.host().toUtf8() + ':' +
-                          QByteArray::number(m_url.port(80)) + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n";
+                          QByteArray::number(m_url.port(80)) + "\r\nConnection: close\r\n" +
+                          (m_bodySize < 0 ? QByteArray("Transfer-Encoding: chunked\r\n")
+                                          : "Content-Length: " + QByteArray::number(m_bodySize) + "\r\n");
         if (m_expectContinue)
             head += "Expect: 100-continue\r\n";
         for (const auto& [name, value] : m_headers)
@@ -46,8 +48,8 @@ ChunkedUpload::ChunkedUpload(const QUrl& url, const Headers& headers, QIODevice*
             sendMore();
         }
     });
-    connect(m_socket, &QTcpSocket::bytesWritten, this, &ChunkedUpload::sendMore);
-    connect(m_socket, &QTcpSocket::readyRead, this, &ChunkedUpload::onReadyRead);
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &RawUpload::sendMore);
+    connect(m_socket, &QTcpSocket::readyRead, this, &RawUpload::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         onReadyRead();
         finish(m_headEnd < 0 ? QStringLiteral("connection closed before an answer") : QString());
@@ -58,23 +60,23 @@ ChunkedUpload::ChunkedUpload(const QUrl& url, const Headers& headers, QIODevice*
     });
 }
 
-void ChunkedUpload::start()
+void RawUpload::start()
 {
     if (m_url.scheme() != QLatin1String("http")) {
-        QMetaObject::invokeMethod(this, [this] { finish(QStringLiteral("chunked framing is sent by a plain-http client; use http://")); },
+        QMetaObject::invokeMethod(this, [this] { finish(QStringLiteral("the raw client speaks plain http only; use the qnam engine for https")); },
                                   Qt::QueuedConnection);
         return;
     }
     m_socket->connectToHost(m_url.host(), quint16(m_url.port(80)));
 }
 
-void ChunkedUpload::abort()
+void RawUpload::abort()
 {
     m_socket->abort();
     finish(QStringLiteral("cancelled"));
 }
 
-void ChunkedUpload::sendMore()
+void RawUpload::sendMore()
 {
     if (!m_sending || m_bodyDone || m_finished)
         return;
@@ -86,20 +88,24 @@ void ChunkedUpload::sendMore()
             finish(m_body->errorString());
             return;
         }
+        const bool chunked = m_bodySize < 0;
         if (got <= 0) {
-            m_socket->write("0\r\n\r\n");
+            if (chunked)
+                m_socket->write("0\r\n\r\n");
             m_bodyDone = true;
             return;
         }
-        m_socket->write(QByteArray::number(got, 16) + "\r\n");
+        if (chunked)
+            m_socket->write(QByteArray::number(got, 16) + "\r\n");
         m_socket->write(chunk.constData(), got);
-        m_socket->write("\r\n");
+        if (chunked)
+            m_socket->write("\r\n");
         m_sent += got;
         emit uploadProgress(m_sent);
     }
 }
 
-void ChunkedUpload::onReadyRead()
+void RawUpload::onReadyRead()
 {
     m_response += m_socket->readAll();
     while (m_headEnd < 0) {
@@ -119,7 +125,7 @@ void ChunkedUpload::onReadyRead()
     }
 }
 
-QByteArray ChunkedUpload::responseBody() const
+QByteArray RawUpload::responseBody() const
 {
     if (m_headEnd < 0)
         return {};
@@ -135,7 +141,7 @@ QByteArray ChunkedUpload::responseBody() const
     return sink.out;
 }
 
-void ChunkedUpload::finish(const QString& error)
+void RawUpload::finish(const QString& error)
 {
     if (m_finished)
         return;
