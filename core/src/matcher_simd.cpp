@@ -42,16 +42,27 @@ __attribute__((target("avx2"))) size_t findAvx2(const char* text, size_t size, s
     const __m256i first = _mm256_set1_epi8(p[0]);
     const __m256i last = _mm256_set1_epi8(p[m - 1]);
     size_t i = from;
-    // 64 positions per round: one branch for two vectors keeps the common no-candidate path short.
-    for (; i + m - 1 + 64 <= size; i += 64) {
+    // 128 positions per round: four independent vectors keep more loads in flight, and one test of their OR
+    // keeps the common no-candidate path to a single branch.
+    for (; i + m - 1 + 128 <= size; i += 128) {
         const char* s = text + i;
-        uint64_t mask = uint64_t(candidatesAvx2(s, m, first, last)) | (uint64_t(candidatesAvx2(s + 32, m, first, last)) << 32);
-        while (mask) {
-            unsigned bit = static_cast<unsigned>(__builtin_ctzll(mask));
-            if (verify(s + bit, p))
-                return i + bit;
-            mask &= mask - 1;
+        _mm_prefetch(s + 1024, _MM_HINT_T0); // a few lines ahead: the stream usually comes from memory
+        _mm_prefetch(s + 1088, _MM_HINT_T0);
+        uint32_t m0 = candidatesAvx2(s, m, first, last), m1 = candidatesAvx2(s + 32, m, first, last);
+        uint32_t m2 = candidatesAvx2(s + 64, m, first, last), m3 = candidatesAvx2(s + 96, m, first, last);
+        if ((m0 | m1 | m2 | m3) == 0)
+            continue;
+        for (uint64_t mask : {uint64_t(m0) | (uint64_t(m1) << 32), uint64_t(m2) | (uint64_t(m3) << 32)}) {
+            while (mask) {
+                unsigned bit = static_cast<unsigned>(__builtin_ctzll(mask));
+                if (verify(s + bit, p))
+                    return i + bit;
+                mask &= mask - 1;
+            }
+            s += 64;
+            i += 64;
         }
+        i -= 128;
     }
     return scalarFind(text, size, p, i);
 }
