@@ -58,6 +58,10 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         qint64 got = file.read(buffer.data(), kReadSize);
         if (got < 0)
             result.ioError = file.errorString();
+        if (request.progress && !request.progress(file.pos(), file.size())) {
+            result.cancelled = true;
+            got = 0;
+        }
         chunk = core::ByteView(buffer.data(), size_t(std::max<qint64>(got, 0)));
         return got > 0;
     };
@@ -87,6 +91,7 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         }
         framing = *parsedFraming;
         result.request = headToJson(head.head(), framing);
+        result.bodyFileOffset = framing.kind == core::BodyFraming::Kind::Chunked ? -1 : qint64(head.headBytes());
         if (!contentType) {
             bool found = false;
             std::string_view value = head.head().field("content-type", &found);

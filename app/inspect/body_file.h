@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,8 @@ struct BodyFileRequest {
     std::optional<std::string> contentType; // when absent: from the request head, or guessed from the first delimiter line
     bool rawHttp = false;                    // the file holds a request line and head before the body
     core::EventRecorder::Settings settings;
+    // Called after each read with bytes read so far and the file size; returning false cancels.
+    std::function<bool(qint64 done, qint64 total)> progress;
 };
 
 struct BodyFileResult {
@@ -24,6 +27,8 @@ struct BodyFileResult {
     QString ioError;       // non-empty when the file could not be read
     bool guessed = false;  // the boundary came from the body, not a Content-Type
     QJsonObject request;   // rawHttp: method, target, version, headers, framing
+    qint64 bodyFileOffset = 0; // where body offset 0 is in the file; -1 when body offsets do not map (chunked)
+    bool cancelled = false;
 };
 
 BodyFileResult parseBodyFile(const BodyFileRequest& request);

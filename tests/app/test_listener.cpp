@@ -318,3 +318,21 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
     CHECK(samples >= 3); // ~200 ms upload, a sample at least every 50 ms
     CHECK(all.last().state == app::CaptureState::Complete);
 }
+
+TEST_CASE("retention keeps the newest capture folders; GET /captures lists recent captures", "[listener]")
+{
+    app::ListenerConfig config;
+    config.retainCaptures = 2;
+    ListenerFixture f(config);
+    QString a = f.file("a.txt", "retained?");
+    for (int i = 0; i < 4; ++i)
+        REQUIRE(curl({"-F", "f=@" + a, f.url("/file-part")}).status == 200);
+    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    CHECK(folders.size() == 2);
+    QByteArray listing = rawExchange(f.listener.port(), "GET /captures HTTP/1.1\r\nConnection: close\r\n\r\n", 2000);
+    QJsonArray recent = QJsonDocument::fromJson(listing.mid(listing.indexOf("\r\n\r\n") + 4)).array();
+    CHECK(recent.size() == 2);
+    CHECK(recent.last().toObject()["state"].toString() == "complete");
+    QByteArray form = rawExchange(f.listener.port(), "GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 2000);
+    CHECK(form.contains("enctype=\"multipart/form-data\""));
+}

@@ -1,0 +1,140 @@
+// upload-inspector: the desktop app. The only place where app services (listener, sender, inspect worker) are
+// wired to ui widgets. Every service runs on its own thread; the GUI thread only applies value events.
+
+#include "inspect/inspect_worker.h"
+#include "listener/listener.h"
+#include "main_window.h"
+#include "sender/sender.h"
+#include "views/inspect_view.h"
+#include "views/listen_view.h"
+#include "views/send_view.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QTabWidget>
+#include <QThread>
+
+using namespace upin;
+
+namespace {
+
+// Starts the listener on the wanted port or, when it is taken, the next free one.
+bool startListener(app::Listener& listener, ui::MainWindow& window, quint16 port)
+{
+    app::ListenerConfig config;
+    bool ok = false;
+    for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
+        config.port = port == 0 ? 0 : quint16(port + attempt);
+        ok = listener.start(config);
+    }
+    const QString address = QStringLiteral("127.0.0.1");
+    window.listenView()->setListening(ok, address, listener.port(), listener.captureRoot());
+    if (ok) {
+        window.sendView()->setListenerBase(QStringLiteral("http://%1:%2").arg(address).arg(listener.port()));
+        window.setListenerStatus(QObject::tr("Listening on http://%1:%2").arg(address).arg(listener.port()));
+        QSettings().setValue(QStringLiteral("listen/port"), port);
+    } else {
+        window.setListenerStatus(QObject::tr("Listener stopped: %1").arg(listener.errorString()));
+    }
+    return ok;
+}
+
+// Moves a worker object to a thread of its own that ends with the application.
+template <typename Worker>
+Worker* onThread(QThread& thread)
+{
+    auto* worker = new Worker;
+    worker->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.start();
+    return worker;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication application(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("UploadInspector"));
+    QApplication::setApplicationName(QStringLiteral("upload-inspector"));
+    QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
+    qRegisterMetaType<app::InspectResult>();
+
+    QCommandLineParser cl;
+    cl.setApplicationDescription(QStringLiteral("Send, receive and inspect HTTP file uploads."));
+    cl.addHelpOption();
+    cl.addVersionOption();
+    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
+                            QStringLiteral("N"));
+    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen or inspect"), QStringLiteral("NAME"));
+    cl.addOptions({port, tab});
+    cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("a body, HTTP request or capture folder to inspect"), QStringLiteral("[FILE]"));
+    cl.process(application);
+
+    ui::MainWindow window;
+    app::Listener listener;
+    QThread senderThread, inspectThread;
+    auto* sender = onThread<app::Sender>(senderThread);
+    auto* inspector = onThread<app::InspectWorker>(inspectThread);
+
+    // Listener <-> Listen view
+    QObject::connect(&listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
+    QObject::connect(window.listenView(), &ui::ListenView::startRequested, &window,
+                     [&](quint16 p) { startListener(listener, window, p); });
+    QObject::connect(window.listenView(), &ui::ListenView::stopRequested, &window, [&] {
+        listener.stop();
+        window.listenView()->setListening(false, {}, 0, {});
+        window.setListenerStatus(QObject::tr("Listener stopped"));
+    });
+
+    // Send view <-> sender thread
+    QObject::connect(window.sendView(), &ui::SendView::sendRequested, sender,
+                     [sender](const app::UploadPlan& plan) { sender->start(plan); });
+    QObject::connect(window.sendView(), &ui::SendView::cancelRequested, sender, [sender] { sender->cancel(); });
+    QObject::connect(sender, &app::Sender::progress, window.sendView(), &ui::SendView::onProgress);
+    QObject::connect(sender, &app::Sender::runFinished, window.sendView(), [&](const app::RunResult& result) {
+        window.sendView()->onRunFinished(result);
+        // Our own listener's answer names its capture: show what it received beside what was sent.
+        const QString id = QJsonDocument::fromJson(result.response).object()[QStringLiteral("capture_id")].toString();
+        auto* captures = window.listenView()->model();
+        for (int row = 0; row < captures->rowCount(); ++row)
+            if (QString::number(captures->row(row).id) == id)
+                window.sendView()->setReceivedSamples(captures->row(row).samples);
+    });
+    QObject::connect(sender, &app::Sender::finished, window.sendView(), &ui::SendView::onFinished);
+
+    // Inspect view <-> inspect thread
+    auto open = [&](const QString& path) {
+        window.tabs()->setCurrentWidget(window.inspectView());
+        QMetaObject::invokeMethod(inspector, [inspector, path] { inspector->open(path); }, Qt::QueuedConnection);
+    };
+    QObject::connect(window.inspectView(), &ui::InspectView::openRequested, &window, open);
+    QObject::connect(window.listenView(), &ui::ListenView::captureActivated, &window, open);
+    QObject::connect(window.inspectView(), &ui::InspectView::cancelRequested, &window, [inspector] { inspector->cancel(); });
+    QObject::connect(inspector, &app::InspectWorker::progress, window.inspectView(), &ui::InspectView::setProgress);
+    QObject::connect(inspector, &app::InspectWorker::finished, window.inspectView(), &ui::InspectView::showResult);
+
+    window.restoreSettings();
+    quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt() : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
+    startListener(listener, window, listenPort);
+    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect")};
+    if (cl.isSet(tab) && tabs.contains(cl.value(tab)))
+        window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
+    if (!cl.positionalArguments().isEmpty())
+        open(cl.positionalArguments().first());
+    window.resize(window.size().expandedTo(QSize(1200, 760)));
+    window.show();
+
+    int rc = QApplication::exec();
+    listener.stop();
+    inspector->cancel();
+    senderThread.quit();
+    inspectThread.quit();
+    senderThread.wait();
+    inspectThread.wait();
+    return rc;
+}

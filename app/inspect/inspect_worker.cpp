@@ -1,0 +1,119 @@
+#include "inspect/inspect_worker.h"
+
+#include "inspect/body_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace upin::app {
+
+namespace {
+
+std::optional<std::string> optionalString(const QJsonValue& v)
+{
+    return v.isString() ? std::optional<std::string>(v.toString().toStdString()) : std::nullopt;
+}
+
+core::PartSummary partFromJson(const QJsonObject& o)
+{
+    core::PartSummary p;
+    p.index = uint32_t(o["index"].toInt());
+    p.name = optionalString(o["name"]);
+    p.filename = optionalString(o["filename"]);
+    p.contentType = optionalString(o["content_type"]);
+    p.transferEncoding = optionalString(o["transfer_encoding"]);
+    for (const auto& h : o["headers"].toArray())
+        p.headers.emplace_back(h.toObject()["name"].toString().toStdString(), h.toObject()["value"].toString().toStdString());
+    p.offset = quint64(o["offset"].toInteger());
+    p.bodyOffset = quint64(o["body_offset"].toInteger());
+    p.size = quint64(o["size"].toInteger());
+    p.sha256 = o["sha256"].toString().toStdString();
+    p.complete = o["complete"].toBool();
+    for (const auto& c : o["children"].toArray())
+        p.children.push_back(partFromJson(c.toObject()));
+    return p;
+}
+
+core::Errc codeFromName(const QString& name)
+{
+    for (int i = 0; i < int(core::Errc::Count); ++i)
+        if (QLatin1String(core::codeName(core::Errc(i)).data()) == name)
+            return core::Errc(i);
+    return core::Errc::Count;
+}
+
+} // namespace
+
+core::ParseReport reportFromJson(const QJsonObject& json)
+{
+    core::ParseReport r;
+    r.ok = json["ok"].toBool();
+    r.bytes = quint64(json["bytes"].toInteger());
+    r.boundary = json["boundary"].toString().toStdString();
+    for (const auto& p : json["parts"].toArray())
+        r.parts.push_back(partFromJson(p.toObject()));
+    for (const auto& d : json["diagnostics"].toArray())
+        r.diagnostics.push_back({codeFromName(d.toObject()["code"].toString()), quint64(d.toObject()["offset"].toInteger()),
+                                 quint64(d.toObject()["value"].toInteger())});
+    if (json["error"].isObject())
+        r.error = core::Error{codeFromName(json["error"].toObject()["code"].toString()), quint64(json["error"].toObject()["offset"].toInteger())};
+    return r;
+}
+
+SourceKind detectSource(const QString& path)
+{
+    if (QFileInfo(path).isDir())
+        return SourceKind::CaptureFolder;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return SourceKind::Body;
+    QByteArray line = file.readLine(8192).trimmed();
+    return line.endsWith(" HTTP/1.1") || line.endsWith(" HTTP/1.0") ? SourceKind::RawHttp : SourceKind::Body;
+}
+
+void InspectWorker::open(const QString& path)
+{
+    m_cancel = false;
+    InspectResult result;
+    result.path = path;
+    result.title = QFileInfo(path).fileName();
+    BodyFileRequest request;
+    request.progress = [this](qint64 done, qint64 total) {
+        emit progress(done, total);
+        return !m_cancel.load();
+    };
+    const SourceKind kind = detectSource(path);
+    if (kind == SourceKind::CaptureFolder) {
+        QDir dir(path);
+        QFile json(dir.filePath(QStringLiteral("capture.json")));
+        if (!json.open(QIODevice::ReadOnly)) {
+            result.error = tr("%1 is not a capture folder (no capture.json)").arg(path);
+            emit finished(result);
+            return;
+        }
+        result.capture = QJsonDocument::fromJson(json.readAll()).object();
+        result.partsFolder = path;
+        if (!dir.exists(QStringLiteral("body.raw"))) { // parts only: show what capture.json recorded
+            result.report = reportFromJson(result.capture);
+            emit finished(result);
+            return;
+        }
+        request.path = dir.filePath(QStringLiteral("body.raw"));
+        request.contentType = result.capture["request"].toObject()["content_type"].toString().toStdString();
+    } else {
+        request.path = path;
+        request.rawHttp = kind == SourceKind::RawHttp;
+    }
+    BodyFileResult parsed = parseBodyFile(request);
+    result.report = std::move(parsed.report);
+    result.error = parsed.ioError;
+    result.cancelled = parsed.cancelled;
+    result.bodyFile = request.path;
+    result.bodyFileOffset = parsed.bodyFileOffset;
+    emit finished(result);
+}
+
+} // namespace upin::app

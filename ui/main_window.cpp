@@ -1,0 +1,97 @@
+#include "main_window.h"
+
+#include "views/inspect_view.h"
+#include "views/listen_view.h"
+#include "views/send_view.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace upin::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_tabs(new QTabWidget), m_send(new SendView), m_listen(new ListenView), m_inspect(new InspectView),
+      m_listenerStatus(new QLabel)
+{
+    setWindowTitle(tr("Upload Inspector"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
+    setAcceptDrops(true);
+    m_tabs->addTab(m_send, tr("&Send"));
+    m_tabs->addTab(m_listen, tr("&Listen"));
+    m_tabs->addTab(m_inspect, tr("&Inspect"));
+    setCentralWidget(m_tabs);
+    statusBar()->addPermanentWidget(m_listenerStatus);
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open body or request…"), QKeySequence::Open, this, [this] {
+        m_tabs->setCurrentWidget(m_inspect);
+        m_inspect->openDialog();
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Upload Inspector"), this, [this] {
+        QMessageBox::about(this, tr("About Upload Inspector"),
+                           tr("<h3>Upload Inspector %1</h3><p>Build and debug HTTP file uploads: send them, receive them, "
+                              "inspect every part and byte, and compare how fast the matchers go.</p>"
+                              "<p>Qt %2, OpenSSL for SHA-256.</p>")
+                               .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    });
+}
+
+void MainWindow::setListenerStatus(const QString& text) { m_listenerStatus->setText(text); }
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    for (auto* splitter : findChildren<QSplitter*>())
+        if (!splitter->objectName().isEmpty())
+            splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 1).toInt());
+    m_send->setTargets(settings.value(QStringLiteral("send/targets")).toStringList());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    for (auto* splitter : findChildren<QSplitter*>())
+        if (!splitter->objectName().isEmpty())
+            settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
+    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
+    settings.setValue(QStringLiteral("send/targets"), m_send->targets());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    // Files dropped outside the Send tab are opened for inspection.
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) {
+        m_tabs->setCurrentWidget(m_inspect);
+        emit m_inspect->openRequested(urls.first().toLocalFile());
+    }
+    event->acceptProposedAction();
+}
+
+} // namespace upin::ui

@@ -1,0 +1,41 @@
+#pragma once
+// The main window: Send, Listen and Inspect tabs, a status bar with the listener's state, settings that persist.
+// It only shows values and emits intents; gui_main.cpp connects it to the app services.
+
+#include <QMainWindow>
+
+class QLabel;
+class QTabWidget;
+
+namespace upin::ui {
+
+class InspectView;
+class ListenView;
+class SendView;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    SendView* sendView() const { return m_send; }
+    ListenView* listenView() const { return m_listen; }
+    InspectView* inspectView() const { return m_inspect; }
+    QTabWidget* tabs() const { return m_tabs; }
+    void setListenerStatus(const QString& text);
+    void restoreSettings();
+    void saveSettings() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    QTabWidget* m_tabs;
+    SendView* m_send;
+    ListenView* m_listen;
+    InspectView* m_inspect;
+    QLabel* m_listenerStatus;
+};
+
+} // namespace upin::ui

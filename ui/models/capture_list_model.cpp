@@ -1,0 +1,117 @@
+#include "models/capture_list_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace upin::ui {
+
+QString formatBytes(quint64 bytes)
+{
+    if (bytes < 1024)
+        return QStringLiteral("%1 B").arg(bytes);
+    const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes);
+    int unit = -1;
+    while (value >= 1024 && unit < 3) {
+        value /= 1024;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 2 : 1).arg(QLatin1String(units[unit]));
+}
+
+int CaptureListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int CaptureListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant CaptureListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    static const char* names[] = {"Time", "Client", "Endpoint", "Size", "Parts", "Duration", "MB/s", "State"};
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
+        return tr(names[section]);
+    return {};
+}
+
+QVariant CaptureListModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Row& r = m_rows[index.row()];
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Time: return r.started.toString(QStringLiteral("HH:mm:ss"));
+        case Client: return r.client;
+        case Endpoint: return r.endpoint + (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
+        case Size: return formatBytes(r.bytes);
+        case Parts: return r.parts;
+        case Duration: return QStringLiteral("%1 ms").arg(r.elapsedMs);
+        case Rate: return r.elapsedMs > 0 ? QString::number(double(r.bytes) / 1000.0 / double(r.elapsedMs), 'f', 1) : QStringLiteral("-");
+        case State: {
+            QString text = app::captureStateName(r.state);
+            if (r.error)
+                text += QStringLiteral(": %1 @%2").arg(QString::fromLatin1(core::codeName(r.error->code).data())).arg(r.error->offset);
+            return text;
+        }
+        }
+    }
+    if (role == Qt::TextAlignmentRole && (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && index.column() == State) {
+        switch (r.state) {
+        case app::CaptureState::Receiving: return QBrush(QColor(0x1f, 0x6f, 0xd0));
+        case app::CaptureState::Complete: return QBrush(QColor(0x1a, 0x7f, 0x37));
+        case app::CaptureState::Incomplete: return QBrush(QColor(0xb0, 0x6d, 0x00));
+        case app::CaptureState::Rejected: return QBrush(QColor(0xc0, 0x1c, 0x28));
+        }
+    }
+    if (role == Qt::ToolTipRole)
+        return r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)") : r.folder;
+    return {};
+}
+
+int CaptureListModel::indexOf(quint64 id) const
+{
+    for (int i = int(m_rows.size()) - 1; i >= 0; --i)
+        if (m_rows[i].id == id)
+            return i;
+    return -1;
+}
+
+void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
+{
+    for (const auto& e : batch) {
+        int i = indexOf(e.captureId);
+        if (i < 0) {
+            beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
+            Row row;
+            row.id = e.captureId;
+            row.started = QDateTime::currentDateTime().addMSecs(-e.elapsedMs);
+            row.client = e.client;
+            row.endpoint = e.endpoint;
+            row.matcher = e.matcher;
+            m_rows.append(row);
+            endInsertRows();
+            i = int(m_rows.size()) - 1;
+        }
+        Row& row = m_rows[i];
+        row.bytes = e.bytes;
+        row.elapsedMs = e.elapsedMs;
+        row.folder = e.folder;
+        row.samples += e.samples;
+        if (e.kind == app::ListenerEvent::Kind::PartStarted)
+            row.parts = int(e.part.index) + 1;
+        if (e.kind == app::ListenerEvent::Kind::CaptureFinished) {
+            row.state = e.state;
+            row.error = e.error;
+            row.parts = e.partCount;
+        }
+        emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
+    }
+}
+
+void CaptureListModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+}
+
+} // namespace upin::ui

@@ -1,0 +1,45 @@
+#pragma once
+// The listener's captures as a table: time, client, endpoint, size, parts, duration, MB/s, state. Fed with
+// batches of ListenerEvent values on the GUI thread; a receiving capture updates in place.
+
+#include "listener/listener_types.h"
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+
+namespace upin::ui {
+
+class CaptureListModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Time, Client, Endpoint, Size, Parts, Duration, Rate, State, ColumnCount };
+    struct Row {
+        quint64 id = 0;
+        QDateTime started;
+        QString client, endpoint, matcher, folder;
+        quint64 bytes = 0;
+        int parts = 0;
+        qint64 elapsedMs = 0;
+        app::CaptureState state = app::CaptureState::Receiving;
+        std::optional<core::Error> error;
+        QList<app::ThroughputSample> samples;
+    };
+
+    using QAbstractTableModel::QAbstractTableModel;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    void apply(const QList<app::ListenerEvent>& batch);
+    const Row& row(int index) const { return m_rows[index]; }
+    void clear();
+
+private:
+    int indexOf(quint64 id) const;
+    QList<Row> m_rows;
+};
+
+QString formatBytes(quint64 bytes);
+
+} // namespace upin::ui

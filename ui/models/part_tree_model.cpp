@@ -1,0 +1,96 @@
+#include "models/part_tree_model.h"
+
+#include "models/capture_list_model.h"
+
+namespace upin::ui {
+
+namespace {
+QString text(const std::optional<std::string>& value) { return value ? QString::fromStdString(*value) : QString(); }
+} // namespace
+
+void PartTreeModel::setReport(core::ParseReport report)
+{
+    beginResetModel();
+    m_report = std::move(report);
+    m_parent.clear();
+    indexParents(nullptr, m_report.parts);
+    endResetModel();
+}
+
+void PartTreeModel::indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts)
+{
+    for (const auto& part : parts) {
+        m_parent.insert(&part, parent);
+        indexParents(&part, part.children);
+    }
+}
+
+const std::vector<core::PartSummary>& PartTreeModel::childrenOf(const core::PartSummary* part) const
+{
+    return part ? part->children : m_report.parts;
+}
+
+const core::PartSummary* PartTreeModel::part(const QModelIndex& index) const
+{
+    return index.isValid() ? static_cast<const core::PartSummary*>(index.internalPointer()) : nullptr;
+}
+
+QModelIndex PartTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    const auto& siblings = childrenOf(part(parent));
+    if (row < 0 || size_t(row) >= siblings.size() || column < 0 || column >= ColumnCount)
+        return {};
+    return createIndex(row, column, const_cast<core::PartSummary*>(&siblings[size_t(row)]));
+}
+
+QModelIndex PartTreeModel::parent(const QModelIndex& child) const
+{
+    const core::PartSummary* self = part(child);
+    const core::PartSummary* up = self ? m_parent.value(self) : nullptr;
+    if (!up)
+        return {};
+    const auto& siblings = childrenOf(m_parent.value(up));
+    return createIndex(int(up - siblings.data()), 0, const_cast<core::PartSummary*>(up));
+}
+
+int PartTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    return int(childrenOf(part(parent)).size());
+}
+
+int PartTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", "SHA-256"};
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
+        return tr(names[section]);
+    return {};
+}
+
+QVariant PartTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const core::PartSummary& p = *part(index);
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Index: return int(p.index);
+        case Name: return p.name ? text(p.name) : tr("(none)");
+        case Filename: return text(p.filename);
+        case ContentType: return text(p.contentType);
+        case BodyOffset: return QString::number(p.bodyOffset);
+        case Size: return formatBytes(p.size) + (p.complete ? QString() : tr(" (incomplete)"));
+        case Sha256: return QString::fromStdString(p.sha256);
+        }
+    }
+    if (role == Qt::ToolTipRole && index.column() == Size)
+        return tr("%1 bytes").arg(p.size);
+    if (role == Qt::TextAlignmentRole && (index.column() == BodyOffset || index.column() == Size))
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+} // namespace upin::ui

@@ -1,0 +1,36 @@
+#pragma once
+// The parts of a parsed body as a tree (nested multipart parts are children of their part).
+
+#include "upin/core/event_recorder.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+
+namespace upin::ui {
+
+class PartTreeModel final : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Sha256, ColumnCount };
+    using QAbstractItemModel::QAbstractItemModel;
+
+    void setReport(core::ParseReport report);
+    const core::ParseReport& report() const { return m_report; }
+    const core::PartSummary* part(const QModelIndex& index) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    const std::vector<core::PartSummary>& childrenOf(const core::PartSummary* part) const;
+    void indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts);
+
+    core::ParseReport m_report;
+    QHash<const core::PartSummary*, const core::PartSummary*> m_parent; // nullptr for top-level parts
+};
+
+} // namespace upin::ui

@@ -1,0 +1,41 @@
+#pragma once
+// The parts of an upload plan as an editable table: name, kind, file or value, content type, filename
+// override, size. Files dropped on it (URLs from a file manager) become file parts; rows can be moved.
+
+#include "sender/upload_plan.h"
+
+#include <QAbstractTableModel>
+
+namespace upin::ui {
+
+class PlanPartsModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Kind, Source, ContentType, Filename, Size, ColumnCount };
+    using QAbstractTableModel::QAbstractTableModel;
+
+    const QList<app::PlanPart>& parts() const { return m_parts; }
+    void setParts(const QList<app::PlanPart>& parts);
+    void addPart(const app::PlanPart& part);
+    void addFiles(const QStringList& paths);
+    void removePart(int row);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool moveRows(const QModelIndex& source, int row, int count, const QModelIndex& destination, int child) override;
+    // Drag and drop: file URLs add file parts; row drags reorder.
+    Qt::DropActions supportedDropActions() const override { return Qt::CopyAction | Qt::MoveAction; }
+    QStringList mimeTypes() const override;
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    bool canDropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent) const override;
+    bool dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent) override;
+
+private:
+    QList<app::PlanPart> m_parts;
+};
+
+} // namespace upin::ui

@@ -1,0 +1,245 @@
+#include "views/inspect_view.h"
+
+#include "models/capture_list_model.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStringDecoder>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace upin::ui {
+
+namespace {
+constexpr qint64 kPreviewBytes = 64 * 1024; // text preview: the first 64 KiB of a part
+constexpr qint64 kHexBytes = 4096;          // hex view window
+constexpr qint64 kCopyChunk = 1 << 20;
+
+QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
+{
+    QString out;
+    for (qsizetype line = 0; line < bytes.size(); line += 16) {
+        const quint64 at = startOffset + quint64(line);
+        QString hex, ascii;
+        for (qsizetype i = line; i < line + 16; ++i) {
+            if (i < bytes.size()) {
+                unsigned char c = static_cast<unsigned char>(bytes[i]);
+                hex += QStringLiteral("%1 ").arg(c, 2, 16, QLatin1Char('0'));
+                ascii += (c >= 32 && c < 127) ? QChar(c) : QChar(u'.');
+            } else {
+                hex += QStringLiteral("   ");
+            }
+        }
+        const bool marked = mark >= at && mark < at + 16;
+        out += QStringLiteral("%1%2  %3 %4\n").arg(marked ? QStringLiteral("▶") : QStringLiteral(" ")).arg(at, 10, 10, QLatin1Char('0')).arg(hex, ascii);
+    }
+    return out;
+}
+} // namespace
+
+InspectView::InspectView(QWidget* parent)
+    : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView), m_title(new QLabel(tr("Nothing open"))),
+      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save part…"))),
+      m_saveAll(new QPushButton(tr("Save all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
+      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget)
+{
+    setAcceptDrops(true);
+    auto* open = new QPushButton(tr("Open…"));
+    open->setToolTip(tr("Open a request body, a whole HTTP request or a capture folder (Ctrl+O)"));
+    connect(open, &QPushButton::clicked, this, &InspectView::openDialog);
+    connect(m_cancel, &QPushButton::clicked, this, &InspectView::cancelRequested);
+    connect(m_savePart, &QPushButton::clicked, this, &InspectView::savePart);
+    connect(m_saveAll, &QPushButton::clicked, this, &InspectView::saveAllParts);
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    auto* top = new QHBoxLayout;
+    top->addWidget(open);
+    top->addWidget(m_title, 1);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancel);
+    top->addWidget(m_savePart);
+    top->addWidget(m_saveAll);
+
+    m_tree->setModel(m_model);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->header()->setStretchLastSection(true);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showPart(m_model->part(current)); });
+
+    m_headers->setHorizontalHeaderLabels({tr("Header"), tr("Value")});
+    m_headers->horizontalHeader()->setStretchLastSection(true);
+    m_headers->verticalHeader()->hide();
+    m_headers->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (auto* view : {m_text, m_hex}) {
+        view->setReadOnly(true);
+        view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    }
+    m_hex->setFont(QFont(QStringLiteral("monospace")));
+    m_tabs->addTab(m_headers, tr("Headers"));
+    m_tabs->addTab(m_text, tr("Text"));
+    m_tabs->addTab(m_hex, tr("Hex"));
+    connect(m_diagnostics, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row < int(m_result.report.diagnostics.size() + (m_result.report.error ? 1 : 0))) {
+            quint64 offset = row < int(m_result.report.diagnostics.size()) ? m_result.report.diagnostics[size_t(row)].offset
+                                                                            : m_result.report.error->offset;
+            showHexAt(offset);
+        }
+    });
+
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(m_tabs);
+    right->addWidget(m_diagnostics);
+    right->setStretchFactor(0, 3);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->setObjectName(QStringLiteral("inspectSplitter"));
+    split->addWidget(m_tree);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    m_savePart->setEnabled(false);
+    m_saveAll->setEnabled(false);
+}
+
+void InspectView::openDialog()
+{
+    QString path = QFileDialog::getOpenFileName(this, tr("Open a request body or HTTP request"));
+    if (!path.isEmpty())
+        emit openRequested(path);
+}
+
+void InspectView::setProgress(qint64 done, qint64 total)
+{
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_progress->setMaximum(1000);
+    m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
+    m_title->setText(tr("Parsing… %1 of %2").arg(formatBytes(quint64(done)), formatBytes(quint64(total))));
+}
+
+void InspectView::showResult(const app::InspectResult& result)
+{
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    m_result = result;
+    m_model->setReport(result.report);
+    m_tree->expandAll();
+    for (int c = 0; c < PartTreeModel::Sha256; ++c)
+        m_tree->resizeColumnToContents(c);
+    const auto& r = result.report;
+    QString state = result.cancelled ? tr("cancelled") : !result.error.isEmpty() ? result.error
+                    : r.error ? tr("rejected: %1 at byte %2").arg(QString::fromLatin1(core::codeName(r.error->code).data())).arg(r.error->offset)
+                              : tr("ok");
+    m_title->setText(tr("%1 — %2 parts, %3, boundary \"%4\" — %5")
+                         .arg(result.title).arg(r.parts.size()).arg(formatBytes(r.bytes)).arg(QString::fromStdString(r.boundary), state));
+    m_diagnostics->clear();
+    for (const auto& d : r.diagnostics)
+        m_diagnostics->addItem(tr("@%1  %2 — %3").arg(d.offset).arg(QString::fromLatin1(core::codeName(d.code).data()),
+                                                                    QString::fromLatin1(core::describe(d.code).data())));
+    if (r.error) {
+        m_diagnostics->addItem(tr("@%1  ERROR %2 — %3").arg(r.error->offset).arg(QString::fromLatin1(core::codeName(r.error->code).data()),
+                                                                                 QString::fromLatin1(core::describe(r.error->code).data())));
+        m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
+    }
+    const bool canSave = !result.bodyFile.isEmpty() && result.bodyFileOffset >= 0;
+    m_savePart->setEnabled(canSave || !result.partsFolder.isEmpty());
+    m_saveAll->setEnabled(canSave);
+    if (!r.parts.empty())
+        m_tree->setCurrentIndex(m_model->index(0, 0));
+}
+
+QByteArray InspectView::readBody(quint64 offset, qint64 length) const
+{
+    if (m_result.bodyFile.isEmpty() || m_result.bodyFileOffset < 0)
+        return {};
+    QFile file(m_result.bodyFile);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(m_result.bodyFileOffset + qint64(offset)))
+        return {};
+    return file.read(length); // only the window shown: a multi-GB part is never read whole
+}
+
+void InspectView::showPart(const core::PartSummary* part)
+{
+    m_headers->setRowCount(0);
+    m_text->clear();
+    if (!part)
+        return;
+    for (const auto& [name, value] : part->headers) {
+        int row = m_headers->rowCount();
+        m_headers->insertRow(row);
+        m_headers->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
+        m_headers->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(value)));
+    }
+    QByteArray preview = readBody(part->bodyOffset, std::min<qint64>(qint64(part->size), kPreviewBytes));
+    if (preview.isEmpty() && m_result.bodyFileOffset < 0)
+        m_text->setPlainText(tr("(no preview: this body was sent chunked, so part offsets do not map to the file)"));
+    else if (preview.isEmpty() && part->size > 0)
+        m_text->setPlainText(tr("(no raw body was kept for this capture; saved parts are in %1)").arg(m_result.partsFolder));
+    else {
+        QStringDecoder decoder(QStringDecoder::Utf8);
+        m_text->setPlainText(decoder.decode(preview) + (qint64(part->size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
+    }
+    showHexAt(part->bodyOffset);
+}
+
+void InspectView::showHexAt(quint64 bodyOffset)
+{
+    const quint64 start = bodyOffset > quint64(kHexBytes / 4) ? (bodyOffset - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
+    QByteArray window = readBody(start, kHexBytes);
+    m_hex->setPlainText(window.isEmpty() ? tr("(no bytes available at offset %1)").arg(bodyOffset) : hexDump(window, start, bodyOffset));
+    if (sender() == m_diagnostics)
+        m_tabs->setCurrentWidget(m_hex);
+}
+
+bool InspectView::copyPart(const core::PartSummary& part, const QString& target) const
+{
+    QFile out(target);
+    if (!out.open(QIODevice::WriteOnly))
+        return false;
+    for (quint64 done = 0; done < part.size;) { // in 1 MiB pieces: parts may be larger than memory
+        QByteArray piece = readBody(part.bodyOffset + done, std::min<qint64>(kCopyChunk, qint64(part.size - done)));
+        if (piece.isEmpty() || out.write(piece) != piece.size())
+            return false;
+        done += quint64(piece.size());
+    }
+    return true;
+}
+
+void InspectView::savePart()
+{
+    const core::PartSummary* part = m_model->part(m_tree->currentIndex());
+    if (!part)
+        return;
+    QString suggested = QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
+    QString target = QFileDialog::getSaveFileName(this, tr("Save part"), suggested);
+    if (!target.isEmpty() && !copyPart(*part, target))
+        QMessageBox::warning(this, tr("Save part"), tr("Could not write %1").arg(target));
+}
+
+void InspectView::saveAllParts()
+{
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into"));
+    if (dir.isEmpty())
+        return;
+    for (const auto& part : m_result.report.parts) {
+        QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
+        copyPart(part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name)));
+    }
+}
+
+} // namespace upin::ui

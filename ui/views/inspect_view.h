@@ -1,0 +1,63 @@
+#pragma once
+// Inspect: the parts of a capture or an opened file as a tree, the selected part's headers, text and hex
+// previews read lazily from disk (fine for multi-GB bodies), and the diagnostics, where choosing one moves the hex
+// view to its byte. Save part / Save all parts copy from disk in pieces.
+
+#include "inspect/inspect_worker.h"
+#include "models/part_tree_model.h"
+
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+class QTabWidget;
+class QTreeView;
+
+namespace upin::ui {
+
+class InspectView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit InspectView(QWidget* parent = nullptr);
+    PartTreeModel* model() const { return m_model; }
+    QTreeView* tree() const { return m_tree; }
+    QListWidget* diagnostics() const { return m_diagnostics; }
+    QPlainTextEdit* hex() const { return m_hex; }
+    void openDialog();
+
+public slots:
+    void setProgress(qint64 done, qint64 total);
+    void showResult(const upin::app::InspectResult& result);
+    void showHexAt(quint64 bodyOffset);
+
+signals:
+    void openRequested(const QString& path);
+    void cancelRequested();
+
+private:
+    void showPart(const core::PartSummary* part);
+    QByteArray readBody(quint64 offset, qint64 length) const;
+    bool copyPart(const core::PartSummary& part, const QString& target) const;
+    void savePart();
+    void saveAllParts();
+
+    PartTreeModel* m_model;
+    QTreeView* m_tree;
+    QLabel* m_title;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QPushButton* m_savePart;
+    QPushButton* m_saveAll;
+    QTabWidget* m_tabs;
+    QTableWidget* m_headers;
+    QPlainTextEdit* m_text;
+    QPlainTextEdit* m_hex;
+    QListWidget* m_diagnostics;
+    app::InspectResult m_result;
+};
+
+} // namespace upin::ui

@@ -1,0 +1,92 @@
+#include "views/listen_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace upin::ui {
+
+ListenView::ListenView(QWidget* parent)
+    : QWidget(parent), m_model(new CaptureListModel(this)), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
+      m_status(new QLabel), m_examples(new QPlainTextEdit)
+{
+    m_port->setRange(0, 65535);
+    m_port->setValue(8080);
+    m_port->setToolTip(tr("TCP port on 127.0.0.1 (0 picks a free one)"));
+    auto* copy = new QPushButton(tr("Copy examples"));
+    copy->setToolTip(tr("Copy the curl commands below"));
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_examples->toPlainText()); });
+    connect(m_toggle, &QPushButton::clicked, this, [this] {
+        if (m_listening)
+            emit stopRequested();
+        else
+            emit startRequested(quint16(m_port->value()));
+    });
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Port")));
+    top->addWidget(m_port);
+    top->addWidget(m_toggle);
+    top->addWidget(m_status, 1);
+    top->addWidget(copy);
+
+    m_examples->setReadOnly(true);
+    m_examples->setMaximumHeight(96);
+    m_examples->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_examples->setFont(QFont(QStringLiteral("monospace")));
+
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    m_table->setToolTip(tr("Double-click a stored capture to inspect it"));
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QString folder = m_model->row(index.row()).folder;
+        if (!folder.isEmpty())
+            emit captureActivated(folder);
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_examples);
+    layout->addWidget(m_table, 1);
+    setListening(false, {}, 0, {});
+}
+
+void ListenView::setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot)
+{
+    m_listening = listening;
+    m_toggle->setText(listening ? tr("Stop") : tr("Start"));
+    m_port->setEnabled(!listening);
+    if (!listening) {
+        m_status->setText(tr("Not listening"));
+        m_examples->setPlainText(tr("Start the listener to receive uploads."));
+        return;
+    }
+    m_port->setValue(port);
+    const QString base = QStringLiteral("http://%1:%2").arg(address).arg(port);
+    m_status->setText(tr("Listening on %1 — captures in %2").arg(base, captureRoot));
+    m_examples->setPlainText(QStringLiteral("curl -F file=@photo.jpg -F note=hello %1/file-part\n"
+                                            "curl -F file=@photo.jpg %1/part-event?matcher=kmp\n"
+                                            "curl -H 'Transfer-Encoding: chunked' -F file=@photo.jpg %1/capture\n"
+                                            "curl -F file=@photo.jpg %1/discard\n")
+                                 .arg(base));
+}
+
+void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
+{
+    m_model->apply(batch);
+    for (const auto& e : batch)
+        if (e.kind == app::ListenerEvent::Kind::CaptureStarted)
+            m_table->scrollToBottom();
+}
+
+} // namespace upin::ui

@@ -1,0 +1,43 @@
+#pragma once
+// Listen: start and stop the built-in listener, copyable curl examples per endpoint, and the live list of
+// captures. Emits intents; never touches a socket.
+
+#include "models/capture_list_model.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace upin::ui {
+
+class ListenView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit ListenView(QWidget* parent = nullptr);
+    CaptureListModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+
+public slots:
+    void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
+    void applyEvents(const QList<upin::app::ListenerEvent>& batch);
+
+signals:
+    void startRequested(quint16 port);
+    void stopRequested();
+    void captureActivated(const QString& folder);
+
+private:
+    CaptureListModel* m_model;
+    QTableView* m_table;
+    QSpinBox* m_port;
+    QPushButton* m_toggle;
+    QLabel* m_status;
+    QPlainTextEdit* m_examples;
+    bool m_listening = false;
+};
+
+} // namespace upin::ui

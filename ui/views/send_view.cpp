@@ -1,0 +1,262 @@
+#include "views/send_view.h"
+
+#include "charts/throughput_chart.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace upin::ui {
+
+SendView::SendView(QWidget* parent)
+    : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new QTableView), m_target(new QComboBox), m_runs(new QSpinBox),
+      m_chunked(new QCheckBox(tr("Chunked"))), m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QCheckBox(tr("Hash parts"))),
+      m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar), m_rate(new QLabel),
+      m_results(new QTableWidget(0, 6)), m_chart(new ThroughputChart)
+{
+    setAcceptDrops(true);
+    auto* drop = new QLabel(tr("Drop files here, or use the buttons. Drag rows to reorder; double-click a cell to edit."));
+    drop->setAlignment(Qt::AlignCenter);
+    drop->setStyleSheet(QStringLiteral("QLabel { border: 2px dashed #8a8f98; border-radius: 6px; padding: 10px; color: #4a4f58; }"));
+
+    m_table->setModel(m_parts);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setDragDropMode(QAbstractItemView::DragDrop);
+    m_table->setDefaultDropAction(Qt::MoveAction);
+    m_table->setDropIndicatorShown(true);
+    m_table->horizontalHeader()->setSectionResizeMode(PlanPartsModel::Source, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+
+    auto* addFiles = new QPushButton(tr("Add files…"));
+    auto* addField = new QPushButton(tr("Add field"));
+    auto* addSynthetic = new QPushButton(tr("Add synthetic…"));
+    auto* remove = new QPushButton(tr("Remove"));
+    addFiles->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+A")));
+    remove->setShortcut(QKeySequence::Delete);
+    connect(addFiles, &QPushButton::clicked, this, &SendView::addFilesDialog);
+    connect(addField, &QPushButton::clicked, this, &SendView::addField);
+    connect(addSynthetic, &QPushButton::clicked, this, &SendView::addSynthetic);
+    connect(remove, &QPushButton::clicked, this, [this] { m_parts->removePart(m_table->currentIndex().row()); });
+    auto* partButtons = new QHBoxLayout;
+    for (auto* b : {addFiles, addField, addSynthetic, remove})
+        partButtons->addWidget(b);
+    partButtons->addStretch();
+
+    m_target->setEditable(true);
+    m_target->setToolTip(tr("Target URL; the presets are the built-in listener's endpoints"));
+    m_target->setMinimumContentsLength(40);
+    m_runs->setRange(1, 1000);
+    m_runs->setPrefix(tr("runs: "));
+    m_hash->setChecked(true);
+    m_hash->setToolTip(tr("SHA-256 of each part while it streams, compared with the listener's answer"));
+    m_chunked->setToolTip(tr("Transfer-Encoding: chunked instead of Content-Length"));
+    auto* curl = new QPushButton(tr("Copy as curl"));
+    connect(curl, &QPushButton::clicked, this, &SendView::copyAsCurl);
+    m_send->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
+    m_send->setToolTip(tr("Send (Ctrl+Enter)"));
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_send, &QPushButton::clicked, this, [this] {
+        if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty())
+            return;
+        m_results->setRowCount(0);
+        setBusy(true);
+        m_runClock.start();
+        emit sendRequested(plan());
+    });
+    connect(m_cancel, &QPushButton::clicked, this, &SendView::cancelRequested);
+
+    auto* options = new QGridLayout;
+    options->addWidget(new QLabel(tr("Target")), 0, 0);
+    options->addWidget(m_target, 0, 1, 1, 5);
+    options->addWidget(m_runs, 1, 0);
+    options->addWidget(m_chunked, 1, 1);
+    options->addWidget(m_expect, 1, 2);
+    options->addWidget(m_hash, 1, 3);
+    options->addWidget(curl, 1, 4);
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_send);
+    actions->addWidget(m_cancel);
+    actions->addWidget(m_progress, 1);
+    actions->addWidget(m_rate);
+
+    m_results->setHorizontalHeaderLabels({tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
+    m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_results->verticalHeader()->hide();
+    m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(drop);
+    topLayout->addWidget(m_table, 1);
+    topLayout->addLayout(partButtons);
+    topLayout->addLayout(options);
+    topLayout->addLayout(actions);
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(m_results);
+    bottom->addWidget(m_chart);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("sendSplitter"));
+    split->addWidget(top);
+    split->addWidget(bottom);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+    setBusy(false);
+}
+
+void SendView::setListenerBase(const QString& base)
+{
+    m_listenerBase = base;
+    QString current = m_target->currentText();
+    for (const char* path : {"/file-part", "/part-event", "/capture", "/discard", "/file-part?matcher=kmp"}) {
+        QString url = base + QLatin1String(path);
+        if (m_target->findText(url) < 0)
+            m_target->addItem(url);
+    }
+    if (current.isEmpty())
+        m_target->setCurrentIndex(0);
+}
+
+void SendView::setTargets(const QStringList& urls)
+{
+    for (auto it = urls.rbegin(); it != urls.rend(); ++it)
+        if (m_target->findText(*it) < 0)
+            m_target->insertItem(0, *it);
+    if (!urls.isEmpty())
+        m_target->setCurrentText(urls.first());
+}
+
+QStringList SendView::targets() const
+{
+    QStringList out{m_target->currentText()};
+    for (int i = 0; i < m_target->count() && out.size() < 10; ++i)
+        if (!out.contains(m_target->itemText(i)))
+            out << m_target->itemText(i);
+    return out;
+}
+
+app::UploadPlan SendView::plan() const
+{
+    app::UploadPlan p;
+    p.targets = {QUrl::fromUserInput(m_target->currentText())};
+    p.parts = m_parts->parts();
+    p.runs = m_runs->value();
+    p.chunked = m_chunked->isChecked();
+    p.expectContinue = m_expect->isChecked();
+    p.hash = m_hash->isChecked();
+    return p;
+}
+
+void SendView::addFilesDialog()
+{
+    m_parts->addFiles(QFileDialog::getOpenFileNames(this, tr("Add files to upload")));
+}
+
+void SendView::addField()
+{
+    app::PlanPart part;
+    part.name = QStringLiteral("field%1").arg(m_parts->rowCount() + 1);
+    part.value = QStringLiteral("value");
+    m_parts->addPart(part);
+}
+
+void SendView::addSynthetic()
+{
+    bool ok = false;
+    int mib = QInputDialog::getInt(this, tr("Synthetic part"), tr("Size in MiB (random bytes, generated while sending):"), 100, 1,
+                                   1 << 20, 1, &ok);
+    if (!ok)
+        return;
+    app::PlanPart part;
+    part.kind = app::PlanPart::Kind::Synthetic;
+    part.name = QStringLiteral("synthetic%1").arg(m_parts->rowCount() + 1);
+    part.size = quint64(mib) << 20;
+    m_parts->addPart(part);
+}
+
+void SendView::copyAsCurl()
+{
+    QApplication::clipboard()->setText(plan().toCurl());
+}
+
+void SendView::setBusy(bool busy)
+{
+    m_send->setEnabled(!busy);
+    m_cancel->setEnabled(busy);
+    if (!busy)
+        m_rate->clear();
+}
+
+void SendView::onProgress(int, int run, quint64 sent, quint64 total)
+{
+    if (total == 0)
+        return;
+    m_progress->setMaximum(1000);
+    m_progress->setValue(int(sent * 1000 / total));
+    double seconds = double(m_runClock.nsecsElapsed()) / 1e9;
+    double rate = seconds > 0 ? double(sent) / 1e6 / seconds : 0;
+    double left = rate > 0 ? double(total - sent) / 1e6 / rate : 0;
+    m_rate->setText(tr("run %1: %2 MB/s, %3 s left").arg(run + 1).arg(rate, 0, 'f', 0).arg(left, 0, 'f', 1));
+}
+
+void SendView::onRunFinished(const app::RunResult& r)
+{
+    m_runClock.start();
+    int row = m_results->rowCount();
+    m_results->insertRow(row);
+    QString checks;
+    for (const auto& p : r.parts)
+        checks += p.state == app::PartCheck::State::Match ? QStringLiteral("✓") : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗") : QStringLiteral("?");
+    const QStringList cells{QString::number(r.run + 1), r.target.toString(),
+                            r.error.isEmpty() ? QString::number(r.httpStatus) : r.error, QString::number(r.totalSeconds, 'f', 3),
+                            QString::number(r.mbPerSecond(), 'f', 1), checks};
+    for (int c = 0; c < cells.size(); ++c)
+        m_results->setItem(row, c, new QTableWidgetItem(cells[c]));
+    m_results->item(row, 5)->setToolTip(r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
+                                                        : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
+    m_chart->setSent(r.upload);
+    m_chart->setReceived({});
+}
+
+void SendView::onFinished(const QList<app::RunResult>&)
+{
+    setBusy(false);
+    m_progress->setValue(m_progress->maximum());
+}
+
+void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples) { m_chart->setReceived(samples); }
+
+void SendView::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void SendView::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    m_parts->addFiles(paths);
+    event->acceptProposedAction();
+}
+
+} // namespace upin::ui

@@ -1,0 +1,75 @@
+#pragma once
+// Send: a drop zone and editable table of parts, targets with presets for the built-in endpoints, runs and
+// framing options, Send and Cancel, progress with MB/s and time left, "Copy as curl", per-run results and the
+// throughput chart. Emits the plan; the sender runs elsewhere.
+
+#include "models/plan_parts_model.h"
+#include "sender/sender.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QTableWidget;
+
+namespace upin::ui {
+
+class ThroughputChart;
+
+class SendView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit SendView(QWidget* parent = nullptr);
+    PlanPartsModel* partsModel() const { return m_parts; }
+    app::UploadPlan plan() const;
+    void setTargets(const QStringList& urls); // history, newest first
+    QStringList targets() const;
+    void setListenerBase(const QString& base);
+    ThroughputChart* chart() const { return m_chart; }
+    QTableWidget* results() const { return m_results; }
+
+public slots:
+    void onProgress(int targetIndex, int run, quint64 sent, quint64 total);
+    void onRunFinished(const upin::app::RunResult& result);
+    void onFinished(const QList<upin::app::RunResult>& results);
+    void setReceivedSamples(const QList<upin::app::ThroughputSample>& samples);
+
+signals:
+    void sendRequested(const upin::app::UploadPlan& plan);
+    void cancelRequested();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void addFilesDialog();
+    void addField();
+    void addSynthetic();
+    void copyAsCurl();
+    void setBusy(bool busy);
+
+    PlanPartsModel* m_parts;
+    QTableView* m_table;
+    QComboBox* m_target;
+    QSpinBox* m_runs;
+    QCheckBox* m_chunked;
+    QCheckBox* m_expect;
+    QCheckBox* m_hash;
+    QPushButton* m_send;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QLabel* m_rate;
+    QTableWidget* m_results;
+    ThroughputChart* m_chart;
+    QString m_listenerBase;
+    QElapsedTimer m_runClock;
+};
+
+} // namespace upin::ui
