@@ -71,7 +71,8 @@ int main(int argc, char** argv)
     QCommandLineOption port(QStringLiteral("port"), QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N"));
     QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen or inspect"), QStringLiteral("NAME"));
-    cl.addOptions({port, tab});
+    QCommandLineOption send(QStringLiteral("send"), QStringLiteral("add FILE to the Send tab's parts (repeat for more)"), QStringLiteral("FILE"));
+    cl.addOptions({port, tab, send});
     cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("a body, HTTP request or capture folder to inspect"), QStringLiteral("[FILE]"));
     cl.process(application);
 
@@ -126,6 +127,10 @@ int main(int argc, char** argv)
         window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
     if (!cl.positionalArguments().isEmpty())
         open(cl.positionalArguments().first());
+    if (cl.isSet(send)) {
+        window.sendView()->partsModel()->addFiles(cl.values(send));
+        window.tabs()->setCurrentWidget(window.sendView());
+    }
     window.resize(window.size().expandedTo(QSize(1200, 760)));
     window.show();
 

@@ -45,7 +45,11 @@ ListenView::ListenView(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(CaptureListModel::State, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Double-click a stored capture to inspect it"));
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {

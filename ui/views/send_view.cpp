@@ -62,6 +62,7 @@ SendView::SendView(QWidget* parent)
     m_target->setEditable(true);
     m_target->setToolTip(tr("Target URL; the presets are the built-in listener's endpoints"));
     m_target->setMinimumContentsLength(40);
+    m_target->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_runs->setRange(1, 1000);
     m_runs->setPrefix(tr("runs: "));
     m_hash->setChecked(true);
@@ -97,7 +98,9 @@ SendView::SendView(QWidget* parent)
     actions->addWidget(m_rate);
 
     m_results->setHorizontalHeaderLabels({tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
+    m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_results->setMinimumWidth(520);
     m_results->verticalHeader()->hide();
     m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
@@ -110,8 +113,11 @@ SendView::SendView(QWidget* parent)
     topLayout->addLayout(options);
     topLayout->addLayout(actions);
     auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->setObjectName(QStringLiteral("sendResultsSplitter"));
     bottom->addWidget(m_results);
     bottom->addWidget(m_chart);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("sendSplitter"));
     split->addWidget(top);
