@@ -16,15 +16,21 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QThread>
+#include <QTimer>
+
+#include <cstdio>
 
 using namespace upin;
 
 namespace {
 
 // Starts the listener on the wanted port or, when it is taken, the next free one.
+QString g_captureDir; // --capture-dir, else the app data folder
+
 bool startListener(app::Listener& listener, ui::MainWindow& window, quint16 port)
 {
     app::ListenerConfig config;
+    config.captureDir = g_captureDir;
     bool ok = false;
     for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
         config.port = port == 0 ? 0 : quint16(port + attempt);
@@ -35,7 +41,6 @@ bool startListener(app::Listener& listener, ui::MainWindow& window, quint16 port
     if (ok) {
         window.sendView()->setListenerBase(QStringLiteral("http://%1:%2").arg(address).arg(listener.port()));
         window.setListenerStatus(QObject::tr("Listening on http://%1:%2").arg(address).arg(listener.port()));
-        QSettings().setValue(QStringLiteral("listen/port"), port);
     } else {
         window.setListenerStatus(QObject::tr("Listener stopped: %1").arg(listener.errorString()));
     }
@@ -71,11 +76,16 @@ int main(int argc, char** argv)
     QCommandLineOption port(QStringLiteral("port"), QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N"));
     QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen or inspect"), QStringLiteral("NAME"));
+    QCommandLineOption stalls(QStringLiteral("measure-stalls"),
+                              QStringLiteral("measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit"));
+    QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N"));
     QCommandLineOption send(QStringLiteral("send"), QStringLiteral("add FILE to the Send tab's parts (repeat for more)"), QStringLiteral("FILE"));
-    cl.addOptions({port, tab, send});
+    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where the listener stores captures"), QStringLiteral("DIR"));
+    cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
     cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("a body, HTTP request or capture folder to inspect"), QStringLiteral("[FILE]"));
     cl.process(application);
 
+    g_captureDir = cl.value(captureDir);
     ui::MainWindow window;
     app::Listener listener;
     QThread senderThread, inspectThread;
@@ -85,7 +95,10 @@ int main(int argc, char** argv)
     // Listener <-> Listen view
     QObject::connect(&listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
     QObject::connect(window.listenView(), &ui::ListenView::startRequested, &window,
-                     [&](quint16 p) { startListener(listener, window, p); });
+                     [&](quint16 p) {
+                         QSettings().setValue(QStringLiteral("listen/port"), p); // the user's choice is remembered
+                         startListener(listener, window, p);
+                     });
     QObject::connect(window.listenView(), &ui::ListenView::stopRequested, &window, [&] {
         listener.stop();
         window.listenView()->setListening(false, {}, 0, {});
@@ -134,7 +147,24 @@ int main(int argc, char** argv)
     window.resize(window.size().expandedTo(QSize(1200, 760)));
     window.show();
 
+    // Stall meter: a 5 ms timer on the GUI thread; the longest gap between its ticks, less 5 ms, is the worst stall.
+    QElapsedTimer sinceTick;
+    qint64 worstStallMs = 0;
+    QTimer stallTimer;
+    if (cl.isSet(stalls)) {
+        stallTimer.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&stallTimer, &QTimer::timeout, [&] {
+            worstStallMs = std::max(worstStallMs, sinceTick.elapsed() - 5);
+            sinceTick.restart();
+        });
+        sinceTick.start();
+        stallTimer.start(5);
+    }
+    if (cl.isSet(quitAfter))
+        QTimer::singleShot(cl.value(quitAfter).toInt() * 1000, &application, &QApplication::quit);
     int rc = QApplication::exec();
+    if (cl.isSet(stalls))
+        std::fprintf(stderr, "worst GUI thread stall: %lld ms\n", static_cast<long long>(worstStallMs));
     listener.stop();
     inspector->cancel();
     senderThread.quit();

@@ -1,0 +1,15 @@
+// Catch2 main with a QApplication (widgets), run offscreen.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include "inspect/inspect_worker.h"
+
+#include <QApplication>
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    QApplication app(argc, argv);
+    qRegisterMetaType<upin::app::InspectResult>();
+    return Catch::Session().run(argc, argv);
+}
