@@ -1,13 +1,16 @@
 // upload-inspector: the desktop app. The only place where app services (listener, sender, inspect worker) are
 // wired to ui widgets. Every service runs on its own thread; the GUI thread only applies value events.
 
+#include "bench/shootout_worker.h"
 #include "inspect/inspect_worker.h"
 #include "listener/listener.h"
 #include "main_window.h"
 #include "sender/sender.h"
+#include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/send_view.h"
+#include "views/shootout_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -75,7 +78,7 @@ int main(int argc, char** argv)
     cl.addVersionOption();
     QCommandLineOption port(QStringLiteral("port"), QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N"));
-    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen or inspect"), QStringLiteral("NAME"));
+    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen, inspect, compare or shootout"), QStringLiteral("NAME"));
     QCommandLineOption stalls(QStringLiteral("measure-stalls"),
                               QStringLiteral("measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit"));
     QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N"));
@@ -88,9 +91,11 @@ int main(int argc, char** argv)
     g_captureDir = cl.value(captureDir);
     ui::MainWindow window;
     app::Listener listener;
-    QThread senderThread, inspectThread;
+    QThread senderThread, inspectThread, benchThread;
     auto* sender = onThread<app::Sender>(senderThread);
     auto* inspector = onThread<app::InspectWorker>(inspectThread);
+    auto* bench = onThread<app::ShootoutWorker>(benchThread);
+    qRegisterMetaType<app::ShootoutResult>();
 
     // Listener <-> Listen view
     QObject::connect(&listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
@@ -120,6 +125,16 @@ int main(int argc, char** argv)
                 window.sendView()->setReceivedSamples(captures->row(row).samples);
     });
     QObject::connect(sender, &app::Sender::finished, window.sendView(), &ui::SendView::onFinished);
+    QObject::connect(sender, &app::Sender::finished, window.compareView(), &ui::CompareView::addRuns);
+
+    // Matcher shoot-out <-> bench thread; an inspected capture's raw body is offered as a source
+    QObject::connect(window.shootoutView(), &ui::ShootoutView::runRequested, bench,
+                     [bench](const app::ShootoutRequest& request) { bench->run(request); });
+    QObject::connect(bench, &app::ShootoutWorker::finished, window.shootoutView(), &ui::ShootoutView::showResult);
+    QObject::connect(inspector, &app::InspectWorker::finished, window.shootoutView(), [&](const app::InspectResult& result) {
+        if (!result.bodyFile.isEmpty() && result.bodyFileOffset == 0)
+            window.shootoutView()->setStoredBody(result.bodyFile, result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString());
+    });
 
     // Inspect view <-> inspect thread
     auto open = [&](const QString& path) {
@@ -135,7 +150,8 @@ int main(int argc, char** argv)
     window.restoreSettings();
     quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt() : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
     startListener(listener, window, listenPort);
-    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect")};
+    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect"), QStringLiteral("compare"),
+                           QStringLiteral("shootout")};
     if (cl.isSet(tab) && tabs.contains(cl.value(tab)))
         window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
     if (!cl.positionalArguments().isEmpty())
@@ -167,9 +183,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "worst GUI thread stall: %lld ms\n", static_cast<long long>(worstStallMs));
     listener.stop();
     inspector->cancel();
-    senderThread.quit();
-    inspectThread.quit();
-    senderThread.wait();
-    inspectThread.wait();
+    for (QThread* thread : {&senderThread, &inspectThread, &benchThread}) {
+        thread->quit();
+        thread->wait(); // a running shoot-out finishes first
+    }
     return rc;
 }

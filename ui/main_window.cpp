@@ -1,8 +1,10 @@
 #include "main_window.h"
 
+#include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/send_view.h"
+#include "views/shootout_view.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -19,7 +21,7 @@ namespace upin::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_tabs(new QTabWidget), m_send(new SendView), m_listen(new ListenView), m_inspect(new InspectView),
-      m_listenerStatus(new QLabel)
+      m_compare(new CompareView), m_shootout(new ShootoutView), m_listenerStatus(new QLabel)
 {
     setWindowTitle(tr("Upload Inspector"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
@@ -27,6 +29,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_send, tr("&Send"));
     m_tabs->addTab(m_listen, tr("&Listen"));
     m_tabs->addTab(m_inspect, tr("&Inspect"));
+    m_tabs->addTab(m_compare, tr("&Compare"));
+    m_tabs->addTab(m_shootout, tr("&Matcher shoot-out"));
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_listenerStatus);
 

@@ -9,9 +9,11 @@ class QTabWidget;
 
 namespace upin::ui {
 
+class CompareView;
 class InspectView;
 class ListenView;
 class SendView;
+class ShootoutView;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -20,6 +22,8 @@ public:
     SendView* sendView() const { return m_send; }
     ListenView* listenView() const { return m_listen; }
     InspectView* inspectView() const { return m_inspect; }
+    CompareView* compareView() const { return m_compare; }
+    ShootoutView* shootoutView() const { return m_shootout; }
     QTabWidget* tabs() const { return m_tabs; }
     void setListenerStatus(const QString& text);
     void restoreSettings();
@@ -35,6 +39,8 @@ private:
     SendView* m_send;
     ListenView* m_listen;
     InspectView* m_inspect;
+    CompareView* m_compare;
+    ShootoutView* m_shootout;
     QLabel* m_listenerStatus;
 };
 

@@ -12,12 +12,17 @@
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/send_view.h"
+#include "views/compare_view.h"
+#include "views/shootout_view.h"
+#include "charts/bar_chart.h"
 
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QJsonArray>
+#include <QBarSet>
+#include <QBoxPlotSeries>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMimeData>
@@ -230,4 +235,46 @@ TEST_CASE("choosing a diagnostic moves the hex view to its byte", "[ui][inspect]
     view.diagnostics()->setCurrentRow(row);
     const quint64 line = diagnostics[size_t(row)].offset & ~quint64(15);
     CHECK(view.hex()->toPlainText().contains(QStringLiteral("▶%1").arg(line, 10, 10, QLatin1Char('0'))));
+}
+
+TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and charted", "[ui][shootout]")
+{
+    app::ShootoutWorker worker;
+    QSignalSpy finished(&worker, &app::ShootoutWorker::finished);
+    app::ShootoutRequest request;
+    request.shape = core::BenchInput::Mixed;
+    request.size = 1 << 20;
+    request.runs = 1;
+    worker.run(request);
+    REQUIRE(finished.size() == 1);
+    auto result = finished.first().first().value<app::ShootoutResult>();
+    REQUIRE(result.entries.size() == 4);
+    for (const auto& e : result.entries) {
+        CHECK(e.ok);
+        CHECK(e.gbps > 0);
+    }
+    ui::ShootoutView view;
+    view.showResult(result);
+    CHECK(view.chart()->values()->count() == 4);
+}
+
+TEST_CASE("compare view groups runs by target with median bars and min-max whiskers", "[ui][compare]")
+{
+    QList<app::RunResult> runs;
+    for (auto [url, seconds] : {std::pair{"http://h/file-part?matcher=kmp", 2.0}, std::pair{"http://h/file-part?matcher=simd", 1.0},
+                                std::pair{"http://h/file-part?matcher=kmp", 4.0}}) {
+        app::RunResult r;
+        r.target = QUrl(url);
+        r.httpStatus = 200;
+        r.totalSeconds = seconds;
+        r.bodyBytes = 8000000;
+        runs.append(r);
+    }
+    ui::CompareView view;
+    view.addRuns(runs);
+    REQUIRE(view.table()->rowCount() == 2);
+    CHECK(view.table()->item(0, 1)->text() == "2");
+    CHECK(view.chart()->values()->count() == 2);
+    CHECK(view.chart()->values()->at(0) == 3.0); // median of 4 and 2 MB/s
+    CHECK(view.chart()->whiskers()->count() == 2);
 }

@@ -2,6 +2,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include "bench/shootout_worker.h"
 #include "inspect/inspect_worker.h"
 
 #include <QApplication>
@@ -11,5 +12,6 @@ int main(int argc, char** argv)
     qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
     qRegisterMetaType<upin::app::InspectResult>();
+    qRegisterMetaType<upin::app::ShootoutResult>();
     return Catch::Session().run(argc, argv);
 }

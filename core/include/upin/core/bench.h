@@ -41,8 +41,9 @@ struct BenchTiming {
 
 // Times the whole parser (hashing off, data callbacks counted only) over body, fed in chunks of chunkSize.
 BenchTiming timeParser(const BenchBody& body, MatcherKind matcher, int runs, size_t chunkSize);
-// Times one memchr call over the same bytes for a byte value that the generated bodies never contain, so it reads
-// every byte at the C library's best speed: the least work any matcher must do. The ceiling of the same run.
+// Times a memchr pass over the same bytes for a byte value the body does not contain (generated bodies never
+// contain 0xFF), so one call reads every byte at the C library's best speed: the least work any matcher must do,
+// the ceiling of the same run. A stored body holding every value gets its rarest one, restarting after each hit.
 BenchTiming timeMemchrCeiling(const BenchBody& body, int runs);
 
 } // namespace upin::core

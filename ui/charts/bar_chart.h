@@ -1,0 +1,38 @@
+#pragma once
+// A labelled bar chart of one value per category (GB/s per matcher strategy, median seconds per target), with
+// optional min-max whiskers drawn as a box plot series over the bars.
+
+#include <QChartView>
+
+class QBarSeries;
+class QBarSet;
+class QBoxPlotSeries;
+class QBarCategoryAxis;
+class QValueAxis;
+
+namespace upin::ui {
+
+class BarChart final : public QChartView {
+    Q_OBJECT
+public:
+    struct Bar {
+        QString category;
+        double value = 0;
+        double min = 0; // whiskers, used when showWhiskers
+        double max = 0;
+    };
+    BarChart(const QString& title, const QString& unit, QWidget* parent = nullptr);
+    void setBars(const QList<Bar>& bars, bool showWhiskers = false);
+    QBarSet* values() const { return m_set; }
+    QBoxPlotSeries* whiskers() const { return m_whiskers; }
+    bool exportPng(const QString& path);
+
+private:
+    QBarSeries* m_series;
+    QBarSet* m_set;
+    QBoxPlotSeries* m_whiskers;
+    QBarCategoryAxis* m_categories;
+    QValueAxis* m_axis;
+};
+
+} // namespace upin::ui

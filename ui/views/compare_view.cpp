@@ -1,0 +1,95 @@
+#include "views/compare_view.h"
+
+#include "charts/bar_chart.h"
+#include "sender/run_report.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace upin::ui {
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent), m_chart(new BarChart(tr("Median throughput by target (whiskers: min to max)"), tr("MB/s"))),
+      m_table(new QTableWidget(0, 7))
+{
+    m_table->setHorizontalHeaderLabels({tr("Target"), tr("Runs"), tr("Median s"), tr("Min s"), tr("Max s"), tr("Median MB/s"), tr("Checks")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* csv = new QPushButton(tr("Export CSV…"));
+    auto* png = new QPushButton(tr("Export PNG…"));
+    auto* clearButton = new QPushButton(tr("Clear"));
+    connect(csv, &QPushButton::clicked, this, &CompareView::exportCsv);
+    connect(png, &QPushButton::clicked, this, &CompareView::exportPng);
+    connect(clearButton, &QPushButton::clicked, this, &CompareView::clear);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL. Send the same parts to "
+                                     "/file-part?matcher=kmp and ?matcher=simd to see the Spring fix.")), 1);
+    buttons->addWidget(csv);
+    buttons->addWidget(png);
+    buttons->addWidget(clearButton);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("compareSplitter"));
+    split->addWidget(m_chart);
+    split->addWidget(m_table);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(split, 1);
+}
+
+void CompareView::addRuns(const QList<app::RunResult>& runs)
+{
+    m_runs += runs;
+    refresh();
+}
+
+void CompareView::clear()
+{
+    m_runs.clear();
+    refresh();
+}
+
+void CompareView::refresh()
+{
+    const auto stats = app::statsByTarget(m_runs);
+    QList<BarChart::Bar> bars;
+    m_table->setRowCount(0);
+    for (const auto& s : stats) {
+        QString label = s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString());
+        bars.append({label, std::round(s.medianMBps), s.minMBps, s.maxMBps});
+        int row = m_table->rowCount();
+        m_table->insertRow(row);
+        const QStringList cells{s.target.toString(), QString::number(s.count), QString::number(s.medianSeconds, 'f', 3),
+                                QString::number(s.minSeconds, 'f', 3), QString::number(s.maxSeconds, 'f', 3),
+                                QString::number(s.medianMBps, 'f', 1),
+                                s.failures ? tr("%1 failed").arg(s.failures) : s.integrityFailures ? tr("%1 mismatched").arg(s.integrityFailures) : tr("ok")};
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
+    }
+    m_chart->setBars(bars, true);
+}
+
+void CompareView::exportCsv()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"));
+    QFile file(path);
+    if (!path.isEmpty() && file.open(QIODevice::WriteOnly))
+        file.write(app::runsToCsv(m_runs).toUtf8());
+}
+
+void CompareView::exportPng()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Export chart as PNG"), QStringLiteral("compare.png"));
+    if (!path.isEmpty())
+        m_chart->exportPng(path);
+}
+
+} // namespace upin::ui

@@ -1,0 +1,37 @@
+#pragma once
+// Compare: every run sent this session, grouped by target (the URL, so /file-part?matcher=kmp and ?matcher=simd
+// are two groups): median MB/s bars with min-max whiskers, the statistics table, and exports.
+
+#include "sender/sender.h"
+
+#include <QWidget>
+
+class QTableWidget;
+
+namespace upin::ui {
+
+class BarChart;
+
+class CompareView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+    BarChart* chart() const { return m_chart; }
+    QTableWidget* table() const { return m_table; }
+    const QList<app::RunResult>& runs() const { return m_runs; }
+
+public slots:
+    void addRuns(const QList<upin::app::RunResult>& runs);
+    void clear();
+
+private:
+    void refresh();
+    void exportCsv();
+    void exportPng();
+
+    QList<app::RunResult> m_runs;
+    BarChart* m_chart;
+    QTableWidget* m_table;
+};
+
+} // namespace upin::ui

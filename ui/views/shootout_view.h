@@ -1,0 +1,42 @@
+#pragma once
+// Matcher shoot-out: the parser timed with each matcher strategy beside the memchr ceiling, on a generated body
+// or a stored one: the before and after of the Spring fix, as a chart.
+
+#include "bench/shootout_worker.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace upin::ui {
+
+class BarChart;
+
+class ShootoutView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit ShootoutView(QWidget* parent = nullptr);
+    BarChart* chart() const { return m_chart; }
+    void setStoredBody(const QString& path, const QString& contentType); // offered as a source
+
+public slots:
+    void showResult(const upin::app::ShootoutResult& result);
+
+signals:
+    void runRequested(const upin::app::ShootoutRequest& request);
+
+private:
+    QComboBox* m_source;
+    QSpinBox* m_sizeMiB;
+    QSpinBox* m_runs;
+    QPushButton* m_run;
+    QLabel* m_summary;
+    BarChart* m_chart;
+    QString m_storedPath;
+    QString m_storedType;
+};
+
+} // namespace upin::ui
