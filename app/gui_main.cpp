@@ -137,12 +137,12 @@ int main(int argc, char** argv)
     });
 
     // Inspect view <-> inspect thread
-    auto open = [&](const QString& path) {
+    auto open = [&](const QString& path, const QString& contentType = {}) {
         window.tabs()->setCurrentWidget(window.inspectView());
-        QMetaObject::invokeMethod(inspector, [inspector, path] { inspector->open(path); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(inspector, [inspector, path, contentType] { inspector->open(path, contentType); }, Qt::QueuedConnection);
     };
     QObject::connect(window.inspectView(), &ui::InspectView::openRequested, &window, open);
-    QObject::connect(window.listenView(), &ui::ListenView::captureActivated, &window, open);
+    QObject::connect(window.listenView(), &ui::ListenView::captureActivated, &window, [&](const QString& folder) { open(folder); });
     QObject::connect(window.inspectView(), &ui::InspectView::cancelRequested, &window, [inspector] { inspector->cancel(); });
     QObject::connect(inspector, &app::InspectWorker::progress, window.inspectView(), &ui::InspectView::setProgress);
     QObject::connect(inspector, &app::InspectWorker::finished, window.inspectView(), &ui::InspectView::showResult);

@@ -93,7 +93,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     const auto urls = event->mimeData()->urls();
     if (!urls.isEmpty() && urls.first().isLocalFile()) {
         m_tabs->setCurrentWidget(m_inspect);
-        emit m_inspect->openRequested(urls.first().toLocalFile());
+        emit m_inspect->openRequested(urls.first().toLocalFile(), {});
     }
     event->acceptProposedAction();
 }

@@ -74,7 +74,7 @@ SourceKind detectSource(const QString& path)
     return line.endsWith(" HTTP/1.1") || line.endsWith(" HTTP/1.0") ? SourceKind::RawHttp : SourceKind::Body;
 }
 
-void InspectWorker::open(const QString& path)
+void InspectWorker::open(const QString& path, const QString& contentType)
 {
     m_cancel = false;
     InspectResult result;
@@ -107,6 +107,8 @@ void InspectWorker::open(const QString& path)
         request.path = path;
         request.rawHttp = kind == SourceKind::RawHttp;
     }
+    if (!contentType.isEmpty())
+        request.contentType = contentType.toStdString();
     BodyFileResult parsed = parseBodyFile(request);
     result.report = std::move(parsed.report);
     result.error = parsed.ioError;

@@ -31,7 +31,8 @@ SourceKind detectSource(const QString& path);
 class InspectWorker final : public QObject {
     Q_OBJECT
 public:
-    void open(const QString& path); // in the worker's thread
+    // In the worker's thread. contentType, when given, names the boundary instead of the request head or a guess.
+    void open(const QString& path, const QString& contentType = {});
     void cancel() { m_cancel = true; } // from any thread
 
 signals:

@@ -4,7 +4,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QComboBox>
 #include <QFileDialog>
+#include <QImage>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QScrollArea>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,6 +31,7 @@ namespace {
 constexpr qint64 kPreviewBytes = 64 * 1024; // text preview: the first 64 KiB of a part
 constexpr qint64 kHexBytes = 4096;          // hex view window
 constexpr qint64 kCopyChunk = 1 << 20;
+constexpr quint64 kMaxImageBytes = 32u << 20;
 
 QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
 {
@@ -53,7 +59,7 @@ InspectView::InspectView(QWidget* parent)
     : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView), m_title(new QLabel(tr("Nothing open"))),
       m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save part…"))),
       m_saveAll(new QPushButton(tr("Save all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget)
+      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel)
 {
     setAcceptDrops(true);
     auto* open = new QPushButton(tr("Open…"));
@@ -88,9 +94,26 @@ InspectView::InspectView(QWidget* parent)
         view->setLineWrapMode(QPlainTextEdit::NoWrap);
     }
     m_hex->setFont(QFont(QStringLiteral("monospace")));
+    for (const char* name : {"UTF-8", "ISO-8859-1", "UTF-16LE", "UTF-16BE"})
+        m_encoding->addItem(QString::fromLatin1(name));
+    m_encoding->setToolTip(tr("Text encoding; the part's charset parameter chooses it when present"));
+    connect(m_encoding, &QComboBox::currentTextChanged, this, [this] {
+        if (const auto* part = m_model->part(m_tree->currentIndex()))
+            showText(*part);
+    });
+    auto* textPage = new QWidget;
+    auto* textLayout = new QVBoxLayout(textPage);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->addWidget(m_encoding, 0, Qt::AlignLeft);
+    textLayout->addWidget(m_text, 1);
+    m_image->setAlignment(Qt::AlignCenter);
+    auto* imageScroll = new QScrollArea;
+    imageScroll->setWidget(m_image);
+    imageScroll->setWidgetResizable(true);
     m_tabs->addTab(m_headers, tr("Headers"));
-    m_tabs->addTab(m_text, tr("Text"));
+    m_tabs->addTab(textPage, tr("Text"));
     m_tabs->addTab(m_hex, tr("Hex"));
+    m_tabs->addTab(imageScroll, tr("Image"));
     connect(m_diagnostics, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row < int(m_result.report.diagnostics.size() + (m_result.report.error ? 1 : 0))) {
             quint64 offset = row < int(m_result.report.diagnostics.size()) ? m_result.report.diagnostics[size_t(row)].offset
@@ -120,7 +143,7 @@ void InspectView::openDialog()
 {
     QString path = QFileDialog::getOpenFileName(this, tr("Open a request body or HTTP request"));
     if (!path.isEmpty())
-        emit openRequested(path);
+        emit openRequested(path, {});
 }
 
 void InspectView::setProgress(qint64 done, qint64 total)
@@ -157,6 +180,8 @@ void InspectView::showResult(const app::InspectResult& result)
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
     const bool canSave = !result.bodyFile.isEmpty() && result.bodyFileOffset >= 0;
+    if (r.error && r.error->code == core::Errc::MissingBoundary && r.parts.empty() && isVisible())
+        QMetaObject::invokeMethod(this, &InspectView::askForBoundary, Qt::QueuedConnection);
     m_savePart->setEnabled(canSave || !result.partsFolder.isEmpty());
     m_saveAll->setEnabled(canSave);
     if (!r.parts.empty())
@@ -185,16 +210,50 @@ void InspectView::showPart(const core::PartSummary* part)
         m_headers->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
         m_headers->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(value)));
     }
-    QByteArray preview = readBody(part->bodyOffset, std::min<qint64>(qint64(part->size), kPreviewBytes));
+    // The part's charset chooses the text encoding when it names one we offer.
+    const QString type = QString::fromStdString(part->contentType.value_or("")).toLower();
+    qsizetype charset = type.indexOf(QLatin1String("charset="));
+    if (charset >= 0) {
+        int index = m_encoding->findText(type.mid(charset + 8).section(QLatin1Char(';'), 0, 0).remove(QLatin1Char('"')).trimmed(),
+                                         Qt::MatchFixedString);
+        if (index >= 0)
+            m_encoding->setCurrentIndex(index);
+    }
+    showText(*part);
+    QImage image;
+    if (type.startsWith(QLatin1String("image/")) && part->size <= kMaxImageBytes)
+        image = QImage::fromData(readBody(part->bodyOffset, qint64(part->size)));
+    m_image->setPixmap(image.isNull() ? QPixmap() : QPixmap::fromImage(image));
+    m_image->setText(image.isNull() ? tr("(not an image, or larger than 32 MiB)") : QString());
+    showHexAt(part->bodyOffset);
+}
+
+void InspectView::showText(const core::PartSummary& part)
+{
+    QByteArray preview = readBody(part.bodyOffset, std::min<qint64>(qint64(part.size), kPreviewBytes));
     if (preview.isEmpty() && m_result.bodyFileOffset < 0)
         m_text->setPlainText(tr("(no preview: this body was sent chunked, so part offsets do not map to the file)"));
-    else if (preview.isEmpty() && part->size > 0)
+    else if (preview.isEmpty() && part.size > 0)
         m_text->setPlainText(tr("(no raw body was kept for this capture; saved parts are in %1)").arg(m_result.partsFolder));
     else {
-        QStringDecoder decoder(QStringDecoder::Utf8);
-        m_text->setPlainText(decoder.decode(preview) + (qint64(part->size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
+        auto encoding = QStringConverter::encodingForName(m_encoding->currentText().toLatin1().constData());
+        QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
+        m_text->setPlainText(decoder.decode(preview) + (qint64(part.size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
     }
-    showHexAt(part->bodyOffset);
+}
+
+void InspectView::askForBoundary()
+{
+    bool ok = false;
+    QString value = QInputDialog::getText(this, tr("Boundary needed"),
+                                          tr("No delimiter line was found at the start of %1.\nEnter its Content-Type header value or just "
+                                             "the boundary:").arg(m_result.title),
+                                          QLineEdit::Normal, QStringLiteral("multipart/form-data; boundary="), &ok);
+    if (!ok || value.trimmed().isEmpty())
+        return;
+    if (!value.contains(QLatin1Char('/')))
+        value = QStringLiteral("multipart/form-data; boundary=") + value.trimmed();
+    emit openRequested(m_result.path, value);
 }
 
 void InspectView::showHexAt(quint64 bodyOffset)

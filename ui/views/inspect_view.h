@@ -9,7 +9,10 @@
 #include <QWidget>
 
 class QLabel;
+class QComboBox;
+class QLabel;
 class QListWidget;
+class QScrollArea;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -35,11 +38,13 @@ public slots:
     void showHexAt(quint64 bodyOffset);
 
 signals:
-    void openRequested(const QString& path);
+    void openRequested(const QString& path, const QString& contentType); // contentType empty: from the file
     void cancelRequested();
 
 private:
     void showPart(const core::PartSummary* part);
+    void showText(const core::PartSummary& part);
+    void askForBoundary();
     QByteArray readBody(quint64 offset, qint64 length) const;
     bool copyPart(const core::PartSummary& part, const QString& target) const;
     void savePart();
@@ -57,6 +62,8 @@ private:
     QPlainTextEdit* m_text;
     QPlainTextEdit* m_hex;
     QListWidget* m_diagnostics;
+    QComboBox* m_encoding;
+    QLabel* m_image;
     app::InspectResult m_result;
 };
 
