@@ -15,6 +15,7 @@
 #include "views/compare_view.h"
 #include "views/shootout_view.h"
 #include "charts/bar_chart.h"
+#include "charts/part_timeline_chart.h"
 
 #include <catch2/catch.hpp>
 
@@ -276,4 +277,30 @@ TEST_CASE("compare view groups runs by target with median bars and min-max whisk
     CHECK(view.chart()->values()->count() == 2);
     CHECK(view.chart()->values()->at(0) == 3.0); // median of 4 and 2 MB/s
     CHECK(view.chart()->whiskers()->count() == 2);
+}
+
+TEST_CASE("the part timeline shows when each part of a capture started and ended", "[ui][charts]")
+{
+    ui::CaptureListModel model;
+    auto started = event(app::ListenerEvent::Kind::CaptureStarted, 3, 0);
+    auto part0 = event(app::ListenerEvent::Kind::PartStarted, 3, 10);
+    part0.part.index = 0;
+    part0.part.name = "file";
+    part0.part.filename = "a.bin";
+    part0.elapsedMs = 2;
+    auto end0 = event(app::ListenerEvent::Kind::PartFinished, 3, 100);
+    end0.elapsedMs = 40;
+    auto part1 = event(app::ListenerEvent::Kind::PartStarted, 3, 110);
+    part1.part.index = 1;
+    part1.elapsedMs = 41;
+    model.apply({started, part0, end0, part1});
+    const auto& row = model.row(0);
+    REQUIRE(row.partSpans.size() == 2);
+    CHECK(row.partSpans[0].label == "0 file (a.bin)");
+    CHECK(row.partSpans[0].startMs == 2);
+    CHECK(row.partSpans[0].endMs == 40);
+    CHECK(row.partSpans[1].endMs == -1); // still arriving
+    ui::PartTimelineChart chart;
+    chart.setCapture(row);
+    CHECK(chart.barCount() == 2);
 }

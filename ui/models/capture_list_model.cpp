@@ -96,8 +96,15 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
         row.elapsedMs = e.elapsedMs;
         row.folder = e.folder;
         row.samples += e.samples;
-        if (e.kind == app::ListenerEvent::Kind::PartStarted)
+        if (e.kind == app::ListenerEvent::Kind::PartStarted) {
             row.parts = int(e.part.index) + 1;
+            QString label = QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
+            if (e.part.filename)
+                label += QStringLiteral(" (%1)").arg(QString::fromStdString(*e.part.filename));
+            row.partSpans.append({label, e.elapsedMs, -1});
+        }
+        if (e.kind == app::ListenerEvent::Kind::PartFinished && !row.partSpans.isEmpty())
+            row.partSpans.last().endMs = e.elapsedMs;
         if (e.kind == app::ListenerEvent::Kind::CaptureFinished) {
             row.state = e.state;
             row.error = e.error;

@@ -23,6 +23,12 @@ public:
         app::CaptureState state = app::CaptureState::Receiving;
         std::optional<core::Error> error;
         QList<app::ThroughputSample> samples;
+        struct PartSpan {
+            QString label;     // "0 file (photo.jpg)"
+            qint64 startMs = 0;
+            qint64 endMs = -1; // -1 while the part is still arriving
+        };
+        QList<PartSpan> partSpans; // when each part started and ended, for the timeline
     };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -1,5 +1,7 @@
 #include "views/listen_view.h"
 
+#include "charts/part_timeline_chart.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QHBoxLayout>
@@ -8,6 +10,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -15,7 +18,7 @@ namespace upin::ui {
 
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new QLabel), m_examples(new QPlainTextEdit)
+      m_status(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -58,10 +61,21 @@ ListenView::ListenView(QWidget* parent)
             emit captureActivated(folder);
     });
 
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    m_timeline->setCapture(m_model->row(current.row()));
+            });
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("listenSplitter"));
+    split->addWidget(m_table);
+    split->addWidget(m_timeline);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_examples);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
 }
 
@@ -88,6 +102,18 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
 {
     m_model->apply(batch);
+    // The timeline follows the selected capture, or the newest one when none is selected; it is redrawn only
+    // when that capture's parts change, not on every throughput sample.
+    const QModelIndex current = m_table->currentIndex();
+    const int row = current.isValid() ? current.row() : m_model->rowCount() - 1;
+    if (row < 0)
+        return;
+    const quint64 shown = m_model->row(row).id;
+    for (const auto& e : batch)
+        if (e.captureId == shown && e.kind != app::ListenerEvent::Kind::Progress) {
+            m_timeline->setCapture(m_model->row(row));
+            break;
+        }
     for (const auto& e : batch)
         if (e.kind == app::ListenerEvent::Kind::CaptureStarted)
             m_table->scrollToBottom();

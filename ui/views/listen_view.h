@@ -14,12 +14,15 @@ class QTableView;
 
 namespace upin::ui {
 
+class PartTimelineChart;
+
 class ListenView final : public QWidget {
     Q_OBJECT
 public:
     explicit ListenView(QWidget* parent = nullptr);
     CaptureListModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
+    PartTimelineChart* timeline() const { return m_timeline; }
 
 public slots:
     void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
@@ -37,6 +40,7 @@ private:
     QPushButton* m_toggle;
     QLabel* m_status;
     QPlainTextEdit* m_examples;
+    PartTimelineChart* m_timeline;
     bool m_listening = false;
 };
 

@@ -1,0 +1,63 @@
+#include "charts/part_timeline_chart.h"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLineSeries>
+#include <QPen>
+#include <QValueAxis>
+
+namespace upin::ui {
+
+namespace {
+constexpr int kMaxBars = 40;
+}
+
+PartTimelineChart::PartTimelineChart(QWidget* parent) : QChartView(parent), m_time(new QValueAxis), m_parts(new QCategoryAxis)
+{
+    auto* chart = new QChart;
+    m_time->setTitleText(tr("ms since the capture started"));
+    m_time->setLabelFormat(QStringLiteral("%.0f"));
+    m_parts->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    chart->addAxis(m_time, Qt::AlignBottom);
+    chart->addAxis(m_parts, Qt::AlignLeft);
+    chart->legend()->hide();
+    chart->setTitle(tr("Parts over time"));
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(160);
+}
+
+int PartTimelineChart::barCount() const { return int(chart()->series().size()); }
+
+void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
+{
+    chart()->removeAllSeries();
+    for (const QString& label : m_parts->categoriesLabels())
+        m_parts->remove(label);
+    // A chart of thousands of bars helps nobody and would cost the GUI thread: show the first kMaxBars.
+    const int count = std::min(int(row.partSpans.size()), kMaxBars);
+    qint64 end = std::max<qint64>(row.elapsedMs, 1);
+    for (int i = 0; i < count; ++i) {
+        const auto& span = row.partSpans[i];
+        const double y = count - i; // the first part on top
+        auto* bar = new QLineSeries;
+        bar->append(double(span.startMs), y);
+        bar->append(double(span.endMs < 0 ? row.elapsedMs : std::max(span.endMs, span.startMs)), y);
+        QPen pen(span.endMs < 0 ? QColor(0xb0, 0x6d, 0x00) : QColor(0x1f, 0x6f, 0xd0));
+        pen.setWidth(std::max(4, 120 / std::max(count, 1)));
+        pen.setCapStyle(Qt::FlatCap);
+        bar->setPen(pen);
+        chart()->addSeries(bar);
+        bar->attachAxis(m_time);
+        bar->attachAxis(m_parts);
+        m_parts->append(span.label, y);
+        end = std::max(end, span.endMs);
+    }
+    m_time->setRange(0, double(end) * 1.05);
+    m_parts->setRange(0, count + 1);
+    chart()->setTitle(tr("Parts over time — %1 %2%3")
+                          .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")),
+                               row.partSpans.size() > kMaxBars ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size()) : QString()));
+}
+
+} // namespace upin::ui
