@@ -37,12 +37,15 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     // A chart of thousands of bars helps nobody and would cost the GUI thread: show the first kMaxBars.
     const int count = std::min(int(row.partSpans.size()), kMaxBars);
     qint64 end = std::max<qint64>(row.elapsedMs, 1);
+    for (int i = 0; i < count; ++i)
+        end = std::max(end, row.partSpans[i].endMs);
+    const double minWidth = double(end) / 150; // a part that took no time still shows as a tick
     for (int i = 0; i < count; ++i) {
         const auto& span = row.partSpans[i];
         const double y = count - i; // the first part on top
         auto* bar = new QLineSeries;
         bar->append(double(span.startMs), y);
-        bar->append(double(span.endMs < 0 ? row.elapsedMs : std::max(span.endMs, span.startMs)), y);
+        bar->append(std::max(double(span.endMs < 0 ? row.elapsedMs : span.endMs), double(span.startMs) + minWidth), y);
         QPen pen(span.endMs < 0 ? QColor(0xb0, 0x6d, 0x00) : QColor(0x1f, 0x6f, 0xd0));
         pen.setWidth(std::max(4, 120 / std::max(count, 1)));
         pen.setCapStyle(Qt::FlatCap);
@@ -50,9 +53,10 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
         chart()->addSeries(bar);
         bar->attachAxis(m_time);
         bar->attachAxis(m_parts);
-        m_parts->append(span.label, y);
-        end = std::max(end, span.endMs);
     }
+    // Category labels must be added with increasing values: the last part (bottom) first.
+    for (int i = count - 1; i >= 0; --i)
+        m_parts->append(row.partSpans[i].label, count - i);
     m_time->setRange(0, double(end) * 1.05);
     m_parts->setRange(0, count + 1);
     chart()->setTitle(tr("Parts over time — %1 %2%3")
