@@ -81,7 +81,8 @@ void RawUpload::sendMore()
     if (!m_sending || m_bodyDone || m_finished)
         return;
     QByteArray chunk(kChunk, Qt::Uninitialized);
-    while (m_socket->bytesToWrite() < kMaxQueued) {
+    // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
+    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState && m_socket->bytesToWrite() < kMaxQueued) {
         qint64 got = m_body->read(chunk.data(), kChunk);
         if (got < 0 && !m_body->atEnd()) { // a file failed or shrank: do not send a short body as if complete
             m_socket->abort();
