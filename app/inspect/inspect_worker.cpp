@@ -2,6 +2,8 @@
 
 #include "inspect/body_file.h"
 
+#include "upin/core/sha256.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -63,6 +65,47 @@ core::ParseReport reportFromJson(const QJsonObject& json)
     return r;
 }
 
+core::ParseReport reportFromHar(const QJsonObject& har, QString* error)
+{
+    core::ParseReport combined;
+    combined.ok = true;
+    uint32_t index = 0;
+    for (const auto& value : har["log"].toObject()["entries"].toArray()) {
+        const QJsonObject request = value.toObject()["request"].toObject();
+        const QJsonObject post = request["postData"].toObject();
+        const QString mime = post["mimeType"].toString();
+        if (!mime.startsWith(QLatin1String("multipart/")))
+            continue;
+        // HAR keeps bodies as text; some exporters mark binary ones as base64.
+        QByteArray body = post["encoding"].toString() == QLatin1String("base64") ? QByteArray::fromBase64(post["text"].toString().toLatin1())
+                                                                                : post["text"].toString().toUtf8();
+        core::PartSummary node;
+        node.index = index++;
+        node.name = (request["method"].toString() + QLatin1Char(' ') + request["url"].toString()).toStdString();
+        node.contentType = mime.toStdString();
+        node.size = quint64(body.size());
+        node.complete = true;
+        auto parser = core::MultipartParser::fromContentType(mime.toStdString());
+        if (!parser) {
+            combined.diagnostics.push_back({parser.error().code, 0});
+            combined.parts.push_back(node);
+            continue;
+        }
+        core::ParseReport report = core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {true, false, {}});
+        node.children = std::move(report.parts);
+        node.sha256 = core::Sha256::hex({body.constData(), size_t(body.size())});
+        combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(), report.diagnostics.end());
+        if (report.error && !combined.error)
+            combined.error = report.error;
+        combined.ok = combined.ok && report.ok;
+        combined.bytes += quint64(body.size());
+        combined.parts.push_back(std::move(node));
+    }
+    if (combined.parts.empty() && error)
+        *error = QObject::tr("no multipart requests in this HAR file");
+    return combined;
+}
+
 SourceKind detectSource(const QString& path)
 {
     if (QFileInfo(path).isDir())
@@ -70,6 +113,8 @@ SourceKind detectSource(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return SourceKind::Body;
+    if (path.endsWith(QLatin1String(".har"), Qt::CaseInsensitive) || file.peek(64).trimmed().startsWith("{"))
+        return SourceKind::Har;
     QByteArray line = file.readLine(8192).trimmed();
     return line.endsWith(" HTTP/1.1") || line.endsWith(" HTTP/1.0") ? SourceKind::RawHttp : SourceKind::Body;
 }
@@ -86,6 +131,18 @@ void InspectWorker::open(const QString& path, const QString& contentType)
         return !m_cancel.load();
     };
     const SourceKind kind = detectSource(path);
+    if (kind == SourceKind::Har) { // JSON is read whole: HAR files hold their bodies as text anyway
+        QFile file(path);
+        file.open(QIODevice::ReadOnly);
+        QJsonParseError parseError;
+        QJsonDocument har = QJsonDocument::fromJson(file.readAll(), &parseError);
+        if (har.isNull())
+            result.error = tr("%1: not valid JSON (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
+        else
+            result.report = reportFromHar(har.object(), &result.error);
+        emit finished(result);
+        return;
+    }
     if (kind == SourceKind::CaptureFolder) {
         QDir dir(path);
         QFile json(dir.filePath(QStringLiteral("capture.json")));

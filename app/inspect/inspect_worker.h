@@ -24,8 +24,9 @@ struct InspectResult {
     bool cancelled = false;
 };
 
-// What a file looks like: a capture folder, a whole HTTP request (starts with a request line) or a body.
-enum class SourceKind : uint8_t { CaptureFolder, RawHttp, Body };
+// What a file looks like: a capture folder, a HAR file (browser devtools export), a whole HTTP request (starts
+// with a request line) or a body.
+enum class SourceKind : uint8_t { CaptureFolder, Har, RawHttp, Body };
 SourceKind detectSource(const QString& path);
 
 class InspectWorker final : public QObject {
@@ -45,6 +46,8 @@ private:
 
 // capture.json's parts and diagnostics back into a report (for captures stored without their raw body).
 core::ParseReport reportFromJson(const QJsonObject& json);
+// The multipart requests of a HAR file, each as a top-level node ("POST url") whose children are its parts.
+core::ParseReport reportFromHar(const QJsonObject& har, QString* error);
 
 } // namespace upin::app
 

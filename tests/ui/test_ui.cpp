@@ -304,3 +304,31 @@ TEST_CASE("the part timeline shows when each part of a capture started and ended
     chart.setCapture(row);
     CHECK(chart.barCount() == 2);
 }
+
+TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][inspect]")
+{
+    QTemporaryDir dir;
+    const QString body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n"
+                         "--b\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nvalue\r\n--b--\r\n";
+    QJsonObject multipart{{"method", "POST"}, {"url", "https://example.test/upload"},
+                          {"postData", QJsonObject{{"mimeType", "multipart/form-data; boundary=b"}, {"text", body}}}};
+    QJsonObject json{{"method", "POST"}, {"url", "https://example.test/api"},
+                     {"postData", QJsonObject{{"mimeType", "application/json"}, {"text", "{}"}}}};
+    QJsonObject har{{"log", QJsonObject{{"entries", QJsonArray{QJsonObject{{"request", json}}, QJsonObject{{"request", multipart}}}}}}};
+    QFile file(dir.filePath("session.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(har).toJson());
+    file.close();
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(file.fileName());
+    auto result = finished.first().first().value<app::InspectResult>();
+    ui::InspectView view;
+    view.showResult(result);
+    REQUIRE(view.model()->rowCount() == 1);
+    QModelIndex request = view.model()->index(0, 0);
+    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Name), Qt::DisplayRole).toString() == "POST https://example.test/upload");
+    REQUIRE(view.model()->rowCount(request) == 2);
+    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sha256, request), Qt::DisplayRole).toString().toStdString() ==
+          test::sha256("hello"));
+}
