@@ -43,6 +43,7 @@ bool startListener(app::Listener& listener, ui::MainWindow& window, quint16 port
     window.listenView()->setListening(ok, address, listener.port(), listener.captureRoot());
     if (ok) {
         window.sendView()->setListenerBase(QStringLiteral("http://%1:%2").arg(address).arg(listener.port()));
+        window.inspectView()->setListenerBase(QStringLiteral("http://%1:%2").arg(address).arg(listener.port()));
         window.setListenerStatus(QObject::tr("Listening on http://%1:%2").arg(address).arg(listener.port()));
     } else {
         window.setListenerStatus(QObject::tr("Listener stopped: %1").arg(listener.errorString()));
@@ -119,6 +120,11 @@ int main(int argc, char** argv)
         window.sendView()->onRunFinished(result);
         // Our own listener's answer names its capture: show what it received beside what was sent.
         const QString id = QJsonDocument::fromJson(result.response).object()[QStringLiteral("capture_id")].toString();
+        QStringList sent;
+        for (const auto& part : result.parts)
+            sent << part.sentSha256;
+        if (!id.isEmpty())
+            window.inspectView()->rememberSentHashes(id, sent);
         auto* captures = window.listenView()->model();
         for (int row = 0; row < captures->rowCount(); ++row)
             if (QString::number(captures->row(row).id) == id)

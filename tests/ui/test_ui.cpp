@@ -332,3 +332,25 @@ TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][in
     CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sha256, request), Qt::DisplayRole).toString().toStdString() ==
           test::sha256("hello"));
 }
+
+TEST_CASE("a capture from our own sender shows per part whether the hash matched what was sent", "[ui][inspect]")
+{
+    test::ListenerFixture f;
+    const QByteArray data = test::randomBytes(100000, 31);
+    auto r = test::curl({"-F", "doc=@" + f.file("doc.bin", data), "-F", "note=hi", f.url("/capture")});
+    REQUIRE(r.status == 200);
+    const QString id = r.json["capture_id"].toString();
+    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(folders.size() == 1);
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    ui::InspectView view;
+    view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
+    view.showResult(finished.first().first().value<app::InspectResult>());
+    REQUIRE(view.model()->rowCount() == 2);
+    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() == "✓ matches");
+    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() == "✗ differs");
+    // the raw body was kept, so the part bytes are readable for the previews
+    CHECK(view.hex()->toPlainText().contains("▶"));
+}

@@ -17,6 +17,13 @@ void PartTreeModel::setReport(core::ParseReport report)
     endResetModel();
 }
 
+void PartTreeModel::setSentHashes(const QStringList& hashes)
+{
+    m_sent = hashes;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, Sent), index(rowCount() - 1, Sent));
+}
+
 void PartTreeModel::indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts)
 {
     for (const auto& part : parts) {
@@ -64,7 +71,7 @@ int PartTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", "SHA-256"};
+    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", "SHA-256", "Sent"};
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
         return tr(names[section]);
     return {};
@@ -84,6 +91,12 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         case BodyOffset: return QString::number(p.bodyOffset);
         case Size: return formatBytes(p.size) + (p.complete ? QString() : tr(" (incomplete)"));
         case Sha256: return QString::fromStdString(p.sha256);
+        case Sent: {
+            // Only top-level parts of a capture that came from our own sender have a sent hash.
+            if (m_parent.value(&p) != nullptr || int(p.index) >= m_sent.size() || m_sent[int(p.index)].isEmpty())
+                return QString();
+            return m_sent[int(p.index)] == QString::fromStdString(p.sha256) ? tr("✓ matches") : tr("✗ differs");
+        }
         }
     }
     if (role == Qt::ToolTipRole && index.column() == Size)

@@ -11,10 +11,12 @@ namespace upin::ui {
 class PartTreeModel final : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Sha256, ColumnCount };
+    enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Sha256, Sent, ColumnCount };
     using QAbstractItemModel::QAbstractItemModel;
 
     void setReport(core::ParseReport report);
+    // SHA-256 of each top-level part as our sender sent it (empty: unknown); the Sent column compares.
+    void setSentHashes(const QStringList& hashes);
     const core::ParseReport& report() const { return m_report; }
     const core::PartSummary* part(const QModelIndex& index) const;
 
@@ -30,6 +32,7 @@ private:
     void indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts);
 
     core::ParseReport m_report;
+    QStringList m_sent;
     QHash<const core::PartSummary*, const core::PartSummary*> m_parent; // nullptr for top-level parts
 };
 

@@ -1,10 +1,14 @@
 #include "views/inspect_view.h"
 
 #include "models/capture_list_model.h"
+#include "sender/upload_plan.h"
 
 #include <QDir>
 #include <QFile>
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
+#include <QJsonArray>
 #include <QFileDialog>
 #include <QImage>
 #include <QInputDialog>
@@ -59,9 +63,13 @@ InspectView::InspectView(QWidget* parent)
     : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView), m_title(new QLabel(tr("Nothing open"))),
       m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save part…"))),
       m_saveAll(new QPushButton(tr("Save all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel)
+      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
+      m_copyCurl(new QPushButton(tr("Copy as curl")))
 {
     setAcceptDrops(true);
+    m_copyCurl->setEnabled(false);
+    m_copyCurl->setToolTip(tr("A curl command that sends this capture's saved parts again (captures from /capture keep every part)"));
+    connect(m_copyCurl, &QPushButton::clicked, this, &InspectView::copyAsCurl);
     auto* open = new QPushButton(tr("Open…"));
     open->setToolTip(tr("Open a request body, a whole HTTP request or a capture folder (Ctrl+O)"));
     connect(open, &QPushButton::clicked, this, &InspectView::openDialog);
@@ -75,6 +83,7 @@ InspectView::InspectView(QWidget* parent)
     top->addWidget(m_title, 1);
     top->addWidget(m_progress);
     top->addWidget(m_cancel);
+    top->addWidget(m_copyCurl);
     top->addWidget(m_savePart);
     top->addWidget(m_saveAll);
 
@@ -161,6 +170,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_cancel->setVisible(false);
     m_result = result;
     m_model->setReport(result.report);
+    m_model->setSentHashes(m_sentHashes.value(result.capture[QStringLiteral("capture_id")].toString()));
     m_tree->expandAll();
     for (int c = 0; c < PartTreeModel::Sha256; ++c)
         m_tree->resizeColumnToContents(c);
@@ -180,6 +190,10 @@ void InspectView::showResult(const app::InspectResult& result)
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
     const bool canSave = !result.bodyFile.isEmpty() && result.bodyFileOffset >= 0;
+    bool allSaved = !result.capture.isEmpty() && !result.capture[QStringLiteral("parts")].toArray().isEmpty();
+    for (const auto& part : result.capture[QStringLiteral("parts")].toArray())
+        allSaved = allSaved && part.toObject().contains(QStringLiteral("saved_as"));
+    m_copyCurl->setEnabled(allSaved);
     if (r.error && r.error->code == core::Errc::MissingBoundary && r.parts.empty() && isVisible())
         QMetaObject::invokeMethod(this, &InspectView::askForBoundary, Qt::QueuedConnection);
     m_savePart->setEnabled(canSave || !result.partsFolder.isEmpty());
@@ -240,6 +254,31 @@ void InspectView::showText(const core::PartSummary& part)
         QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
         m_text->setPlainText(decoder.decode(preview) + (qint64(part.size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
     }
+}
+
+void InspectView::rememberSentHashes(const QString& captureId, const QStringList& hashes)
+{
+    m_sentHashes.insert(captureId, hashes);
+    if (m_result.capture[QStringLiteral("capture_id")].toString() == captureId)
+        m_model->setSentHashes(hashes);
+}
+
+void InspectView::copyAsCurl()
+{
+    // Every part of the capture was saved: send the saved files again, under their original names and types.
+    app::UploadPlan plan;
+    plan.targets = {QUrl(m_listenerBase + m_result.capture[QStringLiteral("request")].toObject()[QStringLiteral("target")].toString())};
+    for (const auto& value : m_result.capture[QStringLiteral("parts")].toArray()) {
+        const QJsonObject part = value.toObject();
+        app::PlanPart p;
+        p.kind = app::PlanPart::Kind::File;
+        p.name = part[QStringLiteral("name")].toString();
+        p.path = QDir(m_result.partsFolder).filePath(part[QStringLiteral("saved_as")].toString());
+        p.contentType = part[QStringLiteral("content_type")].toString();
+        p.filename = part[QStringLiteral("filename")].isString() ? part[QStringLiteral("filename")].toString() : QString();
+        plan.parts.append(p);
+    }
+    QApplication::clipboard()->setText(plan.toCurl());
 }
 
 void InspectView::askForBoundary()

@@ -36,6 +36,9 @@ public slots:
     void setProgress(qint64 done, qint64 total);
     void showResult(const upin::app::InspectResult& result);
     void showHexAt(quint64 bodyOffset);
+    // What our sender sent for a capture (by its id): the Sent column compares each part's hash.
+    void rememberSentHashes(const QString& captureId, const QStringList& hashes);
+    void setListenerBase(const QString& base) { m_listenerBase = base; }
 
 signals:
     void openRequested(const QString& path, const QString& contentType); // contentType empty: from the file
@@ -45,6 +48,7 @@ private:
     void showPart(const core::PartSummary* part);
     void showText(const core::PartSummary& part);
     void askForBoundary();
+    void copyAsCurl();
     QByteArray readBody(quint64 offset, qint64 length) const;
     bool copyPart(const core::PartSummary& part, const QString& target) const;
     void savePart();
@@ -65,6 +69,9 @@ private:
     QComboBox* m_encoding;
     QLabel* m_image;
     app::InspectResult m_result;
+    QHash<QString, QStringList> m_sentHashes;
+    QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
+    QPushButton* m_copyCurl = nullptr;
 };
 
 } // namespace upin::ui
