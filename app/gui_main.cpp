@@ -89,7 +89,7 @@ int main(int argc, char** argv)
     cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("a body, HTTP request or capture folder to inspect"), QStringLiteral("[FILE]"));
     cl.process(application);
 
-    g_captureDir = cl.value(captureDir);
+    g_captureDir = cl.isSet(captureDir) ? cl.value(captureDir) : QSettings().value(QStringLiteral("listen/captureDir")).toString();
     ui::MainWindow window;
     app::Listener listener;
     QThread senderThread, inspectThread, benchThread;
@@ -105,6 +105,11 @@ int main(int argc, char** argv)
                          QSettings().setValue(QStringLiteral("listen/port"), p); // the user's choice is remembered
                          startListener(listener, window, p);
                      });
+    QObject::connect(window.listenView(), &ui::ListenView::captureFolderChosen, &window, [&](const QString& folder) {
+        g_captureDir = folder;
+        QSettings().setValue(QStringLiteral("listen/captureDir"), folder);
+        startListener(listener, window, listener.isListening() ? listener.port() : quint16(8080));
+    });
     QObject::connect(window.listenView(), &ui::ListenView::stopRequested, &window, [&] {
         listener.stop();
         window.listenView()->setListening(false, {}, 0, {});

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -23,6 +24,13 @@ ListenView::ListenView(QWidget* parent)
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
     m_port->setToolTip(tr("TCP port on 127.0.0.1 (0 picks a free one)"));
+    auto* folder = new QPushButton(tr("Captures folder…"));
+    folder->setToolTip(tr("Where stored captures go; the listener restarts there"));
+    connect(folder, &QPushButton::clicked, this, [this] {
+        QString dir = QFileDialog::getExistingDirectory(this, tr("Store captures in"));
+        if (!dir.isEmpty())
+            emit captureFolderChosen(dir);
+    });
     auto* copy = new QPushButton(tr("Copy examples"));
     copy->setToolTip(tr("Copy the curl commands below"));
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_examples->toPlainText()); });
@@ -37,6 +45,7 @@ ListenView::ListenView(QWidget* parent)
     top->addWidget(m_port);
     top->addWidget(m_toggle);
     top->addWidget(m_status, 1);
+    top->addWidget(folder);
     top->addWidget(copy);
 
     m_examples->setReadOnly(true);

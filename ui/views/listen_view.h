@@ -30,6 +30,7 @@ public slots:
 
 signals:
     void startRequested(quint16 port);
+    void captureFolderChosen(const QString& folder);
     void stopRequested();
     void captureActivated(const QString& folder);
 

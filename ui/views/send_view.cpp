@@ -1,12 +1,15 @@
 #include "views/send_view.h"
 
 #include "charts/throughput_chart.h"
+#include "sender/run_report.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
+#include <QFile>
+#include <QJsonArray>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHeaderView>
@@ -68,6 +71,9 @@ SendView::SendView(QWidget* parent)
     m_hash->setChecked(true);
     m_hash->setToolTip(tr("SHA-256 of each part while it streams, compared with the listener's answer"));
     m_chunked->setToolTip(tr("Transfer-Encoding: chunked instead of Content-Length"));
+    auto* exportButton = new QPushButton(tr("Export…"));
+    exportButton->setToolTip(tr("Save the last runs as CSV and JSON and the throughput chart as PNG"));
+    connect(exportButton, &QPushButton::clicked, this, &SendView::exportRuns);
     auto* curl = new QPushButton(tr("Copy as curl"));
     connect(curl, &QPushButton::clicked, this, &SendView::copyAsCurl);
     m_send->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
@@ -91,6 +97,7 @@ SendView::SendView(QWidget* parent)
     options->addWidget(m_expect, 1, 2);
     options->addWidget(m_hash, 1, 3);
     options->addWidget(curl, 1, 4);
+    options->addWidget(exportButton, 1, 5);
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_send);
     actions->addWidget(m_cancel);
@@ -241,8 +248,24 @@ void SendView::onRunFinished(const app::RunResult& r)
     m_chart->setReceived({});
 }
 
-void SendView::onFinished(const QList<app::RunResult>&)
+void SendView::exportRuns()
 {
+    QString base = QFileDialog::getSaveFileName(this, tr("Export runs (writes .csv, .json and .png)"), QStringLiteral("runs"));
+    if (base.isEmpty())
+        return;
+    base = base.section(QLatin1Char('.'), 0, 0);
+    QFile csv(base + QStringLiteral(".csv"));
+    if (csv.open(QIODevice::WriteOnly))
+        csv.write(app::runsToCsv(m_lastRuns).toUtf8());
+    QFile json(base + QStringLiteral(".json"));
+    if (json.open(QIODevice::WriteOnly))
+        json.write(QJsonDocument(app::runsToJson(m_lastRuns)).toJson());
+    m_chart->grab().save(base + QStringLiteral(".png"), "PNG");
+}
+
+void SendView::onFinished(const QList<app::RunResult>& results)
+{
+    m_lastRuns = results;
     setBusy(false);
     m_progress->setValue(m_progress->maximum());
 }

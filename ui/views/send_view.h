@@ -53,6 +53,7 @@ private:
     void addField();
     void addSynthetic();
     void copyAsCurl();
+    void exportRuns();
     void setBusy(bool busy);
 
     PlanPartsModel* m_parts;
@@ -70,6 +71,7 @@ private:
     ThroughputChart* m_chart;
     QString m_listenerBase;
     QElapsedTimer m_runClock;
+    QList<app::RunResult> m_lastRuns;
 };
 
 } // namespace upin::ui
