@@ -1,5 +1,7 @@
 #include "charts/bar_chart.h"
 
+#include "charts/chart_export.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -36,6 +38,7 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
+    addPngExport(this);
     setMinimumHeight(240);
 }
 
@@ -63,5 +66,6 @@ bool BarChart::exportPng(const QString& path)
 {
     return grab().save(path, "PNG");
 }
+
 
 } // namespace upin::ui

@@ -1,5 +1,7 @@
 #include "charts/part_timeline_chart.h"
 
+#include "charts/chart_export.h"
+
 #include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
@@ -24,6 +26,7 @@ PartTimelineChart::PartTimelineChart(QWidget* parent) : QChartView(parent), m_ti
     chart->setTitle(tr("Parts over time"));
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
+    addPngExport(this);
     setMinimumHeight(160);
 }
 

@@ -1,5 +1,7 @@
 #include "charts/throughput_chart.h"
 
+#include "charts/chart_export.h"
+
 #include <QChart>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -29,6 +31,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     chart->setMargins(QMargins(4, 4, 4, 4));
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
+    addPngExport(this);
     setMinimumHeight(200);
 }
 
