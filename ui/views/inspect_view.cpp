@@ -237,8 +237,15 @@ void InspectView::showPart(const core::PartSummary* part)
     QImage image;
     if (type.startsWith(QLatin1String("image/")) && part->size <= kMaxImageBytes)
         image = QImage::fromData(readBody(part->bodyOffset, qint64(part->size)));
-    m_image->setPixmap(image.isNull() ? QPixmap() : QPixmap::fromImage(image));
-    m_image->setText(image.isNull() ? tr("(not an image, or larger than 32 MiB)") : QString());
+    if (image.isNull()) {
+        m_image->setPixmap({});
+        m_image->setText(tr("(not an image, or larger than 32 MiB)"));
+    } else {
+        // Icons are often 16 px: show small images enlarged, pixel for pixel, with their real size in the tooltip.
+        const int factor = std::max(1, 128 / std::max(1, std::max(image.width(), image.height())));
+        m_image->setPixmap(QPixmap::fromImage(image.scaled(image.size() * factor, Qt::KeepAspectRatio, Qt::FastTransformation)));
+        m_image->setToolTip(tr("%1 x %2 px%3").arg(image.width()).arg(image.height()).arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
+    }
     showHexAt(part->bodyOffset);
 }
 
