@@ -108,15 +108,31 @@ private:
         const auto* pattern = reinterpret_cast<const unsigned char*>(m_pattern.data());
         const uint16_t* next = m_next.data();
         const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+        const unsigned char first = pattern[0];
+        const size_t n = text.size();
         size_t state = 0;
-        for (size_t i = from; i < text.size(); ++i) {
-            const unsigned char c = bytes[i];
-            if (c == pattern[state]) {
-                if (++state == m) // predictable along a partial match: no wait on a load
-                    return i + 1 - m;
-            } else if (state != 0) {
-                state = kFirstByteUnique ? size_t(c == pattern[0]) : next[state * 256 + c];
+        // The same byte-at-a-time automaton, run as two tight loops: at state 0 every byte but the pattern's first
+        // keeps the state, and along a partial match every equal byte advances it. Only a mismatch inside a
+        // partial match needs the failure links. No byte is skipped and none is compared twice.
+        for (size_t i = from; i < n;) {
+            if (state == 0) {
+                while (i < n && bytes[i] != first)
+                    ++i;
+                if (i == n)
+                    break;
+                state = 1;
+                ++i;
             }
+            while (state < m && i < n && bytes[i] == pattern[state]) {
+                ++state;
+                ++i;
+            }
+            if (state == m)
+                return i - m;
+            if (i == n)
+                break;
+            const unsigned char c = bytes[i++];
+            state = kFirstByteUnique ? size_t(c == first) : next[state * 256 + c];
         }
         return std::string_view::npos;
     }
