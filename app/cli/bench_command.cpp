@@ -1,6 +1,7 @@
 // upload-inspector-cli bench: time the whole parser with each matcher strategy against a memchr ceiling.
 
 #include "cli/cli_args.h"
+#include "common/byte_size.h"
 
 #include "upin/core/bench.h"
 
@@ -34,8 +35,8 @@ int runBench(const QStringList& arguments)
     cl.addOptions({size, input, matcher, runs, chunk, json});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli bench")} + arguments);
 
-    auto bytes = parseSize(cl.value(size));
-    auto chunkBytes = parseSize(cl.value(chunk));
+    auto bytes = parseByteSize(cl.value(size));
+    auto chunkBytes = parseByteSize(cl.value(chunk));
     int runCount = cl.value(runs).toInt();
     std::vector<core::BenchInput> inputs;
     if (cl.value(input) == QLatin1String("all"))

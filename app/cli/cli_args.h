@@ -5,12 +5,8 @@
 #include <QStringList>
 
 #include <cstdio>
-#include <optional>
 
 namespace upin::app::cli {
-
-// "200", "64K", "256M", "2G", "1GiB", "10MB" -> bytes (binary multiples). nullopt when malformed.
-std::optional<qulonglong> parseSize(const QString& text);
 
 void printOut(const QString& text); // UTF-8 to stdout
 void printErr(const QString& text); // UTF-8 to stderr

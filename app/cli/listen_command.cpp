@@ -1,6 +1,7 @@
 // upload-inspector-cli listen: the HTTP listener without a window; one line per finished capture.
 
 #include "cli/cli_args.h"
+#include "common/byte_size.h"
 #include "listener/listener.h"
 
 #include <QCommandLineParser>
@@ -59,7 +60,7 @@ int runListen(const QStringList& arguments)
     ListenerConfig config;
     bool portOk = false;
     config.port = quint16(cl.value(port).toUInt(&portOk));
-    auto bodyLimit = parseSize(cl.value(maxBody));
+    auto bodyLimit = parseByteSize(cl.value(maxBody));
     if (!portOk || !config.bindAddress.setAddress(cl.value(bind)) || !bodyLimit) {
         printErr(QStringLiteral("listen: bad option value\n") + cl.helpText());
         return 2;

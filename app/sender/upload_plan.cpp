@@ -1,6 +1,6 @@
 #include "sender/upload_plan.h"
 
-#include "cli/cli_args.h"
+#include "common/byte_size.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -220,7 +220,7 @@ std::optional<PlanPart> parseSyntheticSpec(const QString& spec, QString* error)
 {
     qsizetype eq = spec.indexOf(QLatin1Char('='));
     QStringList sizeAndFill = spec.mid(eq + 1).split(QLatin1Char(':'));
-    auto size = eq > 0 ? cli::parseSize(sizeAndFill.first()) : std::nullopt;
+    auto size = eq > 0 ? parseByteSize(sizeAndFill.first()) : std::nullopt;
     auto fill = fillFromName(sizeAndFill.value(1, QStringLiteral("random")));
     if (!size || !fill || sizeAndFill.size() > 2) {
         if (error)
