@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "inspect/body_file.h"
+
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -119,4 +121,22 @@ TEST_CASE("parse --raw-http reads a whole request in either framing", "[cli]")
     Run run = runCli({"parse", "--raw-http", broken.fileName(), "--json"});
     CHECK(run.exitCode == 1);
     CHECK(QJsonDocument::fromJson(run.out).object()["error"].toObject()["code"].toString() == "malformed_chunk");
+}
+
+TEST_CASE("copyFileRange copies a part's bytes out of a body file, in pieces", "[inspect]")
+{
+    QTemporaryDir dir;
+    QByteArray body(3 * (1 << 20) + 123, Qt::Uninitialized);
+    for (qsizetype i = 0; i < body.size(); ++i)
+        body[i] = char(i * 7);
+    QFile source(dir.filePath("body.raw"));
+    REQUIRE(source.open(QIODevice::WriteOnly));
+    source.write(body);
+    source.close();
+    const QString target = dir.filePath("part.bin");
+    REQUIRE(upin::app::copyFileRange(source.fileName(), 100, quint64(body.size() - 200), target));
+    QFile copied(target);
+    REQUIRE(copied.open(QIODevice::ReadOnly));
+    CHECK(copied.readAll() == body.mid(100, body.size() - 200));
+    CHECK_FALSE(upin::app::copyFileRange(source.fileName(), 100, quint64(body.size()), target)); // source ends early
 }

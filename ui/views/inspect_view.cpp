@@ -1,6 +1,7 @@
 #include "views/inspect_view.h"
 
 #include "models/capture_list_model.h"
+#include "inspect/body_file.h"
 #include "sender/upload_plan.h"
 
 #include <QDir>
@@ -26,6 +27,7 @@
 #include <QStringDecoder>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -34,8 +36,7 @@ namespace upin::ui {
 namespace {
 constexpr qint64 kPreviewBytes = 64 * 1024; // text preview: the first 64 KiB of a part
 constexpr qint64 kHexBytes = 4096;          // hex view window
-constexpr qint64 kCopyChunk = 1 << 20;
-constexpr quint64 kMaxImageBytes = 32u << 20;
+constexpr quint64 kMaxImageBytes = 4u << 20; // decoded on the GUI thread: keep it to what decodes in milliseconds
 
 QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
 {
@@ -239,7 +240,7 @@ void InspectView::showPart(const core::PartSummary* part)
         image = QImage::fromData(readBody(part->bodyOffset, qint64(part->size)));
     if (image.isNull()) {
         m_image->setPixmap({});
-        m_image->setText(tr("(not an image, or larger than 32 MiB)"));
+        m_image->setText(tr("(not an image, or larger than 4 MiB)"));
     } else {
         // Icons are often 16 px: show small images enlarged, pixel for pixel, with their real size in the tooltip.
         const int factor = std::max(1, 128 / std::max(1, std::max(image.width(), image.height())));
@@ -311,18 +312,35 @@ void InspectView::showHexAt(quint64 bodyOffset)
         m_tabs->setCurrentWidget(m_hex);
 }
 
-bool InspectView::copyPart(const core::PartSummary& part, const QString& target) const
+void InspectView::saveParts(QList<QPair<const core::PartSummary*, QString>> targets)
 {
-    QFile out(target);
-    if (!out.open(QIODevice::WriteOnly))
-        return false;
-    for (quint64 done = 0; done < part.size;) { // in 1 MiB pieces: parts may be larger than memory
-        QByteArray piece = readBody(part.bodyOffset + done, std::min<qint64>(kCopyChunk, qint64(part.size - done)));
-        if (piece.isEmpty() || out.write(piece) != piece.size())
-            return false;
-        done += quint64(piece.size());
-    }
-    return true;
+    struct Job {
+        quint64 offset, size;
+        QString target;
+    };
+    QList<Job> jobs;
+    for (const auto& [part, target] : targets)
+        jobs.append({part->bodyOffset, part->size, target});
+    const QString source = m_result.bodyFile;
+    const qint64 base = m_result.bodyFileOffset;
+    auto failures = std::make_shared<int>(0);
+    QThread* thread = QThread::create([jobs, source, base, failures] {
+        for (const auto& job : jobs)
+            *failures += app::copyFileRange(source, base + qint64(job.offset), job.size, job.target) ? 0 : 1;
+    });
+    m_savePart->setEnabled(false);
+    m_saveAll->setEnabled(false);
+    const QString title = m_title->text();
+    m_title->setText(tr("Saving %n part(s)…", nullptr, int(jobs.size())));
+    connect(thread, &QThread::finished, this, [this, thread, title, failures, count = jobs.size()] {
+        m_savePart->setEnabled(true);
+        m_saveAll->setEnabled(true);
+        m_title->setText(title);
+        if (*failures > 0)
+            QMessageBox::warning(this, tr("Save parts"), tr("%1 of %2 parts could not be written.").arg(*failures).arg(count));
+        thread->deleteLater();
+    });
+    thread->start();
 }
 
 void InspectView::savePart()
@@ -332,8 +350,8 @@ void InspectView::savePart()
         return;
     QString suggested = QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
     QString target = QFileDialog::getSaveFileName(this, tr("Save part"), suggested);
-    if (!target.isEmpty() && !copyPart(*part, target))
-        QMessageBox::warning(this, tr("Save part"), tr("Could not write %1").arg(target));
+    if (!target.isEmpty())
+        saveParts({{part, target}});
 }
 
 void InspectView::saveAllParts()
@@ -341,10 +359,12 @@ void InspectView::saveAllParts()
     QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into"));
     if (dir.isEmpty())
         return;
+    QList<QPair<const core::PartSummary*, QString>> targets;
     for (const auto& part : m_result.report.parts) {
         QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
-        copyPart(part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name)));
+        targets.append({&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
     }
+    saveParts(targets);
 }
 
 } // namespace upin::ui

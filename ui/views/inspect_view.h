@@ -50,7 +50,8 @@ private:
     void askForBoundary();
     void copyAsCurl();
     QByteArray readBody(quint64 offset, qint64 length) const;
-    bool copyPart(const core::PartSummary& part, const QString& target) const;
+    // Copies parts out of the body file on a thread of its own: a part may be gigabytes.
+    void saveParts(QList<QPair<const core::PartSummary*, QString>> targets);
     void savePart();
     void saveAllParts();
 
