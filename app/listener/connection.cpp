@@ -247,7 +247,6 @@ void Connection::onDisconnected()
     m_state = State::Closing;
     m_headTimer.stop();
     m_idleTimer.stop();
-    emit finished();
     deleteLater();
 }
 

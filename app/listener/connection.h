@@ -24,9 +24,6 @@ public:
     Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish, QObject* parent = nullptr);
     ~Connection() override;
 
-signals:
-    void finished();
-
 private:
     enum class State : uint8_t { Head, Body, Closing };
 

@@ -75,6 +75,11 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
     return session;
 }
 
+QString UploadSession::matcherLabel() const
+{
+    return m_parser ? QString::fromLatin1(core::matcherName(m_request.matcher).data()) : QStringLiteral("none"); // /discard parses nothing
+}
+
 ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
 {
     ListenerEvent e;
@@ -82,7 +87,7 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     e.captureId = m_id;
     e.endpoint = endpointPath(m_request.endpoint);
     e.client = m_request.client;
-    e.matcher = m_parser ? QString::fromLatin1(core::matcherName(m_request.matcher).data()) : QStringLiteral("none");
+    e.matcher = matcherLabel();
     e.bytes = m_bodyBytes;
     e.elapsedMs = m_clock.elapsed();
     e.folder = m_folder;
@@ -191,7 +196,7 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     answer["ok"] = state == CaptureState::Complete;
     answer["error"] = error ? QJsonValue(errorToJson(*error)) : QJsonValue(QJsonValue::Null);
     answer["endpoint"] = endpointPath(m_request.endpoint);
-    answer["matcher"] = event(ListenerEvent::Kind::CaptureFinished).matcher;
+    answer["matcher"] = matcherLabel();
     answer["hash"] = m_request.hash ? QStringLiteral("sha256") : QStringLiteral("none");
     answer["bytes"] = qint64(m_bodyBytes);
     answer["framing"] = m_request.framing;

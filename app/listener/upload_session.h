@@ -59,6 +59,7 @@ private:
     void onDiagnostic(const core::Diagnostic& diagnostic) override;
     void sample(bool force);
     ListenerEvent event(ListenerEvent::Kind kind) const;
+    QString matcherLabel() const;
 
     SessionRequest m_request;
     CaptureStore& m_store;

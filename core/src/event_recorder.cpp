@@ -70,8 +70,7 @@ void EventRecorder::onHeadersComplete(uint64_t offset)
         onDiagnostic({child.error().code, offset});
         return;
     }
-    Settings childSettings = m_settings;
-    m_nested.reset(new Nested{std::move(*child), EventRecorder(childSettings, m_base + offset, m_depth + 1), {}});
+    m_nested.reset(new Nested{std::move(*child), EventRecorder(m_settings, m_base + offset, m_depth + 1), {}});
 }
 
 void EventRecorder::onPartData(ByteView data, uint64_t /*offset*/)
