@@ -1,4 +1,5 @@
 #include "bench/shootout_worker.h"
+#include "common/qt_text.h"
 
 #include "upin/core/event_recorder.h"
 
@@ -14,7 +15,7 @@ void ShootoutWorker::run(const ShootoutRequest& request)
     if (request.path.isEmpty()) {
         body = core::makeBenchBody(request.shape, request.size);
         auto name = core::benchInputName(request.shape);
-        result.label = tr("%1, %2 MiB generated").arg(QString::fromLatin1(name.data(), qsizetype(name.size()))).arg(request.size >> 20);
+        result.label = tr("%1, %2 MiB generated").arg(toQString(name)).arg(request.size >> 20);
     } else {
         QFile file(request.path);
         if (!file.open(QIODevice::ReadOnly)) {
@@ -42,7 +43,7 @@ void ShootoutWorker::run(const ShootoutRequest& request)
     add(QStringLiteral("memchr"), core::timeMemchrCeiling(body, request.runs));
     for (auto kind : core::kAllMatchers) {
         auto name = core::matcherName(kind);
-        add(QString::fromLatin1(name.data(), qsizetype(name.size())), core::timeParser(body, kind, request.runs, 256 * 1024));
+        add(toQString(name), core::timeParser(body, kind, request.runs, 256 * 1024));
     }
     emit finished(result);
 }

@@ -1,6 +1,7 @@
 // upload-inspector-cli bench: time the whole parser with each matcher strategy against a memchr ceiling.
 
 #include "cli/cli_args.h"
+#include "common/qt_text.h"
 #include "common/byte_size.h"
 
 #include "upin/core/bench.h"
@@ -59,7 +60,7 @@ int runBench(const QStringList& arguments)
     bool allParsed = true;
     for (auto shape : inputs) {
         core::BenchBody body = core::makeBenchBody(shape, *bytes);
-        const QString shapeName = QString::fromLatin1(core::benchInputName(shape).data(), qsizetype(core::benchInputName(shape).size()));
+        const QString shapeName = toQString(core::benchInputName(shape));
         core::BenchTiming ceiling = core::timeMemchrCeiling(body, runCount);
         auto add = [&](const QString& strategy, const core::BenchTiming& timing) {
             double ratio = ceiling.gbps > 0 ? timing.gbps / ceiling.gbps : 0;
@@ -74,16 +75,16 @@ int runBench(const QStringList& arguments)
         add(QStringLiteral("memchr"), ceiling);
         for (auto kind : matchers) {
             auto name = core::matcherName(kind);
-            add(QString::fromLatin1(name.data(), qsizetype(name.size())), core::timeParser(body, kind, runCount, *chunkBytes));
+            add(toQString(name), core::timeParser(body, kind, runCount, *chunkBytes));
         }
     }
     if (cl.isSet(json)) {
         QJsonObject doc{{"size", qint64(*bytes)}, {"runs", runCount}, {"chunk", qint64(*chunkBytes)},
-                        {"simd_level", QString::fromLatin1(core::detail::simdLevel())}, {"results", results}};
+                        {"simd_level", toQString(core::kSimdLevelNames.name(core::simdLevel()))}, {"results", results}};
         printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
     } else {
         printOut(QStringLiteral("bench: %1 bytes per body, median of %2 runs, %3 bytes per feed, simd=%4\n")
-                     .arg(*bytes).arg(runCount).arg(*chunkBytes).arg(QString::fromLatin1(core::detail::simdLevel())) + table);
+                     .arg(*bytes).arg(runCount).arg(*chunkBytes).arg(toQString(core::kSimdLevelNames.name(core::simdLevel()))) + table);
     }
     return allParsed ? 0 : 1;
 }

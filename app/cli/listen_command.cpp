@@ -1,6 +1,7 @@
 // upload-inspector-cli listen: the HTTP listener without a window; one line per finished capture.
 
 #include "cli/cli_args.h"
+#include "common/qt_text.h"
 #include "common/byte_size.h"
 #include "listener/listener.h"
 
@@ -33,7 +34,7 @@ QString captureLine(const ListenerEvent& e)
                        .arg(e.matcher);
     if (e.error) {
         auto name = core::codeName(e.error->code);
-        line += QStringLiteral("  error=%1@%2").arg(QString::fromLatin1(name.data(), qsizetype(name.size()))).arg(e.error->offset);
+        line += QStringLiteral("  error=%1@%2").arg(toQString(name)).arg(e.error->offset);
     }
     if (!e.folder.isEmpty())
         line += QStringLiteral("  %1").arg(e.folder);

@@ -1,6 +1,7 @@
 // upload-inspector-cli parse FILE: inspect a stored request body.
 
 #include "cli/cli_args.h"
+#include "common/qt_text.h"
 #include "inspect/body_file.h"
 #include "inspect/report_json.h"
 
@@ -10,7 +11,6 @@
 namespace upin::app::cli {
 namespace {
 
-QString text(std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); }
 
 QString optionalText(const std::optional<std::string>& value) { return value ? QString::fromStdString(*value) : QStringLiteral("-"); }
 
@@ -41,11 +41,11 @@ QString readableReport(const QString& path, const core::ParseReport& report)
         printParts(out, report.parts, QStringLiteral("  "));
     }
     for (const auto& d : report.diagnostics)
-        out += QStringLiteral("  note @%1 %2: %3\n").arg(d.offset).arg(text(core::codeName(d.code)), text(core::describe(d.code)));
+        out += QStringLiteral("  note @%1 %2: %3\n").arg(d.offset).arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
     if (report.error)
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)
-                   .arg(text(core::codeName(report.error->code)), text(core::describe(report.error->code)));
+                   .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
     else
         out += QStringLiteral("ok\n");
     return out;

@@ -1,6 +1,6 @@
 #pragma once
-// Sizes as people type them: "200", "64K", "256M", "2G", "1GiB", "10MB" -> bytes (binary multiples).
-// Shared by the CLI options and the sender's --synthetic parts.
+// Sizes as people type them and as people read them, in binary multiples. Shared by the CLI options, the
+// sender's --synthetic parts and every view that shows a size.
 
 #include <QString>
 
@@ -8,6 +8,9 @@
 
 namespace upin::app {
 
-std::optional<qulonglong> parseByteSize(const QString& text); // nullopt when malformed
+// "200", "64K", "256M", "2G", "1GiB", "10MB" -> bytes; nullopt when malformed.
+std::optional<qulonglong> parseByteSize(const QString& text);
+// 1536 -> "1.50 KiB": three significant digits or so, for people.
+QString formatBytes(quint64 bytes);
 
 } // namespace upin::app

@@ -1,4 +1,5 @@
 #include "inspect/body_file.h"
+#include "common/qt_text.h"
 
 #include "upin/core/http_request.h"
 
@@ -13,7 +14,6 @@ namespace {
 
 constexpr qint64 kReadSize = 1 << 20;
 
-QString text(std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); }
 
 // Body bytes (after de-chunking) into the multipart parser.
 class ParserSink final : public core::BodySink {
@@ -35,10 +35,10 @@ QJsonObject headToJson(const core::RequestHead& head, const core::BodyFraming& f
 {
     QJsonArray headers;
     for (const auto& f : head.fields)
-        headers.append(QJsonObject{{"name", text(f.name)}, {"value", text(f.value)}});
+        headers.append(QJsonObject{{"name", toQString(f.name)}, {"value", toQString(f.value)}});
     const char* kind = framing.kind == core::BodyFraming::Kind::Chunked ? "chunked"
                        : framing.kind == core::BodyFraming::Kind::ContentLength ? "content-length" : "none";
-    return QJsonObject{{"method", text(head.method)}, {"target", text(head.target)},
+    return QJsonObject{{"method", toQString(head.method)}, {"target", toQString(head.target)},
                        {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)}, {"headers", headers},
                        {"framing", QString::fromLatin1(kind)}};
 }

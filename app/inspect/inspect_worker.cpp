@@ -41,10 +41,7 @@ core::PartSummary partFromJson(const QJsonObject& o)
 
 core::Errc codeFromName(const QString& name)
 {
-    for (int i = 0; i < int(core::Errc::Count); ++i)
-        if (QLatin1String(core::codeName(core::Errc(i)).data()) == name)
-            return core::Errc(i);
-    return core::Errc::Count;
+    return core::codeFromName(name.toStdString()).value_or(core::Errc::Count);
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "inspect/report_json.h"
+#include "common/qt_text.h"
 
 #include <QJsonArray>
 
@@ -39,9 +40,9 @@ QJsonObject partToJson(const core::PartSummary& part)
 QJsonObject errorToJson(const core::Error& error)
 {
     return QJsonObject{
-        {"code", QString::fromUtf8(core::codeName(error.code).data(), qsizetype(core::codeName(error.code).size()))},
+        {"code", toQString(core::codeName(error.code))},
         {"offset", qint64(error.offset)},
-        {"message", QString::fromUtf8(core::describe(error.code).data(), qsizetype(core::describe(error.code).size()))},
+        {"message", toQString(core::describe(error.code))},
     };
 }
 

@@ -1,4 +1,5 @@
 #include "listener/connection.h"
+#include "common/qt_text.h"
 
 #include "inspect/report_json.h"
 #include "listener/form_page.h"
@@ -34,10 +35,7 @@ QByteArray reasonPhrase(int status)
 
 std::optional<Endpoint> endpointFor(const QString& path)
 {
-    for (auto e : {Endpoint::PartEvent, Endpoint::FilePart, Endpoint::Capture, Endpoint::Discard})
-        if (path == endpointPath(e))
-            return e;
-    return std::nullopt;
+    return kEndpointPaths.find(path.toStdString());
 }
 
 int statusForFraming(core::Errc code)
@@ -45,7 +43,6 @@ int statusForFraming(core::Errc code)
     return code == core::Errc::UnsupportedTransferEncoding ? 501 : 400;
 }
 
-QString text(std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); }
 
 // Discards the body of /discard without looking at it.
 struct DropSink final : core::BodySink {
@@ -117,9 +114,9 @@ void Connection::startRequest()
 {
     m_headTimer.stop();
     const core::RequestHead& head = m_head.head();
-    QUrl url(QStringLiteral("http://listener") + text(head.target));
+    QUrl url(QStringLiteral("http://listener") + toQString(head.target));
     const QString path = url.path();
-    const QString method = text(head.method);
+    const QString method = toQString(head.method);
     auto framing = core::bodyFraming(head);
     const bool keepAlive = framing && framing->keepAlive;
     if (method == QLatin1String("GET") || method == QLatin1String("HEAD")) {
@@ -163,8 +160,8 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     SessionRequest request;
     request.endpoint = endpoint;
     request.client = m_client;
-    request.target = text(m_head.head().target);
-    request.contentType = text(m_head.head().field("content-type"));
+    request.target = toQString(m_head.head().target);
+    request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked") : QStringLiteral("content-length");
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));

@@ -24,6 +24,10 @@ struct ListenerConfig {
 };
 
 enum class CaptureState : uint8_t { Receiving, Complete, Incomplete, Rejected };
+inline constexpr core::EnumNames<CaptureState, 4> kCaptureStateNames{{{{CaptureState::Receiving, "receiving"},
+                                                                       {CaptureState::Complete, "complete"},
+                                                                       {CaptureState::Incomplete, "incomplete"},
+                                                                       {CaptureState::Rejected, "rejected"}}}};
 QString captureStateName(CaptureState state);
 
 // One throughput sample: body bytes received by msSinceStart.

@@ -1,5 +1,6 @@
 #include "listener/upload_session.h"
 
+#include "common/qt_text.h"
 #include "inspect/report_json.h"
 
 #include <QDir>
@@ -22,24 +23,12 @@ QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
 
 QString endpointPath(Endpoint endpoint)
 {
-    switch (endpoint) {
-    case Endpoint::PartEvent: return QStringLiteral("/part-event");
-    case Endpoint::FilePart: return QStringLiteral("/file-part");
-    case Endpoint::Capture: return QStringLiteral("/capture");
-    case Endpoint::Discard: return QStringLiteral("/discard");
-    }
-    return {};
+    return toQString(kEndpointPaths.name(endpoint));
 }
 
 QString captureStateName(CaptureState state)
 {
-    switch (state) {
-    case CaptureState::Receiving: return QStringLiteral("receiving");
-    case CaptureState::Complete: return QStringLiteral("complete");
-    case CaptureState::Incomplete: return QStringLiteral("incomplete");
-    case CaptureState::Rejected: return QStringLiteral("rejected");
-    }
-    return {};
+    return toQString(kCaptureStateNames.name(state));
 }
 
 UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish)
@@ -77,7 +66,7 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
 
 QString UploadSession::matcherLabel() const
 {
-    return m_parser ? QString::fromLatin1(core::matcherName(m_request.matcher).data()) : QStringLiteral("none"); // /discard parses nothing
+    return m_parser ? toQString(core::matcherName(m_request.matcher)) : QStringLiteral("none"); // /discard parses nothing
 }
 
 ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const

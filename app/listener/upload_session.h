@@ -19,6 +19,10 @@
 namespace upin::app {
 
 enum class Endpoint : uint8_t { PartEvent, FilePart, Capture, Discard };
+inline constexpr core::EnumNames<Endpoint, 4> kEndpointPaths{{{{Endpoint::PartEvent, "/part-event"},
+                                                               {Endpoint::FilePart, "/file-part"},
+                                                               {Endpoint::Capture, "/capture"},
+                                                               {Endpoint::Discard, "/discard"}}}};
 QString endpointPath(Endpoint endpoint);
 
 struct SessionRequest {

@@ -1,6 +1,7 @@
 #include "sender/upload_plan.h"
 
 #include "common/byte_size.h"
+#include "common/qt_text.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -9,52 +10,26 @@ namespace upin::app {
 
 namespace {
 
+constexpr core::EnumNames<PlanPart::Fill, 3> kFillNames{
+    {{{PlanPart::Fill::Random, "random"}, {PlanPart::Fill::Zero, "zero"}, {PlanPart::Fill::Pattern, "pattern"}}}};
+constexpr core::EnumNames<PlanPart::Kind, 3> kKindNames{
+    {{{PlanPart::Kind::Field, "field"}, {PlanPart::Kind::File, "file"}, {PlanPart::Kind::Synthetic, "synthetic"}}}};
+
 QString fillName(PlanPart::Fill fill)
 {
-    switch (fill) {
-    case PlanPart::Fill::Random: return QStringLiteral("random");
-    case PlanPart::Fill::Zero: return QStringLiteral("zero");
-    case PlanPart::Fill::Pattern: return QStringLiteral("pattern");
-    }
-    return {};
+    return toQString(kFillNames.name(fill));
 }
 
 std::optional<PlanPart::Fill> fillFromName(const QString& name)
 {
-    for (auto fill : {PlanPart::Fill::Random, PlanPart::Fill::Zero, PlanPart::Fill::Pattern})
-        if (fillName(fill) == name)
-            return fill;
-    return std::nullopt;
-}
-
-QString kindName(PlanPart::Kind kind)
-{
-    switch (kind) {
-    case PlanPart::Kind::Field: return QStringLiteral("field");
-    case PlanPart::Kind::File: return QStringLiteral("file");
-    case PlanPart::Kind::Synthetic: return QStringLiteral("synthetic");
-    }
-    return {};
-}
-
-QString engineName(UploadPlan::Engine engine)
-{
-    switch (engine) {
-    case UploadPlan::Engine::Auto: return QStringLiteral("auto");
-    case UploadPlan::Engine::Qnam: return QStringLiteral("qnam");
-    case UploadPlan::Engine::Raw: return QStringLiteral("raw");
-    }
-    return {};
+    return kFillNames.find(name.toStdString());
 }
 
 } // namespace
 
 std::optional<UploadPlan::Engine> engineFromName(const QString& name)
 {
-    for (auto e : {UploadPlan::Engine::Auto, UploadPlan::Engine::Qnam, UploadPlan::Engine::Raw})
-        if (engineName(e) == name)
-            return e;
-    return std::nullopt;
+    return kEngineNames.find(name.toStdString());
 }
 
 QString shellQuote(const QString& text)
@@ -70,7 +45,7 @@ QJsonObject UploadPlan::toJson() const
     for (const auto& t : targets)
         targetList.append(t.toString());
     for (const auto& p : parts) {
-        QJsonObject o{{"kind", kindName(p.kind)}, {"name", p.name}};
+        QJsonObject o{{"kind", toQString(kKindNames.name(p.kind))}, {"name", p.name}};
         if (p.kind == PlanPart::Kind::Field)
             o["value"] = p.value;
         if (p.kind == PlanPart::Kind::File)
@@ -89,7 +64,7 @@ QJsonObject UploadPlan::toJson() const
         headerList.append(QJsonObject{{"name", name}, {"value", value}});
     return QJsonObject{{"version", 1}, {"targets", targetList}, {"parts", partList}, {"boundary", boundary},
                        {"chunked", chunked}, {"expect_continue", expectContinue}, {"headers", headerList},
-                       {"runs", runs}, {"hash", hash}, {"engine", engineName(engine)}};
+                       {"runs", runs}, {"hash", hash}, {"engine", toQString(kEngineNames.name(engine))}};
 }
 
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)

@@ -2,6 +2,8 @@
 // What to upload, where and how often: the sender's input, saved and reopened as JSON, and reproducible as a
 // curl command line.
 
+#include "upin/core/enum_names.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
@@ -56,6 +58,8 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error = null
 // --synthetic name=SIZE[:random|zero|pattern]
 std::optional<PlanPart> parseSyntheticSpec(const QString& spec, QString* error = nullptr);
 QString shellQuote(const QString& text);
-std::optional<UploadPlan::Engine> engineFromName(const QString& name); // "auto", "qnam", "raw"
+inline constexpr core::EnumNames<UploadPlan::Engine, 3> kEngineNames{
+    {{{UploadPlan::Engine::Auto, "auto"}, {UploadPlan::Engine::Qnam, "qnam"}, {UploadPlan::Engine::Raw, "raw"}}}};
+std::optional<UploadPlan::Engine> engineFromName(const QString& name);
 
 } // namespace upin::app

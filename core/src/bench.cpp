@@ -59,26 +59,6 @@ void appendFileHeader(std::string& body, std::string_view name)
 
 } // namespace
 
-std::string_view benchInputName(BenchInput input)
-{
-    switch (input) {
-    case BenchInput::Random: return "random";
-    case BenchInput::Mixed: return "mixed";
-    case BenchInput::NearMiss: return "nearmiss";
-    case BenchInput::Crlf: return "crlf";
-    case BenchInput::ManyParts: return "manyparts";
-    }
-    return "random";
-}
-
-std::optional<BenchInput> benchInputFromName(std::string_view name)
-{
-    for (auto input : kAllBenchInputs)
-        if (benchInputName(input) == name)
-            return input;
-    return std::nullopt;
-}
-
 BenchBody makeBenchBody(BenchInput input, size_t size, uint64_t seed)
 {
     BenchBody out;

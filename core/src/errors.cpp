@@ -58,6 +58,14 @@ std::string_view codeName(Errc code)
     return i < kTexts.size() ? kTexts[i].name : "unknown";
 }
 
+std::optional<Errc> codeFromName(std::string_view name)
+{
+    for (size_t i = 0; i < kTexts.size(); ++i)
+        if (kTexts[i].name == name)
+            return static_cast<Errc>(i);
+    return std::nullopt;
+}
+
 std::string_view describe(Errc code)
 {
     auto i = static_cast<size_t>(code);

@@ -1,23 +1,11 @@
 #include "models/capture_list_model.h"
+#include "common/byte_size.h"
+#include "common/qt_text.h"
 
 #include <QBrush>
 #include <QColor>
 
 namespace upin::ui {
-
-QString formatBytes(quint64 bytes)
-{
-    if (bytes < 1024)
-        return QStringLiteral("%1 B").arg(bytes);
-    const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-    double value = double(bytes);
-    int unit = -1;
-    while (value >= 1024 && unit < 3) {
-        value /= 1024;
-        ++unit;
-    }
-    return QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 2 : 1).arg(QLatin1String(units[unit]));
-}
 
 int CaptureListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 int CaptureListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -40,14 +28,14 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case Time: return r.started.toString(QStringLiteral("HH:mm:ss"));
         case Client: return r.client;
         case Endpoint: return r.endpoint + (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
-        case Size: return formatBytes(r.bytes);
+        case Size: return app::formatBytes(r.bytes);
         case Parts: return r.parts;
         case Duration: return QStringLiteral("%1 ms").arg(r.elapsedMs);
         case Rate: return r.elapsedMs > 0 ? QString::number(double(r.bytes) / 1000.0 / double(r.elapsedMs), 'f', 1) : QStringLiteral("-");
         case State: {
             QString text = app::captureStateName(r.state);
             if (r.error)
-                text += QStringLiteral(": %1 @%2").arg(QString::fromLatin1(core::codeName(r.error->code).data())).arg(r.error->offset);
+                text += QStringLiteral(": %1 @%2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset);
             return text;
         }
         }

@@ -46,6 +46,4 @@ private:
     QList<Row> m_rows;
 };
 
-QString formatBytes(quint64 bytes);
-
 } // namespace upin::ui

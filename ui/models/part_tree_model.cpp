@@ -1,6 +1,6 @@
 #include "models/part_tree_model.h"
+#include "common/byte_size.h"
 
-#include "models/capture_list_model.h"
 
 namespace upin::ui {
 
@@ -89,7 +89,7 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         case Filename: return text(p.filename);
         case ContentType: return text(p.contentType);
         case BodyOffset: return QString::number(p.bodyOffset);
-        case Size: return formatBytes(p.size) + (p.complete ? QString() : tr(" (incomplete)"));
+        case Size: return app::formatBytes(p.size) + (p.complete ? QString() : tr(" (incomplete)"));
         case Sha256: return QString::fromStdString(p.sha256);
         case Sent: {
             // Only top-level parts of a capture that came from our own sender have a sent hash.

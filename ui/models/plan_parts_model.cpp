@@ -1,6 +1,6 @@
 #include "models/plan_parts_model.h"
+#include "common/byte_size.h"
 
-#include "models/capture_list_model.h"
 
 #include <QFileInfo>
 #include <QMimeData>
@@ -90,7 +90,7 @@ QVariant PlanPartsModel::data(const QModelIndex& index, int role) const
         quint64 size = p.kind == app::PlanPart::Kind::Field ? quint64(p.value.toUtf8().size())
                        : p.kind == app::PlanPart::Kind::File ? quint64(QFileInfo(p.path).size())
                                                              : p.size;
-        return role == Qt::EditRole ? QVariant(size) : QVariant(formatBytes(size));
+        return role == Qt::EditRole ? QVariant(size) : QVariant(app::formatBytes(size));
     }
     }
     return {};

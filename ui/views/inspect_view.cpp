@@ -1,6 +1,7 @@
 #include "views/inspect_view.h"
+#include "common/byte_size.h"
+#include "common/qt_text.h"
 
-#include "models/capture_list_model.h"
 #include "inspect/body_file.h"
 #include "sender/upload_plan.h"
 
@@ -162,7 +163,7 @@ void InspectView::setProgress(qint64 done, qint64 total)
     m_cancel->setVisible(true);
     m_progress->setMaximum(1000);
     m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
-    m_title->setText(tr("Parsing… %1 of %2").arg(formatBytes(quint64(done)), formatBytes(quint64(total))));
+    m_title->setText(tr("Parsing… %1 of %2").arg(app::formatBytes(quint64(done)), app::formatBytes(quint64(total))));
 }
 
 void InspectView::showResult(const app::InspectResult& result)
@@ -177,17 +178,17 @@ void InspectView::showResult(const app::InspectResult& result)
         m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
     QString state = result.cancelled ? tr("cancelled") : !result.error.isEmpty() ? result.error
-                    : r.error ? tr("rejected: %1 at byte %2").arg(QString::fromLatin1(core::codeName(r.error->code).data())).arg(r.error->offset)
+                    : r.error ? tr("rejected: %1 at byte %2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset)
                               : tr("ok");
     m_title->setText(tr("%1 — %2 parts, %3, boundary \"%4\" — %5")
-                         .arg(result.title).arg(r.parts.size()).arg(formatBytes(r.bytes)).arg(QString::fromStdString(r.boundary), state));
+                         .arg(result.title).arg(r.parts.size()).arg(app::formatBytes(r.bytes)).arg(QString::fromStdString(r.boundary), state));
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
-        m_diagnostics->addItem(tr("@%1  %2 — %3").arg(d.offset).arg(QString::fromLatin1(core::codeName(d.code).data()),
-                                                                    QString::fromLatin1(core::describe(d.code).data())));
+        m_diagnostics->addItem(tr("@%1  %2 — %3").arg(d.offset).arg(app::toQString(core::codeName(d.code)),
+                                                                    app::toQString(core::describe(d.code))));
     if (r.error) {
-        m_diagnostics->addItem(tr("@%1  ERROR %2 — %3").arg(r.error->offset).arg(QString::fromLatin1(core::codeName(r.error->code).data()),
-                                                                                 QString::fromLatin1(core::describe(r.error->code).data())));
+        m_diagnostics->addItem(tr("@%1  ERROR %2 — %3").arg(r.error->offset).arg(app::toQString(core::codeName(r.error->code)),
+                                                                                 app::toQString(core::describe(r.error->code))));
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
     const bool canSave = !result.bodyFile.isEmpty() && result.bodyFileOffset >= 0;

@@ -1,4 +1,5 @@
 #include "views/shootout_view.h"
+#include "common/qt_text.h"
 
 #include "charts/bar_chart.h"
 
@@ -19,7 +20,7 @@ ShootoutView::ShootoutView(QWidget* parent)
 {
     for (auto shape : core::kAllBenchInputs) {
         auto name = core::benchInputName(shape);
-        m_source->addItem(tr("generated: %1").arg(QString::fromLatin1(name.data(), qsizetype(name.size()))), int(shape));
+        m_source->addItem(tr("generated: %1").arg(app::toQString(name)), int(shape));
     }
     m_source->setToolTip(tr("random: one file part of random bytes; mixed: random, CRLF text and near-miss delimiters; "
                             "nearmiss: only near-miss delimiters; crlf: only CRLF; manyparts: 1 KiB parts"));

@@ -19,10 +19,14 @@ enum class BenchInput : uint8_t {
     ManyParts, // many 1 KiB parts
 };
 
-inline constexpr BenchInput kAllBenchInputs[] = {BenchInput::Random, BenchInput::Mixed, BenchInput::NearMiss,
-                                                 BenchInput::Crlf, BenchInput::ManyParts};
-std::string_view benchInputName(BenchInput input);
-std::optional<BenchInput> benchInputFromName(std::string_view name);
+inline constexpr EnumNames<BenchInput, 5> kBenchInputNames{{{{BenchInput::Random, "random"},
+                                                              {BenchInput::Mixed, "mixed"},
+                                                              {BenchInput::NearMiss, "nearmiss"},
+                                                              {BenchInput::Crlf, "crlf"},
+                                                              {BenchInput::ManyParts, "manyparts"}}}};
+inline constexpr auto kAllBenchInputs = kBenchInputNames.values();
+inline std::string_view benchInputName(BenchInput input) { return kBenchInputNames.name(input); }
+inline std::optional<BenchInput> benchInputFromName(std::string_view name) { return kBenchInputNames.find(name); }
 
 struct BenchBody {
     std::string contentType;

@@ -3,6 +3,7 @@
 // core never throws: every failure is a value that says what went wrong and at which absolute byte offset.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -62,8 +63,9 @@ enum class Errc : uint8_t {
     Count
 };
 
-// Stable machine-readable name, e.g. "unexpected_eof".
+// Stable machine-readable name, e.g. "unexpected_eof", and back (nullopt for a name no code has).
 std::string_view codeName(Errc code);
+std::optional<Errc> codeFromName(std::string_view name);
 // One-sentence human description, e.g. "input ended inside a part (no close delimiter)".
 std::string_view describe(Errc code);
 
