@@ -4,24 +4,6 @@
 
 namespace upin::core {
 
-std::string_view matcherName(MatcherKind kind)
-{
-    switch (kind) {
-    case MatcherKind::Kmp: return "kmp";
-    case MatcherKind::Chunked: return "chunked";
-    case MatcherKind::Simd: return "simd";
-    }
-    return "simd";
-}
-
-std::optional<MatcherKind> matcherFromName(std::string_view name)
-{
-    for (auto kind : kAllMatchers)
-        if (matcherName(kind) == name)
-            return kind;
-    return std::nullopt;
-}
-
 DelimiterMatcher::DelimiterMatcher(MatcherKind kind, std::string pattern)
     : m_pattern(std::move(pattern)), m_border(m_pattern.size(), 0), m_kind(kind)
 {

@@ -3,24 +3,40 @@
 // Written by hand because no packaged library offers a streaming-friendly SIMD search with this contract; the
 // technique is Wojciech Mula's "SIMD-friendly algorithms for substring searching".
 // Dispatch is at run time (no -march=native), so one binary runs on any x86-64 and uses AVX2 where present.
+// On other processors only the scalar search is compiled, and serves.
 
 #include "upin/core/delimiter_matcher.h"
 
+#include <cstdlib>
 #include <cstring>
-#include <immintrin.h>
 
-namespace upin::core::detail {
+#if defined(__x86_64__) || defined(__i386__)
+#define UPIN_X86_SIMD 1
+#include <immintrin.h>
+#endif
+
+namespace upin::core {
+namespace detail {
 namespace {
 
-// Scalar finish for the last few positions that do not fill a vector.
+// The scalar search: memchr for the first byte, then compare the rest. It also finishes the last few positions
+// that do not fill a vector.
 size_t scalarFind(const char* text, size_t size, std::string_view p, size_t from)
 {
     const size_t m = p.size();
-    for (size_t i = from; i + m <= size; ++i)
-        if (text[i] == p[0] && std::memcmp(text + i + 1, p.data() + 1, m - 1) == 0)
+    while (from + m <= size) {
+        auto* hit = static_cast<const char*>(std::memchr(text + from, p[0], size - from - m + 1));
+        if (hit == nullptr)
+            break;
+        const auto i = static_cast<size_t>(hit - text);
+        if (std::memcmp(hit + 1, p.data() + 1, m - 1) == 0)
             return i;
+        from = i + 1;
+    }
     return std::string_view::npos;
 }
+
+#ifdef UPIN_X86_SIMD
 
 bool verify(const char* at, std::string_view p)
 {
@@ -87,15 +103,57 @@ size_t findSse2(const char* text, size_t size, std::string_view p, size_t from)
     return scalarFind(text, size, p, i);
 }
 
-using FindFn = size_t (*)(const char*, size_t, std::string_view, size_t);
+#endif // UPIN_X86_SIMD
 
-FindFn chooseFind()
+SimdLevel bestSupportedLevel()
 {
+#ifdef UPIN_X86_SIMD
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? findAvx2 : findSse2;
+    if (__builtin_cpu_supports("avx2"))
+        return SimdLevel::Avx2;
+    return __builtin_cpu_supports("sse2") ? SimdLevel::Sse2 : SimdLevel::Scalar;
+#else
+    return SimdLevel::Scalar;
+#endif
 }
 
-const FindFn kFind = chooseFind();
+SimdLevel chooseLevel()
+{
+    SimdLevel level = bestSupportedLevel();
+    const char* wanted = std::getenv("UPIN_SIMD");
+    if (auto cap = kSimdLevelNames.find(wanted ? wanted : ""); cap && *cap < level)
+        level = *cap;
+    return level;
+}
+
+using FindFn = size_t (*)(const char*, size_t, std::string_view, size_t);
+
+FindFn findFor(SimdLevel level)
+{
+#ifdef UPIN_X86_SIMD
+    if (level == SimdLevel::Avx2)
+        return findAvx2;
+    if (level == SimdLevel::Sse2)
+        return findSse2;
+#endif
+    (void)level;
+    return scalarFind;
+}
+
+struct Selection {
+    SimdLevel level;
+    FindFn find;
+};
+
+// A function-local static, so that a caller during another file's static initialisation still sees it set.
+const Selection& selection()
+{
+    static const Selection chosen = [] {
+        const SimdLevel level = chooseLevel();
+        return Selection{level, findFor(level)};
+    }();
+    return chosen;
+}
 
 } // namespace
 
@@ -107,12 +165,14 @@ size_t simdFind(const char* text, size_t size, std::string_view pattern, size_t 
         auto* hit = static_cast<const char*>(std::memchr(text + from, pattern[0], size - from));
         return hit ? static_cast<size_t>(hit - text) : std::string_view::npos;
     }
-    return kFind(text, size, pattern, from);
+    return selection().find(text, size, pattern, from);
 }
 
-const char* simdLevel()
+} // namespace detail
+
+SimdLevel simdLevel()
 {
-    return kFind == findAvx2 ? "avx2" : "sse2";
+    return detail::selection().level;
 }
 
-} // namespace upin::core::detail
+} // namespace upin::core

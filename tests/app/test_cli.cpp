@@ -26,11 +26,9 @@ Run runCli(const QStringList& arguments)
     return {process.exitCode(), process.readAllStandardOutput()};
 }
 
-QString corpusFile(const QString& relative)
+QString ownCorpusFile(const QString& relative)
 {
-    QByteArray fromEnv = qgetenv("UPIN_CORPUS_DIR");
-    QDir dir(fromEnv.isEmpty() ? QStringLiteral(UPIN_DEFAULT_CORPUS) : QString::fromLocal8Bit(fromEnv));
-    return dir.filePath(relative);
+    return QDir(QStringLiteral(UPIN_DEFAULT_CORPUS)).filePath(relative);
 }
 
 } // namespace
@@ -38,19 +36,21 @@ QString corpusFile(const QString& relative)
 TEST_CASE("parse --json reports parts with hashes and offsets", "[cli]")
 {
     for (const char* matcher : {"kmp", "chunked", "simd"}) {
-        Run run = runCli({"parse", corpusFile("werkzeug/firefox3-2png1txt/request.http"), "--json", "--matcher", matcher,
-                          "--content-type", "multipart/form-data; boundary=\"---------------------------186454651713519341951581030105\""});
+        // A real curl -F capture (tests/corpus/make-corpus.py): a field, a PNG and a binary file.
+        Run run = runCli({"parse", ownCorpusFile("own/curl-field-and-files.bin"), "--json", "--matcher", matcher,
+                          "--content-type", "multipart/form-data; boundary=------------------------52d4fb7645df32ee"});
         REQUIRE(run.exitCode == 0);
         QJsonObject doc = QJsonDocument::fromJson(run.out).object();
         REQUIRE(doc["ok"].toBool());
         CHECK(doc["error"].isNull());
         QJsonArray parts = doc["parts"].toArray();
         REQUIRE(parts.size() == 3);
-        CHECK(parts[0].toObject()["filename"].toString() == "anchor.png");
-        CHECK(parts[0].toObject()["sha256"].toString() == "c6be60af8af7b9830cdcb02684a3844a9988926c3d1f3f5cb6cd00e272607678");
-        CHECK(parts[2].toObject()["filename"].isNull());
-        CHECK(parts[2].toObject()["size"].toInt() == 12);
-        CHECK(parts[0].toObject()["headers"].toArray().size() == 2);
+        CHECK(parts[0].toObject()["filename"].isNull());
+        CHECK(parts[0].toObject()["size"].toInt() == 15);
+        CHECK(parts[1].toObject()["filename"].toString() == "dot.png");
+        CHECK(parts[1].toObject()["sha256"].toString() == "3f065128d50e346cce55f8ac1284a65e6b48e9db8cdb230a690e2c4d2c491a54");
+        CHECK(parts[1].toObject()["headers"].toArray().size() == 2);
+        CHECK(parts[2].toObject()["size"].toInt() == 3000);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <random>
 
 using namespace upin::core;
@@ -142,6 +143,21 @@ TEST_CASE("long delimiters and long texts exercise the vector paths", "[matcher]
         text.insert(100, nearMiss);
         checkAllChunkings(pattern, text, rng, false);
     }
+}
+
+TEST_CASE("the simd level is the one UPIN_SIMD (--simd) asks for, where the CPU has it", "[matcher]")
+{
+    const char* wanted = std::getenv("UPIN_SIMD");
+    const auto asked = kSimdLevelNames.find(wanted ? wanted : "");
+    INFO("UPIN_SIMD=" << (wanted ? wanted : "") << ", running at " << kSimdLevelNames.name(simdLevel()));
+    if (asked)
+        CHECK(simdLevel() <= *asked); // a cap: never above what was asked for
+    if (asked == SimdLevel::Scalar)
+        CHECK(simdLevel() == SimdLevel::Scalar); // every CPU has the scalar path, so a scalar run is really scalar
+#if defined(__x86_64__)
+    if (asked == SimdLevel::Sse2)
+        CHECK(simdLevel() == SimdLevel::Sse2); // SSE2 is part of x86-64
+#endif
 }
 
 TEST_CASE("matcher names round-trip", "[matcher]")

@@ -1,6 +1,6 @@
 // Catch2 main with a QApplication (widgets), run offscreen.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "support/test_options.h"
 
 #include "bench/shootout_worker.h"
 #include "inspect/inspect_worker.h"
@@ -13,5 +13,5 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     qRegisterMetaType<upin::app::InspectResult>();
     qRegisterMetaType<upin::app::ShootoutResult>();
-    return Catch::Session().run(argc, argv);
+    return upin::test::runTests(argc, argv);
 }

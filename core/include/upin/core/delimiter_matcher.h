@@ -8,6 +8,7 @@
 // Strategies differ only in how they look for a full occurrence inside one chunk; the carry-over across chunk edges
 // and the held tail are shared code, so every strategy reports identical positions for every chunking.
 
+#include "upin/core/enum_names.h"
 #include "upin/core/errors.h"
 
 #include <memory>
@@ -19,13 +20,23 @@ namespace upin::core {
 
 enum class MatcherKind : uint8_t {
     Kmp,     // byte-at-a-time Knuth-Morris-Pratt: how Spring's matcher worked before the fix; the baseline
-    Chunked, // memchr for the first byte, then verify: the proposed Spring fix, done correctly
-    Simd,    // SIMD filter on the first and last byte (AVX2 or SSE2, chosen at run time); the default
+    Chunked, // memchr for the delimiter's last byte, then verify: the proposed Spring fix, done correctly
+    Simd,    // SIMD filter on the first and last byte (AVX2, SSE2 or scalar: see simdLevel()); the default
 };
 
-std::string_view matcherName(MatcherKind kind);
-std::optional<MatcherKind> matcherFromName(std::string_view name);
-inline constexpr MatcherKind kAllMatchers[] = {MatcherKind::Kmp, MatcherKind::Chunked, MatcherKind::Simd};
+inline constexpr EnumNames<MatcherKind, 3> kMatcherNames{
+    {{{MatcherKind::Kmp, "kmp"}, {MatcherKind::Chunked, "chunked"}, {MatcherKind::Simd, "simd"}}}};
+inline constexpr auto kAllMatchers = kMatcherNames.values();
+inline std::string_view matcherName(MatcherKind kind) { return kMatcherNames.name(kind); }
+inline std::optional<MatcherKind> matcherFromName(std::string_view name) { return kMatcherNames.find(name); }
+
+// The instruction set the simd matcher uses: the best this CPU has (scalar on non-x86 builds), capped by the
+// environment variable UPIN_SIMD ("avx2", "sse2" or "scalar") when it is set. Read once, at the first call, and
+// fixed for the life of the process: the tests run every code path on one machine by setting it per test run.
+enum class SimdLevel : uint8_t { Scalar, Sse2, Avx2 };
+inline constexpr EnumNames<SimdLevel, 3> kSimdLevelNames{
+    {{{SimdLevel::Scalar, "scalar"}, {SimdLevel::Sse2, "sse2"}, {SimdLevel::Avx2, "avx2"}}}};
+SimdLevel simdLevel();
 
 class DelimiterMatcher {
 public:
@@ -66,9 +77,8 @@ private:
 };
 
 namespace detail {
-// SIMD first/last-byte filter search (matcher_simd.cpp); runtime-dispatched to AVX2 or SSE2.
+// SIMD first/last-byte filter search (matcher_simd.cpp), at simdLevel().
 size_t simdFind(const char* text, size_t size, std::string_view pattern, size_t from);
-const char* simdLevel(); // "avx2" or "sse2"
 } // namespace detail
 
 } // namespace upin::core

@@ -1,0 +1,17 @@
+#pragma once
+// Where the tests find the conformance corpus: UPIN_CORPUS_DIR when set (the test executables' --corpus sets it),
+// else the project's own corpus in tests/corpus.
+
+#include <QString>
+#include <QByteArray>
+#include <QtGlobal>
+
+namespace upin::test {
+
+inline QString corpusDir()
+{
+    const QByteArray fromEnv = qgetenv("UPIN_CORPUS_DIR");
+    return fromEnv.isEmpty() ? QStringLiteral(UPIN_DEFAULT_CORPUS) : QString::fromLocal8Bit(fromEnv);
+}
+
+} // namespace upin::test
