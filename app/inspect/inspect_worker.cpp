@@ -1,6 +1,7 @@
 #include "inspect/inspect_worker.h"
 
 #include "inspect/body_file.h"
+#include "inspect/report_json.h"
 
 #include "upin/core/sha256.h"
 
@@ -11,56 +12,6 @@
 #include <QJsonDocument>
 
 namespace upin::app {
-
-namespace {
-
-std::optional<std::string> optionalString(const QJsonValue& v)
-{
-    return v.isString() ? std::optional<std::string>(v.toString().toStdString()) : std::nullopt;
-}
-
-core::PartSummary partFromJson(const QJsonObject& o)
-{
-    core::PartSummary p;
-    p.index = uint32_t(o["index"].toInt());
-    p.name = optionalString(o["name"]);
-    p.filename = optionalString(o["filename"]);
-    p.contentType = optionalString(o["content_type"]);
-    p.transferEncoding = optionalString(o["transfer_encoding"]);
-    for (const auto& h : o["headers"].toArray())
-        p.headers.emplace_back(h.toObject()["name"].toString().toStdString(), h.toObject()["value"].toString().toStdString());
-    p.offset = quint64(o["offset"].toInteger());
-    p.bodyOffset = quint64(o["body_offset"].toInteger());
-    p.size = quint64(o["size"].toInteger());
-    p.sha256 = o["sha256"].toString().toStdString();
-    p.complete = o["complete"].toBool();
-    for (const auto& c : o["children"].toArray())
-        p.children.push_back(partFromJson(c.toObject()));
-    return p;
-}
-
-core::Errc codeFromName(const QString& name)
-{
-    return core::codeFromName(name.toStdString()).value_or(core::Errc::Count);
-}
-
-} // namespace
-
-core::ParseReport reportFromJson(const QJsonObject& json)
-{
-    core::ParseReport r;
-    r.ok = json["ok"].toBool();
-    r.bytes = quint64(json["bytes"].toInteger());
-    r.boundary = json["boundary"].toString().toStdString();
-    for (const auto& p : json["parts"].toArray())
-        r.parts.push_back(partFromJson(p.toObject()));
-    for (const auto& d : json["diagnostics"].toArray())
-        r.diagnostics.push_back({codeFromName(d.toObject()["code"].toString()), quint64(d.toObject()["offset"].toInteger()),
-                                 quint64(d.toObject()["value"].toInteger())});
-    if (json["error"].isObject())
-        r.error = core::Error{codeFromName(json["error"].toObject()["code"].toString()), quint64(json["error"].toObject()["offset"].toInteger())};
-    return r;
-}
 
 core::ParseReport reportFromHar(const QJsonObject& har, QString* error)
 {
@@ -114,6 +65,14 @@ SourceKind detectSource(const QString& path)
         return SourceKind::Har;
     QByteArray line = file.readLine(8192).trimmed();
     return line.endsWith(" HTTP/1.1") || line.endsWith(" HTTP/1.0") ? SourceKind::RawHttp : SourceKind::Body;
+}
+
+void InspectWorker::saveParts(const QString& source, const QList<PartCopy>& copies)
+{
+    int failures = 0;
+    for (const auto& copy : copies)
+        failures += copyFileRange(source, copy.fileOffset, copy.size, copy.target) ? 0 : 1;
+    emit partsSaved(int(copies.size()), failures);
 }
 
 void InspectWorker::open(const QString& path, const QString& contentType)

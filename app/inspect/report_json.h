@@ -1,5 +1,6 @@
 #pragma once
-// JSON form of a core ParseReport, shared by the CLI (`parse --json`) and, later, capture.json and the listener.
+// JSON form of a core ParseReport, both ways: written by the CLI (`parse --json`), the listener's answers and
+// capture.json; read back when a capture stored without its raw body is opened.
 
 #include "upin/core/event_recorder.h"
 
@@ -9,5 +10,7 @@ namespace upin::app {
 
 QJsonObject errorToJson(const core::Error& error);
 QJsonObject reportToJson(const core::ParseReport& report);
+// capture.json's parts and diagnostics back into a report.
+core::ParseReport reportFromJson(const QJsonObject& json);
 
 } // namespace upin::app

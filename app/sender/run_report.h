@@ -1,7 +1,7 @@
 #pragma once
 // Statistics and exports of sender runs: per-target median, min, max and mean of time and MB/s; CSV and JSON.
 
-#include "sender/sender.h"
+#include "sender/run_types.h"
 
 #include <QJsonArray>
 

@@ -5,6 +5,7 @@
 #include "upin/core/enum_names.h"
 
 #include <QJsonObject>
+#include <QMetaType>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -63,3 +64,5 @@ inline constexpr core::EnumNames<UploadPlan::Engine, 3> kEngineNames{
 std::optional<UploadPlan::Engine> engineFromName(const QString& name);
 
 } // namespace upin::app
+
+Q_DECLARE_METATYPE(upin::app::UploadPlan)

@@ -2,7 +2,7 @@
 // Compare: every run sent this session, grouped by target (the URL, so /file-part?matcher=kmp and ?matcher=simd
 // are two groups): median MB/s bars with min-max whiskers, the statistics table, and exports.
 
-#include "sender/sender.h"
+#include "sender/run_types.h"
 
 #include <QWidget>
 

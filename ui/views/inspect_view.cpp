@@ -2,7 +2,6 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 
-#include "inspect/body_file.h"
 #include "sender/upload_plan.h"
 
 #include <QDir>
@@ -28,7 +27,6 @@
 #include <QStringDecoder>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -315,33 +313,23 @@ void InspectView::showHexAt(quint64 bodyOffset)
 
 void InspectView::saveParts(QList<QPair<const core::PartSummary*, QString>> targets)
 {
-    struct Job {
-        quint64 offset, size;
-        QString target;
-    };
-    QList<Job> jobs;
+    QList<app::PartCopy> copies;
     for (const auto& [part, target] : targets)
-        jobs.append({part->bodyOffset, part->size, target});
-    const QString source = m_result.bodyFile;
-    const qint64 base = m_result.bodyFileOffset;
-    auto failures = std::make_shared<int>(0);
-    QThread* thread = QThread::create([jobs, source, base, failures] {
-        for (const auto& job : jobs)
-            *failures += app::copyFileRange(source, base + qint64(job.offset), job.size, job.target) ? 0 : 1;
-    });
+        copies.append({m_result.bodyFileOffset + qint64(part->bodyOffset), part->size, target});
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
-    const QString title = m_title->text();
-    m_title->setText(tr("Saving %n part(s)…", nullptr, int(jobs.size())));
-    connect(thread, &QThread::finished, this, [this, thread, title, failures, count = jobs.size()] {
-        m_savePart->setEnabled(true);
-        m_saveAll->setEnabled(true);
-        m_title->setText(title);
-        if (*failures > 0)
-            QMessageBox::warning(this, tr("Save parts"), tr("%1 of %2 parts could not be written.").arg(*failures).arg(count));
-        thread->deleteLater();
-    });
-    thread->start();
+    m_titleBeforeSave = m_title->text();
+    m_title->setText(tr("Saving %n part(s)…", nullptr, int(copies.size())));
+    emit savePartsRequested(m_result.bodyFile, copies);
+}
+
+void InspectView::onPartsSaved(int count, int failures)
+{
+    m_savePart->setEnabled(true);
+    m_saveAll->setEnabled(true);
+    m_title->setText(m_titleBeforeSave);
+    if (failures > 0)
+        QMessageBox::warning(this, tr("Save parts"), tr("%1 of %2 parts could not be written.").arg(failures).arg(count));
 }
 
 void InspectView::savePart()

@@ -1,9 +1,9 @@
 #pragma once
 // Inspect: the parts of a capture or an opened file as a tree, the selected part's headers, text and hex
 // previews read lazily from disk (fine for multi-GB bodies), and the diagnostics, where choosing one moves the hex
-// view to its byte. Save part / Save all parts copy from disk in pieces.
+// view to its byte. Save part / Save all parts ask the inspect worker to copy from disk, in pieces.
 
-#include "inspect/inspect_worker.h"
+#include "inspect/inspect_types.h"
 #include "models/part_tree_model.h"
 
 #include <QWidget>
@@ -39,10 +39,12 @@ public slots:
     // What our sender sent for a capture (by its id): the Sent column compares each part's hash.
     void rememberSentHashes(const QString& captureId, const QStringList& hashes);
     void setListenerBase(const QString& base) { m_listenerBase = base; }
+    void onPartsSaved(int count, int failures);
 
 signals:
     void openRequested(const QString& path, const QString& contentType); // contentType empty: from the file
     void cancelRequested();
+    void savePartsRequested(const QString& source, const QList<upin::app::PartCopy>& copies);
 
 private:
     void showPart(const core::PartSummary* part);
@@ -50,7 +52,7 @@ private:
     void askForBoundary();
     void copyAsCurl();
     QByteArray readBody(quint64 offset, qint64 length) const;
-    // Copies parts out of the body file on a thread of its own: a part may be gigabytes.
+    // Asks the worker to copy parts out of the body file (a part may be gigabytes); onPartsSaved reports back.
     void saveParts(QList<QPair<const core::PartSummary*, QString>> targets);
     void savePart();
     void saveAllParts();
@@ -73,6 +75,7 @@ private:
     QHash<QString, QStringList> m_sentHashes;
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QPushButton* m_copyCurl = nullptr;
+    QString m_titleBeforeSave;
 };
 
 } // namespace upin::ui

@@ -4,7 +4,8 @@
 // throughput chart. Emits the plan; the sender runs elsewhere.
 
 #include "models/plan_parts_model.h"
-#include "sender/sender.h"
+#include "sender/run_types.h"
+#include "sender/upload_plan.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

@@ -2,7 +2,7 @@
 // Matcher shoot-out: the parser timed with each matcher strategy beside the memchr ceiling, on a generated body
 // or a stored one: the before and after of the Spring fix, as a chart.
 
-#include "bench/shootout_worker.h"
+#include "bench/shootout_types.h"
 
 #include <QWidget>
 

@@ -1,0 +1,84 @@
+// upload-inspector: the desktop app. Reads the command line, builds the window and hands it to ServiceWiring,
+// which owns the services and their threads; the GUI thread only applies value events.
+
+#include "main_window.h"
+#include "service_wiring.h"
+#include "views/send_view.h"
+#include "models/plan_parts_model.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace upin;
+
+int main(int argc, char** argv)
+{
+    QApplication application(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("UploadInspector"));
+    QApplication::setApplicationName(QStringLiteral("upload-inspector"));
+    QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
+
+    QCommandLineParser cl;
+    cl.setApplicationDescription(QStringLiteral("Send, receive and inspect HTTP file uploads."));
+    cl.addHelpOption();
+    cl.addVersionOption();
+    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
+                            QStringLiteral("N"));
+    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen, inspect, compare or shootout"), QStringLiteral("NAME"));
+    QCommandLineOption stalls(QStringLiteral("measure-stalls"),
+                              QStringLiteral("measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit"));
+    QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N"));
+    QCommandLineOption send(QStringLiteral("send"), QStringLiteral("add FILE to the Send tab's parts (repeat for more)"), QStringLiteral("FILE"));
+    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where the listener stores captures"), QStringLiteral("DIR"));
+    cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
+    cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("a body, HTTP request or capture folder to inspect"), QStringLiteral("[FILE]"));
+    cl.process(application);
+
+    const QString folder = cl.isSet(captureDir) ? cl.value(captureDir) : QSettings().value(QStringLiteral("listen/captureDir")).toString();
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, folder);
+
+    window.restoreSettings();
+    quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt() : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
+    wiring.startListener(listenPort);
+    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect"), QStringLiteral("compare"),
+                           QStringLiteral("shootout")};
+    if (cl.isSet(tab) && tabs.contains(cl.value(tab)))
+        window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
+    if (!cl.positionalArguments().isEmpty())
+        wiring.open(cl.positionalArguments().first());
+    if (cl.isSet(send)) {
+        window.sendView()->partsModel()->addFiles(cl.values(send));
+        window.tabs()->setCurrentWidget(window.sendView());
+    }
+    window.resize(window.size().expandedTo(QSize(1200, 760)));
+    window.show();
+
+    // Stall meter: a 5 ms timer on the GUI thread; the longest gap between its ticks, less 5 ms, is the worst stall.
+    QElapsedTimer sinceTick;
+    qint64 worstStallMs = 0;
+    QTimer stallTimer;
+    if (cl.isSet(stalls)) {
+        stallTimer.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&stallTimer, &QTimer::timeout, [&] {
+            worstStallMs = std::max(worstStallMs, sinceTick.elapsed() - 5);
+            sinceTick.restart();
+        });
+        sinceTick.start();
+        stallTimer.start(5);
+    }
+    if (cl.isSet(quitAfter))
+        QTimer::singleShot(cl.value(quitAfter).toInt() * 1000, &application, &QApplication::quit);
+    int rc = QApplication::exec();
+    if (cl.isSet(stalls))
+        std::fprintf(stderr, "worst GUI thread stall: %lld ms\n", static_cast<long long>(worstStallMs));
+    return rc;
+}

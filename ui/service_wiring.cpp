@@ -1,0 +1,159 @@
+#include "service_wiring.h"
+
+#include "bench/shootout_worker.h"
+#include "inspect/inspect_worker.h"
+#include "listener/listener.h"
+#include "main_window.h"
+#include "sender/sender.h"
+#include "views/compare_view.h"
+#include "views/inspect_view.h"
+#include "views/listen_view.h"
+#include "views/send_view.h"
+#include "views/shootout_view.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QTabWidget>
+
+namespace upin::ui {
+
+namespace {
+
+// A worker object on a thread of its own; the object is deleted when the thread finishes.
+template <typename Worker>
+Worker* onThread(QThread& thread)
+{
+    auto* worker = new Worker;
+    worker->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.start();
+    return worker;
+}
+
+} // namespace
+
+ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
+    : m_window(window), m_captureDir(std::move(captureDir)), m_listener(new app::Listener(this)),
+      m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
+      m_bench(onThread<app::ShootoutWorker>(m_benchThread))
+{
+    qRegisterMetaType<app::InspectResult>();
+    qRegisterMetaType<QList<app::PartCopy>>();
+    qRegisterMetaType<app::ShootoutResult>();
+    connectListener();
+    connectSender();
+    connectInspector();
+    connectShootout();
+}
+
+ServiceWiring::~ServiceWiring()
+{
+    m_listener->stop();
+    m_inspector->cancel();
+    for (QThread* thread : {&m_senderThread, &m_inspectThread, &m_benchThread}) {
+        thread->quit();
+        thread->wait(); // a running shoot-out finishes first
+    }
+}
+
+bool ServiceWiring::startListener(quint16 port)
+{
+    app::ListenerConfig config;
+    config.captureDir = m_captureDir;
+    bool ok = false;
+    for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
+        config.port = port == 0 ? 0 : quint16(port + attempt);
+        ok = m_listener->start(config);
+    }
+    const QString address = QStringLiteral("127.0.0.1");
+    m_window.listenView()->setListening(ok, address, m_listener->port(), m_listener->captureRoot());
+    if (ok) {
+        const QString base = QStringLiteral("http://%1:%2").arg(address).arg(m_listener->port());
+        m_window.sendView()->setListenerBase(base);
+        m_window.inspectView()->setListenerBase(base);
+        m_window.setListenerStatus(tr("Listening on %1").arg(base));
+    } else {
+        m_window.setListenerStatus(tr("Listener stopped: %1").arg(m_listener->errorString()));
+    }
+    return ok;
+}
+
+void ServiceWiring::open(const QString& path, const QString& contentType)
+{
+    m_window.tabs()->setCurrentWidget(m_window.inspectView());
+    QMetaObject::invokeMethod(m_inspector, [inspector = m_inspector, path, contentType] { inspector->open(path, contentType); },
+                              Qt::QueuedConnection);
+}
+
+void ServiceWiring::connectListener()
+{
+    ListenView* view = m_window.listenView();
+    connect(m_listener, &app::Listener::events, view, &ListenView::applyEvents);
+    connect(view, &ListenView::startRequested, this, [this](quint16 port) {
+        QSettings().setValue(QStringLiteral("listen/port"), port); // the user's choice is remembered
+        startListener(port);
+    });
+    connect(view, &ListenView::captureFolderChosen, this, [this](const QString& folder) {
+        m_captureDir = folder;
+        QSettings().setValue(QStringLiteral("listen/captureDir"), folder);
+        startListener(m_listener->isListening() ? m_listener->port() : quint16(8080));
+    });
+    connect(view, &ListenView::stopRequested, this, [this] {
+        m_listener->stop();
+        m_window.listenView()->setListening(false, {}, 0, {});
+        m_window.setListenerStatus(tr("Listener stopped"));
+    });
+    connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
+}
+
+void ServiceWiring::connectSender()
+{
+    SendView* view = m_window.sendView();
+    connect(view, &SendView::sendRequested, m_sender, [sender = m_sender](const app::UploadPlan& plan) { sender->start(plan); });
+    connect(view, &SendView::cancelRequested, m_sender, [sender = m_sender] { sender->cancel(); });
+    connect(m_sender, &app::Sender::progress, view, &SendView::onProgress);
+    connect(m_sender, &app::Sender::runFinished, view, [this](const app::RunResult& result) {
+        m_window.sendView()->onRunFinished(result);
+        // Our own listener's answer names its capture: show what it received beside what was sent.
+        const QString id = QJsonDocument::fromJson(result.response).object()[QStringLiteral("capture_id")].toString();
+        if (id.isEmpty())
+            return;
+        QStringList sent;
+        for (const auto& part : result.parts)
+            sent << part.sentSha256;
+        m_window.inspectView()->rememberSentHashes(id, sent);
+        auto* captures = m_window.listenView()->model();
+        for (int row = 0; row < captures->rowCount(); ++row)
+            if (QString::number(captures->row(row).id) == id)
+                m_window.sendView()->setReceivedSamples(captures->row(row).samples);
+    });
+    connect(m_sender, &app::Sender::finished, view, &SendView::onFinished);
+    connect(m_sender, &app::Sender::finished, m_window.compareView(), &CompareView::addRuns);
+}
+
+void ServiceWiring::connectInspector()
+{
+    InspectView* view = m_window.inspectView();
+    connect(view, &InspectView::openRequested, this, [this](const QString& path, const QString& type) { open(path, type); });
+    connect(view, &InspectView::cancelRequested, this, [inspector = m_inspector] { inspector->cancel(); });
+    connect(view, &InspectView::savePartsRequested, m_inspector, &app::InspectWorker::saveParts);
+    connect(m_inspector, &app::InspectWorker::partsSaved, view, &InspectView::onPartsSaved);
+    connect(m_inspector, &app::InspectWorker::progress, view, &InspectView::setProgress);
+    connect(m_inspector, &app::InspectWorker::finished, view, &InspectView::showResult);
+}
+
+void ServiceWiring::connectShootout()
+{
+    ShootoutView* view = m_window.shootoutView();
+    connect(view, &ShootoutView::runRequested, m_bench, [bench = m_bench](const app::ShootoutRequest& request) { bench->run(request); });
+    connect(m_bench, &app::ShootoutWorker::finished, view, &ShootoutView::showResult);
+    // An inspected capture's raw body is offered as a source to time.
+    connect(m_inspector, &app::InspectWorker::finished, view, [view](const app::InspectResult& result) {
+        if (!result.bodyFile.isEmpty() && result.bodyFileOffset == 0)
+            view->setStoredBody(result.bodyFile,
+                                result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString());
+    });
+}
+
+} // namespace upin::ui

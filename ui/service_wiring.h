@@ -1,0 +1,48 @@
+#pragma once
+// The one place where app services meet ui views: it owns the listener and the worker threads (sender, inspect,
+// shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
+// Views never see a service; services never see a widget.
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+namespace upin::app {
+class Listener;
+class Sender;
+class InspectWorker;
+class ShootoutWorker;
+} // namespace upin::app
+
+namespace upin::ui {
+
+class MainWindow;
+
+class ServiceWiring final : public QObject {
+    Q_OBJECT
+public:
+    // captureDir: where the listener stores captures; empty for the app data folder's default.
+    ServiceWiring(MainWindow& window, QString captureDir);
+    ~ServiceWiring() override; // stops the listener and waits for every worker thread
+
+    // Starts the listener on port or, when it is taken, on one of the next 19; tells every view the port in use.
+    bool startListener(quint16 port);
+    // Opens a body, HTTP request, HAR file or capture folder in the Inspect tab (parsed on the inspect thread).
+    void open(const QString& path, const QString& contentType = {});
+
+private:
+    void connectListener();
+    void connectSender();
+    void connectInspector();
+    void connectShootout();
+
+    MainWindow& m_window;
+    QString m_captureDir;
+    app::Listener* m_listener;
+    QThread m_senderThread, m_inspectThread, m_benchThread;
+    app::Sender* m_sender;
+    app::InspectWorker* m_inspector;
+    app::ShootoutWorker* m_bench;
+};
+
+} // namespace upin::ui
