@@ -1,6 +1,6 @@
 #pragma once
-// The main window: Send, Listen and Inspect tabs, a status bar with the listener's state, settings that persist.
-// It only shows values and emits intents; gui_main.cpp connects it to the app services.
+// The main window: Send, Listen, Inspect, Compare and Matcher shoot-out tabs, a status bar with the listener's
+// state, settings that persist. It only shows values and emits intents; ServiceWiring connects it to the services.
 
 #include <QMainWindow>
 

@@ -1,5 +1,6 @@
-// upload-inspector-cli send / compare: streamed multipart uploads through QNetworkAccessManager, with timing,
-// repeats and integrity checks; compare runs several targets interleaved.
+// upload-inspector-cli send / compare: streamed multipart uploads through the raw HTTP/1.1 client or
+// QNetworkAccessManager (--engine; see UploadPlan::Engine), with timing, repeats and integrity checks; compare runs
+// several targets interleaved.
 
 #include "cli/cli_args.h"
 #include "sender/run_report.h"

@@ -46,8 +46,6 @@ public:
 
     void onBody(core::ByteView data) override;   // from the body decoder
     bool failed() const { return m_status.has_value() == false; }
-    core::Error error() const { return m_status.error(); }
-    quint64 bodyBytes() const { return m_bodyBytes; }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json.
     QJsonObject finish(bool complete, std::optional<core::Error> transportError = std::nullopt);

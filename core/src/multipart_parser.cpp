@@ -91,7 +91,6 @@ MultipartParser::MultipartParser(MultipartParser&&) noexcept = default;
 MultipartParser& MultipartParser::operator=(MultipartParser&&) noexcept = default;
 MultipartParser::~MultipartParser() = default;
 
-bool MultipartParser::closed() const { return m_state == State::Epilogue; }
 
 Result<void> MultipartParser::feed(ByteView chunk, PartHandler& handler)
 {

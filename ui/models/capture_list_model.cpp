@@ -102,11 +102,4 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
     }
 }
 
-void CaptureListModel::clear()
-{
-    beginResetModel();
-    m_rows.clear();
-    endResetModel();
-}
-
 } // namespace upin::ui

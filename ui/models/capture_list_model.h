@@ -39,7 +39,6 @@ public:
 
     void apply(const QList<app::ListenerEvent>& batch);
     const Row& row(int index) const { return m_rows[index]; }
-    void clear();
 
 private:
     int indexOf(quint64 id) const;

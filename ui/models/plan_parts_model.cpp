@@ -23,13 +23,6 @@ QString uniqueName(const QList<app::PlanPart>& parts, const QString& wanted)
 }
 } // namespace
 
-void PlanPartsModel::setParts(const QList<app::PlanPart>& parts)
-{
-    beginResetModel();
-    m_parts = parts;
-    endResetModel();
-}
-
 void PlanPartsModel::addPart(const app::PlanPart& part)
 {
     beginInsertRows({}, int(m_parts.size()), int(m_parts.size()));

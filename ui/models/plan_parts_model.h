@@ -15,7 +15,6 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     const QList<app::PlanPart>& parts() const { return m_parts; }
-    void setParts(const QList<app::PlanPart>& parts);
     void addPart(const app::PlanPart& part);
     void addFiles(const QStringList& paths);
     void removePart(int row);

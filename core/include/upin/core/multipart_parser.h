@@ -70,7 +70,6 @@ public:
     const std::string& boundary() const { return m_boundary; }
     const Options& options() const { return m_options; }
     uint64_t bytesConsumed() const { return m_offset; }
-    bool closed() const;
 
 private:
     enum class State : uint8_t { Preamble, Body, AfterDelimiter, Headers, Epilogue, Failed };
