@@ -43,7 +43,7 @@ void ShootoutWorker::run(const ShootoutRequest& request)
     add(QStringLiteral("memchr"), core::timeMemchrCeiling(body, request.runs));
     for (auto kind : core::kAllMatchers) {
         auto name = core::matcherName(kind);
-        add(toQString(name), core::timeParser(body, kind, request.runs, 256 * 1024));
+        add(toQString(name), core::timeParser(body, kind, request.runs, size_t{256} * 1024));
     }
     emit finished(result);
 }

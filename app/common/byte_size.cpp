@@ -25,8 +25,8 @@ QString formatBytes(quint64 bytes)
     if (bytes < 1024)
         return QStringLiteral("%1 B").arg(bytes);
     const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-    double value = double(bytes);
-    int unit = -1;
+    double value = double(bytes) / 1024;
+    int unit = 0;
     while (value >= 1024 && unit < 3) {
         value /= 1024;
         ++unit;

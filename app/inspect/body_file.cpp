@@ -105,7 +105,7 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     auto parser = [&]() -> core::Result<core::MultipartParser> {
         if (contentType)
             return core::MultipartParser::fromContentType(*contentType, options);
-        QByteArray start = request.rawHttp ? QByteArray(pending.data(), qsizetype(pending.size())) : file.peek(64 * 1024);
+        QByteArray start = request.rawHttp ? QByteArray(pending.data(), qsizetype(pending.size())) : file.peek(qint64{64} * 1024);
         std::string boundary = core::MultipartParser::guessBoundary({start.constData(), size_t(start.size())});
         if (boundary.empty())
             return core::Error{core::Errc::MissingBoundary, 0};

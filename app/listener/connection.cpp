@@ -12,7 +12,7 @@ namespace upin::app {
 
 namespace {
 
-constexpr qint64 kReadChunk = 256 * 1024;
+constexpr qint64 kReadChunk = qint64{256} * 1024;
 
 QByteArray reasonPhrase(int status)
 {

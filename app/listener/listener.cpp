@@ -127,8 +127,9 @@ void ListenerWorker::publish(ListenerEvent event)
             return;
         }
     }
+    const bool finished = event.kind == ListenerEvent::Kind::CaptureFinished;
     m_pending.append(std::move(event));
-    if (event.kind == ListenerEvent::Kind::CaptureFinished)
+    if (finished) // a finished capture is shown at once, not up to a batch interval later
         flush();
 }
 

@@ -8,7 +8,7 @@
 namespace upin::app {
 
 namespace {
-constexpr qint64 kChunk = 256 * 1024;
+constexpr qint64 kChunk = qint64{256} * 1024;
 constexpr qint64 kMaxQueued = 1 << 20; // bytes waiting in the socket before reading more of the body
 constexpr int kContinueWaitMs = 1000;  // like curl: send anyway if no 100 Continue arrives
 

@@ -250,14 +250,12 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
                 if (++m_sizeDigits > 15)
                     return fail(Errc::InvalidChunkSize, at);
                 m_chunkSize = m_chunkSize * 16 + uint64_t(digit);
-            } else if (m_sizeDigits == 0) {
-                return fail(Errc::InvalidChunkSize, at);
-            } else if (c == ';' || c == ' ' || c == '\t') {
+            } else if (m_sizeDigits > 0 && (c == ';' || c == ' ' || c == '\t')) {
                 m_state = State::SizeExt;
                 m_lineBytes = 0;
-            } else if (c == '\r') {
+            } else if (m_sizeDigits > 0 && c == '\r') {
                 m_state = State::SizeLf;
-            } else if (c == '\n') {
+            } else if (m_sizeDigits > 0 && c == '\n') {
                 --pos;
                 m_state = State::SizeLf;
             } else {

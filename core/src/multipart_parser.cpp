@@ -80,7 +80,7 @@ MultipartParser::MultipartParser(std::string boundary, Options options, bool for
       m_formData(formData)
 {
     m_scratch->fields.reserve(options.maxHeadersPerPart);
-    m_headerBlock.reserve(std::min<size_t>(options.maxHeaderBytes, 64 * 1024));
+    m_headerBlock.reserve(std::min<size_t>(options.maxHeaderBytes, size_t{64} * 1024));
     // A body may open with "--boundary" directly: pretend the LF before it was already seen.
     m_matcher->reset(1);
     m_virtualHeld = true;

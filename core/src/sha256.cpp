@@ -35,7 +35,7 @@ std::string Sha256::finishHex()
     EVP_DigestInit_ex(m_ctx, EVP_sha256(), nullptr);
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
-    out.reserve(length * 2);
+    out.reserve(size_t{length} * 2);
     for (unsigned i = 0; i < length; ++i) {
         out += kHex[digest[i] >> 4];
         out += kHex[digest[i] & 15];

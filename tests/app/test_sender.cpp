@@ -12,7 +12,6 @@
 #include <QThread>
 
 using namespace upin;
-using app::PartCheck;
 using app::PlanPart;
 using app::RunResult;
 using app::UploadPlan;

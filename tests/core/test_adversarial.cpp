@@ -44,7 +44,7 @@ TEST_CASE("3. a part body that starts with CR or LF then runs megabytes without 
 {
     for (const char* start : {"\r", "\n"}) {
         std::string data = start + std::string(3u << 20, 'z');
-        auto r = parseLarge(kType, kOpen + data + kClose).report;
+        auto r = parseLarge(kType, std::string(kOpen).append(data).append(kClose)).report;
         REQUIRE(r.ok);
         CHECK(r.parts[0].size == data.size());
         CHECK(r.parts[0].sha256 == Sha256::hex(data));

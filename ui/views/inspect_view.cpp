@@ -33,7 +33,7 @@
 namespace upin::ui {
 
 namespace {
-constexpr qint64 kPreviewBytes = 64 * 1024; // text preview: the first 64 KiB of a part
+constexpr qint64 kPreviewBytes = qint64{64} * 1024; // text preview: the first 64 KiB of a part
 constexpr qint64 kHexBytes = 4096;          // hex view window
 constexpr quint64 kMaxImageBytes = 4u << 20; // decoded on the GUI thread: keep it to what decodes in milliseconds
 
@@ -311,7 +311,7 @@ void InspectView::showHexAt(quint64 bodyOffset)
         m_tabs->setCurrentWidget(m_hex);
 }
 
-void InspectView::saveParts(QList<QPair<const core::PartSummary*, QString>> targets)
+void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
 {
     QList<app::PartCopy> copies;
     for (const auto& [part, target] : targets)

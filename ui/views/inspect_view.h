@@ -53,7 +53,7 @@ private:
     void copyAsCurl();
     QByteArray readBody(quint64 offset, qint64 length) const;
     // Asks the worker to copy parts out of the body file (a part may be gigabytes); onPartsSaved reports back.
-    void saveParts(QList<QPair<const core::PartSummary*, QString>> targets);
+    void saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets);
     void savePart();
     void saveAllParts();
 

@@ -18,10 +18,10 @@
 namespace upin::core {
 
 struct HttpLimits {
-    size_t maxHeadBytes = 64 * 1024;
+    size_t maxHeadBytes = size_t{64} * 1024;
     size_t maxHeaderFields = 100;
     size_t maxChunkExtension = 4096; // bytes of extensions on one chunk-size line
-    size_t maxTrailerBytes = 16 * 1024;
+    size_t maxTrailerBytes = size_t{16} * 1024;
 };
 
 struct HttpField {

@@ -41,7 +41,7 @@ struct Options {
     bool strict = false;                      // irregularities become errors instead of diagnostics
     MatcherKind matcher = MatcherKind::Simd;
     size_t maxBoundaryLength = 70;            // RFC 2046 limit; may be raised up to kMaxBoundaryCap
-    size_t maxHeaderBytes = 16 * 1024;        // per part header block, line ends included
+    size_t maxHeaderBytes = size_t{16} * 1024;       // per part header block, line ends included
     size_t maxHeadersPerPart = 64;            // header lines per part, continuation lines included
     uint32_t maxParts = 10'000;
     uint64_t maxFieldSize = 1 << 20;          // body of a part without a filename (a form field)
