@@ -2,9 +2,9 @@
 // which owns the services and their threads; the GUI thread only applies value events.
 
 #include "main_window.h"
+#include "models/plan_parts_model.h"
 #include "service_wiring.h"
 #include "views/send_view.h"
-#include "models/plan_parts_model.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,27 +30,40 @@ int main(int argc, char** argv)
     cl.setApplicationDescription(QStringLiteral("Send, receive and inspect HTTP file uploads."));
     cl.addHelpOption();
     cl.addVersionOption();
-    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
+    QCommandLineOption port(QStringLiteral("port"),
+                            QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N"));
-    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("start on this tab: send, listen, inspect, compare or shootout"), QStringLiteral("NAME"));
-    QCommandLineOption stalls(QStringLiteral("measure-stalls"),
-                              QStringLiteral("measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit"));
-    QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N"));
-    QCommandLineOption send(QStringLiteral("send"), QStringLiteral("add FILE to the Send tab's parts (repeat for more)"), QStringLiteral("FILE"));
-    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where the listener stores captures"), QStringLiteral("DIR"));
+    QCommandLineOption tab(QStringLiteral("tab"),
+                           QStringLiteral("start on this tab: send, listen, inspect, compare or shootout"),
+                           QStringLiteral("NAME"));
+    QCommandLineOption stalls(
+        QStringLiteral("measure-stalls"),
+        QStringLiteral(
+            "measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit"));
+    QCommandLineOption quitAfter(QStringLiteral("quit-after"),
+                                 QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N"));
+    QCommandLineOption send(QStringLiteral("send"),
+                            QStringLiteral("add FILE to the Send tab's parts (repeat for more)"),
+                            QStringLiteral("FILE"));
+    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where the listener stores captures"),
+                                  QStringLiteral("DIR"));
     cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
-    cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("a body, HTTP request or capture folder to inspect"), QStringLiteral("[FILE]"));
+    cl.addPositionalArgument(QStringLiteral("FILE"),
+                             QStringLiteral("a body, HTTP request or capture folder to inspect"),
+                             QStringLiteral("[FILE]"));
     cl.process(application);
 
-    const QString folder = cl.isSet(captureDir) ? cl.value(captureDir) : QSettings().value(QStringLiteral("listen/captureDir")).toString();
+    const QString folder =
+        cl.isSet(captureDir) ? cl.value(captureDir) : QSettings().value(QStringLiteral("listen/captureDir")).toString();
     ui::MainWindow window;
     ui::ServiceWiring wiring(window, folder);
 
     window.restoreSettings();
-    quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt() : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
+    quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt()
+                                                : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
     wiring.startListener(listenPort);
-    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect"), QStringLiteral("compare"),
-                           QStringLiteral("shootout")};
+    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect"),
+                           QStringLiteral("compare"), QStringLiteral("shootout")};
     if (cl.isSet(tab) && tabs.contains(cl.value(tab)))
         window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
     if (!cl.positionalArguments().isEmpty())

@@ -20,8 +20,8 @@
 namespace upin::ui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_tabs(new QTabWidget), m_send(new SendView), m_listen(new ListenView), m_inspect(new InspectView),
-      m_compare(new CompareView), m_shootout(new ShootoutView), m_listenerStatus(new QLabel)
+    : QMainWindow(parent), m_tabs(new QTabWidget), m_send(new SendView), m_listen(new ListenView),
+      m_inspect(new InspectView), m_compare(new CompareView), m_shootout(new ShootoutView), m_listenerStatus(new QLabel)
 {
     setWindowTitle(tr("Upload Inspector"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
@@ -43,15 +43,19 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Upload Inspector"), this, [this] {
-        QMessageBox::about(this, tr("About Upload Inspector"),
-                           tr("<h3>Upload Inspector %1</h3><p>Build and debug HTTP file uploads: send them, receive them, "
-                              "inspect every part and byte, and compare how fast the matchers go.</p>"
-                              "<p>Qt %2, OpenSSL for SHA-256.</p>")
-                               .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+        QMessageBox::about(
+            this, tr("About Upload Inspector"),
+            tr("<h3>Upload Inspector %1</h3><p>Build and debug HTTP file uploads: send them, receive them, "
+               "inspect every part and byte, and compare how fast the matchers go.</p>"
+               "<p>Qt %2, OpenSSL for SHA-256.</p>")
+                .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     });
 }
 
-void MainWindow::setListenerStatus(const QString& text) { m_listenerStatus->setText(text); }
+void MainWindow::setListenerStatus(const QString& text)
+{
+    m_listenerStatus->setText(text);
+}
 
 void MainWindow::restoreSettings()
 {

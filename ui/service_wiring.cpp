@@ -82,8 +82,9 @@ bool ServiceWiring::startListener(quint16 port)
 void ServiceWiring::open(const QString& path, const QString& contentType)
 {
     m_window.tabs()->setCurrentWidget(m_window.inspectView());
-    QMetaObject::invokeMethod(m_inspector, [inspector = m_inspector, path, contentType] { inspector->open(path, contentType); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_inspector, [inspector = m_inspector, path, contentType] { inspector->open(path, contentType); },
+        Qt::QueuedConnection);
 }
 
 void ServiceWiring::connectListener()
@@ -110,7 +111,8 @@ void ServiceWiring::connectListener()
 void ServiceWiring::connectSender()
 {
     SendView* view = m_window.sendView();
-    connect(view, &SendView::sendRequested, m_sender, [sender = m_sender](const app::UploadPlan& plan) { sender->start(plan); });
+    connect(view, &SendView::sendRequested, m_sender,
+            [sender = m_sender](const app::UploadPlan& plan) { sender->start(plan); });
     connect(view, &SendView::cancelRequested, m_sender, [sender = m_sender] { sender->cancel(); });
     connect(m_sender, &app::Sender::progress, view, &SendView::onProgress);
     connect(m_sender, &app::Sender::runFinished, view, [this](const app::RunResult& result) {
@@ -135,7 +137,8 @@ void ServiceWiring::connectSender()
 void ServiceWiring::connectInspector()
 {
     InspectView* view = m_window.inspectView();
-    connect(view, &InspectView::openRequested, this, [this](const QString& path, const QString& type) { open(path, type); });
+    connect(view, &InspectView::openRequested, this,
+            [this](const QString& path, const QString& type) { open(path, type); });
     connect(view, &InspectView::cancelRequested, this, [inspector = m_inspector] { inspector->cancel(); });
     connect(view, &InspectView::savePartsRequested, m_inspector, &app::InspectWorker::saveParts);
     connect(m_inspector, &app::InspectWorker::partsSaved, view, &InspectView::onPartsSaved);
@@ -146,13 +149,15 @@ void ServiceWiring::connectInspector()
 void ServiceWiring::connectShootout()
 {
     ShootoutView* view = m_window.shootoutView();
-    connect(view, &ShootoutView::runRequested, m_bench, [bench = m_bench](const app::ShootoutRequest& request) { bench->run(request); });
+    connect(view, &ShootoutView::runRequested, m_bench,
+            [bench = m_bench](const app::ShootoutRequest& request) { bench->run(request); });
     connect(m_bench, &app::ShootoutWorker::finished, view, &ShootoutView::showResult);
     // An inspected capture's raw body is offered as a source to time.
     connect(m_inspector, &app::InspectWorker::finished, view, [view](const app::InspectResult& result) {
         if (!result.bodyFile.isEmpty() && result.bodyFileOffset == 0)
-            view->setStoredBody(result.bodyFile,
-                                result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString());
+            view->setStoredBody(
+                result.bodyFile,
+                result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString());
     });
 }
 

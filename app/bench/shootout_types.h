@@ -10,18 +10,18 @@
 namespace upin::app {
 
 struct ShootoutRequest {
-    QString path;              // a stored body; empty: generate one
-    QString contentType;       // for a stored body; empty: boundary guessed from its first line
+    QString path;        // a stored body; empty: generate one
+    QString contentType; // for a stored body; empty: boundary guessed from its first line
     core::BenchInput shape = core::BenchInput::Random;
     quint64 size = 64ull << 20;
     int runs = 3;
 };
 
 struct ShootoutResult {
-    QString label;             // what was measured, e.g. "random, 64 MiB" or the file name
+    QString label; // what was measured, e.g. "random, 64 MiB" or the file name
     quint64 bytes = 0;
     struct Entry {
-        QString strategy;      // "memchr", "kmp", "chunked", "simd"
+        QString strategy; // "memchr", "kmp", "chunked", "simd"
         double gbps = 0;
         bool ok = true;
     };

@@ -25,8 +25,10 @@ void ShootoutWorker::run(const ShootoutRequest& request)
         }
         QByteArray bytes = file.read(qint64(kMaxFileBytes));
         body.body.assign(bytes.constData(), size_t(bytes.size()));
-        std::string boundary = request.contentType.isEmpty() ? core::MultipartParser::guessBoundary(body.body) : std::string();
-        body.contentType = request.contentType.isEmpty() ? "multipart/form-data; boundary=" + boundary : request.contentType.toStdString();
+        std::string boundary =
+            request.contentType.isEmpty() ? core::MultipartParser::guessBoundary(body.body) : std::string();
+        body.contentType = request.contentType.isEmpty() ? "multipart/form-data; boundary=" + boundary
+                                                         : request.contentType.toStdString();
         // The parts count that every strategy must reproduce, from one parse.
         auto parser = core::MultipartParser::fromContentType(body.contentType);
         if (!parser) {
@@ -39,7 +41,9 @@ void ShootoutWorker::run(const ShootoutRequest& request)
         result.label = QFileInfo(request.path).fileName();
     }
     result.bytes = body.body.size();
-    auto add = [&](const QString& strategy, const core::BenchTiming& t) { result.entries.append({strategy, t.gbps, t.parsedOk}); };
+    auto add = [&](const QString& strategy, const core::BenchTiming& t) {
+        result.entries.append({strategy, t.gbps, t.parsedOk});
+    };
     add(QStringLiteral("memchr"), core::timeMemchrCeiling(body, request.runs));
     for (auto kind : core::kAllMatchers) {
         auto name = core::matcherName(kind);

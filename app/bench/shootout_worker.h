@@ -8,11 +8,10 @@
 
 namespace upin::app {
 
-
 class ShootoutWorker final : public QObject {
     Q_OBJECT
 public:
-    void run(const upin::app::ShootoutRequest& request); // in the worker's thread
+    void run(const upin::app::ShootoutRequest& request);   // in the worker's thread
     static constexpr quint64 kMaxFileBytes = 512ull << 20; // a stored body is timed in memory, up to this much
 
 signals:
@@ -20,4 +19,3 @@ signals:
 };
 
 } // namespace upin::app
-

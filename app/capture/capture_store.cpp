@@ -2,9 +2,9 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QJsonDocument>
 #include <QSaveFile>
 #include <QStandardPaths>
-#include <QJsonDocument>
 
 namespace upin::app {
 
@@ -69,7 +69,8 @@ void CaptureStore::enforceRetention()
 {
     QDir dir(m_root);
     // Names start with a UTC timestamp, so name order is age order.
-    QStringList folders = dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    QStringList folders =
+        dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (qsizetype i = 0; i + m_retain < folders.size(); ++i)
         QDir(dir.filePath(folders[i])).removeRecursively();
 }
@@ -81,7 +82,8 @@ QString CaptureStore::safePartFileName(uint32_t index, const std::optional<std::
     source = source.mid(std::max(source.lastIndexOf(QLatin1Char('/')), source.lastIndexOf(QLatin1Char('\\'))) + 1);
     QString safe;
     for (QChar c : source) {
-        bool ok = (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) ||
+        bool ok = (c >= QLatin1Char('a') && c <= QLatin1Char('z')) ||
+                  (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) ||
                   (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('.') || c == QLatin1Char('_') ||
                   c == QLatin1Char('-');
         safe += ok ? c : QLatin1Char('_');

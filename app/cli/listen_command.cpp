@@ -1,8 +1,8 @@
 // upload-inspector-cli listen: the HTTP listener without a window; one line per finished capture.
 
 #include "cli/cli_args.h"
-#include "common/qt_text.h"
 #include "common/byte_size.h"
+#include "common/qt_text.h"
 #include "listener/listener.h"
 
 #include <QCommandLineParser>
@@ -18,7 +18,10 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-void onSignal(int) { g_stop = true; }
+void onSignal(int)
+{
+    g_stop = true;
+}
 
 QString captureLine(const ListenerEvent& e)
 {
@@ -46,14 +49,18 @@ QString captureLine(const ListenerEvent& e)
 int runListen(const QStringList& arguments)
 {
     QCommandLineParser cl;
-    cl.setApplicationDescription(QStringLiteral("Receive uploads over HTTP/1.1 and parse them as they stream in. Ctrl-C stops."));
+    cl.setApplicationDescription(
+        QStringLiteral("Receive uploads over HTTP/1.1 and parse them as they stream in. Ctrl-C stops."));
     cl.addHelpOption();
-    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 8080; 0 picks a free one)"), QStringLiteral("N"), QStringLiteral("8080"));
-    QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"), QStringLiteral("ADDR"),
-                            QStringLiteral("127.0.0.1"));
-    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where captures are stored"), QStringLiteral("DIR"));
+    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 8080; 0 picks a free one)"),
+                            QStringLiteral("N"), QStringLiteral("8080"));
+    QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"),
+                            QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
+    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where captures are stored"),
+                                  QStringLiteral("DIR"));
     QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
-    QCommandLineOption maxBody(QStringLiteral("max-body"), QStringLiteral("largest accepted body, e.g. 4G (default 64G)"), QStringLiteral("N"),
+    QCommandLineOption maxBody(QStringLiteral("max-body"),
+                               QStringLiteral("largest accepted body, e.g. 4G (default 64G)"), QStringLiteral("N"),
                                QStringLiteral("64G"));
     cl.addOptions({port, bind, captureDir, keepRaw, maxBody});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
@@ -72,12 +79,17 @@ int runListen(const QStringList& arguments)
 
     Listener listener;
     if (!listener.start(config)) {
-        printErr(QStringLiteral("listen: cannot listen on %1:%2: %3\n").arg(cl.value(bind)).arg(config.port).arg(listener.errorString()));
+        printErr(QStringLiteral("listen: cannot listen on %1:%2: %3\n")
+                     .arg(cl.value(bind))
+                     .arg(config.port)
+                     .arg(listener.errorString()));
         return 1;
     }
-    QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(listener.address().toString())
-                                                                                   : listener.address().toString();
-    printOut(QStringLiteral("listening on http://%1:%2  (captures in %3)\n  try: curl -F file=@somefile http://%1:%2/file-part\n")
+    QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol
+                       ? QStringLiteral("[%1]").arg(listener.address().toString())
+                       : listener.address().toString();
+    printOut(QStringLiteral(
+                 "listening on http://%1:%2  (captures in %3)\n  try: curl -F file=@somefile http://%1:%2/file-part\n")
                  .arg(host)
                  .arg(listener.port())
                  .arg(listener.captureRoot()));

@@ -11,8 +11,10 @@
 namespace upin::app::cli {
 namespace {
 
-
-QString optionalText(const std::optional<std::string>& value) { return value ? QString::fromStdString(*value) : QStringLiteral("-"); }
+QString optionalText(const std::optional<std::string>& value)
+{
+    return value ? QString::fromStdString(*value) : QStringLiteral("-");
+}
 
 void printParts(QString& out, const std::vector<core::PartSummary>& parts, const QString& indent)
 {
@@ -41,7 +43,9 @@ QString readableReport(const QString& path, const core::ParseReport& report)
         printParts(out, report.parts, QStringLiteral("  "));
     }
     for (const auto& d : report.diagnostics)
-        out += QStringLiteral("  note @%1 %2: %3\n").arg(d.offset).arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
+        out += QStringLiteral("  note @%1 %2: %3\n")
+                   .arg(d.offset)
+                   .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
     if (report.error)
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)
@@ -58,16 +62,23 @@ int runParse(const QStringList& arguments)
     QCommandLineParser cl;
     cl.setApplicationDescription(QStringLiteral("Parse a stored multipart request body and list its parts."));
     cl.addHelpOption();
-    cl.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("the request body (or, with --raw-http, the whole request)"));
-    QCommandLineOption contentType(QStringLiteral("content-type"),
-                                   QStringLiteral("Content-Type header value with the boundary; guessed from the first delimiter line when absent"),
-                                   QStringLiteral("VALUE"));
-    QCommandLineOption strict(QStringLiteral("strict"), QStringLiteral("reject irregular bodies instead of reporting diagnostics"));
-    QCommandLineOption matcher(QStringLiteral("matcher"), QStringLiteral("delimiter matcher: kmp, chunked or simd (default)"),
+    cl.addPositionalArgument(QStringLiteral("FILE"),
+                             QStringLiteral("the request body (or, with --raw-http, the whole request)"));
+    QCommandLineOption contentType(
+        QStringLiteral("content-type"),
+        QStringLiteral(
+            "Content-Type header value with the boundary; guessed from the first delimiter line when absent"),
+        QStringLiteral("VALUE"));
+    QCommandLineOption strict(QStringLiteral("strict"),
+                              QStringLiteral("reject irregular bodies instead of reporting diagnostics"));
+    QCommandLineOption matcher(QStringLiteral("matcher"),
+                               QStringLiteral("delimiter matcher: kmp, chunked or simd (default)"),
                                QStringLiteral("NAME"), QStringLiteral("simd"));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print a JSON report"));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("skip SHA-256 of part bodies"));
-    QCommandLineOption rawHttp(QStringLiteral("raw-http"), QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
+    QCommandLineOption rawHttp(
+        QStringLiteral("raw-http"),
+        QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
     cl.addOptions({contentType, strict, matcher, json, noHash, rawHttp});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
     if (cl.positionalArguments().size() != 1) {

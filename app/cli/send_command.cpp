@@ -21,10 +21,14 @@ namespace upin::app::cli {
 namespace {
 
 std::atomic<bool> g_cancel{false};
-void onSignal(int) { g_cancel = true; }
+void onSignal(int)
+{
+    g_cancel = true;
+}
 
 struct PlanOptions {
-    QCommandLineOption form{{"F", "form"}, "a part, as curl -F: name=value or name=@path[;type=T][;filename=F]", "SPEC"};
+    QCommandLineOption form{
+        {"F", "form"}, "a part, as curl -F: name=value or name=@path[;type=T][;filename=F]", "SPEC"};
     QCommandLineOption synthetic{"synthetic", "a generated part: name=SIZE[:random|zero|pattern], e.g. big=1G", "SPEC"};
     QCommandLineOption runs{"runs", "runs per target (default 1)", "N", "1"};
     QCommandLineOption chunked{"chunked", "send with Transfer-Encoding: chunked instead of Content-Length"};
@@ -41,7 +45,8 @@ struct PlanOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form, synthetic, runs, chunked, expectContinue, noHash, header, boundary, engine, plan, savePlan, printCurl, json, csv});
+        cl.addOptions({form, synthetic, runs, chunked, expectContinue, noHash, header, boundary, engine, plan, savePlan,
+                       printCurl, json, csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
@@ -117,8 +122,11 @@ QString runLine(const RunResult& r)
 {
     QString checks;
     for (const auto& p : r.parts)
-        checks += p.state == PartCheck::State::Match ? QStringLiteral("=") : p.state == PartCheck::State::Mismatch ? QStringLiteral("X") : QStringLiteral("?");
-    return QStringLiteral("run %1  %2  status %3  %4 bytes  %5 s (last byte %6 s, answer %7 s)  %8 MB/s  parts [%9]%10\n")
+        checks += p.state == PartCheck::State::Match      ? QStringLiteral("=")
+                  : p.state == PartCheck::State::Mismatch ? QStringLiteral("X")
+                                                          : QStringLiteral("?");
+    return QStringLiteral(
+               "run %1  %2  status %3  %4 bytes  %5 s (last byte %6 s, answer %7 s)  %8 MB/s  parts [%9]%10\n")
         .arg(r.run + 1)
         .arg(r.target.toString())
         .arg(r.httpStatus)
@@ -169,7 +177,8 @@ int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o
             QMetaObject::invokeMethod(sender, &Sender::cancel, Qt::QueuedConnection);
     });
     cancelPoll.start(100);
-    QMetaObject::invokeMethod(sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
     loop.exec();
     thread.quit();
     thread.wait();
@@ -192,8 +201,9 @@ int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o
 int runSend(const QStringList& arguments)
 {
     QCommandLineParser cl;
-    cl.setApplicationDescription(QStringLiteral("Upload a multipart body to URL, streamed, timed, with per-part SHA-256 checks "
-                                                "against the built-in listener's answer."));
+    cl.setApplicationDescription(
+        QStringLiteral("Upload a multipart body to URL, streamed, timed, with per-part SHA-256 checks "
+                       "against the built-in listener's answer."));
     cl.addHelpOption();
     cl.addPositionalArgument(QStringLiteral("URL"), QStringLiteral("where to POST"));
     PlanOptions o;
@@ -211,10 +221,12 @@ int runSend(const QStringList& arguments)
 int runCompare(const QStringList& arguments)
 {
     QCommandLineParser cl;
-    cl.setApplicationDescription(QStringLiteral("Upload the same parts to several targets, interleaved (A B A B ...), and "
-                                                "compare their times."));
+    cl.setApplicationDescription(
+        QStringLiteral("Upload the same parts to several targets, interleaved (A B A B ...), and "
+                       "compare their times."));
     cl.addHelpOption();
-    QCommandLineOption target(QStringLiteral("target"), QStringLiteral("a URL to compare (repeat)"), QStringLiteral("URL"));
+    QCommandLineOption target(QStringLiteral("target"), QStringLiteral("a URL to compare (repeat)"),
+                              QStringLiteral("URL"));
     cl.addOption(target);
     PlanOptions o;
     o.addTo(cl);

@@ -7,7 +7,8 @@ namespace upin::app {
 std::optional<qulonglong> parseByteSize(const QString& text)
 {
     // Anchored and with no nested quantifiers: linear on any input.
-    static const QRegularExpression kSize(QStringLiteral("^(\\d+)\\s*([kmgt]?)(i?b)?$"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression kSize(QStringLiteral("^(\\d+)\\s*([kmgt]?)(i?b)?$"),
+                                          QRegularExpression::CaseInsensitiveOption);
     auto match = kSize.match(text.trimmed());
     if (!match.hasMatch())
         return std::nullopt;

@@ -14,7 +14,6 @@ namespace {
 
 constexpr qint64 kReadSize = 1 << 20;
 
-
 // Body bytes (after de-chunking) into the multipart parser.
 class ParserSink final : public core::BodySink {
 public:
@@ -36,10 +35,13 @@ QJsonObject headToJson(const core::RequestHead& head, const core::BodyFraming& f
     QJsonArray headers;
     for (const auto& f : head.fields)
         headers.append(QJsonObject{{"name", toQString(f.name)}, {"value", toQString(f.value)}});
-    const char* kind = framing.kind == core::BodyFraming::Kind::Chunked ? "chunked"
-                       : framing.kind == core::BodyFraming::Kind::ContentLength ? "content-length" : "none";
-    return QJsonObject{{"method", toQString(head.method)}, {"target", toQString(head.target)},
-                       {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)}, {"headers", headers},
+    const char* kind = framing.kind == core::BodyFraming::Kind::Chunked         ? "chunked"
+                       : framing.kind == core::BodyFraming::Kind::ContentLength ? "content-length"
+                                                                                : "none";
+    return QJsonObject{{"method", toQString(head.method)},
+                       {"target", toQString(head.target)},
+                       {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)},
+                       {"headers", headers},
                        {"framing", QString::fromLatin1(kind)}};
 }
 
@@ -105,7 +107,8 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     auto parser = [&]() -> core::Result<core::MultipartParser> {
         if (contentType)
             return core::MultipartParser::fromContentType(*contentType, options);
-        QByteArray start = request.rawHttp ? QByteArray(pending.data(), qsizetype(pending.size())) : file.peek(qint64{64} * 1024);
+        QByteArray start =
+            request.rawHttp ? QByteArray(pending.data(), qsizetype(pending.size())) : file.peek(qint64{64} * 1024);
         std::string boundary = core::MultipartParser::guessBoundary({start.constData(), size_t(start.size())});
         if (boundary.empty())
             return core::Error{core::Errc::MissingBoundary, 0};

@@ -15,8 +15,9 @@ namespace upin::app {
 
 struct BodyFileRequest {
     QString path;
-    std::optional<std::string> contentType; // when absent: from the request head, or guessed from the first delimiter line
-    bool rawHttp = false;                    // the file holds a request line and head before the body
+    std::optional<std::string>
+        contentType;      // when absent: from the request head, or guessed from the first delimiter line
+    bool rawHttp = false; // the file holds a request line and head before the body
     core::EventRecorder::Settings settings;
     // Called after each read with bytes read so far and the file size; returning false cancels.
     std::function<bool(qint64 done, qint64 total)> progress;
@@ -24,9 +25,9 @@ struct BodyFileRequest {
 
 struct BodyFileResult {
     core::ParseReport report;
-    QString ioError;       // non-empty when the file could not be read
-    bool guessed = false;  // the boundary came from the body, not a Content-Type
-    QJsonObject request;   // rawHttp: method, target, version, headers, framing
+    QString ioError;           // non-empty when the file could not be read
+    bool guessed = false;      // the boundary came from the body, not a Content-Type
+    QJsonObject request;       // rawHttp: method, target, version, headers, framing
     qint64 bodyFileOffset = 0; // where body offset 0 is in the file; -1 when body offsets do not map (chunked)
     bool cancelled = false;
 };

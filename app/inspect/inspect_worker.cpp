@@ -25,8 +25,9 @@ core::ParseReport reportFromHar(const QJsonObject& har, QString* error)
         if (!mime.startsWith(QLatin1String("multipart/")))
             continue;
         // HAR keeps bodies as text; some exporters mark binary ones as base64.
-        QByteArray body = post["encoding"].toString() == QLatin1String("base64") ? QByteArray::fromBase64(post["text"].toString().toLatin1())
-                                                                                : post["text"].toString().toUtf8();
+        QByteArray body = post["encoding"].toString() == QLatin1String("base64")
+                              ? QByteArray::fromBase64(post["text"].toString().toLatin1())
+                              : post["text"].toString().toUtf8();
         core::PartSummary node;
         node.index = index++;
         node.name = (request["method"].toString() + QLatin1Char(' ') + request["url"].toString()).toStdString();
@@ -39,7 +40,8 @@ core::ParseReport reportFromHar(const QJsonObject& har, QString* error)
             combined.parts.push_back(node);
             continue;
         }
-        core::ParseReport report = core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {true, false, {}});
+        core::ParseReport report =
+            core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {true, false, {}});
         node.children = std::move(report.parts);
         node.sha256 = core::Sha256::hex({body.constData(), size_t(body.size())});
         combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(), report.diagnostics.end());
@@ -93,7 +95,8 @@ void InspectWorker::open(const QString& path, const QString& contentType)
         QJsonParseError parseError;
         QJsonDocument har = QJsonDocument::fromJson(file.readAll(), &parseError);
         if (har.isNull())
-            result.error = tr("%1: not valid JSON (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
+            result.error =
+                tr("%1: not valid JSON (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
         else
             result.report = reportFromHar(har.object(), &result.error);
         emit finished(result);

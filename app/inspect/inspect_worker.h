@@ -10,7 +10,6 @@
 
 namespace upin::app {
 
-
 // What a file looks like: a capture folder, a HAR file (browser devtools export), a whole HTTP request (starts
 // with a request line) or a body.
 enum class SourceKind : uint8_t { CaptureFolder, Har, RawHttp, Body };
@@ -38,4 +37,3 @@ private:
 core::ParseReport reportFromHar(const QJsonObject& har, QString* error);
 
 } // namespace upin::app
-

@@ -29,7 +29,8 @@ QJsonObject partToJson(const core::PartSummary& part)
         {"offset", qint64(part.offset)},
         {"body_offset", qint64(part.bodyOffset)},
         {"size", qint64(part.size)},
-        {"sha256", part.sha256.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(part.sha256))},
+        {"sha256",
+         part.sha256.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(part.sha256))},
         {"complete", part.complete},
         {"children", children},
     };
@@ -68,7 +69,6 @@ QJsonObject reportToJson(const core::ParseReport& report)
     };
 }
 
-
 namespace {
 
 std::optional<std::string> optionalString(const QJsonValue& v)
@@ -85,7 +85,8 @@ core::PartSummary partFromJson(const QJsonObject& o)
     p.contentType = optionalString(o["content_type"]);
     p.transferEncoding = optionalString(o["transfer_encoding"]);
     for (const auto& h : o["headers"].toArray())
-        p.headers.emplace_back(h.toObject()["name"].toString().toStdString(), h.toObject()["value"].toString().toStdString());
+        p.headers.emplace_back(h.toObject()["name"].toString().toStdString(),
+                               h.toObject()["value"].toString().toStdString());
     p.offset = quint64(o["offset"].toInteger());
     p.bodyOffset = quint64(o["body_offset"].toInteger());
     p.size = quint64(o["size"].toInteger());
@@ -112,10 +113,12 @@ core::ParseReport reportFromJson(const QJsonObject& json)
     for (const auto& p : json["parts"].toArray())
         r.parts.push_back(partFromJson(p.toObject()));
     for (const auto& d : json["diagnostics"].toArray())
-        r.diagnostics.push_back({codeFromName(d.toObject()["code"].toString()), quint64(d.toObject()["offset"].toInteger()),
+        r.diagnostics.push_back({codeFromName(d.toObject()["code"].toString()),
+                                 quint64(d.toObject()["offset"].toInteger()),
                                  quint64(d.toObject()["value"].toInteger())});
     if (json["error"].isObject())
-        r.error = core::Error{codeFromName(json["error"].toObject()["code"].toString()), quint64(json["error"].toObject()["offset"].toInteger())};
+        r.error = core::Error{codeFromName(json["error"].toObject()["code"].toString()),
+                              quint64(json["error"].toObject()["offset"].toInteger())};
     return r;
 }
 

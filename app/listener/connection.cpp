@@ -43,7 +43,6 @@ int statusForFraming(core::Errc code)
     return code == core::Errc::UnsupportedTransferEncoding ? 501 : 400;
 }
 
-
 // Discards the body of /discard without looking at it.
 struct DropSink final : core::BodySink {
     void onBody(core::ByteView) override {}
@@ -51,7 +50,8 @@ struct DropSink final : core::BodySink {
 
 } // namespace
 
-Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish, QObject* parent)
+Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+                       QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_socket(new QTcpSocket(this)),
       m_buffer(size_t(kReadChunk))
 {
@@ -59,7 +59,8 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
     // Unbuffered: read() takes bytes straight from the kernel into m_buffer (one copy fewer), and bytes wait in
     // the kernel until this connection is ready for them, so TCP flow control slows a client that sends faster
     // than the parser and the disk take the data.
-    m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite | QIODevice::Unbuffered);
+    m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState,
+                                  QIODevice::ReadWrite | QIODevice::Unbuffered);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
     m_headTimer.setSingleShot(true);
     m_idleTimer.setSingleShot(true);
@@ -123,7 +124,8 @@ void Connection::startRequest()
         if (path == QLatin1String("/"))
             respond(200, "text/html; charset=utf-8", formPage(m_shared->port), !keepAlive);
         else if (path == QLatin1String("/captures"))
-            respond(200, "application/json", QJsonDocument(m_shared->store.recent()).toJson(QJsonDocument::Compact), !keepAlive);
+            respond(200, "application/json", QJsonDocument(m_shared->store.recent()).toJson(QJsonDocument::Compact),
+                    !keepAlive);
         else if (endpointFor(path))
             respond(405, "text/plain", "use POST\n", !keepAlive, "Allow: POST\r\n");
         else
@@ -148,7 +150,8 @@ void Connection::startRequest()
         respond(411, "text/plain", "Content-Length or Transfer-Encoding: chunked required\n", true);
         return;
     }
-    if (m_framing.kind == core::BodyFraming::Kind::ContentLength && m_framing.contentLength > m_shared->config.maxBodyBytes) {
+    if (m_framing.kind == core::BodyFraming::Kind::ContentLength &&
+        m_framing.contentLength > m_shared->config.maxBodyBytes) {
         respondError(413, {core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, true); // without reading it
         return;
     }
@@ -163,7 +166,8 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.target = toQString(m_head.head().target);
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
-    request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked") : QStringLiteral("content-length");
+    request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked")
+                                                                         : QStringLiteral("content-length");
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = query.queryItemValue(QStringLiteral("hash"));
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
@@ -175,7 +179,8 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.hash = hash != QLatin1String("none");
     auto session = UploadSession::start(request, m_shared->store, m_publish);
     if (!session) {
-        bool notMultipart = session.error().code == core::Errc::NotMultipart || session.error().code == core::Errc::MissingBoundary;
+        bool notMultipart =
+            session.error().code == core::Errc::NotMultipart || session.error().code == core::Errc::MissingBoundary;
         respondError(notMultipart ? 415 : 400, session.error(), true);
         return;
     }
@@ -247,11 +252,12 @@ void Connection::onDisconnected()
     deleteLater();
 }
 
-void Connection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close, const QByteArray& extraHeaders)
+void Connection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+                         const QByteArray& extraHeaders)
 {
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\nContent-Type: " + contentType +
-                     "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
-                     (close ? "Connection: close\r\n" : "") + "\r\n" + body;
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
+                     "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) +
+                     "\r\n" + extraHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" + body;
     m_socket->write(out);
     if (close) {
         m_state = State::Closing;

@@ -8,8 +8,8 @@
 #include "upin/core/http_request.h"
 
 #include <QObject>
-#include <QUrlQuery>
 #include <QTimer>
+#include <QUrlQuery>
 
 #include <memory>
 #include <vector>
@@ -21,7 +21,8 @@ namespace upin::app {
 class Connection final : public QObject {
     Q_OBJECT
 public:
-    Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish, QObject* parent = nullptr);
+    Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+               QObject* parent = nullptr);
     ~Connection() override;
 
 private:
@@ -36,7 +37,8 @@ private:
     void startUpload(Endpoint endpoint, const QUrlQuery& query);
     void finishUpload();
     void abortUpload(core::Error error, int status);
-    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close, const QByteArray& extraHeaders = {});
+    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+                 const QByteArray& extraHeaders = {});
     void respondJson(int status, const QJsonObject& body, bool close);
     void respondError(int status, core::Error error, bool close);
 

@@ -28,7 +28,10 @@ Listener::Listener(QObject* parent) : QObject(parent)
     qRegisterMetaType<QList<upin::app::ListenerEvent>>();
 }
 
-Listener::~Listener() { stop(); }
+Listener::~Listener()
+{
+    stop();
+}
 
 bool Listener::start(const ListenerConfig& config)
 {
@@ -75,7 +78,8 @@ bool Listener::start(const ListenerConfig& config)
 void Listener::stop()
 {
     if (m_acceptThread) {
-        QMetaObject::invokeMethod(m_acceptContext, [this] { m_server.reset(); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_acceptContext, [this] { m_server.reset(); }, Qt::BlockingQueuedConnection);
         m_acceptThread->quit();
         m_acceptThread->wait();
         delete m_acceptThread;
@@ -91,15 +95,28 @@ void Listener::stop()
     m_workers.clear();
 }
 
-bool Listener::isListening() const { return m_acceptThread != nullptr; }
-QHostAddress Listener::address() const { return isListening() ? m_address : QHostAddress(); }
-quint16 Listener::port() const { return isListening() ? m_shared->port : 0; }
-QString Listener::captureRoot() const { return m_shared ? m_shared->store.root() : QString(); }
+bool Listener::isListening() const
+{
+    return m_acceptThread != nullptr;
+}
+QHostAddress Listener::address() const
+{
+    return isListening() ? m_address : QHostAddress();
+}
+quint16 Listener::port() const
+{
+    return isListening() ? m_shared->port : 0;
+}
+QString Listener::captureRoot() const
+{
+    return m_shared ? m_shared->store.root() : QString();
+}
 
 void Listener::dispatch(qintptr descriptor) // on the accept thread
 {
     ListenerWorker* worker = m_workers[m_next++ % m_workers.size()];
-    QMetaObject::invokeMethod(worker, [worker, descriptor] { worker->adopt(descriptor); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker, [worker, descriptor] { worker->adopt(descriptor); }, Qt::QueuedConnection);
 }
 
 ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_shared(std::move(shared)) {}
@@ -112,7 +129,8 @@ void ListenerWorker::adopt(qintptr descriptor)
         connect(m_flushTimer, &QTimer::timeout, this, &ListenerWorker::flush);
         m_flushTimer->start();
     }
-    new Connection(descriptor, m_shared, [this](ListenerEvent e) { publish(std::move(e)); }, this);
+    new Connection(
+        descriptor, m_shared, [this](ListenerEvent e) { publish(std::move(e)); }, this);
 }
 
 void ListenerWorker::publish(ListenerEvent event)

@@ -40,16 +40,16 @@ struct ListenerEvent {
     enum class Kind : uint8_t { CaptureStarted, PartStarted, PartFinished, Progress, CaptureFinished };
     Kind kind = Kind::Progress;
     quint64 captureId = 0;
-    QString endpoint;   // "/file-part"
-    QString client;     // "127.0.0.1:53312"
+    QString endpoint; // "/file-part"
+    QString client;   // "127.0.0.1:53312"
     QString matcher;
     CaptureState state = CaptureState::Receiving;
-    quint64 bytes = 0;  // body bytes so far
+    quint64 bytes = 0; // body bytes so far
     qint64 elapsedMs = 0;
-    QList<ThroughputSample> samples;     // Progress: samples since the previous event
-    core::PartSummary part;              // PartStarted / PartFinished
-    std::optional<core::Error> error;    // CaptureFinished when rejected or incomplete
-    QString folder;                      // capture folder, when the endpoint stores one
+    QList<ThroughputSample> samples;  // Progress: samples since the previous event
+    core::PartSummary part;           // PartStarted / PartFinished
+    std::optional<core::Error> error; // CaptureFinished when rejected or incomplete
+    QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
 };
 

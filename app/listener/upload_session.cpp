@@ -39,7 +39,8 @@ UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store,
 
 UploadSession::~UploadSession() = default;
 
-core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionRequest& request, CaptureStore& store, Publish publish)
+core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionRequest& request, CaptureStore& store,
+                                                                  Publish publish)
 {
     std::unique_ptr<UploadSession> session(new UploadSession(request, store, std::move(publish)));
     if (request.endpoint != Endpoint::Discard) {
@@ -49,7 +50,8 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
         if (!parser)
             return parser.error();
         session->m_parser.emplace(std::move(*parser));
-        session->m_recorder = std::make_unique<core::EventRecorder>(core::EventRecorder::Settings{request.hash, false, options});
+        session->m_recorder =
+            std::make_unique<core::EventRecorder>(core::EventRecorder::Settings{request.hash, false, options});
     }
     const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
     if (stores) {
@@ -66,7 +68,8 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
 
 QString UploadSession::matcherLabel() const
 {
-    return m_parser ? toQString(core::matcherName(m_request.matcher)) : QStringLiteral("none"); // /discard parses nothing
+    return m_parser ? toQString(core::matcherName(m_request.matcher))
+                    : QStringLiteral("none"); // /discard parses nothing
 }
 
 ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
@@ -193,14 +196,17 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     answer["capture_id"] = QString::number(m_id);
     answer["state"] = captureStateName(state);
 
-    QJsonObject summary{{"id", QString::number(m_id)}, {"endpoint", answer["endpoint"]}, {"client", m_request.client},
-                        {"state", answer["state"]}, {"bytes", answer["bytes"]}, {"parts", qint64(report.parts.size())},
+    QJsonObject summary{{"id", QString::number(m_id)},        {"endpoint", answer["endpoint"]},
+                        {"client", m_request.client},         {"state", answer["state"]},
+                        {"bytes", answer["bytes"]},           {"parts", qint64(report.parts.size())},
                         {"elapsed_ms", answer["elapsed_ms"]}, {"folder", m_folder}};
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
-        capture["request"] = QJsonObject{{"target", m_request.target}, {"content_type", m_request.contentType}, {"client", m_request.client}};
+        capture["request"] = QJsonObject{
+            {"target", m_request.target}, {"content_type", m_request.contentType}, {"client", m_request.client}};
         capture["throughput"] = samplesToJson(m_allSamples);
-        capture["raw_body"] = m_rawFile.fileName().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QStringLiteral("body.raw"));
+        capture["raw_body"] =
+            m_rawFile.fileName().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QStringLiteral("body.raw"));
         m_store.writeCaptureJson(m_folder, capture);
     }
     m_store.remember(summary);

@@ -41,10 +41,11 @@ public:
     using Publish = std::function<void(ListenerEvent)>;
 
     // Fails (returns the error) when the Content-Type is not multipart with a usable boundary.
-    static core::Result<std::unique_ptr<UploadSession>> start(const SessionRequest& request, CaptureStore& store, Publish publish);
+    static core::Result<std::unique_ptr<UploadSession>> start(const SessionRequest& request, CaptureStore& store,
+                                                              Publish publish);
     ~UploadSession() override;
 
-    void onBody(core::ByteView data) override;   // from the body decoder
+    void onBody(core::ByteView data) override; // from the body decoder
     bool failed() const { return m_status.has_value() == false; }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json.

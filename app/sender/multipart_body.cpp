@@ -32,7 +32,7 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
             body.literal = part.value.toUtf8();
             body.size = quint64(body.literal.size());
         } else {
-            info.filename = !part.filename.isEmpty() ? part.filename
+            info.filename = !part.filename.isEmpty()            ? part.filename
                             : part.kind == PlanPart::Kind::File ? QFileInfo(part.path).fileName()
                                                                 : part.name + QStringLiteral(".bin");
             head += "; filename=" + quoted(info.filename);

@@ -18,8 +18,10 @@ struct Collect final : core::BodySink {
 };
 } // namespace
 
-RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue, QObject* parent)
-    : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize), m_expectContinue(expectContinue), m_socket(new QTcpSocket(this))
+RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
+                     QObject* parent)
+    : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize),
+      m_expectContinue(expectContinue), m_socket(new QTcpSocket(this))
 {
     m_continueTimer.setSingleShot(true);
     connect(&m_continueTimer, &QTimer::timeout, this, [this] {
@@ -63,8 +65,10 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
 void RawUpload::start()
 {
     if (m_url.scheme() != QLatin1String("http")) {
-        QMetaObject::invokeMethod(this, [this] { finish(QStringLiteral("the raw client speaks plain http only; use the qnam engine for https")); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] { finish(QStringLiteral("the raw client speaks plain http only; use the qnam engine for https")); },
+            Qt::QueuedConnection);
         return;
     }
     m_socket->connectToHost(m_url.host(), quint16(m_url.port(80)));
@@ -82,7 +86,8 @@ void RawUpload::sendMore()
         return;
     QByteArray chunk(kChunk, Qt::Uninitialized);
     // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
-    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState && m_socket->bytesToWrite() < kMaxQueued) {
+    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState &&
+           m_socket->bytesToWrite() < kMaxQueued) {
         qint64 got = m_body->read(chunk.data(), kChunk);
         if (got < 0 && !m_body->atEnd()) { // a file failed or shrank: do not send a short body as if complete
             m_socket->abort();

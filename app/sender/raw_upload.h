@@ -23,7 +23,8 @@ class RawUpload final : public QObject {
 public:
     using Headers = QList<QPair<QByteArray, QByteArray>>;
     // bodySize < 0: chunked framing; otherwise Content-Length: bodySize.
-    RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue, QObject* parent = nullptr);
+    RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
+              QObject* parent = nullptr);
 
     void start();
     void abort();

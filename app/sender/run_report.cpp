@@ -35,10 +35,15 @@ QString integrityText(const RunResult& r)
             return QStringLiteral("mismatch");
         checked = checked || p.state == PartCheck::State::Match;
     }
-    return r.integrityOk() ? QStringLiteral("match") : checked ? QStringLiteral("partial") : QStringLiteral("not-checked");
+    return r.integrityOk() ? QStringLiteral("match")
+           : checked       ? QStringLiteral("partial")
+                           : QStringLiteral("not-checked");
 }
 
-bool succeeded(const RunResult& r) { return r.error.isEmpty() && !r.cancelled && r.httpStatus >= 200 && r.httpStatus < 300; }
+bool succeeded(const RunResult& r)
+{
+    return r.error.isEmpty() && !r.cancelled && r.httpStatus >= 200 && r.httpStatus < 300;
+}
 
 } // namespace
 
@@ -76,7 +81,8 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 
 QString runsToCsv(const QList<RunResult>& runs)
 {
-    QString csv = QStringLiteral("target,run,status,error,bytes,total_s,last_byte_s,response_head_s,mb_per_s,integrity\n");
+    QString csv =
+        QStringLiteral("target,run,status,error,bytes,total_s,last_byte_s,response_head_s,mb_per_s,integrity\n");
     for (const auto& r : runs) {
         QString error = r.error;
         error.replace(QLatin1Char('"'), QStringLiteral("\"\""));
@@ -101,18 +107,29 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
     for (const auto& r : runs) {
         QJsonArray parts, samples;
         for (const auto& p : r.parts)
-            parts.append(QJsonObject{{"name", p.name}, {"size", qint64(p.size)}, {"sent_sha256", p.sentSha256},
+            parts.append(QJsonObject{{"name", p.name},
+                                     {"size", qint64(p.size)},
+                                     {"sent_sha256", p.sentSha256},
                                      {"received_sha256", p.receivedSha256},
                                      {"state", p.state == PartCheck::State::Match      ? "match"
                                                : p.state == PartCheck::State::Mismatch ? "mismatch"
                                                                                        : "not-checked"}});
         for (const auto& s : r.upload)
             samples.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
-        out.append(QJsonObject{{"target", r.target.toString()}, {"run", r.run + 1}, {"started_at_ms", r.startedAtMs},
-                               {"status", r.httpStatus}, {"error", r.error}, {"cancelled", r.cancelled},
-                               {"bytes", qint64(r.bodyBytes)}, {"total_s", r.totalSeconds}, {"last_byte_s", r.lastByteSeconds},
-                               {"response_head_s", r.responseHeadSeconds}, {"mb_per_s", r.mbPerSecond()},
-                               {"integrity", integrityText(r)}, {"parts", parts}, {"upload_samples", samples}});
+        out.append(QJsonObject{{"target", r.target.toString()},
+                               {"run", r.run + 1},
+                               {"started_at_ms", r.startedAtMs},
+                               {"status", r.httpStatus},
+                               {"error", r.error},
+                               {"cancelled", r.cancelled},
+                               {"bytes", qint64(r.bodyBytes)},
+                               {"total_s", r.totalSeconds},
+                               {"last_byte_s", r.lastByteSeconds},
+                               {"response_head_s", r.responseHeadSeconds},
+                               {"mb_per_s", r.mbPerSecond()},
+                               {"integrity", integrityText(r)},
+                               {"parts", parts},
+                               {"upload_samples", samples}});
     }
     return out;
 }
@@ -128,7 +145,7 @@ QString statsTable(const QList<TargetStats>& stats)
                       .arg(QStringLiteral("MB/s"), 8)
                       .arg(QStringLiteral("checks"));
     for (const auto& s : stats) {
-        QString checks = s.failures ? QStringLiteral("%1 failed").arg(s.failures)
+        QString checks = s.failures            ? QStringLiteral("%1 failed").arg(s.failures)
                          : s.integrityFailures ? QStringLiteral("%1 MISMATCH").arg(s.integrityFailures)
                                                : QStringLiteral("ok");
         out += QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")

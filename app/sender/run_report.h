@@ -9,8 +9,8 @@ namespace upin::app {
 
 struct TargetStats {
     QUrl target;
-    int count = 0;        // completed runs (HTTP status received)
-    int failures = 0;     // transport errors, cancellations, non-2xx answers
+    int count = 0;    // completed runs (HTTP status received)
+    int failures = 0; // transport errors, cancellations, non-2xx answers
     int integrityFailures = 0;
     double medianSeconds = 0, minSeconds = 0, maxSeconds = 0, meanSeconds = 0;
     double medianMBps = 0, minMBps = 0, maxMBps = 0, meanMBps = 0;

@@ -25,19 +25,22 @@ struct RunResult {
     QUrl target;
     int targetIndex = 0;
     int run = 0;
-    qint64 startedAtMs = 0;       // wall clock, ms since the epoch
+    qint64 startedAtMs = 0; // wall clock, ms since the epoch
     quint64 bodyBytes = 0;
     QList<ThroughputSample> upload; // bytes handed to the network over time
-    double lastByteSeconds = -1;   // when the last body byte was handed over
+    double lastByteSeconds = -1;    // when the last body byte was handed over
     double responseHeadSeconds = -1;
     double totalSeconds = -1;
     int httpStatus = 0;
-    QString error;                 // transport error or cancellation; empty when the exchange completed
-    QByteArray response;           // first 1 MiB of the answer
+    QString error;       // transport error or cancellation; empty when the exchange completed
+    QByteArray response; // first 1 MiB of the answer
     QList<PartCheck> parts;
     bool cancelled = false;
-    double mbPerSecond() const { return totalSeconds > 0 && httpStatus > 0 ? double(bodyBytes) / 1e6 / totalSeconds : 0; }
-    bool integrityOk() const;      // every part matched (false when nothing could be checked)
+    double mbPerSecond() const
+    {
+        return totalSeconds > 0 && httpStatus > 0 ? double(bodyBytes) / 1e6 / totalSeconds : 0;
+    }
+    bool integrityOk() const; // every part matched (false when nothing could be checked)
 };
 
 } // namespace upin::app

@@ -1,7 +1,7 @@
 #include "sender/sender.h"
 
-#include "sender/raw_upload.h"
 #include "sender/multipart_body.h"
+#include "sender/raw_upload.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -17,7 +17,10 @@ namespace {
 constexpr qsizetype kMaxResponse = 1 << 20;
 constexpr qint64 kSampleIntervalMs = 20;
 
-double seconds(const QElapsedTimer& clock) { return double(clock.nsecsElapsed()) / 1e9; }
+double seconds(const QElapsedTimer& clock)
+{
+    return double(clock.nsecsElapsed()) / 1e9;
+}
 
 // Compares what was sent with the listener's JSON answer, part by part in order.
 QList<PartCheck> checkParts(const std::vector<MultipartBody::PartInfo>& sent, const QByteArray& response)
@@ -30,8 +33,9 @@ QList<PartCheck> checkParts(const std::vector<MultipartBody::PartInfo>& sent, co
             QJsonObject got = received[qsizetype(i)].toObject();
             c.receivedSha256 = got["sha256"].toString();
             if (!c.sentSha256.isEmpty() && !c.receivedSha256.isEmpty())
-                c.state = c.sentSha256 == c.receivedSha256 && got["name"].toString() == c.name ? PartCheck::State::Match
-                                                                                                   : PartCheck::State::Mismatch;
+                c.state = c.sentSha256 == c.receivedSha256 && got["name"].toString() == c.name
+                              ? PartCheck::State::Match
+                              : PartCheck::State::Mismatch;
         }
         checks.append(c);
     }
@@ -122,7 +126,8 @@ void Sender::startNext()
                                      m_plan.expectContinue, this);
         body->setParent(upload);
         m_raw = upload;
-        connect(upload, &RawUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
+        connect(upload, &RawUpload::uploadProgress, this,
+                [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
         connect(upload, &RawUpload::responseHead, this, &Sender::onResponseHead);
         connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
             completeRun(upload->status(), upload->responseBody(), error, *body);
@@ -149,7 +154,8 @@ void Sender::startNext()
     auto onFinished = [this, body] {
         appendResponse(m_reply->readAll());
         const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QString error = m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
+        const QString error =
+            m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
         QByteArray response = m_response;
         m_reply->deleteLater();
         m_reply = nullptr;

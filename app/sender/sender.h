@@ -21,7 +21,6 @@ namespace upin::app {
 class MultipartBody;
 class RawUpload;
 
-
 class Sender final : public QObject {
     Q_OBJECT
 public:
@@ -45,8 +44,8 @@ private:
 
     UploadPlan m_plan;
     QNetworkAccessManager* m_nam = nullptr;
-    QPointer<QNetworkReply> m_reply;        // the upload under way through QNAM, or
-    QPointer<RawUpload> m_raw;              // the one under way through the raw client
+    QPointer<QNetworkReply> m_reply; // the upload under way through QNAM, or
+    QPointer<RawUpload> m_raw;       // the one under way through the raw client
     QByteArray m_response;
     QElapsedTimer m_clock;
     RunResult m_current;
@@ -58,4 +57,3 @@ private:
 QString randomBoundary();
 
 } // namespace upin::app
-

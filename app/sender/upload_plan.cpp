@@ -62,9 +62,11 @@ QJsonObject UploadPlan::toJson() const
     }
     for (const auto& [name, value] : headers)
         headerList.append(QJsonObject{{"name", name}, {"value", value}});
-    return QJsonObject{{"version", 1}, {"targets", targetList}, {"parts", partList}, {"boundary", boundary},
-                       {"chunked", chunked}, {"expect_continue", expectContinue}, {"headers", headerList},
-                       {"runs", runs}, {"hash", hash}, {"engine", toQString(kEngineNames.name(engine))}};
+    return QJsonObject{{"version", 1},          {"targets", targetList},
+                       {"parts", partList},     {"boundary", boundary},
+                       {"chunked", chunked},    {"expect_continue", expectContinue},
+                       {"headers", headerList}, {"runs", runs},
+                       {"hash", hash},          {"engine", toQString(kEngineNames.name(engine))}};
 }
 
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)
@@ -130,7 +132,10 @@ QString UploadPlan::toCurl() const
             continue;
         }
         if (p.kind == PlanPart::Kind::Synthetic) {
-            args.prepend(QStringLiteral("# synthetic part '%1' (%2 bytes, %3) has no file; it is left out\n").arg(p.name).arg(p.size).arg(fillName(p.fill)));
+            args.prepend(QStringLiteral("# synthetic part '%1' (%2 bytes, %3) has no file; it is left out\n")
+                             .arg(p.name)
+                             .arg(p.size)
+                             .arg(fillName(p.fill)));
             continue;
         }
         spec = p.name + QStringLiteral("=@") + p.path;
@@ -147,7 +152,8 @@ QString UploadPlan::toCurl() const
     if (expectContinue)
         args << QStringLiteral("-H") << shellQuote(QStringLiteral("Expect: 100-continue"));
     else
-        args << QStringLiteral("-H") << shellQuote(QStringLiteral("Expect:")); // curl adds it for large bodies otherwise
+        args << QStringLiteral("-H")
+             << shellQuote(QStringLiteral("Expect:")); // curl adds it for large bodies otherwise
     if (!targets.isEmpty())
         args << shellQuote(targets.first().toString());
     return args.join(QLatin1Char(' '));

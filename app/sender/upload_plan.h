@@ -5,8 +5,8 @@
 #include "upin/core/enum_names.h"
 
 #include <QJsonObject>
-#include <QMetaType>
 #include <QList>
+#include <QMetaType>
 #include <QPair>
 #include <QString>
 #include <QUrl>
@@ -20,12 +20,12 @@ struct PlanPart {
     enum class Fill : uint8_t { Random, Zero, Pattern };
     Kind kind = Kind::Field;
     QString name;
-    QString value;             // Field: the text
-    QString path;              // File: read while sending, never loaded whole
-    quint64 size = 0;          // Synthetic: bytes generated on the fly, nothing written to disk
-    Fill fill = Fill::Random;  // Synthetic
-    QString contentType;       // optional override (File, Synthetic)
-    QString filename;          // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
+    QString value;            // Field: the text
+    QString path;             // File: read while sending, never loaded whole
+    quint64 size = 0;         // Synthetic: bytes generated on the fly, nothing written to disk
+    Fill fill = Fill::Random; // Synthetic
+    QString contentType;      // optional override (File, Synthetic)
+    QString filename;         // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
 };
 
 struct UploadPlan {
@@ -36,12 +36,12 @@ struct UploadPlan {
     QList<QUrl> targets;
     Engine engine = Engine::Auto;
     QList<PlanPart> parts;
-    QString boundary;          // empty: a random one per run
-    bool chunked = false;      // Transfer-Encoding: chunked instead of Content-Length
+    QString boundary;     // empty: a random one per run
+    bool chunked = false; // Transfer-Encoding: chunked instead of Content-Length
     bool expectContinue = false;
     QList<QPair<QString, QString>> headers; // extra request headers
     int runs = 1;
-    bool hash = true;          // SHA-256 of each part while it streams
+    bool hash = true; // SHA-256 of each part while it streams
 
     bool usesRawClient(const QUrl& target) const
     {

@@ -66,7 +66,8 @@ namespace {
 // match is a predictable branch, and a mismatch takes one lookup in the failure links compiled into a table.
 class KmpMatcher final : public DelimiterMatcher {
 public:
-    explicit KmpMatcher(std::string p) : DelimiterMatcher(MatcherKind::Kmp, std::move(p)), m_next(m_pattern.size() * 256)
+    explicit KmpMatcher(std::string p)
+        : DelimiterMatcher(MatcherKind::Kmp, std::move(p)), m_next(m_pattern.size() * 256)
     {
         for (size_t state = 0; state < m_pattern.size(); ++state)
             for (int byte = 0; byte < 256; ++byte)

@@ -12,8 +12,7 @@ struct EventRecorder::Nested {
 
 EventRecorder::EventRecorder(Settings settings, uint64_t baseOffset, uint32_t depth)
     : m_settings(settings), m_base(baseOffset), m_depth(depth)
-{
-}
+{}
 
 EventRecorder::~EventRecorder() = default;
 

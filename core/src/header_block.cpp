@@ -7,7 +7,10 @@
 namespace upin::core::detail {
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 } // namespace
 

@@ -45,9 +45,12 @@ bool parseDecimal(std::string_view text, uint64_t& out)
 
 int hexDigit(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -78,7 +81,8 @@ std::string_view RequestHead::field(std::string_view name, bool* found) const
     return {};
 }
 
-Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, RequestHead& out, const HttpLimits& limits)
+Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, RequestHead& out,
+                                const HttpLimits& limits)
 {
     // Tolerate empty lines before the request line (RFC 9112 section 2.2).
     size_t start = 0;
@@ -106,7 +110,8 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
     if (!std::all_of(out.method.begin(), out.method.end(), isTokenChar))
         return Error{Errc::MalformedRequestLine, start};
     if (version.size() != 8 || version.substr(0, 7) != "HTTP/1.")
-        return Error{version.substr(0, 5) == "HTTP/" ? Errc::UnsupportedHttpVersion : Errc::MalformedRequestLine, start + sp2 + 1};
+        return Error{version.substr(0, 5) == "HTTP/" ? Errc::UnsupportedHttpVersion : Errc::MalformedRequestLine,
+                     start + sp2 + 1};
     if (version[7] != '0' && version[7] != '1')
         return Error{Errc::UnsupportedHttpVersion, start + sp2 + 1};
     out.minorVersion = version[7] - '0';
@@ -160,7 +165,7 @@ Result<size_t> HeadReader::feed(ByteView data)
     if (!length)
         return length.error();
     if (*length == 0)
-        return data.size(); // the blank line seen was one of the empty lines allowed before the request line
+        return data.size();   // the blank line seen was one of the empty lines allowed before the request line
     m_buffer.resize(*length); // shrinking keeps the storage, so the views in m_head stay valid until reset()
     m_complete = true;
     return *length - before;
@@ -187,20 +192,22 @@ Result<BodyFraming> bodyFraming(const RequestHead& head)
     }
     if (hasLength && hasEncoding) // a request-smuggling shape: refuse rather than pick one
         return Error{Errc::ConflictingFraming, 0};
-    framing.kind = hasEncoding ? BodyFraming::Kind::Chunked : hasLength ? BodyFraming::Kind::ContentLength : BodyFraming::Kind::None;
+    framing.kind = hasEncoding ? BodyFraming::Kind::Chunked
+                   : hasLength ? BodyFraming::Kind::ContentLength
+                               : BodyFraming::Kind::None;
     std::string_view connection = head.field("connection");
-    framing.keepAlive = head.minorVersion >= 1 ? !containsToken(connection, "close") : containsToken(connection, "keep-alive");
+    framing.keepAlive =
+        head.minorVersion >= 1 ? !containsToken(connection, "close") : containsToken(connection, "keep-alive");
     return framing;
 }
 
 BodyDecoder::BodyDecoder(const BodyFraming& framing, const HttpLimits& limits)
     : m_limits(limits),
-      m_state(framing.kind == BodyFraming::Kind::Chunked ? State::Size
+      m_state(framing.kind == BodyFraming::Kind::Chunked                                      ? State::Size
               : framing.kind == BodyFraming::Kind::ContentLength && framing.contentLength > 0 ? State::Length
                                                                                               : State::Done),
       m_remaining(framing.contentLength)
-{
-}
+{}
 
 Result<size_t> BodyDecoder::fail(Errc code, uint64_t offset)
 {
@@ -209,7 +216,8 @@ Result<size_t> BodyDecoder::fail(Errc code, uint64_t offset)
     return m_error;
 }
 
-std::optional<Error> BodyDecoder::skipLine(ByteView wire, size_t& pos, size_t limit, Errc code, State next, bool consumeLf)
+std::optional<Error> BodyDecoder::skipLine(ByteView wire, size_t& pos, size_t limit, Errc code, State next,
+                                           bool consumeLf)
 {
     auto* lf = static_cast<const char*>(std::memchr(wire.data() + pos, '\n', wire.size() - pos));
     size_t upTo = lf ? size_t(lf - wire.data()) + (consumeLf ? 1 : 0) : wire.size();
@@ -264,7 +272,8 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
             continue;
         }
         case State::SizeExt: // extensions are skipped, up to their limit
-            if (auto error = skipLine(wire, pos, m_limits.maxChunkExtension, Errc::ChunkExtensionTooLarge, State::SizeLf, false))
+            if (auto error =
+                    skipLine(wire, pos, m_limits.maxChunkExtension, Errc::ChunkExtensionTooLarge, State::SizeLf, false))
                 return *error;
             continue;
         case State::SizeLf:
@@ -302,7 +311,8 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
             continue;
         }
         case State::TrailerLine: // trailer fields are skipped, up to their limit
-            if (auto error = skipLine(wire, pos, m_limits.maxTrailerBytes, Errc::TrailerTooLarge, State::TrailerStart, true))
+            if (auto error =
+                    skipLine(wire, pos, m_limits.maxTrailerBytes, Errc::TrailerTooLarge, State::TrailerStart, true))
                 return *error;
             continue;
         case State::TrailerLf:

@@ -49,7 +49,8 @@ __attribute__((target("avx2"))) inline uint32_t candidatesAvx2(const char* b, si
 {
     __m256i f = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
     __m256i l = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + m - 1));
-    return static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(f, first), _mm256_cmpeq_epi8(l, last))));
+    return static_cast<uint32_t>(
+        _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(f, first), _mm256_cmpeq_epi8(l, last))));
 }
 
 __attribute__((target("avx2"))) size_t findAvx2(const char* text, size_t size, std::string_view p, size_t from)
@@ -92,7 +93,8 @@ size_t findSse2(const char* text, size_t size, std::string_view p, size_t from)
     for (; i + m - 1 + 16 <= size; i += 16) {
         __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + i));
         __m128i l = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + i + m - 1));
-        auto mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(f, first), _mm_cmpeq_epi8(l, last))));
+        auto mask =
+            static_cast<uint32_t>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(f, first), _mm_cmpeq_epi8(l, last))));
         while (mask) {
             unsigned bit = static_cast<unsigned>(__builtin_ctz(mask));
             if (verify(text + i + bit, p))

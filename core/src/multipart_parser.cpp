@@ -91,7 +91,6 @@ MultipartParser::MultipartParser(MultipartParser&&) noexcept = default;
 MultipartParser& MultipartParser::operator=(MultipartParser&&) noexcept = default;
 MultipartParser::~MultipartParser() = default;
 
-
 Result<void> MultipartParser::feed(ByteView chunk, PartHandler& handler)
 {
     if (m_state == State::Failed)
@@ -360,7 +359,8 @@ void MultipartParser::startPart(uint64_t offset)
 
 bool MultipartParser::headerLineIsDelimiter(std::string_view line, bool& isClose) const
 {
-    if (line.size() < m_boundary.size() + 2 || line.substr(0, 2) != "--" || line.substr(2, m_boundary.size()) != m_boundary)
+    if (line.size() < m_boundary.size() + 2 || line.substr(0, 2) != "--" ||
+        line.substr(2, m_boundary.size()) != m_boundary)
         return false;
     std::string_view rest = line.substr(2 + m_boundary.size());
     isClose = rest.substr(0, 2) == "--";

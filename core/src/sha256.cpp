@@ -11,7 +11,10 @@ Sha256::Sha256() : m_ctx(EVP_MD_CTX_new())
     EVP_DigestInit_ex(m_ctx, EVP_sha256(), nullptr);
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(m_ctx); }
+Sha256::~Sha256()
+{
+    EVP_MD_CTX_free(m_ctx);
+}
 
 Sha256::Sha256(Sha256&& other) noexcept : m_ctx(std::exchange(other.m_ctx, nullptr)) {}
 

@@ -26,7 +26,10 @@ struct ListenerFixture {
         if (!listener.start(config))
             throw std::runtime_error(listener.errorString().toStdString());
     }
-    QString url(const QString& path) const { return QStringLiteral("http://127.0.0.1:%1%2").arg(listener.port()).arg(path); }
+    QString url(const QString& path) const
+    {
+        return QStringLiteral("http://127.0.0.1:%1%2").arg(listener.port()).arg(path);
+    }
     QString file(const QString& name, const QByteArray& content) const
     {
         QString path = dir.filePath(name);
@@ -37,14 +40,19 @@ struct ListenerFixture {
     }
 };
 
-inline std::string sha256(const QByteArray& bytes) { return core::Sha256::hex({bytes.constData(), size_t(bytes.size())}); }
+inline std::string sha256(const QByteArray& bytes)
+{
+    return core::Sha256::hex({bytes.constData(), size_t(bytes.size())});
+}
 
 inline QByteArray randomBytes(qsizetype size, quint32 seed)
 {
     QByteArray out(size, Qt::Uninitialized);
     quint32 x = seed * 2654435761u + 1;
     for (auto& c : out) {
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
         c = char(x);
     }
     return out;

@@ -48,7 +48,8 @@ TEST_CASE("parse --json reports parts with hashes and offsets", "[cli]")
         CHECK(parts[0].toObject()["filename"].isNull());
         CHECK(parts[0].toObject()["size"].toInt() == 15);
         CHECK(parts[1].toObject()["filename"].toString() == "dot.png");
-        CHECK(parts[1].toObject()["sha256"].toString() == "3f065128d50e346cce55f8ac1284a65e6b48e9db8cdb230a690e2c4d2c491a54");
+        CHECK(parts[1].toObject()["sha256"].toString() ==
+              "3f065128d50e346cce55f8ac1284a65e6b48e9db8cdb230a690e2c4d2c491a54");
         CHECK(parts[1].toObject()["headers"].toArray().size() == 2);
         CHECK(parts[2].toObject()["size"].toInt() == 3000);
     }
@@ -95,10 +96,12 @@ TEST_CASE("bench --json times every strategy beside the memchr ceiling", "[cli]"
 TEST_CASE("parse --raw-http reads a whole request in either framing", "[cli]")
 {
     QTemporaryDir dir;
-    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b--\r\n";
+    const QByteArray body =
+        "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b--\r\n";
     const QByteArray head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n";
     const QByteArray chunked = head + "Transfer-Encoding: chunked\r\n\r\n7;ext=1\r\n" + body.left(7) + "\r\n" +
-                               QByteArray::number(body.size() - 7, 16) + "\r\n" + body.mid(7) + "\r\n0\r\nX-T: y\r\n\r\n";
+                               QByteArray::number(body.size() - 7, 16) + "\r\n" + body.mid(7) +
+                               "\r\n0\r\nX-T: y\r\n\r\n";
     const QByteArray sized = head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
     for (const auto& [wire, framing] : {std::pair{chunked, "chunked"}, std::pair{sized, "content-length"}}) {
         QFile file(dir.filePath("request.http"));

@@ -74,8 +74,8 @@ TEST_CASE("curl -F with several files and fields: every part hash matches the so
     const QStringList variants[] = {{}, {"-H", "Transfer-Encoding: chunked"}, {"-H", "Expect: 100-continue"}};
     for (const auto& extra : variants) {
         INFO("curl extra args: " << extra.join(' ').toStdString());
-        auto r = curl(extra + QStringList{"-F", "big=@" + a, "-F", "small=@" + b + ";type=text/plain", "-F", "none=@" + c,
-                                          "-F", "field=value with spaces", f.url("/file-part")});
+        auto r = curl(extra + QStringList{"-F", "big=@" + a, "-F", "small=@" + b + ";type=text/plain", "-F",
+                                          "none=@" + c, "-F", "field=value with spaces", f.url("/file-part")});
         REQUIRE(r.status == 200);
         REQUIRE(r.json["ok"].toBool());
         CHECK(r.json["parts"].toArray().size() == 4);
@@ -124,7 +124,8 @@ TEST_CASE("QNetworkAccessManager with QHttpMultiPart", "[listener][qnam]")
     QNetworkAccessManager nam;
     auto* multi = new QHttpMultiPart(QHttpMultiPart::FormDataType);
     QHttpPart filePart;
-    filePart.setHeader(QNetworkRequest::ContentDispositionHeader, QStringLiteral("form-data; name=\"upload\"; filename=\"q.bin\""));
+    filePart.setHeader(QNetworkRequest::ContentDispositionHeader,
+                       QStringLiteral("form-data; name=\"upload\"; filename=\"q.bin\""));
     filePart.setBody(data);
     QHttpPart textPart;
     textPart.setHeader(QNetworkRequest::ContentDispositionHeader, QStringLiteral("form-data; name=\"text\""));
@@ -150,11 +151,13 @@ TEST_CASE("keep-alive: several requests on one connection", "[listener][http]")
 {
     ListenerFixture f;
     QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nhello\r\n--b--\r\n";
-    QByteArray one = "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
-                     QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    QByteArray one =
+        "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+        QByteArray::number(body.size()) + "\r\n\r\n" + body;
     QByteArray chunked = "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                         "Transfer-Encoding: chunked\r\n\r\n5\r\n" + body.left(5) + "\r\n" +
-                         QByteArray::number(body.size() - 5, 16) + "\r\n" + body.mid(5) + "\r\n0\r\n\r\n";
+                         "Transfer-Encoding: chunked\r\n\r\n5\r\n" +
+                         body.left(5) + "\r\n" + QByteArray::number(body.size() - 5, 16) + "\r\n" + body.mid(5) +
+                         "\r\n0\r\n\r\n";
     QByteArray last = "GET /captures HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
     QByteArray answer = rawExchange(f.listener.port(), one + chunked + one + last);
     CHECK(answer.count("HTTP/1.1 200 OK") == 4);
@@ -169,14 +172,23 @@ TEST_CASE("HTTP errors: 404, 405, 411, 413 without reading the body, 415, 400 wi
     quint16 port = f.listener.port();
     CHECK(rawExchange(port, "GET /nothing HTTP/1.1\r\n\r\n", 1000).startsWith("HTTP/1.1 404"));
     CHECK(rawExchange(port, "GET /file-part HTTP/1.1\r\n\r\n", 1000).startsWith("HTTP/1.1 405"));
-    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n\r\n", 1000).startsWith("HTTP/1.1 411"));
+    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n\r\n", 1000)
+              .startsWith("HTTP/1.1 411"));
     // 413 is answered from the head alone: the 100 MB body is never sent
-    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000000\r\n\r\n", 2000)
+    CHECK(rawExchange(port,
+                      "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: "
+                      "100000000\r\n\r\n",
+                      2000)
               .startsWith("HTTP/1.1 413"));
-    CHECK(rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc", 1000).startsWith("HTTP/1.1 415"));
+    CHECK(
+        rawExchange(port, "POST /file-part HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc", 1000)
+            .startsWith("HTTP/1.1 415"));
     QByteArray bad = "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nhello\r\n--"; // cut inside the delimiter
-    QByteArray answer = rawExchange(port, "POST /part-event HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
-                                              QByteArray::number(bad.size()) + "\r\n\r\n" + bad, 2000);
+    QByteArray answer =
+        rawExchange(port,
+                    "POST /part-event HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+                        QByteArray::number(bad.size()) + "\r\n\r\n" + bad,
+                    2000);
     CHECK(answer.startsWith("HTTP/1.1 400"));
     QJsonObject json = QJsonDocument::fromJson(answer.mid(answer.indexOf("\r\n\r\n") + 4)).object();
     CHECK(json["error"].toObject()["code"].toString() == "unexpected_eof");
@@ -184,11 +196,13 @@ TEST_CASE("HTTP errors: 404, 405, 411, 413 without reading the body, 415, 400 wi
     CHECK(json["parts"].toArray()[0].toObject()["size"].toInt() == 9); // what arrived is kept: "hello\r\n--"
     CHECK(rawExchange(port, "BREW /x HTTP/1.1\r\nBad Header\r\n\r\n", 1000).startsWith("HTTP/1.1 400"));
     // chunked bodies over the limit are cut off with 413 as soon as they pass it
-    auto r = curl({"-H", "Transfer-Encoding: chunked", "-F", "f=@" + f.file("big.bin", test::randomBytes(3 << 20, 4)), f.url("/part-event")});
+    auto r = curl({"-H", "Transfer-Encoding: chunked", "-F", "f=@" + f.file("big.bin", test::randomBytes(3 << 20, 4)),
+                   f.url("/part-event")});
     CHECK(r.status == 413);
 }
 
-TEST_CASE("a client killed mid-upload leaves an incomplete capture, no temp files, and a healthy listener", "[listener][faults]")
+TEST_CASE("a client killed mid-upload leaves an incomplete capture, no temp files, and a healthy listener",
+          "[listener][faults]")
 {
     ListenerFixture f;
     QString big = f.file("big.bin", test::randomBytes(8 << 20, 5));
@@ -259,13 +273,22 @@ TEST_CASE("a client that trickles its head is dropped by the timeout", "[listene
 TEST_CASE("hostile file names stay inside the capture folder", "[listener][faults]")
 {
     ListenerFixture f;
-    const QList<QByteArray> names = {"../../x", "..\\\\..\\\\x", "C:\\\\x", "/etc/passwd", QByteArray("nul\0byte", 8), QByteArray(2000, 'n'), ".hidden", ""};
+    const QList<QByteArray> names = {"../../x",
+                                     "..\\\\..\\\\x",
+                                     "C:\\\\x",
+                                     "/etc/passwd",
+                                     QByteArray("nul\0byte", 8),
+                                     QByteArray(2000, 'n'),
+                                     ".hidden",
+                                     ""};
     QByteArray body;
     for (const auto& name : names)
         body += "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"" + name + "\"\r\n\r\ncontent\r\n";
     body += "--b--\r\n";
-    QByteArray answer = rawExchange(f.listener.port(), "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                                                       "Connection: close\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    QByteArray answer =
+        rawExchange(f.listener.port(), "POST /file-part HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                                       "Connection: close\r\nContent-Length: " +
+                                           QByteArray::number(body.size()) + "\r\n\r\n" + body);
     REQUIRE(answer.startsWith("HTTP/1.1 200"));
     const QString root = QDir(f.listener.captureRoot()).canonicalPath();
     QStringList saved = filesUnder(f.dir.path());

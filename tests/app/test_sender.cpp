@@ -37,7 +37,8 @@ struct SenderThread {
     QList<RunResult> run(const UploadPlan& plan, int timeoutMs = 120000)
     {
         QSignalSpy done(sender, &app::Sender::finished);
-        QMetaObject::invokeMethod(sender, [s = sender, plan] { s->start(plan); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            sender, [s = sender, plan] { s->start(plan); }, Qt::QueuedConnection);
         REQUIRE(done.wait(timeoutMs));
         return done.first().first().value<QList<RunResult>>();
     }
@@ -80,12 +81,16 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
     const QByteArray data = test::randomBytes(3 << 20, 11);
     UploadPlan plan;
     plan.targets = {QUrl(f.url("/file-part"))};
-    plan.parts = {filePart("doc", f.file("doc.bin", data)), field("note", "a \"quoted\" value"),
-                  filePart("typed", f.file("t.txt", "text"), "text/plain", "renamed.txt"), synthetic("zeros", 100000, PlanPart::Fill::Zero),
-                  synthetic("pattern", 99999, PlanPart::Fill::Pattern), filePart("empty", f.file("e.dat", ""))};
+    plan.parts = {filePart("doc", f.file("doc.bin", data)),
+                  field("note", "a \"quoted\" value"),
+                  filePart("typed", f.file("t.txt", "text"), "text/plain", "renamed.txt"),
+                  synthetic("zeros", 100000, PlanPart::Fill::Zero),
+                  synthetic("pattern", 99999, PlanPart::Fill::Pattern),
+                  filePart("empty", f.file("e.dat", ""))};
     plan.runs = 2;
     using Engine = UploadPlan::Engine;
-    for (auto [engine, chunked] : {std::pair{Engine::Qnam, false}, std::pair{Engine::Raw, false}, std::pair{Engine::Raw, true}}) {
+    for (auto [engine, chunked] :
+         {std::pair{Engine::Qnam, false}, std::pair{Engine::Raw, false}, std::pair{Engine::Raw, true}}) {
         plan.engine = engine;
         plan.chunked = chunked;
         plan.expectContinue = chunked;
@@ -93,7 +98,8 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
         auto results = s.run(plan);
         REQUIRE(results.size() == 2);
         for (const auto& r : results) {
-            INFO("engine " << int(engine) << " chunked " << chunked << " run " << r.run << " error " << r.error.toStdString());
+            INFO("engine " << int(engine) << " chunked " << chunked << " run " << r.run << " error "
+                           << r.error.toStdString());
             CHECK(r.httpStatus == 200);
             CHECK(r.integrityOk());
             REQUIRE(r.parts.size() == 6);
@@ -136,7 +142,8 @@ TEST_CASE("a cancelled upload leaves the listener healthy and the capture incomp
         if (sent > (20u << 20))
             s.sender->cancel(); // runs in the sender's thread
     });
-    QMetaObject::invokeMethod(s.sender, [sender = s.sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        s.sender, [sender = s.sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
     REQUIRE(done.wait(60000));
     auto results = done.first().first().value<QList<RunResult>>();
     REQUIRE(results.size() == 1);
@@ -157,8 +164,8 @@ TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
     UploadPlan plan;
     plan.targets = {QUrl(f.url("/part-event"))};
     plan.parts = {filePart("photo", f.file("it's a photo.jpg", test::randomBytes(200000, 12)), "image/jpeg"),
-                  filePart("doc", f.file("d.txt", "doc"), "text/plain", "other name.txt"), field("quote", "it's \"quoted\" $HOME `x`"),
-                  field("at", "@not-a-file")};
+                  filePart("doc", f.file("d.txt", "doc"), "text/plain", "other name.txt"),
+                  field("quote", "it's \"quoted\" $HOME `x`"), field("at", "@not-a-file")};
     plan.headers = {{"X-Test", "yes it's set"}};
     SenderThread s;
     auto sent = s.run(plan);
@@ -181,7 +188,8 @@ TEST_CASE("plans round-trip through JSON; curl -F specs parse", "[sender]")
 {
     UploadPlan plan;
     plan.targets = {QUrl("http://127.0.0.1:8080/file-part"), QUrl("http://example.test/upload")};
-    plan.parts = {field("a", "b"), synthetic("s", 1234, PlanPart::Fill::Pattern), filePart("f", "/tmp/x", "text/plain", "y.txt")};
+    plan.parts = {field("a", "b"), synthetic("s", 1234, PlanPart::Fill::Pattern),
+                  filePart("f", "/tmp/x", "text/plain", "y.txt")};
     plan.headers = {{"X-A", "1"}};
     plan.chunked = true;
     plan.runs = 3;

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 using namespace upin::core;
-using upin::test::parseLarge;
 using upin::test::hasDiagnostic;
+using upin::test::parseLarge;
 
 namespace {
 
@@ -103,7 +103,8 @@ TEST_CASE("7. endless headers: 10,000 lines, one 1 MB line, a block that never e
 
 TEST_CASE("8. one enormous non-file field is stopped by the field size limit", "[adversarial][limits]")
 {
-    std::string body = "--------FormBoundary\r\nContent-Disposition: form-data; name=\"big\"\r\n\r\n" + std::string(3u << 20, 'f') + kClose;
+    std::string body = "--------FormBoundary\r\nContent-Disposition: form-data; name=\"big\"\r\n\r\n" +
+                       std::string(3u << 20, 'f') + kClose;
     auto r = parseLarge(kType, body).report;
     REQUIRE(r.error->code == Errc::FieldTooLarge);
     CHECK(r.parts[0].size == Options{}.maxFieldSize);
@@ -111,7 +112,8 @@ TEST_CASE("8. one enormous non-file field is stopped by the field size limit", "
 
 TEST_CASE("9. first header line starting with whitespace", "[adversarial]")
 {
-    auto r = parseLarge(kType, "--------FormBoundary\r\n Content-Disposition: form-data; name=\"a\"\r\n\r\nv" + kClose).report;
+    auto r = parseLarge(kType, "--------FormBoundary\r\n Content-Disposition: form-data; name=\"a\"\r\n\r\nv" + kClose)
+                 .report;
     REQUIRE(r.ok);
     CHECK(hasDiagnostic(r, Errc::LeadingWhitespaceHeader));
 }
@@ -119,7 +121,9 @@ TEST_CASE("9. first header line starting with whitespace", "[adversarial]")
 TEST_CASE("12. an empty name and a missing Content-Disposition are reported", "[adversarial]")
 {
     auto r = parseLarge(kType, "--------FormBoundary\r\nContent-Disposition: form-data; name=\"\"\r\n\r\nv\r\n"
-                               "--------FormBoundary\r\nContent-Type: text/plain\r\n\r\nw" + kClose).report;
+                               "--------FormBoundary\r\nContent-Type: text/plain\r\n\r\nw" +
+                                   kClose)
+                 .report;
     REQUIRE(r.ok);
     REQUIRE(r.parts.size() == 2);
     CHECK(hasDiagnostic(r, Errc::EmptyFieldName));

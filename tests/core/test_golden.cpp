@@ -32,22 +32,24 @@ TEST_CASE("golden: a body that starts with its delimiter (the virtual CRLF befor
 {
     // RFC 2046 puts a CRLF before every delimiter; the first has none in the body, so the parser acts as if one
     // had been seen. The part starts after "--b\r\n", at 5.
-    expectLog("b", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--",
-              {"begin 0 @5", "header Content-Disposition: form-data; name=\"a\"", "headers @49", "data 1", end(50, "x")});
+    expectLog(
+        "b", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--",
+        {"begin 0 @5", "header Content-Disposition: form-data; name=\"a\"", "headers @49", "data 1", end(50, "x")});
 }
 
 TEST_CASE("golden: a CR at the end of part data is held, then released as data", "[parser][golden]")
 {
     // "ab\r" then "\r\n--b--": the first CR could begin the delimiter until the second CR proves it data.
-    expectLog("b", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nab\r\r\n--b--",
-              {"begin 0 @5", "header Content-Disposition: form-data; name=\"a\"", "headers @49", "data 3",
-               end(52, "ab\r")});
+    expectLog(
+        "b", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nab\r\r\n--b--",
+        {"begin 0 @5", "header Content-Disposition: form-data; name=\"a\"", "headers @49", "data 3", end(52, "ab\r")});
 }
 
 TEST_CASE("golden: delimiter prefixes inside data, cut at every chunk edge, stay data", "[parser][golden]")
 {
     // "\r\n--boun" (a prefix), "\r\n--bounD" (one byte off) and "\r\n-" are all data; only "\r\n--bound--" closes.
-    expectLog("bound", "--bound\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n1\r\n--boun\r\n--bounD\r\n-\r\n--bound--",
+    expectLog("bound",
+              "--bound\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n1\r\n--boun\r\n--bounD\r\n-\r\n--bound--",
               {"begin 0 @9", "header Content-Disposition: form-data; name=\"f\"", "headers @53", "data 21",
                end(74, "1\r\n--boun\r\n--bounD\r\n-")});
 }
@@ -59,8 +61,9 @@ TEST_CASE("golden: a boundary that ends in dashes, so its close delimiter ends i
     expectLog("b--",
               "--b--\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n--b-\r\n--b--\r\n"
               "Content-Disposition: form-data; name=\"c\"\r\n\r\n\r\n--b----",
-              {"begin 0 @7", "header Content-Disposition: form-data; name=\"a\"", "headers @51", "data 4", end(55, "--b-"),
-               "begin 1 @64", "header Content-Disposition: form-data; name=\"c\"", "headers @108", end(108, "")});
+              {"begin 0 @7", "header Content-Disposition: form-data; name=\"a\"", "headers @51", "data 4",
+               end(55, "--b-"), "begin 1 @64", "header Content-Disposition: form-data; name=\"c\"", "headers @108",
+               end(108, "")});
 }
 
 TEST_CASE("golden: preamble and epilogue", "[parser][golden]")

@@ -31,7 +31,8 @@ Decoded decode(const BodyFraming& framing, const std::string& wire, size_t split
     Decoded out;
     out.ok = true;
     auto pieces = split == std::string::npos ? std::vector<std::string_view>{wire}
-                                             : std::vector<std::string_view>{std::string_view(wire).substr(0, split), std::string_view(wire).substr(split)};
+                                             : std::vector<std::string_view>{std::string_view(wire).substr(0, split),
+                                                                             std::string_view(wire).substr(split)};
     for (auto piece : pieces) {
         if (decoder.done())
             break;
@@ -77,13 +78,17 @@ Decoded decodeEveryWay(const BodyFraming& framing, const std::string& wire, Http
     return whole;
 }
 
-BodyFraming chunked() { return {BodyFraming::Kind::Chunked, 0, false, true}; }
+BodyFraming chunked()
+{
+    return {BodyFraming::Kind::Chunked, 0, false, true};
+}
 
 } // namespace
 
 TEST_CASE("request heads parse whole and byte by byte", "[http]")
 {
-    const std::string head = "\r\nPOST /file-part?matcher=kmp HTTP/1.1\r\nHost: localhost:8080\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+    const std::string head = "\r\nPOST /file-part?matcher=kmp HTTP/1.1\r\nHost: localhost:8080\r\nContent-Type: "
+                             "multipart/form-data; boundary=x\r\n"
                              "Content-Length: 10\r\nExpect: 100-continue\r\n\r\n";
     const std::string wire = head + "0123456789GET / HTTP/1.1\r\n\r\n";
     for (size_t step : {wire.size(), size_t(1), size_t(7)}) {
@@ -191,7 +196,8 @@ TEST_CASE("Content-Length bodies stop at their length; the rest is the next requ
 
 TEST_CASE("chunked bodies with extensions and trailers", "[http]")
 {
-    const std::string wire = "5;name=value\r\nhello\r\n1A\r\n" + std::string(26, 'z') + "\r\n0\r\nX-Trailer: t\r\nY: u\r\n\r\nNEXT";
+    const std::string wire =
+        "5;name=value\r\nhello\r\n1A\r\n" + std::string(26, 'z') + "\r\n0\r\nX-Trailer: t\r\nY: u\r\n\r\nNEXT";
     auto d = decodeEveryWay(chunked(), wire);
     REQUIRE(d.ok);
     CHECK(d.body == "hello" + std::string(26, 'z'));
@@ -211,6 +217,8 @@ TEST_CASE("chunked errors carry wire offsets", "[http]")
     HttpLimits limits;
     limits.maxChunkExtension = 10;
     limits.maxTrailerBytes = 10;
-    CHECK(decodeEveryWay(chunked(), "1;" + std::string(20, 'e') + "\r\nx\r\n0\r\n\r\n", limits).error.code == Errc::ChunkExtensionTooLarge);
-    CHECK(decodeEveryWay(chunked(), "0\r\nX-T: " + std::string(20, 't') + "\r\n\r\n", limits).error.code == Errc::TrailerTooLarge);
+    CHECK(decodeEveryWay(chunked(), "1;" + std::string(20, 'e') + "\r\nx\r\n0\r\n\r\n", limits).error.code ==
+          Errc::ChunkExtensionTooLarge);
+    CHECK(decodeEveryWay(chunked(), "0\r\nX-T: " + std::string(20, 't') + "\r\n\r\n", limits).error.code ==
+          Errc::TrailerTooLarge);
 }

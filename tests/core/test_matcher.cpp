@@ -25,7 +25,8 @@ std::vector<size_t> referenceMatches(const std::string& text, const std::string&
     return ends;
 }
 
-Found scanInChunks(MatcherKind kind, const std::string& pattern, const std::string& text, const std::vector<size_t>& cuts)
+Found scanInChunks(MatcherKind kind, const std::string& pattern, const std::string& text,
+                   const std::vector<size_t>& cuts)
 {
     auto matcher = DelimiterMatcher::create(kind, pattern);
     Found found;
@@ -55,7 +56,8 @@ void checkAllChunkings(const std::string& pattern, const std::string& text, std:
     auto check = [&](const std::vector<size_t>& cuts) {
         for (auto kind : kAllMatchers) {
             Found found = scanInChunks(kind, pattern, text, cuts);
-            INFO("matcher " << matcherName(kind) << " pattern '" << pattern << "' text size " << text.size() << " cuts " << cuts.size());
+            INFO("matcher " << matcherName(kind) << " pattern '" << pattern << "' text size " << text.size() << " cuts "
+                            << cuts.size());
             REQUIRE(found.matchEnds == expected);
             REQUIRE(found.rebuilt == text);
         }

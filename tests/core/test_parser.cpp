@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 using namespace upin::core;
-using upin::test::parseEveryWay;
 using upin::test::hasDiagnostic;
+using upin::test::parseEveryWay;
 
 namespace {
 
@@ -84,7 +84,8 @@ TEST_CASE("structural edge cases", "[parser]")
     }
     SECTION("preamble and epilogue are skipped; the preamble is reported")
     {
-        const std::string body = "junk before\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--\r\nepilogue junk";
+        const std::string body =
+            "junk before\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--\r\nepilogue junk";
         auto r = parseEveryWay(kType, body).report;
         REQUIRE(r.ok);
         REQUIRE(r.parts.size() == 1);
@@ -94,14 +95,16 @@ TEST_CASE("structural edge cases", "[parser]")
     }
     SECTION("transport padding after a delimiter")
     {
-        auto r = parseEveryWay(kType, "--b  \t\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b-- \r\n").report;
+        auto r =
+            parseEveryWay(kType, "--b  \t\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b-- \r\n").report;
         REQUIRE(r.ok);
         REQUIRE(r.diagnostics.empty());
         REQUIRE(r.parts.size() == 1);
     }
     SECTION("a line that only starts with the delimiter is data (Go's --sepFAKE)")
     {
-        const std::string body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--bFAKE\r\n--b-y\r\n--b--";
+        const std::string body =
+            "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--bFAKE\r\n--b-y\r\n--b--";
         auto r = parseEveryWay(kType, body).report;
         REQUIRE(r.ok);
         REQUIRE(r.parts.size() == 1);
@@ -111,7 +114,8 @@ TEST_CASE("structural edge cases", "[parser]")
     SECTION("a body part may contain CRs and LFs right before the delimiter")
     {
         const std::string data = "\r\r\n\n\r";
-        auto r = parseEveryWay(kType, "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + data + "\r\n--b--").report;
+        auto r = parseEveryWay(kType, "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + data + "\r\n--b--")
+                     .report;
         REQUIRE(r.ok);
         CHECK(r.parts[0].sha256 == Sha256::hex(data));
     }
@@ -126,13 +130,19 @@ TEST_CASE("lenient mode reports irregularities; strict mode rejects them", "[par
     };
     const Case cases[] = {
         {"bare LF line endings", "--b\nContent-Disposition: form-data; name=\"a\"\n\nx\n--b--\n", Errc::BareLineFeed},
-        {"missing close delimiter", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b\r\n", Errc::MissingCloseDelimiter},
-        {"header block ended by the next delimiter", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n--b--", Errc::HeadersEndedByDelimiter},
-        {"text after a delimiter", "--b  x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--", Errc::TextAfterDelimiter},
-        {"header name with a space", "--b\r\nBad Name: v\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--", Errc::InvalidHeaderName},
+        {"missing close delimiter", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b\r\n",
+         Errc::MissingCloseDelimiter},
+        {"header block ended by the next delimiter", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n--b--",
+         Errc::HeadersEndedByDelimiter},
+        {"text after a delimiter", "--b  x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--",
+         Errc::TextAfterDelimiter},
+        {"header name with a space",
+         "--b\r\nBad Name: v\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b--", Errc::InvalidHeaderName},
         {"header line without a colon", "--b\r\nno colon here\r\n\r\nx\r\n--b--", Errc::MalformedHeader},
-        {"CR inside a header line", "--b\r\nContent-Disposition: form-data;\r name=\"a\"\r\n\r\nx\r\n--b--", Errc::MalformedHeader},
-        {"first header line starts with whitespace", "--b\r\n  folded: nothing\r\n\r\nx\r\n--b--", Errc::LeadingWhitespaceHeader},
+        {"CR inside a header line", "--b\r\nContent-Disposition: form-data;\r name=\"a\"\r\n\r\nx\r\n--b--",
+         Errc::MalformedHeader},
+        {"first header line starts with whitespace", "--b\r\n  folded: nothing\r\n\r\nx\r\n--b--",
+         Errc::LeadingWhitespaceHeader},
     };
     for (const auto& c : cases) {
         INFO(c.what);
@@ -205,7 +215,8 @@ TEST_CASE("limits stop oversized input and name the limit", "[parser][limits]")
     }
     SECTION("field size")
     {
-        std::string body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + std::string(11, 'f') + "\r\n--b--";
+        std::string body =
+            "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + std::string(11, 'f') + "\r\n--b--";
         auto r = parseEveryWay(kType, body, options).report;
         REQUIRE(r.error->code == Errc::FieldTooLarge);
         CHECK(r.error->offset == body.find("ffff") + 10);
@@ -213,7 +224,8 @@ TEST_CASE("limits stop oversized input and name the limit", "[parser][limits]")
     }
     SECTION("file part size")
     {
-        std::string body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"f\"\r\n\r\n" + std::string(25, 'f') + "\r\n--b--";
+        std::string body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"f\"\r\n\r\n" +
+                           std::string(25, 'f') + "\r\n--b--";
         auto r = parseEveryWay(kType, body, options).report;
         REQUIRE(r.error->code == Errc::PartTooLarge);
     }
@@ -229,7 +241,8 @@ TEST_CASE("limits stop oversized input and name the limit", "[parser][limits]")
 TEST_CASE("boundaries from Content-Type", "[parser][boundary]")
 {
     CHECK(MultipartParser::fromContentType("multipart/form-data; boundary=\"quoted b\"").has_value());
-    CHECK(MultipartParser::fromContentType("Multipart/Form-Data; charset=utf-8; BOUNDARY=abc").value().boundary() == "abc");
+    CHECK(MultipartParser::fromContentType("Multipart/Form-Data; charset=utf-8; BOUNDARY=abc").value().boundary() ==
+          "abc");
     CHECK(MultipartParser::fromContentType("text/plain; boundary=abc").error().code == Errc::NotMultipart);
     CHECK(MultipartParser::fromContentType("multipart/form-data").error().code == Errc::MissingBoundary);
     CHECK(MultipartParser::fromContentType("multipart/form-data; boundary=\"\"").error().code == Errc::InvalidBoundary);
@@ -258,9 +271,11 @@ TEST_CASE("boundary guessed from the first delimiter line", "[parser][boundary]"
 
 TEST_CASE("nested multipart is reported with its children", "[parser][nested]")
 {
-    const std::string inner = "--in\r\nContent-Type: text/plain\r\n\r\nplain\r\n--in\r\nContent-Type: text/html\r\n\r\n<b>x</b>\r\n--in--";
-    const std::string body = "--b\r\nContent-Disposition: form-data; name=\"m\"\r\nContent-Type: multipart/mixed; boundary=in\r\n\r\n" +
-                             inner + "\r\n--b--";
+    const std::string inner =
+        "--in\r\nContent-Type: text/plain\r\n\r\nplain\r\n--in\r\nContent-Type: text/html\r\n\r\n<b>x</b>\r\n--in--";
+    const std::string body =
+        "--b\r\nContent-Disposition: form-data; name=\"m\"\r\nContent-Type: multipart/mixed; boundary=in\r\n\r\n" +
+        inner + "\r\n--b--";
     auto r = parseEveryWay(kType, body).report;
     REQUIRE(r.ok);
     REQUIRE(r.parts.size() == 1);

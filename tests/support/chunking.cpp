@@ -50,7 +50,8 @@ Outcome parseEveryWay(std::string_view contentType, std::string_view body, core:
     const std::string expected = joinLog(whole.log);
     auto check = [&](const std::vector<size_t>& sizes, const char* how) {
         Outcome other = parseChunked(contentType, body, options, sizes);
-        INFO("chunking: " << how << ", first chunk " << sizes.front() << ", matcher " << core::matcherName(options.matcher));
+        INFO("chunking: " << how << ", first chunk " << sizes.front() << ", matcher "
+                          << core::matcherName(options.matcher));
         REQUIRE(joinLog(other.log) == expected);
     };
     std::mt19937_64 rng(20261130);

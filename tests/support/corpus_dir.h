@@ -2,8 +2,8 @@
 // Where the tests find the conformance corpus: UPIN_CORPUS_DIR when set (the test executables' --corpus sets it),
 // else the project's own corpus in tests/corpus.
 
-#include <QString>
 #include <QByteArray>
+#include <QString>
 #include <QtGlobal>
 
 namespace upin::test {

@@ -3,30 +3,30 @@
 // the capture appearing in the Listen view with every hash matching.
 
 #include "app/listener_fixture.h"
-#include "support/corpus_dir.h"
-#include "charts/throughput_chart.h"
 #include "bench/shootout_worker.h"
+#include "charts/bar_chart.h"
+#include "charts/part_timeline_chart.h"
+#include "charts/throughput_chart.h"
 #include "inspect/inspect_worker.h"
-#include "sender/sender.h"
 #include "main_window.h"
 #include "models/capture_list_model.h"
 #include "models/part_tree_model.h"
 #include "models/plan_parts_model.h"
+#include "sender/sender.h"
+#include "support/corpus_dir.h"
+#include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/send_view.h"
-#include "views/compare_view.h"
 #include "views/shootout_view.h"
-#include "charts/bar_chart.h"
-#include "charts/part_timeline_chart.h"
 
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
-#include <QDir>
-#include <QJsonArray>
 #include <QBarSet>
 #include <QBoxPlotSeries>
+#include <QDir>
+#include <QJsonArray>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMimeData>
@@ -90,7 +90,8 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
     auto done = event(app::ListenerEvent::Kind::CaptureFinished, 7, 200);
     done.state = app::CaptureState::Complete;
     done.partCount = 3;
-    captures.apply({event(app::ListenerEvent::Kind::CaptureStarted, 7, 0), progress, done, event(app::ListenerEvent::Kind::CaptureStarted, 8, 0)});
+    captures.apply({event(app::ListenerEvent::Kind::CaptureStarted, 7, 0), progress, done,
+                    event(app::ListenerEvent::Kind::CaptureStarted, 8, 0)});
     REQUIRE(captures.rowCount() == 2);
     CHECK(captures.row(0).samples.size() == 2);
     CHECK(captures.data(captures.index(0, ui::CaptureListModel::State), Qt::DisplayRole).toString() == "complete");
@@ -152,14 +153,16 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     ui::MainWindow window;
     QObject::connect(&f.listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
     window.sendView()->setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
-    window.sendView()->partsModel()->addFiles({f.file("payload.bin", test::randomBytes(2 << 20, 21)), f.file("n.txt", "note")});
+    window.sendView()->partsModel()->addFiles(
+        {f.file("payload.bin", test::randomBytes(2 << 20, 21)), f.file("n.txt", "note")});
 
     QThread thread;
     auto* sender = new app::Sender;
     sender->moveToThread(&thread);
     QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
     thread.start();
-    QObject::connect(window.sendView(), &ui::SendView::sendRequested, sender, [sender](const app::UploadPlan& p) { sender->start(p); });
+    QObject::connect(window.sendView(), &ui::SendView::sendRequested, sender,
+                     [sender](const app::UploadPlan& p) { sender->start(p); });
     QObject::connect(sender, &app::Sender::runFinished, window.sendView(), &ui::SendView::onRunFinished);
     QSignalSpy done(sender, &app::Sender::finished);
     emit window.sendView()->sendRequested(window.sendView()->plan());
@@ -168,7 +171,8 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     REQUIRE(results.size() == 1);
     CHECK(results[0].integrityOk());
     auto* captures = window.listenView()->model();
-    for (int i = 0; i < 50 && (captures->rowCount() == 0 || captures->row(0).state == app::CaptureState::Receiving); ++i)
+    for (int i = 0; i < 50 && (captures->rowCount() == 0 || captures->row(0).state == app::CaptureState::Receiving);
+         ++i)
         QTest::qWait(20);
     REQUIRE(captures->rowCount() == 1);
     CHECK(captures->row(0).state == app::CaptureState::Complete);
@@ -210,8 +214,9 @@ TEST_CASE("opening corpus bodies shows the parts the manifest lists", "[ui][insp
             QJsonObject want = parts[i].toObject();
             const char* shaKey = want.contains("raw_sha256") ? "raw_sha256" : "sha256";
             if (want.contains(shaKey))
-                CHECK(view.model()->data(view.model()->index(i, ui::PartTreeModel::Sha256), Qt::DisplayRole).toString() ==
-                      want[shaKey].toString());
+                CHECK(
+                    view.model()->data(view.model()->index(i, ui::PartTreeModel::Sha256), Qt::DisplayRole).toString() ==
+                    want[shaKey].toString());
         }
         ++opened;
     }
@@ -265,8 +270,9 @@ TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and chart
 TEST_CASE("compare view groups runs by target with median bars and min-max whiskers", "[ui][compare]")
 {
     QList<app::RunResult> runs;
-    for (auto [url, seconds] : {std::pair{"http://h/file-part?matcher=kmp", 2.0}, std::pair{"http://h/file-part?matcher=simd", 1.0},
-                                std::pair{"http://h/file-part?matcher=kmp", 4.0}}) {
+    for (auto [url, seconds] :
+         {std::pair{"http://h/file-part?matcher=kmp", 2.0}, std::pair{"http://h/file-part?matcher=simd", 1.0},
+          std::pair{"http://h/file-part?matcher=kmp", 4.0}}) {
         app::RunResult r;
         r.target = QUrl(url);
         r.httpStatus = 200;
@@ -314,11 +320,14 @@ TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][in
     QTemporaryDir dir;
     const QString body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n"
                          "--b\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nvalue\r\n--b--\r\n";
-    QJsonObject multipart{{"method", "POST"}, {"url", "https://example.test/upload"},
+    QJsonObject multipart{{"method", "POST"},
+                          {"url", "https://example.test/upload"},
                           {"postData", QJsonObject{{"mimeType", "multipart/form-data; boundary=b"}, {"text", body}}}};
-    QJsonObject json{{"method", "POST"}, {"url", "https://example.test/api"},
+    QJsonObject json{{"method", "POST"},
+                     {"url", "https://example.test/api"},
                      {"postData", QJsonObject{{"mimeType", "application/json"}, {"text", "{}"}}}};
-    QJsonObject har{{"log", QJsonObject{{"entries", QJsonArray{QJsonObject{{"request", json}}, QJsonObject{{"request", multipart}}}}}}};
+    QJsonObject har{{"log", QJsonObject{{"entries", QJsonArray{QJsonObject{{"request", json}},
+                                                               QJsonObject{{"request", multipart}}}}}}};
     QFile file(dir.filePath("session.har"));
     REQUIRE(file.open(QIODevice::WriteOnly));
     file.write(QJsonDocument(har).toJson());
@@ -331,10 +340,13 @@ TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][in
     view.showResult(result);
     REQUIRE(view.model()->rowCount() == 1);
     QModelIndex request = view.model()->index(0, 0);
-    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Name), Qt::DisplayRole).toString() == "POST https://example.test/upload");
+    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Name), Qt::DisplayRole).toString() ==
+          "POST https://example.test/upload");
     REQUIRE(view.model()->rowCount(request) == 2);
-    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sha256, request), Qt::DisplayRole).toString().toStdString() ==
-          test::sha256("hello"));
+    CHECK(view.model()
+              ->data(view.model()->index(0, ui::PartTreeModel::Sha256, request), Qt::DisplayRole)
+              .toString()
+              .toStdString() == test::sha256("hello"));
 }
 
 TEST_CASE("a capture from our own sender shows per part whether the hash matched what was sent", "[ui][inspect]")
@@ -353,8 +365,10 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
     view.showResult(finished.first().first().value<app::InspectResult>());
     REQUIRE(view.model()->rowCount() == 2);
-    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() == "✓ matches");
-    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() == "✗ differs");
+    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
+          "✓ matches");
+    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
+          "✗ differs");
     // the raw body was kept, so the part bytes are readable for the previews
     CHECK(view.hex()->toPlainText().contains("▶"));
 }

@@ -67,5 +67,4 @@ bool BarChart::exportPng(const QString& path)
     return grab().save(path, "PNG");
 }
 
-
 } // namespace upin::ui

@@ -10,7 +10,8 @@ void addPngExport(QChartView* view)
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* save = new QAction(QObject::tr("Save chart as PNG…"), view);
     QObject::connect(save, &QAction::triggered, view, [view] {
-        QString path = QFileDialog::getSaveFileName(view, QObject::tr("Save chart as PNG"), QStringLiteral("chart.png"));
+        QString path =
+            QFileDialog::getSaveFileName(view, QObject::tr("Save chart as PNG"), QStringLiteral("chart.png"));
         if (!path.isEmpty())
             view->grab().save(path, "PNG");
     });

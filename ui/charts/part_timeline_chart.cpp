@@ -14,7 +14,8 @@ namespace {
 constexpr int kMaxBars = 40;
 }
 
-PartTimelineChart::PartTimelineChart(QWidget* parent) : QChartView(parent), m_time(new QValueAxis), m_parts(new QCategoryAxis)
+PartTimelineChart::PartTimelineChart(QWidget* parent)
+    : QChartView(parent), m_time(new QValueAxis), m_parts(new QCategoryAxis)
 {
     auto* chart = new QChart;
     m_time->setTitleText(tr("ms since the capture started"));
@@ -30,7 +31,10 @@ PartTimelineChart::PartTimelineChart(QWidget* parent) : QChartView(parent), m_ti
     setMinimumHeight(160);
 }
 
-int PartTimelineChart::barCount() const { return int(chart()->series().size()); }
+int PartTimelineChart::barCount() const
+{
+    return int(chart()->series().size());
+}
 
 void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
 {
@@ -64,7 +68,9 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     m_parts->setRange(0, count + 1);
     chart()->setTitle(tr("Parts over time — %1 %2%3")
                           .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")),
-                               row.partSpans.size() > kMaxBars ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size()) : QString()));
+                               row.partSpans.size() > kMaxBars
+                                   ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size())
+                                   : QString()));
 }
 
 } // namespace upin::ui

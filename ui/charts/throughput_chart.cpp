@@ -44,8 +44,14 @@ void ThroughputChart::fill(QLineSeries* series, const QList<app::ThroughputSampl
     rescale();
 }
 
-void ThroughputChart::setSent(const QList<app::ThroughputSample>& samples) { fill(m_sent, samples); }
-void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples) { fill(m_received, samples); }
+void ThroughputChart::setSent(const QList<app::ThroughputSample>& samples)
+{
+    fill(m_sent, samples);
+}
+void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples)
+{
+    fill(m_received, samples);
+}
 
 void ThroughputChart::rescale()
 {

@@ -7,8 +7,14 @@
 
 namespace upin::ui {
 
-int CaptureListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int CaptureListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int CaptureListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int CaptureListModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant CaptureListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -27,20 +33,26 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case Time: return r.started.toString(QStringLiteral("HH:mm:ss"));
         case Client: return r.client;
-        case Endpoint: return r.endpoint + (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
+        case Endpoint:
+            return r.endpoint +
+                   (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
         case Size: return app::formatBytes(r.bytes);
         case Parts: return r.parts;
         case Duration: return QStringLiteral("%1 ms").arg(r.elapsedMs);
-        case Rate: return r.elapsedMs > 0 ? QString::number(double(r.bytes) / 1000.0 / double(r.elapsedMs), 'f', 1) : QStringLiteral("-");
+        case Rate:
+            return r.elapsedMs > 0 ? QString::number(double(r.bytes) / 1000.0 / double(r.elapsedMs), 'f', 1)
+                                   : QStringLiteral("-");
         case State: {
             QString text = app::captureStateName(r.state);
             if (r.error)
-                text += QStringLiteral(": %1 @%2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset);
+                text +=
+                    QStringLiteral(": %1 @%2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset);
             return text;
         }
         }
     }
-    if (role == Qt::TextAlignmentRole && (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (r.state) {
@@ -86,7 +98,8 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
         row.samples += e.samples;
         if (e.kind == app::ListenerEvent::Kind::PartStarted) {
             row.parts = int(e.part.index) + 1;
-            QString label = QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
+            QString label =
+                QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
             if (e.part.filename)
                 label += QStringLiteral(" (%1)").arg(QString::fromStdString(*e.part.filename));
             row.partSpans.append({label, e.elapsedMs, -1});

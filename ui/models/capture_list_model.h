@@ -24,7 +24,7 @@ public:
         std::optional<core::Error> error;
         QList<app::ThroughputSample> samples;
         struct PartSpan {
-            QString label;     // "0 file (photo.jpg)"
+            QString label; // "0 file (photo.jpg)"
             qint64 startMs = 0;
             qint64 endMs = -1; // -1 while the part is still arriving
         };

@@ -1,11 +1,13 @@
 #include "models/part_tree_model.h"
 #include "common/byte_size.h"
 
-
 namespace upin::ui {
 
 namespace {
-QString text(const std::optional<std::string>& value) { return value ? QString::fromStdString(*value) : QString(); }
+QString text(const std::optional<std::string>& value)
+{
+    return value ? QString::fromStdString(*value) : QString();
+}
 } // namespace
 
 void PartTreeModel::setReport(core::ParseReport report)
@@ -67,7 +69,10 @@ int PartTreeModel::rowCount(const QModelIndex& parent) const
     return int(childrenOf(part(parent)).size());
 }
 
-int PartTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int PartTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {

@@ -1,7 +1,6 @@
 #include "models/plan_parts_model.h"
 #include "common/byte_size.h"
 
-
 #include <QFileInfo>
 #include <QMimeData>
 #include <QUrl>
@@ -53,8 +52,14 @@ void PlanPartsModel::removePart(int row)
     endRemoveRows();
 }
 
-int PlanPartsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_parts.size()); }
-int PlanPartsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int PlanPartsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_parts.size());
+}
+int PlanPartsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant PlanPartsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -74,13 +79,17 @@ QVariant PlanPartsModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Name: return p.name;
     case Kind:
-        return p.kind == app::PlanPart::Kind::Field ? tr("field") : p.kind == app::PlanPart::Kind::File ? tr("file") : tr("synthetic");
+        return p.kind == app::PlanPart::Kind::Field  ? tr("field")
+               : p.kind == app::PlanPart::Kind::File ? tr("file")
+                                                     : tr("synthetic");
     case Source:
-        return p.kind == app::PlanPart::Kind::Field ? p.value : p.kind == app::PlanPart::Kind::File ? p.path : tr("generated");
+        return p.kind == app::PlanPart::Kind::Field  ? p.value
+               : p.kind == app::PlanPart::Kind::File ? p.path
+                                                     : tr("generated");
     case ContentType: return p.contentType;
     case Filename: return p.filename;
     case Size: {
-        quint64 size = p.kind == app::PlanPart::Kind::Field ? quint64(p.value.toUtf8().size())
+        quint64 size = p.kind == app::PlanPart::Kind::Field  ? quint64(p.value.toUtf8().size())
                        : p.kind == app::PlanPart::Kind::File ? quint64(QFileInfo(p.path).size())
                                                              : p.size;
         return role == Qt::EditRole ? QVariant(size) : QVariant(app::formatBytes(size));
@@ -138,7 +147,10 @@ bool PlanPartsModel::moveRows(const QModelIndex& source, int row, int count, con
     return true;
 }
 
-QStringList PlanPartsModel::mimeTypes() const { return {QStringLiteral("text/uri-list"), kRowMime}; }
+QStringList PlanPartsModel::mimeTypes() const
+{
+    return {QStringLiteral("text/uri-list"), kRowMime};
+}
 
 QMimeData* PlanPartsModel::mimeData(const QModelIndexList& indexes) const
 {

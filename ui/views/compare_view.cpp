@@ -19,7 +19,8 @@ CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_chart(new BarChart(tr("Median throughput by target (whiskers: min to max)"), tr("MB/s"))),
       m_table(new QTableWidget(0, 7))
 {
-    m_table->setHorizontalHeaderLabels({tr("Target"), tr("Runs"), tr("Median s"), tr("Min s"), tr("Max s"), tr("Median MB/s"), tr("Checks")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Target"), tr("Runs"), tr("Median s"), tr("Min s"), tr("Max s"), tr("Median MB/s"), tr("Checks")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
@@ -31,8 +32,10 @@ CompareView::CompareView(QWidget* parent)
     connect(png, &QPushButton::clicked, this, &CompareView::exportPng);
     connect(clearButton, &QPushButton::clicked, this, &CompareView::clear);
     auto* buttons = new QHBoxLayout;
-    buttons->addWidget(new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL. Send the same parts to "
-                                     "/file-part?matcher=kmp and ?matcher=simd to see the Spring fix.")), 1);
+    buttons->addWidget(
+        new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL. Send the same parts to "
+                      "/file-part?matcher=kmp and ?matcher=simd to see the Spring fix.")),
+        1);
     buttons->addWidget(csv);
     buttons->addWidget(png);
     buttons->addWidget(clearButton);
@@ -67,10 +70,15 @@ void CompareView::refresh()
         bars.append({label, std::round(s.medianMBps), s.minMBps, s.maxMBps});
         int row = m_table->rowCount();
         m_table->insertRow(row);
-        const QStringList cells{s.target.toString(), QString::number(s.count), QString::number(s.medianSeconds, 'f', 3),
-                                QString::number(s.minSeconds, 'f', 3), QString::number(s.maxSeconds, 'f', 3),
+        const QStringList cells{s.target.toString(),
+                                QString::number(s.count),
+                                QString::number(s.medianSeconds, 'f', 3),
+                                QString::number(s.minSeconds, 'f', 3),
+                                QString::number(s.maxSeconds, 'f', 3),
                                 QString::number(s.medianMBps, 'f', 1),
-                                s.failures ? tr("%1 failed").arg(s.failures) : s.integrityFailures ? tr("%1 mismatched").arg(s.integrityFailures) : tr("ok")};
+                                s.failures            ? tr("%1 failed").arg(s.failures)
+                                : s.integrityFailures ? tr("%1 mismatched").arg(s.integrityFailures)
+                                                      : tr("ok")};
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
     }

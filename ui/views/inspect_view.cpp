@@ -4,25 +4,25 @@
 
 #include "sender/upload_plan.h"
 
-#include <QDir>
-#include <QFile>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QJsonArray>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
-#include <QImage>
-#include <QInputDialog>
-#include <QLineEdit>
-#include <QScrollArea>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QImage>
+#include <QInputDialog>
+#include <QJsonArray>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStringDecoder>
 #include <QTabWidget>
@@ -34,7 +34,7 @@ namespace upin::ui {
 
 namespace {
 constexpr qint64 kPreviewBytes = qint64{64} * 1024; // text preview: the first 64 KiB of a part
-constexpr qint64 kHexBytes = 4096;          // hex view window
+constexpr qint64 kHexBytes = 4096;                  // hex view window
 constexpr quint64 kMaxImageBytes = 4u << 20; // decoded on the GUI thread: keep it to what decodes in milliseconds
 
 QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
@@ -53,7 +53,10 @@ QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
             }
         }
         const bool marked = mark >= at && mark < at + 16;
-        out += QStringLiteral("%1%2  %3 %4\n").arg(marked ? QStringLiteral("▶") : QStringLiteral(" ")).arg(at, 10, 10, QLatin1Char('0')).arg(hex, ascii);
+        out += QStringLiteral("%1%2  %3 %4\n")
+                   .arg(marked ? QStringLiteral("▶") : QStringLiteral(" "))
+                   .arg(at, 10, 10, QLatin1Char('0'))
+                   .arg(hex, ascii);
     }
     return out;
 }
@@ -61,14 +64,16 @@ QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
 
 InspectView::InspectView(QWidget* parent)
     : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView), m_title(new QLabel(tr("Nothing open"))),
-      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save part…"))),
-      m_saveAll(new QPushButton(tr("Save all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
+      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))),
+      m_savePart(new QPushButton(tr("Save part…"))), m_saveAll(new QPushButton(tr("Save all parts…"))),
+      m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)), m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit),
+      m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
       m_copyCurl(new QPushButton(tr("Copy as curl")))
 {
     setAcceptDrops(true);
     m_copyCurl->setEnabled(false);
-    m_copyCurl->setToolTip(tr("A curl command that sends this capture's saved parts again (captures from /capture keep every part)"));
+    m_copyCurl->setToolTip(
+        tr("A curl command that sends this capture's saved parts again (captures from /capture keep every part)"));
     connect(m_copyCurl, &QPushButton::clicked, this, &InspectView::copyAsCurl);
     auto* open = new QPushButton(tr("Open…"));
     open->setToolTip(tr("Open a request body, a whole HTTP request or a capture folder (Ctrl+O)"));
@@ -125,8 +130,9 @@ InspectView::InspectView(QWidget* parent)
     m_tabs->addTab(imageScroll, tr("Image"));
     connect(m_diagnostics, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row < int(m_result.report.diagnostics.size() + (m_result.report.error ? 1 : 0))) {
-            quint64 offset = row < int(m_result.report.diagnostics.size()) ? m_result.report.diagnostics[size_t(row)].offset
-                                                                            : m_result.report.error->offset;
+            quint64 offset = row < int(m_result.report.diagnostics.size())
+                                 ? m_result.report.diagnostics[size_t(row)].offset
+                                 : m_result.report.error->offset;
             showHexAt(offset);
         }
     });
@@ -175,18 +181,28 @@ void InspectView::showResult(const app::InspectResult& result)
     for (int c = 0; c < PartTreeModel::Sha256; ++c)
         m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
-    QString state = result.cancelled ? tr("cancelled") : !result.error.isEmpty() ? result.error
-                    : r.error ? tr("rejected: %1 at byte %2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset)
-                              : tr("ok");
+    QString state =
+        result.cancelled          ? tr("cancelled")
+        : !result.error.isEmpty() ? result.error
+        : r.error
+            ? tr("rejected: %1 at byte %2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset)
+            : tr("ok");
     m_title->setText(tr("%1 — %2 parts, %3, boundary \"%4\" — %5")
-                         .arg(result.title).arg(r.parts.size()).arg(app::formatBytes(r.bytes)).arg(QString::fromStdString(r.boundary), state));
+                         .arg(result.title)
+                         .arg(r.parts.size())
+                         .arg(app::formatBytes(r.bytes))
+                         .arg(QString::fromStdString(r.boundary), state));
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
-        m_diagnostics->addItem(tr("@%1  %2 — %3").arg(d.offset).arg(app::toQString(core::codeName(d.code)),
-                                                                    app::toQString(core::describe(d.code))));
+        m_diagnostics->addItem(
+            tr("@%1  %2 — %3")
+                .arg(d.offset)
+                .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));
     if (r.error) {
-        m_diagnostics->addItem(tr("@%1  ERROR %2 — %3").arg(r.error->offset).arg(app::toQString(core::codeName(r.error->code)),
-                                                                                 app::toQString(core::describe(r.error->code))));
+        m_diagnostics->addItem(
+            tr("@%1  ERROR %2 — %3")
+                .arg(r.error->offset)
+                .arg(app::toQString(core::codeName(r.error->code)), app::toQString(core::describe(r.error->code))));
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
     const bool canSave = !result.bodyFile.isEmpty() && result.bodyFileOffset >= 0;
@@ -228,8 +244,9 @@ void InspectView::showPart(const core::PartSummary* part)
     const QString type = QString::fromStdString(part->contentType.value_or("")).toLower();
     qsizetype charset = type.indexOf(QLatin1String("charset="));
     if (charset >= 0) {
-        int index = m_encoding->findText(type.mid(charset + 8).section(QLatin1Char(';'), 0, 0).remove(QLatin1Char('"')).trimmed(),
-                                         Qt::MatchFixedString);
+        int index = m_encoding->findText(
+            type.mid(charset + 8).section(QLatin1Char(';'), 0, 0).remove(QLatin1Char('"')).trimmed(),
+            Qt::MatchFixedString);
         if (index >= 0)
             m_encoding->setCurrentIndex(index);
     }
@@ -243,8 +260,12 @@ void InspectView::showPart(const core::PartSummary* part)
     } else {
         // Icons are often 16 px: show small images enlarged, pixel for pixel, with their real size in the tooltip.
         const int factor = std::max(1, 128 / std::max(1, std::max(image.width(), image.height())));
-        m_image->setPixmap(QPixmap::fromImage(image.scaled(image.size() * factor, Qt::KeepAspectRatio, Qt::FastTransformation)));
-        m_image->setToolTip(tr("%1 x %2 px%3").arg(image.width()).arg(image.height()).arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
+        m_image->setPixmap(
+            QPixmap::fromImage(image.scaled(image.size() * factor, Qt::KeepAspectRatio, Qt::FastTransformation)));
+        m_image->setToolTip(tr("%1 x %2 px%3")
+                                .arg(image.width())
+                                .arg(image.height())
+                                .arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
     }
     showHexAt(part->bodyOffset);
 }
@@ -255,11 +276,13 @@ void InspectView::showText(const core::PartSummary& part)
     if (preview.isEmpty() && m_result.bodyFileOffset < 0)
         m_text->setPlainText(tr("(no preview: this body was sent chunked, so part offsets do not map to the file)"));
     else if (preview.isEmpty() && part.size > 0)
-        m_text->setPlainText(tr("(no raw body was kept for this capture; saved parts are in %1)").arg(m_result.partsFolder));
+        m_text->setPlainText(
+            tr("(no raw body was kept for this capture; saved parts are in %1)").arg(m_result.partsFolder));
     else {
         auto encoding = QStringConverter::encodingForName(m_encoding->currentText().toLatin1().constData());
         QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
-        m_text->setPlainText(decoder.decode(preview) + (qint64(part.size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
+        m_text->setPlainText(decoder.decode(preview) +
+                             (qint64(part.size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
     }
 }
 
@@ -274,7 +297,8 @@ void InspectView::copyAsCurl()
 {
     // Every part of the capture was saved: send the saved files again, under their original names and types.
     app::UploadPlan plan;
-    plan.targets = {QUrl(m_listenerBase + m_result.capture[QStringLiteral("request")].toObject()[QStringLiteral("target")].toString())};
+    plan.targets = {QUrl(m_listenerBase +
+                         m_result.capture[QStringLiteral("request")].toObject()[QStringLiteral("target")].toString())};
     for (const auto& value : m_result.capture[QStringLiteral("parts")].toArray()) {
         const QJsonObject part = value.toObject();
         app::PlanPart p;
@@ -282,7 +306,8 @@ void InspectView::copyAsCurl()
         p.name = part[QStringLiteral("name")].toString();
         p.path = QDir(m_result.partsFolder).filePath(part[QStringLiteral("saved_as")].toString());
         p.contentType = part[QStringLiteral("content_type")].toString();
-        p.filename = part[QStringLiteral("filename")].isString() ? part[QStringLiteral("filename")].toString() : QString();
+        p.filename =
+            part[QStringLiteral("filename")].isString() ? part[QStringLiteral("filename")].toString() : QString();
         plan.parts.append(p);
     }
     QApplication::clipboard()->setText(plan.toCurl());
@@ -291,10 +316,12 @@ void InspectView::copyAsCurl()
 void InspectView::askForBoundary()
 {
     bool ok = false;
-    QString value = QInputDialog::getText(this, tr("Boundary needed"),
-                                          tr("No delimiter line was found at the start of %1.\nEnter its Content-Type header value or just "
-                                             "the boundary:").arg(m_result.title),
-                                          QLineEdit::Normal, QStringLiteral("multipart/form-data; boundary="), &ok);
+    QString value = QInputDialog::getText(
+        this, tr("Boundary needed"),
+        tr("No delimiter line was found at the start of %1.\nEnter its Content-Type header value or just "
+           "the boundary:")
+            .arg(m_result.title),
+        QLineEdit::Normal, QStringLiteral("multipart/form-data; boundary="), &ok);
     if (!ok || value.trimmed().isEmpty())
         return;
     if (!value.contains(QLatin1Char('/')))
@@ -304,9 +331,11 @@ void InspectView::askForBoundary()
 
 void InspectView::showHexAt(quint64 bodyOffset)
 {
-    const quint64 start = bodyOffset > quint64(kHexBytes / 4) ? (bodyOffset - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
+    const quint64 start =
+        bodyOffset > quint64(kHexBytes / 4) ? (bodyOffset - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
     QByteArray window = readBody(start, kHexBytes);
-    m_hex->setPlainText(window.isEmpty() ? tr("(no bytes available at offset %1)").arg(bodyOffset) : hexDump(window, start, bodyOffset));
+    m_hex->setPlainText(window.isEmpty() ? tr("(no bytes available at offset %1)").arg(bodyOffset)
+                                         : hexDump(window, start, bodyOffset));
     if (sender() == m_diagnostics)
         m_tabs->setCurrentWidget(m_hex);
 }
@@ -329,7 +358,8 @@ void InspectView::onPartsSaved(int count, int failures)
     m_saveAll->setEnabled(true);
     m_title->setText(m_titleBeforeSave);
     if (failures > 0)
-        QMessageBox::warning(this, tr("Save parts"), tr("%1 of %2 parts could not be written.").arg(failures).arg(count));
+        QMessageBox::warning(this, tr("Save parts"),
+                             tr("%1 of %2 parts could not be written.").arg(failures).arg(count));
 }
 
 void InspectView::savePart()
@@ -337,7 +367,8 @@ void InspectView::savePart()
     const core::PartSummary* part = m_model->part(m_tree->currentIndex());
     if (!part)
         return;
-    QString suggested = QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
+    QString suggested =
+        QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
     QString target = QFileDialog::getSaveFileName(this, tr("Save part"), suggested);
     if (!target.isEmpty())
         saveParts({{part, target}});
@@ -351,7 +382,8 @@ void InspectView::saveAllParts()
     QList<QPair<const core::PartSummary*, QString>> targets;
     for (const auto& part : m_result.report.parts) {
         QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
-        targets.append({&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
+        targets.append(
+            {&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
     }
     saveParts(targets);
 }

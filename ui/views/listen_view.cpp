@@ -18,8 +18,8 @@
 namespace upin::ui {
 
 ListenView::ListenView(QWidget* parent)
-    : QWidget(parent), m_model(new CaptureListModel(this)), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
+    : QWidget(parent), m_model(new CaptureListModel(this)), m_table(new QTableView), m_port(new QSpinBox),
+      m_toggle(new QPushButton), m_status(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -33,7 +33,8 @@ ListenView::ListenView(QWidget* parent)
     });
     auto* copy = new QPushButton(tr("Copy examples"));
     copy->setToolTip(tr("Copy the curl commands below"));
-    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_examples->toPlainText()); });
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_examples->toPlainText()); });
     connect(m_toggle, &QPushButton::clicked, this, [this] {
         if (m_listening)
             emit stopRequested();

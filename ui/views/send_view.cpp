@@ -9,11 +9,11 @@
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QFile>
-#include <QJsonArray>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -29,15 +29,18 @@
 namespace upin::ui {
 
 SendView::SendView(QWidget* parent)
-    : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new QTableView), m_target(new QComboBox), m_runs(new QSpinBox),
-      m_chunked(new QCheckBox(tr("Chunked"))), m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QCheckBox(tr("Hash parts"))),
-      m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar), m_rate(new QLabel),
-      m_results(new QTableWidget(0, 6)), m_chart(new ThroughputChart)
+    : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new QTableView), m_target(new QComboBox),
+      m_runs(new QSpinBox), m_chunked(new QCheckBox(tr("Chunked"))),
+      m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QCheckBox(tr("Hash parts"))),
+      m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
+      m_rate(new QLabel), m_results(new QTableWidget(0, 6)), m_chart(new ThroughputChart)
 {
     setAcceptDrops(true);
-    auto* drop = new QLabel(tr("Drop files here, or use the buttons. Drag rows to reorder; double-click a cell to edit."));
+    auto* drop =
+        new QLabel(tr("Drop files here, or use the buttons. Drag rows to reorder; double-click a cell to edit."));
     drop->setAlignment(Qt::AlignCenter);
-    drop->setStyleSheet(QStringLiteral("QLabel { border: 2px dashed #8a8f98; border-radius: 6px; padding: 10px; color: #4a4f58; }"));
+    drop->setStyleSheet(
+        QStringLiteral("QLabel { border: 2px dashed #8a8f98; border-radius: 6px; padding: 10px; color: #4a4f58; }"));
 
     m_table->setModel(m_parts);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -104,7 +107,8 @@ SendView::SendView(QWidget* parent)
     actions->addWidget(m_progress, 1);
     actions->addWidget(m_rate);
 
-    m_results->setHorizontalHeaderLabels({tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
+    m_results->setHorizontalHeaderLabels(
+        {tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
     m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_results->setMinimumWidth(520);
@@ -193,8 +197,8 @@ void SendView::addField()
 void SendView::addSynthetic()
 {
     bool ok = false;
-    int mib = QInputDialog::getInt(this, tr("Synthetic part"), tr("Size in MiB (random bytes, generated while sending):"), 100, 1,
-                                   1 << 20, 1, &ok);
+    int mib = QInputDialog::getInt(this, tr("Synthetic part"),
+                                   tr("Size in MiB (random bytes, generated while sending):"), 100, 1, 1 << 20, 1, &ok);
     if (!ok)
         return;
     app::PlanPart part;
@@ -236,21 +240,28 @@ void SendView::onRunFinished(const app::RunResult& r)
     m_results->insertRow(row);
     QString checks;
     for (const auto& p : r.parts)
-        checks += p.state == app::PartCheck::State::Match ? QStringLiteral("✓") : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗") : QStringLiteral("?");
-    const QStringList cells{QString::number(r.run + 1), r.target.toString(),
-                            r.error.isEmpty() ? QString::number(r.httpStatus) : r.error, QString::number(r.totalSeconds, 'f', 3),
-                            QString::number(r.mbPerSecond(), 'f', 1), checks};
+        checks += p.state == app::PartCheck::State::Match      ? QStringLiteral("✓")
+                  : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗")
+                                                               : QStringLiteral("?");
+    const QStringList cells{QString::number(r.run + 1),
+                            r.target.toString(),
+                            r.error.isEmpty() ? QString::number(r.httpStatus) : r.error,
+                            QString::number(r.totalSeconds, 'f', 3),
+                            QString::number(r.mbPerSecond(), 'f', 1),
+                            checks};
     for (int c = 0; c < cells.size(); ++c)
         m_results->setItem(row, c, new QTableWidgetItem(cells[c]));
-    m_results->item(row, 5)->setToolTip(r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
-                                                        : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
+    m_results->item(row, 5)->setToolTip(
+        r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
+                        : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
     m_chart->setSent(r.upload);
     m_chart->setReceived({});
 }
 
 void SendView::exportRuns()
 {
-    QString base = QFileDialog::getSaveFileName(this, tr("Export runs (writes .csv, .json and .png)"), QStringLiteral("runs"));
+    QString base =
+        QFileDialog::getSaveFileName(this, tr("Export runs (writes .csv, .json and .png)"), QStringLiteral("runs"));
     if (base.isEmpty())
         return;
     base = base.section(QLatin1Char('.'), 0, 0);
@@ -270,7 +281,10 @@ void SendView::onFinished(const QList<app::RunResult>& results)
     m_progress->setValue(m_progress->maximum());
 }
 
-void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples) { m_chart->setReceived(samples); }
+void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples)
+{
+    m_chart->setReceived(samples);
+}
 
 void SendView::dragEnterEvent(QDragEnterEvent* event)
 {

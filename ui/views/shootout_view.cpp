@@ -15,8 +15,9 @@
 namespace upin::ui {
 
 ShootoutView::ShootoutView(QWidget* parent)
-    : QWidget(parent), m_source(new QComboBox), m_sizeMiB(new QSpinBox), m_runs(new QSpinBox), m_run(new QPushButton(tr("Run shoot-out"))),
-      m_summary(new QLabel), m_chart(new BarChart(tr("Parser throughput by matcher strategy"), tr("GB/s")))
+    : QWidget(parent), m_source(new QComboBox), m_sizeMiB(new QSpinBox), m_runs(new QSpinBox),
+      m_run(new QPushButton(tr("Run shoot-out"))), m_summary(new QLabel),
+      m_chart(new BarChart(tr("Parser throughput by matcher strategy"), tr("GB/s")))
 {
     for (auto shape : core::kAllBenchInputs) {
         auto name = core::benchInputName(shape);

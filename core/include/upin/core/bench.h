@@ -20,13 +20,19 @@ enum class BenchInput : uint8_t {
 };
 
 inline constexpr EnumNames<BenchInput, 5> kBenchInputNames{{{{BenchInput::Random, "random"},
-                                                              {BenchInput::Mixed, "mixed"},
-                                                              {BenchInput::NearMiss, "nearmiss"},
-                                                              {BenchInput::Crlf, "crlf"},
-                                                              {BenchInput::ManyParts, "manyparts"}}}};
+                                                             {BenchInput::Mixed, "mixed"},
+                                                             {BenchInput::NearMiss, "nearmiss"},
+                                                             {BenchInput::Crlf, "crlf"},
+                                                             {BenchInput::ManyParts, "manyparts"}}}};
 inline constexpr auto kAllBenchInputs = kBenchInputNames.values();
-inline std::string_view benchInputName(BenchInput input) { return kBenchInputNames.name(input); }
-inline std::optional<BenchInput> benchInputFromName(std::string_view name) { return kBenchInputNames.find(name); }
+inline std::string_view benchInputName(BenchInput input)
+{
+    return kBenchInputNames.name(input);
+}
+inline std::optional<BenchInput> benchInputFromName(std::string_view name)
+{
+    return kBenchInputNames.find(name);
+}
 
 struct BenchBody {
     std::string contentType;
@@ -39,7 +45,7 @@ BenchBody makeBenchBody(BenchInput input, size_t size, uint64_t seed = 1);
 
 struct BenchTiming {
     double medianSeconds = 0;
-    double gbps = 0;      // body bytes / median seconds / 1e9
+    double gbps = 0;       // body bytes / median seconds / 1e9
     bool parsedOk = false; // every run parsed the body without error and found body.parts parts
 };
 

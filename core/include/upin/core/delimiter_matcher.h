@@ -27,8 +27,14 @@ enum class MatcherKind : uint8_t {
 inline constexpr EnumNames<MatcherKind, 3> kMatcherNames{
     {{{MatcherKind::Kmp, "kmp"}, {MatcherKind::Chunked, "chunked"}, {MatcherKind::Simd, "simd"}}}};
 inline constexpr auto kAllMatchers = kMatcherNames.values();
-inline std::string_view matcherName(MatcherKind kind) { return kMatcherNames.name(kind); }
-inline std::optional<MatcherKind> matcherFromName(std::string_view name) { return kMatcherNames.find(name); }
+inline std::string_view matcherName(MatcherKind kind)
+{
+    return kMatcherNames.name(kind);
+}
+inline std::optional<MatcherKind> matcherFromName(std::string_view name)
+{
+    return kMatcherNames.find(name);
+}
 
 // The instruction set the simd matcher uses: the best this CPU has (scalar on non-x86 builds), capped by the
 // environment variable UPIN_SIMD ("avx2", "sse2" or "scalar") when it is set. Read once, at the first call, and

@@ -20,12 +20,12 @@ struct PartSummary {
     std::optional<std::string> contentType; // raw header value
     std::optional<std::string> transferEncoding;
     std::vector<std::pair<std::string, std::string>> headers; // in order, names as sent
-    uint64_t offset = 0;     // first byte of the part's header block
-    uint64_t bodyOffset = 0; // first byte of the body
-    uint64_t size = 0;       // body bytes received
-    std::string sha256;      // hex, empty when hashing is off
-    bool complete = false;   // the part's closing delimiter was seen
-    std::vector<PartSummary> children; // parts of a nested multipart body
+    uint64_t offset = 0;                                      // first byte of the part's header block
+    uint64_t bodyOffset = 0;                                  // first byte of the body
+    uint64_t size = 0;                                        // body bytes received
+    std::string sha256;                                       // hex, empty when hashing is off
+    bool complete = false;                                    // the part's closing delimiter was seen
+    std::vector<PartSummary> children;                        // parts of a nested multipart body
 };
 
 struct ParseReport {
@@ -40,9 +40,9 @@ struct ParseReport {
 class EventRecorder final : public PartHandler {
 public:
     struct Settings {
-        bool hash = true;  // SHA-256 of every part body
-        bool log = false;  // keep a text event log (for golden tests)
-        Options parser;    // options for nested parsers, and maxDepth
+        bool hash = true; // SHA-256 of every part body
+        bool log = false; // keep a text event log (for golden tests)
+        Options parser;   // options for nested parsers, and maxDepth
     };
 
     explicit EventRecorder(Settings settings, uint64_t baseOffset = 0, uint32_t depth = 0);

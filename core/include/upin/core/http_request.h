@@ -39,7 +39,8 @@ struct RequestHead {
 };
 
 // storage must hold at least limits.maxHeaderFields entries. Views in `out` point into `buffer`.
-Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, RequestHead& out, const HttpLimits& limits = {});
+Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, RequestHead& out,
+                                const HttpLimits& limits = {});
 
 // Collects a request head that may arrive in pieces (bounded by maxHeadBytes), then parses it once.
 class HeadReader {
@@ -88,7 +89,20 @@ public:
     uint64_t bodyBytes() const { return m_body; }
 
 private:
-    enum class State : uint8_t { Length, Size, SizeExt, SizeLf, Data, DataCr, DataLf, TrailerStart, TrailerLine, TrailerLf, Done, Failed };
+    enum class State : uint8_t {
+        Length,
+        Size,
+        SizeExt,
+        SizeLf,
+        Data,
+        DataCr,
+        DataLf,
+        TrailerStart,
+        TrailerLine,
+        TrailerLf,
+        Done,
+        Failed
+    };
     Result<size_t> fail(Errc code, uint64_t offset);
     // Skips to the end of an extension or trailer line, counting its bytes against limit.
     std::optional<Error> skipLine(ByteView wire, size_t& pos, size_t limit, Errc code, State next, bool consumeLf);
@@ -97,7 +111,7 @@ private:
     State m_state;
     uint64_t m_remaining = 0; // Content-Length left, or bytes left in the current chunk
     uint64_t m_chunkSize = 0;
-    size_t m_lineBytes = 0;   // extension or trailer bytes counted against their limit
+    size_t m_lineBytes = 0; // extension or trailer bytes counted against their limit
     int m_sizeDigits = 0;
     uint64_t m_wire = 0;
     uint64_t m_body = 0;

@@ -30,7 +30,7 @@ public:
     virtual void onHeader(std::string_view name, std::string_view value) { (void)name, (void)value; }
     virtual void onHeadersComplete(uint64_t offset) { (void)offset; }
     virtual void onPartData(ByteView data, uint64_t offset) { (void)data, (void)offset; } // many times per part
-    virtual void onPartEnd(uint64_t offset) { (void)offset; }                           // offset = end of body
+    virtual void onPartEnd(uint64_t offset) { (void)offset; }                             // offset = end of body
     virtual void onDiagnostic(const Diagnostic& diagnostic) { (void)diagnostic; }
 };
 
@@ -38,17 +38,17 @@ inline constexpr size_t kMaxBoundaryCap = 256;
 
 // Limits are per parser (one request body). Defaults suit a debugging tool that must survive hostile input.
 struct Options {
-    bool strict = false;                      // irregularities become errors instead of diagnostics
+    bool strict = false; // irregularities become errors instead of diagnostics
     MatcherKind matcher = MatcherKind::Simd;
-    size_t maxBoundaryLength = 70;            // RFC 2046 limit; may be raised up to kMaxBoundaryCap
-    size_t maxHeaderBytes = size_t{16} * 1024;       // per part header block, line ends included
-    size_t maxHeadersPerPart = 64;            // header lines per part, continuation lines included
+    size_t maxBoundaryLength = 70;             // RFC 2046 limit; may be raised up to kMaxBoundaryCap
+    size_t maxHeaderBytes = size_t{16} * 1024; // per part header block, line ends included
+    size_t maxHeadersPerPart = 64;             // header lines per part, continuation lines included
     uint32_t maxParts = 10'000;
-    uint64_t maxFieldSize = 1 << 20;          // body of a part without a filename (a form field)
-    uint64_t maxPartSize = 64ull << 30;       // body of any part
-    uint64_t maxBodySize = 256ull << 30;      // the whole body
-    uint32_t maxDepth = 4;                    // nested multipart levels parsed by EventRecorder
-    uint32_t maxDiagnostics = 1'000;          // further diagnostics are counted once as DiagnosticsTruncated
+    uint64_t maxFieldSize = 1 << 20;     // body of a part without a filename (a form field)
+    uint64_t maxPartSize = 64ull << 30;  // body of any part
+    uint64_t maxBodySize = 256ull << 30; // the whole body
+    uint32_t maxDepth = 4;               // nested multipart levels parsed by EventRecorder
+    uint32_t maxDiagnostics = 1'000;     // further diagnostics are counted once as DiagnosticsTruncated
 };
 
 class MultipartParser {
@@ -99,7 +99,7 @@ private:
     std::string m_headerBlock;                   // bounded by maxHeaderBytes
     struct Scratch;                              // reused vectors for splitting header blocks
     std::unique_ptr<Scratch> m_scratch;
-    PartHandler* m_handler = nullptr;            // valid during feed()/finish() only
+    PartHandler* m_handler = nullptr; // valid during feed()/finish() only
     State m_state = State::Preamble;
     State m_scanState = State::Preamble; // Preamble or Body: where a delimiter candidate was found
     Tail m_tail = Tail::Start;
@@ -114,16 +114,16 @@ private:
     uint64_t m_pendingCrOffset = 0;
     uint32_t m_partCount = 0;
     uint32_t m_headerLines = 0;
-    size_t m_lineStart = 0;         // start of the incomplete header line in m_headerBlock
+    size_t m_lineStart = 0; // start of the incomplete header line in m_headerBlock
     uint32_t m_diagnosticCount = 0;
     bool m_formData = true;
-    bool m_virtualHeld = false;     // the matcher's held LF is the line end that precedes this body, not data
+    bool m_virtualHeld = false;         // the matcher's held LF is the line end that precedes this body, not data
     bool m_candidateViaVirtual = false; // the delimiter candidate used the virtual LF
     bool m_delimiterConfirmed = false;
-    bool m_bareLf = false;          // the delimiter candidate has no CR before its LF
-    bool m_pendingCr = false;       // last data byte was CR: held back, it may belong to the next delimiter
-    bool m_partOpen = false;        // onPartBegin sent, onPartEnd not yet
-    bool m_isField = false;         // current part has no filename: maxFieldSize applies
+    bool m_bareLf = false;    // the delimiter candidate has no CR before its LF
+    bool m_pendingCr = false; // last data byte was CR: held back, it may belong to the next delimiter
+    bool m_partOpen = false;  // onPartBegin sent, onPartEnd not yet
+    bool m_isField = false;   // current part has no filename: maxFieldSize applies
 };
 
 } // namespace upin::core
