@@ -17,7 +17,8 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     : QChartView(parent), m_series(new QBarSeries), m_set(new QBarSet(unit)), m_whiskers(new QBoxPlotSeries),
       m_categories(new QBarCategoryAxis), m_axis(new QValueAxis)
 {
-    auto* chart = new QChart;
+    // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
+    QChart* chart = this->chart();
     m_series->append(m_set);
     m_series->setLabelsVisible(true);
     m_series->setLabelsFormat(QStringLiteral("@value"));
@@ -36,7 +37,6 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_axis->setLabelFormat(QStringLiteral("%.2f"));
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(240);

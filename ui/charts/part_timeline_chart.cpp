@@ -17,7 +17,8 @@ constexpr int kMaxBars = 40;
 PartTimelineChart::PartTimelineChart(QWidget* parent)
     : QChartView(parent), m_time(new QValueAxis), m_parts(new QCategoryAxis)
 {
-    auto* chart = new QChart;
+    // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
+    QChart* chart = this->chart();
     m_time->setTitleText(tr("ms since the capture started"));
     m_time->setLabelFormat(QStringLiteral("%.0f"));
     m_parts->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
@@ -25,7 +26,6 @@ PartTimelineChart::PartTimelineChart(QWidget* parent)
     chart->addAxis(m_parts, Qt::AlignLeft);
     chart->legend()->hide();
     chart->setTitle(tr("Parts over time"));
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(160);

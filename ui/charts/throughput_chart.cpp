@@ -11,7 +11,8 @@ namespace upin::ui {
 ThroughputChart::ThroughputChart(QWidget* parent)
     : QChartView(parent), m_sent(new QLineSeries), m_received(new QLineSeries), m_x(new QValueAxis), m_y(new QValueAxis)
 {
-    auto* chart = new QChart;
+    // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
+    QChart* chart = this->chart();
     m_sent->setName(tr("sent (sender)"));
     m_received->setName(tr("received (listener)"));
     chart->addSeries(m_sent);
@@ -29,7 +30,6 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     chart->setTitle(tr("Throughput"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(200);
