@@ -224,6 +224,40 @@ TEST_CASE("opening corpus bodies shows the parts the manifest lists", "[ui][insp
     CHECK(opened > 0);
 }
 
+TEST_CASE("saving parts: the inspect worker copies each part's bytes at the offsets the report gives",
+          "[ui][inspect]")
+{
+    QTemporaryDir dir;
+    QFile f(dir.filePath("body.bin"));
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    const char body[] = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nfirst value\r\n"
+                        "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n\r\n"
+                        "\x00\x01\r\n--\xff\r\n--b--\r\n";
+    f.write(body, sizeof body - 1); // the part holds a NUL byte
+    f.close();
+    app::InspectWorker worker;
+    QSignalSpy opened(&worker, &app::InspectWorker::finished);
+    worker.open(f.fileName());
+    REQUIRE(opened.size() == 1);
+    const auto result = opened.first().first().value<app::InspectResult>();
+    REQUIRE(result.report.parts.size() == 2);
+    QList<app::PartCopy> copies;
+    for (const auto& part : result.report.parts)
+        copies.append({result.bodyFileOffset + qint64(part.bodyOffset), part.size,
+                       dir.filePath(QString::number(part.index))});
+    copies.append({0, 1u << 20, dir.filePath("too-long")}); // the body ends first: a failure, reported
+    QSignalSpy saved(&worker, &app::InspectWorker::partsSaved);
+    worker.saveParts(f.fileName(), copies);
+    REQUIRE(saved.size() == 1);
+    CHECK(saved.first().at(0).toInt() == 3);
+    CHECK(saved.first().at(1).toInt() == 1);
+    QFile first(dir.filePath("0")), second(dir.filePath("1"));
+    REQUIRE(first.open(QIODevice::ReadOnly));
+    REQUIRE(second.open(QIODevice::ReadOnly));
+    CHECK(first.readAll() == "first value");
+    CHECK(second.readAll() == QByteArray("\x00\x01\r\n--\xff", 7));
+}
+
 TEST_CASE("choosing a diagnostic moves the hex view to its byte", "[ui][inspect]")
 {
     QTemporaryDir dir;
