@@ -224,8 +224,7 @@ TEST_CASE("opening corpus bodies shows the parts the manifest lists", "[ui][insp
     CHECK(opened > 0);
 }
 
-TEST_CASE("saving parts: the inspect worker copies each part's bytes at the offsets the report gives",
-          "[ui][inspect]")
+TEST_CASE("saving parts: the inspect worker copies each part's bytes at the offsets the report gives", "[ui][inspect]")
 {
     QTemporaryDir dir;
     QFile f(dir.filePath("body.bin"));
@@ -243,8 +242,8 @@ TEST_CASE("saving parts: the inspect worker copies each part's bytes at the offs
     REQUIRE(result.report.parts.size() == 2);
     QList<app::PartCopy> copies;
     for (const auto& part : result.report.parts)
-        copies.append({result.bodyFileOffset + qint64(part.bodyOffset), part.size,
-                       dir.filePath(QString::number(part.index))});
+        copies.append(
+            {result.bodyFileOffset + qint64(part.bodyOffset), part.size, dir.filePath(QString::number(part.index))});
     copies.append({0, 1u << 20, dir.filePath("too-long")}); // the body ends first: a failure, reported
     QSignalSpy saved(&worker, &app::InspectWorker::partsSaved);
     worker.saveParts(f.fileName(), copies);
