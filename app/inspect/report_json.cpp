@@ -97,7 +97,7 @@ core::PartSummary partFromJson(const QJsonObject& o)
     return p;
 }
 
-core::Errc codeFromName(const QString& name)
+core::Errc codeFromJson(const QString& name)
 {
     return core::codeFromName(name.toStdString()).value_or(core::Errc::Count);
 }
@@ -113,11 +113,11 @@ core::ParseReport reportFromJson(const QJsonObject& json)
     for (const auto& p : json["parts"].toArray())
         r.parts.push_back(partFromJson(p.toObject()));
     for (const auto& d : json["diagnostics"].toArray())
-        r.diagnostics.push_back({codeFromName(d.toObject()["code"].toString()),
+        r.diagnostics.push_back({codeFromJson(d.toObject()["code"].toString()),
                                  quint64(d.toObject()["offset"].toInteger()),
                                  quint64(d.toObject()["value"].toInteger())});
     if (json["error"].isObject())
-        r.error = core::Error{codeFromName(json["error"].toObject()["code"].toString()),
+        r.error = core::Error{codeFromJson(json["error"].toObject()["code"].toString()),
                               quint64(json["error"].toObject()["offset"].toInteger())};
     return r;
 }

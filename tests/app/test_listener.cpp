@@ -342,7 +342,7 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
     CHECK(all.last().state == app::CaptureState::Complete);
 }
 
-TEST_CASE("retention keeps the newest capture folders; GET /captures lists recent captures", "[listener]")
+TEST_CASE("retention keeps the newest capture folders, and GET /captures lists recent captures", "[listener]")
 {
     app::ListenerConfig config;
     config.retainCaptures = 2;

@@ -184,7 +184,7 @@ TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
     }
 }
 
-TEST_CASE("plans round-trip through JSON; curl -F specs parse", "[sender]")
+TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
 {
     UploadPlan plan;
     plan.targets = {QUrl("http://127.0.0.1:8080/file-part"), QUrl("http://example.test/upload")};

@@ -28,7 +28,7 @@ TEST_CASE("1. the boundary never appears", "[adversarial]")
     CHECK(parseLarge(kType, body).report.error->code == Errc::NoDelimiter);
 }
 
-TEST_CASE("2. 1 MB of CRLF before the first delimiter; 1 MB of junk after the close", "[adversarial]")
+TEST_CASE("2. 1 MB of CRLF before the first delimiter, 1 MB of junk after the close", "[adversarial]")
 {
     std::string crlf;
     for (int i = 0; i < (1 << 19); ++i)

@@ -186,7 +186,7 @@ TEST_CASE("body framing rules", "[http]")
     CHECK(framingOf("Connection: Keep-Alive\r\n", 0)->keepAlive);
 }
 
-TEST_CASE("Content-Length bodies stop at their length; the rest is the next request", "[http]")
+TEST_CASE("Content-Length bodies stop at their length, and the rest is the next request", "[http]")
 {
     auto d = decodeEveryWay({BodyFraming::Kind::ContentLength, 5, false, true}, "helloGET / HTTP/1.1");
     CHECK(d.ok);

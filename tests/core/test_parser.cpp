@@ -121,7 +121,7 @@ TEST_CASE("structural edge cases", "[parser]")
     }
 }
 
-TEST_CASE("lenient mode reports irregularities; strict mode rejects them", "[parser]")
+TEST_CASE("lenient mode reports irregularities, strict mode rejects them", "[parser]")
 {
     struct Case {
         const char* what;

@@ -109,7 +109,7 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
     CHECK_FALSE(parts.setData(parts.index(0, ui::PlanPartsModel::Kind), "file", Qt::EditRole));
 }
 
-TEST_CASE("dropping files builds the right plan; rows reorder", "[ui][send]")
+TEST_CASE("dropping files builds the right plan, and rows reorder", "[ui][send]")
 {
     QTemporaryDir dir;
     QStringList paths;
