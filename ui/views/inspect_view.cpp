@@ -356,7 +356,8 @@ void InspectView::onPartsSaved(int count, int failures)
 {
     m_savePart->setEnabled(true);
     m_saveAll->setEnabled(true);
-    m_title->setText(m_titleBeforeSave);
+    if (m_title->text().startsWith(tr("Saving"))) // not when another file was opened meanwhile
+        m_title->setText(m_titleBeforeSave);
     if (failures > 0)
         QMessageBox::warning(this, tr("Save parts"),
                              tr("%1 of %2 parts could not be written.").arg(failures).arg(count));
