@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) // SSE2 is part of x86-64; 32-bit x86 builds take the scalar path
 #define UPIN_X86_SIMD 1
 #include <immintrin.h>
 #endif
