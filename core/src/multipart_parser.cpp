@@ -3,6 +3,7 @@
 #include "header_block.h"
 #include "upin/core/header_params.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace upin::core {
@@ -51,9 +52,18 @@ Result<MultipartParser> MultipartParser::fromBoundary(std::string_view boundary,
         options.maxBoundaryLength = kMaxBoundaryCap;
     if (boundary.size() > options.maxBoundaryLength)
         return Error{Errc::BoundaryTooLong, 0};
-    if (!isValidBoundary(boundary))
+    if (isValidBoundary(boundary))
+        return MultipartParser(std::string(boundary), options, true);
+    // Some clients and test suites send boundaries outside bchars (`boundary=\/\/\/\/`, unquoted). Lenient mode
+    // takes any printable boundary as written and says so; a control character could never match a delimiter line.
+    const bool printable = !boundary.empty() && std::all_of(boundary.begin(), boundary.end(), [](char c) {
+        return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+    });
+    if (options.strict || !printable)
         return Error{Errc::InvalidBoundary, 0};
-    return MultipartParser(std::string(boundary), options, true);
+    MultipartParser parser(std::string(boundary), options, true);
+    parser.m_irregularBoundary = true;
+    return parser;
 }
 
 std::string MultipartParser::guessBoundary(ByteView body)
@@ -96,6 +106,10 @@ Result<void> MultipartParser::feed(ByteView chunk, PartHandler& handler)
     if (m_state == State::Failed)
         return m_error;
     m_handler = &handler;
+    if (m_irregularBoundary) { // reported once, with the first input
+        m_irregularBoundary = false;
+        diagnose(Errc::InvalidBoundary, 0);
+    }
     bool overLimit = m_offset + chunk.size() > m_options.maxBodySize;
     if (overLimit)
         chunk = chunk.substr(0, m_options.maxBodySize - m_offset);

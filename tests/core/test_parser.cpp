@@ -246,7 +246,9 @@ TEST_CASE("boundaries from Content-Type", "[parser][boundary]")
     CHECK(MultipartParser::fromContentType("text/plain; boundary=abc").error().code == Errc::NotMultipart);
     CHECK(MultipartParser::fromContentType("multipart/form-data").error().code == Errc::MissingBoundary);
     CHECK(MultipartParser::fromContentType("multipart/form-data; boundary=\"\"").error().code == Errc::InvalidBoundary);
-    CHECK(MultipartParser::fromContentType("multipart/form-data; boundary=a{b}").error().code == Errc::InvalidBoundary);
+    CHECK(MultipartParser::fromContentType("multipart/form-data; boundary=a{b}", strictOptions()).error().code ==
+          Errc::InvalidBoundary);
+    CHECK(MultipartParser::fromContentType("multipart/form-data; boundary=a\tb").error().code == Errc::InvalidBoundary);
     for (size_t length : {1u, 70u})
         CHECK(MultipartParser::fromBoundary(std::string(length, 'x')).has_value());
     for (size_t length : {71u, 256u, 257u, 1024u, 4096u})
@@ -290,4 +292,25 @@ TEST_CASE("nested multipart is reported with its children", "[parser][nested]")
     auto flat = parseEveryWay(kType, body, shallow).report;
     CHECK(flat.parts[0].children.empty());
     CHECK(hasDiagnostic(flat, Errc::NestingTooDeep));
+}
+
+TEST_CASE("a boundary outside bchars: taken as written in lenient mode, rejected in strict mode", "[parser][boundary]")
+{
+    // Sent unquoted by some clients and test suites; backslash and slash are outside RFC 2046's bchars.
+    const std::string type = R"(multipart/form-data; boundary=\/\/\/\/)";
+    const std::string body = "--\\/\\/\\/\\/\r\n"
+                             "Content-Disposition: form-data; name=\"a\"\r\n\r\n"
+                             "value\r\n"
+                             "--\\/\\/\\/\\/--\r\n";
+    auto r = parseEveryWay(type, body).report;
+    REQUIRE(r.ok);
+    REQUIRE(r.parts.size() == 1);
+    CHECK(r.parts[0].sha256 == Sha256::hex("value"));
+    CHECK(r.boundary == R"(\/\/\/\/)");
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].code == Errc::InvalidBoundary);
+    CHECK(r.diagnostics[0].offset == 0);
+    auto strict = MultipartParser::fromContentType(type, strictOptions());
+    REQUIRE_FALSE(strict.has_value());
+    CHECK(strict.error().code == Errc::InvalidBoundary);
 }

@@ -40,7 +40,7 @@ enum class Errc : uint8_t {
     Preamble,
     BoundaryGuessed,
     DiagnosticsTruncated,
-    // limits (each names the Options field that was exceeded)
+    // limits (each message names the user-facing option that raises it)
     HeaderBlockTooLarge,
     TooManyHeaders,
     TooManyParts,
@@ -60,6 +60,8 @@ enum class Errc : uint8_t {
     ChunkExtensionTooLarge,
     MalformedChunk,
     TrailerTooLarge,
+    // storage (the listener writing what it received)
+    IoError,
     Count
 };
 

@@ -120,10 +120,11 @@ private:
     bool m_virtualHeld = false;         // the matcher's held LF is the line end that precedes this body, not data
     bool m_candidateViaVirtual = false; // the delimiter candidate used the virtual LF
     bool m_delimiterConfirmed = false;
-    bool m_bareLf = false;    // the delimiter candidate has no CR before its LF
-    bool m_pendingCr = false; // last data byte was CR: held back, it may belong to the next delimiter
-    bool m_partOpen = false;  // onPartBegin sent, onPartEnd not yet
-    bool m_isField = false;   // current part has no filename: maxFieldSize applies
+    bool m_bareLf = false;            // the delimiter candidate has no CR before its LF
+    bool m_pendingCr = false;         // last data byte was CR: held back, it may belong to the next delimiter
+    bool m_partOpen = false;          // onPartBegin sent, onPartEnd not yet
+    bool m_isField = false;           // current part has no filename: maxFieldSize applies
+    bool m_irregularBoundary = false; // lenient mode accepted a boundary outside bchars: diagnosed on first feed
 };
 
 } // namespace upin::core
