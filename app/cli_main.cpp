@@ -11,10 +11,14 @@ namespace {
 const char kUsage[] = R"(usage: upload-inspector-cli COMMAND [options]
 
 commands:
-  parse FILE [--raw-http] [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd] [--no-hash] [--json]
-        inspect a stored multipart body: parts, headers, offsets, sizes, SHA-256, diagnostics
-  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--max-body N]
-        receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /)
+  parse FILE|CAPTURE_FOLDER [--raw-http] [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd]
+        [--no-hash] [--json] [--max-field-size SIZE ...]
+        inspect a stored multipart body or a capture: parts, headers, values, offsets, sizes, SHA-256, diagnostics
+  extract SOURCE --part N|--name NAME [-o FILE|-]
+        write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
+  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--keep N] [--keep-bytes SIZE]
+        [--max-body SIZE] [--max-field-size SIZE] [--max-part-size SIZE] [--max-parts N] [--max-header-bytes SIZE]
+        receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /captures/ID)
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [--synthetic name=SIZE] [--runs N]
         [--chunked] [--expect-continue] [--no-hash] [-H 'Name: value'] [--json|--csv] [--print-curl]
         upload a streamed multipart body; time it; check part hashes against the listener's answer
@@ -42,6 +46,8 @@ int main(int argc, char** argv)
     const QString command = arguments.takeFirst();
     if (command == QLatin1String("parse"))
         return runParse(arguments);
+    if (command == QLatin1String("extract"))
+        return runExtract(arguments);
     if (command == QLatin1String("bench"))
         return runBench(arguments);
     if (command == QLatin1String("listen"))

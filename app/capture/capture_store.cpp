@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -10,9 +11,20 @@ namespace upin::app {
 
 namespace {
 const QString kFolderPrefix = QStringLiteral("capture-");
-}
 
-CaptureStore::CaptureStore(QString root, int retain) : m_root(std::move(root)), m_retain(retain)
+quint64 folderBytes(const QString& path)
+{
+    quint64 total = 0;
+    QDirIterator it(path, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        total += quint64(it.fileInfo().size());
+    }
+    return total;
+}
+} // namespace
+
+CaptureStore::CaptureStore(QString root, RetentionPolicy retention) : m_root(std::move(root)), m_retention(retention)
 {
     if (m_root.isEmpty())
         m_root = defaultRoot();
@@ -22,7 +34,10 @@ CaptureStore::CaptureStore(QString root, int retain) : m_root(std::move(root)), 
 
 QString CaptureStore::defaultRoot()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("captures"));
+    // GenericDataLocation/UploadInspector rather than AppDataLocation, which repeats the name
+    // (.../UploadInspector/upload-inspector/captures).
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("UploadInspector/captures"));
 }
 
 quint64 CaptureStore::nextId()
@@ -31,32 +46,89 @@ quint64 CaptureStore::nextId()
     return ++m_lastId;
 }
 
-QString CaptureStore::createFolder(quint64 id, const QString& endpoint)
+QString CaptureStore::beginCapture(quint64 id, const QString& endpoint)
 {
     QString name = kFolderPrefix + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) +
                    QStringLiteral("-%1-%2").arg(id).arg(QString(endpoint).remove(QLatin1Char('/')));
     QDir dir(m_root);
-    if (!dir.mkpath(name))
-        return {};
-    return dir.filePath(name);
+    QMutexLocker lock(&m_mutex); // marked receiving before it exists, so no clean-up ever sees it unmarked
+    m_receiving.insert(name, id);
+    lock.unlock();
+    if (dir.mkpath(name))
+        return dir.filePath(name);
+    lock.relock();
+    m_receiving.remove(name);
+    return {};
 }
 
-bool CaptureStore::writeCaptureJson(const QString& folder, const QJsonObject& capture)
+bool CaptureStore::writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error)
 {
     QSaveFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
-    if (!file.open(QIODevice::WriteOnly))
+    // Unbuffered: every write reaches the file engine, so a full disk fails the write we check here. (Buffered,
+    // the failure surfaced only in close(), after which QSaveFile in Qt 6.4 still renamed an empty file in.)
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
+        *error = file.errorString();
         return false;
-    file.write(QJsonDocument(capture).toJson(QJsonDocument::Indented));
-    return file.commit();
+    }
+    const QByteArray json = QJsonDocument(capture).toJson(QJsonDocument::Indented);
+    if (file.write(json) != json.size()) {
+        *error = file.errorString();
+        file.cancelWriting();
+        file.commit(); // removes the temporary file; the previous capture.json, if any, stays
+        return false;
+    }
+    if (!file.commit()) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
 }
 
-void CaptureStore::remember(const QJsonObject& summary)
+void CaptureStore::endCapture(const QString& folder, const QJsonObject& summary)
 {
     QMutexLocker lock(&m_mutex);
+    const QString name = folder.isEmpty() ? QString() : QDir(folder).dirName();
+    m_receiving.remove(name);
     m_recent.append(summary);
-    while (m_recent.size() > m_retain)
+    while (m_recent.size() > m_retention.keepCaptures)
         m_recent.removeFirst();
-    enforceRetention();
+    const QStringList doomed = foldersToDelete(name);
+    lock.unlock();
+    // Deleting may take seconds for large captures: nobody waits for the lock meanwhile.
+    for (const auto& name : doomed)
+        QDir(QDir(m_root).filePath(name)).removeRecursively();
+}
+
+QStringList CaptureStore::foldersToDelete(const QString& justFinished) const
+{
+    QDir dir(m_root);
+    // Newest first by when they finished (writing capture.json touches the folder), not by when they started: a
+    // long upload that started first and just finished is the newest, not the oldest.
+    const QStringList folders =
+        dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+    QStringList doomed;
+    int kept = 0;
+    quint64 keptBytes = 0;
+    bool full = false;
+    for (const auto& name : folders) {
+        if (m_receiving.contains(name))
+            continue;
+        if (name == justFinished) { // always kept, whatever the clock resolution says about its age
+            keptBytes += m_retention.keepBytes > 0 ? folderBytes(dir.filePath(name)) : 0;
+            ++kept;
+            continue;
+        }
+        const quint64 bytes = m_retention.keepBytes > 0 ? folderBytes(dir.filePath(name)) : 0;
+        full = full || kept >= m_retention.keepCaptures ||
+               (m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
+        if (!full) { // once one does not fit, every older one goes too
+            ++kept;
+            keptBytes += bytes;
+        } else {
+            doomed.append(name);
+        }
+    }
+    return doomed;
 }
 
 QJsonArray CaptureStore::recent() const
@@ -65,14 +137,29 @@ QJsonArray CaptureStore::recent() const
     return m_recent;
 }
 
-void CaptureStore::enforceRetention()
+std::optional<QJsonObject> CaptureStore::report(const QString& id) const
 {
-    QDir dir(m_root);
-    // Names start with a UTC timestamp, so name order is age order.
-    QStringList folders =
-        dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (qsizetype i = 0; i + m_retain < folders.size(); ++i)
-        QDir(dir.filePath(folders[i])).removeRecursively();
+    bool numeric = false;
+    id.toULongLong(&numeric);
+    if (!numeric)
+        return std::nullopt;
+    QMutexLocker lock(&m_mutex);
+    for (auto it = m_receiving.cbegin(); it != m_receiving.cend(); ++it)
+        if (QString::number(it.value()) == id)
+            return QJsonObject{{"capture_id", id},
+                               {"state", QStringLiteral("receiving")},
+                               {"folder", QDir(m_root).filePath(it.key())}};
+    lock.unlock();
+    // Folder names carry the id: "capture-<time>-<id>-<endpoint>", also for captures of earlier sessions.
+    const QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);
+    if (matches.isEmpty())
+        return std::nullopt;
+    QFile file(QDir(QDir(m_root).filePath(matches.constFirst())).filePath(QStringLiteral("capture.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return QJsonObject{{"capture_id", id},
+                           {"state", QStringLiteral("failed")},
+                           {"error", QStringLiteral("capture.json is missing: the capture could not be written")}};
+    return QJsonDocument::fromJson(file.readAll()).object();
 }
 
 QString CaptureStore::safePartFileName(uint32_t index, const std::optional<std::string>& filename,

@@ -1,7 +1,8 @@
 #pragma once
 // Where captures live: one folder per stored upload (capture.json, saved parts, optional raw body), a retention
-// limit, and an in-memory list of recent captures for GET /captures. Shared by the listener's worker threads.
+// policy, and an in-memory list of recent captures for GET /captures. Shared by the listener's worker threads.
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMutex>
@@ -12,19 +13,32 @@
 
 namespace upin::app {
 
+// How many finished capture folders are kept, newest (by finish time) first. The capture that just finished and
+// every capture still receiving are never deleted, whatever the limits say.
+struct RetentionPolicy {
+    int keepCaptures = 200;
+    quint64 keepBytes = 0; // total size of kept folders; 0: no size limit
+};
+
 class CaptureStore {
 public:
-    CaptureStore(QString root, int retain);
+    CaptureStore(QString root, RetentionPolicy retention);
 
     const QString& root() const { return m_root; }
     quint64 nextId();
-    // Creates a new capture folder; empty string when it could not be created.
-    QString createFolder(quint64 id, const QString& endpoint);
-    // Writes capture.json atomically (temp file + rename), so a reader never sees half a file.
-    bool writeCaptureJson(const QString& folder, const QJsonObject& capture);
-    // Records a finished capture in the recent list and deletes the oldest folders beyond the retention limit.
-    void remember(const QJsonObject& summary);
+    // Creates the folder of a capture that starts receiving; retention leaves it alone until endCapture().
+    // Empty string when it could not be created.
+    QString beginCapture(quint64 id, const QString& endpoint);
+    // A capture finished (folder empty for endpoints that store nothing): recorded in the recent list, then the
+    // oldest finished folders beyond the retention policy are deleted (outside the lock that nextId() needs).
+    void endCapture(const QString& folder, const QJsonObject& summary);
+    // Writes capture.json to a temporary file, flushes and renames it: a failed write leaves the previous version
+    // or none, never an empty or half file. On failure *error says what went wrong.
+    static bool writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error);
     QJsonArray recent() const;
+    // One capture's report for GET /captures/ID: capture.json of a finished capture, a short summary of one still
+    // receiving, nullopt when there is no such capture.
+    std::optional<QJsonObject> report(const QString& id) const;
 
     // A file name for a part that is safe inside the capture folder whatever the client sent: the last path
     // component, control characters and anything outside [A-Za-z0-9._-] replaced, no leading dots, at most 100
@@ -34,13 +48,14 @@ public:
     static QString defaultRoot();
 
 private:
-    void enforceRetention();
+    QStringList foldersToDelete(const QString& justFinished) const; // call with m_mutex held
 
     QString m_root;
-    int m_retain;
+    RetentionPolicy m_retention;
     mutable QMutex m_mutex;
     quint64 m_lastId = 0;
     QJsonArray m_recent;
+    QHash<QString, quint64> m_receiving; // folder name -> capture id
 };
 
 } // namespace upin::app

@@ -1,5 +1,7 @@
 #include "cli/cli_args.h"
 
+#include "common/limits.h"
+
 namespace upin::app::cli {
 
 void printOut(const QString& text)
@@ -12,6 +14,33 @@ void printErr(const QString& text)
 {
     QByteArray bytes = text.toUtf8();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+QList<QCommandLineOption> limitOptions(const core::Options& defaults)
+{
+    QList<QCommandLineOption> options;
+    for (const auto& limit : kUserLimits)
+        options.append(QCommandLineOption(
+            QString::fromLatin1(limit.option),
+            QStringLiteral("%1 (default: %2)")
+                .arg(QString::fromLatin1(limit.description), formatLimit(limit, limit.get(defaults))),
+            limit.isCount ? QStringLiteral("N") : QStringLiteral("SIZE")));
+    return options;
+}
+
+bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options)
+{
+    for (const auto& limit : kUserLimits) {
+        const QString name = QString::fromLatin1(limit.option);
+        if (cl.isSet(name) && !setLimit(limit, options, cl.value(name))) {
+            printErr(QStringLiteral("--%1: '%2' is not a %3\n")
+                         .arg(name, cl.value(name),
+                              limit.isCount ? QStringLiteral("positive number")
+                                            : QStringLiteral("size such as 512K, 4M or 2G")));
+            return false;
+        }
+    }
+    return true;
 }
 
 } // namespace upin::app::cli

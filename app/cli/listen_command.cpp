@@ -2,6 +2,7 @@
 
 #include "cli/cli_args.h"
 #include "common/byte_size.h"
+#include "common/limits.h"
 #include "common/qt_text.h"
 #include "listener/listener.h"
 
@@ -59,21 +60,32 @@ int runListen(const QStringList& arguments)
     QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where captures are stored"),
                                   QStringLiteral("DIR"));
     QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
-    QCommandLineOption maxBody(QStringLiteral("max-body"),
-                               QStringLiteral("largest accepted body, e.g. 4G (default 64G)"), QStringLiteral("N"),
-                               QStringLiteral("64G"));
-    cl.addOptions({port, bind, captureDir, keepRaw, maxBody});
+    QCommandLineOption keep(QStringLiteral("keep"),
+                            QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
+                            QStringLiteral("N"), QStringLiteral("200"));
+    QCommandLineOption keepBytes(
+        QStringLiteral("keep-bytes"),
+        QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default: no limit)"),
+        QStringLiteral("SIZE"));
+    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes});
+    cl.addOptions(limitOptions(listenerLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
 
     ListenerConfig config;
-    bool portOk = false;
+    bool portOk = false, keepOk = false;
     config.port = quint16(cl.value(port).toUInt(&portOk));
-    auto bodyLimit = parseByteSize(cl.value(maxBody));
-    if (!portOk || !config.bindAddress.setAddress(cl.value(bind)) || !bodyLimit) {
+    config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
+    auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes)) : std::optional<qulonglong>(0);
+    if (!portOk || !keepOk || config.retention.keepCaptures < 1 || !keepSize ||
+        !config.bindAddress.setAddress(cl.value(bind))) {
         printErr(QStringLiteral("listen: bad option value\n") + cl.helpText());
         return 2;
     }
-    config.maxBodyBytes = *bodyLimit;
+    config.retention.keepBytes = *keepSize;
+    config.parser = listenerLimits();
+    if (!applyLimitOptions(cl, config.parser))
+        return 2;
+    config.maxBodyBytes = config.parser.maxBodySize;
     config.captureDir = cl.value(captureDir);
     config.keepRaw = cl.isSet(keepRaw);
 

@@ -1,11 +1,15 @@
-// upload-inspector-cli parse FILE: inspect a stored request body.
+// upload-inspector-cli parse FILE|CAPTURE_FOLDER: inspect a stored request body or a capture.
 
 #include "cli/cli_args.h"
+#include "common/limits.h"
 #include "common/qt_text.h"
 #include "inspect/body_file.h"
 #include "inspect/report_json.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace upin::app::cli {
@@ -16,7 +20,34 @@ QString optionalText(const std::optional<std::string>& value)
     return value ? QString::fromStdString(*value) : QStringLiteral("-");
 }
 
-void printParts(QString& out, const std::vector<core::PartSummary>& parts, const QString& indent)
+// Control characters a client sent must not drive the terminal: shown as \xNN.
+QString printable(const QString& text)
+{
+    QString out;
+    for (QChar c : text)
+        out += c.unicode() < 0x20 || c.unicode() == 0x7f
+                   ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
+                   : QString(c);
+    return out;
+}
+
+// A kept field value, as capture.json holds it (top-level parts only).
+QString valueLine(const QJsonObject& kept, const QString& indent)
+{
+    if (!kept["value"].isString())
+        return {};
+    const bool base64 = kept["value_encoding"].toString() == QLatin1String("base64");
+    return QStringLiteral("%1    value%2: %3%4\n")
+        .arg(indent, base64 ? QStringLiteral(" (base64)") : QString(),
+             base64 ? kept["value"].toString()
+                    : QLatin1Char('"') + printable(kept["value"].toString()) + QLatin1Char('"'),
+             kept["value_truncated"].toBool()
+                 ? QStringLiteral(" … (first bytes; all of it in %1)").arg(kept["saved_as"].toString())
+                 : QString());
+}
+
+void printParts(QString& out, const std::vector<core::PartSummary>& parts, const QString& indent,
+                const QJsonArray& kept = {})
 {
     for (const auto& part : parts) {
         out += QStringLiteral("%1%2  %3  %4  %5  @%6  %7 bytes%8  %9\n")
@@ -27,11 +58,14 @@ void printParts(QString& out, const std::vector<core::PartSummary>& parts, const
                    .arg(part.size)
                    .arg(part.complete ? QString() : QStringLiteral(" (incomplete)"))
                    .arg(part.sha256.empty() ? QStringLiteral("-") : QString::fromStdString(part.sha256));
+        for (const auto& k : kept)
+            if (k.toObject()["index"].toInteger() == part.index)
+                out += valueLine(k.toObject(), indent);
         printParts(out, part.children, indent + QStringLiteral("    "));
     }
 }
 
-QString readableReport(const QString& path, const core::ParseReport& report)
+QString readableReport(const QString& path, const core::ParseReport& report, const QJsonObject& capture = {})
 {
     QString out = QStringLiteral("%1: %2 parts, %3 bytes, boundary \"%4\"\n")
                       .arg(path)
@@ -40,30 +74,56 @@ QString readableReport(const QString& path, const core::ParseReport& report)
                       .arg(QString::fromStdString(report.boundary));
     if (!report.parts.empty()) {
         out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  sha256\n");
-        printParts(out, report.parts, QStringLiteral("  "));
+        printParts(out, report.parts, QStringLiteral("  "), capture["parts"].toArray());
     }
     for (const auto& d : report.diagnostics)
         out += QStringLiteral("  note @%1 %2: %3\n")
                    .arg(d.offset)
                    .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
-    if (report.error)
+    if (report.error) {
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)
                    .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
-    else
+        const QJsonObject error = capture["error"].toObject();
+        if (error.contains("file")) // a capture that could not be stored
+            out += QStringLiteral("  while writing %1: %2\n")
+                       .arg(error["file"].toString(), error["system_message"].toString());
+    } else
         out += QStringLiteral("ok\n");
     return out;
 }
 
 } // namespace
 
+// A capture folder: its capture.json is the report (values included), whether or not body.raw was kept.
+int printCapture(const QString& folder, bool json)
+{
+    QFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
+    if (!file.open(QIODevice::ReadOnly)) {
+        printErr(QStringLiteral("%1: not a capture folder (no readable capture.json)\n").arg(folder));
+        return 2;
+    }
+    const QJsonObject capture = QJsonDocument::fromJson(file.readAll()).object();
+    if (json) {
+        printOut(QString::fromUtf8(QJsonDocument(capture).toJson(QJsonDocument::Indented)));
+    } else {
+        const QJsonObject request = capture["request"].toObject();
+        printOut(QStringLiteral("capture %1: %2 from %3, %4\n")
+                     .arg(capture["capture_id"].toString(), printable(request["target"].toString()),
+                          request["client"].toString(), capture["state"].toString()));
+        printOut(readableReport(folder, reportFromJson(capture), capture));
+    }
+    return capture["ok"].toBool() ? 0 : 1;
+}
+
 int runParse(const QStringList& arguments)
 {
     QCommandLineParser cl;
     cl.setApplicationDescription(QStringLiteral("Parse a stored multipart request body and list its parts."));
     cl.addHelpOption();
-    cl.addPositionalArgument(QStringLiteral("FILE"),
-                             QStringLiteral("the request body (or, with --raw-http, the whole request)"));
+    cl.addPositionalArgument(
+        QStringLiteral("FILE"),
+        QStringLiteral("the request body (or, with --raw-http, the whole request), or a capture folder"));
     QCommandLineOption contentType(
         QStringLiteral("content-type"),
         QStringLiteral(
@@ -80,6 +140,7 @@ int runParse(const QStringList& arguments)
         QStringLiteral("raw-http"),
         QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
     cl.addOptions({contentType, strict, matcher, json, noHash, rawHttp});
+    cl.addOptions(limitOptions(inspectLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
     if (cl.positionalArguments().size() != 1) {
         printErr(cl.helpText());
@@ -90,12 +151,17 @@ int runParse(const QStringList& arguments)
         printErr(QStringLiteral("unknown matcher '%1' (use kmp, chunked or simd)\n").arg(cl.value(matcher)));
         return 2;
     }
+    if (QFileInfo(cl.positionalArguments().constFirst()).isDir())
+        return printCapture(cl.positionalArguments().constFirst(), cl.isSet(json));
     BodyFileRequest request;
     request.path = cl.positionalArguments().constFirst();
     if (cl.isSet(contentType))
         request.contentType = cl.value(contentType).toStdString();
     request.settings.hash = !cl.isSet(noHash);
     request.rawHttp = cl.isSet(rawHttp);
+    request.settings.parser = inspectLimits();
+    if (!applyLimitOptions(cl, request.settings.parser))
+        return 2;
     request.settings.parser.strict = cl.isSet(strict);
     request.settings.parser.matcher = *kind;
     BodyFileResult result = parseBodyFile(request);

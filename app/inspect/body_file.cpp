@@ -149,19 +149,4 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     return result;
 }
 
-bool copyFileRange(const QString& source, qint64 offset, quint64 size, const QString& target)
-{
-    QFile in(source), out(target);
-    if (!in.open(QIODevice::ReadOnly) || !in.seek(offset) || !out.open(QIODevice::WriteOnly))
-        return false;
-    std::vector<char> buffer(static_cast<size_t>(kReadSize));
-    for (quint64 done = 0; done < size;) {
-        qint64 got = in.read(buffer.data(), qint64(std::min<quint64>(quint64(kReadSize), size - done)));
-        if (got <= 0 || out.write(buffer.data(), got) != got)
-            return false;
-        done += quint64(got);
-    }
-    return true;
-}
-
 } // namespace upin::app

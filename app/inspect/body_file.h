@@ -34,8 +34,4 @@ struct BodyFileResult {
 
 BodyFileResult parseBodyFile(const BodyFileRequest& request);
 
-// Copies size bytes at offset of source into a new file target, in 1 MiB pieces (parts may be larger than
-// memory). False when either file fails or source ends early. Blocking: call it off the GUI thread.
-bool copyFileRange(const QString& source, qint64 offset, quint64 size, const QString& target);
-
 } // namespace upin::app

@@ -3,6 +3,7 @@
 
 #include "upin/core/event_recorder.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -14,18 +15,29 @@ struct InspectResult {
     QString path;
     QString title;
     core::ParseReport report;
-    QString bodyFile;          // file the hex view reads; empty when none
-    qint64 bodyFileOffset = 0; // file offset of body offset 0; -1 when offsets do not map
-    QString partsFolder;       // capture folder whose saved parts can be opened
-    QJsonObject capture;       // capture.json, for captures
+    QString bodyFile;            // file the hex view reads; empty when none
+    qint64 bodyFileOffset = 0;   // file offset of body offset 0; -1 when offsets do not map
+    QString partsFolder;         // capture folder whose saved parts can be opened
+    QJsonObject capture;         // capture.json, for captures
+    QList<QByteArray> harBodies; // HAR: each multipart request's body, by top-level node (HAR keeps them inline)
     QString error;
     bool cancelled = false;
 };
 
-// One part to copy out of a body file into a file of its own (Save part / Save all parts).
+// Where one part's body bytes can be read (see part_bytes.h for how they are found and read).
+struct PartBytes {
+    QString file;              // the file holding the bytes; empty when they are in memory or not kept
+    qint64 fileOffset = 0;     // where the part's first body byte is in file
+    QByteArray memory;         // the bytes themselves, when inMemory
+    bool inMemory = false;     // an inline field value or a part of a HAR body
+    quint64 available = 0;     // bytes that can be read (fewer than the part's size when only a prefix was kept)
+    bool partRelative = false; // no whole body exists: offsets shown count from the part's first byte
+    QString missing;           // why no bytes can be read; empty when they can
+};
+
+// One part to write into a file of its own (Save part / Save all parts).
 struct PartCopy {
-    qint64 fileOffset = 0; // where the part's bytes start in the source file
-    quint64 size = 0;
+    PartBytes source;
     QString target;
 };
 

@@ -1,6 +1,8 @@
 #include "inspect/inspect_worker.h"
 
+#include "common/limits.h"
 #include "inspect/body_file.h"
+#include "inspect/part_bytes.h"
 #include "inspect/report_json.h"
 
 #include "upin/core/sha256.h"
@@ -13,7 +15,8 @@
 
 namespace upin::app {
 
-core::ParseReport reportFromHar(const QJsonObject& har, QString* error)
+core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& limits, QList<QByteArray>* bodies,
+                                QString* error)
 {
     core::ParseReport combined;
     combined.ok = true;
@@ -34,14 +37,15 @@ core::ParseReport reportFromHar(const QJsonObject& har, QString* error)
         node.contentType = mime.toStdString();
         node.size = quint64(body.size());
         node.complete = true;
-        auto parser = core::MultipartParser::fromContentType(mime.toStdString());
+        bodies->append(body);
+        auto parser = core::MultipartParser::fromContentType(mime.toStdString(), limits);
         if (!parser) {
             combined.diagnostics.push_back({parser.error().code, 0});
             combined.parts.push_back(node);
             continue;
         }
         core::ParseReport report =
-            core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {true, false, {}});
+            core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {true, false, limits});
         node.children = std::move(report.parts);
         node.sha256 = core::Sha256::hex({body.constData(), size_t(body.size())});
         combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(), report.diagnostics.end());
@@ -69,25 +73,35 @@ SourceKind detectSource(const QString& path)
     return line.endsWith(" HTTP/1.1") || line.endsWith(" HTTP/1.0") ? SourceKind::RawHttp : SourceKind::Body;
 }
 
-void InspectWorker::saveParts(const QString& source, const QList<PartCopy>& copies)
+void InspectWorker::saveParts(const QList<PartCopy>& copies)
 {
-    int failures = 0;
-    for (const auto& copy : copies)
-        failures += copyFileRange(source, copy.fileOffset, copy.size, copy.target) ? 0 : 1;
+    QStringList failures;
+    for (const auto& copy : copies) {
+        QString error;
+        if (!copyPartBytes(copy.source, copy.target, &error))
+            failures << error;
+    }
     emit partsSaved(int(copies.size()), failures);
 }
 
 void InspectWorker::open(const QString& path, const QString& contentType)
 {
     m_cancel = false;
+    emit finished(inspectSource(path, contentType, inspectLimits(), [this](qint64 done, qint64 total) {
+        emit progress(done, total);
+        return !m_cancel.load();
+    }));
+}
+
+InspectResult inspectSource(const QString& path, const QString& contentType, const core::Options& limits,
+                            const std::function<bool(qint64, qint64)>& progress)
+{
     InspectResult result;
     result.path = path;
     result.title = QFileInfo(path).fileName();
     BodyFileRequest request;
-    request.progress = [this](qint64 done, qint64 total) {
-        emit progress(done, total);
-        return !m_cancel.load();
-    };
+    request.progress = progress;
+    request.settings.parser = limits;
     const SourceKind kind = detectSource(path);
     if (kind == SourceKind::Har) { // JSON is read whole: HAR files hold their bodies as text anyway
         QFile file(path);
@@ -95,27 +109,25 @@ void InspectWorker::open(const QString& path, const QString& contentType)
         QJsonParseError parseError;
         QJsonDocument har = QJsonDocument::fromJson(file.readAll(), &parseError);
         if (har.isNull())
-            result.error =
-                tr("%1: not valid JSON (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
+            result.error = QObject::tr("%1: not valid JSON (%2 at byte %3)")
+                               .arg(path, parseError.errorString())
+                               .arg(parseError.offset);
         else
-            result.report = reportFromHar(har.object(), &result.error);
-        emit finished(result);
-        return;
+            result.report = reportFromHar(har.object(), limits, &result.harBodies, &result.error);
+        return result;
     }
     if (kind == SourceKind::CaptureFolder) {
         QDir dir(path);
         QFile json(dir.filePath(QStringLiteral("capture.json")));
         if (!json.open(QIODevice::ReadOnly)) {
-            result.error = tr("%1 is not a capture folder (no capture.json)").arg(path);
-            emit finished(result);
-            return;
+            result.error = QObject::tr("%1 is not a capture folder (no capture.json)").arg(path);
+            return result;
         }
         result.capture = QJsonDocument::fromJson(json.readAll()).object();
         result.partsFolder = path;
         if (!dir.exists(QStringLiteral("body.raw"))) { // parts only: show what capture.json recorded
             result.report = reportFromJson(result.capture);
-            emit finished(result);
-            return;
+            return result;
         }
         request.path = dir.filePath(QStringLiteral("body.raw"));
         request.contentType = result.capture["request"].toObject()["content_type"].toString().toStdString();
@@ -131,7 +143,7 @@ void InspectWorker::open(const QString& path, const QString& contentType)
     result.cancelled = parsed.cancelled;
     result.bodyFile = request.path;
     result.bodyFileOffset = parsed.bodyFileOffset;
-    emit finished(result);
+    return result;
 }
 
 } // namespace upin::app

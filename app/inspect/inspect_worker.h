@@ -7,6 +7,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 
 namespace upin::app {
 
@@ -21,19 +22,26 @@ public:
     // In the worker's thread. contentType, when given, names the boundary instead of the request head or a guess.
     void open(const QString& path, const QString& contentType = {});
     void cancel() { m_cancel = true; } // from any thread
-    // In the worker's thread: copies each part out of source (parts may be gigabytes), then emits partsSaved.
-    void saveParts(const QString& source, const QList<upin::app::PartCopy>& copies);
+    // In the worker's thread: writes each part into its file (parts may be gigabytes), then emits partsSaved.
+    void saveParts(const QList<upin::app::PartCopy>& copies);
 
 signals:
     void progress(qint64 done, qint64 total);
     void finished(const upin::app::InspectResult& result);
-    void partsSaved(int count, int failures);
+    void partsSaved(int count, const QStringList& failures); // one line per part that could not be written
 
 private:
     std::atomic<bool> m_cancel{false};
 };
 
-// The multipart requests of a HAR file, each as a top-level node ("POST url") whose children are its parts.
-core::ParseReport reportFromHar(const QJsonObject& har, QString* error);
+// The multipart requests of a HAR file, each as a top-level node ("POST url") whose children are its parts;
+// their bodies are appended to *bodies, by node.
+core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& limits, QList<QByteArray>* bodies,
+                                QString* error);
+
+// Opens any source: a capture folder, a HAR file, a whole HTTP request or a body. Blocking: the worker, the CLI.
+// contentType, when given, names the boundary instead of the request head or a guess. progress may cancel.
+InspectResult inspectSource(const QString& path, const QString& contentType, const core::Options& limits,
+                            const std::function<bool(qint64 done, qint64 total)>& progress = {});
 
 } // namespace upin::app

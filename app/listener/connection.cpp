@@ -8,11 +8,14 @@
 #include <QTcpSocket>
 #include <QUrl>
 
+#include <sys/socket.h>
+
 namespace upin::app {
 
 namespace {
 
 constexpr qint64 kReadChunk = qint64{256} * 1024;
+constexpr int kLingerMs = 5'000;
 
 QByteArray reasonPhrase(int status)
 {
@@ -28,6 +31,7 @@ QByteArray reasonPhrase(int status)
     case 415: return "Unsupported Media Type";
     case 431: return "Request Header Fields Too Large";
     case 501: return "Not Implemented";
+    case 507: return "Insufficient Storage";
     case 503: return "Service Unavailable";
     }
     return "Status";
@@ -36,6 +40,15 @@ QByteArray reasonPhrase(int status)
 std::optional<Endpoint> endpointFor(const QString& path)
 {
     return kEndpointPaths.find(path.toStdString());
+}
+
+int statusFor(CaptureState state)
+{
+    switch (state) {
+    case CaptureState::Complete: return 200;
+    case CaptureState::Failed: return 507; // the body was fine; storing it was not
+    default: return 400;
+    }
 }
 
 int statusForFraming(core::Errc code)
@@ -85,6 +98,10 @@ Connection::~Connection()
 
 void Connection::onReadyRead()
 {
+    if (m_state == State::Closing) { // lingering: drop what the client still sends
+        while (m_socket->read(m_buffer.data(), kReadChunk) > 0) {}
+        return;
+    }
     m_idleTimer.start(m_shared->config.idleTimeoutMs);
     while (m_state != State::Closing && m_socket->bytesAvailable() > 0) {
         qint64 got = m_socket->read(m_buffer.data(), kReadChunk);
@@ -126,7 +143,13 @@ void Connection::startRequest()
         else if (path == QLatin1String("/captures"))
             respond(200, "application/json", QJsonDocument(m_shared->store.recent()).toJson(QJsonDocument::Compact),
                     !keepAlive);
-        else if (endpointFor(path))
+        else if (path.startsWith(QLatin1String("/captures/"))) {
+            auto report = m_shared->store.report(path.mid(QStringLiteral("/captures/").size()));
+            if (report)
+                respondJson(200, *report, !keepAlive);
+            else
+                respond(404, "text/plain", "no such capture\n", !keepAlive);
+        } else if (endpointFor(path))
             respond(405, "text/plain", "use POST\n", !keepAlive, "Allow: POST\r\n");
         else
             respond(404, "text/plain", "not found\n", !keepAlive);
@@ -175,7 +198,9 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
         respond(400, "text/plain", "matcher must be kmp, chunked or simd; hash must be sha256 or none\n", true);
         return;
     }
-    request.matcher = *kind;
+    request.parser = m_shared->config.parser;
+    request.parser.matcher = *kind;
+    request.parser.maxBodySize = m_shared->config.maxBodyBytes;
     request.hash = hash != QLatin1String("none");
     auto session = UploadSession::start(request, m_shared->store, m_publish);
     if (!session) {
@@ -204,10 +229,11 @@ size_t Connection::processBody(core::ByteView data)
         abortUpload({core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, 413);
         return data.size();
     }
-    if (m_session->failed()) { // the parser rejected the body: answer now, do not read the rest
+    if (m_session->failed()) { // the parser rejected the body or storing it failed: answer now, read no more
         QJsonObject answer = m_session->finish(true);
+        const int status = statusFor(m_session->state());
         m_session.reset();
-        respondJson(400, answer, true);
+        respondJson(status, answer, true);
         return data.size();
     }
     if (m_decoder.done())
@@ -218,13 +244,16 @@ size_t Connection::processBody(core::ByteView data)
 void Connection::finishUpload()
 {
     QJsonObject answer = m_session->finish(true);
+    const int status = statusFor(m_session->state());
     m_session.reset();
-    respondJson(answer["ok"].toBool() ? 200 : 400, answer, !m_framing.keepAlive);
+    respondJson(status, answer, status != 200 || !m_framing.keepAlive);
 }
 
 void Connection::abortUpload(core::Error error, int status)
 {
     QJsonObject answer = m_session->finish(false, error);
+    if (m_session->state() == CaptureState::Failed)
+        status = 507;
     m_session.reset();
     respondJson(status, answer, true);
 }
@@ -260,13 +289,36 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
                      "\r\n" + extraHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" + body;
     m_socket->write(out);
     if (close) {
-        m_state = State::Closing;
-        m_socket->disconnectFromHost(); // after the answer is written
+        closeAfterAnswer();
         return;
     }
     m_state = State::Head;
     m_head.reset();
     m_headTimer.start(m_shared->config.headTimeoutMs);
+}
+
+// Lingering close, as nginx and Kestrel do it: the client may still be sending a body we will not read, and
+// closing with unread bytes makes the kernel send RST, which can destroy our answer before the client reads it.
+// So the answer is sent, our sending side shut down, and what still arrives is read and dropped until the client
+// closes or kLingerMs pass.
+void Connection::closeAfterAnswer()
+{
+    m_state = State::Closing;
+    m_headTimer.stop();
+    m_idleTimer.stop();
+    auto shutdownWhenSent = [this] {
+        if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState)
+            ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+    };
+    connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);
+    m_socket->flush();
+    shutdownWhenSent();
+    m_lingerTimer.setSingleShot(true);
+    connect(&m_lingerTimer, &QTimer::timeout, this, [this] {
+        m_socket->abort();
+        deleteLater();
+    });
+    m_lingerTimer.start(kLingerMs);
 }
 
 void Connection::respondJson(int status, const QJsonObject& body, bool close)

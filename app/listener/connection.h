@@ -41,6 +41,7 @@ private:
                  const QByteArray& extraHeaders = {});
     void respondJson(int status, const QJsonObject& body, bool close);
     void respondError(int status, core::Error error, bool close);
+    void closeAfterAnswer();
 
     std::shared_ptr<ListenerShared> m_shared;
     UploadSession::Publish m_publish;
@@ -48,6 +49,7 @@ private:
     QString m_client;
     QTimer m_headTimer;
     QTimer m_idleTimer;
+    QTimer m_lingerTimer;
     State m_state = State::Head;
     core::HeadReader m_head;
     core::BodyDecoder m_decoder;

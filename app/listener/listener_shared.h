@@ -14,7 +14,7 @@ struct ListenerShared {
     CaptureStore store;
     std::atomic<int> activeConnections{0};
     quint16 port = 0;
-    ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retainCaptures) {}
+    ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retention) {}
 };
 
 } // namespace upin::app

@@ -1,6 +1,9 @@
 #pragma once
 // Configuration and published events of the HTTP listener. Events are owned values: they cross threads.
 
+#include "capture/capture_store.h"
+#include "common/limits.h"
+
 #include "upin/core/event_recorder.h"
 
 #include <QHostAddress>
@@ -19,15 +22,20 @@ struct ListenerConfig {
     int maxConnections = 64;
     int headTimeoutMs = 10'000; // the whole request head must arrive within this
     int idleTimeoutMs = 30'000; // no byte for this long drops the connection
-    int retainCaptures = 200;   // capture folders kept; older ones are deleted
+    RetentionPolicy retention;  // how many finished capture folders are kept
+    // Limits for parsing uploads: protective, since any client may send anything. Per-request ?matcher= overrides
+    // the matcher; maxBodySize is maxBodyBytes above.
+    core::Options parser = listenerLimits();
     int workerThreads = 2;
 };
 
-enum class CaptureState : uint8_t { Receiving, Complete, Incomplete, Rejected };
-inline constexpr core::EnumNames<CaptureState, 4> kCaptureStateNames{{{{CaptureState::Receiving, "receiving"},
+// Failed: the listener could not store what arrived (disk full, file size limit): see the io_error.
+enum class CaptureState : uint8_t { Receiving, Complete, Incomplete, Rejected, Failed };
+inline constexpr core::EnumNames<CaptureState, 5> kCaptureStateNames{{{{CaptureState::Receiving, "receiving"},
                                                                        {CaptureState::Complete, "complete"},
                                                                        {CaptureState::Incomplete, "incomplete"},
-                                                                       {CaptureState::Rejected, "rejected"}}}};
+                                                                       {CaptureState::Rejected, "rejected"},
+                                                                       {CaptureState::Failed, "failed"}}}};
 QString captureStateName(CaptureState state);
 
 // One throughput sample: body bytes received by msSinceStart.
@@ -48,7 +56,8 @@ struct ListenerEvent {
     qint64 elapsedMs = 0;
     QList<ThroughputSample> samples;  // Progress: samples since the previous event
     core::PartSummary part;           // PartStarted / PartFinished
-    std::optional<core::Error> error; // CaptureFinished when rejected or incomplete
+    std::optional<core::Error> error; // CaptureFinished when rejected, incomplete or failed
+    QString errorDetail;              // failed: which file and the system's error text
     QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
 };

@@ -1,5 +1,6 @@
 #include "listener/upload_session.h"
 
+#include "capture/field_value.h"
 #include "common/qt_text.h"
 #include "inspect/report_json.h"
 
@@ -11,6 +12,10 @@ namespace upin::app {
 namespace {
 constexpr qint64 kSampleIntervalMs = 50;
 constexpr qsizetype kMaxStoredSamples = 20'000;
+// Form field values are kept inline in capture.json up to this size each, and this much per capture in all;
+// beyond that a field is saved to a file like a file part (the inline value then shows its first bytes).
+constexpr qsizetype kInlineFieldBytes = qsizetype{64} * 1024;
+constexpr quint64 kInlineCaptureBytes = quint64{1} << 20;
 
 QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
 {
@@ -19,6 +24,7 @@ QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
         out.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
     return out;
 }
+
 } // namespace
 
 QString endpointPath(Endpoint endpoint)
@@ -32,7 +38,8 @@ QString captureStateName(CaptureState state)
 }
 
 UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish)
-    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId())
+    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId()),
+      m_inlineBudget(kInlineCaptureBytes)
 {
     m_clock.start();
 }
@@ -44,22 +51,21 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
 {
     std::unique_ptr<UploadSession> session(new UploadSession(request, store, std::move(publish)));
     if (request.endpoint != Endpoint::Discard) {
-        core::Options options;
-        options.matcher = request.matcher;
-        auto parser = core::MultipartParser::fromContentType(request.contentType.toStdString(), options);
+        auto parser = core::MultipartParser::fromContentType(request.contentType.toStdString(), request.parser);
         if (!parser)
             return parser.error();
         session->m_parser.emplace(std::move(*parser));
         session->m_recorder =
-            std::make_unique<core::EventRecorder>(core::EventRecorder::Settings{request.hash, false, options});
+            std::make_unique<core::EventRecorder>(core::EventRecorder::Settings{request.hash, false, request.parser});
     }
     const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
     if (stores) {
-        session->m_folder = store.createFolder(session->m_id, endpointPath(request.endpoint));
+        session->m_folder = store.beginCapture(session->m_id, endpointPath(request.endpoint));
         const bool raw = request.endpoint == Endpoint::Capture || request.keepRaw;
         if (raw && !session->m_folder.isEmpty()) {
             session->m_rawFile.setFileName(QDir(session->m_folder).filePath(QStringLiteral("body.raw")));
-            session->m_rawFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered);
+            if (!session->m_rawFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+                session->writeChecked(session->m_rawFile, {}, 0, -1); // records the failure
         }
     }
     session->m_publish(session->event(ListenerEvent::Kind::CaptureStarted));
@@ -68,7 +74,7 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
 
 QString UploadSession::matcherLabel() const
 {
-    return m_parser ? toQString(core::matcherName(m_request.matcher))
+    return m_parser ? toQString(core::matcherName(m_request.parser.matcher))
                     : QStringLiteral("none"); // /discard parses nothing
 }
 
@@ -86,13 +92,44 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     return e;
 }
 
+bool UploadSession::writeChecked(QFile& file, core::ByteView data, uint64_t fileStartOffset, int partIndex)
+{
+    const char* at = data.data();
+    qint64 left = qint64(data.size());
+    while (file.isOpen() && left > 0) { // a short write is retried once more to learn the system's reason
+        const qint64 written = file.write(at, left);
+        if (written <= 0)
+            break;
+        at += written;
+        left -= written;
+    }
+    if (file.isOpen() && left == 0)
+        return true;
+    if (m_ioFailure)
+        return false;
+    IoFailure failure;
+    failure.file = QFileInfo(file.fileName()).fileName();
+    failure.message = file.errorString();
+    failure.bytesOnDisk = quint64(std::max<qint64>(0, QFileInfo(file.fileName()).size()));
+    failure.offset = fileStartOffset + failure.bytesOnDisk;
+    failure.partIndex = partIndex;
+    m_ioFailure = failure;
+    m_status = core::Error{core::Errc::IoError, failure.offset};
+    m_partFile.close();
+    m_rawFile.close();
+    return false;
+}
+
 void UploadSession::onBody(core::ByteView data)
 {
     m_bodyBytes += data.size();
-    if (m_rawFile.isOpen())
-        m_rawFile.write(data.data(), qint64(data.size()));
-    if (m_parser && m_status)
+    if (m_rawFile.isOpen() && !writeChecked(m_rawFile, data, 0, -1))
+        return;
+    if (m_parser && m_status) {
         m_status = m_parser->feed(data, *this);
+        if (m_ioFailure) // a part file failed inside this feed: that, not the parser's success, is the outcome
+            m_status = core::Error{core::Errc::IoError, m_ioFailure->offset};
+    }
     sample(false);
 }
 
@@ -120,34 +157,80 @@ void UploadSession::onHeader(std::string_view name, std::string_view value)
     m_recorder->onHeader(name, value);
 }
 
+bool UploadSession::openPartFile(const core::PartSummary& part)
+{
+    const QString name = CaptureStore::safePartFileName(part.index, part.filename, part.name);
+    m_partFile.setFileName(QDir(m_folder).filePath(name));
+    if (!m_partFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) // large writes: skip Qt's extra copy
+        return writeChecked(m_partFile, {}, part.bodyOffset, int(part.index));
+    m_kept.last()["saved_as"] = name;
+    return true;
+}
+
 void UploadSession::onHeadersComplete(uint64_t offset)
 {
     m_recorder->onHeadersComplete(offset);
     const core::PartSummary& part = *m_recorder->currentPart();
-    const bool save = !m_folder.isEmpty() && (m_request.endpoint == Endpoint::Capture || part.filename.has_value());
-    m_savedFiles.append(QString());
-    if (save) {
-        QString name = CaptureStore::safePartFileName(part.index, part.filename, part.name);
-        m_partFile.setFileName(QDir(m_folder).filePath(name));
-        if (m_partFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) // large writes: skip Qt's extra copy
-            m_savedFiles.last() = name;
-    }
+    m_kept.append(QJsonObject{});
+    m_collectingField = !m_folder.isEmpty() && !part.filename.has_value();
+    m_fieldValue.clear();
+    m_fieldTruncated = false;
+    if (!m_ioFailure && !m_folder.isEmpty() && (m_request.endpoint == Endpoint::Capture || part.filename.has_value()))
+        openPartFile(part);
     ListenerEvent e = event(ListenerEvent::Kind::PartStarted);
     e.part = part;
     m_publish(std::move(e));
 }
 
+// Keeps a field's first bytes for its inline value; a field too large for that goes to a file of its own.
+void UploadSession::keepFieldData(core::ByteView data)
+{
+    const qsizetype room =
+        qsizetype(std::min<quint64>(quint64(kInlineFieldBytes), m_inlineBudget + quint64(m_fieldValue.size()))) -
+        m_fieldValue.size();
+    if (!m_fieldTruncated && qsizetype(data.size()) > room) {
+        m_fieldTruncated = true;
+        const core::PartSummary& part = *m_recorder->currentPart();
+        if (!m_partFile.isOpen() && openPartFile(part)) // the bytes so far first, then this chunk below
+            writeChecked(m_partFile, {m_fieldValue.constData(), size_t(m_fieldValue.size())}, part.bodyOffset,
+                         int(part.index));
+    }
+    const qsizetype take = std::min(room, qsizetype(data.size()));
+    if (take > 0) {
+        m_fieldValue.append(data.data(), take);
+        m_inlineBudget -= quint64(take);
+    }
+}
+
 void UploadSession::onPartData(core::ByteView data, uint64_t offset)
 {
     m_recorder->onPartData(data, offset);
-    if (m_partFile.isOpen())
-        m_partFile.write(data.data(), qint64(data.size()));
+    if (m_ioFailure)
+        return; // the parser may still be inside the chunk that failed: nothing more is stored
+    if (m_collectingField)
+        keepFieldData(data);
+    if (m_partFile.isOpen()) {
+        const core::PartSummary& part = *m_recorder->currentPart();
+        writeChecked(m_partFile, data, part.bodyOffset, int(part.index));
+    }
+}
+
+void UploadSession::finishKeptValue(const core::PartSummary& part)
+{
+    if (!m_collectingField || m_kept.isEmpty())
+        return;
+    m_collectingField = false;
+    QJsonObject& kept = m_kept.last();
+    storeFieldValue(kept, m_fieldValue, part.contentType);
+    kept["value_truncated"] = m_fieldTruncated;
+    m_fieldValue.clear();
 }
 
 void UploadSession::onPartEnd(uint64_t offset)
 {
     m_recorder->onPartEnd(offset);
     m_partFile.close();
+    finishKeptValue(*m_recorder->currentPart());
     ListenerEvent e = event(ListenerEvent::Kind::PartFinished);
     e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
@@ -158,48 +241,85 @@ void UploadSession::onDiagnostic(const core::Diagnostic& diagnostic)
     m_recorder->onDiagnostic(diagnostic);
 }
 
+// After a failed write the report claims only what is on disk: the part whose file failed has the size of that
+// file, no hash, and is incomplete, and parts the parser saw after it in the same chunk are dropped (nothing of
+// them was stored); the part that was open when body.raw failed is incomplete, without a hash.
+void UploadSession::applyIoFailure(core::ParseReport& report) const
+{
+    if (!m_ioFailure)
+        return;
+    const int failed = m_ioFailure->partIndex;
+    if (failed >= 0) {
+        std::erase_if(report.parts, [failed](const core::PartSummary& part) { return int(part.index) > failed; });
+        for (auto& part : report.parts) {
+            if (int(part.index) == failed) {
+                part.size = m_ioFailure->bytesOnDisk;
+                part.sha256.clear();
+                part.complete = false;
+            }
+        }
+    }
+    if (report.parts.empty())
+        return;
+    core::PartSummary& last = report.parts.back();
+    if (!last.complete)
+        last.sha256.clear();
+}
+
 QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> transportError)
 {
     if (m_parser && m_status && complete)
         m_status = m_parser->finish(*this);
     m_partFile.close();
     m_rawFile.close();
+    if (m_collectingField && m_recorder && m_recorder->currentPart()) // a field cut off by the end of input
+        finishKeptValue(*m_recorder->currentPart());
     sample(true);
 
     core::ParseReport report;
     if (m_recorder) {
         report = m_recorder->takeReport(m_status, *m_parser);
     } else {
-        report.ok = true;
+        report.ok = !m_ioFailure;
         report.bytes = m_bodyBytes;
     }
-    std::optional<core::Error> error = transportError ? transportError : report.error;
-    CaptureState state = !complete ? CaptureState::Incomplete : error ? CaptureState::Rejected : CaptureState::Complete;
+    applyIoFailure(report);
+    std::optional<core::Error> error = m_ioFailure ? m_status.error() : transportError ? transportError : report.error;
+    m_state = m_ioFailure ? CaptureState::Failed
+              : !complete ? CaptureState::Incomplete
+              : error     ? CaptureState::Rejected
+                          : CaptureState::Complete;
 
     QJsonObject answer = reportToJson(report);
     QJsonArray parts = answer["parts"].toArray();
-    for (qsizetype i = 0; i < parts.size(); ++i) {
+    for (qsizetype i = 0; i < parts.size() && i < m_kept.size(); ++i) {
         QJsonObject part = parts[i].toObject();
-        if (i < m_savedFiles.size() && !m_savedFiles[i].isEmpty())
-            part["saved_as"] = m_savedFiles[i];
+        for (auto it = m_kept[i].begin(); it != m_kept[i].end(); ++it)
+            part[it.key()] = it.value();
         parts[i] = part;
     }
     answer["parts"] = parts;
-    answer["ok"] = state == CaptureState::Complete;
-    answer["error"] = error ? QJsonValue(errorToJson(*error)) : QJsonValue(QJsonValue::Null);
     answer["endpoint"] = endpointPath(m_request.endpoint);
     answer["matcher"] = matcherLabel();
     answer["hash"] = m_request.hash ? QStringLiteral("sha256") : QStringLiteral("none");
     answer["bytes"] = qint64(m_bodyBytes);
     answer["framing"] = m_request.framing;
-    answer["elapsed_ms"] = double(m_clock.nsecsElapsed()) / 1e6;
     answer["capture_id"] = QString::number(m_id);
-    answer["state"] = captureStateName(state);
 
-    QJsonObject summary{{"id", QString::number(m_id)},        {"endpoint", answer["endpoint"]},
-                        {"client", m_request.client},         {"state", answer["state"]},
-                        {"bytes", answer["bytes"]},           {"parts", qint64(report.parts.size())},
-                        {"elapsed_ms", answer["elapsed_ms"]}, {"folder", m_folder}};
+    auto setOutcome = [&] {
+        answer["ok"] = m_state == CaptureState::Complete;
+        QJsonValue errorJson = error ? QJsonValue(errorToJson(*error)) : QJsonValue(QJsonValue::Null);
+        if (m_ioFailure) {
+            QJsonObject io = errorJson.toObject();
+            io["file"] = m_ioFailure->file;
+            io["system_message"] = m_ioFailure->message;
+            errorJson = io;
+        }
+        answer["error"] = errorJson;
+        answer["state"] = captureStateName(m_state);
+        answer["elapsed_ms"] = double(m_clock.nsecsElapsed()) / 1e6;
+    };
+    setOutcome();
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
         capture["request"] = QJsonObject{
@@ -207,13 +327,25 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
         capture["throughput"] = samplesToJson(m_allSamples);
         capture["raw_body"] =
             m_rawFile.fileName().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QStringLiteral("body.raw"));
-        m_store.writeCaptureJson(m_folder, capture);
+        QString writeError;
+        if (!CaptureStore::writeCaptureJson(m_folder, capture, &writeError) && !m_ioFailure) {
+            m_ioFailure = IoFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes, -1, 0};
+            error = core::Error{core::Errc::IoError, m_bodyBytes};
+            m_state = CaptureState::Failed;
+            setOutcome();
+        }
     }
-    m_store.remember(summary);
+    QJsonObject summary{{"id", QString::number(m_id)},        {"endpoint", answer["endpoint"]},
+                        {"client", m_request.client},         {"state", answer["state"]},
+                        {"bytes", answer["bytes"]},           {"parts", qint64(report.parts.size())},
+                        {"elapsed_ms", answer["elapsed_ms"]}, {"folder", m_folder}};
+    m_store.endCapture(m_folder, summary);
 
     ListenerEvent done = event(ListenerEvent::Kind::CaptureFinished);
-    done.state = state;
+    done.state = m_state;
     done.error = error;
+    if (m_ioFailure)
+        done.errorDetail = QStringLiteral("%1: %2").arg(m_ioFailure->file, m_ioFailure->message);
     done.partCount = int(report.parts.size());
     m_publish(std::move(done));
     return answer;

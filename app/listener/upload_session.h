@@ -27,7 +27,7 @@ QString endpointPath(Endpoint endpoint);
 
 struct SessionRequest {
     Endpoint endpoint = Endpoint::PartEvent;
-    core::MatcherKind matcher = core::MatcherKind::Simd;
+    core::Options parser; // limits and leniency; matcher chosen per request
     bool hash = true;
     bool keepRaw = false;
     QString contentType;
@@ -46,10 +46,12 @@ public:
     ~UploadSession() override;
 
     void onBody(core::ByteView data) override; // from the body decoder
+    // The parser rejected the body or a write failed: answer now, read no more.
     bool failed() const { return m_status.has_value() == false; }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json.
     QJsonObject finish(bool complete, std::optional<core::Error> transportError = std::nullopt);
+    CaptureState state() const { return m_state; } // after finish()
 
 private:
     UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish);
@@ -60,6 +62,11 @@ private:
     void onPartData(core::ByteView data, uint64_t offset) override;
     void onPartEnd(uint64_t offset) override;
     void onDiagnostic(const core::Diagnostic& diagnostic) override;
+    bool openPartFile(const core::PartSummary& part);
+    bool writeChecked(QFile& file, core::ByteView data, uint64_t fileStartOffset, int partIndex);
+    void keepFieldData(core::ByteView data);
+    void finishKeptValue(const core::PartSummary& part);
+    void applyIoFailure(core::ParseReport& report) const;
     void sample(bool force);
     ListenerEvent event(ListenerEvent::Kind kind) const;
     QString matcherLabel() const;
@@ -74,7 +81,22 @@ private:
     core::Result<void> m_status;
     QFile m_partFile;
     QFile m_rawFile;
-    QStringList m_savedFiles; // per part index, empty when not saved
+    // What the capture keeps of each top-level part, by part index: "saved_as" (a file in the folder) and/or an
+    // inline "value" of a form field (with "value_encoding", "value_truncated"). Merged into the parts' JSON.
+    QList<QJsonObject> m_kept;
+    QByteArray m_fieldValue; // the current field's first bytes, bounded by kInlineFieldBytes
+    bool m_collectingField = false;
+    bool m_fieldTruncated = false;
+    quint64 m_inlineBudget = 0; // inline value bytes this capture may still hold
+    struct IoFailure {
+        QString file;       // name inside the capture folder
+        QString message;    // the system's error text
+        quint64 offset = 0; // body offset of the first byte not stored
+        int partIndex = -1; // the part whose file failed; -1 for body.raw or capture.json
+        quint64 bytesOnDisk = 0;
+    };
+    std::optional<IoFailure> m_ioFailure;
+    CaptureState m_state = CaptureState::Receiving;
     QElapsedTimer m_clock;
     QList<ThroughputSample> m_pendingSamples;
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms

@@ -31,6 +31,10 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
         if (part.kind == PlanPart::Kind::Field) {
             body.literal = part.value.toUtf8();
             body.size = quint64(body.literal.size());
+        } else if (part.kind == PlanPart::Kind::FieldFile) {
+            body.kind = Segment::Kind::File;
+            body.path = part.path;
+            body.size = quint64(QFileInfo(part.path).size());
         } else {
             info.filename = !part.filename.isEmpty()            ? part.filename
                             : part.kind == PlanPart::Kind::File ? QFileInfo(part.path).fileName()
@@ -42,7 +46,8 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
             body.path = part.path;
             body.size = part.kind == PlanPart::Kind::File ? quint64(QFileInfo(part.path).size()) : part.size;
         }
-        if (part.kind == PlanPart::Kind::Field && !part.contentType.isEmpty())
+        const bool field = part.kind == PlanPart::Kind::Field || part.kind == PlanPart::Kind::FieldFile;
+        if (field && !part.contentType.isEmpty())
             head += "\r\nContent-Type: " + part.contentType.toUtf8();
         head += "\r\n\r\n";
         m_segments.push_back({Segment::Kind::Literal, head, {}, quint64(head.size()), {}, -1});

@@ -12,8 +12,10 @@ namespace {
 
 constexpr core::EnumNames<PlanPart::Fill, 3> kFillNames{
     {{{PlanPart::Fill::Random, "random"}, {PlanPart::Fill::Zero, "zero"}, {PlanPart::Fill::Pattern, "pattern"}}}};
-constexpr core::EnumNames<PlanPart::Kind, 3> kKindNames{
-    {{{PlanPart::Kind::Field, "field"}, {PlanPart::Kind::File, "file"}, {PlanPart::Kind::Synthetic, "synthetic"}}}};
+constexpr core::EnumNames<PlanPart::Kind, 4> kKindNames{{{{PlanPart::Kind::Field, "field"},
+                                                          {PlanPart::Kind::File, "file"},
+                                                          {PlanPart::Kind::Synthetic, "synthetic"},
+                                                          {PlanPart::Kind::FieldFile, "field-file"}}}};
 
 QString fillName(PlanPart::Fill fill)
 {
@@ -48,7 +50,7 @@ QJsonObject UploadPlan::toJson() const
         QJsonObject o{{"kind", toQString(kKindNames.name(p.kind))}, {"name", p.name}};
         if (p.kind == PlanPart::Kind::Field)
             o["value"] = p.value;
-        if (p.kind == PlanPart::Kind::File)
+        if (p.kind == PlanPart::Kind::File || p.kind == PlanPart::Kind::FieldFile)
             o["path"] = p.path;
         if (p.kind == PlanPart::Kind::Synthetic) {
             o["size"] = qint64(p.size);
@@ -86,15 +88,11 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     for (const auto& value : json["parts"].toArray()) {
         QJsonObject o = value.toObject();
         PlanPart p;
-        QString kind = o["kind"].toString();
-        if (kind == QLatin1String("field"))
-            p.kind = PlanPart::Kind::Field;
-        else if (kind == QLatin1String("file"))
-            p.kind = PlanPart::Kind::File;
-        else if (kind == QLatin1String("synthetic"))
-            p.kind = PlanPart::Kind::Synthetic;
-        else
+        const QString kind = o["kind"].toString();
+        auto known = kKindNames.find(kind.toStdString());
+        if (!known)
             return fail(QStringLiteral("unknown part kind '%1'").arg(kind));
+        p.kind = *known;
         p.name = o["name"].toString();
         p.value = o["value"].toString();
         p.path = o["path"].toString();
@@ -138,7 +136,7 @@ QString UploadPlan::toCurl() const
                              .arg(fillName(p.fill)));
             continue;
         }
-        spec = p.name + QStringLiteral("=@") + p.path;
+        spec = p.name + (p.kind == PlanPart::Kind::FieldFile ? QStringLiteral("=<") : QStringLiteral("=@")) + p.path;
         if (!p.contentType.isEmpty())
             spec += QStringLiteral(";type=") + p.contentType;
         if (!p.filename.isEmpty())
@@ -164,18 +162,18 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
     qsizetype eq = spec.indexOf(QLatin1Char('='));
     if (eq <= 0) {
         if (error)
-            *error = QStringLiteral("-F '%1': expected name=value or name=@path").arg(spec);
+            *error = QStringLiteral("-F '%1': expected name=value, name=@path or name=<path").arg(spec);
         return std::nullopt;
     }
     PlanPart part;
     part.name = spec.left(eq);
     QString rest = spec.mid(eq + 1);
-    if (!rest.startsWith(QLatin1Char('@'))) {
+    if (!rest.startsWith(QLatin1Char('@')) && !rest.startsWith(QLatin1Char('<'))) {
         part.kind = PlanPart::Kind::Field;
         part.value = rest;
         return part;
     }
-    part.kind = PlanPart::Kind::File;
+    part.kind = rest.startsWith(QLatin1Char('<')) ? PlanPart::Kind::FieldFile : PlanPart::Kind::File;
     QStringList pieces = rest.mid(1).split(QLatin1Char(';'));
     part.path = pieces.takeFirst();
     for (const auto& piece : pieces) {

@@ -16,12 +16,13 @@
 namespace upin::app {
 
 struct PlanPart {
-    enum class Kind : uint8_t { Field, File, Synthetic };
+    // FieldFile: a form field (no filename) whose value is read from a file, as curl's -F name=<path.
+    enum class Kind : uint8_t { Field, File, Synthetic, FieldFile };
     enum class Fill : uint8_t { Random, Zero, Pattern };
     Kind kind = Kind::Field;
     QString name;
     QString value;            // Field: the text
-    QString path;             // File: read while sending, never loaded whole
+    QString path;             // File, FieldFile: read while sending, never loaded whole
     quint64 size = 0;         // Synthetic: bytes generated on the fly, nothing written to disk
     Fill fill = Fill::Random; // Synthetic
     QString contentType;      // optional override (File, Synthetic)

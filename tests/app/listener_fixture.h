@@ -6,11 +6,17 @@
 
 #include "upin/core/sha256.h"
 
+#include <catch2/catch.hpp>
+
 #include <QByteArray>
+#include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 
 namespace upin::test {
@@ -77,6 +83,48 @@ inline CurlResult curl(const QStringList& arguments, int timeoutMs = 60000)
     r.status = out.mid(split + 1).toInt();
     r.json = QJsonDocument::fromJson(out.left(split)).object();
     return r;
+}
+
+inline QJsonObject partNamed(const QJsonObject& answer, const QString& name)
+{
+    for (const auto& p : answer["parts"].toArray())
+        if (p.toObject()["name"].toString() == name)
+            return p.toObject();
+    return {};
+}
+
+inline QStringList filesUnder(const QString& root)
+{
+    QStringList out;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << it.next();
+    return out;
+}
+
+inline QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
+// Sends raw bytes on a fresh connection and returns everything the server answered until it closed or timeout.
+inline QByteArray rawExchange(quint16 port, const QByteArray& request, int timeoutMs = 5000)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    REQUIRE(socket.waitForConnected(2000));
+    socket.write(request);
+    socket.waitForBytesWritten(2000);
+    QByteArray answer;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs && socket.state() == QAbstractSocket::ConnectedState) {
+        if (socket.waitForReadyRead(200))
+            answer += socket.readAll();
+    }
+    return answer + socket.readAll();
 }
 
 } // namespace upin::test

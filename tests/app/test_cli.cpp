@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "inspect/body_file.h"
+#include "inspect/part_bytes.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -126,7 +127,7 @@ TEST_CASE("parse --raw-http reads a whole request in either framing", "[cli]")
     CHECK(QJsonDocument::fromJson(run.out).object()["error"].toObject()["code"].toString() == "malformed_chunk");
 }
 
-TEST_CASE("copyFileRange copies a part's bytes out of a body file, in pieces", "[inspect]")
+TEST_CASE("copyPartBytes copies a part's bytes out of a body file, in pieces", "[inspect]")
 {
     QTemporaryDir dir;
     QByteArray body(3 * (1 << 20) + 123, Qt::Uninitialized);
@@ -137,9 +138,16 @@ TEST_CASE("copyFileRange copies a part's bytes out of a body file, in pieces", "
     source.write(body);
     source.close();
     const QString target = dir.filePath("part.bin");
-    REQUIRE(upin::app::copyFileRange(source.fileName(), 100, quint64(body.size() - 200), target));
+    upin::app::PartBytes where;
+    where.file = source.fileName();
+    where.fileOffset = 100;
+    where.available = quint64(body.size() - 200);
+    QString error;
+    REQUIRE(upin::app::copyPartBytes(where, target, &error));
     QFile copied(target);
     REQUIRE(copied.open(QIODevice::ReadOnly));
     CHECK(copied.readAll() == body.mid(100, body.size() - 200));
-    CHECK_FALSE(upin::app::copyFileRange(source.fileName(), 100, quint64(body.size()), target)); // source ends early
+    where.available = quint64(body.size()); // the source ends first: a failure that says so
+    CHECK_FALSE(upin::app::copyPartBytes(where, target, &error));
+    CHECK(error.contains("ended 100 bytes early"));
 }

@@ -20,51 +20,10 @@ using namespace upin;
 using test::curl;
 using test::ListenerFixture;
 
-namespace {
-
-QJsonObject partNamed(const QJsonObject& answer, const QString& name)
-{
-    for (const auto& p : answer["parts"].toArray())
-        if (p.toObject()["name"].toString() == name)
-            return p.toObject();
-    return {};
-}
-
-QStringList filesUnder(const QString& root)
-{
-    QStringList out;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        out << it.next();
-    return out;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
-
-// Sends raw bytes on a fresh connection and returns everything the server answered until it closed or timeout.
-QByteArray rawExchange(quint16 port, const QByteArray& request, int timeoutMs = 5000)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    REQUIRE(socket.waitForConnected(2000));
-    socket.write(request);
-    socket.waitForBytesWritten(2000);
-    QByteArray answer;
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < timeoutMs && socket.state() == QAbstractSocket::ConnectedState) {
-        if (socket.waitForReadyRead(200))
-            answer += socket.readAll();
-    }
-    return answer + socket.readAll();
-}
-
-} // namespace
+using test::filesUnder;
+using test::partNamed;
+using test::rawExchange;
+using test::readAll;
 
 TEST_CASE("curl -F with several files and fields: every part hash matches the source", "[listener][curl]")
 {
@@ -345,7 +304,7 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
 TEST_CASE("retention keeps the newest capture folders, and GET /captures lists recent captures", "[listener]")
 {
     app::ListenerConfig config;
-    config.retainCaptures = 2;
+    config.retention.keepCaptures = 2;
     ListenerFixture f(config);
     QString a = f.file("a.txt", "retained?");
     for (int i = 0; i < 4; ++i)

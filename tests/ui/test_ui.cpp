@@ -8,6 +8,7 @@
 #include "charts/part_timeline_chart.h"
 #include "charts/throughput_chart.h"
 #include "inspect/inspect_worker.h"
+#include "inspect/part_bytes.h"
 #include "main_window.h"
 #include "models/capture_list_model.h"
 #include "models/part_tree_model.h"
@@ -242,14 +243,15 @@ TEST_CASE("saving parts: the inspect worker copies each part's bytes at the offs
     REQUIRE(result.report.parts.size() == 2);
     QList<app::PartCopy> copies;
     for (const auto& part : result.report.parts)
-        copies.append(
-            {result.bodyFileOffset + qint64(part.bodyOffset), part.size, dir.filePath(QString::number(part.index))});
-    copies.append({0, 1u << 20, dir.filePath("too-long")}); // the body ends first: a failure, reported
+        copies.append({app::locatePart(result, part), dir.filePath(QString::number(part.index))});
+    app::PartBytes tooLong = copies.first().source;
+    tooLong.available = 1u << 20;
+    copies.append({tooLong, dir.filePath("too-long")}); // the body ends first: a failure, reported
     QSignalSpy saved(&worker, &app::InspectWorker::partsSaved);
-    worker.saveParts(f.fileName(), copies);
+    worker.saveParts(copies);
     REQUIRE(saved.size() == 1);
     CHECK(saved.first().at(0).toInt() == 3);
-    CHECK(saved.first().at(1).toInt() == 1);
+    CHECK(saved.first().at(1).toStringList().size() == 1);
     QFile first(dir.filePath("0")), second(dir.filePath("1"));
     REQUIRE(first.open(QIODevice::ReadOnly));
     REQUIRE(second.open(QIODevice::ReadOnly));

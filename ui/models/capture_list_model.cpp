@@ -59,7 +59,8 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case app::CaptureState::Receiving: return QBrush(QColor(0x1f, 0x6f, 0xd0));
         case app::CaptureState::Complete: return QBrush(QColor(0x1a, 0x7f, 0x37));
         case app::CaptureState::Incomplete: return QBrush(QColor(0xb0, 0x6d, 0x00));
-        case app::CaptureState::Rejected: return QBrush(QColor(0xc0, 0x1c, 0x28));
+        case app::CaptureState::Rejected:
+        case app::CaptureState::Failed: return QBrush(QColor(0xc0, 0x1c, 0x28));
         }
     }
     if (role == Qt::ToolTipRole)

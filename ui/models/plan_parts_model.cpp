@@ -79,19 +79,23 @@ QVariant PlanPartsModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Name: return p.name;
     case Kind:
-        return p.kind == app::PlanPart::Kind::Field  ? tr("field")
-               : p.kind == app::PlanPart::Kind::File ? tr("file")
-                                                     : tr("synthetic");
+        switch (p.kind) {
+        case app::PlanPart::Kind::Field: return tr("field");
+        case app::PlanPart::Kind::File: return tr("file");
+        case app::PlanPart::Kind::Synthetic: return tr("synthetic");
+        case app::PlanPart::Kind::FieldFile: return tr("field from file");
+        }
+        return {};
     case Source:
-        return p.kind == app::PlanPart::Kind::Field  ? p.value
-               : p.kind == app::PlanPart::Kind::File ? p.path
-                                                     : tr("generated");
+        return p.kind == app::PlanPart::Kind::Field       ? p.value
+               : p.kind == app::PlanPart::Kind::Synthetic ? tr("generated")
+                                                          : p.path;
     case ContentType: return p.contentType;
     case Filename: return p.filename;
     case Size: {
-        quint64 size = p.kind == app::PlanPart::Kind::Field  ? quint64(p.value.toUtf8().size())
-                       : p.kind == app::PlanPart::Kind::File ? quint64(QFileInfo(p.path).size())
-                                                             : p.size;
+        quint64 size = p.kind == app::PlanPart::Kind::Field       ? quint64(p.value.toUtf8().size())
+                       : p.kind == app::PlanPart::Kind::Synthetic ? p.size
+                                                                  : quint64(QFileInfo(p.path).size());
         return role == Qt::EditRole ? QVariant(size) : QVariant(app::formatBytes(size));
     }
     }

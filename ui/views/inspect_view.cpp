@@ -2,6 +2,8 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 
+#include "capture/field_value.h"
+#include "inspect/part_bytes.h"
 #include "sender/upload_plan.h"
 
 #include <QApplication>
@@ -72,8 +74,7 @@ InspectView::InspectView(QWidget* parent)
 {
     setAcceptDrops(true);
     m_copyCurl->setEnabled(false);
-    m_copyCurl->setToolTip(
-        tr("A curl command that sends this capture's saved parts again (captures from /capture keep every part)"));
+    m_copyCurl->setToolTip(tr("Open a capture to copy a curl command that sends its parts again"));
     connect(m_copyCurl, &QPushButton::clicked, this, &InspectView::copyAsCurl);
     auto* open = new QPushButton(tr("Open…"));
     open->setToolTip(tr("Open a request body, a whole HTTP request or a capture folder (Ctrl+O)"));
@@ -205,35 +206,41 @@ void InspectView::showResult(const app::InspectResult& result)
                 .arg(app::toQString(core::codeName(r.error->code)), app::toQString(core::describe(r.error->code))));
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
-    const bool canSave = !result.bodyFile.isEmpty() && result.bodyFileOffset >= 0;
-    bool allSaved = !result.capture.isEmpty() && !result.capture[QStringLiteral("parts")].toArray().isEmpty();
-    for (const auto& part : result.capture[QStringLiteral("parts")].toArray())
-        allSaved = allSaved && part.toObject().contains(QStringLiteral("saved_as"));
-    m_copyCurl->setEnabled(allSaved);
+    m_wholeBody = {};
+    if (!result.bodyFile.isEmpty() && result.bodyFileOffset >= 0) {
+        m_wholeBody.file = result.bodyFile;
+        m_wholeBody.fileOffset = result.bodyFileOffset;
+        m_wholeBody.available = r.bytes;
+    }
+    const QString blocker = curlBlocker();
+    m_copyCurl->setEnabled(blocker.isEmpty());
+    m_copyCurl->setToolTip(blocker.isEmpty() ? tr("Copy a curl command that sends this capture's parts again, "
+                                                  "with their names, file names and types")
+                                             : tr("Copy as curl is unavailable: %1").arg(blocker));
     if (r.error && r.error->code == core::Errc::MissingBoundary && r.parts.empty() && isVisible())
         QMetaObject::invokeMethod(this, &InspectView::askForBoundary, Qt::QueuedConnection);
-    m_savePart->setEnabled(canSave || !result.partsFolder.isEmpty());
-    m_saveAll->setEnabled(canSave);
+    bool anyBytes = false;
+    for (const auto& part : r.parts)
+        anyBytes = anyBytes || app::locatePart(result, part).missing.isEmpty();
+    m_saveAll->setEnabled(anyBytes);
+    m_savePart->setEnabled(false); // until a part with bytes is selected
     if (!r.parts.empty())
         m_tree->setCurrentIndex(m_model->index(0, 0));
-}
-
-QByteArray InspectView::readBody(quint64 offset, qint64 length) const
-{
-    if (m_result.bodyFile.isEmpty() || m_result.bodyFileOffset < 0)
-        return {};
-    QFile file(m_result.bodyFile);
-    if (!file.open(QIODevice::ReadOnly) || !file.seek(m_result.bodyFileOffset + qint64(offset)))
-        return {};
-    return file.read(length); // only the window shown: a multi-GB part is never read whole
 }
 
 void InspectView::showPart(const core::PartSummary* part)
 {
     m_headers->setRowCount(0);
     m_text->clear();
-    if (!part)
+    m_partBytes = {};
+    if (!part) {
+        m_savePart->setEnabled(false);
         return;
+    }
+    m_partBytes = app::locatePart(m_result, *part);
+    m_savePart->setEnabled(m_partBytes.missing.isEmpty());
+    m_savePart->setToolTip(m_partBytes.missing.isEmpty() ? tr("Save this part's bytes to a file")
+                                                         : tr("Nothing to save: %1").arg(m_partBytes.missing));
     for (const auto& [name, value] : part->headers) {
         int row = m_headers->rowCount();
         m_headers->insertRow(row);
@@ -253,11 +260,17 @@ void InspectView::showPart(const core::PartSummary* part)
     showText(*part);
     QImage image;
     if (type.startsWith(QLatin1String("image/")) && part->size <= kMaxImageBytes)
-        image = QImage::fromData(readBody(part->bodyOffset, qint64(part->size)));
+        image = QImage::fromData(app::readPartBytes(m_partBytes, 0, qint64(part->size)));
     if (image.isNull()) {
         m_image->setPixmap({});
-        m_image->setText(tr("(not an image, or larger than 4 MiB)"));
+        m_image->setToolTip({});
+        m_image->setText(!m_partBytes.missing.isEmpty() ? tr("(%1)").arg(m_partBytes.missing)
+                         : !type.startsWith(QLatin1String("image/"))
+                             ? tr("(not an image: %1)").arg(type.isEmpty() ? tr("no Content-Type") : type)
+                         : part->size > kMaxImageBytes ? tr("(image larger than 4 MiB: save it to view it)")
+                                                       : tr("(%1 that does not decode)").arg(type));
     } else {
+        m_image->setText({});
         // Icons are often 16 px: show small images enlarged, pixel for pixel, with their real size in the tooltip.
         const int factor = std::max(1, 128 / std::max(1, std::max(image.width(), image.height())));
         m_image->setPixmap(
@@ -272,18 +285,19 @@ void InspectView::showPart(const core::PartSummary* part)
 
 void InspectView::showText(const core::PartSummary& part)
 {
-    QByteArray preview = readBody(part.bodyOffset, std::min<qint64>(qint64(part.size), kPreviewBytes));
-    if (preview.isEmpty() && m_result.bodyFileOffset < 0)
-        m_text->setPlainText(tr("(no preview: this body was sent chunked, so part offsets do not map to the file)"));
-    else if (preview.isEmpty() && part.size > 0)
-        m_text->setPlainText(
-            tr("(no raw body was kept for this capture; saved parts are in %1)").arg(m_result.partsFolder));
-    else {
-        auto encoding = QStringConverter::encodingForName(m_encoding->currentText().toLatin1().constData());
-        QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
-        m_text->setPlainText(decoder.decode(preview) +
-                             (qint64(part.size) > kPreviewBytes ? tr("\n… (first 64 KiB shown)") : QString()));
+    if (!m_partBytes.missing.isEmpty()) {
+        m_text->setPlainText(tr("(%1)").arg(m_partBytes.missing));
+        return;
     }
+    const QByteArray preview = app::readPartBytes(m_partBytes, 0, std::min<qint64>(qint64(part.size), kPreviewBytes));
+    auto encoding = QStringConverter::encodingForName(m_encoding->currentText().toLatin1().constData());
+    QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
+    QString text = decoder.decode(preview);
+    if (m_partBytes.available < part.size && qint64(m_partBytes.available) < kPreviewBytes)
+        text += tr("\n… (only the first %1 of %2 bytes were kept)").arg(m_partBytes.available).arg(part.size);
+    else if (qint64(part.size) > kPreviewBytes)
+        text += tr("\n… (first 64 KiB shown)");
+    m_text->setPlainText(text);
 }
 
 void InspectView::rememberSentHashes(const QString& captureId, const QStringList& hashes)
@@ -293,24 +307,17 @@ void InspectView::rememberSentHashes(const QString& captureId, const QStringList
         m_model->setSentHashes(hashes);
 }
 
+QString InspectView::curlBlocker() const
+{
+    QString why;
+    return app::resendPlan(m_result, m_listenerBase, &why) ? QString() : why;
+}
+
 void InspectView::copyAsCurl()
 {
-    // Every part of the capture was saved: send the saved files again, under their original names and types.
-    app::UploadPlan plan;
-    plan.targets = {QUrl(m_listenerBase +
-                         m_result.capture[QStringLiteral("request")].toObject()[QStringLiteral("target")].toString())};
-    for (const auto& value : m_result.capture[QStringLiteral("parts")].toArray()) {
-        const QJsonObject part = value.toObject();
-        app::PlanPart p;
-        p.kind = app::PlanPart::Kind::File;
-        p.name = part[QStringLiteral("name")].toString();
-        p.path = QDir(m_result.partsFolder).filePath(part[QStringLiteral("saved_as")].toString());
-        p.contentType = part[QStringLiteral("content_type")].toString();
-        p.filename =
-            part[QStringLiteral("filename")].isString() ? part[QStringLiteral("filename")].toString() : QString();
-        plan.parts.append(p);
-    }
-    QApplication::clipboard()->setText(plan.toCurl());
+    QString why;
+    if (auto plan = app::resendPlan(m_result, m_listenerBase, &why))
+        QApplication::clipboard()->setText(plan->toCurl());
 }
 
 void InspectView::askForBoundary()
@@ -329,38 +336,72 @@ void InspectView::askForBoundary()
     emit openRequested(m_result.path, value);
 }
 
+namespace {
+// The innermost part whose body holds offset (its end included: an error may point just past the last byte).
+const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset)
+{
+    for (const auto& part : parts)
+        if (offset >= part.bodyOffset && offset <= part.bodyOffset + part.size) {
+            const core::PartSummary* inner = partHolding(part.children, offset);
+            return inner ? inner : &part;
+        }
+    return nullptr;
+}
+} // namespace
+
 void InspectView::showHexAt(quint64 bodyOffset)
 {
-    const quint64 start =
-        bodyOffset > quint64(kHexBytes / 4) ? (bodyOffset - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
-    QByteArray window = readBody(start, kHexBytes);
-    m_hex->setPlainText(window.isEmpty() ? tr("(no bytes available at offset %1)").arg(bodyOffset)
-                                         : hexDump(window, start, bodyOffset));
+    if (m_wholeBody.available > 0) {
+        showHex(m_wholeBody, bodyOffset, {});
+    } else if (const core::PartSummary* holder = partHolding(m_result.report.parts, bodyOffset)) {
+        showHex(app::locatePart(m_result, *holder), bodyOffset - holder->bodyOffset,
+                tr("part %1: offsets count from the part's first byte (no whole body was kept; body offset %2 is "
+                   "part offset %3)")
+                    .arg(holder->index)
+                    .arg(bodyOffset)
+                    .arg(bodyOffset - holder->bodyOffset));
+    } else {
+        m_hex->setPlainText(
+            tr("(body offset %1 is not inside a kept part, and no whole body was kept)").arg(bodyOffset));
+    }
     if (sender() == m_diagnostics)
         m_tabs->setCurrentWidget(m_hex);
+}
+
+void InspectView::showHex(const app::PartBytes& source, quint64 at, const QString& note)
+{
+    const quint64 start = at > quint64(kHexBytes / 4) ? (at - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
+    const QByteArray window = app::readPartBytes(source, start, kHexBytes);
+    QString text = !source.missing.isEmpty() ? tr("(%1)").arg(source.missing)
+                   : window.isEmpty()        ? tr("(no bytes at offset %1)").arg(at)
+                                             : hexDump(window, start, at);
+    m_hex->setPlainText(note.isEmpty() ? text : QStringLiteral("# %1\n%2").arg(note, text));
 }
 
 void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
 {
     QList<app::PartCopy> copies;
     for (const auto& [part, target] : targets)
-        copies.append({m_result.bodyFileOffset + qint64(part->bodyOffset), part->size, target});
+        copies.append({app::locatePart(m_result, *part), target});
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
     m_titleBeforeSave = m_title->text();
     m_title->setText(tr("Saving %n part(s)…", nullptr, int(copies.size())));
-    emit savePartsRequested(m_result.bodyFile, copies);
+    emit savePartsRequested(copies);
 }
 
-void InspectView::onPartsSaved(int count, int failures)
+void InspectView::onPartsSaved(int count, const QStringList& failures)
 {
-    m_savePart->setEnabled(true);
+    m_savePart->setEnabled(m_partBytes.missing.isEmpty() && m_model->part(m_tree->currentIndex()));
     m_saveAll->setEnabled(true);
     if (m_title->text().startsWith(tr("Saving"))) // not when another file was opened meanwhile
         m_title->setText(m_titleBeforeSave);
-    if (failures > 0)
+    if (!failures.isEmpty())
         QMessageBox::warning(this, tr("Save parts"),
-                             tr("%1 of %2 parts could not be written.").arg(failures).arg(count));
+                             tr("%1 of %2 parts could not be written:\n%3")
+                                 .arg(failures.size())
+                                 .arg(count)
+                                 .arg(failures.join(QLatin1Char('\n'))));
 }
 
 void InspectView::savePart()
@@ -382,6 +423,8 @@ void InspectView::saveAllParts()
         return;
     QList<QPair<const core::PartSummary*, QString>> targets;
     for (const auto& part : m_result.report.parts) {
+        if (!app::locatePart(m_result, part).missing.isEmpty())
+            continue; // not kept: nothing to save
         QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
         targets.append(
             {&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});

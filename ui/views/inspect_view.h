@@ -35,24 +35,27 @@ public:
 public slots:
     void setProgress(qint64 done, qint64 total);
     void showResult(const upin::app::InspectResult& result);
+    // The hex view at a body offset: in the whole body when one was kept, else inside the part that holds it.
     void showHexAt(quint64 bodyOffset);
     // What our sender sent for a capture (by its id): the Sent column compares each part's hash.
     void rememberSentHashes(const QString& captureId, const QStringList& hashes);
     void setListenerBase(const QString& base) { m_listenerBase = base; }
-    void onPartsSaved(int count, int failures);
+    void onPartsSaved(int count, const QStringList& failures);
 
 signals:
     void openRequested(const QString& path, const QString& contentType); // contentType empty: from the file
     void cancelRequested();
-    void savePartsRequested(const QString& source, const QList<upin::app::PartCopy>& copies);
+    void savePartsRequested(const QList<upin::app::PartCopy>& copies);
 
 private:
     void showPart(const core::PartSummary* part);
     void showText(const core::PartSummary& part);
     void askForBoundary();
     void copyAsCurl();
-    QByteArray readBody(quint64 offset, qint64 length) const;
-    // Asks the worker to copy parts out of the body file (a part may be gigabytes); onPartsSaved reports back.
+    void showHex(const app::PartBytes& source, quint64 at, const QString& note);
+    // Why Copy as curl cannot re-send this capture; empty when it can.
+    QString curlBlocker() const;
+    // Asks the worker to write parts out (a part may be gigabytes); onPartsSaved reports back.
     void saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets);
     void savePart();
     void saveAllParts();
@@ -72,6 +75,8 @@ private:
     QComboBox* m_encoding;
     QLabel* m_image;
     app::InspectResult m_result;
+    app::PartBytes m_wholeBody; // the body file, when the source kept the whole body with mappable offsets
+    app::PartBytes m_partBytes; // the selected part's bytes
     QHash<QString, QStringList> m_sentHashes;
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QPushButton* m_copyCurl = nullptr;

@@ -1,0 +1,50 @@
+#include "capture/field_value.h"
+
+#include "upin/core/header_params.h"
+
+#include <QStringDecoder>
+#include <QStringEncoder>
+
+namespace upin::app {
+
+namespace {
+// The charset parameter of a part's Content-Type, or UTF-8.
+QByteArray charsetOf(const std::optional<std::string>& contentType)
+{
+    if (contentType)
+        if (const std::string* charset = core::parseHeaderValue(*contentType).param("charset"))
+            if (QStringDecoder(charset->c_str()).isValid())
+                return QByteArray::fromStdString(*charset);
+    return QByteArrayLiteral("UTF-8");
+}
+} // namespace
+
+void storeFieldValue(QJsonObject& part, const QByteArray& value, const std::optional<std::string>& contentType)
+{
+    // Stateless: an incomplete sequence at the end is an error, not state kept for more input.
+    QStringDecoder decoder(charsetOf(contentType).constData(), QStringConverter::Flag::Stateless);
+    const QString text = decoder.decode(value);
+    if (!decoder.hasError()) {
+        part["value"] = text;
+        part["value_encoding"] = QStringLiteral("text");
+    } else {
+        part["value"] = QString::fromLatin1(value.toBase64());
+        part["value_encoding"] = QStringLiteral("base64");
+    }
+}
+
+std::optional<QByteArray> fieldValueBytes(const QJsonObject& part)
+{
+    if (!part["value"].isString())
+        return std::nullopt;
+    const QString value = part["value"].toString();
+    if (part["value_encoding"].toString() == QLatin1String("base64"))
+        return QByteArray::fromBase64(value.toLatin1());
+    std::optional<std::string> type;
+    if (part["content_type"].isString())
+        type = part["content_type"].toString().toStdString();
+    QStringEncoder encoder(charsetOf(type).constData(), QStringConverter::Flag::Stateless);
+    return QByteArray(encoder.encode(value));
+}
+
+} // namespace upin::app

@@ -1,0 +1,98 @@
+// upload-inspector-cli extract SOURCE --part N|--name NAME [-o FILE|-]: one part's bytes out of whatever holds
+// them: a raw body, a whole HTTP request, a HAR file or a capture folder (body.raw, part files or inline values).
+
+#include "cli/cli_args.h"
+#include "common/limits.h"
+#include "inspect/inspect_worker.h"
+#include "inspect/part_bytes.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+#include <unistd.h>
+
+namespace upin::app::cli {
+namespace {
+
+// The parts a user numbers: the body's top-level parts; for a HAR file, the parts of its first multipart request.
+const std::vector<core::PartSummary>& numberedParts(const InspectResult& result)
+{
+    if (!result.harBodies.isEmpty() && !result.report.parts.empty())
+        return result.report.parts.front().children;
+    return result.report.parts;
+}
+
+} // namespace
+
+int runExtract(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(
+        QStringLiteral("Write one part's bytes from a raw body, a raw HTTP request (--raw-http is detected), a HAR "
+                       "file (its first multipart request) or a capture folder."));
+    cl.addHelpOption();
+    cl.addPositionalArgument(QStringLiteral("SOURCE"),
+                             QStringLiteral("body file, HTTP request, HAR file or capture folder"));
+    QCommandLineOption part(QStringLiteral("part"), QStringLiteral("the part's index, from 0 (as parse lists them)"),
+                            QStringLiteral("N"));
+    QCommandLineOption name(QStringLiteral("name"), QStringLiteral("the first part with this field name"),
+                            QStringLiteral("NAME"));
+    QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
+                              QStringLiteral("file to write, or - for standard output"), QStringLiteral("FILE"));
+    QCommandLineOption contentType(QStringLiteral("content-type"),
+                                   QStringLiteral("Content-Type with the boundary, when the source has none"),
+                                   QStringLiteral("VALUE"));
+    cl.addOptions({part, name, output, contentType});
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli extract")} + arguments);
+    if (cl.positionalArguments().size() != 1 || cl.isSet(part) == cl.isSet(name)) {
+        printErr(QStringLiteral("extract: give SOURCE and one of --part N or --name NAME\n\n") + cl.helpText());
+        return 2;
+    }
+    const QString target = cl.isSet(output) ? cl.value(output) : QStringLiteral("-");
+    if (target == QLatin1String("-") && !cl.isSet(output) && isatty(STDOUT_FILENO)) {
+        printErr(
+            QStringLiteral("extract: standard output is a terminal; use -o FILE, or -o - to write there anyway\n"));
+        return 2;
+    }
+    const QString source = cl.positionalArguments().constFirst();
+    if (!QFileInfo::exists(source)) {
+        printErr(QStringLiteral("extract: %1 does not exist\n").arg(source));
+        return 2;
+    }
+    const InspectResult result = inspectSource(source, cl.value(contentType), inspectLimits());
+    if (!result.error.isEmpty()) {
+        printErr(QStringLiteral("extract: %1\n").arg(result.error));
+        return 2;
+    }
+    const auto& parts = numberedParts(result);
+    const core::PartSummary* chosen = nullptr;
+    bool indexOk = false;
+    const uint index = cl.value(part).toUInt(&indexOk);
+    for (const auto& p : parts)
+        if (cl.isSet(part) ? indexOk && p.index == index : p.name == cl.value(name).toStdString()) {
+            chosen = &p;
+            break;
+        }
+    if (!chosen) {
+        printErr(QStringLiteral("extract: %1 has no part %2 (it has %3 parts)\n")
+                     .arg(source, cl.isSet(part) ? cl.value(part) : QStringLiteral("named '%1'").arg(cl.value(name)))
+                     .arg(parts.size()));
+        return 1;
+    }
+    const PartBytes where = locatePart(result, *chosen);
+    QString error;
+    if (!copyPartBytes(where, target, &error)) {
+        printErr(QStringLiteral("extract: part %1: %2\n").arg(chosen->index).arg(error));
+        return 1;
+    }
+    if (where.available < chosen->size) { // written, but only what was kept
+        printErr(QStringLiteral("extract: part %1: only the first %2 of %3 bytes were kept; those were written\n")
+                     .arg(chosen->index)
+                     .arg(where.available)
+                     .arg(chosen->size));
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace upin::app::cli

@@ -1,0 +1,69 @@
+#include "common/limits.h"
+
+#include "common/byte_size.h"
+
+#include <limits>
+
+namespace upin::app {
+
+namespace {
+constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
+
+template <typename T>
+T clampTo(uint64_t value)
+{
+    return value > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max() : T(value);
+}
+} // namespace
+
+const std::array<UserLimit, 5> kUserLimits{{
+    {"max-field-size", "largest form field (a part without a filename), e.g. 1M", false,
+     [](const core::Options& o) { return o.maxFieldSize; }, [](core::Options& o, uint64_t v) { o.maxFieldSize = v; }},
+    {"max-part-size", "largest part, e.g. 4G", false, [](const core::Options& o) { return o.maxPartSize; },
+     [](core::Options& o, uint64_t v) { o.maxPartSize = v; }},
+    {"max-parts", "most parts in one body, e.g. 10000", true,
+     [](const core::Options& o) { return uint64_t(o.maxParts); },
+     [](core::Options& o, uint64_t v) { o.maxParts = clampTo<uint32_t>(v); }},
+    {"max-header-bytes", "largest header block of one part, e.g. 16K", false,
+     [](const core::Options& o) { return uint64_t(o.maxHeaderBytes); },
+     [](core::Options& o, uint64_t v) { o.maxHeaderBytes = clampTo<size_t>(v); }},
+    {"max-body", "largest body, e.g. 64G", false, [](const core::Options& o) { return o.maxBodySize; },
+     [](core::Options& o, uint64_t v) { o.maxBodySize = v; }},
+}};
+
+core::Options listenerLimits()
+{
+    core::Options options; // core's defaults are the protective ones
+    options.maxBodySize = 64ull << 30;
+    return options;
+}
+
+core::Options inspectLimits()
+{
+    core::Options options;
+    options.maxFieldSize = kNoLimit; // fields stream through like files: nothing is held in memory
+    options.maxPartSize = kNoLimit;
+    options.maxBodySize = kNoLimit;
+    options.maxParts = std::numeric_limits<uint32_t>::max();
+    options.maxHeaderBytes = size_t{1} << 20; // held in memory while a part's headers are parsed
+    return options;
+}
+
+QString formatLimit(const UserLimit& limit, uint64_t value)
+{
+    const bool unlimited = limit.isCount ? value >= std::numeric_limits<uint32_t>::max() : value == kNoLimit;
+    if (unlimited)
+        return QStringLiteral("no limit");
+    return limit.isCount ? QString::number(value) : formatBytes(value);
+}
+
+bool setLimit(const UserLimit& limit, core::Options& options, const QString& text)
+{
+    auto value = parseByteSize(text);
+    if (!value || *value == 0)
+        return false;
+    limit.set(options, *value);
+    return true;
+}
+
+} // namespace upin::app

@@ -1,0 +1,216 @@
+#include "inspect/part_bytes.h"
+
+#include "capture/field_value.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+
+#include <cstdio>
+#include <vector>
+
+namespace upin::app {
+
+namespace {
+constexpr qint64 kCopyPiece = qint64{1} << 20;
+
+// Parts are matched by value: views hold copies of the report, not pointers into it.
+bool samePart(const core::PartSummary& a, const core::PartSummary& b)
+{
+    return a.index == b.index && a.offset == b.offset && a.bodyOffset == b.bodyOffset && a.size == b.size;
+}
+
+// node is part, or one of its nested parts is.
+bool holds(const core::PartSummary& node, const core::PartSummary& part)
+{
+    if (samePart(node, part))
+        return true;
+    for (const auto& child : node.children)
+        if (holds(child, part))
+            return true;
+    return false;
+}
+
+// The top-level part that holds this part (itself, or the ancestor of a nested one).
+const core::PartSummary* topLevelOf(const core::ParseReport& report, const core::PartSummary& part)
+{
+    for (const auto& top : report.parts)
+        if (holds(top, part))
+            return &top;
+    return nullptr;
+}
+
+PartBytes inMemory(const QByteArray& bytes, quint64 offset, quint64 size, bool partRelative)
+{
+    PartBytes where;
+    where.inMemory = true;
+    where.memory = bytes.mid(qsizetype(offset), qsizetype(size));
+    where.available = quint64(where.memory.size());
+    where.partRelative = partRelative;
+    return where;
+}
+
+// A capture folder without body.raw: the part files and the inline values capture.json lists.
+PartBytes fromCapture(const InspectResult& result, const core::PartSummary& part)
+{
+    PartBytes where;
+    where.partRelative = true;
+    const core::PartSummary* top = topLevelOf(result.report, part);
+    QJsonObject kept;
+    for (const auto& value : result.capture[QStringLiteral("parts")].toArray())
+        if (top && value.toObject()[QStringLiteral("index")].toInteger() == top->index)
+            kept = value.toObject();
+    const quint64 within = top ? part.bodyOffset - top->bodyOffset : 0;
+    if (kept.contains(QStringLiteral("saved_as"))) {
+        where.file = QDir(result.partsFolder).filePath(kept[QStringLiteral("saved_as")].toString());
+        where.fileOffset = qint64(within);
+        const qint64 onDisk = QFileInfo(where.file).size();
+        where.available = std::min<quint64>(part.size, quint64(std::max<qint64>(0, onDisk - qint64(within))));
+        if (!QFileInfo::exists(where.file))
+            where.missing = QObject::tr("the saved file %1 is gone").arg(kept[QStringLiteral("saved_as")].toString());
+        return where;
+    }
+    if (auto value = fieldValueBytes(kept))
+        return inMemory(*value, within, part.size, true);
+    const QString endpoint = result.capture[QStringLiteral("endpoint")].toString();
+    where.missing = endpoint == QLatin1String("/file-part") || endpoint == QLatin1String("/capture")
+                        ? QObject::tr("this part's bytes were not stored (the capture failed before them)")
+                        : QObject::tr("%1 keeps no part bytes, only their sizes and hashes").arg(endpoint);
+    return where;
+}
+} // namespace
+
+PartBytes locatePart(const InspectResult& result, const core::PartSummary& part)
+{
+    PartBytes where;
+    if (!result.harBodies.isEmpty()) { // HAR: top-level nodes are requests, their children the parts
+        for (qsizetype i = 0; i < result.harBodies.size() && size_t(i) < result.report.parts.size(); ++i) {
+            const core::PartSummary& request = result.report.parts[size_t(i)];
+            if (samePart(request, part))
+                return inMemory(result.harBodies[i], 0, part.size, false);
+            if (holds(request, part)) // child offsets count from the start of their request's body
+                return inMemory(result.harBodies[i], part.bodyOffset, part.size, false);
+        }
+        where.missing = QObject::tr("this part is not in the HAR file's requests");
+        return where;
+    }
+    if (!result.bodyFile.isEmpty() && result.bodyFileOffset >= 0) {
+        where.file = result.bodyFile;
+        where.fileOffset = result.bodyFileOffset + qint64(part.bodyOffset);
+        where.available = part.size;
+        return where;
+    }
+    if (!result.bodyFile.isEmpty()) {
+        where.missing = QObject::tr("this body was sent chunked, so part offsets do not map to the file");
+        return where;
+    }
+    if (!result.partsFolder.isEmpty())
+        return fromCapture(result, part);
+    where.missing = QObject::tr("no bytes were kept for this part");
+    return where;
+}
+
+QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length)
+{
+    if (!where.missing.isEmpty() || offset >= where.available)
+        return {};
+    length = qint64(std::min<quint64>(quint64(length), where.available - offset));
+    if (where.inMemory)
+        return where.memory.mid(qsizetype(offset), qsizetype(length));
+    QFile file(where.file);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(where.fileOffset + qint64(offset)))
+        return {};
+    return file.read(length); // only what is shown: a multi-GB part is never read whole
+}
+
+bool copyPartBytes(const PartBytes& where, const QString& target, QString* error)
+{
+    if (!where.missing.isEmpty()) {
+        *error = where.missing;
+        return false;
+    }
+    QFile out;
+    const bool toStdout = target == QLatin1String("-");
+    if (toStdout ? !out.open(stdout, QIODevice::WriteOnly)
+                 : (out.setFileName(target), !out.open(QIODevice::WriteOnly))) {
+        *error = QObject::tr("cannot write %1: %2").arg(target, out.errorString());
+        return false;
+    }
+    if (where.inMemory) {
+        if (out.write(where.memory) != where.memory.size()) {
+            *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
+            return false;
+        }
+        return out.flush();
+    }
+    QFile in(where.file);
+    if (!in.open(QIODevice::ReadOnly) || !in.seek(where.fileOffset)) {
+        *error = QObject::tr("cannot read %1: %2").arg(where.file, in.errorString());
+        return false;
+    }
+    std::vector<char> buffer(static_cast<size_t>(kCopyPiece));
+    for (quint64 done = 0; done < where.available;) {
+        const qint64 got =
+            in.read(buffer.data(), qint64(std::min<quint64>(quint64(kCopyPiece), where.available - done)));
+        if (got <= 0) {
+            *error = QObject::tr("%1 ended %2 bytes early").arg(where.file).arg(where.available - done);
+            return false;
+        }
+        if (out.write(buffer.data(), got) != got) {
+            *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
+            return false;
+        }
+        done += quint64(got);
+    }
+    return out.flush();
+}
+
+std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString& base, QString* why)
+{
+    const QJsonArray parts = capture.capture[QStringLiteral("parts")].toArray();
+    if (capture.capture.isEmpty() || parts.isEmpty()) {
+        *why = capture.capture.isEmpty() ? QObject::tr("only captures can be sent again")
+                                         : QObject::tr("this capture has no parts");
+        return std::nullopt;
+    }
+    UploadPlan plan;
+    plan.targets = {
+        QUrl(base + capture.capture[QStringLiteral("request")].toObject()[QStringLiteral("target")].toString())};
+    for (const auto& value : parts) {
+        const QJsonObject part = value.toObject();
+        const QString label = QObject::tr("part %1 ('%2')")
+                                  .arg(part[QStringLiteral("index")].toInteger())
+                                  .arg(part[QStringLiteral("name")].toString());
+        PlanPart p;
+        p.name = part[QStringLiteral("name")].toString();
+        p.contentType = part[QStringLiteral("content_type")].toString();
+        const bool isFile = part[QStringLiteral("filename")].isString();
+        p.filename = isFile ? part[QStringLiteral("filename")].toString() : QString();
+        const QString saved = QDir(capture.partsFolder).filePath(part[QStringLiteral("saved_as")].toString());
+        const auto fieldValue = fieldValueBytes(part);
+        if (!part[QStringLiteral("complete")].toBool()) {
+            *why = QObject::tr("%1 did not arrive whole").arg(label);
+            return std::nullopt;
+        }
+        if (part.contains(QStringLiteral("saved_as")) &&
+            QFileInfo(saved).size() == part[QStringLiteral("size")].toInteger()) {
+            p.kind = isFile ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
+            p.path = saved;
+        } else if (fieldValue && !part[QStringLiteral("value_truncated")].toBool() &&
+                   part[QStringLiteral("value_encoding")].toString() == QLatin1String("text") &&
+                   !fieldValue->contains('\0')) {
+            p.kind = PlanPart::Kind::Field;
+            p.value = part[QStringLiteral("value")].toString();
+        } else {
+            *why = fieldValue
+                       ? QObject::tr("%1 holds bytes that are not text, which a command line cannot carry").arg(label)
+                       : QObject::tr("%1 was not kept (%2 stores no part bytes)")
+                             .arg(label, capture.capture[QStringLiteral("endpoint")].toString());
+            return std::nullopt;
+        }
+        plan.parts.append(p);
+    }
+    return plan;
+}
+
+} // namespace upin::app

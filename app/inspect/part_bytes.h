@@ -1,0 +1,25 @@
+#pragma once
+// Where one part's body bytes can be read, whatever the source kept: a range of a body file (a raw body, a raw
+// HTTP request with Content-Length framing, a capture's body.raw), a part file in a capture folder, a form field's
+// value kept inline in capture.json, or a request body held in a HAR file. Shared by the Inspect tab's previews,
+// Save part and Copy as curl, and by `upload-inspector-cli extract`.
+
+#include "inspect/inspect_types.h"
+#include "sender/upload_plan.h"
+
+#include <optional>
+
+namespace upin::app {
+
+PartBytes locatePart(const InspectResult& result, const core::PartSummary& part);
+// Up to length bytes from offset (relative to the part's first body byte). Blocking file I/O of at most length.
+QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length);
+// Writes the part's available bytes to target ("-": standard output), in 1 MiB pieces. False with *error set
+// when reading or writing fails or fewer bytes than expected were available. Blocking: off the GUI thread.
+bool copyPartBytes(const PartBytes& where, const QString& target, QString* error);
+
+// A plan that sends a capture's parts again as they arrived (names, file names, types, bytes), to base + the
+// captured request target; nullopt with *why set when the capture did not keep every part whole.
+std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString& base, QString* why);
+
+} // namespace upin::app
