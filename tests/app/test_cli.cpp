@@ -1,5 +1,7 @@
 // The real upload-inspector-cli binary, run as a user would, on real files.
 
+#include "app/listener_fixture.h"
+
 #include <catch2/catch.hpp>
 
 #include "inspect/body_file.h"
@@ -17,6 +19,7 @@ namespace {
 struct Run {
     int exitCode;
     QByteArray out;
+    QByteArray err;
 };
 
 Run runCli(const QStringList& arguments)
@@ -24,7 +27,15 @@ Run runCli(const QStringList& arguments)
     QProcess process;
     process.start(QStringLiteral(UPIN_CLI_PATH), arguments);
     REQUIRE(process.waitForFinished(120000));
-    return {process.exitCode(), process.readAllStandardOutput()};
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
+{
+    QFile file(dir.filePath(name));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    REQUIRE(file.write(content) == content.size());
+    return file.fileName();
 }
 
 QString ownCorpusFile(const QString& relative)
@@ -150,4 +161,84 @@ TEST_CASE("copyPartBytes copies a part's bytes out of a body file, in pieces", "
     where.available = quint64(body.size()); // the source ends first: a failure that says so
     CHECK_FALSE(upin::app::copyPartBytes(where, target, &error));
     CHECK(error.contains("ended 100 bytes early"));
+}
+
+TEST_CASE("parse takes a 4 MiB field by default; --max-field-size rejects it, naming the option", "[cli][limits]")
+{
+    QTemporaryDir dir;
+    const QByteArray value(4 << 20, 'v');
+    const QString path = writeFile(
+        dir, "field.bin", "--b\r\nContent-Disposition: form-data; name=\"big\"\r\n\r\n" + value + "\r\n--b--\r\n");
+    Run whole = runCli({"parse", path, "--json"});
+    CHECK(whole.exitCode == 0);
+    CHECK(QJsonDocument::fromJson(whole.out).object()["parts"].toArray()[0].toObject()["size"].toInteger() ==
+          value.size());
+    Run limited = runCli({"parse", path, "--max-field-size", "1M"});
+    CHECK(limited.exitCode == 1);
+    CHECK(limited.out.contains("field_too_large"));
+    CHECK(limited.out.contains("--max-field-size"));
+    CHECK_FALSE(limited.out.contains("Options::")); // no C++ names in what users read
+    Run bad = runCli({"parse", path, "--max-parts", "many"});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("--max-parts"));
+}
+
+TEST_CASE("parse and extract read a capture folder: part files and inline field values", "[cli][capture]")
+{
+    upin::test::ListenerFixture f;
+    const QByteArray photo = upin::test::randomBytes(137 * 1024, 3);
+    const QString photoPath = f.file("photo.jpg", photo);
+    auto r = upin::test::curl(
+        {"-F", "note=hello from curl", "-F", "photo=@" + photoPath + ";type=image/jpeg", f.url("/file-part")});
+    REQUIRE(r.status == 200);
+    const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(folders.size() == 1);
+    const QString folder = QDir(f.listener.captureRoot()).filePath(folders.first());
+
+    Run text = runCli({"parse", folder});
+    CHECK(text.exitCode == 0);
+    CHECK(text.out.contains("value: \"hello from curl\""));
+    CHECK(text.out.contains("photo.jpg"));
+    Run json = runCli({"parse", folder, "--json"});
+    CHECK(upin::test::partNamed(QJsonDocument::fromJson(json.out).object(), "note")["value"].toString() ==
+          "hello from curl");
+
+    QTemporaryDir out;
+    CHECK(runCli({"extract", folder, "--name", "photo", "-o", out.filePath("photo.jpg")}).exitCode == 0);
+    CHECK(upin::test::readAll(out.filePath("photo.jpg")) == photo);
+    Run value = runCli({"extract", folder, "--part", "0", "-o", "-"});
+    CHECK(value.exitCode == 0);
+    CHECK(value.out == "hello from curl");
+    Run missing = runCli({"extract", folder, "--part", "7", "-o", "-"});
+    CHECK(missing.exitCode == 1);
+    CHECK(missing.err.contains("has no part 7 (it has 2 parts)"));
+}
+
+TEST_CASE("extract writes a part from a raw body, a raw HTTP request and a HAR file", "[cli][extract]")
+{
+    QTemporaryDir dir;
+    const QByteArray file("\x00\x01 binary \xff", 12);
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nfirst\r\n"
+                            "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n" +
+                            file + "\r\n--b--\r\n";
+    const QString raw = writeFile(dir, "body.bin", body);
+    const QString http = writeFile(dir, "request.http",
+                                   "POST /up HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                                   "Content-Length: " +
+                                       QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    QJsonObject postData{{"mimeType", "multipart/form-data; boundary=b"},
+                         {"encoding", "base64"},
+                         {"text", QString::fromLatin1(body.toBase64())}};
+    QJsonObject request{{"method", "POST"}, {"url", "http://example/up"}, {"postData", postData}};
+    QJsonObject har{{"log", QJsonObject{{"entries", QJsonArray{QJsonObject{{"request", request}}}}}}};
+    const QString harPath = writeFile(dir, "upload.har", QJsonDocument(har).toJson());
+    for (const QString& source : {raw, http, harPath}) {
+        INFO(source.toStdString());
+        Run run = runCli({"extract", source, "--name", "f", "-o", "-"});
+        CHECK(run.exitCode == 0);
+        CHECK(run.out == file);
+        Run first = runCli({"extract", source, "--part", "0", "-o", "-"});
+        CHECK(first.out == "first");
+    }
+    CHECK(runCli({"extract", raw}).exitCode == 2); // neither --part nor --name
 }
