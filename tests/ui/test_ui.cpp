@@ -26,17 +26,26 @@
 #include <QAbstractItemModelTester>
 #include <QBarSet>
 #include <QBoxPlotSeries>
+#include <QBuffer>
 #include <QDir>
+#include <QImage>
 #include <QJsonArray>
+#include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
+#include <QTreeView>
 #include <QUrl>
+
+#include <csignal>
+#include <sys/resource.h>
 
 using namespace upin;
 
@@ -406,4 +415,99 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
           "✗ differs");
     // the raw body was kept, so the part bytes are readable for the previews
     CHECK(view.hex()->toPlainText().contains("▶"));
+}
+
+TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field values, Save part, Copy as curl",
+          "[ui][inspect][capture]")
+{
+    test::ListenerFixture f;
+    QImage picture(96, 64, QImage::Format_RGB32);
+    for (int y = 0; y < picture.height(); ++y)
+        for (int x = 0; x < picture.width(); ++x)
+            picture.setPixel(x, y, qRgb(x * 2, y * 3, 128));
+    QByteArray jpeg;
+    QBuffer buffer(&jpeg);
+    REQUIRE(picture.save(&buffer, "JPEG"));
+    const QByteArray data = test::randomBytes(3 << 20, 41);
+    auto sent = test::curl({"-F", "photo=@" + f.file("photo.jpg", jpeg), "-F", "note=hello from curl", "-F",
+                            "data=@" + f.file("u3m.bin", data), f.url("/file-part")});
+    REQUIRE(sent.status == 200);
+    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(folders.size() == 1);
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    const auto result = finished.first().first().value<app::InspectResult>();
+    REQUIRE(result.bodyFile.isEmpty()); // /file-part keeps no raw body: everything below reads part files and values
+    ui::InspectView view;
+    view.setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
+    view.showResult(result);
+    REQUIRE(view.model()->rowCount() == 3);
+
+    view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the photo
+    REQUIRE_FALSE(view.image()->pixmap().isNull());
+    CHECK(view.hex()->toPlainText().contains("▶0000000000  ff d8 ff"));
+    CHECK(view.hex()->toPlainText().contains("offsets count from the part's first byte"));
+    CHECK(view.savePartButton()->isEnabled());
+    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the field, kept inline
+    CHECK(view.text()->toPlainText() == "hello from curl");
+    CHECK(view.hex()->toPlainText().contains("68 65 6c 6c 6f")); // "hello"
+
+    QTemporaryDir out;
+    QList<app::PartCopy> copies;
+    for (const auto& part : result.report.parts)
+        copies.append({app::locatePart(result, part), out.filePath(QString::number(part.index))});
+    QSignalSpy saved(&worker, &app::InspectWorker::partsSaved);
+    worker.saveParts(copies);
+    REQUIRE(saved.size() == 1);
+    CHECK(saved.first().at(1).toStringList().isEmpty());
+    CHECK(test::readAll(out.filePath("0")) == jpeg);
+    CHECK(test::readAll(out.filePath("1")) == "hello from curl");
+    CHECK(test::readAll(out.filePath("2")) == data);
+
+    // Copy as curl sends the same parts again: every hash the listener reports is the one it reported before.
+    REQUIRE(view.copyCurlButton()->isEnabled());
+    QString why;
+    auto plan = app::resendPlan(result, QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()), &why);
+    REQUIRE(plan);
+    QProcess shell;
+    shell.start("bash", {"-c", plan->toCurl() + " -s"});
+    REQUIRE(shell.waitForFinished(60000));
+    const QJsonObject again = QJsonDocument::fromJson(shell.readAllStandardOutput()).object();
+    REQUIRE(again["parts"].toArray().size() == 3);
+    for (const QString name : {"photo", "note", "data"}) {
+        INFO(name.toStdString());
+        CHECK(test::partNamed(again, name)["sha256"] == test::partNamed(sent.json, name)["sha256"]);
+        CHECK(test::partNamed(again, name)["filename"] == test::partNamed(sent.json, name)["filename"]);
+    }
+}
+
+TEST_CASE("a capture whose parts were not all kept says so, and Copy as curl says why it is off", "[ui][inspect]")
+{
+    test::ListenerFixture f;
+    const QByteArray big = test::randomBytes(2 << 20, 43);
+    test::CurlResult sent;
+    {
+        rlimit saved{};
+        getrlimit(RLIMIT_FSIZE, &saved);
+        rlimit lowered = saved;
+        lowered.rlim_cur = 1 << 20;
+        std::signal(SIGXFSZ, SIG_IGN);
+        const QString path = f.file("big.bin", big);
+        REQUIRE(setrlimit(RLIMIT_FSIZE, &lowered) == 0);
+        sent = test::curl({"-F", "big=@" + path, f.url("/file-part")});
+        setrlimit(RLIMIT_FSIZE, &saved);
+    }
+    REQUIRE(sent.status == 507);
+    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(folders.size() == 1);
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    ui::InspectView view;
+    view.showResult(finished.first().first().value<app::InspectResult>());
+    view.tree()->setCurrentIndex(view.model()->index(0, 0));
+    CHECK(view.savePartButton()->isEnabled()); // the megabyte that was stored can still be saved
+    CHECK_FALSE(view.copyCurlButton()->isEnabled());
+    CHECK(view.copyCurlButton()->toolTip().contains("did not arrive whole"));
 }

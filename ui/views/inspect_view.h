@@ -30,6 +30,10 @@ public:
     QTreeView* tree() const { return m_tree; }
     QListWidget* diagnostics() const { return m_diagnostics; }
     QPlainTextEdit* hex() const { return m_hex; }
+    QPlainTextEdit* text() const { return m_text; }
+    QLabel* image() const { return m_image; }
+    QPushButton* copyCurlButton() const { return m_copyCurl; }
+    QPushButton* savePartButton() const { return m_savePart; }
     void openDialog();
 
 public slots:
