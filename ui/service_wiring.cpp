@@ -31,6 +31,33 @@ Worker* onThread(QThread& thread)
     return worker;
 }
 
+// The listener settings the user chose in earlier sessions, or the defaults.
+ListenerSettings loadListenerSettings()
+{
+    QSettings stored;
+    ListenerSettings settings;
+    settings.retention.keepCaptures =
+        stored.value(QStringLiteral("listen/keep"), settings.retention.keepCaptures).toInt();
+    settings.retention.keepBytes =
+        stored.value(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes).toULongLong();
+    for (const auto& limit : app::kUserLimits) {
+        const QString key = QStringLiteral("limits/%1").arg(QString::fromLatin1(limit.option));
+        if (stored.contains(key))
+            app::setLimit(limit, settings.limits, stored.value(key).toString());
+    }
+    return settings;
+}
+
+void saveListenerSettings(const ListenerSettings& settings)
+{
+    QSettings stored;
+    stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
+    stored.setValue(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes);
+    for (const auto& limit : app::kUserLimits)
+        stored.setValue(QStringLiteral("limits/%1").arg(QString::fromLatin1(limit.option)),
+                        app::limitText(limit, limit.get(settings.limits)));
+}
+
 } // namespace
 
 ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
@@ -41,6 +68,7 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     qRegisterMetaType<app::InspectResult>();
     qRegisterMetaType<QList<app::PartCopy>>();
     qRegisterMetaType<app::ShootoutResult>();
+    m_window.listenView()->setSettings(loadListenerSettings());
     connectListener();
     connectSender();
     connectInspector();
@@ -61,6 +89,10 @@ bool ServiceWiring::startListener(quint16 port)
 {
     app::ListenerConfig config;
     config.captureDir = m_captureDir;
+    const ListenerSettings settings = loadListenerSettings();
+    config.retention = settings.retention;
+    config.parser = settings.limits;
+    config.maxBodyBytes = settings.limits.maxBodySize;
     bool ok = false;
     for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
         config.port = port == 0 ? 0 : quint16(port + attempt);
@@ -99,6 +131,11 @@ void ServiceWiring::connectListener()
         m_captureDir = folder;
         QSettings().setValue(QStringLiteral("listen/captureDir"), folder);
         startListener(m_listener->isListening() ? m_listener->port() : quint16(8080));
+    });
+    connect(view, &ListenView::settingsChosen, this, [this](const ListenerSettings& settings) {
+        saveListenerSettings(settings);
+        if (m_listener->isListening())
+            startListener(m_listener->port());
     });
     connect(view, &ListenView::stopRequested, this, [this] {
         m_listener->stop();

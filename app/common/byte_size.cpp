@@ -18,7 +18,20 @@ std::optional<qulonglong> parseByteSize(const QString& text)
         return std::nullopt;
     const QString unit = match.captured(2).toLower();
     int shift = unit == "k" ? 10 : unit == "m" ? 20 : unit == "g" ? 30 : unit == "t" ? 40 : 0;
+    if (value > (~qulonglong(0) >> shift))
+        return std::nullopt; // would overflow
     return value << shift;
+}
+
+QString exactByteSize(quint64 bytes)
+{
+    const char* units[] = {"", "K", "M", "G", "T"};
+    int unit = 0;
+    while (unit < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return QStringLiteral("%1%2").arg(bytes).arg(QLatin1String(units[unit]));
 }
 
 QString formatBytes(quint64 bytes)

@@ -10,6 +10,8 @@ namespace upin::app {
 
 // "200", "64K", "256M", "2G", "1GiB", "10MB" -> bytes; nullopt when malformed.
 std::optional<qulonglong> parseByteSize(const QString& text);
+// 1048576 -> "1M", 1536 -> "1536": exact, in the form parseByteSize reads back (for fields a user edits).
+QString exactByteSize(quint64 bytes);
 // 1536 -> "1.50 KiB": three significant digits or so, for people.
 QString formatBytes(quint64 bytes);
 

@@ -14,6 +14,11 @@ T clampTo(uint64_t value)
 {
     return value > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max() : T(value);
 }
+
+bool unlimited(bool isCount, uint64_t value)
+{
+    return isCount ? value >= std::numeric_limits<uint32_t>::max() : value == kNoLimit;
+}
 } // namespace
 
 const std::array<UserLimit, 5> kUserLimits{{
@@ -51,14 +56,25 @@ core::Options inspectLimits()
 
 QString formatLimit(const UserLimit& limit, uint64_t value)
 {
-    const bool unlimited = limit.isCount ? value >= std::numeric_limits<uint32_t>::max() : value == kNoLimit;
-    if (unlimited)
+    if (unlimited(limit.isCount, value))
         return QStringLiteral("no limit");
     return limit.isCount ? QString::number(value) : formatBytes(value);
 }
 
+QString limitText(const UserLimit& limit, uint64_t value)
+{
+    if (unlimited(limit.isCount, value))
+        return QStringLiteral("none");
+    return limit.isCount ? QString::number(value) : exactByteSize(value);
+}
+
 bool setLimit(const UserLimit& limit, core::Options& options, const QString& text)
 {
+    const QString word = text.trimmed().toLower();
+    if (word == QLatin1String("none") || word == QLatin1String("no limit") || word == QLatin1String("unlimited")) {
+        limit.set(options, kNoLimit);
+        return true;
+    }
     auto value = parseByteSize(text);
     if (!value || *value == 0)
         return false;

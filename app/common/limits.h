@@ -24,9 +24,11 @@ extern const std::array<UserLimit, 5> kUserLimits;
 
 core::Options listenerLimits();
 core::Options inspectLimits();
-// "1 MiB" or "10000": a limit's value as a person reads it; "no limit" for the largest value.
+// "1.00 MiB" or "10000": a limit's value as a person reads it; "no limit" for the largest value.
 QString formatLimit(const UserLimit& limit, uint64_t value);
-// Sets a limit from text such as "4M", "1G" or "500"; false when the text is not a size (or count).
+// "1M", "10000" or "none": exact, in the form setLimit reads back.
+QString limitText(const UserLimit& limit, uint64_t value);
+// Sets a limit from text such as "4M", "1G", "500" or "none"; false when the text is not a size (or count).
 bool setLimit(const UserLimit& limit, core::Options& options, const QString& text);
 
 } // namespace upin::app

@@ -5,6 +5,7 @@
 #include "app/listener_fixture.h"
 #include "bench/shootout_worker.h"
 #include "charts/bar_chart.h"
+#include "charts/chart_export.h"
 #include "charts/part_timeline_chart.h"
 #include "charts/throughput_chart.h"
 #include "inspect/inspect_worker.h"
@@ -33,6 +34,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -41,6 +43,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QTreeView>
 #include <QUrl>
 
@@ -510,4 +513,27 @@ TEST_CASE("a capture whose parts were not all kept says so, and Copy as curl say
     CHECK(view.savePartButton()->isEnabled()); // the megabyte that was stored can still be saved
     CHECK_FALSE(view.copyCurlButton()->isEnabled());
     CHECK(view.copyCurlButton()->toolTip().contains("did not arrive whole"));
+}
+
+TEST_CASE("exports keep dots in folder names, and a failed write is reported naming the file", "[ui][export]")
+{
+    CHECK(ui::exportBase("/home/u/v1.2/runs") == "/home/u/v1.2/runs");
+    CHECK(ui::exportBase("/home/u/v1.2/runs.csv") == "/home/u/v1.2/runs");
+    CHECK(ui::exportBase("/tmp/a.b.json") == "/tmp/a.b");
+    QTemporaryDir dir;
+    const QString dotted = dir.filePath("v1.2");
+    REQUIRE(QDir().mkpath(dotted));
+    CHECK(ui::writeExport(nullptr, ui::exportBase(dotted + "/runs") + ".csv", "a,b\n"));
+    CHECK(test::readAll(dotted + "/runs.csv") == "a,b\n");
+
+    QString shown;
+    QTimer::singleShot(0, [&shown] { // the warning is modal: read it, then close it
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* box = qobject_cast<QMessageBox*>(w)) {
+                shown = box->text();
+                box->accept();
+            }
+    });
+    CHECK_FALSE(ui::writeExport(nullptr, dir.filePath("missing/runs.csv"), "x"));
+    CHECK(shown.contains("missing/runs.csv"));
 }

@@ -62,9 +62,4 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
     m_axis->setRange(0, top > 0 ? top * 1.15 : 1);
 }
 
-bool BarChart::exportPng(const QString& path)
-{
-    return grab().save(path, "PNG");
-}
-
 } // namespace upin::ui

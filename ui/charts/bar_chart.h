@@ -25,7 +25,6 @@ public:
     void setBars(const QList<Bar>& bars, bool showWhiskers = false);
     QBarSet* values() const { return m_set; }
     QBoxPlotSeries* whiskers() const { return m_whiskers; }
-    bool exportPng(const QString& path);
 
 private:
     QBarSeries* m_series;

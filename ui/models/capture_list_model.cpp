@@ -47,6 +47,8 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             if (r.error)
                 text +=
                     QStringLiteral(": %1 @%2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset);
+            if (!r.errorDetail.isEmpty())
+                text += QStringLiteral(" (%1)").arg(r.errorDetail);
             return text;
         }
         }
@@ -63,8 +65,14 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case app::CaptureState::Failed: return QBrush(QColor(0xc0, 0x1c, 0x28));
         }
     }
-    if (role == Qt::ToolTipRole)
-        return r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)") : r.folder;
+    if (role == Qt::ToolTipRole) {
+        QString tip = r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)") : r.folder;
+        if (r.error)
+            tip += QStringLiteral("\n%1").arg(app::toQString(core::describe(r.error->code)));
+        if (!r.errorDetail.isEmpty())
+            tip += QStringLiteral("\n%1").arg(r.errorDetail);
+        return tip;
+    }
     return {};
 }
 
@@ -110,6 +118,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
         if (e.kind == app::ListenerEvent::Kind::CaptureFinished) {
             row.state = e.state;
             row.error = e.error;
+            row.errorDetail = e.errorDetail;
             row.parts = e.partCount;
         }
         emit dataChanged(index(i, 0), index(i, ColumnCount - 1));

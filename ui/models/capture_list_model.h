@@ -22,6 +22,7 @@ public:
         qint64 elapsedMs = 0;
         app::CaptureState state = app::CaptureState::Receiving;
         std::optional<core::Error> error;
+        QString errorDetail; // failed: the file that could not be written, and why
         QList<app::ThroughputSample> samples;
         struct PartSpan {
             QString label; // "0 file (photo.jpg)"

@@ -3,6 +3,8 @@
 #include "charts/bar_chart.h"
 #include "sender/run_report.h"
 
+#include "charts/chart_export.h"
+
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -88,16 +90,15 @@ void CompareView::refresh()
 void CompareView::exportCsv()
 {
     QString path = QFileDialog::getSaveFileName(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"));
-    QFile file(path);
-    if (!path.isEmpty() && file.open(QIODevice::WriteOnly))
-        file.write(app::runsToCsv(m_runs).toUtf8());
+    if (!path.isEmpty())
+        writeExport(this, path, app::runsToCsv(m_runs).toUtf8());
 }
 
 void CompareView::exportPng()
 {
     QString path = QFileDialog::getSaveFileName(this, tr("Export chart as PNG"), QStringLiteral("compare.png"));
     if (!path.isEmpty())
-        m_chart->exportPng(path);
+        writePng(this, m_chart, path);
 }
 
 } // namespace upin::ui

@@ -31,6 +31,15 @@ ListenView::ListenView(QWidget* parent)
         if (!dir.isEmpty())
             emit captureFolderChosen(dir);
     });
+    auto* settings = new QPushButton(tr("Settings…"));
+    settings->setToolTip(tr("How many captures are kept, and the limits for uploads"));
+    connect(settings, &QPushButton::clicked, this, [this] {
+        ListenerSettingsDialog dialog(m_settings, this);
+        if (dialog.exec() == QDialog::Accepted) {
+            m_settings = dialog.settings();
+            emit settingsChosen(m_settings);
+        }
+    });
     auto* copy = new QPushButton(tr("Copy examples"));
     copy->setToolTip(tr("Copy the curl commands below"));
     connect(copy, &QPushButton::clicked, this,
@@ -47,6 +56,7 @@ ListenView::ListenView(QWidget* parent)
     top->addWidget(m_toggle);
     top->addWidget(m_status, 1);
     top->addWidget(folder);
+    top->addWidget(settings);
     top->addWidget(copy);
 
     m_examples->setReadOnly(true);

@@ -3,6 +3,7 @@
 // captures. Emits intents; never touches a socket.
 
 #include "models/capture_list_model.h"
+#include "views/listener_settings_dialog.h"
 
 #include <QWidget>
 
@@ -27,12 +28,14 @@ public:
 public slots:
     void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
     void applyEvents(const QList<upin::app::ListenerEvent>& batch);
+    void setSettings(const ListenerSettings& settings) { m_settings = settings; }
 
 signals:
     void startRequested(quint16 port);
     void captureFolderChosen(const QString& folder);
     void stopRequested();
     void captureActivated(const QString& folder);
+    void settingsChosen(const ListenerSettings& settings);
 
 private:
     CaptureListModel* m_model;
@@ -43,6 +46,7 @@ private:
     QPlainTextEdit* m_examples;
     PartTimelineChart* m_timeline;
     bool m_listening = false;
+    ListenerSettings m_settings;
 };
 
 } // namespace upin::ui

@@ -3,11 +3,13 @@
 #include "charts/throughput_chart.h"
 #include "sender/run_report.h"
 
+#include "charts/chart_export.h"
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
+
 #include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -264,14 +266,11 @@ void SendView::exportRuns()
         QFileDialog::getSaveFileName(this, tr("Export runs (writes .csv, .json and .png)"), QStringLiteral("runs"));
     if (base.isEmpty())
         return;
-    base = base.section(QLatin1Char('.'), 0, 0);
-    QFile csv(base + QStringLiteral(".csv"));
-    if (csv.open(QIODevice::WriteOnly))
-        csv.write(app::runsToCsv(m_lastRuns).toUtf8());
-    QFile json(base + QStringLiteral(".json"));
-    if (json.open(QIODevice::WriteOnly))
-        json.write(QJsonDocument(app::runsToJson(m_lastRuns)).toJson());
-    m_chart->grab().save(base + QStringLiteral(".png"), "PNG");
+    base = exportBase(base);
+    // Each file is checked; the first failure is reported and stops the rest (they would fail the same way).
+    if (writeExport(this, base + QStringLiteral(".csv"), app::runsToCsv(m_lastRuns).toUtf8()) &&
+        writeExport(this, base + QStringLiteral(".json"), QJsonDocument(app::runsToJson(m_lastRuns)).toJson()))
+        writePng(this, m_chart, base + QStringLiteral(".png"));
 }
 
 void SendView::onFinished(const QList<app::RunResult>& results)

@@ -1,0 +1,79 @@
+#include "views/listener_settings_dialog.h"
+
+#include "common/byte_size.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSpinBox>
+
+namespace upin::ui {
+
+ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, QWidget* parent)
+    : QDialog(parent), m_settings(current), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
+{
+    setWindowTitle(tr("Listener settings"));
+    auto* form = new QFormLayout;
+    m_keep->setRange(1, 1'000'000);
+    m_keep->setValue(current.retention.keepCaptures);
+    m_keep->setToolTip(tr("Finished captures kept in the captures folder; older ones are deleted (--keep)"));
+    form->addRow(tr("Keep captures"), m_keep);
+    m_keepBytes->setPlaceholderText(tr("no size limit"));
+    if (current.retention.keepBytes > 0)
+        m_keepBytes->setText(app::exactByteSize(current.retention.keepBytes));
+    m_keepBytes->setToolTip(tr("Total size of kept captures, e.g. 10G; older ones are deleted (--keep-bytes). "
+                               "A capture still receiving is never deleted."));
+    form->addRow(tr("Keep at most"), m_keepBytes);
+    auto* limitsTitle = new QLabel(tr("<b>Limits for uploads</b> — what a client may send before the listener "
+                                      "rejects the body with an error naming the limit"));
+    limitsTitle->setWordWrap(true);
+    form->addRow(limitsTitle);
+    for (const auto& limit : app::kUserLimits) {
+        auto* edit = new QLineEdit(app::limitText(limit, limit.get(current.limits)));
+        edit->setToolTip(
+            tr("%1 (--%2)").arg(QString::fromLatin1(limit.description), QString::fromLatin1(limit.option)));
+        form->addRow(QStringLiteral("--%1").arg(QString::fromLatin1(limit.option)), edit);
+        m_limits.push_back(edit);
+    }
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ListenerSettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* note = new QLabel(tr("The listener restarts with these settings; uploads in progress are cut off."));
+    note->setWordWrap(true);
+    form->addRow(note);
+    form->addRow(buttons);
+    setLayout(form);
+}
+
+void ListenerSettingsDialog::accept()
+{
+    ListenerSettings chosen = m_settings;
+    chosen.retention.keepCaptures = m_keep->value();
+    if (m_keepBytes->text().trimmed().isEmpty()) {
+        chosen.retention.keepBytes = 0;
+    } else if (auto bytes = app::parseByteSize(m_keepBytes->text().trimmed())) {
+        chosen.retention.keepBytes = *bytes;
+    } else {
+        QMessageBox::warning(this, windowTitle(), tr("“Keep at most” is not a size such as 500M or 10G."));
+        m_keepBytes->setFocus();
+        return;
+    }
+    for (size_t i = 0; i < m_limits.size(); ++i) {
+        const app::UserLimit& limit = app::kUserLimits[i];
+        const QString text = m_limits[i]->text().trimmed();
+        if (!app::setLimit(limit, chosen.limits, text)) {
+            QMessageBox::warning(this, windowTitle(),
+                                 tr("--%1: “%2” is not a %3.")
+                                     .arg(QString::fromLatin1(limit.option), text,
+                                          limit.isCount ? tr("positive number") : tr("size such as 512K, 4M or 2G")));
+            m_limits[i]->setFocus();
+            return;
+        }
+    }
+    m_settings = chosen;
+    QDialog::accept();
+}
+
+} // namespace upin::ui
