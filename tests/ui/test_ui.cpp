@@ -6,6 +6,7 @@
 #include "bench/shootout_worker.h"
 #include "charts/bar_chart.h"
 #include "charts/chart_export.h"
+#include "charts/nice_axis.h"
 #include "charts/part_timeline_chart.h"
 #include "charts/throughput_chart.h"
 #include "inspect/inspect_worker.h"
@@ -32,6 +33,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMessageBox>
@@ -46,6 +48,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QUrl>
+#include <QValueAxis>
 
 #include <csignal>
 #include <sys/resource.h>
@@ -536,4 +539,39 @@ TEST_CASE("exports keep dots in folder names, and a failed write is reported nam
     });
     CHECK_FALSE(ui::writeExport(nullptr, dir.filePath("missing/runs.csv"), "x"));
     CHECK(shown.contains("missing/runs.csv"));
+}
+
+TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labels", "[ui][charts]")
+{
+    QValueAxis axis;
+    ui::setNiceRange(&axis, 362.02); // was labelled 362.02, 271.51 ...
+    CHECK(axis.max() == 400);
+    CHECK(axis.tickCount() == 5);
+    CHECK(axis.labelFormat() == "%.0f");
+    ui::setNiceRange(&axis, 0.073); // was 0.02, 0.05, 0.07
+    CHECK(axis.max() == Approx(0.08));
+    CHECK(axis.tickCount() == 5);
+    CHECK(axis.labelFormat() == "%.2f");
+    ui::setNiceRange(&axis, 14);
+    CHECK(axis.max() == 15);
+    CHECK(axis.tickCount() == 7); // 0, 2.5, 5 ... 15
+    CHECK(axis.labelFormat() == "%.1f");
+    CHECK(axis.labelsVisible());
+    ui::setNiceRange(&axis, 0); // no data: was 0 0 0 1 1
+    CHECK_FALSE(axis.labelsVisible());
+
+    ui::BarChart chart("t", "MB/s");
+    chart.show(); // legend markers are laid out (and report visibility) once shown
+    chart.setBars({{"a", 3, 2, 4}}, true);
+    QStringList legend;
+    for (auto* marker : chart.chart()->legend()->markers())
+        if (marker->isVisible())
+            legend << marker->label();
+    CHECK(legend == QStringList{"MB/s", "min-max"}); // one min-max entry, drawn as a line like the whiskers
+    chart.setBars({{"a", 3, 2, 4}}, false);
+    legend.clear();
+    for (auto* marker : chart.chart()->legend()->markers())
+        if (marker->isVisible())
+            legend << marker->label();
+    CHECK(legend == QStringList{"MB/s"});
 }

@@ -1,6 +1,7 @@
 #include "charts/bar_chart.h"
 
 #include "charts/chart_export.h"
+#include "charts/nice_axis.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -9,37 +10,44 @@
 #include <QBoxSet>
 #include <QChart>
 #include <QLegendMarker>
+#include <QLineSeries>
 #include <QValueAxis>
 
 namespace upin::ui {
 
 BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     : QChartView(parent), m_series(new QBarSeries), m_set(new QBarSet(unit)), m_whiskers(new QBoxPlotSeries),
-      m_categories(new QBarCategoryAxis), m_axis(new QValueAxis)
+      m_whiskerLegend(new QLineSeries), m_categories(new QBarCategoryAxis), m_axis(new QValueAxis)
 {
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
     m_series->append(m_set);
     m_series->setLabelsVisible(true);
     m_series->setLabelsFormat(QStringLiteral("@value"));
-    m_series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
-    m_whiskers->setName(tr("min-max"));
+    m_series->setLabelsPrecision(4);
     m_whiskers->setBoxWidth(0.15);
+    m_whiskers->setPen(QPen(Qt::black, 1.5));
+    m_whiskers->setBrush(Qt::NoBrush);
+    // The box plot's own legend marker is a filled box; a line in the whiskers' pen is what the chart shows.
+    m_whiskerLegend->setName(tr("min-max"));
+    m_whiskerLegend->setPen(m_whiskers->pen());
     chart->addSeries(m_series);
     chart->addSeries(m_whiskers);
+    chart->addSeries(m_whiskerLegend);
     chart->addAxis(m_categories, Qt::AlignBottom);
     chart->addAxis(m_axis, Qt::AlignLeft);
-    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_whiskers)}) {
+    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_whiskers),
+                               static_cast<QAbstractSeries*>(m_whiskerLegend)}) {
         s->attachAxis(m_categories);
         s->attachAxis(m_axis);
     }
     m_axis->setTitleText(unit);
-    m_axis->setLabelFormat(QStringLiteral("%.2f"));
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(240);
+    setBars({});
 }
 
 void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
@@ -56,10 +64,15 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
             m_whiskers->append(new QBoxSet(bar.min, bar.value, bar.value, bar.value, bar.max, bar.category));
     }
     m_whiskers->setVisible(showWhiskers);
-    for (auto* marker : chart()->legend()->markers(m_whiskers))
+    for (auto* marker : chart()->legend()->markers(m_whiskers)) // one per box, created as boxes are added
+        marker->setVisible(false);
+    for (auto* marker : chart()->legend()->markers(m_whiskerLegend))
         marker->setVisible(showWhiskers);
+    // Value labels sit at the top of a bar, where the whiskers' median line is drawn: with whiskers, at its base.
+    m_series->setLabelsPosition(showWhiskers ? QAbstractBarSeries::LabelsInsideBase
+                                             : QAbstractBarSeries::LabelsInsideEnd);
     m_categories->setCategories(categories);
-    m_axis->setRange(0, top > 0 ? top * 1.15 : 1);
+    setNiceRange(m_axis, top * 1.05); // room above the tallest bar or whisker
 }
 
 } // namespace upin::ui

@@ -7,6 +7,7 @@
 class QBarSeries;
 class QBarSet;
 class QBoxPlotSeries;
+class QLineSeries;
 class QBarCategoryAxis;
 class QValueAxis;
 
@@ -30,6 +31,7 @@ private:
     QBarSeries* m_series;
     QBarSet* m_set;
     QBoxPlotSeries* m_whiskers;
+    QLineSeries* m_whiskerLegend; // no points: only its legend entry, drawn like the whiskers
     QBarCategoryAxis* m_categories;
     QValueAxis* m_axis;
 };

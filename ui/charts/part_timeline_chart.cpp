@@ -1,6 +1,7 @@
 #include "charts/part_timeline_chart.h"
 
 #include "charts/chart_export.h"
+#include "charts/nice_axis.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -20,7 +21,6 @@ PartTimelineChart::PartTimelineChart(QWidget* parent)
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
     m_time->setTitleText(tr("ms since the capture started"));
-    m_time->setLabelFormat(QStringLiteral("%.0f"));
     m_parts->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     chart->addAxis(m_time, Qt::AlignBottom);
     chart->addAxis(m_parts, Qt::AlignLeft);
@@ -64,7 +64,7 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     // Category labels must be added with increasing values: the last part (bottom) first.
     for (int i = count - 1; i >= 0; --i)
         m_parts->append(row.partSpans[i].label, count - i);
-    m_time->setRange(0, double(end) * 1.05);
+    setNiceRange(m_time, double(end));
     m_parts->setRange(0, count + 1);
     chart()->setTitle(tr("Parts over time — %1 %2%3")
                           .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")),

@@ -1,6 +1,7 @@
 #include "charts/throughput_chart.h"
 
 #include "charts/chart_export.h"
+#include "charts/nice_axis.h"
 
 #include <QChart>
 #include <QLineSeries>
@@ -19,8 +20,6 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     chart->addSeries(m_received);
     m_x->setTitleText(tr("seconds"));
     m_y->setTitleText(tr("MB"));
-    m_x->setLabelFormat(QStringLiteral("%.2f"));
-    m_y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     for (auto* s : {m_sent, m_received}) {
@@ -33,6 +32,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(200);
+    rescale(); // empty: no labels until there is data
 }
 
 void ThroughputChart::fill(QLineSeries* series, const QList<app::ThroughputSample>& samples)
@@ -55,14 +55,14 @@ void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples)
 
 void ThroughputChart::rescale()
 {
-    double maxX = 0.001, maxY = 0.001;
+    double maxX = 0, maxY = 0;
     for (auto* s : {m_sent, m_received})
         for (const auto& p : s->points()) {
             maxX = std::max(maxX, p.x());
             maxY = std::max(maxY, p.y());
         }
-    m_x->setRange(0, maxX * 1.05);
-    m_y->setRange(0, maxY * 1.05);
+    setNiceRange(m_x, maxX);
+    setNiceRange(m_y, maxY);
 }
 
 } // namespace upin::ui
