@@ -163,7 +163,7 @@ TEST_CASE("copyPartBytes copies a part's bytes out of a body file, in pieces", "
     CHECK(error.contains("ended 100 bytes early"));
 }
 
-TEST_CASE("parse takes a 4 MiB field by default; --max-field-size rejects it, naming the option", "[cli][limits]")
+TEST_CASE("parse takes a 4 MiB field by default, and --max-field-size rejects it by name", "[cli][limits]")
 {
     QTemporaryDir dir;
     const QByteArray value(4 << 20, 'v');
