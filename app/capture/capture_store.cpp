@@ -7,6 +7,8 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <fcntl.h>
+
 namespace upin::app {
 
 namespace {
@@ -61,8 +63,23 @@ QString CaptureStore::beginCapture(quint64 id, const QString& endpoint)
     return {};
 }
 
+namespace {
+const QString kReserveName = QStringLiteral(".capture.json.reserve");
+// Room for a capture.json with a few hundred parts or a second of throughput samples; a larger one on a full
+// disk still fails, and says so.
+constexpr off_t kReserveBytes = off_t{256} * 1024;
+} // namespace
+
+void CaptureStore::reserveCaptureJsonSpace(const QString& folder)
+{
+    QFile reserve(QDir(folder).filePath(kReserveName));
+    if (reserve.open(QIODevice::WriteOnly)) // posix_fallocate, unlike resize(), takes the blocks for real
+        ::posix_fallocate(reserve.handle(), 0, kReserveBytes);
+}
+
 bool CaptureStore::writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error)
 {
+    QFile::remove(QDir(folder).filePath(kReserveName));
     QSaveFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
     // Unbuffered: every write reaches the file engine, so a full disk fails the write we check here. (Buffered,
     // the failure surfaced only in close(), after which QSaveFile in Qt 6.4 still renamed an empty file in.)

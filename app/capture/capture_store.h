@@ -35,6 +35,9 @@ public:
     // Writes capture.json to a temporary file, flushes and renames it: a failed write leaves the previous version
     // or none, never an empty or half file. On failure *error says what went wrong.
     static bool writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error);
+    // Sets disk space aside in a new capture folder for its capture.json, so that a capture that fills the disk
+    // can still say what happened to it: writeCaptureJson releases the space just before it writes.
+    static void reserveCaptureJsonSpace(const QString& folder);
     QJsonArray recent() const;
     // One capture's report for GET /captures/ID: capture.json of a finished capture, a short summary of one still
     // receiving, nullopt when there is no such capture.

@@ -61,6 +61,8 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
     const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
     if (stores) {
         session->m_folder = store.beginCapture(session->m_id, endpointPath(request.endpoint));
+        if (!session->m_folder.isEmpty())
+            CaptureStore::reserveCaptureJsonSpace(session->m_folder);
         const bool raw = request.endpoint == Endpoint::Capture || request.keepRaw;
         if (raw && !session->m_folder.isEmpty()) {
             session->m_rawFile.setFileName(QDir(session->m_folder).filePath(QStringLiteral("body.raw")));

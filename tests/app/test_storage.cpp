@@ -177,6 +177,10 @@ TEST_CASE("a full tmpfs: 507, the part as far as it was written, and the listene
     CHECK(QFileInfo(QDir(folder).filePath("000-big.bin")).size() == p["size"].toInteger());
     CHECK(p["size"].toInteger() > 0);
     CHECK(p["sha256"].isNull());
+    // Space set aside when the capture began lets the full disk still hold the capture's own account of it.
+    const QJsonObject stored = QJsonDocument::fromJson(readAll(QDir(folder).filePath("capture.json"))).object();
+    CHECK(stored["state"].toString() == "failed");
+    CHECK(partNamed(stored, "file")["size"] == p["size"]);
     // The user frees the space; the next upload succeeds on the same listener.
     REQUIRE(QDir(folder).removeRecursively());
     const QString small = sources.filePath("small.txt");

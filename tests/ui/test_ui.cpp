@@ -453,7 +453,7 @@ TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field va
     view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the photo
     REQUIRE_FALSE(view.image()->pixmap().isNull());
     CHECK(view.hex()->toPlainText().contains("▶0000000000  ff d8 ff"));
-    CHECK(view.hex()->toPlainText().contains("offsets count from the part's first byte"));
+    CHECK(view.hex()->toPlainText().contains("offsets from its first byte"));
     CHECK(view.savePartButton()->isEnabled());
     view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the field, kept inline
     CHECK(view.text()->toPlainText() == "hello from curl");

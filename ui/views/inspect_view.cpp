@@ -355,8 +355,7 @@ void InspectView::showHexAt(quint64 bodyOffset)
         showHex(m_wholeBody, bodyOffset, {});
     } else if (const core::PartSummary* holder = partHolding(m_result.report.parts, bodyOffset)) {
         showHex(app::locatePart(m_result, *holder), bodyOffset - holder->bodyOffset,
-                tr("part %1: offsets count from the part's first byte (no whole body was kept; body offset %2 is "
-                   "part offset %3)")
+                tr("part %1, offsets from its first byte (no whole body was kept); body offset %2 is %3 here")
                     .arg(holder->index)
                     .arg(bodyOffset)
                     .arg(bodyOffset - holder->bodyOffset));
