@@ -186,7 +186,7 @@ TEST_CASE("parse takes a 4 MiB field by default, and --max-field-size rejects it
 TEST_CASE("parse and extract read a capture folder: part files and inline field values", "[cli][capture]")
 {
     upin::test::ListenerFixture f;
-    const QByteArray photo = upin::test::randomBytes(137 * 1024, 3);
+    const QByteArray photo = upin::test::randomBytes(qsizetype{137} * 1024, 3);
     const QString photoPath = f.file("photo.jpg", photo);
     auto r = upin::test::curl(
         {"-F", "note=hello from curl", "-F", "photo=@" + photoPath + ";type=image/jpeg", f.url("/file-part")});

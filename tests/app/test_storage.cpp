@@ -123,7 +123,7 @@ TEST_CASE("capture.json that cannot be written: 507, and no empty or partial cap
     QStringList fields;
     for (int i = 0; i < 60; ++i)
         fields << "-F" << QStringLiteral("field%1=%2").arg(i).arg(QString(200, QLatin1Char('x')));
-    FileSizeLimit limit(8 * 1024); // the fields are kept inline: only capture.json (~20 KB) exceeds this
+    FileSizeLimit limit(rlim_t{8} * 1024); // the fields are kept inline: only capture.json (~20 KB) exceeds this
     auto r = curl(fields + QStringList{f.url("/file-part")});
     const QString folder = onlyCapture(f);
     CHECK(r.status == 507);
@@ -237,7 +237,7 @@ TEST_CASE("retention never deletes a capture that is still receiving", "[listene
 TEST_CASE("form field values are kept in capture.json and served by GET /captures/ID", "[listener][storage]")
 {
     ListenerFixture f;
-    const QByteArray large(100 * 1024, 'L');
+    const QByteArray large(qsizetype{100} * 1024, 'L');
     const QString largePath = f.file("large.txt", large);
     const QString binary = f.file("latin1.txt", QByteArray("caf\xe9", 4));
     auto r =
@@ -253,7 +253,7 @@ TEST_CASE("form field values are kept in capture.json and served by GET /capture
     CHECK(QByteArray::fromBase64(bin["value"].toString().toLatin1()) == QByteArray("caf\xe9", 4));
     const QJsonObject big = partNamed(r.json, "large"); // over 64 KiB: the first bytes inline, all of it in a file
     CHECK(big["value_truncated"].toBool());
-    CHECK(big["value"].toString().size() == 64 * 1024);
+    CHECK(big["value"].toString().size() == qsizetype{64} * 1024);
     const QString folder = onlyCapture(f);
     CHECK(readAll(QDir(folder).filePath(big["saved_as"].toString())) == large);
 
