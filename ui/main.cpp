@@ -45,7 +45,9 @@ int main(int argc, char** argv)
     QCommandLineOption send(QStringLiteral("send"),
                             QStringLiteral("add FILE to the Send tab's parts (repeat for more)"),
                             QStringLiteral("FILE"));
-    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where the listener stores captures"),
+    QCommandLineOption captureDir(QStringLiteral("capture-dir"),
+                                  QStringLiteral("where the listener stores captures (default %1)")
+                                      .arg(upin::ui::ServiceWiring::defaultCaptureRoot()),
                                   QStringLiteral("DIR"));
     cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
     cl.addPositionalArgument(QStringLiteral("FILE"),

@@ -85,6 +85,11 @@ ServiceWiring::~ServiceWiring()
     }
 }
 
+QString ServiceWiring::defaultCaptureRoot()
+{
+    return app::CaptureStore::defaultRoot();
+}
+
 bool ServiceWiring::startListener(quint16 port)
 {
     app::ListenerConfig config;

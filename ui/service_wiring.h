@@ -27,6 +27,7 @@ public:
 
     // Starts the listener on port or, when it is taken, on one of the next 19; tells every view the port in use.
     bool startListener(quint16 port);
+    static QString defaultCaptureRoot(); // where captures go unless the user chose a folder
     // Opens a body, HTTP request, HAR file or capture folder in the Inspect tab (parsed on the inspect thread).
     void open(const QString& path, const QString& contentType = {});
 

@@ -40,6 +40,8 @@ QString captureLine(const ListenerEvent& e)
         auto name = core::codeName(e.error->code);
         line += QStringLiteral("  error=%1@%2").arg(toQString(name)).arg(e.error->offset);
     }
+    if (!e.errorDetail.isEmpty())
+        line += QStringLiteral("  (%1)").arg(e.errorDetail);
     if (!e.folder.isEmpty())
         line += QStringLiteral("  %1").arg(e.folder);
     return line + QLatin1Char('\n');
@@ -57,8 +59,10 @@ int runListen(const QStringList& arguments)
                             QStringLiteral("N"), QStringLiteral("8080"));
     QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"),
                             QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
-    QCommandLineOption captureDir(QStringLiteral("capture-dir"), QStringLiteral("where captures are stored"),
-                                  QStringLiteral("DIR"));
+    QCommandLineOption captureDir(
+        QStringLiteral("capture-dir"),
+        QStringLiteral("where captures are stored (default %1)").arg(CaptureStore::defaultRoot()),
+        QStringLiteral("DIR"));
     QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
     QCommandLineOption keep(QStringLiteral("keep"),
                             QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
