@@ -1,5 +1,6 @@
 #include "capture/capture_store.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -7,12 +8,20 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 namespace upin::app {
 
 namespace {
 const QString kFolderPrefix = QStringLiteral("capture-");
+const QString kReserveName = QStringLiteral(".capture.json.reserve");
+// Room for a capture.json with a few hundred parts or a second of throughput samples; a larger one on a full
+// disk still fails, and says so.
+constexpr off_t kReserveBytes = off_t{256} * 1024;
+constexpr int kMaxRecent = 1000; // GET /captures lists at most this many
+constexpr quint64 kIdStride = 10000;
 
 quint64 folderBytes(const QString& path)
 {
@@ -31,7 +40,12 @@ CaptureStore::CaptureStore(QString root, RetentionPolicy retention) : m_root(std
     if (m_root.isEmpty())
         m_root = defaultRoot();
     QDir().mkpath(m_root);
-    m_lastId = quint64(QDateTime::currentMSecsSinceEpoch()) * 1000; // ids stay unique across restarts
+    // Ids stay unique across restarts (the clock) and across processes sharing the folder (the pid in the low
+    // digits): the n-th capture of a process is (start ms + n) * 10000 + pid % 10000.
+    m_lastId = quint64(QDateTime::currentMSecsSinceEpoch()) * kIdStride +
+               quint64(QCoreApplication::applicationPid()) % kIdStride;
+    m_cleaner.setMaxThreadCount(1);
+    m_cleaner.setThreadPriority(QThread::LowestPriority);
 }
 
 QString CaptureStore::defaultRoot()
@@ -45,30 +59,26 @@ QString CaptureStore::defaultRoot()
 quint64 CaptureStore::nextId()
 {
     QMutexLocker lock(&m_mutex);
-    return ++m_lastId;
+    m_lastId += kIdStride;
+    return m_lastId;
 }
 
-QString CaptureStore::beginCapture(quint64 id, const QString& endpoint)
+QString CaptureStore::beginCapture(quint64 id, const QString& endpoint, QString* error)
 {
     QString name = kFolderPrefix + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) +
                    QStringLiteral("-%1-%2").arg(id).arg(QString(endpoint).remove(QLatin1Char('/')));
-    QDir dir(m_root);
     QMutexLocker lock(&m_mutex); // marked receiving before it exists, so no clean-up ever sees it unmarked
     m_receiving.insert(name, id);
     lock.unlock();
-    if (dir.mkpath(name))
-        return dir.filePath(name);
+    QDir().mkpath(m_root); // the user may have removed it meanwhile
+    const QString path = QDir(m_root).filePath(name);
+    if (::mkdir(QFile::encodeName(path).constData(), 0755) == 0) // mkdir(2), for errno: QDir says only false
+        return path;
+    *error = qt_error_string(errno);
     lock.relock();
     m_receiving.remove(name);
     return {};
 }
-
-namespace {
-const QString kReserveName = QStringLiteral(".capture.json.reserve");
-// Room for a capture.json with a few hundred parts or a second of throughput samples; a larger one on a full
-// disk still fails, and says so.
-constexpr off_t kReserveBytes = off_t{256} * 1024;
-} // namespace
 
 void CaptureStore::reserveCaptureJsonSpace(const QString& folder)
 {
@@ -103,49 +113,47 @@ bool CaptureStore::writeCaptureJson(const QString& folder, const QJsonObject& ca
 
 void CaptureStore::endCapture(const QString& folder, const QJsonObject& summary)
 {
-    QMutexLocker lock(&m_mutex);
     const QString name = folder.isEmpty() ? QString() : QDir(folder).dirName();
-    m_receiving.remove(name);
-    m_recent.append(summary);
-    while (m_recent.size() > m_retention.keepCaptures)
-        m_recent.removeFirst();
-    const QStringList doomed = foldersToDelete(name);
-    lock.unlock();
-    // Deleting may take seconds for large captures: nobody waits for the lock meanwhile.
-    for (const auto& name : doomed)
-        QDir(QDir(m_root).filePath(name)).removeRecursively();
+    {
+        QMutexLocker lock(&m_mutex);
+        m_receiving.remove(name);
+        m_recent.append(summary);
+        while (m_recent.size() > std::min(m_retention.keepCaptures, kMaxRecent))
+            m_recent.removeFirst();
+    }
+    if (!name.isEmpty()) // only a new folder can push an old one out
+        m_cleaner.start([this, name] { deleteOldFolders(name); });
 }
 
-QStringList CaptureStore::foldersToDelete(const QString& justFinished) const
+void CaptureStore::deleteOldFolders(const QString& justFinished)
 {
     QDir dir(m_root);
     // Newest first by when they finished (writing capture.json touches the folder), not by when they started: a
-    // long upload that started first and just finished is the newest, not the oldest.
+    // long upload that started first and just finished is the newest, not the oldest. Listed before the receiving
+    // set is read: a listed folder was marked receiving before it was created, so the set below has it if it is.
     const QStringList folders =
         dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-    QStringList doomed;
+    QMutexLocker lock(&m_mutex);
+    const QList<QString> receiving = m_receiving.keys();
+    lock.unlock();
     int kept = 0;
     quint64 keptBytes = 0;
     bool full = false;
     for (const auto& name : folders) {
-        if (m_receiving.contains(name))
+        // Receiving here, or in another process sharing the folder (its space reserve is still there).
+        if (receiving.contains(name) || QFile::exists(dir.filePath(name + QLatin1Char('/') + kReserveName)))
             continue;
-        if (name == justFinished) { // always kept, whatever the clock resolution says about its age
-            keptBytes += m_retention.keepBytes > 0 ? folderBytes(dir.filePath(name)) : 0;
-            ++kept;
-            continue;
-        }
         const quint64 bytes = m_retention.keepBytes > 0 ? folderBytes(dir.filePath(name)) : 0;
-        full = full || kept >= m_retention.keepCaptures ||
-               (m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
-        if (!full) { // once one does not fit, every older one goes too
+        if (name != justFinished) // the capture that just finished is always kept
+            full = full || kept >= m_retention.keepCaptures ||
+                   (m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
+        if (!full || name == justFinished) { // once one does not fit, every older one goes too
             ++kept;
             keptBytes += bytes;
         } else {
-            doomed.append(name);
+            QDir(dir.filePath(name)).removeRecursively();
         }
     }
-    return doomed;
 }
 
 QJsonArray CaptureStore::recent() const
@@ -168,7 +176,9 @@ std::optional<QJsonObject> CaptureStore::report(const QString& id) const
                                {"folder", QDir(m_root).filePath(it.key())}};
     lock.unlock();
     // Folder names carry the id: "capture-<time>-<id>-<endpoint>", also for captures of earlier sessions.
-    const QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);
+    QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);
+    // The glob also matches digits of the time fields: only the id field itself counts.
+    matches.removeIf([&id](const QString& name) { return name.section(QLatin1Char('-'), 4, 4) != id; });
     if (matches.isEmpty())
         return std::nullopt;
     QFile file(QDir(QDir(m_root).filePath(matches.constFirst())).filePath(QStringLiteral("capture.json")));

@@ -2,23 +2,19 @@
 // Where captures live: one folder per stored upload (capture.json, saved parts, optional raw body), a retention
 // policy, and an in-memory list of recent captures for GET /captures. Shared by the listener's worker threads.
 
+#include "capture/capture_types.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMutex>
 #include <QString>
+#include <QThreadPool>
 
 #include <optional>
 #include <string>
 
 namespace upin::app {
-
-// How many finished capture folders are kept, newest (by finish time) first. The capture that just finished and
-// every capture still receiving are never deleted, whatever the limits say.
-struct RetentionPolicy {
-    int keepCaptures = 200;
-    quint64 keepBytes = 0; // total size of kept folders; 0: no size limit
-};
 
 class CaptureStore {
 public:
@@ -27,16 +23,20 @@ public:
     const QString& root() const { return m_root; }
     quint64 nextId();
     // Creates the folder of a capture that starts receiving; retention leaves it alone until endCapture().
-    // Empty string when it could not be created.
-    QString beginCapture(quint64 id, const QString& endpoint);
-    // A capture finished (folder empty for endpoints that store nothing): recorded in the recent list, then the
-    // oldest finished folders beyond the retention policy are deleted (outside the lock that nextId() needs).
+    // Empty string, with the system's reason in *error, when it could not be created.
+    QString beginCapture(quint64 id, const QString& endpoint, QString* error);
+    // A capture finished (folder empty for endpoints that store nothing): recorded in the recent list; then the
+    // oldest finished folders beyond the retention policy are deleted on a low-priority thread of the store's
+    // own, so neither the upload's answer nor nextId() waits for it.
     void endCapture(const QString& folder, const QJsonObject& summary);
+    // Waits until clean-ups that endCapture() started are done (tests, shutdown).
+    void waitForCleanup() { m_cleaner.waitForDone(); }
     // Writes capture.json to a temporary file, flushes and renames it: a failed write leaves the previous version
     // or none, never an empty or half file. On failure *error says what went wrong.
     static bool writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error);
     // Sets disk space aside in a new capture folder for its capture.json, so that a capture that fills the disk
-    // can still say what happened to it: writeCaptureJson releases the space just before it writes.
+    // can still say what happened to it: writeCaptureJson releases the space just before it writes. The file also
+    // marks the folder as receiving for other processes that share the captures folder (a CLI and a window).
     static void reserveCaptureJsonSpace(const QString& folder);
     QJsonArray recent() const;
     // One capture's report for GET /captures/ID: capture.json of a finished capture, a short summary of one still
@@ -51,7 +51,7 @@ public:
     static QString defaultRoot();
 
 private:
-    QStringList foldersToDelete(const QString& justFinished) const; // call with m_mutex held
+    void deleteOldFolders(const QString& justFinished);
 
     QString m_root;
     RetentionPolicy m_retention;
@@ -59,6 +59,7 @@ private:
     quint64 m_lastId = 0;
     QJsonArray m_recent;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
+    QThreadPool m_cleaner;               // last member: destroyed (and waited for) first
 };
 
 } // namespace upin::app

@@ -17,14 +17,25 @@ QByteArray charsetOf(const std::optional<std::string>& contentType)
                 return QByteArray::fromStdString(*charset);
     return QByteArrayLiteral("UTF-8");
 }
+
+// Stateless: an incomplete sequence at the end is an error, not state kept for more input. ConvertInitialBom: a
+// byte order mark is kept as a character, not dropped.
+constexpr auto kFlags = QStringConverter::Flag::Stateless | QStringConverter::Flag::ConvertInitialBom;
+
+QByteArray encode(const QString& text, const QByteArray& charset)
+{
+    QStringEncoder encoder(charset.constData(), kFlags);
+    return encoder.encode(text);
+}
 } // namespace
 
 void storeFieldValue(QJsonObject& part, const QByteArray& value, const std::optional<std::string>& contentType)
 {
-    // Stateless: an incomplete sequence at the end is an error, not state kept for more input.
-    QStringDecoder decoder(charsetOf(contentType).constData(), QStringConverter::Flag::Stateless);
+    const QByteArray charset = charsetOf(contentType);
+    QStringDecoder decoder(charset.constData(), kFlags);
     const QString text = decoder.decode(value);
-    if (!decoder.hasError()) {
+    // Text only when it gives back exactly these bytes (a decoder may normalise a BOM or byte order).
+    if (!decoder.hasError() && encode(text, charset) == value) {
         part["value"] = text;
         part["value_encoding"] = QStringLiteral("text");
     } else {
@@ -43,8 +54,7 @@ std::optional<QByteArray> fieldValueBytes(const QJsonObject& part)
     std::optional<std::string> type;
     if (part["content_type"].isString())
         type = part["content_type"].toString().toStdString();
-    QStringEncoder encoder(charsetOf(type).constData(), QStringConverter::Flag::Stateless);
-    return QByteArray(encoder.encode(value));
+    return encode(value, charsetOf(type));
 }
 
 } // namespace upin::app

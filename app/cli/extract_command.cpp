@@ -28,8 +28,8 @@ int runExtract(const QStringList& arguments)
 {
     QCommandLineParser cl;
     cl.setApplicationDescription(
-        QStringLiteral("Write one part's bytes from a raw body, a raw HTTP request (--raw-http is detected), a HAR "
-                       "file (its first multipart request) or a capture folder."));
+        QStringLiteral("Write one part's bytes from a raw body, a whole HTTP request (recognised by its request "
+                       "line), a HAR file (its first multipart request) or a capture folder."));
     cl.addHelpOption();
     cl.addPositionalArgument(QStringLiteral("SOURCE"),
                              QStringLiteral("body file, HTTP request, HAR file or capture folder"));
@@ -85,11 +85,13 @@ int runExtract(const QStringList& arguments)
         printErr(QStringLiteral("extract: part %1: %2\n").arg(chosen->index).arg(error));
         return 1;
     }
-    if (where.available < chosen->size) { // written, but only what was kept
-        printErr(QStringLiteral("extract: part %1: only the first %2 of %3 bytes were kept; those were written\n")
+    if (where.available < chosen->size || !chosen->complete) { // written, but it is not the whole part
+        printErr(QStringLiteral("extract: part %1 did not arrive whole (%2); the %3 bytes that were kept were "
+                                "written\n")
                      .arg(chosen->index)
-                     .arg(where.available)
-                     .arg(chosen->size));
+                     .arg(where.available < chosen->size ? QStringLiteral("only the first bytes were kept")
+                                                         : QStringLiteral("the upload ended or failed inside it"))
+                     .arg(where.available));
         return 1;
     }
     return 0;

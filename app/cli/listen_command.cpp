@@ -80,9 +80,13 @@ int runListen(const QStringList& arguments)
     config.port = quint16(cl.value(port).toUInt(&portOk));
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
     auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes)) : std::optional<qulonglong>(0);
-    if (!portOk || !keepOk || config.retention.keepCaptures < 1 || !keepSize ||
-        !config.bindAddress.setAddress(cl.value(bind))) {
-        printErr(QStringLiteral("listen: bad option value\n") + cl.helpText());
+    const QString bad = !portOk                                          ? QStringLiteral("--port")
+                        : !keepOk || config.retention.keepCaptures < 1   ? QStringLiteral("--keep")
+                        : !keepSize                                      ? QStringLiteral("--keep-bytes")
+                        : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
+                                                                         : QString();
+    if (!bad.isEmpty()) {
+        printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n").arg(bad, cl.value(bad.mid(2))));
         return 2;
     }
     config.retention.keepBytes = *keepSize;

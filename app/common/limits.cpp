@@ -49,7 +49,7 @@ core::Options inspectLimits()
     options.maxFieldSize = kNoLimit; // fields stream through like files: nothing is held in memory
     options.maxPartSize = kNoLimit;
     options.maxBodySize = kNoLimit;
-    options.maxParts = std::numeric_limits<uint32_t>::max();
+    options.maxParts = 100'000; // each part's summary stays in the report (about 1 KB in JSON): this bounds it
     options.maxHeaderBytes = size_t{1} << 20; // held in memory while a part's headers are parsed
     return options;
 }
@@ -76,8 +76,8 @@ bool setLimit(const UserLimit& limit, core::Options& options, const QString& tex
         return true;
     }
     auto value = parseByteSize(text);
-    if (!value || *value == 0)
-        return false;
+    if (!value || *value == 0 || (limit.isCount && QString::number(*value) != word))
+        return false; // a count takes no unit: 10k parts is a typo more likely than 10240
     limit.set(options, *value);
     return true;
 }

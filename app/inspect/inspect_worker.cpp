@@ -139,7 +139,8 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         request.contentType = contentType.toStdString();
     BodyFileResult parsed = parseBodyFile(request);
     result.report = std::move(parsed.report);
-    result.error = parsed.ioError;
+    if (!parsed.ioError.isEmpty())
+        result.error = QObject::tr("%1: %2").arg(request.path, parsed.ioError);
     result.cancelled = parsed.cancelled;
     result.bodyFile = request.path;
     result.bodyFileOffset = parsed.bodyFileOffset;

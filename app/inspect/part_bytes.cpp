@@ -14,16 +14,10 @@ namespace upin::app {
 namespace {
 constexpr qint64 kCopyPiece = qint64{1} << 20;
 
-// Parts are matched by value: views hold copies of the report, not pointers into it.
-bool samePart(const core::PartSummary& a, const core::PartSummary& b)
-{
-    return a.index == b.index && a.offset == b.offset && a.bodyOffset == b.bodyOffset && a.size == b.size;
-}
-
-// node is part, or one of its nested parts is.
+// node is part (the same object), or holds it among its nested parts.
 bool holds(const core::PartSummary& node, const core::PartSummary& part)
 {
-    if (samePart(node, part))
+    if (&node == &part)
         return true;
     for (const auto& child : node.children)
         if (holds(child, part))
@@ -31,9 +25,12 @@ bool holds(const core::PartSummary& node, const core::PartSummary& part)
     return false;
 }
 
-// The top-level part that holds this part (itself, or the ancestor of a nested one).
+// The top-level part that holds this part: itself, or the ancestor of a nested one. part points into report.
 const core::PartSummary* topLevelOf(const core::ParseReport& report, const core::PartSummary& part)
 {
+    const core::PartSummary* first = report.parts.data();
+    if (!report.parts.empty() && &part >= first && &part < first + report.parts.size())
+        return &part; // a top-level part: found without a search (Save all asks for every one)
     for (const auto& top : report.parts)
         if (holds(top, part))
             return &top;
@@ -51,15 +48,16 @@ PartBytes inMemory(const QByteArray& bytes, quint64 offset, quint64 size, bool p
 }
 
 // A capture folder without body.raw: the part files and the inline values capture.json lists.
-PartBytes fromCapture(const InspectResult& result, const core::PartSummary& part)
+PartBytes fromCapture(const InspectResult& result, const core::ParseReport& report, const core::PartSummary& part)
 {
     PartBytes where;
     where.partRelative = true;
-    const core::PartSummary* top = topLevelOf(result.report, part);
+    const core::PartSummary* top = topLevelOf(report, part);
+    const QJsonArray keptParts = result.capture[QStringLiteral("parts")].toArray();
     QJsonObject kept;
-    for (const auto& value : result.capture[QStringLiteral("parts")].toArray())
-        if (top && value.toObject()[QStringLiteral("index")].toInteger() == top->index)
-            kept = value.toObject();
+    if (top && top->index < uint32_t(keptParts.size()) &&
+        keptParts[top->index].toObject()[QStringLiteral("index")].toInteger() == top->index)
+        kept = keptParts[top->index].toObject(); // parts are listed in index order
     const quint64 within = top ? part.bodyOffset - top->bodyOffset : 0;
     if (kept.contains(QStringLiteral("saved_as"))) {
         where.file = QDir(result.partsFolder).filePath(kept[QStringLiteral("saved_as")].toString());
@@ -82,11 +80,16 @@ PartBytes fromCapture(const InspectResult& result, const core::PartSummary& part
 
 PartBytes locatePart(const InspectResult& result, const core::PartSummary& part)
 {
+    return locatePart(result, result.report, part);
+}
+
+PartBytes locatePart(const InspectResult& result, const core::ParseReport& report, const core::PartSummary& part)
+{
     PartBytes where;
     if (!result.harBodies.isEmpty()) { // HAR: top-level nodes are requests, their children the parts
-        for (qsizetype i = 0; i < result.harBodies.size() && size_t(i) < result.report.parts.size(); ++i) {
-            const core::PartSummary& request = result.report.parts[size_t(i)];
-            if (samePart(request, part))
+        for (qsizetype i = 0; i < result.harBodies.size() && size_t(i) < report.parts.size(); ++i) {
+            const core::PartSummary& request = report.parts[size_t(i)];
+            if (&request == &part)
                 return inMemory(result.harBodies[i], 0, part.size, false);
             if (holds(request, part)) // child offsets count from the start of their request's body
                 return inMemory(result.harBodies[i], part.bodyOffset, part.size, false);
@@ -105,7 +108,7 @@ PartBytes locatePart(const InspectResult& result, const core::PartSummary& part)
         return where;
     }
     if (!result.partsFolder.isEmpty())
-        return fromCapture(result, part);
+        return fromCapture(result, report, part);
     where.missing = QObject::tr("no bytes were kept for this part");
     return where;
 }
@@ -197,15 +200,15 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
             p.kind = isFile ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
             p.path = saved;
         } else if (fieldValue && !part[QStringLiteral("value_truncated")].toBool() &&
-                   part[QStringLiteral("value_encoding")].toString() == QLatin1String("text") &&
-                   !fieldValue->contains('\0')) {
-            p.kind = PlanPart::Kind::Field;
+                   part[QStringLiteral("value")].toString().toUtf8() == *fieldValue && !fieldValue->contains('\0')) {
+            p.kind = PlanPart::Kind::Field; // a command line carries its bytes exactly: UTF-8 text without NUL
             p.value = part[QStringLiteral("value")].toString();
         } else {
-            *why = fieldValue
-                       ? QObject::tr("%1 holds bytes that are not text, which a command line cannot carry").arg(label)
-                       : QObject::tr("%1 was not kept (%2 stores no part bytes)")
-                             .arg(label, capture.capture[QStringLiteral("endpoint")].toString());
+            *why = fieldValue ? QObject::tr("%1 holds bytes that are not UTF-8 text, which a command line cannot "
+                                            "carry exactly (Save part writes them)")
+                                    .arg(label)
+                              : QObject::tr("%1 was not kept (%2 stores no part bytes)")
+                                    .arg(label, capture.capture[QStringLiteral("endpoint")].toString());
             return std::nullopt;
         }
         plan.parts.append(p);

@@ -11,7 +11,10 @@
 
 namespace upin::app {
 
+// part must point into result.report, or into report when given (a view's copy of the same report): parts are
+// found by address, so that equal-looking parts of different HAR requests are never mixed up.
 PartBytes locatePart(const InspectResult& result, const core::PartSummary& part);
+PartBytes locatePart(const InspectResult& result, const core::ParseReport& report, const core::PartSummary& part);
 // Up to length bytes from offset (relative to the part's first body byte). Blocking file I/O of at most length.
 QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length);
 // Writes the part's available bytes to target ("-": standard output), in 1 MiB pieces. False with *error set

@@ -93,6 +93,9 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
 
 Connection::~Connection()
 {
+    if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
+        m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
+                          QStringLiteral("the listener stopped while the upload was arriving"));
     --m_shared->activeConnections;
 }
 
@@ -210,6 +213,12 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
         return;
     }
     m_session = std::move(*session);
+    if (m_session->failed()) { // e.g. the capture folder could not be created: say so before any body byte
+        QJsonObject answer = m_session->finish(true);
+        m_session.reset();
+        respondJson(507, answer, true);
+        return;
+    }
     m_decoder = core::BodyDecoder(m_framing);
     m_state = State::Body;
     if (m_framing.expectContinue)

@@ -86,6 +86,8 @@ void Listener::stop()
         m_acceptThread = nullptr;
         m_acceptContext = nullptr; // deleted on the thread's finished()
     }
+    for (auto* worker : m_workers)
+        QMetaObject::invokeMethod(worker, &ListenerWorker::shutdown, Qt::BlockingQueuedConnection);
     for (auto* thread : m_threads) {
         thread->quit();
         thread->wait();
@@ -131,6 +133,13 @@ void ListenerWorker::adopt(qintptr descriptor)
     }
     new Connection(
         descriptor, m_shared, [this](ListenerEvent e) { publish(std::move(e)); }, this);
+}
+
+void ListenerWorker::shutdown()
+{
+    for (auto* connection : findChildren<Connection*>(Qt::FindDirectChildrenOnly))
+        delete connection; // its destructor finishes an upload in progress
+    flush();
 }
 
 void ListenerWorker::publish(ListenerEvent event)

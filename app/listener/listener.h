@@ -59,6 +59,9 @@ class ListenerWorker final : public QObject {
 public:
     explicit ListenerWorker(std::shared_ptr<ListenerShared> shared);
     void adopt(qintptr descriptor);
+    // Closes every connection, ending uploads in progress as incomplete (their capture.json says so), and sends
+    // the last events. In the worker's thread, before it stops.
+    void shutdown();
     void publish(ListenerEvent event);
 
 signals:

@@ -1,7 +1,7 @@
 #pragma once
 // Configuration and published events of the HTTP listener. Events are owned values: they cross threads.
 
-#include "capture/capture_store.h"
+#include "capture/capture_types.h"
 #include "common/limits.h"
 
 #include "upin/core/event_recorder.h"

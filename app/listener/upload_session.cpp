@@ -60,9 +60,14 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
     }
     const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
     if (stores) {
-        session->m_folder = store.beginCapture(session->m_id, endpointPath(request.endpoint));
-        if (!session->m_folder.isEmpty())
+        QString error;
+        session->m_folder = store.beginCapture(session->m_id, endpointPath(request.endpoint), &error);
+        if (session->m_folder.isEmpty()) { // nothing can be stored: the capture fails before its first byte
+            session->m_ioFailure = IoFailure{store.root(), error, 0, -1, 0};
+            session->m_status = core::Error{core::Errc::IoError, 0};
+        } else {
             CaptureStore::reserveCaptureJsonSpace(session->m_folder);
+        }
         const bool raw = request.endpoint == Endpoint::Capture || request.keepRaw;
         if (raw && !session->m_folder.isEmpty()) {
             session->m_rawFile.setFileName(QDir(session->m_folder).filePath(QStringLiteral("body.raw")));
@@ -98,7 +103,7 @@ bool UploadSession::writeChecked(QFile& file, core::ByteView data, uint64_t file
 {
     const char* at = data.data();
     qint64 left = qint64(data.size());
-    while (file.isOpen() && left > 0) { // a short write is retried once more to learn the system's reason
+    while (file.isOpen() && left > 0) { // a short write is retried: the next attempt fails with the reason
         const qint64 written = file.write(at, left);
         if (written <= 0)
             break;
@@ -268,7 +273,7 @@ void UploadSession::applyIoFailure(core::ParseReport& report) const
         last.sha256.clear();
 }
 
-QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> transportError)
+QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> transportError, const QString& detail)
 {
     if (m_parser && m_status && complete)
         m_status = m_parser->finish(*this);
@@ -316,6 +321,10 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
             io["file"] = m_ioFailure->file;
             io["system_message"] = m_ioFailure->message;
             errorJson = io;
+        } else if (!detail.isEmpty() && errorJson.isObject()) {
+            QJsonObject withDetail = errorJson.toObject();
+            withDetail["detail"] = detail;
+            errorJson = withDetail;
         }
         answer["error"] = errorJson;
         answer["state"] = captureStateName(m_state);
@@ -346,8 +355,7 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     ListenerEvent done = event(ListenerEvent::Kind::CaptureFinished);
     done.state = m_state;
     done.error = error;
-    if (m_ioFailure)
-        done.errorDetail = QStringLiteral("%1: %2").arg(m_ioFailure->file, m_ioFailure->message);
+    done.errorDetail = m_ioFailure ? QStringLiteral("%1: %2").arg(m_ioFailure->file, m_ioFailure->message) : detail;
     done.partCount = int(report.parts.size());
     m_publish(std::move(done));
     return answer;

@@ -50,7 +50,9 @@ public:
     bool failed() const { return m_status.has_value() == false; }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json.
-    QJsonObject finish(bool complete, std::optional<core::Error> transportError = std::nullopt);
+    // detail, when given, says why in words (e.g. the listener stopped); it goes into the error and the event.
+    QJsonObject finish(bool complete, std::optional<core::Error> transportError = std::nullopt,
+                       const QString& detail = {});
     CaptureState state() const { return m_state; } // after finish()
 
 private:

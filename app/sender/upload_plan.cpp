@@ -17,6 +17,13 @@ constexpr core::EnumNames<PlanPart::Kind, 4> kKindNames{{{{PlanPart::Kind::Field
                                                           {PlanPart::Kind::Synthetic, "synthetic"},
                                                           {PlanPart::Kind::FieldFile, "field-file"}}}};
 
+// A word in curl's -F syntax, double-quoted with '\\' and '"' escaped, as curl's formparse reads it.
+QString curlQuoted(QString text)
+{
+    text.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    return QLatin1Char('"') + text + QLatin1Char('"');
+}
+
 QString fillName(PlanPart::Fill fill)
 {
     return toQString(kFillNames.name(fill));
@@ -124,9 +131,15 @@ QString UploadPlan::toCurl() const
     QStringList args{QStringLiteral("curl")};
     for (const auto& p : parts) {
         QString spec;
-        if (p.kind == PlanPart::Kind::Field) {
+        if (p.kind == PlanPart::Kind::Field && p.contentType.isEmpty()) {
             // --form-string takes the value literally: no @file or <file expansion, no ;type= parsing
             args << QStringLiteral("--form-string") << shellQuote(p.name + QLatin1Char('=') + p.value);
+            continue;
+        }
+        if (p.kind == PlanPart::Kind::Field) { // a quoted value, so that ;type= can follow it
+            args << QStringLiteral("-F")
+                 << shellQuote(p.name + QLatin1Char('=') + curlQuoted(p.value) + QStringLiteral(";type=") +
+                               p.contentType);
             continue;
         }
         if (p.kind == PlanPart::Kind::Synthetic) {
@@ -136,11 +149,14 @@ QString UploadPlan::toCurl() const
                              .arg(fillName(p.fill)));
             continue;
         }
-        spec = p.name + (p.kind == PlanPart::Kind::FieldFile ? QStringLiteral("=<") : QStringLiteral("=@")) + p.path;
+        // Paths and file names are quoted: client file names may hold ';' or ',', which -F would split on. A type
+        // is not: curl reads its parameters (text/plain; charset=utf-8) itself, and would keep the quotes.
+        spec = p.name + (p.kind == PlanPart::Kind::FieldFile ? QStringLiteral("=<") : QStringLiteral("=@")) +
+               curlQuoted(p.path);
         if (!p.contentType.isEmpty())
             spec += QStringLiteral(";type=") + p.contentType;
         if (!p.filename.isEmpty())
-            spec += QStringLiteral(";filename=") + p.filename;
+            spec += QStringLiteral(";filename=") + curlQuoted(p.filename);
         args << QStringLiteral("-F") << shellQuote(spec);
     }
     for (const auto& [name, value] : headers)

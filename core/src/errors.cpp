@@ -14,7 +14,7 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"not_multipart", "Content-Type is not multipart/*"},
     {"missing_boundary", "Content-Type has no boundary parameter"},
     {"invalid_boundary",
-     "boundary is empty or has characters outside RFC 2046's bchars (lenient mode takes it as written)"},
+     "boundary is empty or has characters outside RFC 2046's bchars (lenient mode takes a printable one as written)"},
     {"boundary_too_long", "boundary is longer than RFC 2046's 70 characters"},
     {"no_delimiter", "the body has no delimiter line for this boundary"},
     {"unexpected_eof", "input ended inside a part, before the close delimiter"},

@@ -27,6 +27,15 @@ bool isInformational(Errc code)
 
 } // namespace
 
+namespace {
+bool isPrintableBoundary(std::string_view boundary)
+{
+    return !boundary.empty() && boundary.back() != ' ' && std::all_of(boundary.begin(), boundary.end(), [](char c) {
+        return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+    });
+}
+} // namespace
+
 struct MultipartParser::Scratch {
     std::vector<detail::HeaderField> fields;
     std::vector<detail::HeaderIssue> issues;
@@ -56,10 +65,7 @@ Result<MultipartParser> MultipartParser::fromBoundary(std::string_view boundary,
         return MultipartParser(std::string(boundary), options, true);
     // Some clients and test suites send boundaries outside bchars (`boundary=\/\/\/\/`, unquoted). Lenient mode
     // takes any printable boundary as written and says so; a control character could never match a delimiter line.
-    const bool printable = !boundary.empty() && std::all_of(boundary.begin(), boundary.end(), [](char c) {
-        return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
-    });
-    if (options.strict || !printable)
+    if (options.strict || !isPrintableBoundary(boundary))
         return Error{Errc::InvalidBoundary, 0};
     MultipartParser parser(std::string(boundary), options, true);
     parser.m_irregularBoundary = true;
@@ -79,7 +85,7 @@ std::string MultipartParser::guessBoundary(ByteView body)
     std::string_view line = body.substr(i + 2, end - i - 2);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
         line.remove_suffix(1);
-    if (line.size() > kMaxBoundaryCap || !isValidBoundary(line))
+    if (line.size() > kMaxBoundaryCap || !isPrintableBoundary(line)) // fromBoundary judges it as the mode says
         return {};
     return std::string(line);
 }

@@ -18,6 +18,10 @@
 #include <QProcess>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QThread>
+
+#include <csignal>
+#include <sys/resource.h>
 
 namespace upin::test {
 
@@ -84,6 +88,42 @@ inline CurlResult curl(const QStringList& arguments, int timeoutMs = 60000)
     r.json = QJsonDocument::fromJson(out.left(split)).object();
     return r;
 }
+
+// The capture folders under root once retention (a low-priority thread) has settled on expected many, or
+// whatever is there after 5 s.
+inline QStringList settledCaptureFolders(const QString& root, qsizetype expected)
+{
+    QStringList folders;
+    for (int i = 0; i < 250; ++i) {
+        folders = QDir(root).entryList({"capture-*"}, QDir::Dirs);
+        if (folders.size() == expected)
+            break;
+        QThread::msleep(20);
+    }
+    return folders;
+}
+
+// Lowers this process's file size limit (the listener runs in it) until destroyed. With SIGXFSZ ignored, a write
+// past the limit fails with EFBIG instead of killing the process.
+struct FileSizeLimit {
+    rlimit saved{};
+    void (*savedHandler)(int) = nullptr;
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        savedHandler = std::signal(SIGXFSZ, SIG_IGN);
+        getrlimit(RLIMIT_FSIZE, &saved);
+        rlimit lowered = saved;
+        lowered.rlim_cur = bytes;
+        REQUIRE(setrlimit(RLIMIT_FSIZE, &lowered) == 0);
+    }
+    ~FileSizeLimit()
+    {
+        setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, savedHandler);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+};
 
 inline QJsonObject partNamed(const QJsonObject& answer, const QString& name)
 {

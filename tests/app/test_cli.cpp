@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "capture/field_value.h"
 #include "inspect/body_file.h"
 #include "inspect/part_bytes.h"
 
@@ -241,4 +242,48 @@ TEST_CASE("extract writes a part from a raw body, a raw HTTP request and a HAR f
         CHECK(first.out == "first");
     }
     CHECK(runCli({"extract", raw}).exitCode == 2); // neither --part nor --name
+}
+
+TEST_CASE("extract of a part that did not arrive whole writes what was kept and says so", "[cli][extract]")
+{
+    upin::test::ListenerFixture f;
+    const QByteArray big = upin::test::randomBytes(2 << 20, 9);
+    const QString path = f.file("big.bin", big);
+    {
+        upin::test::FileSizeLimit limit(1 << 20);
+        REQUIRE(upin::test::curl({"-F", "big=@" + path, f.url("/file-part")}).status == 507);
+    }
+    const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(folders.size() == 1);
+    QTemporaryDir out;
+    Run run = runCli({"extract", QDir(f.listener.captureRoot()).filePath(folders.first()), "--name", "big", "-o",
+                      out.filePath("big.bin")});
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.contains("did not arrive whole"));
+    CHECK(upin::test::readAll(out.filePath("big.bin")) == big.left(1 << 20));
+}
+
+TEST_CASE("field values kept in capture.json give back exactly the bytes that arrived", "[capture]")
+{
+    const std::pair<QByteArray, const char*> cases[] = {
+        {"plain text", nullptr},
+        {"\xef\xbb\xbf"
+         "bom text",
+         nullptr},                                                           // a UTF-8 byte order mark is not dropped
+        {QByteArray("\xfe\xff\x00h\x00i", 6), "text/plain; charset=utf-16"}, // nor a UTF-16 one
+        {"caf\xe9", "text/plain; charset=iso-8859-1"},
+        {"caf\xe9", nullptr}, // not UTF-8: base64
+        {QByteArray("nul\0inside", 10), nullptr},
+        {"\xe2\x82", nullptr}, // a sequence cut short
+    };
+    for (const auto& [bytes, type] : cases) {
+        INFO(bytes.toHex().toStdString());
+        QJsonObject part;
+        if (type)
+            part["content_type"] = type;
+        upin::app::storeFieldValue(part, bytes, type ? std::optional<std::string>(type) : std::nullopt);
+        const auto back = upin::app::fieldValueBytes(part);
+        REQUIRE(back.has_value());
+        CHECK(*back == bytes);
+    }
 }

@@ -309,8 +309,7 @@ TEST_CASE("retention keeps the newest capture folders, and GET /captures lists r
     QString a = f.file("a.txt", "retained?");
     for (int i = 0; i < 4; ++i)
         REQUIRE(curl({"-F", "f=@" + a, f.url("/file-part")}).status == 200);
-    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    CHECK(folders.size() == 2);
+    CHECK(test::settledCaptureFolders(f.listener.captureRoot(), 2).size() == 2);
     QByteArray listing = rawExchange(f.listener.port(), "GET /captures HTTP/1.1\r\nConnection: close\r\n\r\n", 2000);
     QJsonArray recent = QJsonDocument::fromJson(listing.mid(listing.indexOf("\r\n\r\n") + 4)).array();
     CHECK(recent.size() == 2);

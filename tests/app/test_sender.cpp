@@ -165,7 +165,16 @@ TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
     plan.targets = {QUrl(f.url("/part-event"))};
     plan.parts = {filePart("photo", f.file("it's a photo.jpg", test::randomBytes(200000, 12)), "image/jpeg"),
                   filePart("doc", f.file("d.txt", "doc"), "text/plain", "other name.txt"),
-                  field("quote", "it's \"quoted\" $HOME `x`"), field("at", "@not-a-file")};
+                  field("quote", "it's \"quoted\" $HOME `x`"), field("at", "@not-a-file"),
+                  // names a client chose: ';' and ',' would split curl's -F spec unless quoted
+                  filePart("odd", f.file("semi;colon,comma.txt", "odd"), "text/plain; charset=utf-8", "a;b,c.txt")};
+    PlanPart typedField = field("typed", "a;b \"c\" \\ d");
+    typedField.contentType = "text/x-note";
+    PlanPart fromFile; // a field whose value is a file's content (curl's -F name=<path)
+    fromFile.kind = PlanPart::Kind::FieldFile;
+    fromFile.name = "long";
+    fromFile.path = f.file("long value.txt", QByteArray(70000, 'v'));
+    plan.parts << typedField << fromFile;
     plan.headers = {{"X-Test", "yes it's set"}};
     SenderThread s;
     auto sent = s.run(plan);
@@ -182,6 +191,13 @@ TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
         for (const char* key : {"name", "filename", "content_type", "sha256", "size"})
             CHECK(viaCurl[i].toObject()[key] == viaSender[i].toObject()[key]);
     }
+    const QJsonObject answer{{"parts", viaCurl}};
+    CHECK(test::partNamed(answer, "odd")["filename"].toString() == "a;b,c.txt");
+    CHECK(test::partNamed(answer, "odd")["content_type"].toString() == "text/plain; charset=utf-8");
+    CHECK(test::partNamed(answer, "typed")["content_type"].toString() == "text/x-note");
+    CHECK(test::partNamed(answer, "typed")["sha256"].toString().toStdString() == test::sha256("a;b \"c\" \\ d"));
+    CHECK(test::partNamed(answer, "long")["filename"].isNull()); // a field, though its value came from a file
+    CHECK(test::partNamed(answer, "long")["size"].toInteger() == 70000);
 }
 
 TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")

@@ -50,9 +50,6 @@
 #include <QUrl>
 #include <QValueAxis>
 
-#include <csignal>
-#include <sys/resource.h>
-
 using namespace upin;
 
 namespace {
@@ -493,16 +490,10 @@ TEST_CASE("a capture whose parts were not all kept says so, and Copy as curl say
     test::ListenerFixture f;
     const QByteArray big = test::randomBytes(2 << 20, 43);
     test::CurlResult sent;
+    const QString path = f.file("big.bin", big);
     {
-        rlimit saved{};
-        getrlimit(RLIMIT_FSIZE, &saved);
-        rlimit lowered = saved;
-        lowered.rlim_cur = 1 << 20;
-        std::signal(SIGXFSZ, SIG_IGN);
-        const QString path = f.file("big.bin", big);
-        REQUIRE(setrlimit(RLIMIT_FSIZE, &lowered) == 0);
+        test::FileSizeLimit limit(1 << 20);
         sent = test::curl({"-F", "big=@" + path, f.url("/file-part")});
-        setrlimit(RLIMIT_FSIZE, &saved);
     }
     REQUIRE(sent.status == 507);
     QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
@@ -574,4 +565,34 @@ TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labe
         if (marker->isVisible())
             legend << marker->label();
     CHECK(legend == QStringList{"MB/s"});
+}
+
+TEST_CASE("a HAR file with two look-alike requests: each part shows and saves its own request's bytes", "[ui][inspect]")
+{
+    QTemporaryDir dir;
+    QJsonArray entries;
+    for (const char* value : {"first", "secnd"}) { // same sizes, so the two requests' parts have equal offsets
+        const QByteArray body =
+            QByteArray("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n") + value + "\r\n--b--\r\n";
+        QJsonObject postData{{"mimeType", "multipart/form-data; boundary=b"}, {"text", QString::fromLatin1(body)}};
+        entries.append(QJsonObject{
+            {"request", QJsonObject{{"method", "POST"}, {"url", "http://example/up"}, {"postData", postData}}}});
+    }
+    QFile har(dir.filePath("two.har"));
+    REQUIRE(har.open(QIODevice::WriteOnly));
+    har.write(QJsonDocument(QJsonObject{{"log", QJsonObject{{"entries", entries}}}}).toJson());
+    har.close();
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(har.fileName());
+    const auto result = finished.first().first().value<app::InspectResult>();
+    REQUIRE(result.report.parts.size() == 2);
+    ui::InspectView view;
+    view.showResult(result);
+    for (int request = 0; request < 2; ++request) {
+        view.tree()->setCurrentIndex(view.model()->index(0, 0, view.model()->index(request, 0)));
+        CHECK(view.text()->toPlainText() == (request == 0 ? "first" : "secnd"));
+        const core::PartSummary& part = result.report.parts[size_t(request)].children[0];
+        CHECK(app::readPartBytes(app::locatePart(result, part), 0, 100) == (request == 0 ? "first" : "secnd"));
+    }
 }

@@ -9,6 +9,7 @@
 #include <QBoxPlotSeries>
 #include <QBoxSet>
 #include <QChart>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -44,6 +45,7 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_axis->setTitleText(unit);
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // bars as boxes, min-max as a line
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(240);

@@ -69,7 +69,7 @@ void CompareView::refresh()
     m_table->setRowCount(0);
     for (const auto& s : stats) {
         QString label = s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString());
-        bars.append({label, std::round(s.medianMBps), s.minMBps, s.maxMBps});
+        bars.append({label, s.medianMBps, s.minMBps, s.maxMBps});
         int row = m_table->rowCount();
         m_table->insertRow(row);
         const QStringList cells{s.target.toString(),

@@ -84,6 +84,8 @@ InspectView::InspectView(QWidget* parent)
     connect(m_saveAll, &QPushButton::clicked, this, &InspectView::saveAllParts);
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
+    // A long title (a capture folder's name, an error) is cut at the window's edge, not widening the window.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* top = new QHBoxLayout;
     top->addWidget(open);
     top->addWidget(m_title, 1);
@@ -182,17 +184,28 @@ void InspectView::showResult(const app::InspectResult& result)
     for (int c = 0; c < PartTreeModel::Sha256; ++c)
         m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
-    QString state =
-        result.cancelled          ? tr("cancelled")
-        : !result.error.isEmpty() ? result.error
-        : r.error
-            ? tr("rejected: %1 at byte %2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset)
-            : tr("ok");
+    // A capture that could not be stored says which file and why (capture.json keeps both).
+    const QJsonObject captureError = result.capture[QStringLiteral("error")].toObject();
+    const QString ioDetail = captureError.contains(QStringLiteral("file"))
+                                 ? tr(" (%1: %2)")
+                                       .arg(captureError[QStringLiteral("file")].toString(),
+                                            captureError[QStringLiteral("system_message")].toString())
+                                 : QString();
+    const QString verdict =
+        result.capture[QStringLiteral("state")].toString() == QLatin1String("failed") ? tr("failed") : tr("rejected");
+    QString state = result.cancelled          ? tr("cancelled")
+                    : !result.error.isEmpty() ? result.error
+                    : r.error                 ? tr("%1: %2 at byte %3%4")
+                                    .arg(verdict, app::toQString(core::codeName(r.error->code)))
+                                    .arg(r.error->offset)
+                                    .arg(ioDetail)
+                              : tr("ok");
     m_title->setText(tr("%1 — %2 parts, %3, boundary \"%4\" — %5")
                          .arg(result.title)
                          .arg(r.parts.size())
                          .arg(app::formatBytes(r.bytes))
                          .arg(QString::fromStdString(r.boundary), state));
+    m_title->setToolTip(m_title->text());
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
         m_diagnostics->addItem(
@@ -200,10 +213,10 @@ void InspectView::showResult(const app::InspectResult& result)
                 .arg(d.offset)
                 .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));
     if (r.error) {
-        m_diagnostics->addItem(
-            tr("@%1  ERROR %2 — %3")
-                .arg(r.error->offset)
-                .arg(app::toQString(core::codeName(r.error->code)), app::toQString(core::describe(r.error->code))));
+        m_diagnostics->addItem(tr("@%1  ERROR %2 — %3%4")
+                                   .arg(r.error->offset)
+                                   .arg(app::toQString(core::codeName(r.error->code)),
+                                        app::toQString(core::describe(r.error->code)), ioDetail));
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
     m_wholeBody = {};
@@ -233,11 +246,14 @@ void InspectView::showPart(const core::PartSummary* part)
     m_headers->setRowCount(0);
     m_text->clear();
     m_partBytes = {};
-    if (!part) {
+    if (!part) { // nothing selected (or nothing opened): no preview of an earlier part stays behind
         m_savePart->setEnabled(false);
+        m_hex->clear();
+        m_image->setPixmap({});
+        m_image->setText({});
         return;
     }
-    m_partBytes = app::locatePart(m_result, *part);
+    m_partBytes = app::locatePart(m_result, m_model->report(), *part);
     m_savePart->setEnabled(m_partBytes.missing.isEmpty());
     m_savePart->setToolTip(m_partBytes.missing.isEmpty() ? tr("Save this part's bytes to a file")
                                                          : tr("Nothing to save: %1").arg(m_partBytes.missing));
@@ -381,7 +397,7 @@ void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>
 {
     QList<app::PartCopy> copies;
     for (const auto& [part, target] : targets)
-        copies.append({app::locatePart(m_result, *part), target});
+        copies.append({app::locatePart(m_result, m_model->report(), *part), target});
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
     m_titleBeforeSave = m_title->text();
@@ -421,8 +437,8 @@ void InspectView::saveAllParts()
     if (dir.isEmpty())
         return;
     QList<QPair<const core::PartSummary*, QString>> targets;
-    for (const auto& part : m_result.report.parts) {
-        if (!app::locatePart(m_result, part).missing.isEmpty())
+    for (const auto& part : m_model->report().parts) {
+        if (!app::locatePart(m_result, m_model->report(), part).missing.isEmpty())
             continue; // not kept: nothing to save
         QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
         targets.append(

@@ -5,9 +5,11 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -76,9 +78,19 @@ ListenView::ListenView(QWidget* parent)
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Double-click a stored capture to inspect it"));
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        const QString folder = m_model->row(index.row()).folder;
-        if (!folder.isEmpty())
-            emit captureActivated(folder);
+        const CaptureListModel::Row& row = m_model->row(index.row());
+        if (row.folder.isEmpty())
+            QMessageBox::information(this, tr("Not stored"),
+                                     tr("%1 keeps no files, only each part's size and hash: there is nothing to "
+                                        "open. /file-part keeps files and field values; /capture keeps the raw "
+                                        "body too.")
+                                         .arg(row.endpoint));
+        else if (!QFileInfo::exists(row.folder))
+            QMessageBox::information(
+                this, tr("Capture deleted"),
+                tr("%1 no longer exists: retention (Settings…) or someone deleted it.").arg(row.folder));
+        else
+            emit captureActivated(row.folder);
     });
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

@@ -34,7 +34,10 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         auto* edit = new QLineEdit(app::limitText(limit, limit.get(current.limits)));
         edit->setToolTip(
             tr("%1 (--%2)").arg(QString::fromLatin1(limit.description), QString::fromLatin1(limit.option)));
-        form->addRow(QStringLiteral("--%1").arg(QString::fromLatin1(limit.option)), edit);
+        // "max-field-size" -> "Max field size", the option itself in the tooltip
+        QString label = QString::fromLatin1(limit.option).replace(QLatin1Char('-'), QLatin1Char(' '));
+        label[0] = label[0].toUpper();
+        form->addRow(label, edit);
         m_limits.push_back(edit);
     }
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);

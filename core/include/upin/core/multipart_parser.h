@@ -57,7 +57,8 @@ public:
     static Result<MultipartParser> fromContentType(std::string_view contentType, Options options = {});
     static Result<MultipartParser> fromBoundary(std::string_view boundary, Options options = {});
     // Boundary of the first line that starts with "--" (leading blank lines skipped), or empty when none is found
-    // or it is not a valid boundary. For raw bodies that come without a Content-Type.
+    // or it has characters no delimiter line could hold (fromBoundary then judges bchars as the mode says). For
+    // raw bodies that come without a Content-Type.
     static std::string guessBoundary(ByteView bodyStart);
 
     MultipartParser(MultipartParser&&) noexcept;
