@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QTemporaryFile>
 
 #include <vector>
 
@@ -20,10 +21,14 @@ public:
     ParserSink(core::MultipartParser& parser, core::EventRecorder& recorder) : m_parser(parser), m_recorder(recorder) {}
     void onBody(core::ByteView data) override
     {
+        if (copy && copyOk)
+            copyOk = copy->write(data.data(), qint64(data.size())) == qint64(data.size());
         if (status)
             status = m_parser.feed(data, m_recorder);
     }
     core::Result<void> status;
+    QFile* copy = nullptr; // also writes the body here, when set
+    bool copyOk = true;
 
 private:
     core::MultipartParser& m_parser;
@@ -125,6 +130,13 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
 
     // 3. The body, de-chunked when the head says so. Without framing, the rest of the file is the body.
     ParserSink sink(*parser, recorder);
+    if (request.keepDecodedBody && framing.kind == core::BodyFraming::Kind::Chunked) {
+        auto temporary = std::make_shared<QTemporaryFile>();
+        if (temporary->open()) {
+            sink.copy = temporary.get();
+            result.decodedBody = temporary;
+        }
+    }
     core::BodyDecoder decoder(framing);
     const bool decode = request.rawHttp && framing.kind != core::BodyFraming::Kind::None;
     core::Result<void> status;
@@ -146,6 +158,12 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     if (status)
         status = parser->finish(recorder);
     result.report = recorder.takeReport(status, *parser);
+    if (result.decodedBody) {
+        if (sink.copyOk && result.decodedBody->flush())
+            result.bodyFileOffset = 0;
+        else
+            result.decodedBody.reset(); // offsets stay unmapped; the parse itself stands
+    }
     return result;
 }
 

@@ -7,7 +7,10 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <QFile>
+
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -18,6 +21,9 @@ struct BodyFileRequest {
     std::optional<std::string>
         contentType;      // when absent: from the request head, or guessed from the first delimiter line
     bool rawHttp = false; // the file holds a request line and head before the body
+    // A chunked body's part offsets do not map into the file: with this set, the de-chunked body is written to a
+    // temporary file as it is parsed, and offsets map into that (see BodyFileResult::decodedBody).
+    bool keepDecodedBody = false;
     core::EventRecorder::Settings settings;
     // Called after each read with bytes read so far and the file size; returning false cancels.
     std::function<bool(qint64 done, qint64 total)> progress;
@@ -29,6 +35,9 @@ struct BodyFileResult {
     bool guessed = false;      // the boundary came from the body, not a Content-Type
     QJsonObject request;       // rawHttp: method, target, version, headers, framing
     qint64 bodyFileOffset = 0; // where body offset 0 is in the file; -1 when body offsets do not map (chunked)
+    // keepDecodedBody and a chunked body: the body, de-chunked, in a temporary file deleted with the last copy of
+    // this pointer; body offsets map into it from 0.
+    std::shared_ptr<QFile> decodedBody;
     bool cancelled = false;
 };
 

@@ -4,10 +4,13 @@
 #include "upin/core/event_recorder.h"
 
 #include <QByteArray>
+#include <QFile>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
+
+#include <memory>
 
 namespace upin::app {
 
@@ -15,10 +18,11 @@ struct InspectResult {
     QString path;
     QString title;
     core::ParseReport report;
-    QString bodyFile;            // file the hex view reads; empty when none
-    qint64 bodyFileOffset = 0;   // file offset of body offset 0; -1 when offsets do not map
-    QString partsFolder;         // capture folder whose saved parts can be opened
-    QJsonObject capture;         // capture.json, for captures
+    QString bodyFile;                     // file the hex view reads; empty when none
+    std::shared_ptr<QFile> bodyFileOwner; // a temporary bodyFile (a de-chunked body), deleted with the last copy
+    qint64 bodyFileOffset = 0;            // file offset of body offset 0; -1 when offsets do not map
+    QString partsFolder;                  // capture folder whose saved parts can be opened
+    QJsonObject capture;                  // capture.json, for captures
     QList<QByteArray> harBodies; // HAR: each multipart request's body, by top-level node (HAR keeps them inline)
     QString error;
     bool cancelled = false;

@@ -134,6 +134,7 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     } else {
         request.path = path;
         request.rawHttp = kind == SourceKind::RawHttp;
+        request.keepDecodedBody = true; // a chunked request's parts are then readable too
     }
     if (!contentType.isEmpty())
         request.contentType = contentType.toStdString();
@@ -142,7 +143,8 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     if (!parsed.ioError.isEmpty())
         result.error = QObject::tr("%1: %2").arg(request.path, parsed.ioError);
     result.cancelled = parsed.cancelled;
-    result.bodyFile = request.path;
+    result.bodyFile = parsed.decodedBody ? parsed.decodedBody->fileName() : request.path;
+    result.bodyFileOwner = parsed.decodedBody;
     result.bodyFileOffset = parsed.bodyFileOffset;
     return result;
 }

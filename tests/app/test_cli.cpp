@@ -233,7 +233,12 @@ TEST_CASE("extract writes a part from a raw body, a raw HTTP request and a HAR f
     QJsonObject request{{"method", "POST"}, {"url", "http://example/up"}, {"postData", postData}};
     QJsonObject har{{"log", QJsonObject{{"entries", QJsonArray{QJsonObject{{"request", request}}}}}}};
     const QString harPath = writeFile(dir, "upload.har", QJsonDocument(har).toJson());
-    for (const QString& source : {raw, http, harPath}) {
+    const QString chunked = writeFile(dir, "chunked.http",
+                                      "POST /up HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                                      "Transfer-Encoding: chunked\r\n\r\n10\r\n" +
+                                          body.left(16) + "\r\n" + QByteArray::number(body.size() - 16, 16) + "\r\n" +
+                                          body.mid(16) + "\r\n0\r\n\r\n");
+    for (const QString& source : {raw, http, harPath, chunked}) {
         INFO(source.toStdString());
         Run run = runCli({"extract", source, "--name", "f", "-o", "-"});
         CHECK(run.exitCode == 0);
