@@ -125,6 +125,9 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         }
         result.capture = QJsonDocument::fromJson(json.readAll()).object();
         result.partsFolder = path;
+        // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
+        result.title = QObject::tr("capture %1 (%2)")
+                           .arg(result.capture["capture_id"].toString(), result.capture["endpoint"].toString());
         if (!dir.exists(QStringLiteral("body.raw"))) { // parts only: show what capture.json recorded
             result.report = reportFromJson(result.capture);
             return result;

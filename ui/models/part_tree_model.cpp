@@ -1,6 +1,9 @@
 #include "models/part_tree_model.h"
 #include "common/byte_size.h"
 
+#include <QBrush>
+#include <QColor>
+
 namespace upin::ui {
 
 namespace {
@@ -94,7 +97,7 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         case Filename: return text(p.filename);
         case ContentType: return text(p.contentType);
         case BodyOffset: return QString::number(p.bodyOffset);
-        case Size: return app::formatBytes(p.size) + (p.complete ? QString() : tr(" (incomplete)"));
+        case Size: return app::formatBytes(p.size) + (p.complete ? QString() : QStringLiteral(" ✗"));
         case Sha256: return QString::fromStdString(p.sha256);
         case Sent: {
             // Only top-level parts of a capture that came from our own sender have a sent hash.
@@ -105,7 +108,11 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         }
     }
     if (role == Qt::ToolTipRole && index.column() == Size)
-        return tr("%1 bytes").arg(p.size);
+        return p.complete
+                   ? tr("%1 bytes").arg(p.size)
+                   : tr("%1 bytes, incomplete: the part did not arrive whole (or was not all stored)").arg(p.size);
+    if (role == Qt::ForegroundRole && index.column() == Size && !p.complete)
+        return QBrush(QColor(0xc0, 0x1c, 0x28)); // a narrow column: the mark and colour say it, the tooltip why
     if (role == Qt::TextAlignmentRole && (index.column() == BodyOffset || index.column() == Size))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};

@@ -205,7 +205,7 @@ void InspectView::showResult(const app::InspectResult& result)
                          .arg(r.parts.size())
                          .arg(app::formatBytes(r.bytes))
                          .arg(QString::fromStdString(r.boundary), state));
-    m_title->setToolTip(m_title->text());
+    m_title->setToolTip(m_title->text() + QLatin1Char('\n') + result.path);
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
         m_diagnostics->addItem(
