@@ -71,7 +71,7 @@ QString CaptureStore::beginCapture(quint64 id, const QString& endpoint, QString*
     m_receiving.insert(name, id);
     lock.unlock();
     QDir().mkpath(m_root); // the user may have removed it meanwhile
-    const QString path = QDir(m_root).filePath(name);
+    QString path = QDir(m_root).filePath(name);
     if (::mkdir(QFile::encodeName(path).constData(), 0755) == 0) // mkdir(2), for errno: QDir says only false
         return path;
     *error = qt_error_string(errno);

@@ -318,9 +318,9 @@ TEST_CASE("GET /captures/ID: a capture still receiving, an exact id only", "[lis
 TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that fit", "[listener][storage]")
 {
     app::ListenerConfig config;
-    config.retention.keepBytes = 250 * 1024; // two 100 KiB captures fit, three do not
+    config.retention.keepBytes = quint64{250} * 1024; // two 100 KiB captures fit, three do not
     ListenerFixture f(config);
-    const QString file = f.file("p.bin", test::randomBytes(100 * 1024, 5));
+    const QString file = f.file("p.bin", test::randomBytes(qsizetype{100} * 1024, 5));
     QStringList ids;
     for (int i = 0; i < 4; ++i)
         ids << curl({"-F", "f=@" + file, f.url("/file-part")}).json["capture_id"].toString();
