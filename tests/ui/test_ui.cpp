@@ -34,6 +34,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QListWidget>
@@ -561,6 +562,9 @@ TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labe
         if (marker->isVisible())
             legend << marker->label();
     CHECK(legend == QStringList{"MB/s", "min-max"}); // one min-max entry, drawn as a line like the whiskers
+    for (auto* marker : chart.chart()->legend()->markers())
+        if (marker->label() == "min-max")
+            CHECK(marker->shape() == QLegend::MarkerShapeFromSeries);
     chart.setBars({{"a", 3, 2, 4}}, false);
     legend.clear();
     for (auto* marker : chart.chart()->legend()->markers())

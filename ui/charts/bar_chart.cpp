@@ -45,7 +45,6 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_axis->setTitleText(unit);
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // bars as boxes, min-max as a line
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(240);
@@ -68,8 +67,10 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
     m_whiskers->setVisible(showWhiskers);
     for (auto* marker : chart()->legend()->markers(m_whiskers)) // one per box, created as boxes are added
         marker->setVisible(false);
-    for (auto* marker : chart()->legend()->markers(m_whiskerLegend))
+    for (auto* marker : chart()->legend()->markers(m_whiskerLegend)) {
+        marker->setShape(QLegend::MarkerShapeFromSeries); // a line, as the whiskers are drawn
         marker->setVisible(showWhiskers);
+    }
     // Value labels sit at the top of a bar, where the whiskers' median line is drawn: with whiskers, at its base.
     m_series->setLabelsPosition(showWhiskers ? QAbstractBarSeries::LabelsInsideBase
                                              : QAbstractBarSeries::LabelsInsideEnd);
