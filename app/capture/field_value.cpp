@@ -11,10 +11,12 @@ namespace {
 // The charset parameter of a part's Content-Type, or UTF-8.
 QByteArray charsetOf(const std::optional<std::string>& contentType)
 {
-    if (contentType)
-        if (const std::string* charset = core::parseHeaderValue(*contentType).param("charset"))
-            if (QStringDecoder(charset->c_str()).isValid())
-                return QByteArray::fromStdString(*charset);
+    if (!contentType)
+        return QByteArrayLiteral("UTF-8");
+    const core::HeaderValue type = core::parseHeaderValue(*contentType); // outlives the pointer into it below
+    const std::string* charset = type.param("charset");
+    if (charset && QStringDecoder(charset->c_str()).isValid())
+        return QByteArray::fromStdString(*charset);
     return QByteArrayLiteral("UTF-8");
 }
 
