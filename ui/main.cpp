@@ -1,6 +1,8 @@
 // upload-inspector: the desktop app. Reads the command line, builds the window and hands it to ServiceWiring,
 // which owns the services and their threads; the GUI thread only applies value events.
 
+#include "cli/cli_args.h"
+#include "common/limits.h"
 #include "main_window.h"
 #include "models/plan_parts_model.h"
 #include "service_wiring.h"
@@ -50,6 +52,8 @@ int main(int argc, char** argv)
                                       .arg(upin::ui::ServiceWiring::defaultCaptureRoot()),
                                   QStringLiteral("DIR"));
     cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
+    // The limits for what Inspect opens (the listener's are in its Settings dialog), as `parse` takes them.
+    cl.addOptions(upin::app::cli::limitOptions(upin::app::inspectLimits()));
     cl.addPositionalArgument(QStringLiteral("FILE"),
                              QStringLiteral("a body, HTTP request or capture folder to inspect"),
                              QStringLiteral("[FILE]"));
@@ -57,8 +61,12 @@ int main(int argc, char** argv)
 
     const QString folder =
         cl.isSet(captureDir) ? cl.value(captureDir) : QSettings().value(QStringLiteral("listen/captureDir")).toString();
+    core::Options inspectLimits = app::inspectLimits();
+    if (!app::cli::applyLimitOptions(cl, inspectLimits))
+        return 2;
     ui::MainWindow window;
     ui::ServiceWiring wiring(window, folder);
+    wiring.setInspectLimits(inspectLimits);
 
     window.restoreSettings();
     quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt()

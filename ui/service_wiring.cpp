@@ -61,9 +61,9 @@ void saveListenerSettings(const ListenerSettings& settings)
 } // namespace
 
 ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
-    : m_window(window), m_captureDir(std::move(captureDir)), m_listener(new app::Listener(this)),
-      m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
-      m_bench(onThread<app::ShootoutWorker>(m_benchThread))
+    : m_window(window), m_captureDir(std::move(captureDir)), m_inspectLimits(app::inspectLimits()),
+      m_listener(new app::Listener(this)), m_sender(onThread<app::Sender>(m_senderThread)),
+      m_inspector(onThread<app::InspectWorker>(m_inspectThread)), m_bench(onThread<app::ShootoutWorker>(m_benchThread))
 {
     qRegisterMetaType<app::InspectResult>();
     qRegisterMetaType<QList<app::PartCopy>>();
@@ -120,7 +120,10 @@ void ServiceWiring::open(const QString& path, const QString& contentType)
 {
     m_window.tabs()->setCurrentWidget(m_window.inspectView());
     QMetaObject::invokeMethod(
-        m_inspector, [inspector = m_inspector, path, contentType] { inspector->open(path, contentType); },
+        m_inspector,
+        [inspector = m_inspector, path, contentType, limits = m_inspectLimits] {
+            inspector->open(path, contentType, limits);
+        },
         Qt::QueuedConnection);
 }
 

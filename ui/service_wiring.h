@@ -3,6 +3,8 @@
 // shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
 // Views never see a service; services never see a widget.
 
+#include "upin/core/multipart_parser.h"
+
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -28,6 +30,7 @@ public:
     // Starts the listener on port or, when it is taken, on one of the next 19; tells every view the port in use.
     bool startListener(quint16 port);
     static QString defaultCaptureRoot(); // where captures go unless the user chose a folder
+    void setInspectLimits(const core::Options& limits) { m_inspectLimits = limits; }
     // Opens a body, HTTP request, HAR file or capture folder in the Inspect tab (parsed on the inspect thread).
     void open(const QString& path, const QString& contentType = {});
 
@@ -39,6 +42,7 @@ private:
 
     MainWindow& m_window;
     QString m_captureDir;
+    core::Options m_inspectLimits;
     app::Listener* m_listener;
     QThread m_senderThread, m_inspectThread, m_benchThread;
     app::Sender* m_sender;

@@ -8,9 +8,11 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <vector>
 
 namespace upin::app {
 
@@ -22,6 +24,13 @@ const QString kReserveName = QStringLiteral(".capture.json.reserve");
 constexpr off_t kReserveBytes = off_t{256} * 1024;
 constexpr int kMaxRecent = 1000; // GET /captures lists at most this many
 constexpr quint64 kIdStride = 10000;
+
+// When a capture folder's capture finished: capture.json's time (written last), else the folder's own.
+QDateTime finishTime(const QString& folder)
+{
+    const QFileInfo json(folder + QStringLiteral("/capture.json"));
+    return json.exists() ? json.lastModified() : QFileInfo(folder).lastModified();
+}
 
 quint64 folderBytes(const QString& path)
 {
@@ -121,38 +130,57 @@ void CaptureStore::endCapture(const QString& folder, const QJsonObject& summary)
         while (m_recent.size() > std::min(m_retention.keepCaptures, kMaxRecent))
             m_recent.removeFirst();
     }
-    if (!name.isEmpty()) // only a new folder can push an old one out
-        m_cleaner.start([this, name] { deleteOldFolders(name); });
+    // Only a new folder can push an old one out. One clean-up waiting is enough: it sees this folder too.
+    if (!name.isEmpty() && !m_cleanupQueued.exchange(true))
+        m_cleaner.start([this] { deleteOldFolders(); });
 }
 
-void CaptureStore::deleteOldFolders(const QString& justFinished)
+bool CaptureStore::stillReceiving(const QString& name) const
 {
-    QDir dir(m_root);
-    // Newest first by when they finished (writing capture.json touches the folder), not by when they started: a
-    // long upload that started first and just finished is the newest, not the oldest. Listed before the receiving
-    // set is read: a listed folder was marked receiving before it was created, so the set below has it if it is.
-    const QStringList folders =
-        dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
     QMutexLocker lock(&m_mutex);
-    const QList<QString> receiving = m_receiving.keys();
-    lock.unlock();
+    // Receiving here, or in another process sharing the folder (its space reserve is still there).
+    return m_receiving.contains(name) || QFile::exists(QDir(m_root).filePath(name + QLatin1Char('/') + kReserveName));
+}
+
+void CaptureStore::deleteOldFolders()
+{
+    m_cleanupQueued = false; // a capture that ends from here on queues another pass
+    QDir dir(m_root);
+    // Newest first by when they finished: capture.json's time (written last), not the folder's, which changes
+    // when files inside it are deleted, and not the name's, which says when the upload started.
+    struct Folder {
+        QString name;
+        QDateTime finished;
+    };
+    std::vector<Folder> folders;
+    for (const auto& name :
+         dir.entryList({kFolderPrefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Unsorted)) {
+        folders.push_back({name, finishTime(dir.filePath(name))});
+    }
+    std::sort(folders.begin(), folders.end(), [](const Folder& a, const Folder& b) { return a.finished > b.finished; });
     int kept = 0;
     quint64 keptBytes = 0;
     bool full = false;
-    for (const auto& name : folders) {
-        // Receiving here, or in another process sharing the folder (its space reserve is still there).
-        if (receiving.contains(name) || QFile::exists(dir.filePath(name + QLatin1Char('/') + kReserveName)))
+    for (const auto& folder : folders) {
+        if (stillReceiving(folder.name))
             continue;
-        const quint64 bytes = m_retention.keepBytes > 0 ? folderBytes(dir.filePath(name)) : 0;
-        if (name != justFinished) // the capture that just finished is always kept
-            full = full || kept >= m_retention.keepCaptures ||
-                   (m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
-        if (!full || name == justFinished) { // once one does not fit, every older one goes too
+        const QString path = dir.filePath(folder.name);
+        const quint64 bytes = m_retention.keepBytes > 0 ? folderBytes(path) : 0;
+        // The newest finished capture stays even when it alone is over the size limit.
+        full = full || kept >= m_retention.keepCaptures ||
+               (kept > 0 && m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
+        if (!full) { // once one does not fit, every older one goes too
             ++kept;
             keptBytes += bytes;
-        } else {
-            QDir(dir.filePath(name)).removeRecursively();
+            continue;
         }
+        // Checked again right before deleting: if it finished (here or elsewhere) since the listing, its time
+        // changed and it is the newest, not the oldest.
+        if (stillReceiving(folder.name) || finishTime(path) != folder.finished)
+            continue;
+        // Another process may be deleting it too: a second pass removes what the first found gone mid-way.
+        if (!QDir(path).removeRecursively())
+            QDir(path).removeRecursively();
     }
 }
 
@@ -174,6 +202,12 @@ std::optional<QJsonObject> CaptureStore::report(const QString& id) const
             return QJsonObject{{"capture_id", id},
                                {"state", QStringLiteral("receiving")},
                                {"folder", QDir(m_root).filePath(it.key())}};
+    // Captures that stored no folder (/part-event, /discard, or one whose folder could not be created): the
+    // summary in the recent list is all there is.
+    for (const auto& entry : m_recent)
+        if (entry.toObject()[QStringLiteral("id")].toString() == id &&
+            entry.toObject()[QStringLiteral("folder")].toString().isEmpty())
+            return entry.toObject();
     lock.unlock();
     // Folder names carry the id: "capture-<time>-<id>-<endpoint>", also for captures of earlier sessions.
     QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);
@@ -181,11 +215,18 @@ std::optional<QJsonObject> CaptureStore::report(const QString& id) const
     matches.removeIf([&id](const QString& name) { return name.section(QLatin1Char('-'), 4, 4) != id; });
     if (matches.isEmpty())
         return std::nullopt;
-    QFile file(QDir(QDir(m_root).filePath(matches.constFirst())).filePath(QStringLiteral("capture.json")));
-    if (!file.open(QIODevice::ReadOnly))
+    const QDir folder(QDir(m_root).filePath(matches.constFirst()));
+    QFile file(folder.filePath(QStringLiteral("capture.json")));
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (folder.exists(kReserveName)) // another listener sharing the folder is receiving it (or was, and died)
+            return QJsonObject{{"capture_id", id},
+                               {"state", QStringLiteral("receiving")},
+                               {"folder", folder.path()},
+                               {"note", QStringLiteral("received by another listener that shares this folder")}};
         return QJsonObject{{"capture_id", id},
                            {"state", QStringLiteral("failed")},
                            {"error", QStringLiteral("capture.json is missing: the capture could not be written")}};
+    }
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 

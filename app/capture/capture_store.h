@@ -11,6 +11,7 @@
 #include <QString>
 #include <QThreadPool>
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -29,8 +30,6 @@ public:
     // oldest finished folders beyond the retention policy are deleted on a low-priority thread of the store's
     // own, so neither the upload's answer nor nextId() waits for it.
     void endCapture(const QString& folder, const QJsonObject& summary);
-    // Waits until clean-ups that endCapture() started are done (tests, shutdown).
-    void waitForCleanup() { m_cleaner.waitForDone(); }
     // Writes capture.json to a temporary file, flushes and renames it: a failed write leaves the previous version
     // or none, never an empty or half file. On failure *error says what went wrong.
     static bool writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error);
@@ -51,7 +50,8 @@ public:
     static QString defaultRoot();
 
 private:
-    void deleteOldFolders(const QString& justFinished);
+    void deleteOldFolders();
+    bool stillReceiving(const QString& name) const;
 
     QString m_root;
     RetentionPolicy m_retention;
@@ -59,7 +59,8 @@ private:
     quint64 m_lastId = 0;
     QJsonArray m_recent;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
-    QThreadPool m_cleaner;               // last member: destroyed (and waited for) first
+    std::atomic<bool> m_cleanupQueued{false};
+    QThreadPool m_cleaner; // last member: destroyed (and waited for) first
 };
 
 } // namespace upin::app

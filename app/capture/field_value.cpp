@@ -20,9 +20,11 @@ QByteArray charsetOf(const std::optional<std::string>& contentType)
     return QByteArrayLiteral("UTF-8");
 }
 
-// Stateless: an incomplete sequence at the end is an error, not state kept for more input. ConvertInitialBom: a
-// byte order mark is kept as a character, not dropped.
-constexpr auto kFlags = QStringConverter::Flag::Stateless | QStringConverter::Flag::ConvertInitialBom;
+// Stateless: an incomplete sequence at the end is an error, not state kept for more input. A byte order mark is
+// consumed by the decoder (it chooses UTF-16's byte order) and not written back by the encoder, so a value that
+// starts with one fails the round trip below and is kept as base64: exact, and never a string that starts with
+// U+FEFF, which Qt's JSON reader would drop.
+constexpr auto kFlags = QStringConverter::Flag::Stateless;
 
 QByteArray encode(const QString& text, const QByteArray& charset)
 {
@@ -36,7 +38,7 @@ void storeFieldValue(QJsonObject& part, const QByteArray& value, const std::opti
     const QByteArray charset = charsetOf(contentType);
     QStringDecoder decoder(charset.constData(), kFlags);
     const QString text = decoder.decode(value);
-    // Text only when it gives back exactly these bytes (a decoder may normalise a BOM or byte order).
+    // Text only when it gives back exactly these bytes.
     if (!decoder.hasError() && encode(text, charset) == value) {
         part["value"] = text;
         part["value_encoding"] = QStringLiteral("text");

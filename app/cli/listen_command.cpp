@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QTimer>
 
 #include <atomic>
@@ -105,6 +106,10 @@ int runListen(const QStringList& arguments)
                      .arg(listener.errorString()));
         return 1;
     }
+    if (!QDir().mkpath(listener.captureRoot())) // the listener runs; /file-part and /capture will answer 507
+        printErr(QStringLiteral("listen: warning: cannot create the captures folder %1; uploads that store files will "
+                                "fail with 507 (use --capture-dir)\n")
+                     .arg(listener.captureRoot()));
     QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol
                        ? QStringLiteral("[%1]").arg(listener.address().toString())
                        : listener.address().toString();
@@ -130,7 +135,8 @@ int runListen(const QStringList& arguments)
     });
     stopPoll.start(100);
     int rc = QCoreApplication::exec();
-    listener.stop();
+    listener.stop();                   // uploads in progress end as incomplete...
+    QCoreApplication::processEvents(); // ...and their lines are printed before we go
     printOut(QStringLiteral("stopped\n"));
     return rc;
 }

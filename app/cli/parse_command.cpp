@@ -4,6 +4,7 @@
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "inspect/body_file.h"
+#include "inspect/inspect_worker.h"
 #include "inspect/report_json.h"
 
 #include <QCommandLineParser>
@@ -158,7 +159,8 @@ int runParse(const QStringList& arguments)
     if (cl.isSet(contentType))
         request.contentType = cl.value(contentType).toStdString();
     request.settings.hash = !cl.isSet(noHash);
-    request.rawHttp = cl.isSet(rawHttp);
+    // A whole request is recognised by its request line, as extract and the window do; --raw-http insists.
+    request.rawHttp = cl.isSet(rawHttp) || detectSource(request.path) == SourceKind::RawHttp;
     request.settings.parser = inspectLimits();
     if (!applyLimitOptions(cl, request.settings.parser))
         return 2;

@@ -50,7 +50,7 @@ core::Options inspectLimits()
     options.maxPartSize = kNoLimit;
     options.maxBodySize = kNoLimit;
     options.maxParts = 100'000; // each part's summary stays in the report (about 1 KB in JSON): this bounds it
-    options.maxHeaderBytes = size_t{1} << 20; // held in memory while a part's headers are parsed
+    options.maxHeaderBytes = size_t{64} * 1024; // kept in the report for every part: bounded like the count
     return options;
 }
 

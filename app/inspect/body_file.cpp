@@ -135,6 +135,8 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         if (temporary->open()) {
             sink.copy = temporary.get();
             result.decodedBody = temporary;
+        } else {
+            result.decodedBodyError = temporary->errorString();
         }
     }
     core::BodyDecoder decoder(framing);
@@ -159,10 +161,12 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         status = parser->finish(recorder);
     result.report = recorder.takeReport(status, *parser);
     if (result.decodedBody) {
-        if (sink.copyOk && result.decodedBody->flush())
+        if (sink.copyOk && result.decodedBody->flush()) {
             result.bodyFileOffset = 0;
-        else
-            result.decodedBody.reset(); // offsets stay unmapped; the parse itself stands
+        } else { // offsets stay unmapped; the parse itself stands
+            result.decodedBodyError = result.decodedBody->errorString();
+            result.decodedBody.reset();
+        }
     }
     return result;
 }

@@ -38,6 +38,7 @@ struct BodyFileResult {
     // keepDecodedBody and a chunked body: the body, de-chunked, in a temporary file deleted with the last copy of
     // this pointer; body offsets map into it from 0.
     std::shared_ptr<QFile> decodedBody;
+    QString decodedBodyError; // why the de-chunked copy could not be kept, when it could not
     bool cancelled = false;
 };
 

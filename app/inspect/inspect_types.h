@@ -20,6 +20,7 @@ struct InspectResult {
     core::ParseReport report;
     QString bodyFile;                     // file the hex view reads; empty when none
     std::shared_ptr<QFile> bodyFileOwner; // a temporary bodyFile (a de-chunked body), deleted with the last copy
+    QString unmappedReason;               // why part offsets do not map into bodyFile, when bodyFileOffset < 0
     qint64 bodyFileOffset = 0;            // file offset of body offset 0; -1 when offsets do not map
     QString partsFolder;                  // capture folder whose saved parts can be opened
     QJsonObject capture;                  // capture.json, for captures
@@ -30,13 +31,14 @@ struct InspectResult {
 
 // Where one part's body bytes can be read (see part_bytes.h for how they are found and read).
 struct PartBytes {
-    QString file;              // the file holding the bytes; empty when they are in memory or not kept
-    qint64 fileOffset = 0;     // where the part's first body byte is in file
-    QByteArray memory;         // the bytes themselves, when inMemory
-    bool inMemory = false;     // an inline field value or a part of a HAR body
-    quint64 available = 0;     // bytes that can be read (fewer than the part's size when only a prefix was kept)
-    bool partRelative = false; // no whole body exists: offsets shown count from the part's first byte
-    QString missing;           // why no bytes can be read; empty when they can
+    QString file;                 // the file holding the bytes; empty when they are in memory or not kept
+    qint64 fileOffset = 0;        // where the part's first body byte is in file
+    QByteArray memory;            // the bytes themselves, when inMemory
+    bool inMemory = false;        // an inline field value or a part of a HAR body
+    quint64 available = 0;        // bytes that can be read (fewer than the part's size when only a prefix was kept)
+    bool partRelative = false;    // no whole body exists: offsets shown count from the part's first byte
+    QString missing;              // why no bytes can be read; empty when they can
+    std::shared_ptr<QFile> owner; // keeps a temporary file alive while the bytes are read or copied
 };
 
 // One part to write into a file of its own (Save part / Save all parts).

@@ -84,10 +84,10 @@ void InspectWorker::saveParts(const QList<PartCopy>& copies)
     emit partsSaved(int(copies.size()), failures);
 }
 
-void InspectWorker::open(const QString& path, const QString& contentType)
+void InspectWorker::open(const QString& path, const QString& contentType, const core::Options& limits)
 {
     m_cancel = false;
-    emit finished(inspectSource(path, contentType, inspectLimits(), [this](qint64 done, qint64 total) {
+    emit finished(inspectSource(path, contentType, limits, [this](qint64 done, qint64 total) {
         emit progress(done, total);
         return !m_cancel.load();
     }));
@@ -148,6 +148,10 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     result.cancelled = parsed.cancelled;
     result.bodyFile = parsed.decodedBody ? parsed.decodedBody->fileName() : request.path;
     result.bodyFileOwner = parsed.decodedBody;
+    if (!parsed.decodedBodyError.isEmpty())
+        result.unmappedReason = QObject::tr("this body was sent chunked, and its de-chunked copy could not be written "
+                                            "to the temporary folder (%1)")
+                                    .arg(parsed.decodedBodyError);
     result.bodyFileOffset = parsed.bodyFileOffset;
     return result;
 }

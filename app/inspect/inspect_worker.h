@@ -2,6 +2,7 @@
 // Opens things to inspect on a worker thread: raw bodies, whole HTTP requests, capture folders. Reports progress
 // and can be cancelled; results come back as owned values.
 
+#include "common/limits.h"
 #include "inspect/inspect_types.h"
 
 #include <QObject>
@@ -20,7 +21,7 @@ class InspectWorker final : public QObject {
     Q_OBJECT
 public:
     // In the worker's thread. contentType, when given, names the boundary instead of the request head or a guess.
-    void open(const QString& path, const QString& contentType = {});
+    void open(const QString& path, const QString& contentType = {}, const core::Options& limits = inspectLimits());
     void cancel() { m_cancel = true; } // from any thread
     // In the worker's thread: writes each part into its file (parts may be gigabytes), then emits partsSaved.
     void saveParts(const QList<upin::app::PartCopy>& copies);

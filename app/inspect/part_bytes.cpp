@@ -99,12 +99,15 @@ PartBytes locatePart(const InspectResult& result, const core::ParseReport& repor
     }
     if (!result.bodyFile.isEmpty() && result.bodyFileOffset >= 0) {
         where.file = result.bodyFile;
+        where.owner = result.bodyFileOwner;
         where.fileOffset = result.bodyFileOffset + qint64(part.bodyOffset);
         where.available = part.size;
         return where;
     }
     if (!result.bodyFile.isEmpty()) {
-        where.missing = QObject::tr("this body was sent chunked, so part offsets do not map to the file");
+        where.missing = result.unmappedReason.isEmpty()
+                            ? QObject::tr("this body was sent chunked, so part offsets do not map to the file")
+                            : result.unmappedReason;
         return where;
     }
     if (!result.partsFolder.isEmpty())

@@ -276,6 +276,8 @@ TEST_CASE("field values kept in capture.json give back exactly the bytes that ar
          "bom text",
          nullptr},                                                           // a UTF-8 byte order mark is not dropped
         {QByteArray("\xfe\xff\x00h\x00i", 6), "text/plain; charset=utf-16"}, // nor a UTF-16 one
+        {QByteArray("\xff\xfeh\x00i\x00", 6), "text/plain; charset=utf-16"},
+        {QByteArray("\x00h\x00i", 4), "text/plain; charset=utf-16be"},
         {"caf\xe9", "text/plain; charset=iso-8859-1"},
         {"caf\xe9", nullptr}, // not UTF-8: base64
         {QByteArray("nul\0inside", 10), nullptr},
@@ -287,8 +289,12 @@ TEST_CASE("field values kept in capture.json give back exactly the bytes that ar
         if (type)
             part["content_type"] = type;
         upin::app::storeFieldValue(part, bytes, type ? std::optional<std::string>(type) : std::nullopt);
+        // through JSON text and back, as capture.json is written and read
+        part = QJsonDocument::fromJson(QJsonDocument(part).toJson()).object();
         const auto back = upin::app::fieldValueBytes(part);
         REQUIRE(back.has_value());
         CHECK(*back == bytes);
+        if (part["value_encoding"] == "text") // text that people read: never a BOM or byte-order garbage
+            CHECK_FALSE(part["value"].toString().startsWith(QChar(0xfeff)));
     }
 }

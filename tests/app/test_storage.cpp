@@ -313,6 +313,34 @@ TEST_CASE("GET /captures/ID: a capture still receiving, an exact id only", "[lis
     // A piece of an id, or digits that occur in a folder's time fields, is not an id.
     CHECK(get(id.left(4)).startsWith("HTTP/1.1 404"));
     CHECK(get(id.right(5)).startsWith("HTTP/1.1 404"));
+    // A capture that stored no folder is still there by its id, as GET /captures lists it.
+    auto events = curl({"-F", "f=@" + f.file("e.txt", "e"), f.url("/part-event")});
+    const QByteArray summary = get(events.json["capture_id"].toString());
+    CHECK(summary.startsWith("HTTP/1.1 200"));
+    CHECK(summary.contains("\"endpoint\":\"/part-event\""));
+}
+
+TEST_CASE("retention leaves alone a folder that another listener sharing the captures folder is receiving",
+          "[listener][storage]")
+{
+    app::ListenerConfig config;
+    config.retention.keepCaptures = 1;
+    ListenerFixture f(config);
+    // What another process's capture looks like while it arrives: a folder with its space reserve, no capture.json.
+    const QString other = QDir(f.listener.captureRoot()).filePath("capture-20000101-000000-000-1234-file-part");
+    REQUIRE(QDir().mkpath(other));
+    QFile reserve(other + "/.capture.json.reserve");
+    REQUIRE(reserve.open(QIODevice::WriteOnly));
+    reserve.close();
+    const QString small = f.file("s.txt", "s");
+    for (int i = 0; i < 3; ++i)
+        REQUIRE(curl({"-F", "f=@" + small, f.url("/file-part")}).status == 200);
+    const QStringList left = test::settledCaptureFolders(f.listener.captureRoot(), 2);
+    CHECK(left.size() == 2); // the newest finished one, and the other process's
+    CHECK(left.contains("capture-20000101-000000-000-1234-file-part"));
+    const QByteArray report =
+        test::rawExchange(f.listener.port(), "GET /captures/1234 HTTP/1.1\r\nConnection: close\r\n\r\n");
+    CHECK(report.contains("\"state\":\"receiving\""));
 }
 
 TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that fit", "[listener][storage]")

@@ -159,7 +159,10 @@ InspectView::InspectView(QWidget* parent)
 
 void InspectView::openDialog()
 {
-    QString path = QFileDialog::getOpenFileName(this, tr("Open a request body or HTTP request"));
+    QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a request body, an HTTP request, a HAR file, or a capture's capture.json"));
+    if (QFileInfo(path).fileName() == QLatin1String("capture.json")) // a file dialog picks files: open its capture
+        path = QFileInfo(path).path();
     if (!path.isEmpty())
         emit openRequested(path, {});
 }
@@ -191,8 +194,12 @@ void InspectView::showResult(const app::InspectResult& result)
                                        .arg(captureError[QStringLiteral("file")].toString(),
                                             captureError[QStringLiteral("system_message")].toString())
                                  : QString();
-    const QString verdict =
-        result.capture[QStringLiteral("state")].toString() == QLatin1String("failed") ? tr("failed") : tr("rejected");
+    // A capture's own state (failed, incomplete, rejected) when it has one; for a file, a body that just ends is
+    // incomplete, anything else rejected.
+    const QString captureState = result.capture[QStringLiteral("state")].toString();
+    const QString verdict = !captureState.isEmpty() && captureState != QLatin1String("complete") ? captureState
+                            : r.error && r.error->code == core::Errc::UnexpectedEof              ? tr("incomplete")
+                                                                                                 : tr("rejected");
     QString state = result.cancelled          ? tr("cancelled")
                     : !result.error.isEmpty() ? result.error
                     : r.error                 ? tr("%1: %2 at byte %3%4")
@@ -396,8 +403,12 @@ void InspectView::showHex(const app::PartBytes& source, quint64 at, const QStrin
 void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
 {
     QList<app::PartCopy> copies;
-    for (const auto& [part, target] : targets)
+    m_partialSaves.clear();
+    for (const auto& [part, target] : targets) {
         copies.append({app::locatePart(m_result, m_model->report(), *part), target});
+        if (!part->complete || copies.last().source.available < part->size)
+            m_partialSaves << QFileInfo(target).fileName();
+    }
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
     m_titleBeforeSave = m_title->text();
@@ -411,6 +422,11 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
     m_saveAll->setEnabled(true);
     if (m_title->text().startsWith(tr("Saving"))) // not when another file was opened meanwhile
         m_title->setText(m_titleBeforeSave);
+    if (failures.isEmpty() && !m_partialSaves.isEmpty()) // written, but the user should know they are not whole
+        QMessageBox::information(this, tr("Save parts"),
+                                 tr("Saved. These parts did not arrive whole, so their files hold only the bytes "
+                                    "that were kept:\n%1")
+                                     .arg(m_partialSaves.join(QLatin1Char('\n'))));
     if (!failures.isEmpty())
         QMessageBox::warning(this, tr("Save parts"),
                              tr("%1 of %2 parts could not be written:\n%3")

@@ -85,6 +85,7 @@ private:
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QPushButton* m_copyCurl = nullptr;
     QString m_titleBeforeSave;
+    QStringList m_partialSaves; // file names of the parts being saved that are not whole
 };
 
 } // namespace upin::ui
