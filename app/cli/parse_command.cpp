@@ -16,20 +16,22 @@
 namespace upin::app::cli {
 namespace {
 
-QString optionalText(const std::optional<std::string>& value)
-{
-    return value ? QString::fromStdString(*value) : QStringLiteral("-");
-}
-
-// Control characters a client sent must not drive the terminal: shown as \xNN.
+// Control characters a client sent (C0, DEL and C1, whose 0x9b starts an escape sequence as ESC [ does) must not
+// drive the terminal: shown as \xNN.
 QString printable(const QString& text)
 {
     QString out;
     for (QChar c : text)
-        out += c.unicode() < 0x20 || c.unicode() == 0x7f
+        out += c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f)
                    ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
                    : QString(c);
     return out;
+}
+
+// A name, file name or type as a client sent it, safe to print.
+QString optionalText(const std::optional<std::string>& value)
+{
+    return value ? printable(QString::fromStdString(*value)) : QStringLiteral("-");
 }
 
 // A kept field value, as capture.json holds it (top-level parts only).
@@ -72,7 +74,7 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
                       .arg(path)
                       .arg(report.parts.size())
                       .arg(report.bytes)
-                      .arg(QString::fromStdString(report.boundary));
+                      .arg(printable(QString::fromStdString(report.boundary)));
     if (!report.parts.empty()) {
         out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  sha256\n");
         printParts(out, report.parts, QStringLiteral("  "), capture["parts"].toArray());

@@ -123,7 +123,9 @@ size_t Connection::processHead(core::ByteView data)
 {
     auto used = m_head.feed(data);
     if (!used) {
-        respondError(used.error().code == core::Errc::HeadTooLarge ? 431 : 400, used.error(), true);
+        const bool tooLarge =
+            used.error().code == core::Errc::HeadTooLarge || used.error().code == core::Errc::TooManyHeaderFields;
+        respondError(tooLarge ? 431 : 400, used.error(), true);
         return data.size();
     }
     if (m_head.complete())
@@ -135,12 +137,25 @@ void Connection::startRequest()
 {
     m_headTimer.stop();
     const core::RequestHead& head = m_head.head();
-    QUrl url(QStringLiteral("http://listener") + toQString(head.target));
+    const QString target = toQString(head.target);
+    // Absolute form (`POST http://127.0.0.1:8080/file-part`), which RFC 9112 says servers accept, or origin form.
+    const bool absolute = target.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
+                          target.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+    QUrl url(absolute ? target : QStringLiteral("http://listener") + target);
+    m_target =
+        url.path(QUrl::FullyEncoded) + (url.hasQuery() ? QLatin1Char('?') + url.query(QUrl::FullyEncoded) : QString());
     const QString path = url.path();
     const QString method = toQString(head.method);
     auto framing = core::bodyFraming(head);
     const bool keepAlive = framing && framing->keepAlive;
+    m_headOnly = method == QLatin1String("HEAD");
     if (method == QLatin1String("GET") || method == QLatin1String("HEAD")) {
+        // A body here would be read as the next request (request smuggling's shape): refused, connection closed.
+        if (!framing || framing->kind == core::BodyFraming::Kind::Chunked ||
+            (framing->kind == core::BodyFraming::Kind::ContentLength && framing->contentLength > 0)) {
+            respond(400, "text/plain", "GET and HEAD requests carry no body here\n", true);
+            return;
+        }
         if (path == QLatin1String("/"))
             respond(200, "text/html; charset=utf-8", formPage(m_shared->port), !keepAlive);
         else if (path == QLatin1String("/captures"))
@@ -189,7 +204,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     SessionRequest request;
     request.endpoint = endpoint;
     request.client = m_client;
-    request.target = toQString(m_head.head().target);
+    request.target = m_target;
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked")
@@ -293,9 +308,12 @@ void Connection::onDisconnected()
 void Connection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
                          const QByteArray& extraHeaders)
 {
+    // A HEAD answer has the head a GET would get, and no body.
     QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
                      "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) +
-                     "\r\n" + extraHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" + body;
+                     "\r\n" + extraHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" +
+                     (m_headOnly ? QByteArray() : body);
+    m_headOnly = false;
     m_socket->write(out);
     if (close) {
         closeAfterAnswer();

@@ -55,6 +55,8 @@ private:
     core::BodyDecoder m_decoder;
     core::BodyFraming m_framing;
     std::unique_ptr<UploadSession> m_session;
+    QString m_target;        // the request target in origin form (path and query)
+    bool m_headOnly = false; // the request is HEAD: its answer has no body
     std::vector<char> m_buffer;
 };
 

@@ -8,6 +8,13 @@
 namespace upin::core {
 namespace {
 
+// A control character that may not appear in a request line or field value (HTAB is allowed in values).
+bool isControl(char c)
+{
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\t') || u == 0x7f;
+}
+
 std::string_view trimSpaces(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -104,6 +111,9 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
     size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
     if (sp2 == std::string_view::npos || sp1 == 0 || sp2 == sp1 + 1)
         return Error{Errc::MalformedRequestLine, start};
+    for (size_t i = 0; i < line.size(); ++i)
+        if (isControl(line[i]) || line[i] == '\t')
+            return Error{Errc::MalformedRequestLine, size_t(line.data() - buffer.data()) + i};
     out.method = line.substr(0, sp1);
     out.target = line.substr(sp1 + 1, sp2 - sp1 - 1);
     std::string_view version = line.substr(sp2 + 1);
@@ -128,6 +138,10 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
         std::string_view name = fieldLine.substr(0, colon);
         if (colon == std::string_view::npos || name.empty() || !std::all_of(name.begin(), name.end(), isTokenChar))
             return Error{Errc::InvalidHeaderField, pos}; // also rejects obs-fold, as RFC 9112 allows
+        // RFC 9110 field values: no control characters but HTAB (a NUL or bare CR could split or hide a field).
+        for (size_t i = colon + 1; i < fieldLine.size(); ++i)
+            if (isControl(fieldLine[i]))
+                return Error{Errc::InvalidHeaderField, pos + i};
         if (count >= limits.maxHeaderFields || count >= storage.size())
             return Error{Errc::TooManyHeaderFields, pos};
         storage[count++] = {name, trimSpaces(fieldLine.substr(colon + 1))};

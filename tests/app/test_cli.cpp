@@ -298,3 +298,17 @@ TEST_CASE("field values kept in capture.json give back exactly the bytes that ar
             CHECK_FALSE(part["value"].toString().startsWith(QChar(0xfeff)));
     }
 }
+
+TEST_CASE("parse prints a hostile file name with its control characters escaped, not sent to the terminal", "[cli]")
+{
+    QTemporaryDir dir;
+    const QString path =
+        writeFile(dir, "evil.bin",
+                  "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\x1b[31mred\x07.txt\"\r\n"
+                  "Content-Type: text/plain\x1b]0;title\x07\r\n\r\nx\r\n--b--\r\n");
+    Run run = runCli({"parse", path});
+    CHECK(run.exitCode == 0);
+    CHECK_FALSE(run.out.contains('\x1b'));
+    CHECK_FALSE(run.out.contains('\x07'));
+    CHECK(run.out.contains("a\\x1b[31mred\\x07.txt"));
+}

@@ -317,3 +317,38 @@ TEST_CASE("retention keeps the newest capture folders, and GET /captures lists r
     QByteArray form = rawExchange(f.listener.port(), "GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 2000);
     CHECK(form.contains("enctype=\"multipart/form-data\""));
 }
+
+TEST_CASE("strict HTTP/1.1: no body on GET, HEAD without a body, 431 for too many fields, absolute-form targets",
+          "[listener][http]")
+{
+    ListenerFixture f;
+    const quint16 port = f.listener.port();
+    // A GET whose body is another request: answered once, never run as a second request (smuggling's shape).
+    const QByteArray smuggled = "GET /captures HTTP/1.1\r\n\r\n";
+    const QByteArray desync =
+        rawExchange(port, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: " + QByteArray::number(smuggled.size()) +
+                              "\r\n\r\n" + smuggled);
+    CHECK(desync.startsWith("HTTP/1.1 400"));
+    CHECK(desync.count("HTTP/1.1 ") == 1);
+    // HEAD: the head a GET would get, and no body after it.
+    const QByteArray head = rawExchange(port, "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(head.startsWith("HTTP/1.1 200"));
+    CHECK(head.contains("Content-Length: "));
+    CHECK(head.endsWith("\r\n\r\n"));
+    // 101 header fields: the head is too large in kind, not malformed.
+    QByteArray many = "POST /file-part HTTP/1.1\r\n";
+    for (int i = 0; i < 101; ++i)
+        many += "X-" + QByteArray::number(i) + ": v\r\n";
+    CHECK(rawExchange(port, many + "\r\n").startsWith("HTTP/1.1 431"));
+    // Control characters in a field value are refused.
+    CHECK(rawExchange(port, QByteArray("GET / HTTP/1.1\r\nX: a\0b\r\n\r\n", 26)).startsWith("HTTP/1.1 400"));
+    // Absolute form: accepted, and stored in origin form.
+    auto r = curl({"--request-target", f.url("/file-part"), "-F", "f=@" + f.file("a.txt", "a"), f.url("/file-part")});
+    CHECK(r.status == 200);
+    const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+    REQUIRE(folders.size() == 1);
+    const QJsonObject stored =
+        QJsonDocument::fromJson(readAll(QDir(f.listener.captureRoot()).filePath(folders.first() + "/capture.json")))
+            .object();
+    CHECK(stored["request"].toObject()["target"].toString() == "/file-part");
+}

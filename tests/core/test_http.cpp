@@ -128,6 +128,11 @@ TEST_CASE("request head errors say what and where", "[http]")
         {"POST /x HTTP/1.1\r\nBad Name: v\r\n\r\n", Errc::InvalidHeaderField, 18},
         {"POST /x HTTP/1.1\r\nno colon\r\n\r\n", Errc::InvalidHeaderField, 18},
         {"POST /x HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", Errc::InvalidHeaderField, 24},
+        // control characters in a value could split or hide a field downstream: NUL, bare CR, DEL
+        {std::string("POST /x HTTP/1.1\r\nA: b\0c\r\n\r\n", 28), Errc::InvalidHeaderField, 22},
+        {"POST /x HTTP/1.1\r\nA: b\rc: d\r\n\r\n", Errc::InvalidHeaderField, 22},
+        {"POST /x HTTP/1.1\r\nA: b\x7f\r\n\r\n", Errc::InvalidHeaderField, 22},
+        {"POST /x\x01y HTTP/1.1\r\n\r\n", Errc::MalformedRequestLine, 7},
     };
     for (const auto& c : cases) {
         INFO(c.wire);
@@ -143,6 +148,8 @@ TEST_CASE("request head errors say what and where", "[http]")
     HeadReader tooLong(small);
     auto got = tooLong.feed("POST /x HTTP/1.1\r\nX-A: " + std::string(100, 'a'));
     CHECK(got.error().code == Errc::HeadTooLarge);
+    HeadReader tab; // HTAB is allowed inside a value
+    CHECK(tab.feed("POST /x HTTP/1.1\r\nA: b\tc\r\n\r\n").has_value());
     HeadReader tooMany(small);
     CHECK(tooMany.feed("POST /x HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n").error().code == Errc::TooManyHeaderFields);
 }
