@@ -72,7 +72,12 @@ int runListen(const QStringList& arguments)
         QStringLiteral("keep-bytes"),
         QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default: no limit)"),
         QStringLiteral("SIZE"));
-    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes});
+    QCommandLineOption minBodyRate(
+        QStringLiteral("min-body-rate"),
+        QStringLiteral("slowest accepted body, bytes per second over each 10 s after the first 10 s, e.g. 512 or 4K; "
+                       "slower uploads get 408 (default 1K; 0 turns it off)"),
+        QStringLiteral("SIZE"), QStringLiteral("1K"));
+    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, minBodyRate});
     cl.addOptions(limitOptions(listenerLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
 
@@ -81,7 +86,9 @@ int runListen(const QStringList& arguments)
     config.port = quint16(cl.value(port).toUInt(&portOk));
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
     auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes)) : std::optional<qulonglong>(0);
-    const QString bad = !portOk                                          ? QStringLiteral("--port")
+    const auto rate = parseByteSize(cl.value(minBodyRate));
+    const QString bad = !rate                                            ? QStringLiteral("--min-body-rate")
+                        : !portOk                                        ? QStringLiteral("--port")
                         : !keepOk || config.retention.keepCaptures < 1   ? QStringLiteral("--keep")
                         : !keepSize                                      ? QStringLiteral("--keep-bytes")
                         : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
@@ -91,6 +98,7 @@ int runListen(const QStringList& arguments)
         return 2;
     }
     config.retention.keepBytes = *keepSize;
+    config.minBodyBytesPerSecond = *rate;
     config.parser = listenerLimits();
     if (!applyLimitOptions(cl, config.parser))
         return 2;

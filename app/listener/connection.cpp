@@ -79,10 +79,11 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
     m_idleTimer.setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
     connect(&m_idleTimer, &QTimer::timeout, this, [this] { onTimeout("idle"); });
+    connect(&m_rateTimer, &QTimer::timeout, this, &Connection::checkBodyRate);
     connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
-    if (m_shared->activeConnections > m_shared->config.maxConnections) {
-        respond(503, "text/plain", "too many connections\n", true);
+    if (m_shared->activeConnections > m_shared->config.maxConnections) { // answered, then lingering, as any
+        respond(503, "text/plain", "too many connections\n", true, "Retry-After: 2\r\n");
         return;
     }
     m_headTimer.start(m_shared->config.headTimeoutMs);
@@ -236,6 +237,10 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     }
     m_decoder = core::BodyDecoder(m_framing);
     m_state = State::Body;
+    m_bodyClock.start();
+    m_bytesAtLastCheck = 0;
+    if (m_shared->config.minBodyBytesPerSecond > 0)
+        m_rateTimer.start(m_shared->config.bodyRateWindowMs);
     if (m_framing.expectContinue)
         m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     if (m_decoder.done())
@@ -280,6 +285,31 @@ void Connection::abortUpload(core::Error error, int status)
         status = 507;
     m_session.reset();
     respondJson(status, answer, true);
+}
+
+// Body too slow: after the grace period, each window must bring its share of the minimum rate.
+void Connection::checkBodyRate()
+{
+    if (m_state != State::Body || !m_session) {
+        m_rateTimer.stop();
+        return;
+    }
+    const quint64 received = m_decoder.bodyBytes();
+    const quint64 inWindow = received - m_bytesAtLastCheck;
+    m_bytesAtLastCheck = received;
+    const auto& config = m_shared->config;
+    if (m_bodyClock.elapsed() < config.bodyGraceMs + config.bodyRateWindowMs - 50)
+        return; // the window that just ended began inside the grace period
+    const quint64 needed = config.minBodyBytesPerSecond * quint64(config.bodyRateWindowMs) / 1000;
+    if (inWindow >= needed)
+        return;
+    const QString why = QStringLiteral("the body arrived at %1 bytes/s, under the minimum of %2 (--min-body-rate)")
+                            .arg(inWindow * 1000 / quint64(std::max(1, config.bodyRateWindowMs)))
+                            .arg(config.minBodyBytesPerSecond);
+    QJsonObject answer = m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, why);
+    m_session.reset();
+    m_rateTimer.stop();
+    respondJson(408, answer, true);
 }
 
 void Connection::onTimeout(const char* what)
@@ -333,6 +363,7 @@ void Connection::closeAfterAnswer()
     m_state = State::Closing;
     m_headTimer.stop();
     m_idleTimer.stop();
+    m_rateTimer.stop();
     auto shutdownWhenSent = [this] {
         if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState)
             ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);

@@ -7,6 +7,7 @@
 
 #include "upin/core/http_request.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 #include <QUrlQuery>
@@ -31,6 +32,7 @@ private:
     void onReadyRead();
     void onDisconnected();
     void onTimeout(const char* what);
+    void checkBodyRate();
     size_t processHead(core::ByteView data);
     size_t processBody(core::ByteView data);
     void startRequest();
@@ -50,6 +52,9 @@ private:
     QTimer m_headTimer;
     QTimer m_idleTimer;
     QTimer m_lingerTimer;
+    QTimer m_rateTimer; // every bodyRateWindowMs while a body arrives
+    QElapsedTimer m_bodyClock;
+    quint64 m_bytesAtLastCheck = 0;
     State m_state = State::Head;
     core::HeadReader m_head;
     core::BodyDecoder m_decoder;

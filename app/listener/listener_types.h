@@ -22,7 +22,13 @@ struct ListenerConfig {
     int maxConnections = 64;
     int headTimeoutMs = 10'000; // the whole request head must arrive within this
     int idleTimeoutMs = 30'000; // no byte for this long drops the connection
-    RetentionPolicy retention;  // how many finished capture folders are kept
+    // Minimum request-body rate, as Kestrel's MinRequestBodyDataRate: after bodyGraceMs of a body, one that brings
+    // fewer than minBodyBytesPerSecond over each bodyRateWindowMs is answered 408 and dropped, so clients that
+    // trickle their bodies cannot hold the connection slots. 0 turns it off.
+    quint64 minBodyBytesPerSecond = 1024;
+    int bodyGraceMs = 10'000;
+    int bodyRateWindowMs = 10'000;
+    RetentionPolicy retention; // how many finished capture folders are kept
     // Limits for parsing uploads: protective, since any client may send anything. Per-request ?matcher= overrides
     // the matcher; maxBodySize is maxBodyBytes above.
     core::Options parser = listenerLimits();

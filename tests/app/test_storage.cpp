@@ -440,3 +440,48 @@ TEST_CASE("a client that sends its whole body before reading gets the early answ
         CHECK(answer.contains("--max-field-size"));
     }
 }
+
+TEST_CASE("clients that trickle their bodies are dropped with a 408 they can read, and slots free up",
+          "[listener][http][slow]")
+{
+    app::ListenerConfig config;
+    config.maxConnections = 3;
+    config.minBodyBytesPerSecond = 1024; // over windows of 0.5 s after 0.5 s (the defaults are 10 s and 10 s)
+    config.bodyGraceMs = 500;
+    config.bodyRateWindowMs = 500;
+    ListenerFixture f(config);
+    std::vector<std::unique_ptr<QTcpSocket>> tricklers;
+    for (int i = 0; i < 3; ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
+        REQUIRE(socket->waitForConnected(2000));
+        socket->write("POST /part-event HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                      "Content-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n");
+        socket->waitForBytesWritten(1000);
+        tricklers.push_back(std::move(socket));
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QList<QByteArray> answers(3);
+    while (clock.elapsed() < 5000) { // one byte per 100 ms each: 10 bytes/s, far under the minimum
+        for (size_t i = 0; i < tricklers.size(); ++i) {
+            if (tricklers[i]->state() == QAbstractSocket::ConnectedState)
+                tricklers[i]->write("x");
+            tricklers[i]->waitForReadyRead(30);
+            answers[qsizetype(i)] += tricklers[i]->readAll();
+        }
+        bool allAnswered = true;
+        for (const auto& a : answers)
+            allAnswered = allAnswered && a.contains("}\n");
+        if (allAnswered)
+            break;
+    }
+    for (const auto& answer : answers) {
+        CHECK(answer.startsWith("HTTP/1.1 408"));
+        CHECK(answer.contains("--min-body-rate"));
+    }
+    CHECK(clock.elapsed() < 3000); // dropped after grace + one window, not at the 30 s idle timeout
+    // The slots are free again: a normal upload goes through (retrying a 503 as its Retry-After says).
+    auto r = curl({"--retry", "3", "-F", "f=@" + f.file("n.bin", test::randomBytes(1 << 20, 3)), f.url("/file-part")});
+    CHECK(r.status == 200);
+}
