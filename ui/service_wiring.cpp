@@ -40,6 +40,8 @@ ListenerSettings loadListenerSettings()
         stored.value(QStringLiteral("listen/keep"), settings.retention.keepCaptures).toInt();
     settings.retention.keepBytes =
         stored.value(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes).toULongLong();
+    settings.minBodyBytesPerSecond =
+        stored.value(QStringLiteral("listen/minBodyRate"), settings.minBodyBytesPerSecond).toULongLong();
     for (const auto& limit : app::kUserLimits) {
         const QString key = QStringLiteral("limits/%1").arg(QString::fromLatin1(limit.option));
         if (stored.contains(key))
@@ -53,6 +55,7 @@ void saveListenerSettings(const ListenerSettings& settings)
     QSettings stored;
     stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
     stored.setValue(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes);
+    stored.setValue(QStringLiteral("listen/minBodyRate"), settings.minBodyBytesPerSecond);
     for (const auto& limit : app::kUserLimits)
         stored.setValue(QStringLiteral("limits/%1").arg(QString::fromLatin1(limit.option)),
                         app::limitText(limit, limit.get(settings.limits)));
@@ -98,6 +101,7 @@ bool ServiceWiring::startListener(quint16 port)
     config.retention = settings.retention;
     config.parser = settings.limits;
     config.maxBodyBytes = settings.limits.maxBodySize;
+    config.minBodyBytesPerSecond = settings.minBodyBytesPerSecond;
     bool ok = false;
     for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
         config.port = port == 0 ? 0 : quint16(port + attempt);

@@ -20,6 +20,7 @@
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
+#include "views/listener_settings_dialog.h"
 #include "views/send_view.h"
 #include "views/shootout_view.h"
 
@@ -36,6 +37,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMessageBox>
@@ -601,4 +603,28 @@ TEST_CASE("a HAR file with two look-alike requests: each part shows and saves it
         const core::PartSummary& part = result.report.parts[size_t(request)].children[0];
         CHECK(app::readPartBytes(app::locatePart(result, part), 0, 100) == (request == 0 ? "first" : "secnd"));
     }
+}
+
+TEST_CASE("the listener settings dialog reads sizes as users type them and keeps bad ones out", "[ui][settings]")
+{
+    ui::ListenerSettings current;
+    ui::ListenerSettingsDialog dialog(current);
+    QLineEdit* rate = nullptr;
+    QLineEdit* field = nullptr;
+    for (auto* edit : dialog.findChildren<QLineEdit*>()) {
+        if (edit->toolTip().contains("--min-body-rate"))
+            rate = edit;
+        if (edit->toolTip().contains("--max-field-size"))
+            field = edit;
+    }
+    REQUIRE(rate);
+    REQUIRE(field);
+    CHECK(rate->text() == "1K"); // the default, in the form it can be typed back
+    CHECK(field->text() == "1M");
+    rate->setText("4K");
+    field->setText("none");
+    dialog.accept();
+    CHECK(dialog.result() == QDialog::Accepted);
+    CHECK(dialog.settings().minBodyBytesPerSecond == 4096);
+    CHECK(dialog.settings().limits.maxFieldSize == std::numeric_limits<uint64_t>::max());
 }

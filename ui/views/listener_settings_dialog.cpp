@@ -12,7 +12,8 @@
 namespace upin::ui {
 
 ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, QWidget* parent)
-    : QDialog(parent), m_settings(current), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
+    : QDialog(parent), m_settings(current), m_keep(new QSpinBox), m_keepBytes(new QLineEdit),
+      m_minBodyRate(new QLineEdit(app::exactByteSize(current.minBodyBytesPerSecond)))
 {
     setWindowTitle(tr("Listener settings"));
     auto* form = new QFormLayout;
@@ -40,6 +41,9 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         form->addRow(label, edit);
         m_limits.push_back(edit);
     }
+    m_minBodyRate->setToolTip(tr("Bytes per second a body must bring over each 10 s after its first 10 s, or the "
+                                 "client gets 408 and its slot is freed (--min-body-rate; 0 turns it off)"));
+    form->addRow(tr("Slowest body (bytes/s)"), m_minBodyRate);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &ListenerSettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -61,6 +65,13 @@ void ListenerSettingsDialog::accept()
     } else {
         QMessageBox::warning(this, windowTitle(), tr("“Keep at most” is not a size such as 500M or 10G."));
         m_keepBytes->setFocus();
+        return;
+    }
+    if (auto rate = app::parseByteSize(m_minBodyRate->text().trimmed())) {
+        chosen.minBodyBytesPerSecond = *rate;
+    } else {
+        QMessageBox::warning(this, windowTitle(), tr("“Slowest body” is not a size such as 512, 1K or 0."));
+        m_minBodyRate->setFocus();
         return;
     }
     for (size_t i = 0; i < m_limits.size(); ++i) {

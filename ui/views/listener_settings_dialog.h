@@ -16,6 +16,7 @@ namespace upin::ui {
 struct ListenerSettings {
     app::RetentionPolicy retention;
     core::Options limits = app::listenerLimits();
+    quint64 minBodyBytesPerSecond = app::ListenerConfig{}.minBodyBytesPerSecond; // 0: off
 };
 
 class ListenerSettingsDialog final : public QDialog {
@@ -29,6 +30,7 @@ private:
     ListenerSettings m_settings;
     QSpinBox* m_keep;
     QLineEdit* m_keepBytes;
+    QLineEdit* m_minBodyRate;
     std::vector<QLineEdit*> m_limits; // one per app::kUserLimits entry
 };
 
