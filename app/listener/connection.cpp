@@ -230,9 +230,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     }
     m_session = std::move(*session);
     if (m_session->failed()) { // e.g. the capture folder could not be created: say so before any body byte
-        QJsonObject answer = m_session->finish(true);
-        m_session.reset();
-        respondJson(507, answer, true);
+        endUpload();
         return;
     }
     m_decoder = core::BodyDecoder(m_framing);
@@ -244,47 +242,38 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     if (m_framing.expectContinue)
         m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     if (m_decoder.done())
-        finishUpload();
+        endUpload();
 }
 
 size_t Connection::processBody(core::ByteView data)
 {
     auto used = m_decoder.feed(data, *m_session);
     if (!used) {
-        abortUpload(used.error(), 400);
+        endUpload(used.error(), 400);
         return data.size();
     }
     if (m_decoder.bodyBytes() > m_shared->config.maxBodyBytes) {
-        abortUpload({core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, 413);
+        endUpload(core::Error{core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, 413);
         return data.size();
     }
     if (m_session->failed()) { // the parser rejected the body or storing it failed: answer now, read no more
-        QJsonObject answer = m_session->finish(true);
-        const int status = statusFor(m_session->state());
-        m_session.reset();
-        respondJson(status, answer, true);
+        endUpload();
         return data.size();
     }
     if (m_decoder.done())
-        finishUpload();
+        endUpload();
     return *used;
 }
 
-void Connection::finishUpload()
+void Connection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
 {
-    QJsonObject answer = m_session->finish(true);
-    const int status = statusFor(m_session->state());
+    const QJsonObject answer = m_session->finish(!cutShort, cutShort, detail);
+    const CaptureState state = m_session->state();
     m_session.reset();
+    m_rateTimer.stop();
+    if (state == CaptureState::Failed || !cutShort) // storing failed (507), or the capture's own outcome
+        status = statusFor(state);
     respondJson(status, answer, status != 200 || !m_framing.keepAlive);
-}
-
-void Connection::abortUpload(core::Error error, int status)
-{
-    QJsonObject answer = m_session->finish(false, error);
-    if (m_session->state() == CaptureState::Failed)
-        status = 507;
-    m_session.reset();
-    respondJson(status, answer, true);
 }
 
 // Body too slow: after the grace period, each window must bring its share of the minimum rate.
@@ -306,10 +295,7 @@ void Connection::checkBodyRate()
     const QString why = QStringLiteral("the body arrived at %1 bytes/s, under the minimum of %2 (--min-body-rate)")
                             .arg(inWindow * 1000 / quint64(std::max(1, config.bodyRateWindowMs)))
                             .arg(config.minBodyBytesPerSecond);
-    QJsonObject answer = m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, why);
-    m_session.reset();
-    m_rateTimer.stop();
-    respondJson(408, answer, true);
+    endUpload(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, 408, why);
 }
 
 void Connection::onTimeout(const char* what)

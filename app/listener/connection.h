@@ -37,8 +37,9 @@ private:
     size_t processBody(core::ByteView data);
     void startRequest();
     void startUpload(Endpoint endpoint, const QUrlQuery& query);
-    void finishUpload();
-    void abortUpload(core::Error error, int status);
+    // Ends the upload and answers with its report. Whole body (cutShort empty): the status follows the capture's
+    // state. Cut short: `status`, unless storing had failed (507). detail says why in words.
+    void endUpload(std::optional<core::Error> cutShort = std::nullopt, int status = 0, const QString& detail = {});
     void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
                  const QByteArray& extraHeaders = {});
     void respondJson(int status, const QJsonObject& body, bool close);
