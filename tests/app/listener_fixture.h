@@ -29,12 +29,34 @@ struct ListenerFixture {
     QTemporaryDir dir;
     app::Listener listener;
 
+    // The captures go to a temporary folder of the fixture's own unless config names one (a tmpfs, say).
     explicit ListenerFixture(app::ListenerConfig config = {})
     {
         config.port = 0;
-        config.captureDir = dir.filePath(QStringLiteral("captures"));
+        if (config.captureDir.isEmpty())
+            config.captureDir = dir.filePath(QStringLiteral("captures"));
         if (!listener.start(config))
             throw std::runtime_error(listener.errorString().toStdString());
+    }
+    // The one capture folder there is.
+    QString onlyCaptureFolder() const
+    {
+        const QStringList folders = QDir(listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+        REQUIRE(folders.size() == 1);
+        return QDir(listener.captureRoot()).filePath(folders.first());
+    }
+    // The first capture folder holding `file` (any, when empty), once a receiving upload has made it; empty after
+    // a second.
+    QString waitForCaptureFolder(const QString& file = {}) const
+    {
+        for (int i = 0; i < 50; ++i) {
+            const QStringList folders = QDir(listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
+            if (!folders.isEmpty() &&
+                (file.isEmpty() || QDir(listener.captureRoot()).exists(folders.first() + '/' + file)))
+                return QDir(listener.captureRoot()).filePath(folders.first());
+            QThread::msleep(20);
+        }
+        return {};
     }
     QString url(const QString& path) const
     {

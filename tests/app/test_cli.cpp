@@ -192,9 +192,7 @@ TEST_CASE("parse and extract read a capture folder: part files and inline field 
     auto r = upin::test::curl(
         {"-F", "note=hello from curl", "-F", "photo=@" + photoPath + ";type=image/jpeg", f.url("/file-part")});
     REQUIRE(r.status == 200);
-    const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
-    const QString folder = QDir(f.listener.captureRoot()).filePath(folders.first());
+    const QString folder = f.onlyCaptureFolder();
 
     Run text = runCli({"parse", folder});
     CHECK(text.exitCode == 0);
@@ -258,11 +256,8 @@ TEST_CASE("extract of a part that did not arrive whole writes what was kept and 
         upin::test::FileSizeLimit limit(1 << 20);
         REQUIRE(upin::test::curl({"-F", "big=@" + path, f.url("/file-part")}).status == 507);
     }
-    const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
     QTemporaryDir out;
-    Run run = runCli({"extract", QDir(f.listener.captureRoot()).filePath(folders.first()), "--name", "big", "-o",
-                      out.filePath("big.bin")});
+    Run run = runCli({"extract", f.onlyCaptureFolder(), "--name", "big", "-o", out.filePath("big.bin")});
     CHECK(run.exitCode == 1);
     CHECK(run.err.contains("did not arrive whole"));
     CHECK(upin::test::readAll(out.filePath("big.bin")) == big.left(1 << 20));

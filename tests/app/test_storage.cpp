@@ -27,13 +27,6 @@ using test::readAll;
 
 namespace {
 
-QString onlyCapture(const ListenerFixture& f)
-{
-    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
-    return QDir(f.listener.captureRoot()).filePath(folders.first());
-}
-
 // The 507 answer of a part whose file could not be completed: failed, io_error naming the file and the system's
 // reason, and the part's size equal to the bytes in its file, with no hash claimed.
 void checkFailedPart(const test::CurlResult& r, const QString& folder, const QString& part)
@@ -67,7 +60,7 @@ TEST_CASE("a file part larger than the file size limit: 507, a failed capture, s
     {
         FileSizeLimit limit(1 << 20);
         auto r = curl({"-F", "note=hello", "-F", "file=@" + path, f.url("/file-part")});
-        const QString folder = onlyCapture(f);
+        const QString folder = f.onlyCaptureFolder();
         checkFailedPart(r, folder, "file");
         CHECK(r.json["error"].toObject()["file"].toString() == "001-big.bin");
         CHECK(partNamed(r.json, "file")["size"].toInteger() == 1 << 20);
@@ -90,7 +83,7 @@ TEST_CASE("/capture with body.raw over the file size limit: 507 and parts that m
     const QString path = f.file("big.bin", big);
     FileSizeLimit limit(1 << 20);
     auto r = curl({"-F", "file=@" + path, f.url("/capture")});
-    const QString folder = onlyCapture(f);
+    const QString folder = f.onlyCaptureFolder();
     CHECK(r.status == 507);
     CHECK(r.json["state"].toString() == "failed");
     CHECK(r.json["error"].toObject()["file"].toString() == "body.raw");
@@ -110,7 +103,7 @@ TEST_CASE("capture.json that cannot be written: 507, and no empty or partial cap
         fields << "-F" << QStringLiteral("field%1=%2").arg(i).arg(QString(200, QLatin1Char('x')));
     FileSizeLimit limit(rlim_t{8} * 1024); // the fields are kept inline: only capture.json (~20 KB) exceeds this
     auto r = curl(fields + QStringList{f.url("/file-part")});
-    const QString folder = onlyCapture(f);
+    const QString folder = f.onlyCaptureFolder();
     CHECK(r.status == 507);
     CHECK(r.json["state"].toString() == "failed");
     CHECK(r.json["error"].toObject()["file"].toString() == "capture.json");
@@ -138,22 +131,11 @@ TEST_CASE("a full tmpfs: 507, the part as far as it was written, and the listene
         ~Unmount() { umount2(path.constData(), MNT_DETACH); }
     } unmount{mountPoint.path().toLocal8Bit()};
     app::ListenerConfig config;
-    config.port = 0;
     config.captureDir = mountPoint.filePath("captures");
-    app::Listener listener;
-    REQUIRE(listener.start(config));
-    QTemporaryDir sources;
-    const QString big = sources.filePath("big.bin");
-    {
-        QFile file(big);
-        REQUIRE(file.open(QIODevice::WriteOnly));
-        file.write(test::randomBytes(6 << 20, 9));
-    }
-    const QString url = QStringLiteral("http://127.0.0.1:%1/file-part").arg(listener.port());
-    auto r = curl({"-F", "file=@" + big, url});
-    QStringList folders = QDir(listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
-    const QString folder = QDir(listener.captureRoot()).filePath(folders.first());
+    ListenerFixture f(config);
+    const QString big = f.file("big.bin", test::randomBytes(6 << 20, 9)); // the fixture's folder, not the tmpfs
+    auto r = curl({"-F", "file=@" + big, f.url("/file-part")});
+    const QString folder = f.onlyCaptureFolder();
     CHECK(r.status == 507);
     CHECK(r.json["state"].toString() == "failed");
     CHECK(r.json["error"].toObject()["file"].toString() == "000-big.bin");
@@ -168,13 +150,7 @@ TEST_CASE("a full tmpfs: 507, the part as far as it was written, and the listene
     CHECK(partNamed(stored, "file")["size"] == p["size"]);
     // The user frees the space; the next upload succeeds on the same listener.
     REQUIRE(QDir(folder).removeRecursively());
-    const QString small = sources.filePath("small.txt");
-    {
-        QFile file(small);
-        REQUIRE(file.open(QIODevice::WriteOnly));
-        file.write("small\n");
-    }
-    auto next = curl({"-F", "file=@" + small, url});
+    auto next = curl({"-F", "file=@" + f.file("small.txt", "small\n"), f.url("/file-part")});
     CHECK(next.status == 200);
     CHECK(next.json["state"].toString() == "complete");
 }
@@ -193,14 +169,8 @@ TEST_CASE("retention never deletes a capture that is still receiving", "[listene
                "Content-Length: " +
                QByteArray::number(head.size() + rest.size()) + "\r\n\r\n" + head);
     REQUIRE(slow.waitForBytesWritten(2000));
-    QString live;
-    for (int i = 0; i < 50 && live.isEmpty(); ++i) { // the folder appears once the head is parsed
-        QThread::msleep(20);
-        const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-        if (!folders.isEmpty())
-            live = folders.first();
-    }
-    REQUIRE_FALSE(live.isEmpty());
+    const QString live = QDir(f.waitForCaptureFolder()).dirName(); // made once the head is parsed
+    REQUIRE(live.startsWith("capture-"));
     const QString small = f.file("small.txt", "quick\n");
     for (int i = 0; i < 6; ++i)
         REQUIRE(curl({"-F", "f=@" + small, f.url("/file-part")}).status == 200);
@@ -239,7 +209,7 @@ TEST_CASE("form field values are kept in capture.json and served by GET /capture
     const QJsonObject big = partNamed(r.json, "large"); // over 64 KiB: the first bytes inline, all of it in a file
     CHECK(big["value_truncated"].toBool());
     CHECK(big["value"].toString().size() == qsizetype{64} * 1024);
-    const QString folder = onlyCapture(f);
+    const QString folder = f.onlyCaptureFolder();
     CHECK(readAll(QDir(folder).filePath(big["saved_as"].toString())) == large);
 
     const QByteArray got = test::rawExchange(
@@ -262,27 +232,18 @@ TEST_CASE("a capture folder that cannot be created: 507 before the body, naming 
     REQUIRE(blocker.open(QIODevice::WriteOnly)); // a file where the captures folder should be
     blocker.close();
     app::ListenerConfig config;
-    config.port = 0;
     config.captureDir = blocker.fileName();
-    app::Listener listener;
-    REQUIRE(listener.start(config));
-    const QString small = dir.filePath("small.txt");
-    {
-        QFile file(small);
-        REQUIRE(file.open(QIODevice::WriteOnly));
-        file.write("small\n");
-    }
+    ListenerFixture f(config);
+    const QString small = f.file("small.txt", "small\n");
     for (const char* endpoint : {"/file-part", "/capture"}) {
-        auto r =
-            curl({"-F", "f=@" + small, QStringLiteral("http://127.0.0.1:%1%2").arg(listener.port()).arg(endpoint)});
+        auto r = curl({"-F", "f=@" + small, f.url(endpoint)});
         CHECK(r.status == 507);
         CHECK(r.json["state"].toString() == "failed");
         CHECK(r.json["error"].toObject()["file"].toString() == blocker.fileName());
         CHECK(r.json["error"].toObject()["system_message"].toString().contains("directory"));
     }
     // /part-event stores nothing: unaffected.
-    CHECK(curl({"-F", "f=@" + small, QStringLiteral("http://127.0.0.1:%1/part-event").arg(listener.port())}).status ==
-          200);
+    CHECK(curl({"-F", "f=@" + small, f.url("/part-event")}).status == 200);
 }
 
 TEST_CASE("GET /captures/ID: a capture still receiving, an exact id only", "[listener][storage]")
@@ -294,13 +255,7 @@ TEST_CASE("GET /captures/ID: a capture still receiving, an exact id only", "[lis
     slow.write("POST /file-part HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                "Content-Length: 1000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n");
     REQUIRE(slow.waitForBytesWritten(2000));
-    QString id;
-    for (int i = 0; i < 50 && id.isEmpty(); ++i) {
-        QThread::msleep(20);
-        const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-        if (!folders.isEmpty())
-            id = folders.first().section('-', 4, 4);
-    }
+    const QString id = QDir(f.waitForCaptureFolder()).dirName().section('-', 4, 4);
     REQUIRE_FALSE(id.isEmpty());
     auto get = [&f](const QString& which) {
         return test::rawExchange(f.listener.port(),
@@ -364,29 +319,18 @@ TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that
 TEST_CASE("stopping the listener mid-upload ends the capture as incomplete, with its capture.json",
           "[listener][storage]")
 {
-    QTemporaryDir dir;
-    app::ListenerConfig config;
-    config.port = 0;
-    config.captureDir = dir.filePath("captures");
-    app::Listener listener;
-    REQUIRE(listener.start(config));
+    ListenerFixture f;
     QTcpSocket slow;
-    slow.connectToHost(QHostAddress::LocalHost, listener.port());
+    slow.connectToHost(QHostAddress::LocalHost, f.listener.port());
     REQUIRE(slow.waitForConnected(2000));
     slow.write("POST /file-part HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                "Content-Length: 1000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n"
                "partial");
     REQUIRE(slow.waitForBytesWritten(2000));
-    QString folder;
-    for (int i = 0; i < 50 && folder.isEmpty(); ++i) {
-        QThread::msleep(20);
-        const QStringList folders = QDir(listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-        if (!folders.isEmpty() && QDir(listener.captureRoot()).exists(folders.first() + "/000-x"))
-            folder = QDir(listener.captureRoot()).filePath(folders.first());
-    }
+    const QString folder = f.waitForCaptureFolder("000-x");
     REQUIRE_FALSE(folder.isEmpty());
     QThread::msleep(100); // the 7 body bytes reach the part file
-    listener.stop();
+    f.listener.stop();
     const QJsonObject stored = QJsonDocument::fromJson(readAll(QDir(folder).filePath("capture.json"))).object();
     CHECK(stored["state"].toString() == "incomplete");
     CHECK(stored["error"].toObject()["detail"].toString().contains("listener stopped"));

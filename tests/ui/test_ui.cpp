@@ -407,11 +407,9 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     auto r = test::curl({"-F", "doc=@" + f.file("doc.bin", data), "-F", "note=hi", f.url("/capture")});
     REQUIRE(r.status == 200);
     const QString id = r.json["capture_id"].toString();
-    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
     app::InspectWorker worker;
     QSignalSpy finished(&worker, &app::InspectWorker::finished);
-    worker.open(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    worker.open(f.onlyCaptureFolder());
     ui::InspectView view;
     view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
     view.showResult(finished.first().first().value<app::InspectResult>());
@@ -439,11 +437,9 @@ TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field va
     auto sent = test::curl({"-F", "photo=@" + f.file("photo.jpg", jpeg), "-F", "note=hello from curl", "-F",
                             "data=@" + f.file("u3m.bin", data), f.url("/file-part")});
     REQUIRE(sent.status == 200);
-    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
     app::InspectWorker worker;
     QSignalSpy finished(&worker, &app::InspectWorker::finished);
-    worker.open(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    worker.open(f.onlyCaptureFolder());
     const auto result = finished.first().first().value<app::InspectResult>();
     REQUIRE(result.bodyFile.isEmpty()); // /file-part keeps no raw body: everything below reads part files and values
     ui::InspectView view;
@@ -501,11 +497,9 @@ TEST_CASE("a capture whose parts were not all kept says so, and Copy as curl say
         sent = test::curl({"-F", "big=@" + path, f.url("/file-part")});
     }
     REQUIRE(sent.status == 507);
-    QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs);
-    REQUIRE(folders.size() == 1);
     app::InspectWorker worker;
     QSignalSpy finished(&worker, &app::InspectWorker::finished);
-    worker.open(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    worker.open(f.onlyCaptureFolder());
     ui::InspectView view;
     view.showResult(finished.first().first().value<app::InspectResult>());
     view.tree()->setCurrentIndex(view.model()->index(0, 0));
