@@ -21,7 +21,7 @@ bool unlimited(bool isCount, uint64_t value)
 }
 } // namespace
 
-const std::array<UserLimit, 5> kUserLimits{{
+const std::array<UserLimit, 6> kUserLimits{{
     {"max-field-size", "largest form field (a part without a filename), e.g. 1M", false,
      [](const core::Options& o) { return o.maxFieldSize; }, [](core::Options& o, uint64_t v) { o.maxFieldSize = v; }},
     {"max-part-size", "largest part, e.g. 4G", false, [](const core::Options& o) { return o.maxPartSize; },
@@ -34,6 +34,9 @@ const std::array<UserLimit, 5> kUserLimits{{
      [](core::Options& o, uint64_t v) { o.maxHeaderBytes = clampTo<size_t>(v); }},
     {"max-body", "largest body, e.g. 64G", false, [](const core::Options& o) { return o.maxBodySize; },
      [](core::Options& o, uint64_t v) { o.maxBodySize = v; }},
+    {"max-recorded-headers", "part header bytes kept in one report, all parts together, e.g. 1M", false,
+     [](const core::Options& o) { return o.maxRecordedHeaderBytes; },
+     [](core::Options& o, uint64_t v) { o.maxRecordedHeaderBytes = v; }},
 }};
 
 core::Options listenerLimits()
@@ -50,7 +53,8 @@ core::Options inspectLimits()
     options.maxPartSize = kNoLimit;
     options.maxBodySize = kNoLimit;
     options.maxParts = 100'000; // each part's summary stays in the report (about 1 KB in JSON): this bounds it
-    options.maxHeaderBytes = size_t{64} * 1024; // kept in the report for every part: bounded like the count
+    options.maxHeaderBytes = size_t{64} * 1024;   // kept in the report for every part: bounded like the count
+    options.maxRecordedHeaderBytes = 64ull << 20; // a file the user opened: keep far more than a listener would
     return options;
 }
 

@@ -20,7 +20,7 @@ struct UserLimit {
     void (*set)(core::Options&, uint64_t);
 };
 
-extern const std::array<UserLimit, 5> kUserLimits;
+extern const std::array<UserLimit, 6> kUserLimits;
 
 core::Options listenerLimits();
 core::Options inspectLimits();

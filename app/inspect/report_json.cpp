@@ -19,7 +19,7 @@ QJsonObject partToJson(const core::PartSummary& part)
     QJsonArray children;
     for (const auto& child : part.children)
         children.append(partToJson(child));
-    return QJsonObject{
+    QJsonObject out{
         {"index", qint64(part.index)},
         {"name", optionalText(part.name)},
         {"filename", optionalText(part.filename)},
@@ -34,6 +34,11 @@ QJsonObject partToJson(const core::PartSummary& part)
         {"complete", part.complete},
         {"children", children},
     };
+    if (part.headersNotKept > 0) // past --max-recorded-headers: counted, not kept
+        out["headers_not_kept"] = qint64(part.headersNotKept);
+    if (part.textCut)
+        out["text_cut"] = true;
+    return out;
 }
 
 } // namespace
@@ -92,6 +97,8 @@ core::PartSummary partFromJson(const QJsonObject& o)
     p.size = quint64(o["size"].toInteger());
     p.sha256 = o["sha256"].toString().toStdString();
     p.complete = o["complete"].toBool();
+    p.headersNotKept = uint32_t(o["headers_not_kept"].toInt());
+    p.textCut = o["text_cut"].toBool();
     for (const auto& c : o["children"].toArray())
         p.children.push_back(partFromJson(c.toObject()));
     return p;

@@ -31,6 +31,8 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"preamble", "bytes before the first delimiter were skipped (preamble)"},
     {"boundary_guessed", "no Content-Type given; boundary taken from the first delimiter line"},
     {"diagnostics_truncated", "too many diagnostics; further ones were dropped"},
+    {"headers_not_kept", "the report holds as many header bytes as allowed; further part headers are counted, not "
+                         "kept (raise it with --max-recorded-headers)"},
     {"header_block_too_large", "part header block is larger than the header limit (raise it with --max-header-bytes)"},
     {"too_many_headers", "part has more header lines than the header-line limit"},
     {"too_many_parts", "body has more parts than the part-count limit (raise it with --max-parts)"},

@@ -28,23 +28,53 @@ void EventRecorder::onPartBegin(uint32_t index, uint64_t offset)
 {
     flushDataLog();
     m_current = &m_report.parts.emplace_back();
+    m_partContentType.clear();
     m_current->index = index;
     m_current->offset = m_base + offset;
     if (m_settings.log)
         m_log.push_back("begin " + std::to_string(index) + " @" + std::to_string(m_base + offset));
 }
 
+namespace {
+std::optional<std::string> cut(std::optional<std::string> text, bool keepWhole, bool& wasCut)
+{
+    if (text && !keepWhole && text->size() > kRecordedTextCap) {
+        size_t end = kRecordedTextCap;
+        while (end > 0 && (static_cast<unsigned char>((*text)[end]) & 0xC0) == 0x80)
+            --end; // not inside a UTF-8 sequence
+        text->resize(end);
+        wasCut = true;
+    }
+    return text;
+}
+} // namespace
+
 void EventRecorder::onHeader(std::string_view name, std::string_view value)
 {
-    m_current->headers.emplace_back(name, value);
+    HeaderBudget& kept = budget();
+    const uint64_t cost = name.size() + value.size();
+    const bool keep = kept.used + cost <= m_settings.parser.maxRecordedHeaderBytes;
+    if (keep) {
+        kept.used += cost;
+        m_current->headers.emplace_back(name, value);
+    } else {
+        ++m_current->headersNotKept;
+        if (!kept.reported) { // once per report: the part's own count says the rest
+            kept.reported = true;
+            m_report.diagnostics.push_back(
+                {Errc::HeadersNotKept, m_current->offset, m_settings.parser.maxRecordedHeaderBytes});
+        }
+    }
+    bool& wasCut = m_current->textCut;
     if (equalsIgnoreCase(name, "content-disposition")) {
         ContentDisposition cd = parseContentDisposition(value);
-        m_current->name = cd.name;
-        m_current->filename = cd.filename;
+        m_current->name = cut(cd.name, keep, wasCut);
+        m_current->filename = cut(cd.filename, keep, wasCut);
     } else if (equalsIgnoreCase(name, "content-type")) {
-        m_current->contentType = std::string(value);
+        m_partContentType = std::string(value); // whole, for a nested body's boundary
+        m_current->contentType = cut(m_partContentType, keep, wasCut);
     } else if (equalsIgnoreCase(name, "content-transfer-encoding")) {
-        m_current->transferEncoding = std::string(value);
+        m_current->transferEncoding = cut(std::string(value), keep, wasCut);
     }
     if (m_settings.log)
         m_log.push_back("header " + std::string(name) + ": " + std::string(value));
@@ -57,19 +87,20 @@ void EventRecorder::onHeadersComplete(uint64_t offset)
         m_log.push_back("headers @" + std::to_string(m_base + offset));
     if (!m_current->contentType)
         return;
-    HeaderValue type = parseHeaderValue(*m_current->contentType);
+    HeaderValue type = parseHeaderValue(m_partContentType);
     if (type.token.rfind("multipart/", 0) != 0)
         return;
     if (m_depth + 1 > m_settings.parser.maxDepth) {
         onDiagnostic({Errc::NestingTooDeep, offset, m_depth + 1});
         return;
     }
-    auto child = MultipartParser::fromContentType(*m_current->contentType, m_settings.parser);
+    auto child = MultipartParser::fromContentType(m_partContentType, m_settings.parser);
     if (!child) {
         onDiagnostic({child.error().code, offset});
         return;
     }
     m_nested.reset(new Nested{std::move(*child), EventRecorder(m_settings, m_base + offset, m_depth + 1), {}});
+    m_nested->recorder.m_sharedBudget = &budget();
 }
 
 void EventRecorder::onPartData(ByteView data, uint64_t /*offset*/)

@@ -138,3 +138,44 @@ TEST_CASE("13. a truncated close delimiter", "[adversarial]")
     CHECK(r.error->offset == body.size());
     CHECK(r.parts[0].size == std::string("data\r\n------FormBoundar").size()); // the held bytes were kept as data
 }
+
+TEST_CASE("7b. many parts of many long header lines: the report keeps a bounded share of them", "[adversarial][limits]")
+{
+    // The listener's amplification probe, scaled down: 2,000 parts x 60 header lines of 230 bytes would be 27 MB
+    // of headers in the report (and more in JSON). Past maxRecordedHeaderBytes they are counted, not kept.
+    const std::string line = "X-Padding: " + std::string(217, 'p') + "\r\n";
+    const std::string longName(1000, 'n');
+    std::string body;
+    for (int i = 0; i < 2000; ++i) {
+        body += "--------FormBoundary\r\nContent-Disposition: form-data; name=\"" + longName + "\"\r\n";
+        for (int h = 0; h < 60; ++h)
+            body += line;
+        body += "\r\nv\r\n";
+    }
+    body += "--------FormBoundary--\r\n";
+    Options options;
+    options.maxRecordedHeaderBytes = 64 * 1024;
+    auto r = upin::test::parseChunked(kType, body, options, {body.size(), 65536}).report;
+    REQUIRE(r.ok);
+    REQUIRE(r.parts.size() == 2000);
+    uint64_t kept = 0;
+    uint64_t counted = 0;
+    for (const auto& part : r.parts) {
+        for (const auto& [name, value] : part.headers)
+            kept += name.size() + value.size();
+        counted += part.headers.size() + part.headersNotKept;
+        CHECK(part.sha256 == Sha256::hex("v")); // parsing itself is untouched
+    }
+    CHECK(kept <= options.maxRecordedHeaderBytes);
+    CHECK(kept > options.maxRecordedHeaderBytes - 2 * line.size() - longName.size());
+    CHECK(counted == 2000u * 61);
+    CHECK(r.parts.back().headersNotKept == 61);
+    CHECK(r.parts.back().name->size() <= kRecordedTextCap); // past the budget, names are cut, and say so
+    CHECK(r.parts.back().textCut);
+    CHECK(*r.parts.front().name == longName);
+    CHECK_FALSE(r.parts.front().textCut);
+    size_t notKeptDiagnostics = 0;
+    for (const auto& d : r.diagnostics)
+        notKeptDiagnostics += d.code == Errc::HeadersNotKept;
+    CHECK(notKeptDiagnostics == 1);
+}

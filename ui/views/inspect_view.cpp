@@ -270,6 +270,16 @@ void InspectView::showPart(const core::PartSummary* part)
         m_headers->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
         m_headers->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(value)));
     }
+    if (part->headersNotKept > 0) { // the report's header budget ran out before this part
+        int row = m_headers->rowCount();
+        m_headers->insertRow(row);
+        auto* note = new QTableWidgetItem(tr("%n more not kept", nullptr, int(part->headersNotKept)));
+        note->setForeground(palette().color(QPalette::PlaceholderText));
+        m_headers->setItem(row, 0, note);
+        m_headers->setItem(row, 1,
+                           new QTableWidgetItem(tr("counted, not kept: the report's header budget ran out "
+                                                   "(Settings… or --max-recorded-headers)")));
+    }
     // The part's charset chooses the text encoding when it names one we offer.
     const QString type = QString::fromStdString(part->contentType.value_or("")).toLower();
     qsizetype charset = type.indexOf(QLatin1String("charset="));

@@ -40,6 +40,7 @@ enum class Errc : uint8_t {
     Preamble,
     BoundaryGuessed,
     DiagnosticsTruncated,
+    HeadersNotKept,
     // limits (each message names the user-facing option that raises it)
     HeaderBlockTooLarge,
     TooManyHeaders,

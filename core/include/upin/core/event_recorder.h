@@ -26,7 +26,13 @@ struct PartSummary {
     std::string sha256;                                       // hex, empty when hashing is off
     bool complete = false;                                    // the part's closing delimiter was seen
     std::vector<PartSummary> children;                        // parts of a nested multipart body
+    // Past Options::maxRecordedHeaderBytes: headers counted, not kept, and name, filename and content type cut to
+    // kRecordedTextCap bytes (textCut says one was).
+    uint32_t headersNotKept = 0;
+    bool textCut = false;
 };
+
+inline constexpr size_t kRecordedTextCap = 256;
 
 struct ParseReport {
     bool ok = false;
@@ -63,6 +69,12 @@ public:
 
 private:
     struct Nested;
+    // Header bytes kept so far; nested recorders share their root's.
+    struct HeaderBudget {
+        uint64_t used = 0;
+        bool reported = false; // the HeadersNotKept diagnostic was given
+    };
+    HeaderBudget& budget() { return m_sharedBudget ? *m_sharedBudget : m_ownBudget; }
     void flushDataLog();
     void closeNested();
 
@@ -75,6 +87,9 @@ private:
     uint64_t m_loggedData = 0;
     std::vector<std::string> m_log;
     std::unique_ptr<Nested> m_nested;
+    HeaderBudget m_ownBudget;
+    HeaderBudget* m_sharedBudget = nullptr; // the root's, for a nested recorder
+    std::string m_partContentType;          // the current part's, even when the report keeps it cut
 };
 
 // Parses a body that is already in memory, in chunks of chunkSize bytes (0: in one piece).

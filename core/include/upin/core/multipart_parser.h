@@ -49,6 +49,10 @@ struct Options {
     uint64_t maxBodySize = 256ull << 30; // the whole body
     uint32_t maxDepth = 4;               // nested multipart levels parsed by EventRecorder
     uint32_t maxDiagnostics = 1'000;     // further diagnostics are counted once as DiagnosticsTruncated
+    // Header bytes (names and values) EventRecorder keeps in one report, all parts and nested parts together. Past
+    // it, headers are counted, not kept (HeadersNotKept), so a body of many parts with many long header lines
+    // cannot make the report, and the JSON written from it, grow with the input.
+    uint64_t maxRecordedHeaderBytes = 1 << 20;
 };
 
 class MultipartParser {
