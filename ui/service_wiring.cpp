@@ -1,4 +1,5 @@
 #include "service_wiring.h"
+#include "listener/listener_guards.h"
 
 #include "bench/shootout_worker.h"
 #include "inspect/inspect_worker.h"
@@ -40,8 +41,11 @@ ListenerSettings loadListenerSettings()
         stored.value(QStringLiteral("listen/keep"), settings.retention.keepCaptures).toInt();
     settings.retention.keepBytes =
         stored.value(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes).toULongLong();
-    settings.minBodyBytesPerSecond =
-        stored.value(QStringLiteral("listen/minBodyRate"), settings.minBodyBytesPerSecond).toULongLong();
+    for (const auto& guard : app::kGuardSettings) {
+        const QString key = QStringLiteral("listen/%1").arg(QString::fromLatin1(guard.option));
+        if (stored.contains(key))
+            guard.set(settings.guards, stored.value(key).toString());
+    }
     for (const auto& limit : app::kUserLimits) {
         const QString key = QStringLiteral("limits/%1").arg(QString::fromLatin1(limit.option));
         if (stored.contains(key))
@@ -55,7 +59,8 @@ void saveListenerSettings(const ListenerSettings& settings)
     QSettings stored;
     stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
     stored.setValue(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes);
-    stored.setValue(QStringLiteral("listen/minBodyRate"), settings.minBodyBytesPerSecond);
+    for (const auto& guard : app::kGuardSettings)
+        stored.setValue(QStringLiteral("listen/%1").arg(QString::fromLatin1(guard.option)), guard.get(settings.guards));
     for (const auto& limit : app::kUserLimits)
         stored.setValue(QStringLiteral("limits/%1").arg(QString::fromLatin1(limit.option)),
                         app::limitText(limit, limit.get(settings.limits)));
@@ -101,7 +106,7 @@ bool ServiceWiring::startListener(quint16 port)
     config.retention = settings.retention;
     config.parser = settings.limits;
     config.maxBodyBytes = settings.limits.maxBodySize;
-    config.minBodyBytesPerSecond = settings.minBodyBytesPerSecond;
+    config.guards = settings.guards;
     bool ok = false;
     for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
         config.port = port == 0 ? 0 : quint16(port + attempt);

@@ -5,6 +5,7 @@
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "listener/listener.h"
+#include "listener/listener_guards.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -72,12 +73,13 @@ int runListen(const QStringList& arguments)
         QStringLiteral("keep-bytes"),
         QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default: no limit)"),
         QStringLiteral("SIZE"));
-    QCommandLineOption minBodyRate(
-        QStringLiteral("min-body-rate"),
-        QStringLiteral("slowest accepted body, bytes per second over each 10 s after the first 10 s, e.g. 512 or 4K; "
-                       "slower uploads get 408 (default 1K; 0 turns it off)"),
-        QStringLiteral("SIZE"), QStringLiteral("1K"));
-    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, minBodyRate});
+    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes});
+    std::vector<QCommandLineOption> guardOptions;
+    for (const auto& guard : kGuardSettings)
+        guardOptions.emplace_back(QString::fromLatin1(guard.option),
+                                  QString::fromLatin1(guard.help) + (guard.repeatable ? "; repeatable" : ""),
+                                  QString::fromLatin1(guard.valueName));
+    cl.addOptions({guardOptions.begin(), guardOptions.end()});
     cl.addOptions(limitOptions(listenerLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
 
@@ -86,19 +88,21 @@ int runListen(const QStringList& arguments)
     config.port = quint16(cl.value(port).toUInt(&portOk));
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
     auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes)) : std::optional<qulonglong>(0);
-    const auto rate = parseByteSize(cl.value(minBodyRate));
-    const QString bad = !rate                                            ? QStringLiteral("--min-body-rate")
-                        : !portOk                                        ? QStringLiteral("--port")
-                        : !keepOk || config.retention.keepCaptures < 1   ? QStringLiteral("--keep")
-                        : !keepSize                                      ? QStringLiteral("--keep-bytes")
-                        : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
-                                                                         : QString();
+    QString bad = !portOk                                          ? QStringLiteral("--port")
+                  : !keepOk || config.retention.keepCaptures < 1   ? QStringLiteral("--keep")
+                  : !keepSize                                      ? QStringLiteral("--keep-bytes")
+                  : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
+                                                                   : QString();
+    for (size_t i = 0; i < kGuardSettings.size() && bad.isEmpty(); ++i)
+        if (cl.isSet(guardOptions[i]) &&
+            !kGuardSettings[i].set(config.guards, cl.values(guardOptions[i]).join(QLatin1Char(','))))
+            bad = QLatin1String("--") + QLatin1String(kGuardSettings[i].option);
     if (!bad.isEmpty()) {
-        printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n").arg(bad, cl.value(bad.mid(2))));
+        printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n")
+                     .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
         return 2;
     }
     config.retention.keepBytes = *keepSize;
-    config.minBodyBytesPerSecond = *rate;
     config.parser = listenerLimits();
     if (!applyLimitOptions(cl, config.parser))
         return 2;

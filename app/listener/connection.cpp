@@ -4,6 +4,7 @@
 #include "inspect/report_json.h"
 #include "listener/form_page.h"
 
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QTcpSocket>
 #include <QUrl>
@@ -22,13 +23,16 @@ QByteArray reasonPhrase(int status)
     switch (status) {
     case 100: return "Continue";
     case 200: return "OK";
+    case 204: return "No Content";
     case 400: return "Bad Request";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
     case 411: return "Length Required";
     case 413: return "Content Too Large";
     case 415: return "Unsupported Media Type";
+    case 421: return "Misdirected Request";
     case 431: return "Request Header Fields Too Large";
     case 501: return "Not Implemented";
     case 507: return "Insufficient Storage";
@@ -56,12 +60,54 @@ int statusForFraming(core::Errc code)
     return code == core::Errc::UnsupportedTransferEncoding ? 501 : 400;
 }
 
+// A Host header naming this listener: an IP address (a rebinding page reaches us under its own DNS name, never an
+// address), localhost, or a name the user allowed.
+bool hostAllowed(const QString& host, const QStringList& allowed)
+{
+    QString name = host;
+    if (name.startsWith(QLatin1Char('['))) // [::1]:8080
+        return name.indexOf(QLatin1Char(']')) > 0;
+    const qsizetype colon = name.lastIndexOf(QLatin1Char(':'));
+    if (colon >= 0)
+        name.truncate(colon);
+    if (name.endsWith(QLatin1Char('.')))
+        name.chop(1);
+    name = name.toLower();
+    return QHostAddress(name).protocol() == QAbstractSocket::IPv4Protocol || name == QLatin1String("localhost") ||
+           name.endsWith(QLatin1String(".localhost")) || allowed.contains(QStringLiteral("*")) ||
+           allowed.contains(name, Qt::CaseInsensitive);
+}
+
 // Discards the body of /discard without looking at it.
 struct DropSink final : core::BodySink {
     void onBody(core::ByteView) override {}
 };
 
 } // namespace
+
+void IdleConnections::add(Connection* connection)
+{
+    std::lock_guard lock(m_mutex);
+    m_idle.push_back(connection);
+}
+
+void IdleConnections::remove(Connection* connection)
+{
+    std::lock_guard lock(m_mutex);
+    m_idle.remove(connection);
+}
+
+bool IdleConnections::closeOldest()
+{
+    std::lock_guard lock(m_mutex);
+    if (m_idle.empty())
+        return false;
+    // Posted under the lock: the connection's destructor takes the lock to leave the list, so it cannot be
+    // destroyed before the call is queued, and a queued call to a destroyed object is dropped.
+    QMetaObject::invokeMethod(m_idle.front(), &Connection::closeIfIdle, Qt::QueuedConnection);
+    m_idle.pop_front();
+    return true;
+}
 
 Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
                        QObject* parent)
@@ -75,25 +121,38 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
     m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState,
                                   QIODevice::ReadWrite | QIODevice::Unbuffered);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
-    m_headTimer.setSingleShot(true);
-    m_idleTimer.setSingleShot(true);
+    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
+        timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
     connect(&m_idleTimer, &QTimer::timeout, this, [this] { onTimeout("idle"); });
+    connect(&m_keepAliveTimer, &QTimer::timeout, this, &Connection::closeIfIdle);
+    // A client that does not take its answer would hold the slot and the answer's memory for ever.
+    connect(&m_answerTimer, &QTimer::timeout, this, [this] {
+        m_socket->abort();
+        deleteLater();
+    });
+    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_socket->bytesToWrite() == 0)
+            m_answerTimer.stop();
+    });
     connect(&m_rateTimer, &QTimer::timeout, this, &Connection::checkBodyRate);
     connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
-    if (m_shared->activeConnections > m_shared->config.maxConnections) { // answered, then lingering, as any
+    if (m_shared->activeConnections > m_shared->config.maxConnections &&
+        !m_shared->idle.closeOldest()) { // answered, then lingering, as any
         respond(503, "text/plain", "too many connections\n", true, "Retry-After: 2\r\n");
         return;
     }
-    m_headTimer.start(m_shared->config.headTimeoutMs);
-    m_idleTimer.start(m_shared->config.idleTimeoutMs);
+    m_headTimer.start(m_shared->config.guards.headTimeoutMs);
+    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
     if (m_socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
 }
 
 Connection::~Connection()
 {
+    if (m_idle)
+        m_shared->idle.remove(this);
     if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
         m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
                           QStringLiteral("the listener stopped while the upload was arriving"));
@@ -106,7 +165,7 @@ void Connection::onReadyRead()
         while (m_socket->read(m_buffer.data(), kReadChunk) > 0) {}
         return;
     }
-    m_idleTimer.start(m_shared->config.idleTimeoutMs);
+    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
     while (m_state != State::Closing && m_socket->bytesAvailable() > 0) {
         qint64 got = m_socket->read(m_buffer.data(), kReadChunk);
         if (got <= 0)
@@ -114,6 +173,8 @@ void Connection::onReadyRead()
         core::ByteView data(m_buffer.data(), size_t(got));
         // One read may end one request and start the next (keep-alive, pipelining).
         while (!data.empty() && m_state != State::Closing) {
+            if (m_idle)
+                requestBegins();
             size_t used = m_state == State::Head ? processHead(data) : processBody(data);
             data.remove_prefix(std::min(used, data.size()));
         }
@@ -150,11 +211,28 @@ void Connection::startRequest()
     auto framing = core::bodyFraming(head);
     const bool keepAlive = framing && framing->keepAlive;
     m_headOnly = method == QLatin1String("HEAD");
-    if (method == QLatin1String("GET") || method == QLatin1String("HEAD")) {
+    if (!callerAllowed())
+        return;
+    const bool options = method == QLatin1String("OPTIONS");
+    if (method == QLatin1String("GET") || method == QLatin1String("HEAD") || options) {
         // A body here would be read as the next request (request smuggling's shape): refused, connection closed.
         if (!framing || framing->kind == core::BodyFraming::Kind::Chunked ||
             (framing->kind == core::BodyFraming::Kind::ContentLength && framing->contentLength > 0)) {
-            respond(400, "text/plain", "GET and HEAD requests carry no body here\n", true);
+            respond(400, "text/plain", "GET, HEAD and OPTIONS requests carry no body here\n", true);
+            return;
+        }
+        if (options) { // a CORS preflight (callerAllowed() set the allowing headers), or a plain question
+            QByteArray allow = "Allow: GET, HEAD, POST, OPTIONS\r\n";
+            if (!m_corsHeaders.isEmpty())
+                allow += "Access-Control-Allow-Methods: GET, HEAD, POST\r\nAccess-Control-Allow-Headers: " +
+                         toQString(head.field("access-control-request-headers")).toUtf8() +
+                         "\r\nAccess-Control-Max-Age: 600\r\n" +
+                         // Chrome's Private Network Access: a public page may call a local address only when
+                         // the local server says so, here because the user allowed the origin.
+                         (head.field("access-control-request-private-network").empty()
+                              ? QByteArray()
+                              : QByteArray("Access-Control-Allow-Private-Network: true\r\n"));
+            respond(204, "text/plain", {}, !keepAlive, allow);
             return;
         }
         if (path == QLatin1String("/"))
@@ -200,6 +278,41 @@ void Connection::startRequest()
     startUpload(*endpoint, QUrlQuery(url));
 }
 
+// Who may ask (see ListenerGuards). Answers 421 or 403 and returns false when the request is refused; for an
+// allowed page of another origin, sets the CORS headers every answer to this request carries.
+bool Connection::callerAllowed()
+{
+    const core::RequestHead& head = m_head.head();
+    const auto& guards = m_shared->config.guards;
+    bool hasHost = false;
+    const QString host = toQString(head.field("host", &hasHost)).trimmed();
+    // No Host: HTTP/1.0 or a hand-made request; browsers always send one.
+    if (hasHost && !hostAllowed(host, guards.allowedHosts)) {
+        respond(421, "text/plain",
+                "this listener is not " + host.toUtf8() +
+                    ": call it by its address or localhost, or start it with --allow-host NAME\n",
+                true);
+        return false;
+    }
+    bool hasOrigin = false;
+    const QString origin = toQString(head.field("origin", &hasOrigin)).trimmed();
+    // No Origin: curl and other programs, or a page's same-origin GET. The listener's own form page posts with
+    // its own origin.
+    if (!hasOrigin || origin.compare(QLatin1String("http://") + host, Qt::CaseInsensitive) == 0)
+        return true;
+    if (guards.allowedOrigins.contains(QStringLiteral("*")) ||
+        guards.allowedOrigins.contains(origin, Qt::CaseInsensitive)) {
+        m_corsHeaders = "Access-Control-Allow-Origin: " + origin.toUtf8() + "\r\nVary: Origin\r\n";
+        return true;
+    }
+    // Any page the user has open could otherwise fill the captures folder or read the capture list.
+    respond(403, "text/plain",
+            "web pages of " + origin.toUtf8() + " may not use this listener; allow them with --allow-origin " +
+                origin.toUtf8() + " (or in the Listen tab's Settings)\n",
+            true);
+    return false;
+}
+
 void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
 {
     SessionRequest request;
@@ -237,8 +350,8 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     m_state = State::Body;
     m_bodyClock.start();
     m_bytesAtLastCheck = 0;
-    if (m_shared->config.minBodyBytesPerSecond > 0)
-        m_rateTimer.start(m_shared->config.bodyRateWindowMs);
+    if (m_shared->config.guards.minBodyBytesPerSecond > 0)
+        m_rateTimer.start(m_shared->config.guards.bodyRateWindowMs);
     if (m_framing.expectContinue)
         m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     if (m_decoder.done())
@@ -286,15 +399,15 @@ void Connection::checkBodyRate()
     const quint64 received = m_decoder.bodyBytes();
     const quint64 inWindow = received - m_bytesAtLastCheck;
     m_bytesAtLastCheck = received;
-    const auto& config = m_shared->config;
-    if (m_bodyClock.elapsed() < config.bodyGraceMs + config.bodyRateWindowMs - 50)
+    const auto& guards = m_shared->config.guards;
+    if (m_bodyClock.elapsed() < guards.bodyGraceMs + guards.bodyRateWindowMs - 50)
         return; // the window that just ended began inside the grace period
-    const quint64 needed = config.minBodyBytesPerSecond * quint64(config.bodyRateWindowMs) / 1000;
+    const quint64 needed = guards.minBodyBytesPerSecond * quint64(guards.bodyRateWindowMs) / 1000;
     if (inWindow >= needed)
         return;
     const QString why = QStringLiteral("the body arrived at %1 bytes/s, under the minimum of %2 (--min-body-rate)")
-                            .arg(inWindow * 1000 / quint64(std::max(1, config.bodyRateWindowMs)))
-                            .arg(config.minBodyBytesPerSecond);
+                            .arg(inWindow * 1000 / quint64(std::max(1, guards.bodyRateWindowMs)))
+                            .arg(guards.minBodyBytesPerSecond);
     endUpload(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, 408, why);
 }
 
@@ -327,17 +440,50 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
     // A HEAD answer has the head a GET would get, and no body.
     QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
                      "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) +
-                     "\r\n" + extraHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" +
+                     "\r\n" + extraHeaders + m_corsHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" +
                      (m_headOnly ? QByteArray() : body);
     m_headOnly = false;
+    m_corsHeaders.clear();
     m_socket->write(out);
-    if (close) {
+    if (m_socket->bytesToWrite() > 0)
+        m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
+    if (close)
         closeAfterAnswer();
-        return;
-    }
+    else
+        waitForNextRequest();
+}
+
+// Keep-alive: the connection waits for the next request without a head deadline, up to keepAliveTimeoutMs, and
+// gives its slot to a new client when all are taken.
+void Connection::waitForNextRequest()
+{
     m_state = State::Head;
     m_head.reset();
-    m_headTimer.start(m_shared->config.headTimeoutMs);
+    m_headTimer.stop();
+    m_idleTimer.stop();
+    m_idle = true;
+    m_shared->idle.add(this);
+    m_keepAliveTimer.start(m_shared->config.guards.keepAliveTimeoutMs);
+}
+
+void Connection::requestBegins()
+{
+    m_idle = false;
+    m_shared->idle.remove(this);
+    m_keepAliveTimer.stop();
+    m_headTimer.start(m_shared->config.guards.headTimeoutMs);
+    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+}
+
+// Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
+void Connection::closeIfIdle()
+{
+    if (!m_idle || m_state != State::Head)
+        return; // a request began after the slot was given away: serve it (one over the cap, briefly)
+    m_shared->idle.remove(this);
+    m_idle = false;
+    m_state = State::Closing;
+    m_socket->disconnectFromHost(); // after any answer bytes still waiting; onDisconnected deletes
 }
 
 // Lingering close, as nginx and Kestrel do it: the client may still be sending a body we will not read, and
@@ -350,19 +496,22 @@ void Connection::closeAfterAnswer()
     m_headTimer.stop();
     m_idleTimer.stop();
     m_rateTimer.stop();
+    m_keepAliveTimer.stop();
+    // The linger time counts from the end of the answer; until then the answer deadline applies.
     auto shutdownWhenSent = [this] {
-        if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState)
+        if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState &&
+            !m_lingerTimer.isActive()) {
             ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+            m_lingerTimer.start(kLingerMs);
+        }
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);
-    m_socket->flush();
-    shutdownWhenSent();
-    m_lingerTimer.setSingleShot(true);
     connect(&m_lingerTimer, &QTimer::timeout, this, [this] {
         m_socket->abort();
         deleteLater();
     });
-    m_lingerTimer.start(kLingerMs);
+    m_socket->flush();
+    shutdownWhenSent();
 }
 
 void Connection::respondJson(int status, const QJsonObject& body, bool close)

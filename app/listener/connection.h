@@ -26,6 +26,9 @@ public:
                QObject* parent = nullptr);
     ~Connection() override;
 
+    // Closes the connection if it is still waiting for its next request (the IdleConnections gave its slot away).
+    void closeIfIdle();
+
 private:
     enum class State : uint8_t { Head, Body, Closing };
 
@@ -36,6 +39,7 @@ private:
     size_t processHead(core::ByteView data);
     size_t processBody(core::ByteView data);
     void startRequest();
+    bool callerAllowed();
     void startUpload(Endpoint endpoint, const QUrlQuery& query);
     // Ends the upload and answers with its report. Whole body (cutShort empty): the status follows the capture's
     // state. Cut short: `status`, unless storing had failed (507). detail says why in words.
@@ -45,6 +49,8 @@ private:
     void respondJson(int status, const QJsonObject& body, bool close);
     void respondError(int status, core::Error error, bool close);
     void closeAfterAnswer();
+    void waitForNextRequest();
+    void requestBegins();
 
     std::shared_ptr<ListenerShared> m_shared;
     UploadSession::Publish m_publish;
@@ -53,7 +59,9 @@ private:
     QTimer m_headTimer;
     QTimer m_idleTimer;
     QTimer m_lingerTimer;
-    QTimer m_rateTimer; // every bodyRateWindowMs while a body arrives
+    QTimer m_keepAliveTimer; // between requests
+    QTimer m_answerTimer;    // while an answer waits for the client to take it
+    QTimer m_rateTimer;      // every bodyRateWindowMs while a body arrives
     QElapsedTimer m_bodyClock;
     quint64 m_bytesAtLastCheck = 0;
     State m_state = State::Head;
@@ -61,8 +69,10 @@ private:
     core::BodyDecoder m_decoder;
     core::BodyFraming m_framing;
     std::unique_ptr<UploadSession> m_session;
-    QString m_target;        // the request target in origin form (path and query)
-    bool m_headOnly = false; // the request is HEAD: its answer has no body
+    QString m_target;         // the request target in origin form (path and query)
+    bool m_headOnly = false;  // the request is HEAD: its answer has no body
+    QByteArray m_corsHeaders; // for an allowed page of another origin: sent with this request's answer
+    bool m_idle = false;      // between requests, listed in ListenerShared::idle
     std::vector<char> m_buffer;
 };
 

@@ -6,13 +6,31 @@
 
 #include <atomic>
 #include <functional>
+#include <list>
+#include <mutex>
 
 namespace upin::app {
+
+class Connection;
+
+// Keep-alive connections waiting for their next request, oldest first, across all worker threads. When every slot
+// is taken, a new client gets the slot of the oldest of them (closed on its own thread) instead of a 503.
+class IdleConnections {
+public:
+    void add(Connection* connection);
+    void remove(Connection* connection);
+    bool closeOldest(); // false when none is idle
+
+private:
+    std::mutex m_mutex;
+    std::list<Connection*> m_idle;
+};
 
 struct ListenerShared {
     ListenerConfig config;
     CaptureStore store;
     std::atomic<int> activeConnections{0};
+    IdleConnections idle;
     quint16 port = 0;
     ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retention) {}
 };

@@ -10,8 +10,30 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 namespace upin::app {
+
+// How the listener protects itself and the user from slow, stuck and cross-site clients, as production servers do
+// (nginx's timeouts, Kestrel's minimum data rate, dev servers' allowed hosts). kGuardSettings (listener_guards.h)
+// makes each one a `listen` option and a Listen tab setting.
+struct ListenerGuards {
+    int headTimeoutMs = 10'000;      // the whole request head must arrive within this (408)
+    int idleTimeoutMs = 30'000;      // no byte for this long drops the connection mid-request (408)
+    int keepAliveTimeoutMs = 15'000; // an open connection may wait this long for its next request (closed quietly)
+    int answerTimeoutMs = 30'000;    // the client must take the whole answer within this, or the connection goes
+    // Minimum request-body rate, as Kestrel's MinRequestBodyDataRate: after bodyGraceMs of a body, one that brings
+    // fewer than minBodyBytesPerSecond over each bodyRateWindowMs is answered 408 and dropped, so clients that
+    // trickle their bodies cannot hold the connection slots. 0 turns it off.
+    quint64 minBodyBytesPerSecond = 1024;
+    int bodyGraceMs = 10'000;
+    int bodyRateWindowMs = 10'000;
+    // Web pages of other origins may not upload or read (403) unless listed here ("*": any). Requests must name
+    // the listener by an IP address, localhost, or one of allowedHosts (421 otherwise): a DNS-rebinding page
+    // reaches 127.0.0.1 under its own host name.
+    QStringList allowedOrigins;
+    QStringList allowedHosts;
+};
 
 struct ListenerConfig {
     QHostAddress bindAddress = QHostAddress::LocalHost; // other interfaces only when the user says so
@@ -20,14 +42,7 @@ struct ListenerConfig {
     bool keepRaw = false;                               // /capture always keeps the raw body; this adds it elsewhere
     quint64 maxBodyBytes = 64ull << 30;
     int maxConnections = 64;
-    int headTimeoutMs = 10'000; // the whole request head must arrive within this
-    int idleTimeoutMs = 30'000; // no byte for this long drops the connection
-    // Minimum request-body rate, as Kestrel's MinRequestBodyDataRate: after bodyGraceMs of a body, one that brings
-    // fewer than minBodyBytesPerSecond over each bodyRateWindowMs is answered 408 and dropped, so clients that
-    // trickle their bodies cannot hold the connection slots. 0 turns it off.
-    quint64 minBodyBytesPerSecond = 1024;
-    int bodyGraceMs = 10'000;
-    int bodyRateWindowMs = 10'000;
+    ListenerGuards guards;     // deadlines, the slowest body, and which origins and host names are served
     RetentionPolicy retention; // how many finished capture folders are kept
     // Limits for parsing uploads: protective, since any client may send anything. Per-request ?matcher= overrides
     // the matcher; maxBodySize is maxBodyBytes above.

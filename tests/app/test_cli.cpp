@@ -111,7 +111,7 @@ TEST_CASE("parse --raw-http reads a whole request in either framing", "[cli]")
     QTemporaryDir dir;
     const QByteArray body =
         "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b--\r\n";
-    const QByteArray head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n";
+    const QByteArray head = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n";
     const QByteArray chunked = head + "Transfer-Encoding: chunked\r\n\r\n7;ext=1\r\n" + body.left(7) + "\r\n" +
                                QByteArray::number(body.size() - 7, 16) + "\r\n" + body.mid(7) +
                                "\r\n0\r\nX-T: y\r\n\r\n";

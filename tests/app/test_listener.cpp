@@ -110,14 +110,14 @@ TEST_CASE("keep-alive: several requests on one connection", "[listener][http]")
 {
     ListenerFixture f;
     QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nhello\r\n--b--\r\n";
-    QByteArray one =
-        "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
-        QByteArray::number(body.size()) + "\r\n\r\n" + body;
-    QByteArray chunked = "POST /part-event HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                         "Transfer-Encoding: chunked\r\n\r\n5\r\n" +
-                         body.left(5) + "\r\n" + QByteArray::number(body.size() - 5, 16) + "\r\n" + body.mid(5) +
-                         "\r\n0\r\n\r\n";
-    QByteArray last = "GET /captures HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+    QByteArray one = "POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; "
+                     "boundary=b\r\nContent-Length: " +
+                     QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    QByteArray chunked =
+        "POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n5\r\n" +
+        body.left(5) + "\r\n" + QByteArray::number(body.size() - 5, 16) + "\r\n" + body.mid(5) + "\r\n0\r\n\r\n";
+    QByteArray last = "GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
     QByteArray answer = rawExchange(f.listener.port(), one + chunked + one + last);
     CHECK(answer.count("HTTP/1.1 200 OK") == 4);
     CHECK(answer.count("\"sha256\":\"" + QByteArray(test::sha256("hello").c_str()) + "\"") == 3);
@@ -210,7 +210,7 @@ TEST_CASE("16 concurrent uploads all arrive intact", "[listener][faults]")
 TEST_CASE("a client that trickles its head is dropped by the timeout", "[listener][faults]")
 {
     app::ListenerConfig config;
-    config.headTimeoutMs = 600;
+    config.guards.headTimeoutMs = 600;
     ListenerFixture f(config);
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, f.listener.port());
@@ -325,13 +325,12 @@ TEST_CASE("strict HTTP/1.1: no body on GET, HEAD without a body, 431 for too man
     const quint16 port = f.listener.port();
     // A GET whose body is another request: answered once, never run as a second request (smuggling's shape).
     const QByteArray smuggled = "GET /captures HTTP/1.1\r\n\r\n";
-    const QByteArray desync =
-        rawExchange(port, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: " + QByteArray::number(smuggled.size()) +
-                              "\r\n\r\n" + smuggled);
+    const QByteArray desync = rawExchange(port, "GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " +
+                                                    QByteArray::number(smuggled.size()) + "\r\n\r\n" + smuggled);
     CHECK(desync.startsWith("HTTP/1.1 400"));
     CHECK(desync.count("HTTP/1.1 ") == 1);
     // HEAD: the head a GET would get, and no body after it.
-    const QByteArray head = rawExchange(port, "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const QByteArray head = rawExchange(port, "HEAD / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     CHECK(head.startsWith("HTTP/1.1 200"));
     CHECK(head.contains("Content-Length: "));
     CHECK(head.endsWith("\r\n\r\n"));

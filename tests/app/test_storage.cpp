@@ -165,7 +165,7 @@ TEST_CASE("retention never deletes a capture that is still receiving", "[listene
     QTcpSocket slow;
     slow.connectToHost(QHostAddress::LocalHost, f.listener.port());
     REQUIRE(slow.waitForConnected(2000));
-    slow.write("POST /capture HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+    slow.write("POST /capture HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                "Content-Length: " +
                QByteArray::number(head.size() + rest.size()) + "\r\n\r\n" + head);
     REQUIRE(slow.waitForBytesWritten(2000));
@@ -252,7 +252,7 @@ TEST_CASE("GET /captures/ID: a capture still receiving, an exact id only", "[lis
     QTcpSocket slow;
     slow.connectToHost(QHostAddress::LocalHost, f.listener.port());
     REQUIRE(slow.waitForConnected(2000));
-    slow.write("POST /file-part HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+    slow.write("POST /file-part HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                "Content-Length: 1000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n");
     REQUIRE(slow.waitForBytesWritten(2000));
     const QString id = QDir(f.waitForCaptureFolder()).dirName().section('-', 4, 4);
@@ -323,7 +323,7 @@ TEST_CASE("stopping the listener mid-upload ends the capture as incomplete, with
     QTcpSocket slow;
     slow.connectToHost(QHostAddress::LocalHost, f.listener.port());
     REQUIRE(slow.waitForConnected(2000));
-    slow.write("POST /file-part HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+    slow.write("POST /file-part HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                "Content-Length: 1000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n"
                "partial");
     REQUIRE(slow.waitForBytesWritten(2000));
@@ -338,11 +338,17 @@ TEST_CASE("stopping the listener mid-upload ends the capture as incomplete, with
     CHECK(QDir(folder).entryList(QDir::Files | QDir::Hidden) == QStringList({"000-x", "capture.json"})); // no reserve
 }
 
-// A client that sends its whole body before it reads, as many do. Across a network, a listener that closed right
-// after its early answer would have the kernel reset the connection, and the reset can destroy the answer before
-// the client reads it; the listener lingers (reads and drops the rest) to prevent that. Over loopback on Linux the
-// answer survived even without lingering when this was written, so this checks the answer, not the lingering.
-QByteArray sendAllThenRead(quint16 port, const QByteArray& request)
+// A client that sends its whole body before it reads, as curl and many others do. A listener that closed right
+// after its early answer, with the body's rest unread, would have the kernel reset the connection: the client's
+// next send fails (curl then reports exit 56, "failure when sending", instead of the answer), and across a network
+// the reset can destroy the answer itself. The listener lingers (reads and drops the rest) to prevent that, so
+// here every byte must go out without an error, and then the answer must be read whole.
+struct SendThenRead {
+    bool sentAll = false;
+    QByteArray answer;
+};
+
+SendThenRead sendAllThenRead(quint16 port, const QByteArray& request)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     REQUIRE(fd >= 0);
@@ -351,18 +357,20 @@ QByteArray sendAllThenRead(quint16 port, const QByteArray& request)
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    for (qsizetype sent = 0; sent < request.size();) {
+    qsizetype sent = 0;
+    while (sent < request.size()) {
         const ssize_t n = ::send(fd, request.constData() + sent, size_t(request.size() - sent), MSG_NOSIGNAL);
         if (n <= 0)
-            break; // reset: what the answer's reader sees next is what counts
+            break; // reset (EPIPE or ECONNRESET): the listener closed without lingering
         sent += n;
     }
-    QByteArray answer;
+    SendThenRead result;
+    result.sentAll = sent == request.size();
     char buffer[4096];
     for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
-        answer.append(buffer, n);
+        result.answer.append(buffer, n);
     ::close(fd);
-    return answer;
+    return result;
 }
 
 TEST_CASE("a client that sends its whole body before reading gets the early answer, naming the limit",
@@ -374,11 +382,12 @@ TEST_CASE("a client that sends its whole body before reading gets the early answ
     const QByteArray body =
         "--b\r\nContent-Disposition: form-data; name=\"big\"\r\n\r\n" + QByteArray(8 << 20, 'x') + "\r\n--b--\r\n";
     const QByteArray request =
-        "POST /part-event HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+        "POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
         "Content-Length: " +
         QByteArray::number(body.size()) + "\r\n\r\n" + body;
     for (int i = 0; i < 3; ++i) {
-        const QByteArray answer = sendAllThenRead(f.listener.port(), request);
+        const auto [sentAll, answer] = sendAllThenRead(f.listener.port(), request);
+        CHECK(sentAll);
         CHECK(answer.startsWith("HTTP/1.1 400"));
         CHECK(answer.contains("field_too_large"));
         CHECK(answer.contains("--max-field-size"));
@@ -390,17 +399,18 @@ TEST_CASE("clients that trickle their bodies are dropped with a 408 they can rea
 {
     app::ListenerConfig config;
     config.maxConnections = 3;
-    config.minBodyBytesPerSecond = 1024; // over windows of 0.5 s after 0.5 s (the defaults are 10 s and 10 s)
-    config.bodyGraceMs = 500;
-    config.bodyRateWindowMs = 500;
+    config.guards.minBodyBytesPerSecond = 1024; // over windows of 0.5 s after 0.5 s (the defaults are 10 s and 10 s)
+    config.guards.bodyGraceMs = 500;
+    config.guards.bodyRateWindowMs = 500;
     ListenerFixture f(config);
     std::vector<std::unique_ptr<QTcpSocket>> tricklers;
     for (int i = 0; i < 3; ++i) {
         auto socket = std::make_unique<QTcpSocket>();
         socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
         REQUIRE(socket->waitForConnected(2000));
-        socket->write("POST /part-event HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                      "Content-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n");
+        socket->write(
+            "POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+            "Content-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n");
         socket->waitForBytesWritten(1000);
         tricklers.push_back(std::move(socket));
     }

@@ -27,6 +27,7 @@
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBuffer>
@@ -605,20 +606,42 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     ui::ListenerSettingsDialog dialog(current);
     QLineEdit* rate = nullptr;
     QLineEdit* field = nullptr;
+    QLineEdit* keepAlive = nullptr;
+    QLineEdit* origins = nullptr;
     for (auto* edit : dialog.findChildren<QLineEdit*>()) {
         if (edit->toolTip().contains("--min-body-rate"))
             rate = edit;
         if (edit->toolTip().contains("--max-field-size"))
             field = edit;
+        if (edit->toolTip().contains("--keep-alive-timeout"))
+            keepAlive = edit;
+        if (edit->toolTip().contains("--allow-origin"))
+            origins = edit;
     }
     REQUIRE(rate);
     REQUIRE(field);
+    REQUIRE(keepAlive);
+    REQUIRE(origins);
     CHECK(rate->text() == "1K"); // the default, in the form it can be typed back
     CHECK(field->text() == "1M");
+    CHECK(keepAlive->text() == "15");
+    CHECK(origins->text().isEmpty());
     rate->setText("4K");
     field->setText("none");
+    keepAlive->setText("2.5s");
+    origins->setText("http://localhost:3000/app"); // a URL, not an origin: refused, dialog stays open
+    QTimer::singleShot(0, [] {                     // the warning box
+        for (auto* box : QApplication::topLevelWidgets())
+            if (auto* message = qobject_cast<QMessageBox*>(box))
+                message->accept();
+    });
+    dialog.accept();
+    CHECK(dialog.result() != QDialog::Accepted);
+    origins->setText("http://localhost:3000, https://app.test");
     dialog.accept();
     CHECK(dialog.result() == QDialog::Accepted);
-    CHECK(dialog.settings().minBodyBytesPerSecond == 4096);
+    CHECK(dialog.settings().guards.minBodyBytesPerSecond == 4096);
+    CHECK(dialog.settings().guards.keepAliveTimeoutMs == 2500);
+    CHECK(dialog.settings().guards.allowedOrigins == QStringList{"http://localhost:3000", "https://app.test"});
     CHECK(dialog.settings().limits.maxFieldSize == std::numeric_limits<uint64_t>::max());
 }

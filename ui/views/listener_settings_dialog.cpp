@@ -1,6 +1,7 @@
 #include "views/listener_settings_dialog.h"
 
 #include "common/byte_size.h"
+#include "listener/listener_guards.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -12,8 +13,7 @@
 namespace upin::ui {
 
 ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, QWidget* parent)
-    : QDialog(parent), m_settings(current), m_keep(new QSpinBox), m_keepBytes(new QLineEdit),
-      m_minBodyRate(new QLineEdit(app::exactByteSize(current.minBodyBytesPerSecond)))
+    : QDialog(parent), m_settings(current), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
 {
     setWindowTitle(tr("Listener settings"));
     auto* form = new QFormLayout;
@@ -41,9 +41,18 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         form->addRow(label, edit);
         m_limits.push_back(edit);
     }
-    m_minBodyRate->setToolTip(tr("Bytes per second a body must bring over each 10 s after its first 10 s, or the "
-                                 "client gets 408 and its slot is freed (--min-body-rate; 0 turns it off)"));
-    form->addRow(tr("Slowest body (bytes/s)"), m_minBodyRate);
+    auto* guardsTitle = new QLabel(tr("<b>Slow and cross-site clients</b> — deadlines that free connection slots, "
+                                      "and the web pages and host names served"));
+    guardsTitle->setWordWrap(true);
+    form->addRow(guardsTitle);
+    for (const auto& guard : app::kGuardSettings) {
+        auto* edit = new QLineEdit(guard.get(current.guards));
+        edit->setToolTip(tr("%1 (--%2)").arg(QString::fromLatin1(guard.help), QString::fromLatin1(guard.option)));
+        if (guard.repeatable)
+            edit->setPlaceholderText(tr("none; several separated by commas"));
+        form->addRow(tr(guard.label), edit);
+        m_guards.push_back(edit);
+    }
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &ListenerSettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -67,12 +76,16 @@ void ListenerSettingsDialog::accept()
         m_keepBytes->setFocus();
         return;
     }
-    if (auto rate = app::parseByteSize(m_minBodyRate->text().trimmed())) {
-        chosen.minBodyBytesPerSecond = *rate;
-    } else {
-        QMessageBox::warning(this, windowTitle(), tr("“Slowest body” is not a size such as 512, 1K or 0."));
-        m_minBodyRate->setFocus();
-        return;
+    for (size_t i = 0; i < m_guards.size(); ++i) {
+        const app::GuardSetting& guard = app::kGuardSettings[i];
+        if (!guard.set(chosen.guards, m_guards[i]->text())) {
+            QMessageBox::warning(
+                this, windowTitle(),
+                tr("--%1: “%2” is not a valid value: %3")
+                    .arg(QString::fromLatin1(guard.option), m_guards[i]->text(), QString::fromLatin1(guard.help)));
+            m_guards[i]->setFocus();
+            return;
+        }
     }
     for (size_t i = 0; i < m_limits.size(); ++i) {
         const app::UserLimit& limit = app::kUserLimits[i];

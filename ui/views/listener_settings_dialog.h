@@ -1,6 +1,6 @@
 #pragma once
-// The listener's settings a user may change: how many captures are kept (count and total size) and the parser
-// limits for uploads (the same limits the CLI's listen command takes as --max-field-size and so on).
+// The listener's settings a user may change: how many captures are kept (count and total size), the parser
+// limits for uploads and the guards against slow and cross-site clients (the same as the CLI's listen options).
 
 #include "listener/listener_types.h"
 
@@ -16,7 +16,7 @@ namespace upin::ui {
 struct ListenerSettings {
     app::RetentionPolicy retention;
     core::Options limits = app::listenerLimits();
-    quint64 minBodyBytesPerSecond = app::ListenerConfig{}.minBodyBytesPerSecond; // 0: off
+    app::ListenerGuards guards; // deadlines, slowest body, allowed origins and host names
 };
 
 class ListenerSettingsDialog final : public QDialog {
@@ -30,7 +30,7 @@ private:
     ListenerSettings m_settings;
     QSpinBox* m_keep;
     QLineEdit* m_keepBytes;
-    QLineEdit* m_minBodyRate;
+    std::vector<QLineEdit*> m_guards; // one per app::kGuardSettings entry
     std::vector<QLineEdit*> m_limits; // one per app::kUserLimits entry
 };
 

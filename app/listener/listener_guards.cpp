@@ -1,0 +1,100 @@
+#include "listener/listener_guards.h"
+
+#include "common/byte_size.h"
+
+namespace upin::app {
+
+namespace {
+
+QString seconds(int ms)
+{
+    return QString::number(ms / 1000.0, 'g', 6);
+}
+
+// "10", "2.5" or "10s": whole milliseconds, at least 1 ms, at most a day.
+bool setSeconds(int& ms, const QString& text)
+{
+    QString number = text.trimmed();
+    if (number.endsWith(QLatin1Char('s')))
+        number.chop(1);
+    bool ok = false;
+    const double value = number.toDouble(&ok);
+    if (!ok || value < 0.001 || value > 86'400)
+        return false;
+    ms = int(value * 1000 + 0.5);
+    return true;
+}
+
+QStringList listFrom(const QString& text)
+{
+    QStringList items;
+    for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!item.trimmed().isEmpty())
+            items.append(item.trimmed());
+    return items;
+}
+
+// An origin as browsers send it: scheme://host[:port], no path; "*" allows any.
+bool validOrigins(const QStringList& origins)
+{
+    for (const QString& origin : origins) {
+        const bool schemeOk =
+            origin.startsWith(QLatin1String("http://")) || origin.startsWith(QLatin1String("https://"));
+        if (origin != QLatin1String("*") && (!schemeOk || origin.indexOf(QLatin1Char('/'), 8) >= 0))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+const std::array<GuardSetting, 7> kGuardSettings{{
+    {"head-timeout", "Request head within (s)",
+     "seconds a client has to send a request's head (line and headers) once it starts; else 408 (default 10)",
+     "SECONDS", false, [](const ListenerGuards& g) { return seconds(g.headTimeoutMs); },
+     [](ListenerGuards& g, const QString& t) { return setSeconds(g.headTimeoutMs, t); }},
+    {"idle-timeout", "Silence mid-request (s)",
+     "seconds without a byte in the middle of a request before the client gets 408 (default 30)", "SECONDS", false,
+     [](const ListenerGuards& g) { return seconds(g.idleTimeoutMs); },
+     [](ListenerGuards& g, const QString& t) { return setSeconds(g.idleTimeoutMs, t); }},
+    {"keep-alive-timeout", "Keep-alive wait (s)",
+     "seconds an open connection may wait for its next request before it is closed; when every connection slot is "
+     "taken, the longest-waiting one is closed for a new client (default 15)",
+     "SECONDS", false, [](const ListenerGuards& g) { return seconds(g.keepAliveTimeoutMs); },
+     [](ListenerGuards& g, const QString& t) { return setSeconds(g.keepAliveTimeoutMs, t); }},
+    {"answer-timeout", "Answer taken within (s)",
+     "seconds a client has to read the listener's answer before the connection is dropped (default 30)", "SECONDS",
+     false, [](const ListenerGuards& g) { return seconds(g.answerTimeoutMs); },
+     [](ListenerGuards& g, const QString& t) { return setSeconds(g.answerTimeoutMs, t); }},
+    {"min-body-rate", "Slowest body (bytes/s)",
+     "slowest accepted body, bytes per second over each 10 s after the first 10 s, e.g. 512 or 4K; slower uploads "
+     "get 408 (default 1K; 0 turns it off)",
+     "SIZE", false, [](const ListenerGuards& g) { return exactByteSize(g.minBodyBytesPerSecond); },
+     [](ListenerGuards& g, const QString& t) {
+         auto rate = parseByteSize(t.trimmed());
+         if (rate)
+             g.minBodyBytesPerSecond = *rate;
+         return rate.has_value();
+     }},
+    {"allow-origin", "Allowed web origins",
+     "a web page origin (e.g. http://localhost:3000, or * for any) allowed to upload and read answers; pages of "
+     "other origins get 403 (default: none but the listener's own)",
+     "ORIGIN", true, [](const ListenerGuards& g) { return g.allowedOrigins.join(QLatin1String(", ")); },
+     [](ListenerGuards& g, const QString& t) {
+         QStringList origins = listFrom(t);
+         if (!validOrigins(origins))
+             return false;
+         g.allowedOrigins = origins;
+         return true;
+     }},
+    {"allow-host", "Allowed host names",
+     "a host name (e.g. uploads.test) clients may call the listener by, besides its IP addresses and localhost; "
+     "others get 421 (default: none)",
+     "NAME", true, [](const ListenerGuards& g) { return g.allowedHosts.join(QLatin1String(", ")); },
+     [](ListenerGuards& g, const QString& t) {
+         g.allowedHosts = listFrom(t);
+         return true;
+     }},
+}};
+
+} // namespace upin::app

@@ -1,0 +1,23 @@
+#pragma once
+// The listener's guards as settings with a text form: one table serves the CLI's `listen` options, the Listen
+// tab's settings dialog and the values it remembers, so a guard added once appears in all three.
+
+#include "listener/listener_types.h"
+
+#include <array>
+
+namespace upin::app {
+
+struct GuardSetting {
+    const char* option; // "head-timeout": --head-timeout, and the remembered setting's key
+    const char* label;  // the settings dialog's row
+    const char* help;   // --help and the row's tooltip
+    const char* valueName;
+    bool repeatable;                                          // a list: the CLI option may be given many times
+    QString (*get)(const ListenerGuards& guards);             // text form; a list joined with ", "
+    bool (*set)(ListenerGuards& guards, const QString& text); // false: not a valid value, guards unchanged
+};
+
+extern const std::array<GuardSetting, 7> kGuardSettings;
+
+} // namespace upin::app
