@@ -17,6 +17,7 @@ namespace {
 
 constexpr qint64 kReadChunk = qint64{256} * 1024;
 constexpr int kLingerMs = 5'000;
+constexpr qint64 kMaxAnswerBacklog = qint64{64} * 1024;
 
 QByteArray reasonPhrase(int status)
 {
@@ -134,6 +135,8 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
     connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
         if (m_socket->bytesToWrite() == 0)
             m_answerTimer.stop();
+        if (!m_unprocessed.isEmpty() && m_socket->bytesToWrite() <= kMaxAnswerBacklog)
+            QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
     });
     connect(&m_rateTimer, &QTimer::timeout, this, &Connection::checkBodyRate);
     connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
@@ -166,19 +169,35 @@ void Connection::onReadyRead()
         return;
     }
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
-    while (m_state != State::Closing && m_socket->bytesAvailable() > 0) {
+    if (!m_unprocessed.isEmpty()) {
+        const QByteArray held = std::exchange(m_unprocessed, {});
+        if (!consume(core::ByteView(held.constData(), size_t(held.size()))))
+            return;
+    }
+    while (m_state != State::Closing && m_unprocessed.isEmpty() && m_socket->bytesAvailable() > 0) {
         qint64 got = m_socket->read(m_buffer.data(), kReadChunk);
         if (got <= 0)
             break;
-        core::ByteView data(m_buffer.data(), size_t(got));
-        // One read may end one request and start the next (keep-alive, pipelining).
-        while (!data.empty() && m_state != State::Closing) {
-            if (m_idle)
-                requestBegins();
-            size_t used = m_state == State::Head ? processHead(data) : processBody(data);
-            data.remove_prefix(std::min(used, data.size()));
-        }
+        consume(core::ByteView(m_buffer.data(), size_t(got)));
     }
+}
+
+// One read may end one request and start the next (keep-alive, pipelining). A client that sends requests without
+// reading the answers would make them pile up here: past kMaxAnswerBacklog the next request waits (in
+// m_unprocessed, and the socket is not read, so TCP holds the client back) until the client takes its answers.
+bool Connection::consume(core::ByteView data)
+{
+    while (!data.empty() && m_state != State::Closing) {
+        if (m_state == State::Head && m_socket->bytesToWrite() > kMaxAnswerBacklog) {
+            m_unprocessed = QByteArray(data.data(), qsizetype(data.size()));
+            return false;
+        }
+        if (m_idle)
+            requestBegins();
+        size_t used = m_state == State::Head ? processHead(data) : processBody(data);
+        data.remove_prefix(std::min(used, data.size()));
+    }
+    return true;
 }
 
 size_t Connection::processHead(core::ByteView data)

@@ -33,6 +33,7 @@ private:
     enum class State : uint8_t { Head, Body, Closing };
 
     void onReadyRead();
+    bool consume(core::ByteView data);
     void onDisconnected();
     void onTimeout(const char* what);
     void checkBodyRate();
@@ -74,6 +75,7 @@ private:
     QByteArray m_corsHeaders; // for an allowed page of another origin: sent with this request's answer
     bool m_idle = false;      // between requests, listed in ListenerShared::idle
     std::vector<char> m_buffer;
+    QByteArray m_unprocessed; // requests read but held back while the client does not take its answers
 };
 
 } // namespace upin::app

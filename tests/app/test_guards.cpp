@@ -1,0 +1,201 @@
+// The listener's guards against slow, stuck and cross-site clients (ListenerGuards): who may call it (Host,
+// Origin, CORS), and how connections that hold a slot without progress give it up. Real sockets on 127.0.0.1.
+
+#include "app/listener_fixture.h"
+
+#include <catch2/catch.hpp>
+
+using namespace upin;
+using test::curl;
+using test::ListenerFixture;
+using test::rawExchange;
+
+namespace {
+
+const QByteArray kBody = "--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n--b--\r\n";
+
+QByteArray upload(const QByteArray& extraHeaders, const QByteArray& host = "127.0.0.1")
+{
+    return "POST /file-part HTTP/1.1\r\nHost: " + host + "\r\n" + extraHeaders +
+           "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: " + QByteArray::number(kBody.size()) +
+           "\r\nConnection: close\r\n\r\n" + kBody;
+}
+
+int captureCount(const ListenerFixture& f)
+{
+    return int(QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size());
+}
+
+// The connection is closed by the listener within timeoutMs; returns what it sent before.
+QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray got;
+    while (clock.elapsed() < timeoutMs && socket.state() == QAbstractSocket::ConnectedState)
+        if (socket.waitForReadyRead(50))
+            got += socket.readAll();
+    return got + socket.readAll();
+}
+
+} // namespace
+
+TEST_CASE("a page of another origin cannot upload or read captures; an allowed one can, with CORS",
+          "[listener][guards]")
+{
+    SECTION("refused by default: 403 naming the option, nothing stored")
+    {
+        ListenerFixture f;
+        const QByteArray answer = rawExchange(f.listener.port(), upload("Origin: http://attacker.example\r\n"));
+        CHECK(answer.startsWith("HTTP/1.1 403"));
+        CHECK(answer.contains("--allow-origin http://attacker.example"));
+        CHECK_FALSE(answer.contains("Access-Control-Allow-Origin"));
+        CHECK(captureCount(f) == 0);
+        CHECK(rawExchange(f.listener.port(), "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: "
+                                             "http://attacker.example\r\nConnection: close\r\n\r\n")
+                  .startsWith("HTTP/1.1 403"));
+        // "null" is what sandboxed frames and file:// pages send: another origin too.
+        CHECK(rawExchange(f.listener.port(), upload("Origin: null\r\n")).startsWith("HTTP/1.1 403"));
+    }
+    SECTION("the listener's own form page (same origin) and clients without Origin are served")
+    {
+        ListenerFixture f;
+        const QByteArray own = "http://127.0.0.1:" + QByteArray::number(f.listener.port());
+        CHECK(rawExchange(f.listener.port(),
+                          upload("Origin: " + own + "\r\n", "127.0.0.1:" + QByteArray::number(f.listener.port())))
+                  .startsWith("HTTP/1.1 200"));
+        CHECK(rawExchange(f.listener.port(), upload({})).startsWith("HTTP/1.1 200"));
+        CHECK(captureCount(f) == 2);
+    }
+    SECTION("allowed: the preflight and the upload carry CORS headers for that origin only")
+    {
+        app::ListenerConfig config;
+        config.guards.allowedOrigins = {"http://localhost:3000"};
+        ListenerFixture f(config);
+        const QByteArray preflight = rawExchange(
+            f.listener.port(), "OPTIONS /file-part HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://localhost:3000\r\n"
+                               "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: x-trace\r\n"
+                               "Access-Control-Request-Private-Network: true\r\nConnection: close\r\n\r\n");
+        CHECK(preflight.startsWith("HTTP/1.1 204"));
+        CHECK(preflight.contains("Access-Control-Allow-Origin: http://localhost:3000\r\n"));
+        CHECK(preflight.contains("Access-Control-Allow-Methods: GET, HEAD, POST\r\n"));
+        CHECK(preflight.contains("Access-Control-Allow-Headers: x-trace\r\n"));
+        CHECK(preflight.contains("Access-Control-Allow-Private-Network: true\r\n"));
+        const QByteArray answer = rawExchange(f.listener.port(), upload("Origin: http://localhost:3000\r\n"));
+        CHECK(answer.startsWith("HTTP/1.1 200"));
+        CHECK(answer.contains("Access-Control-Allow-Origin: http://localhost:3000\r\nVary: Origin\r\n"));
+        CHECK(rawExchange(f.listener.port(), upload("Origin: http://localhost:3001\r\n")).startsWith("HTTP/1.1 403"));
+        const QByteArray otherPreflight =
+            rawExchange(f.listener.port(), "OPTIONS /file-part HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: "
+                                           "http://localhost:3001\r\nAccess-Control-Request-Method: POST\r\n\r\n");
+        CHECK(otherPreflight.startsWith("HTTP/1.1 403"));
+        CHECK(captureCount(f) == 1);
+    }
+}
+
+TEST_CASE("requests that name the listener by a host name it does not have get 421 (DNS rebinding)",
+          "[listener][guards]")
+{
+    app::ListenerConfig config;
+    config.guards.allowedHosts = {"uploads.test"};
+    ListenerFixture f(config);
+    const auto get = [&](const QByteArray& host) {
+        return rawExchange(f.listener.port(),
+                           "GET /captures HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+    };
+    const QByteArray rebound = get("attacker.example:" + QByteArray::number(f.listener.port()));
+    CHECK(rebound.startsWith("HTTP/1.1 421"));
+    CHECK(rebound.contains("--allow-host"));
+    CHECK_FALSE(rebound.contains("capture")); // no listing
+    for (const QByteArray host : {"127.0.0.1", "127.0.0.1:8080", "localhost:8080", "LOCALHOST", "app.localhost",
+                                  "[::1]:8080", "uploads.test", "Uploads.Test:80"})
+        CHECK(get(host).startsWith("HTTP/1.1 200"));
+    CHECK(get("uploads.test.attacker.example").startsWith("HTTP/1.1 421"));
+}
+
+TEST_CASE("a kept-alive connection waits keep-alive-timeout for its next request, then closes quietly",
+          "[listener][guards]")
+{
+    app::ListenerConfig config;
+    config.guards.keepAliveTimeoutMs = 300;
+    config.guards.headTimeoutMs = 5'000;
+    ListenerFixture f(config);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, f.listener.port());
+    REQUIRE(socket.waitForConnected(2000));
+    QElapsedTimer clock;
+    clock.start();
+    socket.write("GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const QByteArray got = readUntilClosed(socket, 3000);
+    CHECK(got.startsWith("HTTP/1.1 200"));
+    CHECK(got.count("HTTP/1.1") == 1); // closed without a 408: nothing was asked
+    CHECK(socket.state() != QAbstractSocket::ConnectedState);
+    CHECK(clock.elapsed() < 2000); // the keep-alive wait, not the 5 s head deadline
+}
+
+TEST_CASE("when every slot is taken, a waiting kept-alive connection gives its slot to a new client",
+          "[listener][guards]")
+{
+    app::ListenerConfig config;
+    config.maxConnections = 3;
+    ListenerFixture f(config);
+    std::vector<std::unique_ptr<QTcpSocket>> waiting;
+    for (int i = 0; i < 3; ++i) { // each asks once and keeps its connection open (15 s keep-alive by default)
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
+        REQUIRE(socket->waitForConnected(2000));
+        socket->write("GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        REQUIRE(socket->waitForReadyRead(2000));
+        socket->readAll();
+        waiting.push_back(std::move(socket));
+    }
+    std::vector<std::unique_ptr<QTcpSocket>> newcomers; // they stay connected too: each needs a slot of its own
+    QByteArray keepAliveUpload = upload({});
+    keepAliveUpload.replace("Connection: close\r\n", "");
+    for (int i = 0; i < 3; ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
+        REQUIRE(socket->waitForConnected(2000));
+        socket->write(keepAliveUpload);
+        QByteArray answer;
+        for (int wait = 0; wait < 40 && !answer.contains("}\n"); ++wait)
+            if (socket->waitForReadyRead(50))
+                answer += socket->readAll();
+        CHECK(answer.startsWith("HTTP/1.1 200")); // a 503 would say the slots were kept
+        newcomers.push_back(std::move(socket));
+    }
+    int closed = 0;
+    for (auto& socket : waiting)
+        closed += readUntilClosed(*socket, 1000).isEmpty() && socket->state() != QAbstractSocket::ConnectedState;
+    CHECK(closed == 3); // closed quietly, oldest first
+}
+
+TEST_CASE("a client that sends requests but never reads the answers is dropped at the answer deadline",
+          "[listener][guards]")
+{
+    app::ListenerConfig config;
+    config.guards.answerTimeoutMs = 500;
+    ListenerFixture f(config);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, f.listener.port());
+    REQUIRE(socket.waitForConnected(2000));
+    socket.setReadBufferSize(1); // Qt reads no more than this for us: the kernel's buffers fill, as a stuck client's
+    // 20,000 pipelined requests for the form page: 26 MB of answers if the listener wrote them all.
+    QByteArray requests;
+    for (int i = 0; i < 20'000; ++i)
+        requests += "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    socket.write(requests);
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 1500)
+        socket.waitForBytesWritten(50);
+    // Now read: what the kernel holds arrives, then the end; without the deadline all 20,000 answers would
+    // follow and the connection would stay open for the 15 s keep-alive wait.
+    socket.setReadBufferSize(0);
+    const QByteArray got = readUntilClosed(socket, 3000);
+    CHECK(socket.state() != QAbstractSocket::ConnectedState);
+    CHECK(got.count("HTTP/1.1 200") > 0);
+    CHECK(got.count("HTTP/1.1 200") < 20'000);
+    // The listener held the rest of the requests back rather than piling up their answers, and is still serving.
+    CHECK(rawExchange(f.listener.port(), upload({})).startsWith("HTTP/1.1 200"));
+}
