@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <QCoreApplication>
+#include <QHash>
+#include <QTcpServer>
+
 using namespace upin;
 using test::curl;
 using test::ListenerFixture;
@@ -198,4 +202,109 @@ TEST_CASE("a client that sends requests but never reads the answers is dropped a
     CHECK(got.count("HTTP/1.1 200") < 20'000);
     // The listener held the rest of the requests back rather than piling up their answers, and is still serving.
     CHECK(rawExchange(f.listener.port(), upload({})).startsWith("HTTP/1.1 200"));
+}
+
+namespace {
+
+// Serves one test page from a second port, a different origin from the listener's, and records what the page
+// reports back (GET /report?...). The page uploads a field and a file to the listener with fetch() and a custom
+// header (so the browser sends a CORS preflight first), then reports the status and the answer's hashes, or the
+// error the browser gave the page.
+class PageServer {
+public:
+    PageServer()
+    {
+        REQUIRE(m_server.listen(QHostAddress::LocalHost));
+        QObject::connect(&m_server, &QTcpServer::newConnection, [this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection())
+                QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { serve(socket); });
+        });
+    }
+    QString origin() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()); }
+    QString pageUrl() const { return origin() + QStringLiteral("/page"); }
+    quint16 listenerPort = 0; // where the page uploads to
+    QString report;           // the query the page reported, once it did
+
+private:
+    void serve(QTcpSocket* socket)
+    {
+        m_requests[socket] += socket->readAll();
+        const QByteArray& request = m_requests[socket];
+        if (!request.contains("\r\n\r\n"))
+            return;
+        const QByteArray target = request.split(' ').value(1);
+        QByteArray body = "ok";
+        QByteArray type = "text/plain";
+        if (target == "/page") {
+            type = "text/html";
+            body = R"(<!doctype html><script>
+const fd = new FormData();
+fd.append('note', 'from a page');
+fd.append('file', new Blob(['browser bytes']), 'b.txt');
+fetch('http://127.0.0.1:LISTENER/file-part', {method: 'POST', body: fd, headers: {'X-Trace': '1'}})
+  .then(r => r.json().then(j => 'status=' + r.status + '&sha=' + j.parts.map(p => p.sha256).join(',')))
+  .catch(e => 'error=' + encodeURIComponent(e))
+  .then(q => fetch('/report?' + q));
+</script>)";
+            body.replace("LISTENER", QByteArray::number(listenerPort));
+        } else if (target.startsWith("/report?")) {
+            report = QString::fromUtf8(target.mid(8));
+        }
+        socket->write("HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " +
+                      QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+        socket->disconnectFromHost();
+        m_requests.remove(socket);
+    }
+
+    QTcpServer m_server;
+    QHash<QTcpSocket*, QByteArray> m_requests;
+};
+
+// Opens the page in Debian's headless Chromium and waits for its report.
+QString reportFromChromium(PageServer& pages)
+{
+    QTemporaryDir profile;
+    QProcess chromium;
+    chromium.setStandardOutputFile(QProcess::nullDevice()); // its D-Bus complaints and the like
+    chromium.setStandardErrorFile(QProcess::nullDevice());
+    chromium.start(QStringLiteral("chromium"), {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                                "--user-data-dir=" + profile.path(), pages.pageUrl()});
+    REQUIRE(chromium.waitForStarted(10'000)); // installed by scripts/install-deps
+    QElapsedTimer clock;
+    clock.start();
+    while (pages.report.isEmpty() && clock.elapsed() < 60'000 && chromium.state() == QProcess::Running)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    chromium.kill();
+    chromium.waitForFinished(5000);
+    return pages.report;
+}
+
+} // namespace
+
+TEST_CASE("a real browser page of another origin cannot upload; with --allow-origin it uploads and reads the answer",
+          "[listener][guards][browser]")
+{
+    SECTION("not allowed: the browser gets no answer to read, nothing is stored")
+    {
+        ListenerFixture f;
+        PageServer pages;
+        pages.listenerPort = f.listener.port();
+        const QString report = reportFromChromium(pages);
+        INFO(report.toStdString());
+        CHECK(report.startsWith("error="));
+        CHECK(captureCount(f) == 0);
+    }
+    SECTION("allowed: preflight, upload, and the page reads the JSON answer")
+    {
+        PageServer pages;
+        app::ListenerConfig config;
+        config.guards.allowedOrigins = {pages.origin()};
+        ListenerFixture f(config);
+        pages.listenerPort = f.listener.port();
+        const QString report = reportFromChromium(pages);
+        INFO(report.toStdString());
+        CHECK(report == "status=200&sha=" + QString::fromStdString(test::sha256("from a page")) + "," +
+                            QString::fromStdString(test::sha256("browser bytes")));
+        CHECK(captureCount(f) == 1);
+    }
 }
