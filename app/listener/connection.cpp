@@ -16,7 +16,11 @@ namespace upin::app {
 namespace {
 
 constexpr qint64 kReadChunk = qint64{256} * 1024;
-constexpr int kLingerMs = 5'000;
+// Lingering close, as nginx's lingering_timeout and lingering_time: read and drop the rest of a body after an early
+// answer while it keeps coming (a pause of kLingerQuietMs ends it), for kLingerMaxMs and kLingerMaxBytes at most.
+constexpr int kLingerQuietMs = 5'000;
+constexpr qint64 kLingerMaxMs = 30'000;
+constexpr quint64 kLingerMaxBytes = quint64{256} << 20;
 constexpr qint64 kMaxAnswerBacklog = qint64{64} * 1024;
 
 QByteArray reasonPhrase(int status)
@@ -165,7 +169,14 @@ Connection::~Connection()
 void Connection::onReadyRead()
 {
     if (m_state == State::Closing) { // lingering: drop what the client still sends
-        while (m_socket->read(m_buffer.data(), kReadChunk) > 0) {}
+        for (qint64 got; (got = m_socket->read(m_buffer.data(), kReadChunk)) > 0;)
+            m_lingerBytes += quint64(got);
+        if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
+            m_lingerTimer.start(kLingerQuietMs);
+        if (m_lingerBytes > kLingerMaxBytes || (m_lingerClock.isValid() && m_lingerClock.elapsed() > kLingerMaxMs)) {
+            m_socket->abort();
+            deleteLater();
+        }
         return;
     }
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
@@ -508,7 +519,7 @@ void Connection::closeIfIdle()
 // Lingering close, as nginx and Kestrel do it: the client may still be sending a body we will not read, and
 // closing with unread bytes makes the kernel send RST, which can destroy our answer before the client reads it.
 // So the answer is sent, our sending side shut down, and what still arrives is read and dropped until the client
-// closes or kLingerMs pass.
+// closes, pauses, or the linger limits are reached.
 void Connection::closeAfterAnswer()
 {
     m_state = State::Closing;
@@ -521,7 +532,8 @@ void Connection::closeAfterAnswer()
         if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState &&
             !m_lingerTimer.isActive()) {
             ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
-            m_lingerTimer.start(kLingerMs);
+            m_lingerTimer.start(kLingerQuietMs);
+            m_lingerClock.start();
         }
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);

@@ -59,7 +59,9 @@ private:
     QString m_client;
     QTimer m_headTimer;
     QTimer m_idleTimer;
-    QTimer m_lingerTimer;
+    QTimer m_lingerTimer; // after an early answer: a pause this long in what the client still sends ends the linger
+    QElapsedTimer m_lingerClock;
+    quint64 m_lingerBytes = 0;
     QTimer m_keepAliveTimer; // between requests
     QTimer m_answerTimer;    // while an answer waits for the client to take it
     QTimer m_rateTimer;      // every bodyRateWindowMs while a body arrives
