@@ -52,11 +52,16 @@ QJsonObject errorToJson(const core::Error& error)
     };
 }
 
-QJsonObject reportToJson(const core::ParseReport& report)
+QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObject>& extraPerPart)
 {
     QJsonArray parts;
-    for (const auto& part : report.parts)
-        parts.append(partToJson(part));
+    for (size_t i = 0; i < report.parts.size(); ++i) {
+        QJsonObject part = partToJson(report.parts[i]);
+        if (qsizetype(i) < extraPerPart.size())
+            for (auto it = extraPerPart[qsizetype(i)].begin(); it != extraPerPart[qsizetype(i)].end(); ++it)
+                part.insert(it.key(), it.value());
+        parts.append(part);
+    }
     QJsonArray diagnostics;
     for (const auto& diagnostic : report.diagnostics) {
         QJsonObject entry = errorToJson({diagnostic.code, diagnostic.offset});

@@ -9,7 +9,9 @@
 namespace upin::app {
 
 QJsonObject errorToJson(const core::Error& error);
-QJsonObject reportToJson(const core::ParseReport& report);
+// extraPerPart[i], when given, is merged into top-level part i's object (what the listener kept of it), in the
+// same pass: merging afterwards would copy every part's object once more.
+QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObject>& extraPerPart = {});
 // capture.json's parts and diagnostics back into a report.
 core::ParseReport reportFromJson(const QJsonObject& json);
 

@@ -468,13 +468,15 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
                          const QByteArray& extraHeaders)
 {
     // A HEAD answer has the head a GET would get, and no body.
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
-                     "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) +
-                     "\r\n" + extraHeaders + m_corsHeaders + (close ? "Connection: close\r\n" : "") + "\r\n" +
-                     (m_headOnly ? QByteArray() : body);
+    const QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
+                            "\r\nContent-Type: " + contentType +
+                            "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
+                            m_corsHeaders + (close ? "Connection: close\r\n" : "") + "\r\n";
+    m_socket->write(head);
+    if (!m_headOnly)
+        m_socket->write(body); // apart from the head: a large answer is not copied once more
     m_headOnly = false;
     m_corsHeaders.clear();
-    m_socket->write(out);
     if (m_socket->bytesToWrite() > 0)
         m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
     if (close)

@@ -142,6 +142,10 @@ void ListenerWorker::shutdown()
     flush();
 }
 
+namespace {
+constexpr qsizetype kMaxPendingEvents = 500;
+} // namespace
+
 void ListenerWorker::publish(ListenerEvent event)
 {
     // Fold consecutive progress events of one capture into one that carries all their samples.
@@ -156,7 +160,9 @@ void ListenerWorker::publish(ListenerEvent event)
     }
     const bool finished = event.kind == ListenerEvent::Kind::CaptureFinished;
     m_pending.append(std::move(event));
-    if (finished) // a finished capture is shown at once, not up to a batch interval later
+    // A finished capture is shown at once, not up to a batch interval later; and a body of many small parts,
+    // parsed in one go, sends its events on in batches instead of holding them all until it ends.
+    if (finished || m_pending.size() >= kMaxPendingEvents)
         flush();
 }
 

@@ -297,15 +297,8 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
               : error     ? CaptureState::Rejected
                           : CaptureState::Complete;
 
-    QJsonObject answer = reportToJson(report);
-    QJsonArray parts = answer["parts"].toArray();
-    for (qsizetype i = 0; i < parts.size() && i < m_kept.size(); ++i) {
-        QJsonObject part = parts[i].toObject();
-        for (auto it = m_kept[i].begin(); it != m_kept[i].end(); ++it)
-            part[it.key()] = it.value();
-        parts[i] = part;
-    }
-    answer["parts"] = parts;
+    QJsonObject answer = reportToJson(report, m_kept);
+    m_kept.clear();
     answer["endpoint"] = endpointPath(m_request.endpoint);
     answer["matcher"] = matcherLabel();
     answer["hash"] = m_request.hash ? QStringLiteral("sha256") : QStringLiteral("none");

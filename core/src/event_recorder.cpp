@@ -41,8 +41,8 @@ std::optional<std::string> cut(std::optional<std::string> text, bool keepWhole, 
     if (text && !keepWhole && text->size() > kRecordedTextCap) {
         size_t end = kRecordedTextCap;
         while (end > 0 && (static_cast<unsigned char>((*text)[end]) & 0xC0) == 0x80)
-            --end; // not inside a UTF-8 sequence
-        text->resize(end);
+            --end;                   // not inside a UTF-8 sequence
+        text = text->substr(0, end); // a new string: resize() would keep the long one's memory
         wasCut = true;
     }
     return text;

@@ -32,7 +32,7 @@ struct PartSummary {
     bool textCut = false;
 };
 
-inline constexpr size_t kRecordedTextCap = 256;
+inline constexpr size_t kRecordedTextCap = 64;
 
 struct ParseReport {
     bool ok = false;
