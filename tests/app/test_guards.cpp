@@ -44,7 +44,7 @@ QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs)
 
 } // namespace
 
-TEST_CASE("a page of another origin cannot upload or read captures; an allowed one can, with CORS",
+TEST_CASE("a page of another origin cannot upload or read captures but an allowed one can with CORS",
           "[listener][guards]")
 {
     SECTION("refused by default: 403 naming the option, nothing stored")
@@ -281,7 +281,7 @@ QString reportFromChromium(PageServer& pages)
 
 } // namespace
 
-TEST_CASE("a real browser page of another origin cannot upload; with --allow-origin it uploads and reads the answer",
+TEST_CASE("a real browser page of another origin cannot upload but with --allow-origin it uploads and reads the answer",
           "[listener][guards][browser]")
 {
     SECTION("not allowed: the browser gets no answer to read, nothing is stored")
