@@ -17,8 +17,8 @@ commands:
   extract SOURCE --part N|--name NAME [-o FILE|-]
         write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
   listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--keep N] [--keep-bytes SIZE]
-        [--min-body-rate SIZE] [--max-body SIZE] [--max-field-size SIZE] [--max-part-size SIZE] [--max-parts N]
-        [--max-header-bytes SIZE]
+        [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S] [--min-body-rate SIZE]
+        [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
         receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /captures/ID)
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]
         [--chunked] [--expect-continue] [--no-hash] [-H 'Name: value'] [--json|--csv] [--print-curl]
