@@ -75,6 +75,7 @@ int runListen(const QStringList& arguments)
         QStringLiteral("SIZE"));
     cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes});
     std::vector<QCommandLineOption> guardOptions;
+    guardOptions.reserve(kGuardSettings.size());
     for (const auto& guard : kGuardSettings)
         guardOptions.emplace_back(QString::fromLatin1(guard.option),
                                   QString::fromLatin1(guard.help) + (guard.repeatable ? "; repeatable" : ""),

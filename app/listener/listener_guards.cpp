@@ -2,6 +2,8 @@
 
 #include "common/byte_size.h"
 
+#include <cmath>
+
 namespace upin::app {
 
 namespace {
@@ -21,7 +23,7 @@ bool setSeconds(int& ms, const QString& text)
     const double value = number.toDouble(&ok);
     if (!ok || value < 0.001 || value > 86'400)
         return false;
-    ms = int(value * 1000 + 0.5);
+    ms = int(std::lround(value * 1000));
     return true;
 }
 

@@ -10,7 +10,6 @@
 #include <QTcpServer>
 
 using namespace upin;
-using test::curl;
 using test::ListenerFixture;
 using test::rawExchange;
 

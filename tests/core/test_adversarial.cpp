@@ -154,7 +154,7 @@ TEST_CASE("7b. many parts of many long header lines: the report keeps a bounded 
     }
     body += "--------FormBoundary--\r\n";
     Options options;
-    options.maxRecordedHeaderBytes = 64 * 1024;
+    options.maxRecordedHeaderBytes = uint64_t{64} * 1024;
     auto r = upin::test::parseChunked(kType, body, options, {body.size(), 65536}).report;
     REQUIRE(r.ok);
     REQUIRE(r.parts.size() == 2000);
@@ -168,7 +168,7 @@ TEST_CASE("7b. many parts of many long header lines: the report keeps a bounded 
     }
     CHECK(kept <= options.maxRecordedHeaderBytes);
     CHECK(kept > options.maxRecordedHeaderBytes - 2 * line.size() - longName.size());
-    CHECK(counted == 2000u * 61);
+    CHECK(counted == uint64_t{2000} * 61);
     CHECK(r.parts.back().headersNotKept == 61);
     CHECK(r.parts.back().name->size() <= kRecordedTextCap); // past the budget, names are cut, and say so
     CHECK(r.parts.back().textCut);
