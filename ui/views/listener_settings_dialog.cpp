@@ -49,7 +49,7 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         auto* edit = new QLineEdit(guard.get(current.guards));
         edit->setToolTip(tr("%1 (--%2)").arg(QString::fromLatin1(guard.help), QString::fromLatin1(guard.option)));
         if (guard.repeatable)
-            edit->setPlaceholderText(tr("none; several separated by commas"));
+            edit->setPlaceholderText(tr("none (separate several with commas)"));
         form->addRow(tr(guard.label), edit);
         m_guards.push_back(edit);
     }
@@ -61,6 +61,7 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
     form->addRow(note);
     form->addRow(buttons);
     setLayout(form);
+    setMinimumWidth(560); // room for an origin or two and the placeholders without cutting them
 }
 
 void ListenerSettingsDialog::accept()
