@@ -21,6 +21,9 @@ constexpr qint64 kReadChunk = qint64{256} * 1024;
 constexpr int kLingerQuietMs = 5'000;
 constexpr qint64 kLingerMaxMs = 30'000;
 constexpr quint64 kLingerMaxBytes = quint64{256} << 20;
+// Lingering connections give up their slot (a refused client must not keep a new one out for 30 s), so they have
+// a cap of their own: past it, a connection closes right after its answer.
+constexpr int kMaxLingeringPerSlot = 2;
 constexpr qint64 kMaxAnswerBacklog = qint64{64} * 1024;
 
 QByteArray reasonPhrase(int status)
@@ -90,27 +93,27 @@ struct DropSink final : core::BodySink {
 
 } // namespace
 
-void IdleConnections::add(Connection* connection)
+void WaitingConnections::add(Connection* connection)
 {
     std::lock_guard lock(m_mutex);
-    m_idle.push_back(connection);
+    m_connections.push_back(connection);
 }
 
-void IdleConnections::remove(Connection* connection)
+void WaitingConnections::remove(Connection* connection)
 {
     std::lock_guard lock(m_mutex);
-    m_idle.remove(connection);
+    m_connections.remove(connection);
 }
 
-bool IdleConnections::closeOldest()
+bool WaitingConnections::closeOldest()
 {
     std::lock_guard lock(m_mutex);
-    if (m_idle.empty())
+    if (m_connections.empty())
         return false;
     // Posted under the lock: the connection's destructor takes the lock to leave the list, so it cannot be
     // destroyed before the call is queued, and a queued call to a destroyed object is dropped.
-    QMetaObject::invokeMethod(m_idle.front(), &Connection::closeIfIdle, Qt::QueuedConnection);
-    m_idle.pop_front();
+    QMetaObject::invokeMethod(m_connections.front(), &Connection::closeIfWaiting, Qt::QueuedConnection);
+    m_connections.pop_front();
     return true;
 }
 
@@ -130,23 +133,23 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
         timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
     connect(&m_idleTimer, &QTimer::timeout, this, [this] { onTimeout("idle"); });
-    connect(&m_keepAliveTimer, &QTimer::timeout, this, &Connection::closeIfIdle);
+    connect(&m_keepAliveTimer, &QTimer::timeout, this, &Connection::closeIfWaiting);
     // A client that does not take its answer would hold the slot and the answer's memory for ever.
-    connect(&m_answerTimer, &QTimer::timeout, this, [this] {
-        m_socket->abort();
-        deleteLater();
-    });
+    connect(&m_answerTimer, &QTimer::timeout, this, &Connection::drop);
     connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
         if (m_socket->bytesToWrite() == 0)
             m_answerTimer.stop();
         if (!m_unprocessed.isEmpty() && m_socket->bytesToWrite() <= kMaxAnswerBacklog)
             QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
     });
+    // Precise: a coarse timer may fire 5% early, and a window that ends just before the grace period's end would
+    // be skipped, holding a too-slow client for a whole window more.
+    m_rateTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_rateTimer, &QTimer::timeout, this, &Connection::checkBodyRate);
     connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
     if (m_shared->activeConnections > m_shared->config.maxConnections &&
-        !m_shared->idle.closeOldest()) { // answered, then lingering, as any
+        !m_shared->waiting.closeOldest()) { // answered, then lingering, as any
         respond(503, "text/plain", "too many connections\n", true, "Retry-After: 2\r\n");
         return;
     }
@@ -158,12 +161,26 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
 
 Connection::~Connection()
 {
-    if (m_idle)
-        m_shared->idle.remove(this);
+    if (m_waiting)
+        m_shared->waiting.remove(this);
     if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
         m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
                           QStringLiteral("the listener stopped while the upload was arriving"));
-    --m_shared->activeConnections;
+    releaseSlot();
+    if (m_lingering)
+        --m_shared->lingeringConnections;
+}
+
+void Connection::releaseSlot()
+{
+    if (std::exchange(m_holdsSlot, false))
+        --m_shared->activeConnections;
+}
+
+void Connection::drop()
+{
+    m_socket->abort();
+    deleteLater();
 }
 
 void Connection::onReadyRead()
@@ -173,10 +190,8 @@ void Connection::onReadyRead()
             m_lingerBytes += quint64(got);
         if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
             m_lingerTimer.start(kLingerQuietMs);
-        if (m_lingerBytes > kLingerMaxBytes || (m_lingerClock.isValid() && m_lingerClock.elapsed() > kLingerMaxMs)) {
-            m_socket->abort();
-            deleteLater();
-        }
+        if (m_lingerBytes > kLingerMaxBytes || (m_lingerClock.isValid() && m_lingerClock.elapsed() > kLingerMaxMs))
+            drop();
         return;
     }
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
@@ -203,7 +218,7 @@ bool Connection::consume(core::ByteView data)
             m_unprocessed = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
-        if (m_idle)
+        if (m_waiting)
             requestBegins();
         size_t used = m_state == State::Head ? processHead(data) : processBody(data);
         data.remove_prefix(std::min(used, data.size()));
@@ -241,7 +256,10 @@ void Connection::startRequest()
     auto framing = core::bodyFraming(head);
     const bool keepAlive = framing && framing->keepAlive;
     m_headOnly = method == QLatin1String("HEAD");
-    if (!callerAllowed())
+    // RFC 9112 3.2.2: with an absolute-form target, its authority names the host and the Host field is ignored.
+    bool hasHost = absolute;
+    m_requestHost = absolute ? url.authority() : toQString(head.field("host", &hasHost)).trimmed();
+    if (!callerAllowed(hasHost))
         return;
     const bool options = method == QLatin1String("OPTIONS");
     if (method == QLatin1String("GET") || method == QLatin1String("HEAD") || options) {
@@ -310,12 +328,11 @@ void Connection::startRequest()
 
 // Who may ask (see ListenerGuards). Answers 421 or 403 and returns false when the request is refused; for an
 // allowed page of another origin, sets the CORS headers every answer to this request carries.
-bool Connection::callerAllowed()
+bool Connection::callerAllowed(bool hasHost)
 {
     const core::RequestHead& head = m_head.head();
     const auto& guards = m_shared->config.guards;
-    bool hasHost = false;
-    const QString host = toQString(head.field("host", &hasHost)).trimmed();
+    const QString& host = m_requestHost;
     // No Host: HTTP/1.0 or a hand-made request; browsers always send one.
     if (hasHost && !hostAllowed(host, guards.allowedHosts)) {
         respond(421, "text/plain",
@@ -326,8 +343,8 @@ bool Connection::callerAllowed()
     }
     bool hasOrigin = false;
     const QString origin = toQString(head.field("origin", &hasOrigin)).trimmed();
-    // No Origin: curl and other programs, or a page's same-origin GET. The listener's own form page posts with
-    // its own origin.
+    // No Origin: curl and other programs, or a page's same-origin GET. The listener's own form page (GET /) posts
+    // with the listener's own origin, the one the browser reached it by.
     if (!hasOrigin || origin.compare(QLatin1String("http://") + host, Qt::CaseInsensitive) == 0)
         return true;
     if (guards.allowedOrigins.contains(QStringLiteral("*")) ||
@@ -430,7 +447,7 @@ void Connection::checkBodyRate()
     const quint64 inWindow = received - m_bytesAtLastCheck;
     m_bytesAtLastCheck = received;
     const auto& guards = m_shared->config.guards;
-    if (m_bodyClock.elapsed() < guards.bodyGraceMs + guards.bodyRateWindowMs - 50)
+    if (m_bodyClock.elapsed() + guards.bodyRateWindowMs / 10 < guards.bodyGraceMs + guards.bodyRateWindowMs)
         return; // the window that just ended began inside the grace period
     const quint64 needed = guards.minBodyBytesPerSecond * quint64(guards.bodyRateWindowMs) / 1000;
     if (inWindow >= needed)
@@ -468,10 +485,12 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
                          const QByteArray& extraHeaders)
 {
     // A HEAD answer has the head a GET would get, and no body.
-    const QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
-                            "\r\nContent-Type: " + contentType +
-                            "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
-                            m_corsHeaders + (close ? "Connection: close\r\n" : "") + "\r\n";
+    const QByteArray framing =
+        status == 204 // RFC 9110: a 204 has no content, and no Content-Length
+            ? QByteArray()
+            : "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    const QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n" + framing +
+                            extraHeaders + m_corsHeaders + (close ? "Connection: close\r\n" : "") + "\r\n";
     m_socket->write(head);
     if (!m_headOnly)
         m_socket->write(body); // apart from the head: a large answer is not copied once more
@@ -493,27 +512,31 @@ void Connection::waitForNextRequest()
     m_head.reset();
     m_headTimer.stop();
     m_idleTimer.stop();
-    m_idle = true;
-    m_shared->idle.add(this);
+    m_waiting = true;
+    m_shared->waiting.add(this);
     m_keepAliveTimer.start(m_shared->config.guards.keepAliveTimeoutMs);
 }
 
 void Connection::requestBegins()
 {
-    m_idle = false;
-    m_shared->idle.remove(this);
+    m_waiting = false;
+    m_shared->waiting.remove(this);
     m_keepAliveTimer.stop();
     m_headTimer.start(m_shared->config.guards.headTimeoutMs);
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
 }
 
 // Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
-void Connection::closeIfIdle()
+void Connection::closeIfWaiting()
 {
-    if (!m_idle || m_state != State::Head)
+    if (!m_waiting || m_state != State::Head)
         return; // a request began after the slot was given away: serve it (one over the cap, briefly)
-    m_shared->idle.remove(this);
-    m_idle = false;
+    m_shared->waiting.remove(this);
+    m_waiting = false;
+    if (!m_unprocessed.isEmpty() || m_socket->bytesAvailable() > 0) { // requests held back: unread bytes would
+        closeAfterAnswer();                                           // make the close a reset
+        return;
+    }
     m_state = State::Closing;
     m_socket->disconnectFromHost(); // after any answer bytes still waiting; onDisconnected deletes
 }
@@ -529,6 +552,13 @@ void Connection::closeAfterAnswer()
     m_idleTimer.stop();
     m_rateTimer.stop();
     m_keepAliveTimer.stop();
+    releaseSlot();
+    if (++m_shared->lingeringConnections > kMaxLingeringPerSlot * m_shared->config.maxConnections) {
+        --m_shared->lingeringConnections; // too many already: the answer is sent, then the connection closed
+        m_socket->disconnectFromHost();
+        return;
+    }
+    m_lingering = true;
     // The linger time counts from the end of the answer; until then the answer deadline applies.
     auto shutdownWhenSent = [this] {
         if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState &&
@@ -539,10 +569,7 @@ void Connection::closeAfterAnswer()
         }
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);
-    connect(&m_lingerTimer, &QTimer::timeout, this, [this] {
-        m_socket->abort();
-        deleteLater();
-    });
+    connect(&m_lingerTimer, &QTimer::timeout, this, &Connection::drop);
     m_socket->flush();
     shutdownWhenSent();
 }

@@ -26,8 +26,8 @@ public:
                QObject* parent = nullptr);
     ~Connection() override;
 
-    // Closes the connection if it is still waiting for its next request (the IdleConnections gave its slot away).
-    void closeIfIdle();
+    // Closes the connection if it is still waiting for its next request (its slot was given to a new client).
+    void closeIfWaiting();
 
 private:
     enum class State : uint8_t { Head, Body, Closing };
@@ -40,7 +40,7 @@ private:
     size_t processHead(core::ByteView data);
     size_t processBody(core::ByteView data);
     void startRequest();
-    bool callerAllowed();
+    bool callerAllowed(bool hasHost);
     void startUpload(Endpoint endpoint, const QUrlQuery& query);
     // Ends the upload and answers with its report. Whole body (cutShort empty): the status follows the capture's
     // state. Cut short: `status`, unless storing had failed (507). detail says why in words.
@@ -50,6 +50,8 @@ private:
     void respondJson(int status, const QJsonObject& body, bool close);
     void respondError(int status, core::Error error, bool close);
     void closeAfterAnswer();
+    void releaseSlot();
+    void drop(); // at once, without lingering
     void waitForNextRequest();
     void requestBegins();
 
@@ -75,7 +77,10 @@ private:
     QString m_target;         // the request target in origin form (path and query)
     bool m_headOnly = false;  // the request is HEAD: its answer has no body
     QByteArray m_corsHeaders; // for an allowed page of another origin: sent with this request's answer
-    bool m_idle = false;      // between requests, listed in ListenerShared::idle
+    bool m_holdsSlot = true;  // counted in ListenerShared::activeConnections
+    bool m_lingering = false; // counted in ListenerShared::lingeringConnections
+    QString m_requestHost;    // the Host header, or the authority of an absolute-form target
+    bool m_waiting = false;   // between requests, listed in ListenerShared::waiting
     std::vector<char> m_buffer;
     QByteArray m_unprocessed; // requests read but held back while the client does not take its answers
 };

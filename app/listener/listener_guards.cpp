@@ -3,6 +3,7 @@
 #include "common/byte_size.h"
 
 #include <cmath>
+#include <optional>
 
 namespace upin::app {
 
@@ -21,7 +22,7 @@ bool setSeconds(int& ms, const QString& text)
         number.chop(1);
     bool ok = false;
     const double value = number.toDouble(&ok);
-    if (!ok || value < 0.001 || value > 86'400)
+    if (!ok || !std::isfinite(value) || value < 0.001 || value > 86'400) // nan passes no comparison
         return false;
     ms = int(std::lround(value * 1000));
     return true;
@@ -36,16 +37,39 @@ QStringList listFrom(const QString& text)
     return items;
 }
 
-// An origin as browsers send it: scheme://host[:port], no path; "*" allows any.
-bool validOrigins(const QStringList& origins)
+// Origins as browsers send them: scheme://host[:port], no path, in lower case; "null" (file:// pages, sandboxed
+// frames) and "*" (any) as they are. nullopt when one is not an origin.
+std::optional<QStringList> origins(const QString& text)
 {
-    for (const QString& origin : origins) {
+    QStringList out;
+    for (const QString& item : listFrom(text)) {
+        const QString origin = item.toLower();
+        const qsizetype hostStart = origin.indexOf(QLatin1String("://")) + 3;
         const bool schemeOk =
             origin.startsWith(QLatin1String("http://")) || origin.startsWith(QLatin1String("https://"));
-        if (origin != QLatin1String("*") && (!schemeOk || origin.indexOf(QLatin1Char('/'), 8) >= 0))
-            return false;
+        if (origin != QLatin1String("*") && origin != QLatin1String("null") &&
+            (!schemeOk || origin.size() == hostStart || origin.indexOf(QLatin1Char('/'), hostStart) >= 0))
+            return std::nullopt;
+        out.append(origin);
     }
-    return true;
+    return out;
+}
+
+// Host names as a Host header carries them, without a port (the port is not compared); "*" allows any.
+std::optional<QStringList> hostNames(const QString& text)
+{
+    QStringList out;
+    for (const QString& item : listFrom(text)) {
+        QString name = item.toLower();
+        if (name.contains(QLatin1Char('/')) || name.contains(QLatin1Char(' '))) // a URL, not a name
+            return std::nullopt;
+        if (!name.startsWith(QLatin1Char('[')) && name.count(QLatin1Char(':')) == 1)
+            name.truncate(name.indexOf(QLatin1Char(':')));
+        if (name.isEmpty())
+            return std::nullopt;
+        out.append(name);
+    }
+    return out;
 }
 
 } // namespace
@@ -74,28 +98,30 @@ const std::array<GuardSetting, 7> kGuardSettings{{
      "SIZE", false, [](const ListenerGuards& g) { return exactByteSize(g.minBodyBytesPerSecond); },
      [](ListenerGuards& g, const QString& t) {
          auto rate = parseByteSize(t.trimmed());
-         if (rate)
-             g.minBodyBytesPerSecond = *rate;
-         return rate.has_value();
+         if (!rate || *rate > quint64{1} << 40) // 1 TiB/s: beyond any link, and no overflow in rate x window
+             return false;
+         g.minBodyBytesPerSecond = *rate;
+         return true;
      }},
     {"allow-origin", "Allowed web origins",
      "a web page origin (e.g. http://localhost:3000, or * for any) allowed to upload and read answers; pages of "
      "other origins get 403 (default: none but the listener's own)",
      "ORIGIN", true, [](const ListenerGuards& g) { return g.allowedOrigins.join(QLatin1String(", ")); },
      [](ListenerGuards& g, const QString& t) {
-         QStringList origins = listFrom(t);
-         if (!validOrigins(origins))
-             return false;
-         g.allowedOrigins = origins;
-         return true;
+         auto list = origins(t);
+         if (list)
+             g.allowedOrigins = *list;
+         return list.has_value();
      }},
     {"allow-host", "Allowed host names",
      "a host name (e.g. uploads.test) clients may call the listener by, besides its IP addresses and localhost; "
      "others get 421 (default: none)",
      "NAME", true, [](const ListenerGuards& g) { return g.allowedHosts.join(QLatin1String(", ")); },
      [](ListenerGuards& g, const QString& t) {
-         g.allowedHosts = listFrom(t);
-         return true;
+         auto list = hostNames(t);
+         if (list)
+             g.allowedHosts = *list;
+         return list.has_value();
      }},
 }};
 

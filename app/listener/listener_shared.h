@@ -15,7 +15,7 @@ class Connection;
 
 // Keep-alive connections waiting for their next request, oldest first, across all worker threads. When every slot
 // is taken, a new client gets the slot of the oldest of them (closed on its own thread) instead of a 503.
-class IdleConnections {
+class WaitingConnections {
 public:
     void add(Connection* connection);
     void remove(Connection* connection);
@@ -23,14 +23,15 @@ public:
 
 private:
     std::mutex m_mutex;
-    std::list<Connection*> m_idle;
+    std::list<Connection*> m_connections;
 };
 
 struct ListenerShared {
     ListenerConfig config;
     CaptureStore store;
-    std::atomic<int> activeConnections{0};
-    IdleConnections idle;
+    std::atomic<int> activeConnections{0};    // holding a slot: all but those lingering after their answer
+    std::atomic<int> lingeringConnections{0}; // reading and dropping the rest of a refused body
+    WaitingConnections waiting;
     quint16 port = 0;
     ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retention) {}
 };

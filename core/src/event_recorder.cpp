@@ -2,6 +2,8 @@
 
 #include "upin/core/header_params.h"
 
+#include <utility>
+
 namespace upin::core {
 
 struct EventRecorder::Nested {
@@ -29,6 +31,7 @@ void EventRecorder::onPartBegin(uint32_t index, uint64_t offset)
     flushDataLog();
     m_current = &m_report.parts.emplace_back();
     m_partContentType.clear();
+    ++budget().parts;
     m_current->index = index;
     m_current->offset = m_base + offset;
     if (m_settings.log)
@@ -51,16 +54,16 @@ std::optional<std::string> cut(std::optional<std::string> text, bool keepWhole, 
 
 void EventRecorder::onHeader(std::string_view name, std::string_view value)
 {
-    HeaderBudget& kept = budget();
+    ReportBudget& kept = budget();
     const uint64_t cost = name.size() + value.size();
-    const bool keep = kept.used + cost <= m_settings.parser.maxRecordedHeaderBytes;
+    const bool keep = kept.headerBytes + cost <= m_settings.parser.maxRecordedHeaderBytes;
     if (keep) {
-        kept.used += cost;
+        kept.headerBytes += cost;
         m_current->headers.emplace_back(name, value);
     } else {
         ++m_current->headersNotKept;
-        if (!kept.reported) { // once per report: the part's own count says the rest
-            kept.reported = true;
+        if (!kept.headersReported) { // once per report: the part's own count says the rest
+            kept.headersReported = true;
             m_report.diagnostics.push_back(
                 {Errc::HeadersNotKept, m_current->offset, m_settings.parser.maxRecordedHeaderBytes});
         }
@@ -94,7 +97,19 @@ void EventRecorder::onHeadersComplete(uint64_t offset)
         onDiagnostic({Errc::NestingTooDeep, offset, m_depth + 1});
         return;
     }
-    auto child = MultipartParser::fromContentType(m_partContentType, m_settings.parser);
+    // A nested body's parser may record what the report has left: the report holds at most maxParts parts (the
+    // body's own and every nested body's) and maxDiagnostics diagnostics, however many nested bodies there are.
+    const ReportBudget& used = budget();
+    Options nested = m_settings.parser;
+    nested.maxParts = uint32_t(nested.maxParts > used.parts ? nested.maxParts - used.parts : 0);
+    nested.maxDiagnostics =
+        uint32_t(nested.maxDiagnostics > used.diagnostics ? nested.maxDiagnostics - used.diagnostics : 0);
+    if (nested.maxParts == 0) { // this and later nested bodies stay opaque data, said once
+        if (!std::exchange(budget().nestedPartsReported, true))
+            onDiagnostic({Errc::TooManyParts, offset, m_settings.parser.maxParts});
+        return;
+    }
+    auto child = MultipartParser::fromContentType(m_partContentType, nested);
     if (!child) {
         onDiagnostic({child.error().code, offset});
         return;
@@ -147,6 +162,7 @@ void EventRecorder::onDiagnostic(const Diagnostic& diagnostic)
     flushDataLog();
     Diagnostic absolute = diagnostic;
     absolute.offset += m_base;
+    ++budget().diagnostics;
     m_report.diagnostics.push_back(absolute);
     if (m_settings.log)
         m_log.push_back("diag " + std::string(codeName(diagnostic.code)) + " @" + std::to_string(absolute.offset));

@@ -20,8 +20,12 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace upin::test {
 
@@ -187,6 +191,41 @@ inline QByteArray rawExchange(quint16 port, const QByteArray& request, int timeo
             answer += socket.readAll();
     }
     return answer + socket.readAll();
+}
+
+// A client that sends its whole body before it reads, as curl and many others do. A listener that closed right
+// after its early answer, with the body's rest unread, would have the kernel reset the connection: the client's
+// next send fails (curl then reports exit 56, "failure when sending", instead of the answer), and across a network
+// the reset can destroy the answer itself. The listener lingers (reads and drops the rest) to prevent that, so
+// here every byte must go out without an error, and then the answer must be read whole.
+struct SendThenRead {
+    bool sentAll = false;
+    QByteArray answer;
+};
+
+inline SendThenRead sendAllThenRead(quint16 port, const QByteArray& request)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    qsizetype sent = 0;
+    while (sent < request.size()) {
+        const ssize_t n = ::send(fd, request.constData() + sent, size_t(request.size() - sent), MSG_NOSIGNAL);
+        if (n <= 0)
+            break; // reset (EPIPE or ECONNRESET): the listener closed without lingering
+        sent += n;
+    }
+    SendThenRead result;
+    result.sentAll = sent == request.size();
+    char buffer[4096];
+    for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+        result.answer.append(buffer, n);
+    ::close(fd);
+    return result;
 }
 
 } // namespace upin::test

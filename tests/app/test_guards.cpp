@@ -2,6 +2,7 @@
 // Origin, CORS), and how connections that hold a slot without progress give it up. Real sockets on 127.0.0.1.
 
 #include "app/listener_fixture.h"
+#include "listener/listener_guards.h"
 
 #include <catch2/catch.hpp>
 
@@ -156,6 +157,12 @@ TEST_CASE("when every slot is taken, a waiting kept-alive connection gives its s
     QByteArray keepAliveUpload = upload({});
     keepAliveUpload.replace("Connection: close\r\n", "");
     for (int i = 0; i < 3; ++i) {
+        if (i == 1) { // after the first newcomer: the longest-waiting connection went, and only it
+            readUntilClosed(*waiting[0], 1000);
+            CHECK(waiting[0]->state() != QAbstractSocket::ConnectedState);
+            CHECK(waiting[1]->state() == QAbstractSocket::ConnectedState);
+            CHECK(waiting[2]->state() == QAbstractSocket::ConnectedState);
+        }
         auto socket = std::make_unique<QTcpSocket>();
         socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
         REQUIRE(socket->waitForConnected(2000));
@@ -220,7 +227,7 @@ public:
         });
     }
     QString origin() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()); }
-    QString pageUrl() const { return origin() + QStringLiteral("/page"); }
+    QString pageUrl(bool simple) const { return origin() + (simple ? "/page?simple" : "/page"); }
     quint16 listenerPort = 0; // where the page uploads to
     QString report;           // the query the page reported, once it did
 
@@ -234,14 +241,20 @@ private:
         const QByteArray target = request.split(' ').value(1);
         QByteArray body = "ok";
         QByteArray type = "text/plain";
-        if (target == "/page") {
+        if (target.startsWith("/page")) {
             type = "text/html";
+            // /page?simple: the request a hostile page would make, a plain cross-site POST that needs no
+            // preflight (its answer is opaque to the page; what matters is that nothing is stored). /page: a
+            // fetch with a header of its own, so the browser asks first (a preflight) and then reads the answer.
             body = R"(<!doctype html><script>
 const fd = new FormData();
 fd.append('note', 'from a page');
 fd.append('file', new Blob(['browser bytes']), 'b.txt');
-fetch('http://127.0.0.1:LISTENER/file-part', {method: 'POST', body: fd, headers: {'X-Trace': '1'}})
-  .then(r => r.json().then(j => 'status=' + r.status + '&sha=' + j.parts.map(p => p.sha256).join(',')))
+const simple = location.search == '?simple';
+fetch('http://127.0.0.1:LISTENER/file-part',
+      simple ? {method: 'POST', body: fd, mode: 'no-cors'} : {method: 'POST', body: fd, headers: {'X-Trace': '1'}})
+  .then(r => simple ? 'status=opaque'
+                    : r.json().then(j => 'status=' + r.status + '&sha=' + j.parts.map(p => p.sha256).join(',')))
   .catch(e => 'error=' + encodeURIComponent(e))
   .then(q => fetch('/report?' + q));
 </script>)";
@@ -260,14 +273,14 @@ fetch('http://127.0.0.1:LISTENER/file-part', {method: 'POST', body: fd, headers:
 };
 
 // Opens the page in Debian's headless Chromium and waits for its report.
-QString reportFromChromium(PageServer& pages)
+QString reportFromChromium(PageServer& pages, bool simple = false)
 {
     QTemporaryDir profile;
     QProcess chromium;
     chromium.setStandardOutputFile(QProcess::nullDevice()); // its D-Bus complaints and the like
     chromium.setStandardErrorFile(QProcess::nullDevice());
     chromium.start(QStringLiteral("chromium"), {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                                "--user-data-dir=" + profile.path(), pages.pageUrl()});
+                                                "--user-data-dir=" + profile.path(), pages.pageUrl(simple)});
     REQUIRE(chromium.waitForStarted(10'000)); // installed by scripts/install-deps
     QElapsedTimer clock;
     clock.start();
@@ -288,7 +301,11 @@ TEST_CASE("a real browser page of another origin cannot upload but with --allow-
         ListenerFixture f;
         PageServer pages;
         pages.listenerPort = f.listener.port();
-        const QString report = reportFromChromium(pages);
+        const QString simple = reportFromChromium(pages, true); // sent without asking: refused, not stored
+        CHECK(simple == "status=opaque");
+        CHECK(captureCount(f) == 0);
+        pages.report.clear();
+        const QString report = reportFromChromium(pages); // the preflight is refused: the POST is never sent
         INFO(report.toStdString());
         CHECK(report.startsWith("error="));
         CHECK(captureCount(f) == 0);
@@ -306,4 +323,75 @@ TEST_CASE("a real browser page of another origin cannot upload but with --allow-
                             QString::fromStdString(test::sha256("browser bytes")));
         CHECK(captureCount(f) == 1);
     }
+}
+
+TEST_CASE("the guards' settings read what users type and refuse what cannot work", "[listener][guards][settings]")
+{
+    const auto setting = [](const char* option) {
+        for (const auto& guard : app::kGuardSettings)
+            if (QLatin1String(guard.option) == QLatin1String(option))
+                return guard;
+        FAIL(option);
+        return app::kGuardSettings.front();
+    };
+    app::ListenerGuards g;
+    const auto timeout = setting("keep-alive-timeout");
+    CHECK(timeout.set(g, "2.5s"));
+    CHECK(g.keepAliveTimeoutMs == 2500);
+    for (const char* bad : {"nan", "inf", "-1", "0", "abc", "", "100000"}) { // nan once made every deadline 0 ms
+        CHECK_FALSE(timeout.set(g, bad));
+        CHECK(g.keepAliveTimeoutMs == 2500);
+    }
+    const auto hosts = setting("allow-host");
+    CHECK(hosts.set(g, "Uploads.Test:8080, other.test"));
+    CHECK(g.allowedHosts == QStringList{"uploads.test", "other.test"}); // the port is never compared: dropped
+    CHECK_FALSE(hosts.set(g, "http://uploads.test/"));
+    const auto origins = setting("allow-origin");
+    CHECK(origins.set(g, "HTTP://LocalHost:3000, null"));
+    CHECK(g.allowedOrigins == QStringList{"http://localhost:3000", "null"});
+    CHECK_FALSE(origins.set(g, "http://localhost:3000/app"));
+    CHECK_FALSE(origins.set(g, "localhost:3000"));
+    CHECK_FALSE(setting("min-body-rate").set(g, "1P")); // past 1 TiB/s
+}
+
+TEST_CASE("when every slot holds an upload a new client reads a whole 503 with Retry-After and lingering "
+          "refused clients keep no slot",
+          "[listener][guards]")
+{
+    app::ListenerConfig config;
+    config.maxConnections = 2;
+    ListenerFixture f(config);
+    const QByteArray partial = "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                               "boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n";
+    const auto connectAndSend = [&](const QByteArray& bytes) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
+        REQUIRE(socket->waitForConnected(2000));
+        socket->write(bytes);
+        socket->waitForBytesWritten(1000);
+        return socket;
+    };
+    std::vector<std::unique_ptr<QTcpSocket>> holders;
+    holders.push_back(connectAndSend(partial));
+    holders.push_back(connectAndSend(partial));
+    QThread::msleep(200); // both are mid-body, not waiting for a next request: no slot to hand over
+    const QByteArray big(8 << 20, 'x');
+    const auto [sentAll, answer] =
+        test::sendAllThenRead(f.listener.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                                 "multipart/form-data; boundary=b\r\nContent-Length: " +
+                                                     QByteArray::number(big.size()) + "\r\n\r\n" + big);
+    CHECK(sentAll); // lingering: the refused client sent its 8 MiB without a reset
+    CHECK(answer.startsWith("HTTP/1.1 503"));
+    CHECK(answer.contains("Retry-After: 2\r\n"));
+    CHECK(answer.endsWith("too many connections\n")); // whole
+    // Two more are refused and stay connected (lingering, up to 5 s of quiet); then the holders go.
+    auto refused1 = connectAndSend(partial);
+    auto refused2 = connectAndSend(partial);
+    REQUIRE(refused1->waitForReadyRead(2000));
+    CHECK(refused1->readAll().startsWith("HTTP/1.1 503"));
+    holders.clear();
+    QThread::msleep(200);
+    // The lingering refused clients hold no slot: a new upload is served at once.
+    CHECK(rawExchange(f.listener.port(), upload({})).startsWith("HTTP/1.1 200"));
+    CHECK(refused2->state() == QAbstractSocket::ConnectedState); // still lingering meanwhile
 }

@@ -179,3 +179,36 @@ TEST_CASE("7b. many parts of many long header lines: the report keeps a bounded 
         notKeptDiagnostics += d.code == Errc::HeadersNotKept;
     CHECK(notKeptDiagnostics == 1);
 }
+
+TEST_CASE("7c. many nested bodies of many parts: the report holds at most max-parts parts, nested ones included",
+          "[adversarial][limits]")
+{
+    // Each nested body has a parser (and a parts limit) of its own; 20 of them with 1,000 parts each would record
+    // 20,000 parts from a 0.5 MB body. The report's budget is shared: each nested parser gets what is left.
+    std::string inner;
+    for (int i = 0; i < 1000; ++i)
+        inner += "--in\r\nContent-Disposition: form-data; name=\"p\"\r\n\r\nv\r\n";
+    inner += "--in--";
+    std::string body;
+    for (int i = 0; i < 20; ++i)
+        body += "--------FormBoundary\r\nContent-Disposition: form-data; name=\"n\"\r\n"
+                "Content-Type: multipart/mixed; boundary=in\r\n\r\n" +
+                inner + "\r\n";
+    body += "--------FormBoundary--\r\n";
+    Options options;
+    options.maxParts = 2500;
+    auto r = upin::test::parseChunked(kType, body, options, {body.size(), 4096}).report;
+    REQUIRE(r.ok); // the top level is fine; nested bodies past the budget are kept as opaque data
+    REQUIRE(r.parts.size() == 20);
+    size_t nested = 0;
+    for (const auto& part : r.parts) {
+        nested += part.children.size();
+        CHECK(part.sha256.size() == 64);
+    }
+    CHECK(r.parts[1].children.size() == 1000);
+    CHECK(r.parts[2].children.size() == 497); // its parser got what was left (2500 - 3 - 2000), and stopped there
+    CHECK(nested + 3 == options.maxParts);
+    CHECK(r.parts[3].children.empty());
+    CHECK(hasDiagnostic(r, Errc::TooManyParts));
+    CHECK(r.diagnostics.size() <= options.maxDiagnostics + 2);
+}

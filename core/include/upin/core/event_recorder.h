@@ -69,12 +69,16 @@ public:
 
 private:
     struct Nested;
-    // Header bytes kept so far; nested recorders share their root's.
-    struct HeaderBudget {
-        uint64_t used = 0;
-        bool reported = false; // the HeadersNotKept diagnostic was given
+    // What the whole report holds so far; nested recorders share their root's, so that nested bodies (each with
+    // a parser and limits of its own) cannot multiply it: header bytes, parts, diagnostics.
+    struct ReportBudget {
+        uint64_t headerBytes = 0;
+        bool headersReported = false; // the HeadersNotKept diagnostic was given
+        uint64_t parts = 0;           // at every level
+        bool nestedPartsReported = false;
+        uint64_t diagnostics = 0;
     };
-    HeaderBudget& budget() { return m_sharedBudget ? *m_sharedBudget : m_ownBudget; }
+    ReportBudget& budget() { return m_sharedBudget ? *m_sharedBudget : m_ownBudget; }
     void flushDataLog();
     void closeNested();
 
@@ -87,8 +91,8 @@ private:
     uint64_t m_loggedData = 0;
     std::vector<std::string> m_log;
     std::unique_ptr<Nested> m_nested;
-    HeaderBudget m_ownBudget;
-    HeaderBudget* m_sharedBudget = nullptr; // the root's, for a nested recorder
+    ReportBudget m_ownBudget;
+    ReportBudget* m_sharedBudget = nullptr; // the root's, for a nested recorder
     std::string m_partContentType;          // the current part's, even when the report keeps it cut
 };
 
