@@ -16,6 +16,8 @@ commands:
         inspect a stored multipart body or a capture: parts, headers, values, offsets, sizes, SHA-256, diagnostics
   extract SOURCE --part N|--name NAME [-o FILE|-]
         write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
+  curl SOURCE [--to URL] [--parts-dir DIR]
+        print a curl command that sends a capture's (or a body's, request's, HAR file's) parts again
   listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--keep N] [--keep-bytes SIZE]
         [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S] [--min-body-rate SIZE]
         [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
@@ -49,6 +51,8 @@ int main(int argc, char** argv)
         return runParse(arguments);
     if (command == QLatin1String("extract"))
         return runExtract(arguments);
+    if (command == QLatin1String("curl"))
+        return runCurl(arguments);
     if (command == QLatin1String("bench"))
         return runBench(arguments);
     if (command == QLatin1String("listen"))

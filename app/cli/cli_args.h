@@ -21,6 +21,7 @@ bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options);
 
 int runParse(const QStringList& arguments);
 int runExtract(const QStringList& arguments);
+int runCurl(const QStringList& arguments);
 int runBench(const QStringList& arguments);
 int runListen(const QStringList& arguments);
 int runSend(const QStringList& arguments);

@@ -125,14 +125,18 @@ QString runLine(const RunResult& r)
         checks += p.state == PartCheck::State::Match      ? QStringLiteral("=")
                   : p.state == PartCheck::State::Mismatch ? QStringLiteral("X")
                                                           : QStringLiteral("?");
-    return QStringLiteral(
-               "run %1  %2  status %3  %4 bytes  %5 s (last byte %6 s, answer %7 s)  %8 MB/s  parts [%9]%10\n")
+    const QString status = r.statusLine.isEmpty() ? QString::number(r.httpStatus)
+                                                  : QString::fromUtf8(r.statusLine.mid(r.statusLine.indexOf(' ') + 1));
+    const QString sent = r.answeredEarly
+                             ? QStringLiteral("%1 bytes (answered before the whole body was sent)").arg(r.bytesSent)
+                             : QStringLiteral("%1 bytes").arg(r.bodyBytes);
+    return QStringLiteral("run %1  %2  status %3  %4  %5 s (last byte %6 s, answer %7 s)  %8 MB/s  parts [%9]%10\n")
         .arg(r.run + 1)
         .arg(r.target.toString())
-        .arg(r.httpStatus)
-        .arg(r.bodyBytes)
+        .arg(status)
+        .arg(sent)
         .arg(r.totalSeconds, 0, 'f', 3)
-        .arg(r.lastByteSeconds, 0, 'f', 3)
+        .arg(r.bodySent() ? QString::number(r.lastByteSeconds, 'f', 3) : QStringLiteral("-"))
         .arg(r.responseHeadSeconds, 0, 'f', 3)
         .arg(r.mbPerSecond(), 0, 'f', 1)
         .arg(checks)

@@ -124,7 +124,7 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
             return result;
         }
         result.capture = QJsonDocument::fromJson(json.readAll()).object();
-        result.partsFolder = path;
+        result.partsFolder = QDir(path).absolutePath(); // part files are named by it, e.g. in curl commands
         // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
         result.title = QObject::tr("capture %1 (%2)")
                            .arg(result.capture["capture_id"].toString(), result.capture["endpoint"].toString());

@@ -1,5 +1,8 @@
 #include "inspect/part_bytes.h"
 
+#include "capture/capture_store.h"
+#include "common/qt_text.h"
+
 #include "capture/field_value.h"
 
 #include <QDir>
@@ -212,6 +215,60 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
                                     .arg(label)
                               : QObject::tr("%1 was not kept (%2 stores no part bytes)")
                                     .arg(label, capture.capture[QStringLiteral("endpoint")].toString());
+            return std::nullopt;
+        }
+        plan.parts.append(p);
+    }
+    return plan;
+}
+
+namespace {
+constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
+} // namespace
+
+std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
+                                              QString* why)
+{
+    const auto& parts = !source.harBodies.isEmpty() && !source.report.parts.empty()
+                            ? source.report.parts.front().children
+                            : source.report.parts;
+    if (parts.empty()) {
+        *why = QObject::tr("the source has no parts");
+        return std::nullopt;
+    }
+    if (!QDir().mkpath(partsDir)) {
+        *why = QObject::tr("cannot create %1").arg(partsDir);
+        return std::nullopt;
+    }
+    UploadPlan plan;
+    plan.targets = {target};
+    for (const auto& part : parts) {
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(toQString(part.name.value_or("")));
+        const PartBytes where = locatePart(source, part);
+        if (!part.complete || !where.missing.isEmpty() || where.available < part.size) {
+            *why = !where.missing.isEmpty() ? QObject::tr("%1: %2").arg(label, where.missing)
+                                            : QObject::tr("%1 did not arrive whole").arg(label);
+            return std::nullopt;
+        }
+        PlanPart p;
+        p.name = toQString(part.name.value_or(""));
+        p.contentType = toQString(part.contentType.value_or(""));
+        if (!part.filename && part.size <= kInlineCurlValue) {
+            const QByteArray bytes = readPartBytes(where, 0, qint64(part.size));
+            const QString text = QString::fromUtf8(bytes);
+            if (!bytes.contains('\0') && text.toUtf8() == bytes) { // a command line carries it exactly
+                p.kind = PlanPart::Kind::Field;
+                p.value = text;
+                plan.parts.append(p);
+                continue;
+            }
+        }
+        p.kind = part.filename ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
+        p.filename = toQString(part.filename.value_or(""));
+        p.path = QDir(partsDir).absoluteFilePath(CaptureStore::safePartFileName(part.index, part.filename, part.name));
+        QString error;
+        if (!copyPartBytes(where, p.path, &error)) {
+            *why = QObject::tr("%1: %2").arg(label, error);
             return std::nullopt;
         }
         plan.parts.append(p);

@@ -24,5 +24,10 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
 // A plan that sends a capture's parts again as they arrived (names, file names, types, bytes), to base + the
 // captured request target; nullopt with *why set when the capture did not keep every part whole.
 std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString& base, QString* why);
+// The same for any source (a raw body, an HTTP request, a HAR file's first multipart request): each part's bytes
+// are written to partsDir as NNN-<name> and sent from there; text fields (UTF-8 without NUL, up to 64 KiB) go
+// inline. For a capture, resendPlan's files and values are used and nothing is written.
+std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
+                                              QString* why);
 
 } // namespace upin::app

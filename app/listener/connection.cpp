@@ -366,6 +366,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.endpoint = endpoint;
     request.client = m_client;
     request.target = m_target;
+    request.host = m_requestHost;
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked")

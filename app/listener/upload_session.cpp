@@ -326,8 +326,10 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     setOutcome();
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
-        capture["request"] = QJsonObject{
-            {"target", m_request.target}, {"content_type", m_request.contentType}, {"client", m_request.client}};
+        capture["request"] = QJsonObject{{"target", m_request.target},
+                                         {"host", m_request.host},
+                                         {"content_type", m_request.contentType},
+                                         {"client", m_request.client}};
         capture["throughput"] = samplesToJson(m_allSamples);
         capture["raw_body"] =
             m_rawFile.fileName().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QStringLiteral("body.raw"));

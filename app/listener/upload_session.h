@@ -33,6 +33,7 @@ struct SessionRequest {
     QString contentType;
     QString client;
     QString target;
+    QString host;    // the listener as the client named it (Host, or an absolute-form target's authority)
     QString framing; // "content-length" or "chunked"
 };
 

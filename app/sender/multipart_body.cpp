@@ -40,7 +40,7 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
                             : part.kind == PlanPart::Kind::File ? QFileInfo(part.path).fileName()
                                                                 : part.name + QStringLiteral(".bin");
             head += "; filename=" + quoted(info.filename);
-            QString type = part.contentType.isEmpty() ? QStringLiteral("application/octet-stream") : part.contentType;
+            QString type = part.contentType.isEmpty() ? guessContentType(info.filename) : part.contentType;
             head += "\r\nContent-Type: " + type.toUtf8();
             body.kind = part.kind == PlanPart::Kind::File ? Segment::Kind::File : Segment::Kind::Synthetic;
             body.path = part.path;

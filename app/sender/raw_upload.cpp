@@ -5,6 +5,8 @@
 #include <QIODevice>
 #include <QTcpSocket>
 
+#include <sys/socket.h>
+
 namespace upin::app {
 
 namespace {
@@ -57,7 +59,13 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
         finish(m_headEnd < 0 ? QStringLiteral("connection closed before an answer") : QString());
     });
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
-        if (error != QAbstractSocket::RemoteHostClosedError)
+        takeUnreadAnswer();
+        onReadyRead();
+        // A server that answers early often closes with the body's rest unread, and the kernel then resets the
+        // connection: the answer that came first is what counts, as curl reports it.
+        if (m_headEnd >= 0)
+            finish({});
+        else if (error != QAbstractSocket::RemoteHostClosedError)
             finish(m_socket->errorString());
     });
 }
@@ -71,6 +79,9 @@ void RawUpload::start()
             Qt::QueuedConnection);
         return;
     }
+    // The answer is read from the kernel here (takeUnreadAnswer), not by Qt into a buffer of its own: when a
+    // write fails on a connection the server reset, Qt drops that buffer, and with it an early answer.
+    m_socket->setReadBufferSize(1);
     m_socket->connectToHost(m_url.host(), quint16(m_url.port(80)));
 }
 
@@ -88,6 +99,12 @@ void RawUpload::sendMore()
     // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
     while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState &&
            m_socket->bytesToWrite() < kMaxQueued) {
+        // As curl does: look for an answer before each write, so an early one stops the body before the server's
+        // reset can end the connection.
+        takeUnreadAnswer();
+        onReadyRead();
+        if (m_bodyDone || m_finished)
+            return;
         qint64 got = m_body->read(chunk.data(), kChunk);
         if (got < 0 && !m_body->atEnd()) { // a file failed or shrank: do not send a short body as if complete
             m_socket->abort();
@@ -111,9 +128,24 @@ void RawUpload::sendMore()
     }
 }
 
+// A server that answers early and closes with our body unread makes its kernel reset the connection; our next
+// write then fails, and Qt closes the socket without reading what had already arrived: the answer. Called before
+// that close (Qt reports the error first), this takes those bytes from the kernel, which keeps them for us.
+void RawUpload::takeUnreadAnswer()
+{
+    const qintptr fd = m_socket->socketDescriptor();
+    if (fd < 0)
+        return;
+    if (m_socket->isReadable())
+        m_response += m_socket->readAll();
+    char buffer[16384];
+    for (ssize_t got; (got = ::recv(int(fd), buffer, sizeof buffer, MSG_DONTWAIT)) > 0;)
+        m_response.append(buffer, qsizetype(got));
+}
+
 void RawUpload::onReadyRead()
 {
-    m_response += m_socket->readAll();
+    takeUnreadAnswer();
     while (m_headEnd < 0) {
         qsizetype end = m_response.indexOf("\r\n\r\n");
         if (end < 0)
@@ -127,7 +159,26 @@ void RawUpload::onReadyRead()
             continue;
         }
         m_headEnd = end + 4;
-        emit responseHead();
+        if (!m_bodyDone) { // an early answer (401, 404, 413...): the server will not read the rest
+            m_answeredEarly = true;
+            m_bodyDone = true;
+            m_continueTimer.stop();
+        }
+        emit responseHeadArrived();
+    }
+    // An early answer may come from a server that keeps waiting for the body we stopped sending: once its
+    // Content-Length is in, the exchange is over.
+    if (m_answeredEarly) {
+        const QByteArray head = m_response.left(m_headEnd).toLower();
+        const qsizetype at = head.indexOf("\r\ncontent-length:");
+        if (at >= 0) {
+            const qsizetype lineEnd = head.indexOf("\r\n", at + 2);
+            const qint64 length = head.mid(at + 17, lineEnd - at - 17).trimmed().toLongLong();
+            if (m_response.size() - m_headEnd >= length) {
+                finish({});
+                m_socket->abort();
+            }
+        }
     }
 }
 

@@ -29,16 +29,19 @@ public:
     void start();
     void abort();
     int status() const { return m_status; }
+    QByteArray responseHead() const { return m_headEnd < 0 ? QByteArray() : m_response.left(m_headEnd); }
     QByteArray responseBody() const;
+    bool answeredEarly() const { return m_answeredEarly; }
 
 signals:
     void uploadProgress(qint64 sent);
-    void responseHead();
+    void responseHeadArrived();
     void finished(const QString& error); // empty error: an answer arrived
 
 private:
     void sendMore();
     void onReadyRead();
+    void takeUnreadAnswer();
     void finish(const QString& error);
 
     QUrl m_url;
@@ -55,6 +58,7 @@ private:
     bool m_sending = false;
     bool m_bodyDone = false;
     bool m_finished = false;
+    bool m_answeredEarly = false;
 };
 
 } // namespace upin::app

@@ -116,10 +116,19 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
                                                                                        : "not-checked"}});
         for (const auto& s : r.upload)
             samples.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
+        QJsonArray headers;
+        for (const auto& [name, value] : r.responseHeaders)
+            headers.append(QJsonObject{{"name", QString::fromLatin1(name)}, {"value", QString::fromUtf8(value)}});
         out.append(QJsonObject{{"target", r.target.toString()},
                                {"run", r.run + 1},
                                {"started_at_ms", r.startedAtMs},
                                {"status", r.httpStatus},
+                               {"status_line", QString::fromUtf8(r.statusLine)},
+                               {"response_headers", headers},
+                               {"response_body", QString::fromUtf8(r.response.left(kShownResponseBytes))},
+                               {"response_body_truncated", r.response.size() > kShownResponseBytes},
+                               {"answered_early", r.answeredEarly},
+                               {"bytes_sent", qint64(r.bytesSent)},
                                {"error", r.error},
                                {"cancelled", r.cancelled},
                                {"bytes", qint64(r.bodyBytes)},

@@ -21,24 +21,33 @@ struct PartCheck {
     State state = State::NotChecked;
 };
 
+// The part of an answer's body that reports and the Send tab show (the whole first MiB is kept for the checks).
+inline constexpr qsizetype kShownResponseBytes = qsizetype{64} * 1024;
+
 struct RunResult {
     QUrl target;
     int targetIndex = 0;
     int run = 0;
     qint64 startedAtMs = 0; // wall clock, ms since the epoch
     quint64 bodyBytes = 0;
+    quint64 bytesSent = 0;          // of bodyBytes, handed to the network
     QList<ThroughputSample> upload; // bytes handed to the network over time
     double lastByteSeconds = -1;    // when the last body byte was handed over
     double responseHeadSeconds = -1;
     double totalSeconds = -1;
     int httpStatus = 0;
-    QString error;       // transport error or cancellation; empty when the exchange completed
-    QByteArray response; // first 1 MiB of the answer
+    QByteArray statusLine;                                // "HTTP/1.1 404 Not Found"
+    QList<QPair<QByteArray, QByteArray>> responseHeaders; // as the server sent them
+    QString error;              // transport error or cancellation; empty when the exchange completed
+    QByteArray response;        // first 1 MiB of the answer's body
+    bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
     QList<PartCheck> parts;
     bool cancelled = false;
+    bool bodySent() const { return lastByteSeconds >= 0; }
+    // Only for a run that sent its whole body and got an answer: a rate of an upload cut short means nothing.
     double mbPerSecond() const
     {
-        return totalSeconds > 0 && httpStatus > 0 ? double(bodyBytes) / 1e6 / totalSeconds : 0;
+        return bodySent() && totalSeconds > 0 && httpStatus > 0 ? double(bodyBytes) / 1e6 / totalSeconds : 0;
     }
     bool integrityOk() const; // every part matched (false when nothing could be checked)
 };

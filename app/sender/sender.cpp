@@ -128,8 +128,10 @@ void Sender::startNext()
         m_raw = upload;
         connect(upload, &RawUpload::uploadProgress, this,
                 [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
-        connect(upload, &RawUpload::responseHead, this, &Sender::onResponseHead);
+        connect(upload, &RawUpload::responseHeadArrived, this, &Sender::onResponseHead);
         connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
+            setResponseHead(upload->responseHead());
+            m_current.answeredEarly = upload->answeredEarly();
             completeRun(upload->status(), upload->responseBody(), error, *body);
             upload->deleteLater();
             m_raw = nullptr;
@@ -157,6 +159,14 @@ void Sender::startNext()
         const QString error =
             m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
         QByteArray response = m_response;
+        if (status > 0) {
+            QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' +
+                              m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray() + "\r\n";
+            for (const auto& [name, value] : m_reply->rawHeaderPairs())
+                head += name + ": " + value + "\r\n";
+            setResponseHead(head);
+            m_current.answeredEarly = m_current.lastByteSeconds < 0;
+        }
         m_reply->deleteLater();
         m_reply = nullptr;
         completeRun(status, response, error, *body);
@@ -170,6 +180,20 @@ void Sender::onResponseHead()
         m_current.responseHeadSeconds = seconds(m_clock);
 }
 
+// The status line and headers of the answer, as sent.
+void Sender::setResponseHead(const QByteArray& head)
+{
+    const QList<QByteArray> lines = head.trimmed().split('\n');
+    if (lines.isEmpty())
+        return;
+    m_current.statusLine = lines.first().trimmed();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        if (colon > 0)
+            m_current.responseHeaders.append({lines[i].left(colon).trimmed(), lines[i].mid(colon + 1).trimmed()});
+    }
+}
+
 void Sender::appendResponse(const QByteArray& chunk)
 {
     m_response += chunk.left(kMaxResponse - m_response.size());
@@ -178,6 +202,7 @@ void Sender::appendResponse(const QByteArray& chunk)
 void Sender::onUploadProgress(qint64 sent, qint64 total)
 {
     const qint64 now = m_clock.elapsed();
+    m_current.bytesSent = quint64(std::max<qint64>(sent, 0));
     if (sent > 0 && (m_current.upload.isEmpty() || now - m_current.upload.last().msSinceStart >= kSampleIntervalMs ||
                      sent == qint64(m_current.bodyBytes)))
         m_current.upload.append({now, quint64(sent)});

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QMimeDatabase>
 
 namespace upin::app {
 
@@ -173,6 +174,12 @@ QString UploadPlan::toCurl() const
     return args.join(QLatin1Char(' '));
 }
 
+QString guessContentType(const QString& fileName)
+{
+    const QMimeType type = QMimeDatabase().mimeTypeForFile(fileName, QMimeDatabase::MatchExtension);
+    return type.isValid() && !type.isDefault() ? type.name() : QStringLiteral("application/octet-stream");
+}
+
 std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
 {
     qsizetype eq = spec.indexOf(QLatin1Char('='));
@@ -208,6 +215,8 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
             *error = QStringLiteral("-F '%1': no such file").arg(spec);
         return std::nullopt;
     }
+    if (part.kind == PlanPart::Kind::File && part.contentType.isEmpty())
+        part.contentType = guessContentType(part.filename.isEmpty() ? part.path : part.filename);
     return part;
 }
 

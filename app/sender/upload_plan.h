@@ -60,6 +60,9 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error = null
 // --synthetic name=SIZE[:random|zero|pattern]
 std::optional<PlanPart> parseSyntheticSpec(const QString& spec, QString* error = nullptr);
 QString shellQuote(const QString& text);
+// The Content-Type a file part gets when none is given, from the file name's extension as curl does it (image/png
+// for .png), with Qt's MIME database; application/octet-stream when the extension says nothing.
+QString guessContentType(const QString& fileName);
 inline constexpr core::EnumNames<UploadPlan::Engine, 3> kEngineNames{
     {{{UploadPlan::Engine::Auto, "auto"}, {UploadPlan::Engine::Qnam, "qnam"}, {UploadPlan::Engine::Raw, "raw"}}}};
 std::optional<UploadPlan::Engine> engineFromName(const QString& name);

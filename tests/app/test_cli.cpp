@@ -111,7 +111,8 @@ TEST_CASE("parse --raw-http reads a whole request in either framing", "[cli]")
     QTemporaryDir dir;
     const QByteArray body =
         "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b--\r\n";
-    const QByteArray head = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n";
+    const QByteArray head =
+        "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n";
     const QByteArray chunked = head + "Transfer-Encoding: chunked\r\n\r\n7;ext=1\r\n" + body.left(7) + "\r\n" +
                                QByteArray::number(body.size() - 7, 16) + "\r\n" + body.mid(7) +
                                "\r\n0\r\nX-T: y\r\n\r\n";
@@ -306,4 +307,57 @@ TEST_CASE("parse prints a hostile file name with its control characters escaped,
     CHECK_FALSE(run.out.contains('\x1b'));
     CHECK_FALSE(run.out.contains('\x07'));
     CHECK(run.out.contains("a\\x1b[31mred\\x07.txt"));
+}
+
+TEST_CASE("curl CAPTURE_FOLDER prints a command that sends the same parts again, run with sh and curl", "[cli][curl]")
+{
+    upin::test::ListenerFixture f;
+    const QByteArray png = QByteArray::fromBase64(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==");
+    auto first = upin::test::curl({"-F", "note=hello", "-F", "img=@" + f.file("x.png", png), f.url("/file-part")});
+    REQUIRE(first.status == 200);
+    const QString folder = f.onlyCaptureFolder();
+    Run printed = runCli({"curl", folder});
+    REQUIRE(printed.exitCode == 0);
+    INFO(printed.out.toStdString());
+    CHECK(printed.out.contains("--form-string 'note=hello'")); // a text field stays a field, not a file
+    CHECK(printed.out.contains(f.url("/file-part").toUtf8())); // the listener that stored it, by default
+    QProcess sh;
+    sh.start("sh", {"-c", QString::fromUtf8(printed.out).trimmed() + " -s"});
+    REQUIRE(sh.waitForFinished(30000));
+    const QJsonObject again = QJsonDocument::fromJson(sh.readAllStandardOutput()).object();
+    const QJsonArray before = first.json["parts"].toArray();
+    const QJsonArray after = again["parts"].toArray();
+    REQUIRE(after.size() == 2);
+    for (qsizetype i = 0; i < 2; ++i)
+        for (const char* key : {"name", "filename", "content_type", "sha256", "value"})
+            CHECK(after[i].toObject()[key] == before[i].toObject()[key]);
+    CHECK(after[1].toObject()["content_type"].toString() == "image/png");
+    CHECK(after[0].toObject()["filename"].isNull()); // still a field
+}
+
+TEST_CASE("curl of a raw body writes its parts to --parts-dir and sends them from there", "[cli][curl]")
+{
+    QTemporaryDir dir;
+    const QByteArray data = upin::test::randomBytes(100000, 5);
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"r.bin\"\r\nContent-Type: "
+                            "application/x-thing\r\n\r\n" +
+                            data +
+                            "\r\n--b\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\nsome text\r\n--b--\r\n";
+    const QString path = writeFile(dir, "body.bin", body);
+    upin::test::ListenerFixture f;
+    Run printed = runCli({"curl", path, "--to", f.url("/file-part"), "--parts-dir", dir.filePath("parts")});
+    REQUIRE(printed.exitCode == 0);
+    INFO(printed.out.toStdString());
+    CHECK(QFileInfo(dir.filePath("parts/000-r.bin")).size() == data.size());
+    QProcess sh;
+    sh.start("sh", {"-c", QString::fromUtf8(printed.out).trimmed() + " -s"});
+    REQUIRE(sh.waitForFinished(30000));
+    const QJsonArray parts = QJsonDocument::fromJson(sh.readAllStandardOutput()).object()["parts"].toArray();
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0].toObject()["sha256"].toString().toStdString() == upin::test::sha256(data));
+    CHECK(parts[0].toObject()["filename"].toString() == "r.bin");
+    CHECK(parts[0].toObject()["content_type"].toString() == "application/x-thing");
+    CHECK(parts[1].toObject()["value"].toString() == "some text");
+    CHECK(parts[1].toObject()["filename"].isNull());
 }

@@ -230,6 +230,7 @@ TEST_CASE("per-target statistics", "[sender]")
         r.target = QUrl("http://a/");
         r.httpStatus = 200;
         r.totalSeconds = t;
+        r.lastByteSeconds = t; // the whole body was sent
         r.bodyBytes = 6000000;
         runs.append(r);
     }
@@ -246,4 +247,64 @@ TEST_CASE("per-target statistics", "[sender]")
     CHECK(stats[0].medianMBps == 3.0);
     CHECK(stats[1].failures == 1);
     CHECK(app::runsToCsv(runs).count('\n') == 5);
+}
+
+TEST_CASE("an early answer stops the body and is reported with its status line, headers and body", "[sender][answer]")
+{
+    ListenerFixture f; // POST to a path it does not serve: 404 from the head, before the body is read
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/no-such-endpoint"))};
+    plan.parts = {synthetic("big", quint64{256} << 20)};
+    using Engine = UploadPlan::Engine;
+    for (const Engine engine : {Engine::Raw, Engine::Qnam}) {
+        plan.engine = engine;
+        SenderThread s;
+        const auto results = s.run(plan);
+        REQUIRE(results.size() == 1);
+        const RunResult& r = results.first();
+        INFO("engine " << int(engine) << " error " << r.error.toStdString());
+        CHECK(r.httpStatus == 404);
+        CHECK(r.statusLine == "HTTP/1.1 404 Not Found");
+        CHECK(r.error.isEmpty()); // the exchange completed: the server answered
+        bool typed = false;
+        for (const auto& [name, value] : r.responseHeaders)
+            typed = typed || (name.toLower() == "content-type" && value == "text/plain");
+        CHECK(typed);
+        CHECK(r.response == "not found\n");
+        if (engine == Engine::Raw) { // the raw client stops sending as curl does (QNAM sends on, not ours to stop)
+            CHECK(r.answeredEarly);
+            CHECK(r.bytesSent < r.bodyBytes / 4);
+            CHECK_FALSE(r.bodySent());
+            CHECK(r.mbPerSecond() == 0); // a rate of a body never sent would mean nothing
+        }
+        const QJsonObject json = app::runsToJson(results).first().toObject();
+        CHECK(json["status_line"].toString() == "HTTP/1.1 404 Not Found");
+        CHECK(json["response_body"].toString() == "not found\n");
+        CHECK_FALSE(json["response_headers"].toArray().isEmpty());
+    }
+}
+
+TEST_CASE("file parts get the content type curl would give them, from the extension", "[sender]")
+{
+    CHECK(app::guessContentType("x.png") == "image/png");
+    CHECK(app::guessContentType("/a/b/photo.JPG") == "image/jpeg");
+    CHECK(app::guessContentType("data.json") == "application/json");
+    CHECK(app::guessContentType("notes.txt") == "text/plain");
+    CHECK(app::guessContentType("blob.unknownext") == "application/octet-stream");
+    CHECK(app::guessContentType("noextension") == "application/octet-stream");
+    QString error;
+    auto spec = app::parseFormSpec("img=@" + QStringLiteral(UPIN_DEFAULT_CORPUS) + "/README.md", &error);
+    REQUIRE(spec);
+    CHECK(spec->contentType == "text/markdown");
+    ListenerFixture f; // and it arrives so
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/file-part"))};
+    QByteArray png = QByteArray::fromBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/"
+                                            "iZk9HQAAAABJRU5ErkJggg==");
+    plan.parts = {*app::parseFormSpec("img=@" + f.file("x.png", png), &error)};
+    SenderThread s;
+    const auto results = s.run(plan);
+    REQUIRE(results.size() == 1);
+    const QJsonObject answer = QJsonDocument::fromJson(results.first().response).object();
+    CHECK(answer["parts"].toArray()[0].toObject()["content_type"].toString() == "image/png");
 }

@@ -38,6 +38,7 @@ void PlanPartsModel::addFiles(const QStringList& paths)
         app::PlanPart part;
         part.kind = app::PlanPart::Kind::File;
         part.path = info.absoluteFilePath();
+        part.contentType = app::guessContentType(info.fileName()); // shown, and editable, in the plan
         part.name = uniqueName(m_parts, QStringLiteral("file"));
         addPart(part);
     }

@@ -1,0 +1,78 @@
+// upload-inspector-cli curl SOURCE [--to URL] [--parts-dir DIR]: a curl command that sends a stored upload's parts
+// again, with their names, file names, types, field or file kinds and bytes. The Inspect tab's Copy as curl makes
+// the same command from the same plan (inspect/part_bytes.h).
+
+#include "cli/cli_args.h"
+#include "common/limits.h"
+#include "inspect/inspect_worker.h"
+#include "inspect/part_bytes.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+namespace upin::app::cli {
+
+int runCurl(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(
+        QStringLiteral("Print a curl command that sends a stored upload's parts again: a capture folder (its part "
+                       "files and field values), a raw body, a whole HTTP request or a HAR file (their parts are "
+                       "written to --parts-dir first)."));
+    cl.addHelpOption();
+    cl.addPositionalArgument(QStringLiteral("SOURCE"),
+                             QStringLiteral("capture folder, body file, HTTP request or HAR file"));
+    QCommandLineOption to(QStringLiteral("to"),
+                          QStringLiteral("where to send: a base (http://host:port, the captured path is added) or "
+                                         "a whole URL (default: the listener that stored the capture, as its client "
+                                         "named it, else http://127.0.0.1:8080)"),
+                          QStringLiteral("URL"));
+    QCommandLineOption partsDir(QStringLiteral("parts-dir"),
+                                QStringLiteral("where the parts of a source that is not a capture are written "
+                                               "(default SOURCE.parts)"),
+                                QStringLiteral("DIR"));
+    QCommandLineOption contentType(QStringLiteral("content-type"),
+                                   QStringLiteral("Content-Type with the boundary, when the source has none"),
+                                   QStringLiteral("VALUE"));
+    cl.addOptions({to, partsDir, contentType});
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli curl")} + arguments);
+    if (cl.positionalArguments().size() != 1) {
+        printErr(QStringLiteral("curl: give one SOURCE\n\n") + cl.helpText());
+        return 2;
+    }
+    const QString source = cl.positionalArguments().constFirst();
+    if (!QFileInfo::exists(source)) {
+        printErr(QStringLiteral("curl: %1 does not exist\n").arg(source));
+        return 2;
+    }
+    const InspectResult result = inspectSource(source, cl.value(contentType), inspectLimits());
+    if (!result.error.isEmpty()) {
+        printErr(QStringLiteral("curl: %1\n").arg(result.error));
+        return 2;
+    }
+    const QString capturedHost =
+        result.capture[QStringLiteral("request")].toObject()[QStringLiteral("host")].toString();
+    const QString base = cl.isSet(to)             ? cl.value(to)
+                         : capturedHost.isEmpty() ? QStringLiteral("http://127.0.0.1:8080")
+                                                  : QStringLiteral("http://") + capturedHost;
+    const QUrl url(base);
+    const bool wholeUrl = url.path().length() > 1;
+    QString why;
+    std::optional<UploadPlan> plan;
+    if (!result.capture.isEmpty()) {
+        plan = resendPlan(result, wholeUrl ? QString() : base.chopped(base.endsWith('/') ? 1 : 0), &why);
+        if (plan && wholeUrl)
+            plan->targets = {url};
+    } else {
+        const QString dir = cl.isSet(partsDir) ? cl.value(partsDir) : source + QStringLiteral(".parts");
+        plan = resendPlanFromParts(result, wholeUrl ? url : QUrl(base + QStringLiteral("/file-part")), dir, &why);
+    }
+    if (!plan) {
+        printErr(QStringLiteral("curl: %1\n").arg(why));
+        return 1;
+    }
+    printOut(plan->toCurl() + QLatin1Char('\n'));
+    return 0;
+}
+
+} // namespace upin::app::cli
