@@ -48,4 +48,15 @@ QString formatBytes(quint64 bytes)
     return QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 2 : 1).arg(QLatin1String(units[unit]));
 }
 
+QString formatSeconds(double seconds)
+{
+    if (seconds < 0)
+        return QStringLiteral("—");
+    if (seconds < 1)
+        return QStringLiteral("%1 ms").arg(seconds * 1000, 0, 'f', 0);
+    if (seconds < 120)
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 2 : 1);
+    return QStringLiteral("%1 min %2 s").arg(int(seconds) / 60).arg(int(seconds) % 60);
+}
+
 } // namespace upin::app

@@ -197,6 +197,9 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     CHECK(captures->row(0).parts == 2);
     CHECK(window.sendView()->results()->rowCount() == 1);
     CHECK(window.sendView()->results()->item(0, 5)->text() == QStringLiteral("✓✓"));
+    CHECK(window.sendView()->results()->item(0, 2)->text() == QStringLiteral("200 OK"));
+    CHECK(window.sendView()->answer()->toPlainText().startsWith("HTTP/1.1 200 OK\nContent-Type: application/json"));
+    CHECK(window.sendView()->answer()->toPlainText().contains("\n    \"parts\": [")); // the JSON, indented
     CHECK(window.sendView()->chart()->sentSeries()->count() > 1);
     thread.quit();
     thread.wait();
@@ -329,6 +332,7 @@ TEST_CASE("compare view groups runs by target with median bars and min-max whisk
         r.target = QUrl(url);
         r.httpStatus = 200;
         r.totalSeconds = seconds;
+        r.lastByteSeconds = seconds; // the whole body was sent
         r.bodyBytes = 8000000;
         runs.append(r);
     }
@@ -644,4 +648,38 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     CHECK(dialog.settings().guards.keepAliveTimeoutMs == 2500);
     CHECK(dialog.settings().guards.allowedOrigins == QStringList{"http://localhost:3000", "https://app.test"});
     CHECK(dialog.settings().limits.maxFieldSize == std::numeric_limits<uint64_t>::max());
+}
+
+TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/s for a body not sent",
+          "[ui][send][answer]")
+{
+    test::ListenerFixture f;
+    ui::MainWindow window;
+    auto* view = window.sendView();
+    app::PlanPart big;
+    big.kind = app::PlanPart::Kind::Synthetic;
+    big.name = "big";
+    big.size = quint64{256} << 20;
+    view->partsModel()->addPart(big);
+    view->setTargets({f.url("/no-such-endpoint")});
+    QThread thread;
+    auto* sender = new app::Sender;
+    sender->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
+    thread.start();
+    QObject::connect(view, &ui::SendView::sendRequested, sender,
+                     [sender](const app::UploadPlan& p) { sender->start(p); });
+    QObject::connect(sender, &app::Sender::runFinished, view, &ui::SendView::onRunFinished);
+    QObject::connect(sender, &app::Sender::finished, view, &ui::SendView::onFinished);
+    QSignalSpy done(sender, &app::Sender::finished);
+    emit view->sendRequested(view->plan());
+    REQUIRE(done.wait(60000));
+    QTest::qWait(50);
+    thread.quit();
+    thread.wait();
+    REQUIRE(view->results()->rowCount() == 1);
+    CHECK(view->results()->item(0, 2)->text() == QStringLiteral("404 Not Found (early)"));
+    CHECK(view->results()->item(0, 4)->text() == QStringLiteral("—"));
+    CHECK(view->answer()->toPlainText().startsWith("HTTP/1.1 404 Not Found\n"));
+    CHECK(view->answer()->toPlainText().endsWith("\n\nnot found\n"));
 }

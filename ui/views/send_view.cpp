@@ -1,6 +1,7 @@
 #include "views/send_view.h"
 
 #include "charts/throughput_chart.h"
+#include "common/byte_size.h"
 #include "sender/run_report.h"
 
 #include "charts/chart_export.h"
@@ -20,6 +21,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -35,7 +37,7 @@ SendView::SendView(QWidget* parent)
       m_runs(new QSpinBox), m_chunked(new QCheckBox(tr("Chunked"))),
       m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QCheckBox(tr("Hash parts"))),
       m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
-      m_rate(new QLabel), m_results(new QTableWidget(0, 6)), m_chart(new ThroughputChart)
+      m_rate(new QLabel), m_results(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit), m_chart(new ThroughputChart)
 {
     setAcceptDrops(true);
     auto* drop =
@@ -125,9 +127,16 @@ SendView::SendView(QWidget* parent)
     topLayout->addLayout(partButtons);
     topLayout->addLayout(options);
     topLayout->addLayout(actions);
+    m_answer->setReadOnly(true);
+    m_answer->setPlaceholderText(tr("Select a run to see the server's answer: status line, headers and body"));
+    m_answer->setLineWrapMode(QPlainTextEdit::NoWrap);
+    connect(m_results, &QTableWidget::currentCellChanged, this, [this](int row) { showAnswer(row); });
+    auto* runsAndAnswer = new QSplitter(Qt::Vertical);
+    runsAndAnswer->addWidget(m_results);
+    runsAndAnswer->addWidget(m_answer);
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setObjectName(QStringLiteral("sendResultsSplitter"));
-    bottom->addWidget(m_results);
+    bottom->addWidget(runsAndAnswer);
     bottom->addWidget(m_chart);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
@@ -217,6 +226,8 @@ void SendView::copyAsCurl()
 
 void SendView::setBusy(bool busy)
 {
+    if (busy)
+        m_progress->setFormat(QStringLiteral("%p%"));
     m_send->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     if (!busy)
@@ -245,19 +256,56 @@ void SendView::onRunFinished(const app::RunResult& r)
         checks += p.state == app::PartCheck::State::Match      ? QStringLiteral("✓")
                   : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗")
                                                                : QStringLiteral("?");
+    // "404 Not Found" as the server said it; MB/s only for a body that was sent whole.
+    const QString status = !r.error.isEmpty() ? r.error
+                           : r.statusLine.isEmpty()
+                               ? QString::number(r.httpStatus)
+                               : QString::fromUtf8(r.statusLine.mid(r.statusLine.indexOf(' ') + 1));
     const QStringList cells{QString::number(r.run + 1),
                             r.target.toString(),
-                            r.error.isEmpty() ? QString::number(r.httpStatus) : r.error,
-                            QString::number(r.totalSeconds, 'f', 3),
-                            QString::number(r.mbPerSecond(), 'f', 1),
+                            r.answeredEarly ? tr("%1 (early)").arg(status) : status,
+                            app::formatSeconds(r.totalSeconds),
+                            r.bodySent() && r.httpStatus > 0 ? QString::number(r.mbPerSecond(), 'f', 1)
+                                                             : QStringLiteral("—"),
                             checks};
     for (int c = 0; c < cells.size(); ++c)
         m_results->setItem(row, c, new QTableWidgetItem(cells[c]));
     m_results->item(row, 5)->setToolTip(
         r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
                         : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
+    if (r.answeredEarly)
+        m_results->item(row, 2)->setToolTip(
+            tr("The server answered after %1 of %2 bytes; sending stopped there").arg(r.bytesSent).arg(r.bodyBytes));
+    m_shownRuns.append(r);
     m_chart->setSent(r.upload);
     m_chart->setReceived({});
+    if (row == 0 || r.httpStatus >= 300 || !r.error.isEmpty()) // a failure's answer is what the user looks for
+        m_results->setCurrentCell(row, 2);
+}
+
+void SendView::showAnswer(int row)
+{
+    if (row < 0 || row >= m_shownRuns.size()) {
+        m_answer->clear();
+        return;
+    }
+    const app::RunResult& r = m_shownRuns[row];
+    if (r.statusLine.isEmpty()) {
+        m_answer->setPlainText(r.error.isEmpty() ? tr("No answer.") : tr("No answer: %1").arg(r.error));
+        return;
+    }
+    QString text = QString::fromUtf8(r.statusLine) + QLatin1Char('\n');
+    for (const auto& [name, value] : r.responseHeaders)
+        text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + QLatin1Char('\n');
+    const QByteArray body = r.response.left(app::kShownResponseBytes);
+    const QJsonDocument json = QJsonDocument::fromJson(body);
+    const QString decoded = QString::fromUtf8(body);
+    text += QLatin1Char('\n') + (!json.isNull()             ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
+                                 : decoded.toUtf8() == body ? decoded
+                                                            : tr("(binary, %1 bytes)").arg(r.response.size()));
+    if (r.response.size() > app::kShownResponseBytes)
+        text += tr("\n… the first %1 KiB are shown").arg(app::kShownResponseBytes / 1024);
+    m_answer->setPlainText(text);
 }
 
 void SendView::exportRuns()
@@ -277,7 +325,13 @@ void SendView::onFinished(const QList<app::RunResult>& results)
 {
     m_lastRuns = results;
     setBusy(false);
-    m_progress->setValue(m_progress->maximum());
+    // A full bar only for a send that went through; a cancelled or failed one says so where the bar stops.
+    const bool cancelled = !results.isEmpty() && results.last().cancelled;
+    const bool failed = !results.isEmpty() && !results.last().error.isEmpty();
+    if (cancelled || failed)
+        m_progress->setFormat(cancelled ? tr("cancelled at %p%") : tr("failed: %1").arg(results.last().error));
+    else
+        m_progress->setValue(m_progress->maximum());
 }
 
 void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples)

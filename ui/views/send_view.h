@@ -18,6 +18,7 @@ class QPushButton;
 class QSpinBox;
 class QTableView;
 class QTableWidget;
+class QPlainTextEdit;
 
 namespace upin::ui {
 
@@ -34,6 +35,7 @@ public:
     void setListenerBase(const QString& base);
     ThroughputChart* chart() const { return m_chart; }
     QTableWidget* results() const { return m_results; }
+    QPlainTextEdit* answer() const { return m_answer; }
 
 public slots:
     void onProgress(int targetIndex, int run, quint64 sent, quint64 total);
@@ -56,6 +58,7 @@ private:
     void copyAsCurl();
     void exportRuns();
     void setBusy(bool busy);
+    void showAnswer(int row);
 
     PlanPartsModel* m_parts;
     QTableView* m_table;
@@ -69,6 +72,8 @@ private:
     QProgressBar* m_progress;
     QLabel* m_rate;
     QTableWidget* m_results;
+    QPlainTextEdit* m_answer;          // the selected run's answer: status line, headers, body
+    QList<app::RunResult> m_shownRuns; // one per row of m_results
     ThroughputChart* m_chart;
     QString m_listenerBase;
     QElapsedTimer m_runClock;
