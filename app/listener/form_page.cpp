@@ -9,7 +9,7 @@ QByteArray formPage(quint16 port)
 <style>body{font:15px system-ui,sans-serif;margin:2em;max-width:44em}fieldset{margin:1em 0}code{background:#eee;padding:0 .3em}</style>
 </head><body>
 <h1>Upload Inspector listener</h1>
-<p>Post files here from a browser, or from a shell: <code>curl -F file=@photo.jpg http://127.0.0.1:PORT/file-part</code></p>
+<p>Post files here from a browser, or from a shell: <code>curl -F file=@/etc/os-release 'http://127.0.0.1:PORT/file-part'</code> (any file works)</p>
 <form method="post" enctype="multipart/form-data" id="f" action="/file-part">
 <fieldset><legend>Endpoint</legend>
 <label><input type="radio" name="e" value="/part-event" onclick="f.action=value"> /part-event (parse, hash, discard)</label><br>

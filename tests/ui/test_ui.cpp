@@ -683,3 +683,37 @@ TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/
     CHECK(view->answer()->toPlainText().startsWith("HTTP/1.1 404 Not Found\n"));
     CHECK(view->answer()->toPlainText().endsWith("\n\nnot found\n"));
 }
+
+TEST_CASE("the Listen tab's curl examples run as pasted, in sh", "[ui][listen]")
+{
+    test::ListenerFixture f;
+    ui::ListenView view;
+    view.setListening(true, "127.0.0.1", f.listener.port(), f.listener.captureRoot());
+    int ran = 0;
+    for (const QString& line : view.examples()->toPlainText().split('\n', Qt::SkipEmptyParts)) {
+        if (line.startsWith('#'))
+            continue;
+        QProcess sh;
+        sh.start("sh", {"-c", line + " -s -o /dev/null -w '%{http_code}'"});
+        REQUIRE(sh.waitForFinished(30000));
+        INFO(line.toStdString());
+        CHECK(sh.readAllStandardOutput() == "200");
+        ++ran;
+    }
+    CHECK(ran == 4);
+}
+
+TEST_CASE("when the listener moves to another port the Send targets follow it", "[ui][send]")
+{
+    ui::SendView view;
+    view.setTargets({"http://127.0.0.1:8080/part-event?matcher=simd", "http://example.test:8080/file-part",
+                     "http://127.0.0.1:8080/file-part"});
+    REQUIRE(view.plan().targets.first().toString() == "http://127.0.0.1:8080/part-event?matcher=simd");
+    view.setListenerBase("http://127.0.0.1:8081"); // 8080 was busy
+    CHECK(view.plan().targets.first().toString() == "http://127.0.0.1:8081/part-event?matcher=simd");
+    const QStringList targets = view.targets();
+    for (const QString& t : targets)
+        CHECK_FALSE(t.startsWith("http://127.0.0.1:8080/"));       // no dead presets pile up
+    CHECK(targets.contains("http://example.test:8080/file-part")); // another host is the user's own server
+    CHECK(targets.contains("http://127.0.0.1:8081/file-part"));
+}

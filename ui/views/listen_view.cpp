@@ -124,11 +124,15 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
     m_port->setValue(port);
     const QString base = QStringLiteral("http://%1:%2").arg(address).arg(port);
     m_status->setText(tr("Listening on %1 — captures in %2").arg(base, captureRoot));
-    m_examples->setPlainText(QStringLiteral("curl -F file=@photo.jpg -F note=hello %1/file-part\n"
-                                            "curl -F file=@photo.jpg %1/part-event?matcher=kmp\n"
-                                            "curl -H 'Transfer-Encoding: chunked' -F file=@photo.jpg %1/capture\n"
-                                            "curl -F file=@photo.jpg %1/discard\n")
-                                 .arg(base));
+    // Ready to paste: a file every Linux has (the comment says to use any), URLs quoted (zsh would read the ? of
+    // a query as a pattern).
+    m_examples->setPlainText(
+        QStringLiteral("# any file of yours works in place of /etc/os-release\n"
+                       "curl -F file=@/etc/os-release -F note=hello '%1/file-part'\n"
+                       "curl -F file=@/etc/os-release '%1/part-event?matcher=kmp'\n"
+                       "curl -H 'Transfer-Encoding: chunked' -F file=@/etc/os-release '%1/capture'\n"
+                       "curl -F file=@/etc/os-release '%1/discard'\n")
+            .arg(base));
 }
 
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)

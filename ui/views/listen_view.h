@@ -20,6 +20,7 @@ class PartTimelineChart;
 class ListenView final : public QWidget {
     Q_OBJECT
 public:
+    QPlainTextEdit* examples() const { return m_examples; } // the curl lines a user pastes
     explicit ListenView(QWidget* parent = nullptr);
     CaptureListModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }

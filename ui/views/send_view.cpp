@@ -149,10 +149,32 @@ SendView::SendView(QWidget* parent)
     setBusy(false);
 }
 
+// The listener may have moved to another port (the preferred one was busy): presets and remembered targets that
+// point at a local listener's endpoint on another port are dead, so they follow it, and the current target too.
 void SendView::setListenerBase(const QString& base)
 {
     m_listenerBase = base;
+    const QUrl listener(base);
+    const auto followsListener = [&](const QString& text) {
+        const QUrl url(text);
+        const bool local = url.host() == QLatin1String("127.0.0.1") || url.host() == QLatin1String("localhost");
+        if (!local || url.port() == listener.port())
+            return QString();
+        for (const char* path : {"/file-part", "/part-event", "/capture", "/discard"})
+            if (url.path() == QLatin1String(path)) {
+                QUrl moved = url;
+                moved.setHost(listener.host());
+                moved.setPort(listener.port());
+                return moved.toString();
+            }
+        return QString();
+    };
     QString current = m_target->currentText();
+    if (const QString moved = followsListener(current); !moved.isEmpty())
+        current = moved;
+    for (int i = m_target->count() - 1; i >= 0; --i)
+        if (!followsListener(m_target->itemText(i)).isEmpty())
+            m_target->removeItem(i);
     for (const char* path : {"/file-part", "/part-event", "/capture", "/discard", "/file-part?matcher=kmp"}) {
         QString url = base + QLatin1String(path);
         if (m_target->findText(url) < 0)
@@ -160,6 +182,8 @@ void SendView::setListenerBase(const QString& base)
     }
     if (current.isEmpty())
         m_target->setCurrentIndex(0);
+    else
+        m_target->setCurrentText(current);
 }
 
 void SendView::setTargets(const QStringList& urls)
