@@ -115,7 +115,8 @@ SendView::SendView(QWidget* parent)
         {tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
     m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_results->setMinimumWidth(520);
+    m_results->setMinimumWidth(420);
+    m_chart->setMinimumWidth(360); // room for its axis labels beside the runs
     m_results->verticalHeader()->hide();
     m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
