@@ -129,6 +129,7 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
 
 QString UploadPlan::toCurl() const
 {
+    QStringList prelude; // commands that make the files of synthetic parts
     QStringList args{QStringLiteral("curl")};
     for (const auto& p : parts) {
         QString spec;
@@ -144,10 +145,20 @@ QString UploadPlan::toCurl() const
             continue;
         }
         if (p.kind == PlanPart::Kind::Synthetic) {
-            args.prepend(QStringLiteral("# synthetic part '%1' (%2 bytes, %3) has no file; it is left out\n")
-                             .arg(p.name)
-                             .arg(p.size)
-                             .arg(fillName(p.fill)));
+            // Generated into a temporary file first, by the shell: zeros and the pattern byte for byte as the
+            // sender makes them; random bytes are random again (so their hash differs).
+            const QString var = QStringLiteral("part%1").arg(prelude.size());
+            const QString source = p.fill == PlanPart::Fill::Zero ? QStringLiteral("head -c %1 /dev/zero").arg(p.size)
+                                   : p.fill == PlanPart::Fill::Pattern
+                                       ? QStringLiteral("yes 0123456789abcdef | tr -d '\\n' | head -c %1").arg(p.size)
+                                       : QStringLiteral("head -c %1 /dev/urandom").arg(p.size);
+            prelude << QStringLiteral("%1=$(mktemp) && %2 > \"$%1\" &&").arg(var, source);
+            const QString filename = p.filename.isEmpty() ? p.name + QStringLiteral(".bin") : p.filename;
+            const QString type = p.contentType.isEmpty() ? guessContentType(filename) : p.contentType;
+            args << QStringLiteral("-F")
+                 << shellQuote(p.name + QStringLiteral("=@")) + QStringLiteral("\"$%1\"").arg(var) +
+                        shellQuote(QStringLiteral(";type=") + type + QStringLiteral(";filename=") +
+                                   curlQuoted(filename));
             continue;
         }
         // Paths and file names are quoted: client file names may hold ';' or ',', which -F would split on. A type
@@ -171,7 +182,7 @@ QString UploadPlan::toCurl() const
              << shellQuote(QStringLiteral("Expect:")); // curl adds it for large bodies otherwise
     if (!targets.isEmpty())
         args << shellQuote(targets.first().toString());
-    return args.join(QLatin1Char(' '));
+    return (prelude + args).join(QLatin1Char(' '));
 }
 
 QString guessContentType(const QString& fileName)

@@ -51,7 +51,7 @@ struct UploadPlan {
     QJsonObject toJson() const;
     static std::optional<UploadPlan> fromJson(const QJsonObject& json, QString* error = nullptr);
     // A POSIX shell command that makes curl send the same parts, fields and headers to the first target.
-    // Synthetic parts have no file to point to; they are listed in a comment (hasSynthetic tells).
+    // Synthetic parts are generated into temporary files by the shell first (zeros and the pattern exactly).
     QString toCurl() const;
 };
 
