@@ -12,10 +12,13 @@
 #include "views/send_view.h"
 #include "views/shootout_view.h"
 
+#include <QApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QSettings>
 #include <QTabWidget>
+#include <QThreadPool>
 
 namespace upin::ui {
 
@@ -119,10 +122,27 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.sendView()->setListenerBase(base);
         m_window.inspectView()->setListenerBase(base);
         m_window.setListenerStatus(tr("Listening on %1").arg(base));
+        loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
     } else {
         m_window.setListenerStatus(tr("Listener stopped: %1").arg(m_listener->errorString()));
     }
     return ok;
+}
+
+// The captures earlier sessions stored are listed too, read on a pool thread (capture.json files can be large).
+void ServiceWiring::loadStoredCaptures(const QString& root, int limit)
+{
+    QPointer<ListenView> view = m_window.listenView();
+    QThreadPool::globalInstance()->start([view, root, limit] {
+        const QList<app::StoredCapture> stored = app::storedCaptures(root, limit);
+        QMetaObject::invokeMethod(
+            qApp,
+            [view, stored] {
+                if (view)
+                    view->model()->addStored(stored);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void ServiceWiring::open(const QString& path, const QString& contentType)

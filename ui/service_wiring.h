@@ -35,6 +35,7 @@ public:
     void open(const QString& path, const QString& contentType = {});
 
 private:
+    void loadStoredCaptures(const QString& root, int limit);
     void connectListener();
     void connectSender();
     void connectInspector();

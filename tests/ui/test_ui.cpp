@@ -47,6 +47,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
@@ -716,4 +717,37 @@ TEST_CASE("when the listener moves to another port the Send targets follow it", 
         CHECK_FALSE(t.startsWith("http://127.0.0.1:8080/"));       // no dead presets pile up
     CHECK(targets.contains("http://example.test:8080/file-part")); // another host is the user's own server
     CHECK(targets.contains("http://127.0.0.1:8081/file-part"));
+}
+
+TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they open", "[ui][listen][history]")
+{
+    QTemporaryDir dir;
+    const QString root = dir.filePath("captures");
+    { // an earlier session: one whole upload and one rejected body, stored
+        app::ListenerConfig config;
+        config.captureDir = root;
+        test::ListenerFixture earlier(config);
+        REQUIRE(test::curl({"-F", "note=from before", earlier.url("/file-part")}).status == 200);
+        REQUIRE(test::rawExchange(earlier.listener.port(),
+                                  "POST /capture HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; "
+                                  "boundary=b\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
+                    .startsWith("HTTP/1.1 400"));
+    }
+    ui::MainWindow window; // what ServiceWiring does when the listener starts, on a pool thread there
+    auto* model = window.listenView()->model();
+    QAbstractItemModelTester tester(model);
+    model->addStored(app::storedCaptures(root, 200));
+    model->addStored(app::storedCaptures(root, 200)); // a listener restart: nothing listed twice
+    REQUIRE(model->rowCount() == 2);
+    CHECK(model->row(0).state == app::CaptureState::Complete);
+    CHECK(model->row(0).endpoint == "/file-part");
+    CHECK(model->row(0).parts == 1);
+    CHECK(model->row(1).state == app::CaptureState::Rejected);
+    const QString state = model->data(model->index(1, ui::CaptureListModel::State), Qt::DisplayRole).toString();
+    CHECK(state == "rejected: the body has no delimiter line for this boundary (byte 3)"); // in words
+    QSignalSpy opened(window.listenView(), &ui::ListenView::captureActivated);
+    emit window.listenView()->findChild<QTableView*>()->doubleClicked(model->index(0, 0));
+    CHECK(app::storedCaptures(root, 1).size() == 1); // the newest only
+    REQUIRE(opened.size() == 1);
+    CHECK(QFileInfo(opened.first().first().toString()).isDir());
 }

@@ -38,15 +38,17 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                    (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
         case Size: return app::formatBytes(r.bytes);
         case Parts: return r.parts;
-        case Duration: return QStringLiteral("%1 ms").arg(r.elapsedMs);
+        case Duration: return app::formatSeconds(double(r.elapsedMs) / 1000.0);
         case Rate:
             return r.elapsedMs > 0 ? QString::number(double(r.bytes) / 1000.0 / double(r.elapsedMs), 'f', 1)
                                    : QStringLiteral("-");
         case State: {
+            // In words, with the byte offset: "rejected: the body has no delimiter line for this boundary (byte 3)".
             QString text = app::captureStateName(r.state);
             if (r.error)
-                text +=
-                    QStringLiteral(": %1 @%2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset);
+                text += QStringLiteral(": %1 (byte %2)")
+                            .arg(app::toQString(core::describe(r.error->code)))
+                            .arg(r.error->offset);
             if (!r.errorDetail.isEmpty())
                 text += QStringLiteral(" (%1)").arg(r.errorDetail);
             return text;
@@ -68,7 +70,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         QString tip = r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)") : r.folder;
         if (r.error)
-            tip += QStringLiteral("\n%1").arg(app::toQString(core::describe(r.error->code)));
+            tip += QStringLiteral("\n%1 at byte %2")
+                       .arg(app::toQString(core::codeName(r.error->code)))
+                       .arg(r.error->offset);
         if (!r.errorDetail.isEmpty())
             tip += QStringLiteral("\n%1").arg(r.errorDetail);
         return tip;
@@ -82,6 +86,34 @@ int CaptureListModel::indexOf(quint64 id) const
         if (m_rows[i].id == id)
             return i;
     return -1;
+}
+
+void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
+{
+    QList<Row> rows;
+    for (const auto& c : stored) {
+        if (indexOf(c.id) >= 0)
+            continue;
+        Row row;
+        row.id = c.id;
+        row.started = c.started.toLocalTime();
+        row.client = c.client;
+        row.endpoint = c.endpoint;
+        row.matcher = c.matcher;
+        row.folder = c.folder;
+        row.bytes = c.bytes;
+        row.parts = c.parts;
+        row.elapsedMs = c.elapsedMs;
+        row.state = c.state;
+        row.error = c.error;
+        row.errorDetail = c.errorDetail;
+        rows.append(row);
+    }
+    if (rows.isEmpty())
+        return;
+    beginInsertRows({}, 0, int(rows.size()) - 1);
+    m_rows = rows + m_rows;
+    endInsertRows();
 }
 
 void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)

@@ -2,6 +2,7 @@
 // The listener's captures as a table: time, client, endpoint, size, parts, duration, MB/s, state. Fed with
 // batches of ListenerEvent values on the GUI thread; a receiving capture updates in place.
 
+#include "capture/stored_captures.h"
 #include "listener/listener_types.h"
 
 #include <QAbstractTableModel>
@@ -39,6 +40,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     void apply(const QList<app::ListenerEvent>& batch);
+    // Captures stored before this session (oldest first), listed above this session's; ids already listed are
+    // left alone.
+    void addStored(const QList<app::StoredCapture>& stored);
     const Row& row(int index) const { return m_rows[index]; }
 
 private:
