@@ -748,6 +748,11 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     QSignalSpy opened(window.listenView(), &ui::ListenView::captureActivated);
     emit window.listenView()->findChild<QTableView*>()->doubleClicked(model->index(0, 0));
     CHECK(app::storedCaptures(root, 1).size() == 1); // the newest only
+    model->removeFinished(1);                        // the row menu's Remove from list, and Clear list: folders stay
+    CHECK(model->rowCount() == 1);
+    model->clearFinished();
+    CHECK(model->rowCount() == 0);
+    CHECK(app::storedCaptures(root, 200).size() == 2);
     REQUIRE(opened.size() == 1);
     CHECK(QFileInfo(opened.first().first().toString()).isDir());
 }

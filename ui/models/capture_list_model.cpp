@@ -88,6 +88,21 @@ int CaptureListModel::indexOf(quint64 id) const
     return -1;
 }
 
+void CaptureListModel::removeFinished(int index)
+{
+    if (index < 0 || index >= m_rows.size() || m_rows[index].state == app::CaptureState::Receiving)
+        return;
+    beginRemoveRows({}, index, index);
+    m_rows.removeAt(index);
+    endRemoveRows();
+}
+
+void CaptureListModel::clearFinished()
+{
+    for (int i = int(m_rows.size()) - 1; i >= 0; --i)
+        removeFinished(i);
+}
+
 void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
 {
     QList<Row> rows;

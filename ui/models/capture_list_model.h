@@ -44,6 +44,9 @@ public:
     // left alone.
     void addStored(const QList<app::StoredCapture>& stored);
     const Row& row(int index) const { return m_rows[index]; }
+    // Takes rows off the list (their folders stay); a receiving capture stays listed.
+    void removeFinished(int index);
+    void clearFinished();
 
 private:
     int indexOf(quint64 id) const;

@@ -4,17 +4,22 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QThreadPool>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace upin::ui {
@@ -77,21 +82,18 @@ ListenView::ListenView(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Double-click a stored capture to inspect it"));
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        const CaptureListModel::Row& row = m_model->row(index.row());
-        if (row.folder.isEmpty())
-            QMessageBox::information(this, tr("Not stored"),
-                                     tr("%1 keeps no files, only each part's size and hash: there is nothing to "
-                                        "open. /file-part keeps files and field values; /capture keeps the raw "
-                                        "body too.")
-                                         .arg(row.endpoint));
-        else if (!QFileInfo::exists(row.folder))
-            QMessageBox::information(
-                this, tr("Capture deleted"),
-                tr("%1 no longer exists: retention (Settings…) or someone deleted it.").arg(row.folder));
-        else
-            emit captureActivated(row.folder);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openRow(index.row()); });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, &ListenView::showRowMenu);
+    auto* clear = new QPushButton(tr("Clear list"));
+    clear->setToolTip(tr("Take the finished captures off this list; their folders stay on disk"));
+    connect(clear, &QPushButton::clicked, this, [this] {
+        if (QMessageBox::question(this, tr("Clear the list?"),
+                                  tr("Take the finished captures off this list? Their folders stay in the "
+                                     "captures folder (Delete in a row's menu removes one).")) == QMessageBox::Yes)
+            m_model->clearFinished();
     });
+    top->addWidget(clear);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -109,6 +111,55 @@ ListenView::ListenView(QWidget* parent)
     layout->addWidget(m_examples);
     layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
+}
+
+void ListenView::openRow(int index)
+{
+    {
+        const CaptureListModel::Row& row = m_model->row(index);
+        if (row.folder.isEmpty())
+            QMessageBox::information(this, tr("Not stored"),
+                                     tr("%1 keeps no files, only each part's size and hash: there is nothing to "
+                                        "open. /file-part keeps files and field values; /capture keeps the raw "
+                                        "body too.")
+                                         .arg(row.endpoint));
+        else if (!QFileInfo::exists(row.folder))
+            QMessageBox::information(
+                this, tr("Capture deleted"),
+                tr("%1 no longer exists: retention (Settings…) or someone deleted it.").arg(row.folder));
+        else
+            emit captureActivated(row.folder);
+    }
+}
+
+void ListenView::showRowMenu(const QPoint& at)
+{
+    const QModelIndex index = m_table->indexAt(at);
+    if (!index.isValid())
+        return;
+    const CaptureListModel::Row row = m_model->row(index.row());
+    QMenu menu(this);
+    QAction* inspect = menu.addAction(tr("Inspect"));
+    inspect->setEnabled(!row.folder.isEmpty());
+    QAction* reveal = menu.addAction(tr("Reveal folder"));
+    reveal->setEnabled(!row.folder.isEmpty() && QFileInfo::exists(row.folder));
+    QAction* remove = menu.addAction(tr("Remove from list"));
+    QAction* del = menu.addAction(tr("Delete capture…"));
+    del->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
+    QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
+    if (chosen == inspect)
+        openRow(index.row());
+    else if (chosen == reveal)
+        QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder));
+    else if (chosen == remove)
+        m_model->removeFinished(index.row());
+    else if (chosen == del &&
+             QMessageBox::question(this, tr("Delete capture?"),
+                                   tr("Delete %1 and everything in it?").arg(row.folder)) == QMessageBox::Yes) {
+        m_model->removeFinished(index.row());
+        const QString folder = row.folder; // large captures take a while to delete: not on the GUI thread
+        QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
+    }
 }
 
 void ListenView::setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot)

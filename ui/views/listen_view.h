@@ -39,6 +39,9 @@ signals:
     void settingsChosen(const ListenerSettings& settings);
 
 private:
+    void openRow(int row);
+    void showRowMenu(const QPoint& at);
+
     CaptureListModel* m_model;
     QTableView* m_table;
     QSpinBox* m_port;
