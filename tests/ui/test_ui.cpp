@@ -756,3 +756,31 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     REQUIRE(opened.size() == 1);
     CHECK(QFileInfo(opened.first().first().toString()).isDir());
 }
+
+TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears what the last one showed",
+          "[ui][inspect][states]")
+{
+    QTemporaryDir dir;
+    const auto open = [&](const QString& name, const QByteArray& bytes) {
+        QFile f(dir.filePath(name));
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        app::InspectWorker worker;
+        QSignalSpy finished(&worker, &app::InspectWorker::finished);
+        worker.open(f.fileName());
+        return finished.first().first().value<app::InspectResult>();
+    };
+    ui::InspectView view;
+    QByteArray good = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n\r\n";
+    good += QByteArray("\x00\x01\x02\xff\xfe", 5) + " binary\r\n--b--\r\n"; // a 12-byte part
+    view.showResult(open("good.bin", good));
+    INFO(view.text()->toPlainText().toStdString());
+    CHECK(view.text()->toPlainText().startsWith("(binary, 12 bytes: see Hex"));
+    CHECK_FALSE(view.hex()->toPlainText().isEmpty());
+    CHECK(view.savePartButton()->isEnabled());
+    view.showResult(open("none.bin", "no delimiter here at all"));
+    CHECK(view.hex()->toPlainText().isEmpty()); // nothing of x.bin stays
+    CHECK(view.text()->toPlainText().isEmpty());
+    CHECK_FALSE(view.savePartButton()->isEnabled());
+}

@@ -202,8 +202,8 @@ void InspectView::showResult(const app::InspectResult& result)
                                                                                                  : tr("rejected");
     QString state = result.cancelled          ? tr("cancelled")
                     : !result.error.isEmpty() ? result.error
-                    : r.error                 ? tr("%1: %2 at byte %3%4")
-                                    .arg(verdict, app::toQString(core::codeName(r.error->code)))
+                    : r.error                 ? tr("%1: %2 (byte %3)%4")
+                                    .arg(verdict, app::toQString(core::describe(r.error->code)))
                                     .arg(r.error->offset)
                                     .arg(ioDetail)
                               : tr("ok");
@@ -246,6 +246,8 @@ void InspectView::showResult(const app::InspectResult& result)
     m_savePart->setEnabled(false); // until a part with bytes is selected
     if (!r.parts.empty())
         m_tree->setCurrentIndex(m_model->index(0, 0));
+    else
+        showPart(nullptr); // nothing of an earlier file's part stays on show
 }
 
 void InspectView::showPart(const core::PartSummary* part)
@@ -326,6 +328,12 @@ void InspectView::showText(const core::PartSummary& part)
     auto encoding = QStringConverter::encodingForName(m_encoding->currentText().toLatin1().constData());
     QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
     QString text = decoder.decode(preview);
+    // Bytes that are not text in the chosen encoding would show as a jumble of replacement marks.
+    const bool utf16 = m_encoding->currentText().startsWith(QLatin1String("UTF-16"));
+    if (decoder.hasError() || (!utf16 && preview.contains('\0'))) {
+        m_text->setPlainText(tr("(binary, %1 bytes: see Hex, or choose another encoding)").arg(part.size));
+        return;
+    }
     if (m_partBytes.available < part.size && qint64(m_partBytes.available) < kPreviewBytes)
         text += tr("\n… (only the first %1 of %2 bytes were kept)").arg(m_partBytes.available).arg(part.size);
     else if (qint64(part.size) > kPreviewBytes)
