@@ -47,6 +47,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -783,4 +784,26 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
     CHECK(view.hex()->toPlainText().isEmpty()); // nothing of x.bin stays
     CHECK(view.text()->toPlainText().isEmpty());
     CHECK_FALSE(view.savePartButton()->isEnabled());
+}
+
+TEST_CASE("clicks that change nothing on screen say what happened in the status bar", "[ui][status]")
+{
+    ui::MainWindow window;
+    auto* send = window.sendView();
+    QPushButton* sendButton = nullptr;
+    QPushButton* curlButton = nullptr;
+    for (auto* b : send->findChildren<QPushButton*>()) {
+        if (b->text() == "Send")
+            sendButton = b;
+        if (b->text() == "Copy as curl")
+            curlButton = b;
+    }
+    REQUIRE(sendButton);
+    REQUIRE(curlButton);
+    sendButton->click(); // an empty plan
+    CHECK(window.statusBar()->currentMessage().startsWith("Nothing to send"));
+    send->partsModel()->addFiles({QStringLiteral(UPIN_DEFAULT_CORPUS) + "/README.md"});
+    curlButton->click();
+    CHECK(window.statusBar()->currentMessage() == "Copied a curl command that sends these 1 part(s)");
+    CHECK(QApplication::clipboard()->text().startsWith("curl "));
 }

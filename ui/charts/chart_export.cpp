@@ -1,4 +1,5 @@
 #include "charts/chart_export.h"
+#include "views/status_line.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -45,6 +46,7 @@ bool writeExport(QWidget* parent, const QString& path, const QByteArray& data)
         warn(parent, path, file.errorString());
         return false;
     }
+    showStatus(parent, QObject::tr("Saved %1").arg(path));
     return true;
 }
 
@@ -55,6 +57,7 @@ bool writePng(QWidget* parent, QWidget* source, const QString& path)
         warn(parent, path, writer.errorString());
         return false;
     }
+    showStatus(parent, QObject::tr("Saved %1").arg(path));
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "views/inspect_view.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "views/status_line.h"
 
 #include "capture/field_value.h"
 #include "inspect/part_bytes.h"
@@ -357,8 +358,13 @@ QString InspectView::curlBlocker() const
 void InspectView::copyAsCurl()
 {
     QString why;
-    if (auto plan = app::resendPlan(m_result, m_listenerBase, &why))
+    if (auto plan = app::resendPlan(m_result, m_listenerBase, &why)) {
         QApplication::clipboard()->setText(plan->toCurl());
+        showStatus(this, tr("Copied a curl command that sends this capture's %n part(s) again", nullptr,
+                            int(plan->parts.size())));
+    } else {
+        showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
+    }
 }
 
 void InspectView::askForBoundary()

@@ -1,4 +1,5 @@
 #include "views/listen_view.h"
+#include "views/status_line.h"
 
 #include "charts/part_timeline_chart.h"
 
@@ -49,8 +50,10 @@ ListenView::ListenView(QWidget* parent)
     });
     auto* copy = new QPushButton(tr("Copy examples"));
     copy->setToolTip(tr("Copy the curl commands below"));
-    connect(copy, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_examples->toPlainText()); });
+    connect(copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_examples->toPlainText());
+        showStatus(this, tr("Copied the curl examples"));
+    });
     connect(m_toggle, &QPushButton::clicked, this, [this] {
         if (m_listening)
             emit stopRequested();

@@ -3,6 +3,7 @@
 #include "charts/throughput_chart.h"
 #include "common/byte_size.h"
 #include "sender/run_report.h"
+#include "views/status_line.h"
 
 #include "charts/chart_export.h"
 #include <QApplication>
@@ -87,8 +88,11 @@ SendView::SendView(QWidget* parent)
     m_send->setToolTip(tr("Send (Ctrl+Enter)"));
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(m_send, &QPushButton::clicked, this, [this] {
-        if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty())
+        if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty()) {
+            showStatus(this, m_parts->parts().isEmpty() ? tr("Nothing to send: add a file, a field or a synthetic part")
+                                                        : tr("Nothing to send to: choose a target URL"));
             return;
+        }
         m_results->setRowCount(0);
         setBusy(true);
         m_runClock.start();
@@ -247,6 +251,7 @@ void SendView::addSynthetic()
 void SendView::copyAsCurl()
 {
     QApplication::clipboard()->setText(plan().toCurl());
+    showStatus(this, tr("Copied a curl command that sends these %n part(s)", nullptr, int(m_parts->parts().size())));
 }
 
 void SendView::setBusy(bool busy)
