@@ -807,3 +807,12 @@ TEST_CASE("clicks that change nothing on screen say what happened in the status 
     CHECK(window.statusBar()->currentMessage() == "Copied a curl command that sends these 1 part(s)");
     CHECK(QApplication::clipboard()->text().startsWith("curl "));
 }
+
+TEST_CASE("Compare labels its bars by what tells the targets apart", "[ui][compare]")
+{
+    CHECK(ui::distinctLabels({"/part-event?matcher=kmp", "/part-event?matcher=simd"}) ==
+          QStringList{"matcher=kmp", "matcher=simd"});
+    CHECK(ui::distinctLabels({"/file-part", "/part-event"}) == QStringList{"file-part", "part-event"});
+    CHECK(ui::distinctLabels({"/file-part"}) == QStringList{"/file-part"});
+    CHECK(ui::distinctLabels({"/a?x=1", "/a?x=1&y=2"}) == QStringList{"x=1", "x=1&y=2"});
+}

@@ -62,14 +62,38 @@ void CompareView::clear()
     refresh();
 }
 
+QStringList distinctLabels(const QStringList& targets)
+{
+    if (targets.size() < 2)
+        return targets;
+    qsizetype common = targets.first().size();
+    for (const QString& t : targets) {
+        qsizetype i = 0;
+        while (i < common && i < t.size() && t[i] == targets.first()[i])
+            ++i;
+        common = i;
+    }
+    // Back to the start of the piece that differs: after a '/', '?' or '&'.
+    while (common > 0 && !QStringLiteral("/?&").contains(targets.first()[common - 1]))
+        --common;
+    QStringList out;
+    for (const QString& t : targets)
+        out.append(t.size() > common ? t.mid(common) : t);
+    return out;
+}
+
 void CompareView::refresh()
 {
     const auto stats = app::statsByTarget(m_runs);
     QList<BarChart::Bar> bars;
     m_table->setRowCount(0);
-    for (const auto& s : stats) {
-        QString label = s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString());
-        bars.append({label, s.medianMBps, s.minMBps, s.maxMBps});
+    QStringList targets;
+    for (const auto& s : stats)
+        targets.append(s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString()));
+    const QStringList labels = distinctLabels(targets); // what tells the bars apart, short enough not to elide
+    for (qsizetype i = 0; i < stats.size(); ++i) {
+        const auto& s = stats[i];
+        bars.append({labels[i], s.medianMBps, s.minMBps, s.maxMBps});
         int row = m_table->rowCount();
         m_table->insertRow(row);
         const QStringList cells{s.target.toString(),

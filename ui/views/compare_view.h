@@ -12,6 +12,10 @@ namespace upin::ui {
 
 class BarChart;
 
+// The part of each target that tells it from the others: "/part-event?matcher=kmp" and "…=simd" become
+// "matcher=kmp" and "matcher=simd", so chart labels stay short enough to read at 1024 px.
+QStringList distinctLabels(const QStringList& targets);
+
 class CompareView final : public QWidget {
     Q_OBJECT
 public:
