@@ -39,6 +39,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_tabs->setCurrentWidget(m_inspect);
         m_inspect->openDialog();
     });
+    file->addAction(tr("Open &capture folder…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")), this, [this] {
+        m_tabs->setCurrentWidget(m_inspect);
+        m_inspect->openCaptureDialog(m_capturesRoot);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* help = menuBar()->addMenu(tr("&Help"));

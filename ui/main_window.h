@@ -26,6 +26,7 @@ public:
     ShootoutView* shootoutView() const { return m_shootout; }
     QTabWidget* tabs() const { return m_tabs; }
     void setListenerStatus(const QString& text);
+    void setCapturesRoot(const QString& root) { m_capturesRoot = root; } // where Open capture folder… starts
     void restoreSettings();
     void saveSettings() const;
 
@@ -42,6 +43,7 @@ private:
     CompareView* m_compare;
     ShootoutView* m_shootout;
     QLabel* m_listenerStatus;
+    QString m_capturesRoot;
 };
 
 } // namespace upin::ui

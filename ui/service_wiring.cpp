@@ -122,6 +122,7 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.sendView()->setListenerBase(base);
         m_window.inspectView()->setListenerBase(base);
         m_window.setListenerStatus(tr("Listening on %1").arg(base));
+        m_window.setCapturesRoot(m_listener->captureRoot());
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
     } else {
         m_window.setListenerStatus(tr("Listener stopped: %1").arg(m_listener->errorString()));

@@ -27,12 +27,14 @@
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBuffer>
 #include <QClipboard>
 #include <QDir>
+#include <QFileDialog>
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
@@ -815,4 +817,30 @@ TEST_CASE("Compare labels its bars by what tells the targets apart", "[ui][compa
     CHECK(ui::distinctLabels({"/file-part", "/part-event"}) == QStringList{"file-part", "part-event"});
     CHECK(ui::distinctLabels({"/file-part"}) == QStringList{"/file-part"});
     CHECK(ui::distinctLabels({"/a?x=1", "/a?x=1&y=2"}) == QStringList{"x=1", "x=1&y=2"});
+}
+
+TEST_CASE("File > Open capture folder… opens a folder, where a file dialog would walk into it", "[ui][inspect]")
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("capture-20261130-000000-000-1-file-part");
+    REQUIRE(QDir().mkpath(folder));
+    ui::MainWindow window;
+    window.setCapturesRoot(dir.path());
+    QSignalSpy opened(window.inspectView(), &ui::InspectView::openRequested);
+    QAction* action = nullptr;
+    for (auto* a : window.findChildren<QAction*>())
+        if (a->text() == "Open &capture folder…")
+            action = a;
+    REQUIRE(action);
+    QTimer::singleShot(200, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* dialog = qobject_cast<QFileDialog*>(w)) {
+                dialog->setDirectory(folder);                // inside the capture folder, nothing else chosen
+                QMetaObject::invokeMethod(dialog, "accept"); // accept() is protected in QFileDialog
+            }
+    });
+    action->trigger();
+    REQUIRE(opened.size() == 1);
+    INFO(opened.first().first().toString().toStdString());
+    CHECK(QDir(opened.first().first().toString()) == QDir(folder));
 }

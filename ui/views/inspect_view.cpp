@@ -168,6 +168,14 @@ void InspectView::openDialog()
         emit openRequested(path, {});
 }
 
+void InspectView::openCaptureDialog(const QString& capturesRoot)
+{
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open a capture folder (capture-…)"), capturesRoot);
+    if (!folder.isEmpty())
+        emit openRequested(folder, {});
+}
+
 void InspectView::setProgress(qint64 done, qint64 total)
 {
     m_progress->setVisible(true);

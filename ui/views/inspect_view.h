@@ -35,6 +35,7 @@ public:
     QPushButton* copyCurlButton() const { return m_copyCurl; }
     QPushButton* savePartButton() const { return m_savePart; }
     void openDialog();
+    void openCaptureDialog(const QString& capturesRoot); // a folder dialog: file dialogs walk into folders
 
 public slots:
     void setProgress(qint64 done, qint64 total);
