@@ -749,7 +749,16 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     const QString state = model->data(model->index(1, ui::CaptureListModel::State), Qt::DisplayRole).toString();
     CHECK(state == "rejected: the body has no delimiter line for this boundary (byte 3)"); // in words
     QSignalSpy opened(window.listenView(), &ui::ListenView::captureActivated);
-    emit window.listenView()->findChild<QTableView*>()->doubleClicked(model->index(0, 0));
+    QTableView* table = window.listenView()->table();
+    window.listenView()->filter()->setText("REJECTED"); // the filter: any column, any case
+    REQUIRE(table->model()->rowCount() == 1);
+    emit table->doubleClicked(table->model()->index(0, 0)); // the filtered row is the rejected capture's
+    REQUIRE(opened.size() == 1);
+    CHECK(opened.first().first().toString().endsWith("-capture"));
+    window.listenView()->filter()->clear();
+    REQUIRE(table->model()->rowCount() == 2);
+    opened.clear();
+    emit table->doubleClicked(table->model()->index(0, 0));
     CHECK(app::storedCaptures(root, 1).size() == 1); // the newest only
     model->removeFinished(1);                        // the row menu's Remove from list, and Clear list: folders stay
     CHECK(model->rowCount() == 1);

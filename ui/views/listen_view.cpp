@@ -12,10 +12,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -26,8 +28,9 @@
 namespace upin::ui {
 
 ListenView::ListenView(QWidget* parent)
-    : QWidget(parent), m_model(new CaptureListModel(this)), m_table(new QTableView), m_port(new QSpinBox),
-      m_toggle(new QPushButton), m_status(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
+    : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
+      m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
+      m_status(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -74,7 +77,15 @@ ListenView::ListenView(QWidget* parent)
     m_examples->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_examples->setFont(QFont(QStringLiteral("monospace")));
 
-    m_table->setModel(m_model);
+    // The table shows the captures through a filter: any column holding the typed text (endpoint, client,
+    // state, an error's words). Rows are always taken back to the model's own with sourceRow().
+    m_filtered->setSourceModel(m_model);
+    m_filtered->setFilterKeyColumn(-1);
+    m_filtered->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_filter->setPlaceholderText(tr("Filter captures: endpoint, client, state, error…"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_filtered, &QSortFilterProxyModel::setFilterFixedString);
+    m_table->setModel(m_filtered);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -85,7 +96,7 @@ ListenView::ListenView(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Double-click a stored capture to inspect it"));
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openRow(index.row()); });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openRow(sourceRow(index)); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, &ListenView::showRowMenu);
     auto* clear = new QPushButton(tr("Clear list"));
@@ -101,7 +112,7 @@ ListenView::ListenView(QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid())
-                    m_timeline->setCapture(m_model->row(current.row()));
+                    m_timeline->setCapture(m_model->row(sourceRow(current)));
             });
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("listenSplitter"));
@@ -112,8 +123,14 @@ ListenView::ListenView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_examples);
+    layout->addWidget(m_filter);
     layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
+}
+
+int ListenView::sourceRow(const QModelIndex& tableIndex) const
+{
+    return m_filtered->mapToSource(tableIndex).row();
 }
 
 void ListenView::openRow(int index)
@@ -140,7 +157,8 @@ void ListenView::showRowMenu(const QPoint& at)
     const QModelIndex index = m_table->indexAt(at);
     if (!index.isValid())
         return;
-    const CaptureListModel::Row row = m_model->row(index.row());
+    const int source = sourceRow(index);
+    const CaptureListModel::Row row = m_model->row(source);
     QMenu menu(this);
     QAction* inspect = menu.addAction(tr("Inspect"));
     inspect->setEnabled(!row.folder.isEmpty());
@@ -151,15 +169,15 @@ void ListenView::showRowMenu(const QPoint& at)
     del->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
     QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
     if (chosen == inspect)
-        openRow(index.row());
+        openRow(source);
     else if (chosen == reveal)
         QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder));
     else if (chosen == remove)
-        m_model->removeFinished(index.row());
+        m_model->removeFinished(source);
     else if (chosen == del &&
              QMessageBox::question(this, tr("Delete capture?"),
                                    tr("Delete %1 and everything in it?").arg(row.folder)) == QMessageBox::Yes) {
-        m_model->removeFinished(index.row());
+        m_model->removeFinished(source);
         const QString folder = row.folder; // large captures take a while to delete: not on the GUI thread
         QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
     }
@@ -195,7 +213,7 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
     // The timeline follows the selected capture, or the newest one when none is selected; it is redrawn only
     // when that capture's parts change, not on every throughput sample.
     const QModelIndex current = m_table->currentIndex();
-    const int row = current.isValid() ? current.row() : m_model->rowCount() - 1;
+    const int row = current.isValid() ? sourceRow(current) : m_model->rowCount() - 1;
     if (row < 0)
         return;
     const quint64 shown = m_model->row(row).id;

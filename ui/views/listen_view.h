@@ -8,6 +8,8 @@
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
@@ -24,6 +26,7 @@ public:
     explicit ListenView(QWidget* parent = nullptr);
     CaptureListModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
+    QLineEdit* filter() const { return m_filter; }
     PartTimelineChart* timeline() const { return m_timeline; }
 
 public slots:
@@ -39,10 +42,13 @@ signals:
     void settingsChosen(const ListenerSettings& settings);
 
 private:
-    void openRow(int row);
+    void openRow(int row); // rows of m_model
+    int sourceRow(const QModelIndex& tableIndex) const;
     void showRowMenu(const QPoint& at);
 
     CaptureListModel* m_model;
+    QSortFilterProxyModel* m_filtered;
+    QLineEdit* m_filter;
     QTableView* m_table;
     QSpinBox* m_port;
     QPushButton* m_toggle;
