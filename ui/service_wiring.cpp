@@ -3,6 +3,7 @@
 
 #include "bench/shootout_worker.h"
 #include "inspect/inspect_worker.h"
+#include "inspect/part_bytes.h"
 #include "listener/listener.h"
 #include "main_window.h"
 #include "sender/sender.h"
@@ -13,10 +14,12 @@
 #include "views/shootout_view.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QThreadPool>
 
@@ -130,6 +133,35 @@ bool ServiceWiring::startListener(quint16 port)
     return ok;
 }
 
+// Copy as curl from the Listen tab's row menu: the capture is read on a pool thread (it may be large), the command
+// put on the clipboard back on the GUI thread, the same command `upload-inspector-cli curl FOLDER` prints.
+void ServiceWiring::copyCaptureAsCurl(const QString& folder)
+{
+    QPointer<MainWindow> window = &m_window;
+    const core::Options limits = m_inspectLimits;
+    QThreadPool::globalInstance()->start([window, folder, limits] {
+        const app::InspectResult result = app::inspectSource(folder, {}, limits);
+        QString why = result.error;
+        std::optional<app::UploadPlan> plan;
+        if (why.isEmpty())
+            plan = app::resendPlanFor(result, {}, {}, &why);
+        const QString command = plan ? plan->toCurl() : QString();
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, command, why] {
+                if (!window)
+                    return;
+                if (!command.isEmpty())
+                    QApplication::clipboard()->setText(command);
+                window->statusBar()->showMessage(command.isEmpty()
+                                                     ? tr("Copy as curl is unavailable: %1").arg(why)
+                                                     : tr("Copied a curl command that sends this capture again"),
+                                                 6000);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 // The captures earlier sessions stored are listed too, read on a pool thread (capture.json files can be large).
 void ServiceWiring::loadStoredCaptures(const QString& root, int limit)
 {
@@ -181,6 +213,7 @@ void ServiceWiring::connectListener()
         m_window.setListenerStatus(tr("Listener stopped"));
     });
     connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
+    connect(view, &ListenView::curlRequested, this, &ServiceWiring::copyCaptureAsCurl);
 }
 
 void ServiceWiring::connectSender()

@@ -36,6 +36,7 @@ public:
 
 private:
     void loadStoredCaptures(const QString& root, int limit);
+    void copyCaptureAsCurl(const QString& folder);
     void connectListener();
     void connectSender();
     void connectInspector();

@@ -50,23 +50,8 @@ int runCurl(const QStringList& arguments)
         printErr(QStringLiteral("curl: %1\n").arg(result.error));
         return 2;
     }
-    const QString capturedHost =
-        result.capture[QStringLiteral("request")].toObject()[QStringLiteral("host")].toString();
-    const QString base = cl.isSet(to)             ? cl.value(to)
-                         : capturedHost.isEmpty() ? QStringLiteral("http://127.0.0.1:8080")
-                                                  : QStringLiteral("http://") + capturedHost;
-    const QUrl url(base);
-    const bool wholeUrl = url.path().length() > 1;
     QString why;
-    std::optional<UploadPlan> plan;
-    if (!result.capture.isEmpty()) {
-        plan = resendPlan(result, wholeUrl ? QString() : base.chopped(base.endsWith('/') ? 1 : 0), &why);
-        if (plan && wholeUrl)
-            plan->targets = {url};
-    } else {
-        const QString dir = cl.isSet(partsDir) ? cl.value(partsDir) : source + QStringLiteral(".parts");
-        plan = resendPlanFromParts(result, wholeUrl ? url : QUrl(base + QStringLiteral("/file-part")), dir, &why);
-    }
+    const auto plan = resendPlanFor(result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why);
     if (!plan) {
         printErr(QStringLiteral("curl: %1\n").arg(why));
         return 1;

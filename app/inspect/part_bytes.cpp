@@ -222,6 +222,26 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
     return plan;
 }
 
+std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
+                                        QString* why)
+{
+    const QString capturedHost =
+        source.capture[QStringLiteral("request")].toObject()[QStringLiteral("host")].toString();
+    const QString base = !to.isEmpty()            ? to
+                         : capturedHost.isEmpty() ? QStringLiteral("http://127.0.0.1:8080")
+                                                  : QStringLiteral("http://") + capturedHost;
+    const QUrl url(base);
+    const bool wholeUrl = url.path().length() > 1;
+    if (!source.capture.isEmpty()) {
+        auto plan = resendPlan(source, wholeUrl ? QString() : base.chopped(base.endsWith('/') ? 1 : 0), why);
+        if (plan && wholeUrl)
+            plan->targets = {url};
+        return plan;
+    }
+    return resendPlanFromParts(source, wholeUrl ? url : QUrl(base + QStringLiteral("/file-part")),
+                               partsDir.isEmpty() ? source.path + QStringLiteral(".parts") : partsDir, why);
+}
+
 namespace {
 constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
 } // namespace

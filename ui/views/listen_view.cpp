@@ -162,6 +162,8 @@ void ListenView::showRowMenu(const QPoint& at)
     QMenu menu(this);
     QAction* inspect = menu.addAction(tr("Inspect"));
     inspect->setEnabled(!row.folder.isEmpty());
+    QAction* curl = menu.addAction(tr("Copy as curl"));
+    curl->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
     QAction* reveal = menu.addAction(tr("Reveal folder"));
     reveal->setEnabled(!row.folder.isEmpty() && QFileInfo::exists(row.folder));
     QAction* remove = menu.addAction(tr("Remove from list"));
@@ -170,6 +172,8 @@ void ListenView::showRowMenu(const QPoint& at)
     QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
     if (chosen == inspect)
         openRow(source);
+    else if (chosen == curl)
+        emit curlRequested(row.folder);
     else if (chosen == reveal)
         QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder));
     else if (chosen == remove)

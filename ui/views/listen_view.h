@@ -39,6 +39,7 @@ signals:
     void captureFolderChosen(const QString& folder);
     void stopRequested();
     void captureActivated(const QString& folder);
+    void curlRequested(const QString& folder); // Copy as curl from a row's menu
     void settingsChosen(const ListenerSettings& settings);
 
 private:
