@@ -853,3 +853,14 @@ TEST_CASE("File > Open capture folder… opens a folder, where a file dialog wou
     INFO(opened.first().first().toString().toStdString());
     CHECK(QDir(opened.first().first().toString()) == QDir(folder));
 }
+
+TEST_CASE("the Send chart follows a run while it goes", "[ui][send][charts]")
+{
+    ui::SendView view;
+    view.onProgress(0, 0, 1'000'000, 4'000'000);
+    QTest::qWait(120);
+    view.onProgress(0, 0, 3'000'000, 4'000'000);
+    REQUIRE(view.chart()->sentSeries()->count() == 3);   // the origin and two points, before the run ends
+    CHECK(view.chart()->sentSeries()->at(2).y() == 3.0); // MB so far
+    CHECK(view.chart()->sentSeries()->at(2).x() >= 0.1);
+}

@@ -26,7 +26,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
         s->attachAxis(m_x);
         s->attachAxis(m_y);
     }
-    chart->setTitle(tr("Throughput"));
+    chart->setTitle(tr("MB sent and received over time")); // cumulative: the slope is the rate
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);

@@ -96,6 +96,7 @@ SendView::SendView(QWidget* parent)
         m_results->setRowCount(0);
         setBusy(true);
         m_runClock.start();
+        m_liveSamples.clear();
         emit sendRequested(plan());
     });
     connect(m_cancel, &QPushButton::clicked, this, &SendView::cancelRequested);
@@ -268,6 +269,14 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
 {
     if (total == 0)
         return;
+    // The chart follows the run as it goes (a point per 100 ms); the run's own samples replace these at its end.
+    if (!m_runClock.isValid())
+        m_runClock.start();
+    const qint64 now = m_runClock.elapsed();
+    if (m_liveSamples.isEmpty() || now - m_liveSamples.last().msSinceStart >= 100 || sent == total) {
+        m_liveSamples.append({now, sent});
+        m_chart->setSent(m_liveSamples);
+    }
     m_progress->setMaximum(1000);
     m_progress->setValue(int(sent * 1000 / total));
     double seconds = double(m_runClock.nsecsElapsed()) / 1e9;
@@ -279,6 +288,7 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
 void SendView::onRunFinished(const app::RunResult& r)
 {
     m_runClock.start();
+    m_liveSamples.clear();
     int row = m_results->rowCount();
     m_results->insertRow(row);
     QString checks;

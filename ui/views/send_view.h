@@ -78,6 +78,7 @@ private:
     QString m_listenerBase;
     QElapsedTimer m_runClock;
     QList<app::RunResult> m_lastRuns;
+    QList<app::ThroughputSample> m_liveSamples; // the current run's progress, drawn while it goes
 };
 
 } // namespace upin::ui
