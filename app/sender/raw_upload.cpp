@@ -59,8 +59,7 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
         finish(m_headEnd < 0 ? QStringLiteral("connection closed before an answer") : QString());
     });
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
-        takeUnreadAnswer();
-        onReadyRead();
+        onReadyRead(); // takes what the kernel still holds, before Qt closes the socket
         // A server that answers early often closes with the body's rest unread, and the kernel then resets the
         // connection: the answer that came first is what counts, as curl reports it.
         if (m_headEnd >= 0)
@@ -101,7 +100,6 @@ void RawUpload::sendMore()
            m_socket->bytesToWrite() < kMaxQueued) {
         // As curl does: look for an answer before each write, so an early one stops the body before the server's
         // reset can end the connection.
-        takeUnreadAnswer();
         onReadyRead();
         if (m_bodyDone || m_finished)
             return;
@@ -159,11 +157,14 @@ void RawUpload::onReadyRead()
             continue;
         }
         m_headEnd = end + 4;
-        if (!m_bodyDone) { // an early answer (401, 404, 413...): the server will not read the rest
+        // Early: before the whole body was handed over (401, 404, 413...); the server will not read the rest. A
+        // Content-Length body counts as sent once its last byte is written, even before the read that ends it.
+        const bool allSent = m_bodyDone || (m_bodySize >= 0 && m_sent >= m_bodySize);
+        if (!allSent) {
             m_answeredEarly = true;
-            m_bodyDone = true;
             m_continueTimer.stop();
         }
+        m_bodyDone = true;
         emit responseHeadArrived();
     }
     // An early answer may come from a server that keeps waiting for the body we stopped sending: once its
