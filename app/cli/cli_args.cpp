@@ -1,6 +1,9 @@
 #include "cli/cli_args.h"
 
 #include "common/limits.h"
+#include "inspect/inspect_worker.h"
+
+#include <QFileInfo>
 
 namespace upin::app::cli {
 
@@ -14,6 +17,20 @@ void printErr(const QString& text)
 {
     QByteArray bytes = text.toUtf8();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+std::optional<InspectResult> openSource(const char* command, const QString& source, const QString& contentType)
+{
+    if (!QFileInfo::exists(source)) {
+        printErr(QStringLiteral("%1: %2 does not exist\n").arg(QLatin1String(command), source));
+        return std::nullopt;
+    }
+    InspectResult result = inspectSource(source, contentType, inspectLimits());
+    if (!result.error.isEmpty()) {
+        printErr(QStringLiteral("%1: %2\n").arg(QLatin1String(command), result.error));
+        return std::nullopt;
+    }
+    return result;
 }
 
 QList<QCommandLineOption> limitOptions(const core::Options& defaults)

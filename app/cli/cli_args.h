@@ -1,6 +1,8 @@
 #pragma once
 // Small helpers shared by the CLI commands.
 
+#include "inspect/inspect_types.h"
+
 #include "upin/core/multipart_parser.h"
 
 #include <QCommandLineParser>
@@ -8,6 +10,7 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <optional>
 
 namespace upin::app::cli {
 
@@ -18,6 +21,10 @@ void printErr(const QString& text); // UTF-8 to stderr
 QList<QCommandLineOption> limitOptions(const core::Options& defaults);
 // Applies the limits the user set; false, with a message on stderr, when a value is not a size or count.
 bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options);
+
+// Opens SOURCE (body, HTTP request, HAR file or capture folder) with the inspect limits; nullopt, with
+// "COMMAND: why" on stderr, when it does not exist or cannot be read.
+std::optional<InspectResult> openSource(const char* command, const QString& source, const QString& contentType);
 
 int runParse(const QStringList& arguments);
 int runExtract(const QStringList& arguments);

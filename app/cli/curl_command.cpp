@@ -3,12 +3,9 @@
 // the same command from the same plan (inspect/part_bytes.h).
 
 #include "cli/cli_args.h"
-#include "common/limits.h"
-#include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 
 namespace upin::app::cli {
 
@@ -40,18 +37,11 @@ int runCurl(const QStringList& arguments)
         printErr(QStringLiteral("curl: give one SOURCE\n\n") + cl.helpText());
         return 2;
     }
-    const QString source = cl.positionalArguments().constFirst();
-    if (!QFileInfo::exists(source)) {
-        printErr(QStringLiteral("curl: %1 does not exist\n").arg(source));
+    const auto result = openSource("curl", cl.positionalArguments().constFirst(), cl.value(contentType));
+    if (!result)
         return 2;
-    }
-    const InspectResult result = inspectSource(source, cl.value(contentType), inspectLimits());
-    if (!result.error.isEmpty()) {
-        printErr(QStringLiteral("curl: %1\n").arg(result.error));
-        return 2;
-    }
     QString why;
-    const auto plan = resendPlanFor(result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why);
+    const auto plan = resendPlanFor(*result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why);
     if (!plan) {
         printErr(QStringLiteral("curl: %1\n").arg(why));
         return 1;

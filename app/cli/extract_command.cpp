@@ -2,12 +2,9 @@
 // them: a raw body, a whole HTTP request, a HAR file or a capture folder (body.raw, part files or inline values).
 
 #include "cli/cli_args.h"
-#include "common/limits.h"
-#include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 
 #include <unistd.h>
 
@@ -55,15 +52,10 @@ int runExtract(const QStringList& arguments)
         return 2;
     }
     const QString source = cl.positionalArguments().constFirst();
-    if (!QFileInfo::exists(source)) {
-        printErr(QStringLiteral("extract: %1 does not exist\n").arg(source));
+    const auto opened = openSource("extract", source, cl.value(contentType));
+    if (!opened)
         return 2;
-    }
-    const InspectResult result = inspectSource(source, cl.value(contentType), inspectLimits());
-    if (!result.error.isEmpty()) {
-        printErr(QStringLiteral("extract: %1\n").arg(result.error));
-        return 2;
-    }
+    const InspectResult& result = *opened;
     const auto& parts = numberedParts(result);
     const core::PartSummary* chosen = nullptr;
     bool indexOk = false;
