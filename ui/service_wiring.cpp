@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
@@ -214,6 +215,10 @@ void ServiceWiring::connectListener()
     });
     connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
     connect(view, &ListenView::curlRequested, this, &ServiceWiring::copyCaptureAsCurl);
+    connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
+        // A large capture takes a while to delete: not on the GUI thread.
+        QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
+    });
 }
 
 void ServiceWiring::connectSender()

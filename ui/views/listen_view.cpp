@@ -6,7 +6,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -21,7 +20,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
-#include <QThreadPool>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -182,8 +180,7 @@ void ListenView::showRowMenu(const QPoint& at)
              QMessageBox::question(this, tr("Delete capture?"),
                                    tr("Delete %1 and everything in it?").arg(row.folder)) == QMessageBox::Yes) {
         m_model->removeFinished(source);
-        const QString folder = row.folder; // large captures take a while to delete: not on the GUI thread
-        QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
+        emit deleteRequested(row.folder);
     }
 }
 

@@ -39,7 +39,8 @@ signals:
     void captureFolderChosen(const QString& folder);
     void stopRequested();
     void captureActivated(const QString& folder);
-    void curlRequested(const QString& folder); // Copy as curl from a row's menu
+    void curlRequested(const QString& folder);   // Copy as curl from a row's menu
+    void deleteRequested(const QString& folder); // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
 
 private:
