@@ -817,6 +817,8 @@ TEST_CASE("clicks that change nothing on screen say what happened in the status 
     curlButton->click();
     CHECK(window.statusBar()->currentMessage() == "Copied a curl command that sends these 1 part(s)");
     CHECK(QApplication::clipboard()->text().startsWith("curl "));
+    window.inspectView()->onPartsSaved(2, {}); // what the inspect worker reports when Save all parts is done
+    CHECK(window.statusBar()->currentMessage() == "Saved 2 part(s)");
 }
 
 TEST_CASE("Compare labels its bars by what tells the targets apart", "[ui][compare]")

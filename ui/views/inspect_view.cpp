@@ -454,6 +454,8 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
     m_saveAll->setEnabled(true);
     if (m_title->text().startsWith(tr("Saving"))) // not when another file was opened meanwhile
         m_title->setText(m_titleBeforeSave);
+    if (failures.isEmpty())
+        showStatus(this, tr("Saved %n part(s)", nullptr, count));
     if (failures.isEmpty() && !m_partialSaves.isEmpty()) // written, but the user should know they are not whole
         QMessageBox::information(this, tr("Save parts"),
                                  tr("Saved. These parts did not arrive whole, so their files hold only the bytes "
