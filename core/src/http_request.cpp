@@ -296,6 +296,7 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
             m_remaining = m_chunkSize;
             m_lineBytes = 0;
             m_state = m_chunkSize == 0 ? State::TrailerStart : State::Data;
+            m_chunks += m_chunkSize == 0 ? 0 : 1;
             m_chunkSize = 0;
             m_sizeDigits = 0;
             continue;
@@ -322,13 +323,17 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
                 m_state = State::TrailerLf;
             else
                 m_state = State::TrailerLine;
+            m_trailerBytes += m_state == State::TrailerLine ? 1 : 0;
             continue;
         }
-        case State::TrailerLine: // trailer fields are skipped, up to their limit
+        case State::TrailerLine: { // trailer fields are skipped, up to their limit
+            const size_t lineFrom = pos;
             if (auto error =
                     skipLine(wire, pos, m_limits.maxTrailerBytes, Errc::TrailerTooLarge, State::TrailerStart, true))
                 return *error;
+            m_trailerBytes += pos - lineFrom;
             continue;
+        }
         case State::TrailerLf:
             if (wire[pos++] != '\n')
                 return fail(Errc::MalformedChunk, at);

@@ -21,6 +21,8 @@ struct Decoded {
     Error error{Errc::Count, 0};
     std::string body;
     size_t consumed = 0;
+    uint64_t chunks = 0;
+    uint64_t trailerBytes = 0;
 };
 
 // Decodes wire split at `split` (or whole when split == npos).
@@ -46,6 +48,8 @@ Decoded decode(const BodyFraming& framing, const std::string& wire, size_t split
     }
     out.ok = out.ok && decoder.done();
     out.body = sink.body;
+    out.chunks = decoder.chunks();
+    out.trailerBytes = decoder.trailerBytes();
     return out;
 }
 
@@ -58,9 +62,11 @@ Decoded decodeEveryWay(const BodyFraming& framing, const std::string& wire, Http
         INFO("split at " << split);
         REQUIRE(other.ok == whole.ok);
         REQUIRE(other.body == whole.body);
-        if (whole.ok)
+        if (whole.ok) {
             REQUIRE(other.consumed == whole.consumed);
-        else
+            REQUIRE(other.chunks == whole.chunks);
+            REQUIRE(other.trailerBytes == whole.trailerBytes);
+        } else
             REQUIRE(other.error.offset == whole.error.offset);
     }
     BodyDecoder decoder(framing, limits);
@@ -73,8 +79,11 @@ Decoded decodeEveryWay(const BodyFraming& framing, const std::string& wire, Http
         consumed += *used;
     }
     REQUIRE(sink.body == whole.body);
-    if (whole.ok)
+    if (whole.ok) {
         REQUIRE(consumed == whole.consumed);
+        REQUIRE(decoder.chunks() == whole.chunks);
+        REQUIRE(decoder.trailerBytes() == whole.trailerBytes);
+    }
     return whole;
 }
 
@@ -100,6 +109,7 @@ TEST_CASE("request heads parse whole and byte by byte", "[http]")
             used = pos + *got;
         }
         CHECK(used == head.size());
+        CHECK(reader.raw() == head); // kept as received (a capture's head.raw), the empty line before it too
         const RequestHead& h = reader.head();
         CHECK(h.method == "POST");
         CHECK(h.target == "/file-part?matcher=kmp");
@@ -209,9 +219,15 @@ TEST_CASE("chunked bodies with extensions and trailers", "[http]")
     REQUIRE(d.ok);
     CHECK(d.body == "hello" + std::string(26, 'z'));
     CHECK(d.consumed == wire.size() - 4);
+    // Inspect's Request node shows these: two data chunks (the last, empty one ends the body), and the trailer
+    // lines "X-Trailer: t\r\n" (14 bytes) and "Y: u\r\n" (6), which are skipped.
+    CHECK(d.chunks == 2);
+    CHECK(d.trailerBytes == 20);
     auto plain = decodeEveryWay(chunked(), "0\r\n\r\n");
     CHECK(plain.ok);
     CHECK(plain.body.empty());
+    CHECK(plain.chunks == 0);
+    CHECK(plain.trailerBytes == 0);
 }
 
 TEST_CASE("chunked errors carry wire offsets", "[http]")

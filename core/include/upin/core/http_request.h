@@ -52,6 +52,7 @@ public:
     bool complete() const { return m_complete; }
     const RequestHead& head() const { return m_head; }
     size_t headBytes() const { return m_buffer.size(); }
+    ByteView raw() const { return m_buffer; } // the head's bytes as received, once complete()
     void reset();
 
 private:
@@ -87,6 +88,8 @@ public:
     bool done() const { return m_state == State::Done; }
     uint64_t wireBytes() const { return m_wire; }
     uint64_t bodyBytes() const { return m_body; }
+    uint64_t chunks() const { return m_chunks; }             // chunked: data chunks seen (not the last, empty one)
+    uint64_t trailerBytes() const { return m_trailerBytes; } // chunked: bytes of trailer fields (skipped, not kept)
 
 private:
     enum class State : uint8_t {
@@ -115,6 +118,8 @@ private:
     int m_sizeDigits = 0;
     uint64_t m_wire = 0;
     uint64_t m_body = 0;
+    uint64_t m_chunks = 0;
+    uint64_t m_trailerBytes = 0;
     Error m_error{Errc::Count, 0};
 };
 
