@@ -16,18 +16,6 @@
 namespace upin::app::cli {
 namespace {
 
-// Control characters a client sent (C0, DEL and C1, whose 0x9b starts an escape sequence as ESC [ does) must not
-// drive the terminal: shown as \xNN.
-QString printable(const QString& text)
-{
-    QString out;
-    for (QChar c : text)
-        out += c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f)
-                   ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
-                   : QString(c);
-    return out;
-}
-
 // A name, file name or type as a client sent it, safe to print.
 QString optionalText(const std::optional<std::string>& value)
 {

@@ -12,4 +12,16 @@ inline QString toQString(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
+// Control characters a client sent (C0, DEL and C1, whose 0x9b starts an escape sequence as ESC [ does) must not
+// drive a terminal or hide in a view: shown as \xNN.
+inline QString printable(const QString& text)
+{
+    QString out;
+    for (QChar c : text)
+        out += c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f)
+                   ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
+                   : QString(c);
+    return out;
+}
+
 } // namespace upin::app

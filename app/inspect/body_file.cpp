@@ -1,10 +1,10 @@
 #include "inspect/body_file.h"
 #include "common/qt_text.h"
+#include "inspect/report_json.h"
 
 #include "upin/core/http_request.h"
 
 #include <QFile>
-#include <QJsonArray>
 #include <QTemporaryFile>
 
 #include <vector>
@@ -34,21 +34,6 @@ private:
     core::MultipartParser& m_parser;
     core::EventRecorder& m_recorder;
 };
-
-QJsonObject headToJson(const core::RequestHead& head, const core::BodyFraming& framing)
-{
-    QJsonArray headers;
-    for (const auto& f : head.fields)
-        headers.append(QJsonObject{{"name", toQString(f.name)}, {"value", toQString(f.value)}});
-    const char* kind = framing.kind == core::BodyFraming::Kind::Chunked         ? "chunked"
-                       : framing.kind == core::BodyFraming::Kind::ContentLength ? "content-length"
-                                                                                : "none";
-    return QJsonObject{{"method", toQString(head.method)},
-                       {"target", toQString(head.target)},
-                       {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)},
-                       {"headers", headers},
-                       {"framing", QString::fromLatin1(kind)}};
-}
 
 } // namespace
 
@@ -97,7 +82,8 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
             return result;
         }
         framing = *parsedFraming;
-        result.request = headToJson(head.head(), framing);
+        result.request = requestHeadToJson(head.head(), head.headBytes());
+        addWireToJson(result.request, framing, core::BodyDecoder(framing));
         result.bodyFileOffset = framing.kind == core::BodyFraming::Kind::Chunked ? -1 : qint64(head.headBytes());
         if (!contentType) {
             bool found = false;
@@ -157,6 +143,8 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     } while (status && !(decode && decoder.done()) && readChunk(pending));
     if (status && decode && !decoder.done())
         status = core::Error{core::Errc::UnexpectedEof, decoder.wireBytes()};
+    if (request.rawHttp)
+        addWireToJson(result.request, framing, decoder);
     if (status)
         status = parser->finish(recorder);
     result.report = recorder.takeReport(status, *parser);

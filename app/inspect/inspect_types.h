@@ -24,6 +24,9 @@ struct InspectResult {
     qint64 bodyFileOffset = 0;            // file offset of body offset 0; -1 when offsets do not map
     QString partsFolder;                  // capture folder whose saved parts can be opened
     QJsonObject capture;                  // capture.json, for captures
+    // The request, for whole HTTP requests and captures (empty for bodies and HAR files): requestHeadToJson's
+    // fields and framing; a capture's also host, client, received_at, head_ms (see report_json.h).
+    QJsonObject request;
     QList<QByteArray> harBodies; // HAR: each multipart request's body, by top-level node (HAR keeps them inline)
     QString error;
     bool cancelled = false;
@@ -35,6 +38,7 @@ struct PartBytes {
     qint64 fileOffset = 0;        // where the part's first body byte is in file
     QByteArray memory;            // the bytes themselves, when inMemory
     bool inMemory = false;        // an inline field value or a part of a HAR body
+    QByteArray before;            // bytes that come before file's (a capture's head.raw before its body.raw)
     quint64 available = 0;        // bytes that can be read (fewer than the part's size when only a prefix was kept)
     bool partRelative = false;    // no whole body exists: offsets shown count from the part's first byte
     QString missing;              // why no bytes can be read; empty when they can

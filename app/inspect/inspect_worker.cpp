@@ -124,6 +124,9 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
             return result;
         }
         result.capture = QJsonDocument::fromJson(json.readAll()).object();
+        result.request = result.capture["request"].toObject();
+        if (!result.request.contains("framing")) // captures stored before the request kept its own
+            result.request["framing"] = result.capture["framing"];
         result.partsFolder = QDir(path).absolutePath(); // part files are named by it, e.g. in curl commands
         // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
         result.title = QObject::tr("capture %1 (%2)")
@@ -143,6 +146,8 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         request.contentType = contentType.toStdString();
     BodyFileResult parsed = parseBodyFile(request);
     result.report = std::move(parsed.report);
+    if (request.rawHttp)
+        result.request = parsed.request;
     if (!parsed.ioError.isEmpty())
         result.error = QObject::tr("%1: %2").arg(request.path, parsed.ioError);
     result.cancelled = parsed.cancelled;

@@ -119,6 +119,33 @@ PartBytes locatePart(const InspectResult& result, const core::ParseReport& repor
     return where;
 }
 
+PartBytes locateRequest(const InspectResult& result)
+{
+    PartBytes where;
+    if (result.request.isEmpty()) {
+        where.missing = QObject::tr("this source holds a body only, no request");
+        return where;
+    }
+    if (result.capture.isEmpty()) { // a whole HTTP request in a file
+        where.file = result.path;
+        where.available = quint64(QFileInfo(result.path).size());
+        return where;
+    }
+    QFile head(QDir(result.partsFolder).filePath(QStringLiteral("head.raw")));
+    if (!head.open(QIODevice::ReadOnly)) {
+        where.missing = QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture or listen "
+                                    "--keep-raw keep the whole request")
+                            .arg(result.capture[QStringLiteral("endpoint")].toString());
+        return where;
+    }
+    where.before = head.read(qint64{1} << 20); // at most the head limit (64 KiB) was written
+    const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
+    if (QFileInfo::exists(body))
+        where.file = body;
+    where.available = quint64(where.before.size()) + quint64(std::max<qint64>(0, QFileInfo(body).size()));
+    return where;
+}
+
 QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length)
 {
     if (!where.missing.isEmpty() || offset >= where.available)
@@ -126,10 +153,18 @@ QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length)
     length = qint64(std::min<quint64>(quint64(length), where.available - offset));
     if (where.inMemory)
         return where.memory.mid(qsizetype(offset), qsizetype(length));
+    QByteArray out;
+    if (offset < quint64(where.before.size())) {
+        out = where.before.mid(qsizetype(offset), qsizetype(length));
+        length -= out.size();
+        offset = 0;
+    } else {
+        offset -= quint64(where.before.size());
+    }
     QFile file(where.file);
-    if (!file.open(QIODevice::ReadOnly) || !file.seek(where.fileOffset + qint64(offset)))
-        return {};
-    return file.read(length); // only what is shown: a multi-GB part is never read whole
+    if (length == 0 || !file.open(QIODevice::ReadOnly) || !file.seek(where.fileOffset + qint64(offset)))
+        return out;
+    return out + file.read(length); // only what is shown: a multi-GB part is never read whole
 }
 
 bool copyPartBytes(const PartBytes& where, const QString& target, QString* error)
@@ -145,12 +180,14 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
         *error = QObject::tr("cannot write %1: %2").arg(target, out.errorString());
         return false;
     }
-    if (where.inMemory) {
-        if (out.write(where.memory) != where.memory.size()) {
+    if (where.inMemory || !where.before.isEmpty()) {
+        const QByteArray& bytes = where.inMemory ? where.memory : where.before;
+        if (out.write(bytes) != bytes.size()) {
             *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
             return false;
         }
-        return out.flush();
+        if (where.inMemory || where.file.isEmpty())
+            return out.flush();
     }
     QFile in(where.file);
     if (!in.open(QIODevice::ReadOnly) || !in.seek(where.fileOffset)) {
@@ -158,7 +195,7 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
         return false;
     }
     std::vector<char> buffer(static_cast<size_t>(kCopyPiece));
-    for (quint64 done = 0; done < where.available;) {
+    for (quint64 done = quint64(where.before.size()); done < where.available;) {
         const qint64 got =
             in.read(buffer.data(), qint64(std::min<quint64>(quint64(kCopyPiece), where.available - done)));
         if (got <= 0) {

@@ -3,6 +3,7 @@
 // capture.json; read back when a capture stored without its raw body is opened.
 
 #include "upin/core/event_recorder.h"
+#include "upin/core/http_request.h"
 
 #include <QJsonObject>
 
@@ -14,5 +15,13 @@ QJsonObject errorToJson(const core::Error& error);
 QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObject>& extraPerPart = {});
 // capture.json's parts and diagnostics back into a report.
 core::ParseReport reportFromJson(const QJsonObject& json);
+
+// A request as capture.json's "request" and `parse --json` keep it (what Inspect's Request node shows): method,
+// target, version, the header fields in order as sent, head_bytes; then how its body came on the wire: framing
+// ("content-length", "chunked" or "none"), content_length, and for chunked bodies chunks and trailer_bytes
+// (trailer fields are skipped, not kept), and wire_bytes.
+QJsonObject requestHeadToJson(const core::RequestHead& head, size_t headBytes);
+QString framingName(core::BodyFraming::Kind kind);
+void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder& decoder);
 
 } // namespace upin::app

@@ -164,7 +164,7 @@ Connection::~Connection()
     if (m_waiting)
         m_shared->waiting.remove(this);
     if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
-        m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
+        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
                           QStringLiteral("the listener stopped while the upload was arriving"));
     releaseSlot();
     if (m_lingering)
@@ -228,6 +228,10 @@ bool Connection::consume(core::ByteView data)
 
 size_t Connection::processHead(core::ByteView data)
 {
+    if (m_head.headBytes() == 0) { // the request's first byte: its capture's received_at and head time count from here
+        m_headStartedAt = QDateTime::currentDateTimeUtc();
+        m_headClock.start();
+    }
     auto used = m_head.feed(data);
     if (!used) {
         const bool tooLarge =
@@ -369,8 +373,11 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.host = m_requestHost;
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
-    request.framing = m_framing.kind == core::BodyFraming::Kind::Chunked ? QStringLiteral("chunked")
-                                                                         : QStringLiteral("content-length");
+    request.framing = m_framing;
+    request.head = requestHeadToJson(m_head.head(), m_head.headBytes());
+    request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
+    request.receivedAt = m_headStartedAt;
+    request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = query.queryItemValue(QStringLiteral("hash"));
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
@@ -428,7 +435,7 @@ size_t Connection::processBody(core::ByteView data)
 
 void Connection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
 {
-    const QJsonObject answer = m_session->finish(!cutShort, cutShort, detail);
+    const QJsonObject answer = m_session->finish(m_decoder, !cutShort, cutShort, detail);
     const CaptureState state = m_session->state();
     m_session.reset();
     m_rateTimer.stop();
@@ -464,7 +471,7 @@ void Connection::onTimeout(const char* what)
     if (m_state == State::Closing)
         return;
     if (m_session) {
-        m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
+        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
         m_session.reset();
     }
     respond(408, "text/plain", QByteArray(what) + " timeout\n", true);
@@ -473,7 +480,7 @@ void Connection::onTimeout(const char* what)
 void Connection::onDisconnected()
 {
     if (m_session) { // client went away mid-body: keep what arrived, marked incomplete
-        m_session->finish(false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
+        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
         m_session.reset();
     }
     m_state = State::Closing;

@@ -7,6 +7,7 @@
 
 #include "upin/core/http_request.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
@@ -68,6 +69,8 @@ private:
     QTimer m_answerTimer;    // while an answer waits for the client to take it
     QTimer m_rateTimer;      // every bodyRateWindowMs while a body arrives
     QElapsedTimer m_bodyClock;
+    QElapsedTimer m_headClock; // from the request's first byte
+    QDateTime m_headStartedAt; // the same moment, in UTC
     quint64 m_bytesAtLastCheck = 0;
     State m_state = State::Head;
     core::HeadReader m_head;

@@ -70,6 +70,14 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
         }
         const bool raw = request.endpoint == Endpoint::Capture || request.keepRaw;
         if (raw && !session->m_folder.isEmpty()) {
+            // The whole request as it came: head.raw (at most the head limit, 64 KiB) and body.raw, whose offsets
+            // are the parser's body offsets.
+            QFile head(QDir(session->m_folder).filePath(QStringLiteral("head.raw")));
+            if (!(head.open(QIODevice::WriteOnly) && head.write(request.rawHead) == request.rawHead.size() &&
+                  head.flush())) { // nothing of the body is stored yet: the capture fails at body offset 0
+                session->m_ioFailure = IoFailure{QStringLiteral("head.raw"), head.errorString(), 0, -1, 0};
+                session->m_status = core::Error{core::Errc::IoError, 0};
+            }
             session->m_rawFile.setFileName(QDir(session->m_folder).filePath(QStringLiteral("body.raw")));
             if (!session->m_rawFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
                 session->writeChecked(session->m_rawFile, {}, 0, -1); // records the failure
@@ -273,7 +281,8 @@ void UploadSession::applyIoFailure(core::ParseReport& report) const
         last.sha256.clear();
 }
 
-QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> transportError, const QString& detail)
+QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
+                                  std::optional<core::Error> transportError, const QString& detail)
 {
     if (m_parser && m_status && complete)
         m_status = m_parser->finish(*this);
@@ -303,7 +312,7 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     answer["matcher"] = matcherLabel();
     answer["hash"] = m_request.hash ? QStringLiteral("sha256") : QStringLiteral("none");
     answer["bytes"] = qint64(m_bodyBytes);
-    answer["framing"] = m_request.framing;
+    answer["framing"] = framingName(m_request.framing.kind);
     answer["capture_id"] = QString::number(m_id);
 
     auto setOutcome = [&] {
@@ -326,10 +335,15 @@ QJsonObject UploadSession::finish(bool complete, std::optional<core::Error> tran
     setOutcome();
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
-        capture["request"] = QJsonObject{{"target", m_request.target},
-                                         {"host", m_request.host},
-                                         {"content_type", m_request.contentType},
-                                         {"client", m_request.client}};
+        QJsonObject request = m_request.head;
+        request["target"] = m_request.target; // normalised: an absolute-form target's path and query
+        request["host"] = m_request.host;
+        request["content_type"] = m_request.contentType;
+        request["client"] = m_request.client;
+        request["received_at"] = m_request.receivedAt.toString(Qt::ISODateWithMs);
+        request["head_ms"] = m_request.headMs;
+        addWireToJson(request, m_request.framing, wire);
+        capture["request"] = request;
         capture["throughput"] = samplesToJson(m_allSamples);
         capture["raw_body"] =
             m_rawFile.fileName().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QStringLiteral("body.raw"));

@@ -9,6 +9,7 @@
 #include "upin/core/event_recorder.h"
 #include "upin/core/http_request.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
@@ -33,8 +34,12 @@ struct SessionRequest {
     QString contentType;
     QString client;
     QString target;
-    QString host;    // the listener as the client named it (Host, or an absolute-form target's authority)
-    QString framing; // "content-length" or "chunked"
+    QString host; // the listener as the client named it (Host, or an absolute-form target's authority)
+    core::BodyFraming framing;
+    QJsonObject head;     // requestHeadToJson: method, target, version, headers, head_bytes
+    QByteArray rawHead;   // the head's bytes as received: head.raw, beside body.raw
+    QDateTime receivedAt; // when the head's first byte arrived (UTC)
+    double headMs = 0;    // from the head's first byte to its last
 };
 
 class UploadSession final : public core::BodySink, private core::PartHandler {
@@ -50,10 +55,11 @@ public:
     // The parser rejected the body or a write failed: answer now, read no more.
     bool failed() const { return m_status.has_value() == false; }
 
-    // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json.
-    // detail, when given, says why in words (e.g. the listener stopped); it goes into the error and the event.
-    QJsonObject finish(bool complete, std::optional<core::Error> transportError = std::nullopt,
-                       const QString& detail = {});
+    // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json, with
+    // the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says why in words
+    // (e.g. the listener stopped); it goes into the error and the event.
+    QJsonObject finish(const core::BodyDecoder& wire, bool complete,
+                       std::optional<core::Error> transportError = std::nullopt, const QString& detail = {});
     CaptureState state() const { return m_state; } // after finish()
 
 private:

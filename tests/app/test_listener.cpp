@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QEventLoop>
@@ -52,6 +53,22 @@ TEST_CASE("curl -F with several files and fields: every part hash matches the so
         QJsonObject stored = QJsonDocument::fromJson(readAll(folder.filePath("capture.json"))).object();
         CHECK(stored["state"].toString() == "complete");
         CHECK(stored["throughput"].toArray().size() >= 1);
+        // The request as it came (Inspect's Request row): line, fields in order, framing and its wire figures.
+        const QJsonObject request = stored["request"].toObject();
+        CHECK(request["method"].toString() == "POST");
+        CHECK(request["version"].toString() == "HTTP/1.1");
+        CHECK(request["headers"].toArray().first()["name"].toString() == "Host");
+        CHECK(request["head_bytes"].toInteger() > 100);
+        CHECK(request["head_ms"].toDouble() >= 0);
+        CHECK(QDateTime::fromString(request["received_at"].toString(), Qt::ISODateWithMs)
+                  .secsTo(QDateTime::currentDateTimeUtc()) < 60);
+        const bool chunked = extra.contains("Transfer-Encoding: chunked");
+        CHECK(request["framing"].toString() == (chunked ? "chunked" : "content-length"));
+        CHECK(request["wire_bytes"].toInteger() >= stored["bytes"].toInteger());
+        if (chunked)
+            CHECK(request["chunks"].toInteger() > 1);
+        else
+            CHECK(request["content_length"].toInteger() == stored["bytes"].toInteger());
     }
 }
 

@@ -48,6 +48,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -104,6 +105,15 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
     CHECK(tree.rowCount(outer) == 2);
     CHECK(tree.parent(tree.index(1, 0, outer)) == outer);
     CHECK(tree.data(tree.index(1, ui::PartTreeModel::Filename, outer), Qt::DisplayRole).toString() == "x.txt");
+    // With a request, its row comes first and the parts (and their children) move down one.
+    tree.setReport(nestedReport(), QJsonObject{{"method", "POST"}, {"target", "/x"}, {"version", "HTTP/1.1"}});
+    CHECK(tree.rowCount() == 3);
+    CHECK(tree.isRequest(tree.index(0, 0)));
+    CHECK(tree.rowCount(tree.index(0, 0)) == 0);
+    CHECK(tree.data(tree.index(0, ui::PartTreeModel::Filename), Qt::DisplayRole).toString() == "POST /x HTTP/1.1");
+    outer = tree.index(1, 0);
+    CHECK(tree.parent(tree.index(1, 0, outer)) == outer);
+    CHECK(tree.part(tree.index(1, 0, outer))->filename == "x.txt");
 
     ui::CaptureListModel captures;
     QAbstractItemModelTester captureTester(&captures, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -422,10 +432,10 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     ui::InspectView view;
     view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
     view.showResult(finished.first().first().value<app::InspectResult>());
-    REQUIRE(view.model()->rowCount() == 2);
-    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
-          "✓ matches");
+    REQUIRE(view.model()->rowCount() == 3); // the Request row, then the two parts
     CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
+          "✓ matches");
+    CHECK(view.model()->data(view.model()->index(2, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
           "✗ differs");
     // the raw body was kept, so the part bytes are readable for the previews
     CHECK(view.hex()->toPlainText().contains("▶"));
@@ -454,14 +464,14 @@ TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field va
     ui::InspectView view;
     view.setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
     view.showResult(result);
-    REQUIRE(view.model()->rowCount() == 3);
+    REQUIRE(view.model()->rowCount() == 4); // the Request row, then the three parts
 
-    view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the photo
+    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the photo
     REQUIRE_FALSE(view.image()->pixmap().isNull());
     CHECK(view.hex()->toPlainText().contains("▶0000000000  ff d8 ff"));
     CHECK(view.hex()->toPlainText().contains("offsets from its first byte"));
     CHECK(view.savePartButton()->isEnabled());
-    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the field, kept inline
+    view.tree()->setCurrentIndex(view.model()->index(2, 0)); // the field, kept inline
     CHECK(view.text()->toPlainText() == "hello from curl");
     CHECK(view.hex()->toPlainText().contains("68 65 6c 6c 6f")); // "hello"
 
@@ -511,8 +521,8 @@ TEST_CASE("a capture whose parts were not all kept says so, and Copy as curl say
     worker.open(f.onlyCaptureFolder());
     ui::InspectView view;
     view.showResult(finished.first().first().value<app::InspectResult>());
-    view.tree()->setCurrentIndex(view.model()->index(0, 0));
-    CHECK(view.savePartButton()->isEnabled()); // the megabyte that was stored can still be saved
+    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the part, below the Request row
+    CHECK(view.savePartButton()->isEnabled());               // the megabyte that was stored can still be saved
     CHECK_FALSE(view.copyCurlButton()->isEnabled());
     CHECK(view.copyCurlButton()->toolTip().contains("did not arrive whole"));
 }
@@ -795,6 +805,132 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
     CHECK(view.hex()->toPlainText().isEmpty()); // nothing of x.bin stays
     CHECK(view.text()->toPlainText().isEmpty());
     CHECK_FALSE(view.savePartButton()->isEnabled());
+}
+
+namespace {
+app::InspectResult inspectFile(const QString& path)
+{
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(path);
+    return finished.first().first().value<app::InspectResult>();
+}
+
+QStringList headerRows(const QTableWidget* table)
+{
+    QStringList rows;
+    for (int row = 0; row < table->rowCount(); ++row)
+        rows << table->item(row, 0)->text() + ": " + table->item(row, 1)->text();
+    return rows;
+}
+} // namespace
+
+// Finding 4: a request's line, headers, framing, client and timings were invisible, and Hex began at the body.
+TEST_CASE("Inspect: the Request row shows the request line, fields, framing, client and timings, and its bytes",
+          "[ui][inspect][request]")
+{
+    QTemporaryDir dir;
+    ui::InspectView view;
+    // A whole request sent chunked, with a trailer field: the Request row says how it came on the wire.
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
+    const QByteArray wire = "POST /upload?x=1 HTTP/1.1\r\nHost: example.test\r\nContent-Type: multipart/form-data; "
+                            "boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n" +
+                            QByteArray::number(20, 16) + "\r\n" + body.left(20) + "\r\n" +
+                            QByteArray::number(body.size() - 20, 16) + "\r\n" + body.mid(20) +
+                            "\r\n0\r\nX-Checksum: abc\r\n\r\n";
+    const QString http = dir.filePath("chunked.http");
+    {
+        QFile f(http);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(wire);
+    }
+    const app::InspectResult chunked = inspectFile(http);
+    view.showResult(chunked);
+    REQUIRE(view.model()->rowCount() == 2);                              // Request, then the part
+    CHECK(view.model()->part(view.tree()->currentIndex())->name == "a"); // the first part is chosen, as before
+    view.tree()->setCurrentIndex(view.model()->index(0, 0));
+    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Filename), Qt::DisplayRole).toString() ==
+          "POST /upload?x=1 HTTP/1.1");
+    CHECK(headerRows(view.headers()) == QStringList{"Host: example.test",
+                                                    "Content-Type: multipart/form-data; boundary=b",
+                                                    "Transfer-Encoding: chunked"});
+    const QString text = view.text()->toPlainText();
+    INFO(text.toStdString());
+    CHECK(text.startsWith("POST /upload?x=1 HTTP/1.1\nHost: example.test\n"));
+    CHECK(text.contains("chunked: 2 data chunks, 17 bytes of trailer fields"));
+    const qsizetype headSize = wire.indexOf("\r\n\r\n") + 4;
+    CHECK(text.contains(
+        QStringLiteral("Body:       %1 bytes, %2 bytes on the wire").arg(body.size()).arg(wire.size() - headSize)));
+    CHECK(text.contains(QStringLiteral("Head:       %1 bytes").arg(headSize)));
+    CHECK(text.contains("Client:     not recorded"));
+    // Hex shows the file from its request line, chunk sizes included; Save part saves the whole request.
+    CHECK(view.hex()->toPlainText().contains("0000000000  50 4f 53 54 20")); // "POST "
+    CHECK(view.savePartButton()->isEnabled());
+    const app::PartBytes whole = app::locateRequest(chunked);
+    CHECK(app::readPartBytes(whole, 0, wire.size() + 10) == wire);
+
+    // A /capture capture keeps head.raw beside body.raw: the Request row reads both, and knows client and times.
+    test::ListenerFixture f;
+    auto sent =
+        test::curl({"-F", "note=hi", "-F", "doc=@" + f.file("doc.bin", test::randomBytes(5000, 3)), f.url("/capture")});
+    REQUIRE(sent.status == 200);
+    const app::InspectResult capture = inspectFile(f.onlyCaptureFolder());
+    view.showResult(capture);
+    REQUIRE(view.model()->rowCount() == 3);
+    view.tree()->setCurrentIndex(view.model()->index(0, 0));
+    const QString captured = view.text()->toPlainText();
+    INFO(captured.toStdString());
+    CHECK(captured.startsWith("POST /capture HTTP/1.1\n"));
+    CHECK(captured.contains(QRegularExpression("Content-Length: \\d+ bytes")));
+    CHECK(captured.contains("Client:     127.0.0.1:"));
+    CHECK(captured.contains(QRegularExpression("Received:   \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d")));
+    CHECK(captured.contains("Endpoint:   /capture, matcher simd, hash sha256; complete"));
+    CHECK(headerRows(view.headers()).contains(QStringLiteral("Host: 127.0.0.1:%1").arg(f.listener.port())));
+    CHECK(view.hex()->toPlainText().contains("head.raw"));
+    const app::PartBytes request = app::locateRequest(capture);
+    const QByteArray head = test::readAll(f.onlyCaptureFolder() + "/head.raw");
+    CHECK(head.startsWith("POST /capture HTTP/1.1\r\n"));
+    CHECK(head.endsWith("\r\n\r\n"));
+    CHECK(app::readPartBytes(request, 0, 1 << 20) == head + test::readAll(f.onlyCaptureFolder() + "/body.raw"));
+    QTemporaryDir out;
+    QString error;
+    REQUIRE(app::copyPartBytes(request, out.filePath("request.http"), &error));
+    CHECK(test::readAll(out.filePath("request.http")) == app::readPartBytes(request, 0, 1 << 20));
+    // The saved request opens again as a whole request with the same parts.
+    const app::InspectResult reopened = inspectFile(out.filePath("request.http"));
+    REQUIRE(reopened.report.parts.size() == 2);
+    CHECK(reopened.report.parts[1].sha256 == capture.report.parts[1].sha256);
+
+    // /file-part keeps the request's fields, not its bytes: Hex says so, and Save is off for the Request row.
+    test::ListenerFixture g;
+    REQUIRE(test::curl({"-F", "note=hi", g.url("/file-part")}).status == 200);
+    view.showResult(inspectFile(g.onlyCaptureFolder()));
+    view.tree()->setCurrentIndex(view.model()->index(0, 0));
+    CHECK(view.hex()->toPlainText().contains("keeps the request's fields (in Headers), not its bytes"));
+    CHECK_FALSE(view.savePartButton()->isEnabled());
+    CHECK(view.text()->toPlainText().startsWith("POST /file-part HTTP/1.1\n"));
+}
+
+// Finding 6: a header line that did not parse vanished from the Headers tab.
+TEST_CASE("Inspect: a part's header line that did not parse shows in Headers, marked, with its bytes", "[ui][inspect]")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("body.bin");
+    {
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write("--b\r\nContent-Disposition: form-data; name=\"a\"\r\nthis line has no colon\r\n\r\nv\r\n--b--\r\n");
+    }
+    ui::InspectView view;
+    view.showResult(inspectFile(path));
+    REQUIRE(view.model()->rowCount() == 1);
+    const QStringList rows = headerRows(view.headers());
+    INFO(rows.join(" | ").toStdString());
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0] == "Content-Disposition: form-data; name=\"a\"");
+    CHECK(rows[1] == "⚠ not parsed: this line has no colon");
+    INFO(view.headers()->item(1, 1)->toolTip().toStdString());
+    CHECK(view.headers()->item(1, 1)->toolTip().startsWith("byte 47: malformed_header"));
 }
 
 TEST_CASE("clicks that change nothing on screen say what happened in the status bar", "[ui][status]")

@@ -3,6 +3,8 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
+#include <QJsonArray>
 
 namespace upin::ui {
 
@@ -13,10 +15,11 @@ QString text(const std::optional<std::string>& value)
 }
 } // namespace
 
-void PartTreeModel::setReport(core::ParseReport report)
+void PartTreeModel::setReport(core::ParseReport report, QJsonObject request)
 {
     beginResetModel();
     m_report = std::move(report);
+    m_request = std::move(request);
     m_parent.clear();
     indexParents(nullptr, m_report.parts);
     endResetModel();
@@ -25,8 +28,8 @@ void PartTreeModel::setReport(core::ParseReport report)
 void PartTreeModel::setSentHashes(const QStringList& hashes)
 {
     m_sent = hashes;
-    if (rowCount() > 0)
-        emit dataChanged(index(0, Sent), index(rowCount() - 1, Sent));
+    if (rowCount() > firstPartRow())
+        emit dataChanged(index(firstPartRow(), Sent), index(rowCount() - 1, Sent));
 }
 
 void PartTreeModel::indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts)
@@ -42,17 +45,28 @@ const std::vector<core::PartSummary>& PartTreeModel::childrenOf(const core::Part
     return part ? part->children : m_report.parts;
 }
 
+bool PartTreeModel::isRequest(const QModelIndex& index) const
+{
+    return index.isValid() && index.internalPointer() == requestTag();
+}
+
 const core::PartSummary* PartTreeModel::part(const QModelIndex& index) const
 {
-    return index.isValid() ? static_cast<const core::PartSummary*>(index.internalPointer()) : nullptr;
+    return index.isValid() && !isRequest(index) ? static_cast<const core::PartSummary*>(index.internalPointer())
+                                                : nullptr;
 }
 
 QModelIndex PartTreeModel::index(int row, int column, const QModelIndex& parent) const
 {
-    const auto& siblings = childrenOf(part(parent));
-    if (row < 0 || size_t(row) >= siblings.size() || column < 0 || column >= ColumnCount)
+    if (column < 0 || column >= ColumnCount || isRequest(parent))
         return {};
-    return createIndex(row, column, const_cast<core::PartSummary*>(&siblings[size_t(row)]));
+    const int first = parent.isValid() ? 0 : firstPartRow(); // top level: the Request row comes first
+    if (row == 0 && first == 1)
+        return createIndex(0, column, requestTag());
+    const auto& siblings = childrenOf(part(parent));
+    if (row < first || size_t(row - first) >= siblings.size())
+        return {};
+    return createIndex(row, column, const_cast<core::PartSummary*>(&siblings[size_t(row - first)]));
 }
 
 QModelIndex PartTreeModel::parent(const QModelIndex& child) const
@@ -61,15 +75,17 @@ QModelIndex PartTreeModel::parent(const QModelIndex& child) const
     const core::PartSummary* up = self ? m_parent.value(self) : nullptr;
     if (!up)
         return {};
-    const auto& siblings = childrenOf(m_parent.value(up));
-    return createIndex(int(up - siblings.data()), 0, const_cast<core::PartSummary*>(up));
+    const core::PartSummary* upsParent = m_parent.value(up);
+    const auto& siblings = childrenOf(upsParent);
+    const int first = upsParent ? 0 : firstPartRow();
+    return createIndex(first + int(up - siblings.data()), 0, const_cast<core::PartSummary*>(up));
 }
 
 int PartTreeModel::rowCount(const QModelIndex& parent) const
 {
-    if (parent.isValid() && parent.column() != 0)
+    if ((parent.isValid() && parent.column() != 0) || isRequest(parent))
         return 0;
-    return int(childrenOf(part(parent)).size());
+    return int(childrenOf(part(parent)).size()) + (parent.isValid() ? 0 : firstPartRow());
 }
 
 int PartTreeModel::columnCount(const QModelIndex&) const
@@ -85,10 +101,46 @@ QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
+QVariant PartTreeModel::requestData(int column, int role) const
+{
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case Name: return tr("Request");
+        case Filename: // the request line
+            return QStringLiteral("%1 %2 %3")
+                .arg(m_request[QStringLiteral("method")].toString(), m_request[QStringLiteral("target")].toString(),
+                     m_request[QStringLiteral("version")].toString())
+                .trimmed();
+        case ContentType: {
+            for (const auto& field : m_request[QStringLiteral("headers")].toArray())
+                if (field[QStringLiteral("name")].toString().compare(QLatin1String("content-type"),
+                                                                     Qt::CaseInsensitive) == 0)
+                    return field[QStringLiteral("value")].toString();
+            return m_request[QStringLiteral("content_type")].toString(); // captures stored before headers were
+        }
+        case Size: return app::formatBytes(m_report.bytes);
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole)
+        return tr("The request: its line, header fields, framing, client and timings (Headers and Text), and its "
+                  "stored bytes (Hex)");
+    if (role == Qt::FontRole && column == Name) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role == Qt::TextAlignmentRole && column == Size)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
 QVariant PartTreeModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
+    if (isRequest(index))
+        return requestData(index.column(), role);
     const core::PartSummary& p = *part(index);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {

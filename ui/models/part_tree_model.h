@@ -1,10 +1,12 @@
 #pragma once
-// The parts of a parsed body as a tree (nested multipart parts are children of their part).
+// The parts of a parsed body as a tree (nested multipart parts are children of their part), below a Request row
+// when the source was a whole request or a capture.
 
 #include "upin/core/event_recorder.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
+#include <QJsonObject>
 
 namespace upin::ui {
 
@@ -14,11 +16,14 @@ public:
     enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Sha256, Sent, ColumnCount };
     using QAbstractItemModel::QAbstractItemModel;
 
-    void setReport(core::ParseReport report);
+    // request: InspectResult::request; when not empty, a Request row comes first.
+    void setReport(core::ParseReport report, QJsonObject request = {});
     // SHA-256 of each top-level part as our sender sent it (empty: unknown); the Sent column compares.
     void setSentHashes(const QStringList& hashes);
     const core::ParseReport& report() const { return m_report; }
-    const core::PartSummary* part(const QModelIndex& index) const;
+    const core::PartSummary* part(const QModelIndex& index) const; // nullptr for the Request row
+    bool isRequest(const QModelIndex& index) const;
+    int firstPartRow() const { return m_request.isEmpty() ? 0 : 1; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -31,7 +36,11 @@ private:
     const std::vector<core::PartSummary>& childrenOf(const core::PartSummary* part) const;
     void indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts);
 
+    void* requestTag() const { return const_cast<QJsonObject*>(&m_request); } // the Request row's internal pointer
+    QVariant requestData(int column, int role) const;
+
     core::ParseReport m_report;
+    QJsonObject m_request;
     QStringList m_sent;
     QHash<const core::PartSummary*, const core::PartSummary*> m_parent; // nullptr for top-level parts
 };

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -100,8 +101,12 @@ InspectView::InspectView(QWidget* parent)
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setStretchLastSection(true);
-    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex& current) { showPart(m_model->part(current)); });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+        if (m_model->isRequest(current))
+            showRequest();
+        else
+            showPart(m_model->part(current));
+    });
 
     m_headers->setHorizontalHeaderLabels({tr("Header"), tr("Value")});
     m_headers->horizontalHeader()->setStretchLastSection(true);
@@ -190,7 +195,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     m_result = result;
-    m_model->setReport(result.report);
+    m_model->setReport(result.report, result.request);
     m_model->setSentHashes(m_sentHashes.value(result.capture[QStringLiteral("capture_id")].toString()));
     m_tree->expandAll();
     for (int c = 0; c < PartTreeModel::Sha256; ++c)
@@ -252,9 +257,9 @@ void InspectView::showResult(const app::InspectResult& result)
     for (const auto& part : r.parts)
         anyBytes = anyBytes || app::locatePart(result, part).missing.isEmpty();
     m_saveAll->setEnabled(anyBytes);
-    m_savePart->setEnabled(false); // until a part with bytes is selected
-    if (!r.parts.empty())
-        m_tree->setCurrentIndex(m_model->index(0, 0));
+    m_savePart->setEnabled(false);                     // until a part with bytes is selected
+    if (!r.parts.empty() || !result.request.isEmpty()) // the first part, else the request that has none
+        m_tree->setCurrentIndex(m_model->index(r.parts.empty() ? 0 : m_model->firstPartRow(), 0));
     else
         showPart(nullptr); // nothing of an earlier file's part stays on show
 }
@@ -291,6 +296,7 @@ void InspectView::showPart(const core::PartSummary* part)
                            new QTableWidgetItem(tr("counted, not kept: the report's header budget ran out "
                                                    "(Settings… or --max-recorded-headers)")));
     }
+    addUnparsedHeaderLines(*part);
     // The part's charset chooses the text encoding when it names one we offer.
     const QString type = QString::fromStdString(part->contentType.value_or("")).toLower();
     qsizetype charset = type.indexOf(QLatin1String("charset="));
@@ -325,6 +331,138 @@ void InspectView::showPart(const core::PartSummary* part)
                                 .arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
     }
     showHexAt(part->bodyOffset);
+}
+
+void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
+{
+    // The header block is at most Options::maxHeaderBytes (16 KiB by default); read once when a line is shown.
+    QByteArray block;
+    bool blockRead = false;
+    for (const auto& d : m_result.report.diagnostics) {
+        if (d.offset < part.offset || d.offset >= part.bodyOffset)
+            continue;
+        if (!blockRead) {
+            block = app::readPartBytes(m_wholeBody, part.offset, qint64(part.bodyOffset - part.offset));
+            blockRead = true;
+        }
+        QString line = tr("(the line at byte %1; this source did not keep the raw header bytes)").arg(d.offset);
+        if (!block.isEmpty()) {
+            const qsizetype at = qsizetype(d.offset - part.offset);
+            const qsizetype start = block.lastIndexOf('\n', at > 0 ? at - 1 : 0) + 1;
+            const qsizetype end = block.indexOf('\n', at);
+            QByteArray bytes = block.mid(start, (end < 0 ? block.size() : end) - start);
+            if (bytes.endsWith('\r'))
+                bytes.chop(1);
+            line = app::printable(QString::fromUtf8(bytes));
+        }
+        const int row = m_headers->rowCount();
+        m_headers->insertRow(row);
+        auto* mark = new QTableWidgetItem(tr("⚠ not parsed"));
+        auto* value = new QTableWidgetItem(line);
+        for (auto* item : {mark, value}) {
+            item->setForeground(QColor(0xc0, 0x1c, 0x28));
+            item->setToolTip(tr("byte %1: %2 — %3 (the line was left out of the part's headers)")
+                                 .arg(d.offset)
+                                 .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));
+        }
+        m_headers->setItem(row, 0, mark);
+        m_headers->setItem(row, 1, value);
+    }
+}
+
+namespace {
+// The Request row's Text tab: the request as it reads on the wire, then what the tool learnt about it.
+QString describeRequest(const app::InspectResult& result)
+{
+    const QJsonObject& request = result.request;
+    auto text = [&](const char* key) { return request[QLatin1String(key)].toString(); };
+    auto number = [&](const char* key) { return quint64(request[QLatin1String(key)].toInteger()); };
+    QString out = app::printable(QStringLiteral("%1 %2 %3").arg(text("method"), text("target"), text("version"))) +
+                  QLatin1Char('\n');
+    for (const auto& field : request[QStringLiteral("headers")].toArray())
+        out += app::printable(field[QStringLiteral("name")].toString() + QStringLiteral(": ") +
+                              field[QStringLiteral("value")].toString()) +
+               QLatin1Char('\n');
+    out += QLatin1Char('\n');
+
+    const QString framing = text("framing");
+    QString wire =
+        framing == QLatin1String("chunked")
+            ? QObject::tr("chunked: %1 data %2")
+                      .arg(number("chunks"))
+                      .arg(number("chunks") == 1 ? QObject::tr("chunk") : QObject::tr("chunks")) +
+                  (number("trailer_bytes") > 0
+                       ? QObject::tr(", %1 bytes of trailer fields (read, not kept)").arg(number("trailer_bytes"))
+                       : QObject::tr(", no trailer fields"))
+        : framing == QLatin1String("content-length")
+            ? QObject::tr("Content-Length: %1 bytes").arg(number("content_length"))
+            : QObject::tr("no body framing (the body runs to the end of the file)");
+    out += QObject::tr("Framing:    %1\n").arg(wire);
+    out += result.report.bytes < 1024 ? QObject::tr("Body:       %1 bytes").arg(result.report.bytes)
+                                      : QObject::tr("Body:       %1 (%2 bytes)")
+                                            .arg(app::formatBytes(result.report.bytes))
+                                            .arg(result.report.bytes);
+    if (request.contains(QStringLiteral("wire_bytes")) && number("wire_bytes") != result.report.bytes)
+        out += QObject::tr(", %1 bytes on the wire").arg(number("wire_bytes"));
+    out += QObject::tr("\nHead:       %1 bytes").arg(number("head_bytes"));
+    if (request.contains(QStringLiteral("head_ms")))
+        out +=
+            QObject::tr(", arrived in %1").arg(app::formatSeconds(request[QStringLiteral("head_ms")].toDouble() / 1e3));
+    out += QLatin1Char('\n');
+
+    const QJsonObject& capture = result.capture;
+    if (capture.isEmpty()) {
+        out += QObject::tr("Client:     not recorded (a request file holds only the request's bytes)\n");
+        out += QObject::tr("Transport:  not recorded\n");
+        return out;
+    }
+    out += QObject::tr("Client:     %1\n").arg(text("client"));
+    if (!text("host").isEmpty())
+        out += QObject::tr("Listener:   %1 (as the client named it)\n").arg(text("host"));
+    if (!text("received_at").isEmpty())
+        out += QObject::tr("Received:   %1\n")
+                   .arg(QDateTime::fromString(text("received_at"), Qt::ISODateWithMs)
+                            .toLocalTime()
+                            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz t")));
+    const double seconds = capture[QStringLiteral("elapsed_ms")].toDouble() / 1e3;
+    out += QObject::tr("Body time:  %1 from the head's end to the answer").arg(app::formatSeconds(seconds));
+    if (seconds > 0 && result.report.bytes > 0)
+        out += QObject::tr(" (%1/s)").arg(app::formatBytes(quint64(double(result.report.bytes) / seconds)));
+    out += QLatin1Char('\n');
+    out += QObject::tr("Endpoint:   %1, matcher %2, hash %3; %4\n")
+               .arg(capture[QStringLiteral("endpoint")].toString(), capture[QStringLiteral("matcher")].toString(),
+                    capture[QStringLiteral("hash")].toString(), capture[QStringLiteral("state")].toString());
+    out += QObject::tr("Transport:  plain HTTP/1.1 over TCP\n");
+    return out;
+}
+} // namespace
+
+void InspectView::showRequest()
+{
+    m_headers->setRowCount(0);
+    for (const auto& field : m_result.request[QStringLiteral("headers")].toArray()) {
+        const int row = m_headers->rowCount();
+        m_headers->insertRow(row);
+        m_headers->setItem(row, 0, new QTableWidgetItem(app::printable(field[QStringLiteral("name")].toString())));
+        m_headers->setItem(row, 1, new QTableWidgetItem(app::printable(field[QStringLiteral("value")].toString())));
+    }
+    m_text->setPlainText(describeRequest(m_result));
+    m_image->setPixmap({});
+    m_image->setToolTip({});
+    m_image->setText(tr("(the request: choose a part to see an image)"));
+    m_partBytes = app::locateRequest(m_result);
+    m_savePart->setEnabled(m_partBytes.missing.isEmpty());
+    m_savePart->setToolTip(m_partBytes.missing.isEmpty() ? tr("Save the whole request, as stored, to a file")
+                                                         : tr("Nothing to save: %1").arg(m_partBytes.missing));
+    const QString note =
+        !m_partBytes.before.isEmpty()
+            ? tr("the request as stored: head.raw (%1 bytes), then body.raw (the body%2)")
+                  .arg(m_partBytes.before.size())
+                  .arg(m_result.request[QStringLiteral("framing")].toString() == QLatin1String("chunked")
+                           ? tr(", de-chunked")
+                           : QString())
+            : tr("the request file, from its first byte");
+    showHex(m_partBytes, 0, m_partBytes.missing.isEmpty() ? note : QString());
 }
 
 void InspectView::showText(const core::PartSummary& part)
@@ -450,7 +588,7 @@ void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>
 
 void InspectView::onPartsSaved(int count, const QStringList& failures)
 {
-    m_savePart->setEnabled(m_partBytes.missing.isEmpty() && m_model->part(m_tree->currentIndex()));
+    m_savePart->setEnabled(m_partBytes.missing.isEmpty() && m_tree->currentIndex().isValid());
     m_saveAll->setEnabled(true);
     if (m_title->text().startsWith(tr("Saving"))) // not when another file was opened meanwhile
         m_title->setText(m_titleBeforeSave);
@@ -471,6 +609,19 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
 
 void InspectView::savePart()
 {
+    if (m_model->isRequest(m_tree->currentIndex())) {
+        const QString target =
+            QFileDialog::getSaveFileName(this, tr("Save the request"), QStringLiteral("request.http"));
+        if (target.isEmpty())
+            return;
+        m_partialSaves.clear();
+        m_savePart->setEnabled(false);
+        m_saveAll->setEnabled(false);
+        m_titleBeforeSave = m_title->text();
+        m_title->setText(tr("Saving the request…"));
+        emit savePartsRequested({{m_partBytes, target}});
+        return;
+    }
     const core::PartSummary* part = m_model->part(m_tree->currentIndex());
     if (!part)
         return;

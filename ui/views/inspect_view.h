@@ -30,6 +30,7 @@ public:
     QTreeView* tree() const { return m_tree; }
     QListWidget* diagnostics() const { return m_diagnostics; }
     QPlainTextEdit* hex() const { return m_hex; }
+    QTableWidget* headers() const { return m_headers; }
     QPlainTextEdit* text() const { return m_text; }
     QLabel* image() const { return m_image; }
     QPushButton* copyCurlButton() const { return m_copyCurl; }
@@ -54,6 +55,9 @@ signals:
 
 private:
     void showPart(const core::PartSummary* part);
+    void showRequest(); // the Request row: its fields, framing, client and timings, and its stored bytes
+    // Header lines of this part that did not parse, from the diagnostics inside its header block.
+    void addUnparsedHeaderLines(const core::PartSummary& part);
     void showText(const core::PartSummary& part);
     void askForBoundary();
     void copyAsCurl();
