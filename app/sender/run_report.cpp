@@ -45,6 +45,16 @@ bool succeeded(const RunResult& r)
     return r.error.isEmpty() && !r.cancelled && r.httpStatus >= 200 && r.httpStatus < 300;
 }
 
+QString failureReason(const RunResult& r)
+{
+    if (r.cancelled)
+        return QStringLiteral("cancelled");
+    if (!r.error.isEmpty())
+        return r.error;
+    const QByteArray status = r.statusLine.mid(r.statusLine.indexOf(' ') + 1); // "404 Not Found"
+    return status.isEmpty() ? QStringLiteral("HTTP %1").arg(r.httpStatus) : QString::fromLatin1(status);
+}
+
 } // namespace
 
 QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
@@ -65,6 +75,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
                 continue;
             if (!succeeded(r)) {
                 ++s.failures;
+                s.lastFailure = failureReason(r);
                 continue;
             }
             ++s.count;
@@ -143,6 +154,14 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
     return out;
 }
 
+QString checksText(const TargetStats& s)
+{
+    return s.failures
+               ? QStringLiteral("%1 of %2 failed (%3)").arg(s.failures).arg(s.failures + s.count).arg(s.lastFailure)
+           : s.integrityFailures ? QStringLiteral("%1 MISMATCH").arg(s.integrityFailures)
+                                 : QStringLiteral("ok");
+}
+
 QString statsTable(const QList<TargetStats>& stats)
 {
     QString out = QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
@@ -154,17 +173,16 @@ QString statsTable(const QList<TargetStats>& stats)
                       .arg(QStringLiteral("MB/s"), 8)
                       .arg(QStringLiteral("checks"));
     for (const auto& s : stats) {
-        QString checks = s.failures            ? QStringLiteral("%1 failed").arg(s.failures)
-                         : s.integrityFailures ? QStringLiteral("%1 MISMATCH").arg(s.integrityFailures)
-                                               : QStringLiteral("ok");
+        // No run that succeeded: no figures to show (zeros would read as measurements).
+        auto figure = [&](double value, int width, int decimals) {
+            return s.count > 0 ? QStringLiteral("%1").arg(value, width, 'f', decimals)
+                               : QStringLiteral("%1").arg(QStringLiteral("-"), width);
+        };
         out += QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
                    .arg(s.target.toString(), -44)
                    .arg(s.count, 4)
-                   .arg(s.medianSeconds, 9, 'f', 3)
-                   .arg(s.minSeconds, 8, 'f', 3)
-                   .arg(s.maxSeconds, 8, 'f', 3)
-                   .arg(s.medianMBps, 8, 'f', 1)
-                   .arg(checks);
+                   .arg(figure(s.medianSeconds, 9, 3), figure(s.minSeconds, 8, 3), figure(s.maxSeconds, 8, 3),
+                        figure(s.medianMBps, 8, 1), checksText(s));
     }
     return out;
 }

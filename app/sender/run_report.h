@@ -9,14 +9,17 @@ namespace upin::app {
 
 struct TargetStats {
     QUrl target;
-    int count = 0;    // completed runs (HTTP status received)
-    int failures = 0; // transport errors, cancellations, non-2xx answers
+    int count = 0;       // completed runs (HTTP status received)
+    int failures = 0;    // transport errors, cancellations, non-2xx answers
+    QString lastFailure; // why the last failed run failed: "404 Not Found", "Connection refused", "cancelled"
     int integrityFailures = 0;
     double medianSeconds = 0, minSeconds = 0, maxSeconds = 0, meanSeconds = 0;
     double medianMBps = 0, minMBps = 0, maxMBps = 0, meanMBps = 0;
 };
 
 QList<TargetStats> statsByTarget(const QList<RunResult>& runs);
+// "3 of 3 failed (404 Not Found)", "1 mismatched", "ok": a target's checks in words.
+QString checksText(const TargetStats& stats);
 QString runsToCsv(const QList<RunResult>& runs);
 QJsonArray runsToJson(const QList<RunResult>& runs);
 QString statsTable(const QList<TargetStats>& stats); // aligned text, one row per target

@@ -15,6 +15,7 @@
 #include "models/capture_list_model.h"
 #include "models/part_tree_model.h"
 #include "models/plan_parts_model.h"
+#include "sender/run_report.h"
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
 #include "views/compare_view.h"
@@ -29,6 +30,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBuffer>
@@ -177,6 +179,16 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     REQUIRE(chart.sentSeries()->count() == 3); // the origin, then each sample
     CHECK(chart.sentSeries()->at(2) == QPointF(0.2, 3.0));
     CHECK(chart.receivedSeries()->at(1) == QPointF(0.15, 2.0));
+    // Finding 8: the rate beside the total: 1 MB in the first 100 ms, then 2 MB in the next (MB/s at each end).
+    REQUIRE(chart.sentRateSeries()->count() == 2);
+    CHECK(chart.sentRateSeries()->at(0).x() == Approx(0.1));
+    CHECK(chart.sentRateSeries()->at(0).y() == Approx(10.0));
+    CHECK(chart.sentRateSeries()->at(1).y() == Approx(20.0));
+    // Samples closer than 100 ms are merged into one step, so jitter does not show as spikes.
+    chart.setSent({{100, 1000000}, {120, 1500000}, {200, 3000000}});
+    REQUIRE(chart.sentRateSeries()->count() == 2);
+    CHECK(chart.sentRateSeries()->at(1).y() == Approx(20.0));
+    CHECK(chart.receivedRateSeries()->at(0).y() == Approx(2.0 / 0.15));
 }
 
 TEST_CASE("end to end: send from the Send view, see the capture in the Listen view with hashes matching", "[ui][e2e]")
@@ -964,6 +976,41 @@ TEST_CASE("Compare labels its bars by what tells the targets apart", "[ui][compa
     CHECK(ui::distinctLabels({"/file-part", "/part-event"}) == QStringList{"file-part", "part-event"});
     CHECK(ui::distinctLabels({"/file-part"}) == QStringList{"/file-part"});
     CHECK(ui::distinctLabels({"/a?x=1", "/a?x=1&y=2"}) == QStringList{"x=1", "x=1&y=2"});
+}
+
+// Finding 8: failed targets became empty bars, and the table showed 0.000 s as if measured.
+TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a measured zero", "[ui][compare]")
+{
+    auto run = [](const QString& path, int status, const QByteArray& statusLine, const QString& error) {
+        app::RunResult r;
+        r.target = QUrl("http://127.0.0.1:8080" + path);
+        r.bodyBytes = 10'000'000;
+        r.httpStatus = status;
+        r.statusLine = statusLine;
+        r.error = error;
+        r.lastByteSeconds = error.isEmpty() ? 0.9 : -1;
+        r.totalSeconds = error.isEmpty() ? 1.0 : 0.01;
+        return r;
+    };
+    ui::CompareView view;
+    view.addRuns({run("/file-part", 200, "HTTP/1.1 200 OK", {}), run("/nothing", 404, "HTTP/1.1 404 Not Found", {}),
+                  run("/refused", 0, {}, "Connection refused"), run("/refused", 0, {}, "Connection refused")});
+    QTableWidget* table = view.table();
+    REQUIRE(table->rowCount() == 3);
+    CHECK(table->item(0, 5)->text() == "10.0");
+    CHECK(table->item(0, 6)->text() == "ok");
+    CHECK(table->item(1, 2)->text() == "—"); // no median seconds for a target with no good run
+    CHECK(table->item(1, 5)->text() == "—");
+    CHECK(table->item(1, 6)->text() == "1 of 1 failed (404 Not Found)");
+    CHECK(table->item(2, 6)->text() == "2 of 2 failed (Connection refused)");
+    const QStringList categories = view.chart()->categories()->categories();
+    CHECK(categories ==
+          QStringList{"file-part", "nothing (failed: 404 Not Found)", "refused (failed: Connection refused)"});
+    // The CLI's table says the same.
+    const QString text = app::statsTable(app::statsByTarget(view.runs()));
+    INFO(text.toStdString());
+    CHECK(text.contains("1 of 1 failed (404 Not Found)"));
+    CHECK_FALSE(text.contains("0.000"));
 }
 
 TEST_CASE("File > Open capture folder… opens a folder, where a file dialog would walk into it", "[ui][inspect]")

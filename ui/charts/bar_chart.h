@@ -26,6 +26,7 @@ public:
     void setBars(const QList<Bar>& bars, bool showWhiskers = false);
     QBarSet* values() const { return m_set; }
     QBoxPlotSeries* whiskers() const { return m_whiskers; }
+    QBarCategoryAxis* categories() const { return m_categories; }
 
 private:
     QBarSeries* m_series;

@@ -9,24 +9,56 @@
 
 namespace upin::ui {
 
+namespace {
+// Rate over steps of at least this long, plotted at each step's end: samples come every 100 ms or so, and a
+// shorter step would turn scheduling jitter into spikes.
+constexpr double kRateStepSeconds = 0.1;
+
+QList<QPointF> ratePoints(const QList<QPointF>& cumulative)
+{
+    QList<QPointF> rates;
+    QPointF from = cumulative.isEmpty() ? QPointF() : cumulative.first();
+    for (const QPointF& p : cumulative)
+        if (p.x() - from.x() >= kRateStepSeconds) {
+            rates.append({p.x(), (p.y() - from.y()) / (p.x() - from.x())});
+            from = p;
+        }
+    return rates;
+}
+} // namespace
+
 ThroughputChart::ThroughputChart(QWidget* parent)
-    : QChartView(parent), m_sent(new QLineSeries), m_received(new QLineSeries), m_x(new QValueAxis), m_y(new QValueAxis)
+    : QChartView(parent), m_sent(new QLineSeries), m_received(new QLineSeries), m_sentRate(new QLineSeries),
+      m_receivedRate(new QLineSeries), m_x(new QValueAxis), m_y(new QValueAxis), m_rateAxis(new QValueAxis)
 {
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
-    m_sent->setName(tr("sent (sender)"));
-    m_received->setName(tr("received (listener)"));
-    chart->addSeries(m_sent);
-    chart->addSeries(m_received);
+    m_sent->setName(tr("MB sent"));
+    m_received->setName(tr("MB received"));
+    m_sentRate->setName(tr("MB/s sent"));
+    m_receivedRate->setName(tr("MB/s received"));
+    for (auto* s : {m_sent, m_received, m_sentRate, m_receivedRate})
+        chart->addSeries(s);
+    // Each rate in its total's colour, dashed.
+    for (auto [total, rate] : {std::pair{m_sent, m_sentRate}, std::pair{m_received, m_receivedRate}}) {
+        QPen pen(total->color(), 1.5, Qt::DashLine);
+        rate->setPen(pen);
+    }
     m_x->setTitleText(tr("seconds"));
-    m_y->setTitleText(tr("MB"));
+    m_y->setTitleText(tr("MB (solid)"));
+    m_rateAxis->setTitleText(tr("MB/s (dashed)"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
+    chart->addAxis(m_rateAxis, Qt::AlignRight);
     for (auto* s : {m_sent, m_received}) {
         s->attachAxis(m_x);
         s->attachAxis(m_y);
     }
-    chart->setTitle(tr("MB sent and received over time")); // cumulative: the slope is the rate
+    for (auto* s : {m_sentRate, m_receivedRate}) {
+        s->attachAxis(m_x);
+        s->attachAxis(m_rateAxis);
+    }
+    chart->setTitle(tr("MB sent and received over time, and the rate"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
@@ -35,34 +67,39 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     rescale(); // empty: no labels until there is data
 }
 
-void ThroughputChart::fill(QLineSeries* series, const QList<app::ThroughputSample>& samples)
+void ThroughputChart::fill(QLineSeries* series, QLineSeries* rate, const QList<app::ThroughputSample>& samples)
 {
     QList<QPointF> points{{0, 0}};
     for (const auto& s : samples)
         points.append({double(s.msSinceStart) / 1000.0, double(s.bytes) / 1e6});
     series->replace(points);
+    rate->replace(ratePoints(points));
     rescale();
 }
 
 void ThroughputChart::setSent(const QList<app::ThroughputSample>& samples)
 {
-    fill(m_sent, samples);
+    fill(m_sent, m_sentRate, samples);
 }
 void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples)
 {
-    fill(m_received, samples);
+    fill(m_received, m_receivedRate, samples);
 }
 
 void ThroughputChart::rescale()
 {
-    double maxX = 0, maxY = 0;
+    double maxX = 0, maxY = 0, maxRate = 0;
     for (auto* s : {m_sent, m_received})
         for (const auto& p : s->points()) {
             maxX = std::max(maxX, p.x());
             maxY = std::max(maxY, p.y());
         }
+    for (auto* s : {m_sentRate, m_receivedRate})
+        for (const auto& p : s->points())
+            maxRate = std::max(maxRate, p.y());
     setNiceRange(m_x, maxX);
     setNiceRange(m_y, maxY);
+    setNiceRange(m_rateAxis, maxRate);
 }
 
 } // namespace upin::ui

@@ -1,5 +1,6 @@
 #pragma once
-// Bytes over time for one run: the sender's bytes-sent curve and the listener's bytes-received curve.
+// Bytes over time for one run: the sender's bytes-sent curve and the listener's bytes-received curve (MB, left
+// axis), and beside each its rate (MB/s, right axis, dashed), so a stall or a slow phase shows as a dip.
 
 #include "listener/listener_types.h"
 
@@ -18,15 +19,20 @@ public:
     void setReceived(const QList<app::ThroughputSample>& samples);
     QLineSeries* sentSeries() const { return m_sent; }
     QLineSeries* receivedSeries() const { return m_received; }
+    QLineSeries* sentRateSeries() const { return m_sentRate; }
+    QLineSeries* receivedRateSeries() const { return m_receivedRate; }
 
 private:
-    void fill(QLineSeries* series, const QList<app::ThroughputSample>& samples);
+    void fill(QLineSeries* series, QLineSeries* rate, const QList<app::ThroughputSample>& samples);
     void rescale();
 
     QLineSeries* m_sent;
     QLineSeries* m_received;
+    QLineSeries* m_sentRate;
+    QLineSeries* m_receivedRate;
     QValueAxis* m_x;
     QValueAxis* m_y;
+    QValueAxis* m_rateAxis;
 };
 
 } // namespace upin::ui

@@ -22,7 +22,7 @@ CompareView::CompareView(QWidget* parent)
       m_table(new QTableWidget(0, 7))
 {
     m_table->setHorizontalHeaderLabels(
-        {tr("Target"), tr("Runs"), tr("Median s"), tr("Min s"), tr("Max s"), tr("Median MB/s"), tr("Checks")});
+        {tr("Target"), tr("Runs ok"), tr("Median s"), tr("Min s"), tr("Max s"), tr("Median MB/s"), tr("Checks")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
@@ -93,20 +93,24 @@ void CompareView::refresh()
     const QStringList labels = distinctLabels(targets); // what tells the bars apart, short enough not to elide
     for (qsizetype i = 0; i < stats.size(); ++i) {
         const auto& s = stats[i];
-        bars.append({labels[i], s.medianMBps, s.minMBps, s.maxMBps});
+        // A target whose runs all failed has no rate: its bar is named for why, not drawn as a measured zero.
+        bars.append({s.count > 0 ? labels[i] : tr("%1 (failed: %2)").arg(labels[i], s.lastFailure), s.medianMBps,
+                     s.minMBps, s.maxMBps});
         int row = m_table->rowCount();
         m_table->insertRow(row);
-        const QStringList cells{s.target.toString(),
-                                QString::number(s.count),
-                                QString::number(s.medianSeconds, 'f', 3),
-                                QString::number(s.minSeconds, 'f', 3),
-                                QString::number(s.maxSeconds, 'f', 3),
-                                QString::number(s.medianMBps, 'f', 1),
-                                s.failures            ? tr("%1 failed").arg(s.failures)
-                                : s.integrityFailures ? tr("%1 mismatched").arg(s.integrityFailures)
-                                                      : tr("ok")};
-        for (int c = 0; c < cells.size(); ++c)
-            m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
+        auto figure = [&](double value, int decimals) {
+            return s.count > 0 ? QString::number(value, 'f', decimals) : QStringLiteral("—");
+        };
+        const QStringList cells{s.target.toString(),     QString::number(s.count), figure(s.medianSeconds, 3),
+                                figure(s.minSeconds, 3), figure(s.maxSeconds, 3),  figure(s.medianMBps, 1),
+                                app::checksText(s)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(cells[c]);
+            if (c == cells.size() - 1 && (s.failures || s.integrityFailures))
+                item->setForeground(QColor(0xc0, 0x1c, 0x28));
+            m_table->setItem(row, c, item);
+        }
     }
     m_chart->setBars(bars, true);
 }
