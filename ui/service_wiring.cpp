@@ -266,12 +266,7 @@ void ServiceWiring::connectShootout()
             [bench = m_bench](const app::ShootoutRequest& request) { bench->run(request); });
     connect(m_bench, &app::ShootoutWorker::finished, view, &ShootoutView::showResult);
     // An inspected capture's raw body is offered as a source to time.
-    connect(m_inspector, &app::InspectWorker::finished, view, [view](const app::InspectResult& result) {
-        if (!result.bodyFile.isEmpty() && result.bodyFileOffset == 0)
-            view->setStoredBody(
-                result.bodyFile,
-                result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString());
-    });
+    connect(m_inspector, &app::InspectWorker::finished, view, &ShootoutView::offerInspected);
 }
 
 } // namespace upin::ui

@@ -35,6 +35,7 @@
 #include <QBoxPlotSeries>
 #include <QBuffer>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QImage>
@@ -1011,6 +1012,38 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     INFO(text.toStdString());
     CHECK(text.contains("1 of 1 failed (404 Not Found)"));
     CHECK_FALSE(text.contains("0.000"));
+}
+
+// Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.
+TEST_CASE("the shoot-out offers what Inspect opened only when it parsed, and keeps the chosen source", "[ui][shootout]")
+{
+    QTemporaryDir dir;
+    auto write = [&](const QString& name, const QByteArray& bytes) {
+        QFile f(dir.filePath(name));
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        return f.fileName();
+    };
+    ui::ShootoutView view;
+    const int generated = view.source()->count();
+    const QString chosen = view.source()->currentText();
+    view.offerInspected(inspectFile(write("none.bin", "no delimiter here at all")));
+    CHECK(view.source()->count() == generated); // nothing to time: not offered
+    const QString body = write("good.bin", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--b--\r\n");
+    view.offerInspected(inspectFile(body));
+    REQUIRE(view.source()->count() == generated + 1);
+    CHECK(view.source()->itemText(generated) == "stored: good.bin");
+    CHECK(view.source()->currentText() == chosen); // offered, not switched to
+    // Chosen, it is timed with the boundary Inspect read from its first line.
+    QSignalSpy requested(&view, &ui::ShootoutView::runRequested);
+    view.source()->setCurrentIndex(generated);
+    for (auto* b : view.findChildren<QPushButton*>())
+        if (b->text() == "Run shoot-out")
+            b->click();
+    REQUIRE(requested.size() == 1);
+    const auto request = requested.first().first().value<app::ShootoutRequest>();
+    CHECK(request.path == body);
+    CHECK(request.contentType == "multipart/form-data; boundary=b");
 }
 
 TEST_CASE("File > Open capture folder… opens a folder, where a file dialog would walk into it", "[ui][inspect]")

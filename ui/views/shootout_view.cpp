@@ -36,8 +36,10 @@ ShootoutView::ShootoutView(QWidget* parent)
     auto* pick = new QPushButton(tr("Body file…"));
     connect(pick, &QPushButton::clicked, this, [this] {
         QString path = QFileDialog::getOpenFileName(this, tr("A stored multipart body"));
-        if (!path.isEmpty())
+        if (!path.isEmpty()) {
             setStoredBody(path, {});
+            m_source->setCurrentIndex(m_source->findData(-1));
+        }
     });
     connect(m_run, &QPushButton::clicked, this, [this] {
         app::ShootoutRequest request;
@@ -72,11 +74,27 @@ void ShootoutView::setStoredBody(const QString& path, const QString& contentType
     m_storedType = contentType;
     int index = m_source->findData(-1);
     QString label = tr("stored: %1").arg(QFileInfo(path).fileName());
-    if (index < 0)
+    if (index < 0) {
         m_source->addItem(label, -1);
-    else
-        m_source->setItemText(index, label);
-    m_source->setCurrentIndex(m_source->findData(-1));
+        index = m_source->count() - 1;
+    }
+    m_source->setItemText(index, label);
+    m_source->setItemData(index, path, Qt::ToolTipRole);
+}
+
+void ShootoutView::offerInspected(const app::InspectResult& result)
+{
+    // Only a body file whose offsets start at 0 (a raw body or a capture's body.raw) can be timed as it is; a
+    // de-chunked temporary copy is deleted when Inspect opens the next file.
+    if (result.bodyFile.isEmpty() || result.bodyFileOffset != 0 || result.bodyFileOwner ||
+        result.report.boundary.empty() || result.report.parts.empty())
+        return;
+    QString type = result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString();
+    if (type.isEmpty()) // a raw body whose boundary was read from its first delimiter line
+        type = QStringLiteral("multipart/form-data; boundary=") + QString::fromStdString(result.report.boundary);
+    const int chosen = m_source->currentIndex();
+    setStoredBody(result.bodyFile, type);
+    m_source->setCurrentIndex(chosen);
 }
 
 void ShootoutView::showResult(const app::ShootoutResult& result)

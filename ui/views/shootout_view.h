@@ -3,6 +3,7 @@
 // or a stored one: the before and after of the Spring fix, as a chart.
 
 #include "bench/shootout_types.h"
+#include "inspect/inspect_types.h"
 
 #include <QWidget>
 
@@ -20,7 +21,12 @@ class ShootoutView final : public QWidget {
 public:
     explicit ShootoutView(QWidget* parent = nullptr);
     BarChart* chart() const { return m_chart; }
-    void setStoredBody(const QString& path, const QString& contentType); // offered as a source
+    // Offered as a source, and chosen (the user picked it with Body file…).
+    void setStoredBody(const QString& path, const QString& contentType);
+    // What Inspect opened is offered too, when it is a body that parsed (a boundary and parts), without
+    // changing the chosen source: a file with no boundary would only fail to time.
+    void offerInspected(const app::InspectResult& result);
+    QComboBox* source() const { return m_source; }
 
 public slots:
     void showResult(const upin::app::ShootoutResult& result);
