@@ -8,6 +8,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cmath>
 
 namespace upin::app {
 
@@ -38,7 +39,8 @@ QList<StoredCapture> storedCaptures(const QString& root, int limit)
         c.id = json[QStringLiteral("capture_id")].toString().toULongLong();
         c.folder = it->folder;
         c.finished = it->finished;
-        c.elapsedMs = qint64(json[QStringLiteral("elapsed_ms")].toDouble());
+        // Rounded up: a capture that took a fraction of a millisecond has a rate, not a duration of 0 ms.
+        c.elapsedMs = qint64(std::ceil(json[QStringLiteral("elapsed_ms")].toDouble()));
         c.started = c.finished.addMSecs(-c.elapsedMs);
         c.client = json[QStringLiteral("request")].toObject()[QStringLiteral("client")].toString();
         c.endpoint = json[QStringLiteral("endpoint")].toString();

@@ -143,6 +143,7 @@ QJsonObject requestHeadToJson(const core::RequestHead& head, size_t headBytes)
                        {"target", toQString(head.target)},
                        {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)},
                        {"headers", headers},
+                       {"content_type", toQString(head.field("content-type"))},
                        {"head_bytes", qint64(headBytes)}};
 }
 

@@ -33,6 +33,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QBoxPlotSeries>
+#include <QBoxSet>
 #include <QBuffer>
 #include <QClipboard>
 #include <QComboBox>
@@ -50,6 +51,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -581,6 +583,9 @@ TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labe
     CHECK(axis.labelsVisible());
     ui::setNiceRange(&axis, 0); // no data: was 0 0 0 1 1
     CHECK_FALSE(axis.labelsVisible());
+    CHECK_FALSE(axis.isTitleVisible()); // was an elided "⋮" beside the hidden labels
+    ui::setNiceRange(&axis, 15);
+    CHECK(axis.isTitleVisible());
 
     ui::BarChart chart("t", "MB/s");
     chart.show(); // legend markers are laid out (and report visibility) once shown
@@ -709,6 +714,63 @@ TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/
     CHECK(view->results()->item(0, 4)->text() == QStringLiteral("—"));
     CHECK(view->answer()->toPlainText().startsWith("HTTP/1.1 404 Not Found\n"));
     CHECK(view->answer()->toPlainText().endsWith("\n\nnot found\n"));
+}
+
+// Findings 1 and 8: a second send showed the first send's answer for its runs; the bar read 100% after a failure;
+// durations read "7500 ms"; a run with no answer showed "??" as its part checks.
+TEST_CASE("the Send view: a new send clears the last one's answers, and failures read as failures", "[ui][send]")
+{
+    ui::SendView view;
+    view.partsModel()->addFiles({QStringLiteral(UPIN_DEFAULT_CORPUS) + "/README.md"});
+    view.setTargets({"http://127.0.0.1:9/file-part"});
+    QPushButton* send = nullptr;
+    for (auto* b : view.findChildren<QPushButton*>())
+        if (b->text() == "Send")
+            send = b;
+    REQUIRE(send);
+    auto* progress = view.findChild<QProgressBar*>();
+    REQUIRE(progress);
+
+    app::RunResult ok;
+    ok.target = QUrl("http://127.0.0.1:8080/file-part");
+    ok.httpStatus = 200;
+    ok.statusLine = "HTTP/1.1 200 OK";
+    ok.response = "{}";
+    ok.bodyBytes = 75'000'000;
+    ok.lastByteSeconds = 7.4;
+    ok.totalSeconds = 7.5;
+    send->click();
+    view.onRunFinished(ok);
+    view.onFinished({ok});
+    CHECK(view.results()->item(0, 3)->text() == "7.50 s");
+    CHECK(view.results()->item(0, 4)->text() == "10.0");
+    CHECK(progress->text() == "100%");
+    CHECK(view.answer()->toPlainText().startsWith("HTTP/1.1 200 OK\n"));
+
+    app::RunResult refused;
+    refused.target = QUrl("http://127.0.0.1:9/file-part");
+    refused.error = "Connection refused";
+    refused.totalSeconds = 0.002;
+    send->click();
+    CHECK(view.answer()->toPlainText().isEmpty()); // nothing of the last send's answer stays
+    CHECK(view.chart()->sentSeries()->count() <= 1);
+    view.onProgress(0, 0, 0, 1000);
+    view.onRunFinished(refused);
+    view.onFinished({refused});
+    REQUIRE(view.results()->rowCount() == 1);
+    CHECK(view.results()->item(0, 2)->text() == "Connection refused");
+    CHECK(view.results()->item(0, 5)->text() == "—");
+    CHECK(view.answer()->toPlainText() == "No answer: Connection refused");
+    CHECK(progress->text() == "failed: Connection refused");
+
+    app::RunResult cancelled = refused;
+    cancelled.error = "cancelled";
+    cancelled.cancelled = true;
+    send->click();
+    view.onProgress(0, 0, 300, 1000);
+    view.onRunFinished(cancelled);
+    view.onFinished({cancelled});
+    CHECK(progress->text() == "cancelled at 30%");
 }
 
 TEST_CASE("the Listen tab's curl examples run as pasted, in sh", "[ui][listen]")
@@ -1007,11 +1069,19 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     const QStringList categories = view.chart()->categories()->categories();
     CHECK(categories ==
           QStringList{"file-part", "nothing (failed: 404 Not Found)", "refused (failed: Connection refused)"});
+    CHECK(view.chart()->whiskers()->boxSets()[1]->pen().style() == Qt::NoPen); // no whisker at a zero not measured
     // The CLI's table says the same.
     const QString text = app::statsTable(app::statsByTarget(view.runs()));
     INFO(text.toStdString());
     CHECK(text.contains("1 of 1 failed (404 Not Found)"));
     CHECK_FALSE(text.contains("0.000"));
+
+    // Two servers, one path: the labels name the servers (they read "file-part" twice before).
+    app::RunResult other = run("/file-part", 0, {}, "Connection refused");
+    other.target.setPort(9);
+    view.addRuns({other});
+    CHECK(view.chart()->categories()->categories().first() == "127.0.0.1:8080/file-part");
+    CHECK(view.chart()->categories()->categories().last() == "127.0.0.1:9/file-part (failed: Connection refused)");
 }
 
 // Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.

@@ -61,8 +61,12 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
         categories << bar.category;
         *m_set << bar.value;
         top = std::max(top, showWhiskers ? bar.max : bar.value);
-        if (showWhiskers) // a flat box at the median with whiskers from min to max
-            m_whiskers->append(new QBoxSet(bar.min, bar.value, bar.value, bar.value, bar.max, bar.category));
+        if (showWhiskers) { // a flat box at the median with whiskers from min to max
+            auto* box = new QBoxSet(bar.min, bar.value, bar.value, bar.value, bar.max, bar.category);
+            if (!bar.measured) // the boxes line up with the categories by position: an invisible one keeps its place
+                box->setPen(Qt::NoPen);
+            m_whiskers->append(box);
+        }
     }
     m_whiskers->setVisible(showWhiskers);
     for (auto* marker : chart()->legend()->markers(m_whiskers)) // one per box, created as boxes are added

@@ -21,6 +21,7 @@ public:
         double value = 0;
         double min = 0; // whiskers, used when showWhiskers
         double max = 0;
+        bool measured = true; // false: no value (every run failed), so no whisker is drawn
     };
     BarChart(const QString& title, const QString& unit, QWidget* parent = nullptr);
     void setBars(const QList<Bar>& bars, bool showWhiskers = false);

@@ -12,9 +12,11 @@ void setNiceRange(QValueAxis* axis, double max)
         axis->setRange(0, 1);
         axis->setTickCount(2);
         axis->setLabelsVisible(false);
+        axis->setTitleVisible(false); // Qt Charts elides a title beside hidden labels to a lone "⋮"
         return;
     }
     axis->setLabelsVisible(true);
+    axis->setTitleVisible(true);
     // The smallest round step that covers max in at most 6 intervals.
     const double magnitude = std::pow(10.0, std::floor(std::log10(max / 6)));
     double step = magnitude * 10;

@@ -4,6 +4,7 @@
 #include "charts/nice_axis.h"
 
 #include <QChart>
+#include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -60,6 +61,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     }
     chart->setTitle(tr("MB sent and received over time, and the rate"));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // solid and dashed lines, as drawn
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);

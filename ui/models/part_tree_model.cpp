@@ -4,7 +4,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-#include <QJsonArray>
 
 namespace upin::ui {
 
@@ -111,13 +110,8 @@ QVariant PartTreeModel::requestData(int column, int role) const
                 .arg(m_request[QStringLiteral("method")].toString(), m_request[QStringLiteral("target")].toString(),
                      m_request[QStringLiteral("version")].toString())
                 .trimmed();
-        case ContentType: {
-            for (const auto& field : m_request[QStringLiteral("headers")].toArray())
-                if (field[QStringLiteral("name")].toString().compare(QLatin1String("content-type"),
-                                                                     Qt::CaseInsensitive) == 0)
-                    return field[QStringLiteral("value")].toString();
-            return m_request[QStringLiteral("content_type")].toString(); // captures stored before headers were
-        }
+        case ContentType: // the media type: the boundary would widen the column (it is in the request's Headers)
+            return m_request[QStringLiteral("content_type")].toString().section(QLatin1Char(';'), 0, 0).trimmed();
         case Size: return app::formatBytes(m_report.bytes);
         default: return {};
         }

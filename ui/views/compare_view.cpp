@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSet>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -87,15 +88,19 @@ void CompareView::refresh()
     const auto stats = app::statsByTarget(m_runs);
     QList<BarChart::Bar> bars;
     m_table->setRowCount(0);
+    // Path and query tell targets apart, unless two differ only in their server: then host and port lead.
     QStringList targets;
     for (const auto& s : stats)
         targets.append(s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString()));
+    if (QSet<QString>(targets.begin(), targets.end()).size() < targets.size())
+        for (qsizetype i = 0; i < stats.size(); ++i)
+            targets[i] = stats[i].target.authority() + targets[i];
     const QStringList labels = distinctLabels(targets); // what tells the bars apart, short enough not to elide
     for (qsizetype i = 0; i < stats.size(); ++i) {
         const auto& s = stats[i];
         // A target whose runs all failed has no rate: its bar is named for why, not drawn as a measured zero.
         bars.append({s.count > 0 ? labels[i] : tr("%1 (failed: %2)").arg(labels[i], s.lastFailure), s.medianMBps,
-                     s.minMBps, s.maxMBps});
+                     s.minMBps, s.maxMBps, s.count > 0});
         int row = m_table->rowCount();
         m_table->insertRow(row);
         auto figure = [&](double value, int decimals) {

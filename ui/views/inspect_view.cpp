@@ -267,6 +267,7 @@ void InspectView::showResult(const app::InspectResult& result)
 void InspectView::showPart(const core::PartSummary* part)
 {
     m_headers->setRowCount(0);
+    m_text->setFont(font());
     m_text->clear();
     m_partBytes = {};
     if (!part) { // nothing selected (or nothing opened): no preview of an earlier part stays behind
@@ -405,9 +406,11 @@ QString describeRequest(const app::InspectResult& result)
     if (request.contains(QStringLiteral("wire_bytes")) && number("wire_bytes") != result.report.bytes)
         out += QObject::tr(", %1 bytes on the wire").arg(number("wire_bytes"));
     out += QObject::tr("\nHead:       %1 bytes").arg(number("head_bytes"));
-    if (request.contains(QStringLiteral("head_ms")))
-        out +=
-            QObject::tr(", arrived in %1").arg(app::formatSeconds(request[QStringLiteral("head_ms")].toDouble() / 1e3));
+    if (request.contains(QStringLiteral("head_ms"))) {
+        const double headMs = request[QStringLiteral("head_ms")].toDouble();
+        out += QObject::tr(", arrived in %1")
+                   .arg(headMs < 1 ? QObject::tr("%1 ms").arg(headMs, 0, 'f', 2) : app::formatSeconds(headMs / 1e3));
+    }
     out += QLatin1Char('\n');
 
     const QJsonObject& capture = result.capture;
@@ -427,7 +430,7 @@ QString describeRequest(const app::InspectResult& result)
     const double seconds = capture[QStringLiteral("elapsed_ms")].toDouble() / 1e3;
     out += QObject::tr("Body time:  %1 from the head's end to the answer").arg(app::formatSeconds(seconds));
     if (seconds > 0 && result.report.bytes > 0)
-        out += QObject::tr(" (%1/s)").arg(app::formatBytes(quint64(double(result.report.bytes) / seconds)));
+        out += QObject::tr(" (%1 MB/s)").arg(double(result.report.bytes) / 1e6 / seconds, 0, 'f', 1);
     out += QLatin1Char('\n');
     out += QObject::tr("Endpoint:   %1, matcher %2, hash %3; %4\n")
                .arg(capture[QStringLiteral("endpoint")].toString(), capture[QStringLiteral("matcher")].toString(),
@@ -446,6 +449,7 @@ void InspectView::showRequest()
         m_headers->setItem(row, 0, new QTableWidgetItem(app::printable(field[QStringLiteral("name")].toString())));
         m_headers->setItem(row, 1, new QTableWidgetItem(app::printable(field[QStringLiteral("value")].toString())));
     }
+    m_text->setFont(QFont(QStringLiteral("monospace"))); // aligned like the wire; showPart sets it back
     m_text->setPlainText(describeRequest(m_result));
     m_image->setPixmap({});
     m_image->setToolTip({});

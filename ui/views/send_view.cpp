@@ -93,7 +93,12 @@ SendView::SendView(QWidget* parent)
                                                         : tr("Nothing to send to: choose a target URL"));
             return;
         }
+        // Nothing of the last send stays on show: its rows, their answers, its chart.
         m_results->setRowCount(0);
+        m_shownRuns.clear();
+        m_answer->clear();
+        m_chart->setSent({});
+        m_chart->setReceived({});
         setBusy(true);
         m_runClock.start();
         m_liveSamples.clear();
@@ -291,7 +296,7 @@ void SendView::onRunFinished(const app::RunResult& r)
     m_liveSamples.clear();
     int row = m_results->rowCount();
     m_results->insertRow(row);
-    QString checks;
+    QString checks = r.statusLine.isEmpty() ? QStringLiteral("—") : QString(); // no answer: nothing to check against
     for (const auto& p : r.parts)
         checks += p.state == app::PartCheck::State::Match      ? QStringLiteral("✓")
                   : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗")
