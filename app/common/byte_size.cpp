@@ -52,6 +52,8 @@ QString formatSeconds(double seconds)
 {
     if (seconds < 0)
         return QStringLiteral("—");
+    if (seconds > 0 && seconds < 0.001) // "0.05 ms", not "0 ms": a small request's head or body takes that long
+        return QStringLiteral("%1 ms").arg(seconds * 1000, 0, 'f', 2);
     if (seconds < 1)
         return QStringLiteral("%1 ms").arg(seconds * 1000, 0, 'f', 0);
     if (seconds < 120)

@@ -14,7 +14,7 @@ std::optional<qulonglong> parseByteSize(const QString& text);
 QString exactByteSize(quint64 bytes);
 // 1536 -> "1.50 KiB": three significant digits or so, for people.
 QString formatBytes(quint64 bytes);
-// "850 ms", "7.50 s", "2 min 5 s": the unit that reads best for the length.
+// "0.05 ms", "850 ms", "7.50 s", "2 min 5 s": the unit that reads best for the length.
 QString formatSeconds(double seconds);
 
 } // namespace upin::app

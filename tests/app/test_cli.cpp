@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "capture/field_value.h"
+#include "common/byte_size.h"
 #include "inspect/body_file.h"
 #include "inspect/part_bytes.h"
 
@@ -360,4 +361,21 @@ TEST_CASE("curl of a raw body writes its parts to --parts-dir and sends them fro
     CHECK(parts[0].toObject()["content_type"].toString() == "application/x-thing");
     CHECK(parts[1].toObject()["value"].toString() == "some text");
     CHECK(parts[1].toObject()["filename"].isNull());
+}
+
+// Sizes and durations as the CLI options read them and every view shows them (finding 8 of issue 14: "7500 ms").
+TEST_CASE("sizes and durations read as people write and read them", "[format]")
+{
+    using namespace upin::app;
+    CHECK(parseByteSize("64K") == 65536u);
+    CHECK(parseByteSize("1GiB") == 1073741824u);
+    CHECK_FALSE(parseByteSize("12 apples").has_value());
+    CHECK(exactByteSize(1048576) == "1M");
+    CHECK(formatBytes(1536) == "1.50 KiB");
+    CHECK(formatSeconds(0.00005) == "0.05 ms"); // a small request's head: not "0 ms"
+    CHECK(formatSeconds(0.85) == "850 ms");
+    CHECK(formatSeconds(7.5) == "7.50 s");
+    CHECK(formatSeconds(42.4) == "42.4 s");
+    CHECK(formatSeconds(125) == "2 min 5 s");
+    CHECK(formatSeconds(-1) == "—"); // not measured
 }

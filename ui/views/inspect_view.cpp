@@ -268,6 +268,7 @@ void InspectView::showPart(const core::PartSummary* part)
 {
     m_headers->setRowCount(0);
     m_text->setFont(font());
+    m_encoding->setVisible(true);
     m_text->clear();
     m_partBytes = {};
     if (!part) { // nothing selected (or nothing opened): no preview of an earlier part stays behind
@@ -406,11 +407,9 @@ QString describeRequest(const app::InspectResult& result)
     if (request.contains(QStringLiteral("wire_bytes")) && number("wire_bytes") != result.report.bytes)
         out += QObject::tr(", %1 bytes on the wire").arg(number("wire_bytes"));
     out += QObject::tr("\nHead:       %1 bytes").arg(number("head_bytes"));
-    if (request.contains(QStringLiteral("head_ms"))) {
-        const double headMs = request[QStringLiteral("head_ms")].toDouble();
-        out += QObject::tr(", arrived in %1")
-                   .arg(headMs < 1 ? QObject::tr("%1 ms").arg(headMs, 0, 'f', 2) : app::formatSeconds(headMs / 1e3));
-    }
+    if (request.contains(QStringLiteral("head_ms")))
+        out +=
+            QObject::tr(", arrived in %1").arg(app::formatSeconds(request[QStringLiteral("head_ms")].toDouble() / 1e3));
     out += QLatin1Char('\n');
 
     const QJsonObject& capture = result.capture;
@@ -450,6 +449,7 @@ void InspectView::showRequest()
         m_headers->setItem(row, 1, new QTableWidgetItem(app::printable(field[QStringLiteral("value")].toString())));
     }
     m_text->setFont(QFont(QStringLiteral("monospace"))); // aligned like the wire; showPart sets it back
+    m_encoding->setVisible(false);                       // the request's text is ours, not the client's bytes
     m_text->setPlainText(describeRequest(m_result));
     m_image->setPixmap({});
     m_image->setToolTip({});

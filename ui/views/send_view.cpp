@@ -296,7 +296,8 @@ void SendView::onRunFinished(const app::RunResult& r)
     m_liveSamples.clear();
     int row = m_results->rowCount();
     m_results->insertRow(row);
-    QString checks = r.statusLine.isEmpty() ? QStringLiteral("—") : QString(); // no answer: nothing to check against
+    // No listener report to check against: no answer, or an answer that is not a success (an early 404).
+    QString checks = r.httpStatus < 200 || r.httpStatus >= 300 ? QStringLiteral("—") : QString();
     for (const auto& p : r.parts)
         checks += p.state == app::PartCheck::State::Match      ? QStringLiteral("✓")
                   : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗")
