@@ -1069,7 +1069,7 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     const QStringList categories = view.chart()->categories()->categories();
     CHECK(categories ==
           QStringList{"file-part", "nothing (failed: 404 Not Found)", "refused (failed: Connection refused)"});
-    CHECK(view.chart()->whiskers()->boxSets()[1]->pen().style() == Qt::NoPen); // no whisker at a zero not measured
+    CHECK(view.chart()->whiskers()->boxSets()[1]->pen().color().alpha() == 0); // no whisker at a zero not measured
     // The CLI's table says the same.
     const QString text = app::statsTable(app::statsByTarget(view.runs()));
     INFO(text.toStdString());

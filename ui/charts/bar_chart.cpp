@@ -63,8 +63,10 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
         top = std::max(top, showWhiskers ? bar.max : bar.value);
         if (showWhiskers) { // a flat box at the median with whiskers from min to max
             auto* box = new QBoxSet(bar.min, bar.value, bar.value, bar.value, bar.max, bar.category);
-            if (!bar.measured) // the boxes line up with the categories by position: an invisible one keeps its place
-                box->setPen(Qt::NoPen);
+            // Boxes line up with the categories by position: an invisible one keeps its place. Qt Charts reads
+            // Qt::NoPen on a box as "use the series' pen", so the pen is a transparent one.
+            if (!bar.measured)
+                box->setPen(QPen(Qt::transparent));
             m_whiskers->append(box);
         }
     }
