@@ -751,6 +751,7 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     refused.target = QUrl("http://127.0.0.1:9/file-part");
     refused.error = "Connection refused";
     refused.totalSeconds = 0.002;
+    refused.parts = {app::PartCheck{}}; // one part, not checked: "—", not "—?"
     send->click();
     CHECK(view.answer()->toPlainText().isEmpty()); // nothing of the last send's answer stays
     CHECK(view.chart()->sentSeries()->count() <= 1);

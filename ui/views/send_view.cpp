@@ -297,8 +297,9 @@ void SendView::onRunFinished(const app::RunResult& r)
     int row = m_results->rowCount();
     m_results->insertRow(row);
     // No listener report to check against: no answer, or an answer that is not a success (an early 404).
-    QString checks = r.httpStatus < 200 || r.httpStatus >= 300 ? QStringLiteral("—") : QString();
-    for (const auto& p : r.parts)
+    const bool answered = r.httpStatus >= 200 && r.httpStatus < 300;
+    QString checks = answered ? QString() : QStringLiteral("—");
+    for (const auto& p : answered ? r.parts : QList<app::PartCheck>{})
         checks += p.state == app::PartCheck::State::Match      ? QStringLiteral("✓")
                   : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗")
                                                                : QStringLiteral("?");
