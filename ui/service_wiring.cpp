@@ -163,19 +163,21 @@ void ServiceWiring::copyCaptureAsCurl(const QString& folder)
     });
 }
 
-// The captures earlier sessions stored are listed too, read on a pool thread (capture.json files can be large).
+// The captures earlier sessions stored are listed too, read on a pool thread (capture.json files can be large),
+// newest first, a batch at a time.
 void ServiceWiring::loadStoredCaptures(const QString& root, int limit)
 {
     QPointer<ListenView> view = m_window.listenView();
     QThreadPool::globalInstance()->start([view, root, limit] {
-        const QList<app::StoredCapture> stored = app::storedCaptures(root, limit);
-        QMetaObject::invokeMethod(
-            qApp,
-            [view, stored] {
-                if (view)
-                    view->model()->addStored(stored);
-            },
-            Qt::QueuedConnection);
+        app::storedCaptures(root, limit, [view](const QList<app::StoredCapture>& batch) {
+            QMetaObject::invokeMethod(
+                qApp,
+                [view, batch] {
+                    if (view)
+                        view->addStored(batch);
+                },
+                Qt::QueuedConnection);
+        });
     });
 }
 

@@ -12,7 +12,55 @@
 
 namespace upin::app {
 
+namespace {
+std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& finished)
+{
+    QFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    if (json.isEmpty())
+        return std::nullopt;
+    StoredCapture c;
+    c.id = json[QStringLiteral("capture_id")].toString().toULongLong();
+    c.folder = folder;
+    c.finished = finished;
+    // Rounded up: a capture that took a fraction of a millisecond has a rate, not a duration of 0 ms.
+    c.elapsedMs = qint64(std::ceil(json[QStringLiteral("elapsed_ms")].toDouble()));
+    c.started = c.finished.addMSecs(-c.elapsedMs);
+    c.client = json[QStringLiteral("request")].toObject()[QStringLiteral("client")].toString();
+    c.endpoint = json[QStringLiteral("endpoint")].toString();
+    c.matcher = json[QStringLiteral("matcher")].toString();
+    c.bytes = quint64(json[QStringLiteral("bytes")].toInteger());
+    c.parts = int(json[QStringLiteral("parts")].toArray().size());
+    const QString state = json[QStringLiteral("state")].toString();
+    c.state = kCaptureStateNames.find(state.toStdString()).value_or(CaptureState::Incomplete);
+    const QJsonObject error = json[QStringLiteral("error")].toObject();
+    if (!error.isEmpty()) {
+        auto code = core::codeFromName(error[QStringLiteral("code")].toString().toStdString());
+        if (code)
+            c.error = core::Error{*code, quint64(error[QStringLiteral("offset")].toInteger())};
+        c.errorDetail = error.contains(QStringLiteral("file"))
+                            ? QStringLiteral("%1: %2").arg(error[QStringLiteral("file")].toString(),
+                                                           error[QStringLiteral("system_message")].toString())
+                            : error[QStringLiteral("detail")].toString();
+    }
+    return c;
+}
+} // namespace
+
 QList<StoredCapture> storedCaptures(const QString& root, int limit)
+{
+    std::vector<QList<StoredCapture>> batches; // newest batch first
+    storedCaptures(root, limit, [&](const QList<StoredCapture>& batch) { batches.push_back(batch); });
+    QList<StoredCapture> all;
+    for (auto it = batches.rbegin(); it != batches.rend(); ++it)
+        all += *it;
+    return all;
+}
+
+void storedCaptures(const QString& root, int limit, const std::function<void(const QList<StoredCapture>&)>& batch,
+                    int batchSize)
 {
     struct Found {
         QString folder;
@@ -27,41 +75,16 @@ QList<StoredCapture> storedCaptures(const QString& root, int limit)
     std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.finished > b.finished; });
     if (found.size() > size_t(limit))
         found.resize(size_t(limit));
-    QList<StoredCapture> out;
-    for (auto it = found.rbegin(); it != found.rend(); ++it) {
-        QFile file(QDir(it->folder).filePath(QStringLiteral("capture.json")));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
-        if (json.isEmpty())
-            continue;
-        StoredCapture c;
-        c.id = json[QStringLiteral("capture_id")].toString().toULongLong();
-        c.folder = it->folder;
-        c.finished = it->finished;
-        // Rounded up: a capture that took a fraction of a millisecond has a rate, not a duration of 0 ms.
-        c.elapsedMs = qint64(std::ceil(json[QStringLiteral("elapsed_ms")].toDouble()));
-        c.started = c.finished.addMSecs(-c.elapsedMs);
-        c.client = json[QStringLiteral("request")].toObject()[QStringLiteral("client")].toString();
-        c.endpoint = json[QStringLiteral("endpoint")].toString();
-        c.matcher = json[QStringLiteral("matcher")].toString();
-        c.bytes = quint64(json[QStringLiteral("bytes")].toInteger());
-        c.parts = int(json[QStringLiteral("parts")].toArray().size());
-        const QString state = json[QStringLiteral("state")].toString();
-        c.state = kCaptureStateNames.find(state.toStdString()).value_or(CaptureState::Incomplete);
-        const QJsonObject error = json[QStringLiteral("error")].toObject();
-        if (!error.isEmpty()) {
-            auto code = core::codeFromName(error[QStringLiteral("code")].toString().toStdString());
-            if (code)
-                c.error = core::Error{*code, quint64(error[QStringLiteral("offset")].toInteger())};
-            c.errorDetail = error.contains(QStringLiteral("file"))
-                                ? QStringLiteral("%1: %2").arg(error[QStringLiteral("file")].toString(),
-                                                               error[QStringLiteral("system_message")].toString())
-                                : error[QStringLiteral("detail")].toString();
-        }
-        out.append(c);
+    // Newest first, batch by batch: the folder names and times are known already, capture.json is what takes time.
+    for (size_t from = 0; from < found.size(); from += size_t(batchSize)) {
+        QList<StoredCapture> out;
+        const size_t to = std::min(found.size(), from + size_t(batchSize));
+        for (size_t i = to; i-- > from;) // oldest first within the batch
+            if (auto c = readStored(found[i].folder, found[i].finished))
+                out.append(*c);
+        if (!out.isEmpty())
+            batch(out);
     }
-    return out;
 }
 
 } // namespace upin::app

@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QList>
 
+#include <functional>
+
 namespace upin::app {
 
 struct StoredCapture {
@@ -25,6 +27,10 @@ struct StoredCapture {
 // The newest `limit` finished captures under root, oldest first; folders without a readable capture.json (still
 // receiving, or damaged) are left out.
 QList<StoredCapture> storedCaptures(const QString& root, int limit);
+// The same, handed out as they are read, newest first in batches of batchSize (each batch oldest first), so that
+// a list shows the latest captures at once while older ones are still being read.
+void storedCaptures(const QString& root, int limit, const std::function<void(const QList<StoredCapture>&)>& batch,
+                    int batchSize = 50);
 
 } // namespace upin::app
 

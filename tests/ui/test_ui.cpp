@@ -817,6 +817,7 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
         config.captureDir = root;
         test::ListenerFixture earlier(config);
         REQUIRE(test::curl({"-F", "note=from before", earlier.url("/file-part")}).status == 200);
+        QThread::msleep(20); // the two capture.json files' times differ: lists order by them
         REQUIRE(test::rawExchange(earlier.listener.port(),
                                   "POST /capture HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; "
                                   "boundary=b\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
@@ -853,6 +854,19 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     CHECK(app::storedCaptures(root, 200).size() == 2);
     REQUIRE(opened.size() == 1);
     CHECK(QFileInfo(opened.first().first().toString()).isDir());
+
+    // Read lazily, newest first: with batches of one, the newest capture comes first, and the list built from the
+    // batches is in time order (older rows go above).
+    QList<QList<app::StoredCapture>> batches;
+    app::storedCaptures(
+        root, 200, [&](const QList<app::StoredCapture>& batch) { batches.append(batch); }, 1);
+    REQUIRE(batches.size() == 2);
+    CHECK(batches[0].first().endpoint == "/capture"); // the rejected one came last, so it is read first
+    for (const auto& batch : batches)
+        window.listenView()->addStored(batch);
+    REQUIRE(model->rowCount() == 2);
+    CHECK(model->row(0).endpoint == "/file-part");
+    CHECK(model->row(1).endpoint == "/capture");
 }
 
 TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears what the last one showed",

@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -226,6 +227,15 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
     for (const auto& e : batch)
         if (e.kind == app::ListenerEvent::Kind::CaptureStarted)
             m_table->scrollToBottom();
+}
+
+void ListenView::addStored(const QList<app::StoredCapture>& batch)
+{
+    QScrollBar* bar = m_table->verticalScrollBar();
+    const bool atBottom = bar->value() == bar->maximum();
+    m_model->addStored(batch);
+    if (atBottom)
+        m_table->scrollToBottom();
 }
 
 } // namespace upin::ui

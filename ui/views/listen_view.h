@@ -2,6 +2,7 @@
 // Listen: start and stop the built-in listener, copyable curl examples per endpoint, and the live list of
 // captures. Emits intents; never touches a socket.
 
+#include "capture/stored_captures.h"
 #include "models/capture_list_model.h"
 #include "views/listener_settings_dialog.h"
 
@@ -32,6 +33,9 @@ public:
 public slots:
     void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
     void applyEvents(const QList<upin::app::ListenerEvent>& batch);
+    // Captures earlier sessions stored, a batch at a time (newest batch first): listed above the live ones, and a
+    // list that showed its newest row still does.
+    void addStored(const QList<upin::app::StoredCapture>& batch);
     void setSettings(const ListenerSettings& settings) { m_settings = settings; }
 
 signals:
