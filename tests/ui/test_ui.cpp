@@ -19,6 +19,7 @@
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
 #include "views/compare_view.h"
+#include "views/elided_label.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/listener_settings_dialog.h"
@@ -56,6 +57,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -999,6 +1001,43 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     CHECK(view.hex()->toPlainText().contains("keeps the request's fields (in Headers), not its bytes"));
     CHECK_FALSE(view.savePartButton()->isEnabled());
     CHECK(view.text()->toPlainText().startsWith("POST /file-part HTTP/1.1\n"));
+}
+
+// Finding 7: opening a capture widened the window from 1024 to 1289 px, and the hex view's ASCII column was cut.
+TEST_CASE("Inspect at 1024 px: a long title elides with the verdict first, and the hex view fits", "[ui][inspect]")
+{
+    test::ListenerFixture f;
+    REQUIRE(
+        test::curl({"-F",
+                    "img=@" + f.file("a-rather-long-file-name-for-a-picture-of-a-cat.png", test::randomBytes(3000, 5)),
+                    "-F", "note=hi", f.url("/capture")})
+            .status == 200);
+    ui::MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    QApplication::processEvents();
+    auto* view = window.inspectView();
+    window.tabs()->setCurrentWidget(view);
+    view->showResult(inspectFile(f.onlyCaptureFolder()));
+    view->tree()->setCurrentIndex(view->model()->index(1, 0)); // the picture
+    auto* tabs = qobject_cast<QTabWidget*>(view->hex()->parentWidget()->parentWidget());
+    REQUIRE(tabs);
+    tabs->setCurrentWidget(view->hex());
+    QApplication::processEvents();
+    CHECK(window.width() == 1024);
+    CHECK(window.minimumSizeHint().width() <= 1024);
+    INFO(view->title().toStdString());
+    CHECK(view->title().contains(" — ok — 2 parts, ")); // the verdict comes before the boundary
+    auto* title = view->findChild<ui::ElidedLabel*>();
+    REQUIRE(title);
+    CHECK(title->text().endsWith("…"));
+    CHECK(title->toolTip().startsWith(view->title()));
+    // Every hex line, offsets to ASCII, fits the view's width (its first line is a note, which may scroll).
+    const QFontMetrics metrics(view->hex()->font());
+    const QStringList lines = view->hex()->toPlainText().split('\n', Qt::SkipEmptyParts);
+    REQUIRE(lines.size() > 2);
+    for (const QString& line : lines.mid(1))
+        CHECK(metrics.horizontalAdvance(line) < view->hex()->viewport()->width());
 }
 
 // Finding 6: a header line that did not parse vanished from the Headers tab.

@@ -35,10 +35,10 @@ CompareView::CompareView(QWidget* parent)
     connect(png, &QPushButton::clicked, this, &CompareView::exportPng);
     connect(clearButton, &QPushButton::clicked, this, &CompareView::clear);
     auto* buttons = new QHBoxLayout;
-    buttons->addWidget(
-        new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL. Send the same parts to "
-                      "/file-part?matcher=kmp and ?matcher=simd to see the Spring fix.")),
-        1);
+    auto* about = new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL. Send the same "
+                                "parts to /file-part?matcher=kmp and ?matcher=simd to see the Spring fix."));
+    about->setWordWrap(true); // one line at 1600 px, two at 1024: never a wider window
+    buttons->addWidget(about, 1);
     buttons->addWidget(csv);
     buttons->addWidget(png);
     buttons->addWidget(clearButton);

@@ -1,6 +1,7 @@
 #include "views/inspect_view.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "views/elided_label.h"
 #include "views/status_line.h"
 
 #include "capture/field_value.h"
@@ -67,12 +68,12 @@ QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
 } // namespace
 
 InspectView::InspectView(QWidget* parent)
-    : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView), m_title(new QLabel(tr("Nothing open"))),
-      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))),
-      m_savePart(new QPushButton(tr("Save part…"))), m_saveAll(new QPushButton(tr("Save all parts…"))),
-      m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)), m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit),
-      m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
-      m_copyCurl(new QPushButton(tr("Copy as curl")))
+    : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView),
+      m_title(new ElidedLabel(tr("Nothing open"))), m_progress(new QProgressBar),
+      m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save part…"))),
+      m_saveAll(new QPushButton(tr("Save all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
+      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox),
+      m_image(new QLabel), m_copyCurl(new QPushButton(tr("Copy as curl")))
 {
     setAcceptDrops(true);
     m_copyCurl->setEnabled(false);
@@ -86,8 +87,6 @@ InspectView::InspectView(QWidget* parent)
     connect(m_saveAll, &QPushButton::clicked, this, &InspectView::saveAllParts);
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
-    // A long title (a capture folder's name, an error) is cut at the window's edge, not widening the window.
-    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* top = new QHBoxLayout;
     top->addWidget(open);
     top->addWidget(m_title, 1);
@@ -154,8 +153,11 @@ InspectView::InspectView(QWidget* parent)
     split->setObjectName(QStringLiteral("inspectSplitter"));
     split->addWidget(m_tree);
     split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // Two fifths for the tree (it scrolls sideways), three for the previews: at 1024 px the hex view's 78
+    // columns, ASCII included, fit.
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({400, 600});
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(split, 1);
@@ -181,13 +183,19 @@ void InspectView::openCaptureDialog(const QString& capturesRoot)
         emit openRequested(folder, {});
 }
 
+QString InspectView::title() const
+{
+    return m_title->fullText();
+}
+
 void InspectView::setProgress(qint64 done, qint64 total)
 {
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
     m_progress->setMaximum(1000);
     m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
-    m_title->setText(tr("Parsing… %1 of %2").arg(app::formatBytes(quint64(done)), app::formatBytes(quint64(total))));
+    m_title->setFullText(
+        tr("Parsing… %1 of %2").arg(app::formatBytes(quint64(done)), app::formatBytes(quint64(total))));
 }
 
 void InspectView::showResult(const app::InspectResult& result)
@@ -221,12 +229,14 @@ void InspectView::showResult(const app::InspectResult& result)
                                     .arg(r.error->offset)
                                     .arg(ioDetail)
                               : tr("ok");
-    m_title->setText(tr("%1 — %2 parts, %3, boundary \"%4\" — %5")
-                         .arg(result.title)
-                         .arg(r.parts.size())
-                         .arg(app::formatBytes(r.bytes))
-                         .arg(QString::fromStdString(r.boundary), state));
-    m_title->setToolTip(m_title->text() + QLatin1Char('\n') + result.path);
+    // The verdict before the details: when the window is narrow, the end of the line is what is cut.
+    if (state == tr("ok") && !r.diagnostics.empty())
+        state = r.diagnostics.size() == 1 ? tr("ok, 1 diagnostic") : tr("ok, %1 diagnostics").arg(r.diagnostics.size());
+    m_title->setFullText(tr("%1 — %2 — %3 parts, %4, boundary \"%5\"")
+                             .arg(result.title, state)
+                             .arg(r.parts.size())
+                             .arg(app::formatBytes(r.bytes), QString::fromStdString(r.boundary)),
+                         result.path);
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
         m_diagnostics->addItem(
@@ -585,8 +595,8 @@ void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>
     }
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
-    m_titleBeforeSave = m_title->text();
-    m_title->setText(tr("Saving %n part(s)…", nullptr, int(copies.size())));
+    m_titleBeforeSave = m_title->fullText();
+    m_title->setFullText(tr("Saving %n part(s)…", nullptr, int(copies.size())));
     emit savePartsRequested(copies);
 }
 
@@ -594,8 +604,8 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
 {
     m_savePart->setEnabled(m_partBytes.missing.isEmpty() && m_tree->currentIndex().isValid());
     m_saveAll->setEnabled(true);
-    if (m_title->text().startsWith(tr("Saving"))) // not when another file was opened meanwhile
-        m_title->setText(m_titleBeforeSave);
+    if (m_title->fullText().startsWith(tr("Saving"))) // not when another file was opened meanwhile
+        m_title->setFullText(m_titleBeforeSave);
     if (failures.isEmpty())
         showStatus(this, tr("Saved %n part(s)", nullptr, count));
     if (failures.isEmpty() && !m_partialSaves.isEmpty()) // written, but the user should know they are not whole
@@ -621,8 +631,8 @@ void InspectView::savePart()
         m_partialSaves.clear();
         m_savePart->setEnabled(false);
         m_saveAll->setEnabled(false);
-        m_titleBeforeSave = m_title->text();
-        m_title->setText(tr("Saving the request…"));
+        m_titleBeforeSave = m_title->fullText();
+        m_title->setFullText(tr("Saving the request…"));
         emit savePartsRequested({{m_partBytes, target}});
         return;
     }

@@ -22,6 +22,8 @@ class QTreeView;
 
 namespace upin::ui {
 
+class ElidedLabel;
+
 class InspectView final : public QWidget {
     Q_OBJECT
 public:
@@ -33,6 +35,7 @@ public:
     QTableWidget* headers() const { return m_headers; }
     QPlainTextEdit* text() const { return m_text; }
     QLabel* image() const { return m_image; }
+    QString title() const; // the whole title line, however much of it fits
     QPushButton* copyCurlButton() const { return m_copyCurl; }
     QPushButton* savePartButton() const { return m_savePart; }
     void openDialog();
@@ -71,7 +74,7 @@ private:
 
     PartTreeModel* m_model;
     QTreeView* m_tree;
-    QLabel* m_title;
+    ElidedLabel* m_title;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QPushButton* m_savePart;

@@ -1,4 +1,5 @@
 #include "views/listen_view.h"
+#include "views/elided_label.h"
 #include "views/status_line.h"
 
 #include "charts/part_timeline_chart.h"
@@ -29,7 +30,7 @@ namespace upin::ui {
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
       m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
+      m_status(new ElidedLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -191,13 +192,13 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
     m_toggle->setText(listening ? tr("Stop") : tr("Start"));
     m_port->setEnabled(!listening);
     if (!listening) {
-        m_status->setText(tr("Not listening"));
+        m_status->setFullText(tr("Not listening"));
         m_examples->setPlainText(tr("Start the listener to receive uploads."));
         return;
     }
     m_port->setValue(port);
     const QString base = QStringLiteral("http://%1:%2").arg(address).arg(port);
-    m_status->setText(tr("Listening on %1 — captures in %2").arg(base, captureRoot));
+    m_status->setFullText(tr("Listening on %1 — captures in %2").arg(base, captureRoot)); // a long path: "…"
     // Ready to paste: a file every Linux has (the comment says to use any), URLs quoted (zsh would read the ? of
     // a query as a pattern).
     m_examples->setPlainText(

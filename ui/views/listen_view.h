@@ -20,6 +20,8 @@ namespace upin::ui {
 
 class PartTimelineChart;
 
+class ElidedLabel;
+
 class ListenView final : public QWidget {
     Q_OBJECT
 public:
@@ -58,7 +60,7 @@ private:
     QTableView* m_table;
     QSpinBox* m_port;
     QPushButton* m_toggle;
-    QLabel* m_status;
+    ElidedLabel* m_status;
     QPlainTextEdit* m_examples;
     PartTimelineChart* m_timeline;
     bool m_listening = false;
