@@ -39,6 +39,7 @@ struct PartBytes {
     QByteArray memory;            // the bytes themselves, when inMemory
     bool inMemory = false;        // an inline field value or a part of a HAR body
     QByteArray before;            // bytes that come before file's (a capture's head.raw before its body.raw)
+    QByteArray after;             // and after them (the last chunk of a chunked request); both count in available
     quint64 available = 0;        // bytes that can be read (fewer than the part's size when only a prefix was kept)
     bool partRelative = false;    // no whole body exists: offsets shown count from the part's first byte
     QString missing;              // why no bytes can be read; empty when they can

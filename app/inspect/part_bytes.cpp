@@ -142,7 +142,15 @@ PartBytes locateRequest(const InspectResult& result)
     const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
     if (QFileInfo::exists(body))
         where.file = body;
-    where.available = quint64(where.before.size()) + quint64(std::max<qint64>(0, QFileInfo(body).size()));
+    const qint64 bodySize = std::max<qint64>(0, QFileInfo(body).size());
+    // body.raw holds the body de-chunked; after a head that says chunked, it goes as one chunk, so that the
+    // request saved from here is a valid request again (the original chunk sizes were not kept).
+    if (result.request[QStringLiteral("framing")].toString() == QLatin1String("chunked")) {
+        if (bodySize > 0)
+            where.before += QByteArray::number(bodySize, 16) + "\r\n";
+        where.after = bodySize > 0 ? QByteArray("\r\n0\r\n\r\n") : QByteArray("0\r\n\r\n");
+    }
+    where.available = quint64(where.before.size()) + quint64(bodySize) + quint64(where.after.size());
     return where;
 }
 
@@ -150,21 +158,27 @@ QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length)
 {
     if (!where.missing.isEmpty() || offset >= where.available)
         return {};
-    length = qint64(std::min<quint64>(quint64(length), where.available - offset));
+    const quint64 end = offset + std::min<quint64>(quint64(length), where.available - offset);
     if (where.inMemory)
-        return where.memory.mid(qsizetype(offset), qsizetype(length));
+        return where.memory.mid(qsizetype(offset), qsizetype(end - offset));
+    // before, then the file's range, then after: each piece the window [offset, end) overlaps.
+    const quint64 fileStart = quint64(where.before.size());
+    const quint64 fileEnd = where.available - quint64(where.after.size());
     QByteArray out;
-    if (offset < quint64(where.before.size())) {
-        out = where.before.mid(qsizetype(offset), qsizetype(length));
-        length -= out.size();
-        offset = 0;
-    } else {
-        offset -= quint64(where.before.size());
+    if (offset < fileStart)
+        out += where.before.mid(qsizetype(offset), qsizetype(std::min(end, fileStart) - offset));
+    if (end > fileStart && offset < fileEnd) {
+        const quint64 from = std::max(offset, fileStart) - fileStart;
+        QFile file(where.file);
+        if (!file.open(QIODevice::ReadOnly) || !file.seek(where.fileOffset + qint64(from)))
+            return out;
+        // Only what is shown: a multi-GB part is never read whole.
+        out += file.read(qint64(std::min(end, fileEnd) - fileStart - from));
     }
-    QFile file(where.file);
-    if (length == 0 || !file.open(QIODevice::ReadOnly) || !file.seek(where.fileOffset + qint64(offset)))
-        return out;
-    return out + file.read(length); // only what is shown: a multi-GB part is never read whole
+    if (end > fileEnd)
+        out +=
+            where.after.mid(qsizetype(std::max(offset, fileEnd) - fileEnd), qsizetype(end - std::max(offset, fileEnd)));
+    return out;
 }
 
 bool copyPartBytes(const PartBytes& where, const QString& target, QString* error)
@@ -180,35 +194,36 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
         *error = QObject::tr("cannot write %1: %2").arg(target, out.errorString());
         return false;
     }
-    if (where.inMemory || !where.before.isEmpty()) {
-        const QByteArray& bytes = where.inMemory ? where.memory : where.before;
-        if (out.write(bytes) != bytes.size()) {
-            *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
-            return false;
-        }
-        if (where.inMemory || where.file.isEmpty())
-            return out.flush();
-    }
-    QFile in(where.file);
-    if (!in.open(QIODevice::ReadOnly) || !in.seek(where.fileOffset)) {
-        *error = QObject::tr("cannot read %1: %2").arg(where.file, in.errorString());
+    auto write = [&](const char* data, qint64 size) {
+        if (out.write(data, size) == size)
+            return true;
+        *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
         return false;
-    }
-    std::vector<char> buffer(static_cast<size_t>(kCopyPiece));
-    for (quint64 done = quint64(where.before.size()); done < where.available;) {
-        const qint64 got =
-            in.read(buffer.data(), qint64(std::min<quint64>(quint64(kCopyPiece), where.available - done)));
-        if (got <= 0) {
-            *error = QObject::tr("%1 ended %2 bytes early").arg(where.file).arg(where.available - done);
+    };
+    if (where.inMemory)
+        return write(where.memory.constData(), where.memory.size()) && out.flush();
+    if (!write(where.before.constData(), where.before.size()))
+        return false;
+    const quint64 fileBytes = where.available - quint64(where.before.size() + where.after.size());
+    if (fileBytes > 0) {
+        QFile in(where.file);
+        if (!in.open(QIODevice::ReadOnly) || !in.seek(where.fileOffset)) {
+            *error = QObject::tr("cannot read %1: %2").arg(where.file, in.errorString());
             return false;
         }
-        if (out.write(buffer.data(), got) != got) {
-            *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
-            return false;
+        std::vector<char> buffer(static_cast<size_t>(kCopyPiece));
+        for (quint64 done = 0; done < fileBytes;) {
+            const qint64 got = in.read(buffer.data(), qint64(std::min<quint64>(quint64(kCopyPiece), fileBytes - done)));
+            if (got <= 0) {
+                *error = QObject::tr("%1 ended %2 bytes early").arg(where.file).arg(fileBytes - done);
+                return false;
+            }
+            if (!write(buffer.data(), got))
+                return false;
+            done += quint64(got);
         }
-        done += quint64(got);
     }
-    return out.flush();
+    return write(where.after.constData(), where.after.size()) && out.flush();
 }
 
 std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString& base, QString* why)

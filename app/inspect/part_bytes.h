@@ -16,7 +16,7 @@ namespace upin::app {
 PartBytes locatePart(const InspectResult& result, const core::PartSummary& part);
 PartBytes locatePart(const InspectResult& result, const core::ParseReport& report, const core::PartSummary& part);
 // The whole request as stored, from its first byte: a raw HTTP file itself (chunk framing included), or a
-// capture's head.raw then body.raw; missing says why when the source kept no raw request.
+// capture's head.raw then body.raw (a chunked body as one chunk); missing says why when the source kept none.
 PartBytes locateRequest(const InspectResult& result);
 // Up to length bytes from offset (relative to the part's first body byte). Blocking file I/O of at most length.
 QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length);

@@ -894,6 +894,7 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
     CHECK_FALSE(view.hex()->toPlainText().isEmpty());
     CHECK(view.savePartButton()->isEnabled());
     view.showResult(open("none.bin", "no delimiter here at all"));
+    CHECK_FALSE(view.diagnostics()->item(0)->text().startsWith("No diagnostics"));
     CHECK(view.hex()->toPlainText().isEmpty()); // nothing of x.bin stays
     CHECK(view.text()->toPlainText().isEmpty());
     CHECK_FALSE(view.savePartButton()->isEnabled());
@@ -969,6 +970,8 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     const app::InspectResult capture = inspectFile(f.onlyCaptureFolder());
     view.showResult(capture);
     REQUIRE(view.model()->rowCount() == 3);
+    REQUIRE(view.diagnostics()->count() == 1); // an empty list says so
+    CHECK(view.diagnostics()->item(0)->text().startsWith("No diagnostics"));
     view.tree()->setCurrentIndex(view.model()->index(0, 0));
     const QString captured = view.text()->toPlainText();
     INFO(captured.toStdString());
@@ -992,6 +995,23 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     const app::InspectResult reopened = inspectFile(out.filePath("request.http"));
     REQUIRE(reopened.report.parts.size() == 2);
     CHECK(reopened.report.parts[1].sha256 == capture.report.parts[1].sha256);
+
+    // Sent chunked, the body is stored de-chunked; the request saved from the Request row is one chunk, and
+    // opens again with the same parts.
+    test::ListenerFixture h;
+    REQUIRE(test::curl({"-H", "Transfer-Encoding: chunked", "-F", "note=hi", "-F",
+                        "doc=@" + h.file("doc.bin", test::randomBytes(70000, 4)), h.url("/capture")})
+                .status == 200);
+    const app::InspectResult chunkedCapture = inspectFile(h.onlyCaptureFolder());
+    REQUIRE(app::copyPartBytes(app::locateRequest(chunkedCapture), out.filePath("chunked.http"), &error));
+    const QByteArray saved = test::readAll(out.filePath("chunked.http"));
+    const QByteArray storedBody = test::readAll(h.onlyCaptureFolder() + "/body.raw");
+    CHECK(saved.endsWith(storedBody + "\r\n0\r\n\r\n"));
+    CHECK(app::readPartBytes(app::locateRequest(chunkedCapture), 0, 1 << 20) == saved);
+    const app::InspectResult again = inspectFile(out.filePath("chunked.http"));
+    REQUIRE(again.report.parts.size() == 2);
+    CHECK(again.report.parts[1].sha256 == chunkedCapture.report.parts[1].sha256);
+    CHECK(again.request["chunks"].toInteger() == 1);
 
     // /file-part keeps the request's fields, not its bytes: Hex says so, and Save is off for the Request row.
     test::ListenerFixture g;
@@ -1080,10 +1100,10 @@ TEST_CASE("clicks that change nothing on screen say what happened in the status 
     CHECK(window.statusBar()->currentMessage().startsWith("Nothing to send"));
     send->partsModel()->addFiles({QStringLiteral(UPIN_DEFAULT_CORPUS) + "/README.md"});
     curlButton->click();
-    CHECK(window.statusBar()->currentMessage() == "Copied a curl command that sends these 1 part(s)");
+    CHECK(window.statusBar()->currentMessage() == "Copied a curl command that sends these 1 part"); // not "(s)"
     CHECK(QApplication::clipboard()->text().startsWith("curl "));
     window.inspectView()->onPartsSaved(2, {}); // what the inspect worker reports when Save all parts is done
-    CHECK(window.statusBar()->currentMessage() == "Saved 2 part(s)");
+    CHECK(window.statusBar()->currentMessage() == "Saved 2 parts");
 }
 
 TEST_CASE("Compare labels its bars by what tells the targets apart", "[ui][compare]")

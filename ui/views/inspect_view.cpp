@@ -250,6 +250,11 @@ void InspectView::showResult(const app::InspectResult& result)
                                         app::toQString(core::describe(r.error->code)), ioDetail));
         m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
+    if (m_diagnostics->count() == 0 && result.error.isEmpty() && !result.cancelled) { // an empty list says why
+        auto* none = new QListWidgetItem(tr("No diagnostics: the body parsed without a remark"));
+        none->setFlags(Qt::NoItemFlags);
+        m_diagnostics->addItem(none);
+    }
     m_wholeBody = {};
     if (!result.bodyFile.isEmpty() && result.bodyFileOffset >= 0) {
         m_wholeBody.file = result.bodyFile;
@@ -301,7 +306,7 @@ void InspectView::showPart(const core::PartSummary* part)
     if (part->headersNotKept > 0) { // the report's header budget ran out before this part
         int row = m_headers->rowCount();
         m_headers->insertRow(row);
-        auto* note = new QTableWidgetItem(tr("%n more not kept", nullptr, int(part->headersNotKept)));
+        auto* note = new QTableWidgetItem(tr("%1 more not kept").arg(part->headersNotKept));
         note->setForeground(palette().color(QPalette::PlaceholderText));
         m_headers->setItem(row, 0, note);
         m_headers->setItem(row, 1,
@@ -469,13 +474,12 @@ void InspectView::showRequest()
     m_savePart->setToolTip(m_partBytes.missing.isEmpty() ? tr("Save the whole request, as stored, to a file")
                                                          : tr("Nothing to save: %1").arg(m_partBytes.missing));
     const QString note =
-        !m_partBytes.before.isEmpty()
-            ? tr("the request as stored: head.raw (%1 bytes), then body.raw (the body%2)")
-                  .arg(m_partBytes.before.size())
-                  .arg(m_result.request[QStringLiteral("framing")].toString() == QLatin1String("chunked")
-                           ? tr(", de-chunked")
-                           : QString())
-            : tr("the request file, from its first byte");
+        m_result.capture.isEmpty() ? tr("the request file, from its first byte")
+        : m_partBytes.after.isEmpty()
+            ? tr("the request as stored: head.raw, then body.raw")
+            : tr("the request as stored: head.raw, then body.raw as one chunk (it was sent in %1; their sizes were "
+                 "not kept)")
+                  .arg(m_result.request[QStringLiteral("chunks")].toInteger());
     showHex(m_partBytes, 0, m_partBytes.missing.isEmpty() ? note : QString());
 }
 
@@ -520,8 +524,8 @@ void InspectView::copyAsCurl()
     QString why;
     if (auto plan = app::resendPlan(m_result, m_listenerBase, &why)) {
         QApplication::clipboard()->setText(plan->toCurl());
-        showStatus(this, tr("Copied a curl command that sends this capture's %n part(s) again", nullptr,
-                            int(plan->parts.size())));
+        showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
+                             .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
     } else {
         showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
     }
@@ -587,16 +591,27 @@ void InspectView::showHex(const app::PartBytes& source, quint64 at, const QStrin
 void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
 {
     QList<app::PartCopy> copies;
-    m_partialSaves.clear();
+    QStringList partial;
     for (const auto& [part, target] : targets) {
         copies.append({app::locatePart(m_result, m_model->report(), *part), target});
         if (!part->complete || copies.last().source.available < part->size)
-            m_partialSaves << QFileInfo(target).fileName();
+            partial << QFileInfo(target).fileName();
     }
+    startSaving(copies, partial);
+}
+
+void InspectView::startSaving(const QList<app::PartCopy>& copies, const QStringList& partial)
+{
+    m_partialSaves = partial;
+    // What the status bar names when it is done: the file, or how many went into which folder.
+    m_saving = copies.size() == 1 ? QDir::toNativeSeparators(copies.first().target)
+                                  : tr("%1 parts into %2")
+                                        .arg(copies.size())
+                                        .arg(QDir::toNativeSeparators(QFileInfo(copies.first().target).path()));
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
     m_titleBeforeSave = m_title->fullText();
-    m_title->setFullText(tr("Saving %n part(s)…", nullptr, int(copies.size())));
+    m_title->setFullText(tr("Saving %1…").arg(m_saving));
     emit savePartsRequested(copies);
 }
 
@@ -607,7 +622,7 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
     if (m_title->fullText().startsWith(tr("Saving"))) // not when another file was opened meanwhile
         m_title->setFullText(m_titleBeforeSave);
     if (failures.isEmpty())
-        showStatus(this, tr("Saved %n part(s)", nullptr, count));
+        showStatus(this, tr("Saved %1").arg(m_saving.isEmpty() ? countOf(count, tr("part"), tr("parts")) : m_saving));
     if (failures.isEmpty() && !m_partialSaves.isEmpty()) // written, but the user should know they are not whole
         QMessageBox::information(this, tr("Save parts"),
                                  tr("Saved. These parts did not arrive whole, so their files hold only the bytes "
@@ -628,12 +643,7 @@ void InspectView::savePart()
             QFileDialog::getSaveFileName(this, tr("Save the request"), QStringLiteral("request.http"));
         if (target.isEmpty())
             return;
-        m_partialSaves.clear();
-        m_savePart->setEnabled(false);
-        m_saveAll->setEnabled(false);
-        m_titleBeforeSave = m_title->fullText();
-        m_title->setFullText(tr("Saving the request…"));
-        emit savePartsRequested({{m_partBytes, target}});
+        startSaving({{m_partBytes, target}}, {});
         return;
     }
     const core::PartSummary* part = m_model->part(m_tree->currentIndex());

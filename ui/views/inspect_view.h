@@ -70,6 +70,8 @@ private:
     // Asks the worker to write parts out (a part may be gigabytes); onPartsSaved reports back.
     void saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets);
     void savePart();
+    // Disables the save buttons and asks the worker to write; partial names the files that will not be whole.
+    void startSaving(const QList<app::PartCopy>& copies, const QStringList& partial);
     void saveAllParts();
 
     PartTreeModel* m_model;
@@ -94,6 +96,7 @@ private:
     QPushButton* m_copyCurl = nullptr;
     QString m_titleBeforeSave;
     QStringList m_partialSaves; // file names of the parts being saved that are not whole
+    QString m_saving;           // what is being saved, as the status bar will name it
 };
 
 } // namespace upin::ui

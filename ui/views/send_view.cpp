@@ -151,6 +151,7 @@ SendView::SendView(QWidget* parent)
     bottom->addWidget(m_chart);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
+    bottom->setSizes({500, 500}); // halves from the start: the chart's legend fits at 1024 px
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("sendSplitter"));
     split->addWidget(top);
@@ -257,7 +258,9 @@ void SendView::addSynthetic()
 void SendView::copyAsCurl()
 {
     QApplication::clipboard()->setText(plan().toCurl());
-    showStatus(this, tr("Copied a curl command that sends these %n part(s)", nullptr, int(m_parts->parts().size())));
+    showStatus(
+        this,
+        tr("Copied a curl command that sends these %1").arg(countOf(m_parts->parts().size(), tr("part"), tr("parts"))));
 }
 
 void SendView::setBusy(bool busy)

@@ -8,6 +8,12 @@
 
 namespace upin::ui {
 
+// "1 part", "3 parts": tr()'s %n plural needs a translation loaded to drop the "(s)", and the app ships none.
+inline QString countOf(qsizetype n, const QString& one, const QString& many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
 inline void showStatus(QWidget* from, const QString& text)
 {
     if (auto* window = from ? qobject_cast<QMainWindow*>(from->window()) : nullptr)
