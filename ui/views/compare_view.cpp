@@ -46,6 +46,7 @@ CompareView::CompareView(QWidget* parent)
     split->setObjectName(QStringLiteral("compareSplitter"));
     split->addWidget(m_chart);
     split->addWidget(m_table);
+    split->setSizes({400, 200}); // the chart first: a table of a few targets needs few rows
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(split, 1);
@@ -92,15 +93,23 @@ void CompareView::refresh()
     QStringList targets;
     for (const auto& s : stats)
         targets.append(s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString()));
-    if (QSet<QString>(targets.begin(), targets.end()).size() < targets.size())
-        for (qsizetype i = 0; i < stats.size(); ++i)
-            targets[i] = stats[i].target.authority() + targets[i];
+    if (QSet<QString>(targets.begin(), targets.end()).size() < targets.size()) {
+        bool oneHost = true;
+        for (const auto& s : stats)
+            oneHost = oneHost && s.target.host() == stats.first().target.host();
+        for (qsizetype i = 0; i < stats.size(); ++i) // ":9/file-part" when only the ports differ
+            targets[i] = (oneHost ? QStringLiteral(":%1").arg(stats[i].target.port(80)) : stats[i].target.authority()) +
+                         targets[i];
+    }
     const QStringList labels = distinctLabels(targets); // what tells the bars apart, short enough not to elide
     for (qsizetype i = 0; i < stats.size(); ++i) {
         const auto& s = stats[i];
-        // A target whose runs all failed has no rate: its bar is named for why, not drawn as a measured zero.
-        bars.append({s.count > 0 ? labels[i] : tr("%1 (failed: %2)").arg(labels[i], s.lastFailure), s.medianMBps,
-                     s.minMBps, s.maxMBps, s.count > 0});
+        // Axis labels are rich text: a query goes on a line of its own (at 1024 px a label has about 140 px), and
+        // a target whose runs all failed has no rate: its bar is named for why, not drawn as a measured zero.
+        QString label = labels[i].toHtmlEscaped().replace(QLatin1Char('?'), QStringLiteral("<br>?"));
+        if (s.count == 0)
+            label += tr("<br>failed: %1").arg(s.lastFailure.toHtmlEscaped());
+        bars.append({label, s.medianMBps, s.minMBps, s.maxMBps, s.count > 0});
         int row = m_table->rowCount();
         m_table->insertRow(row);
         auto figure = [&](double value, int decimals) {

@@ -265,8 +265,10 @@ void SendView::copyAsCurl()
 
 void SendView::setBusy(bool busy)
 {
-    if (busy)
+    if (busy) {
         m_progress->setFormat(QStringLiteral("%p%"));
+        m_progress->setPalette(QPalette()); // the application's colours again, after a failed or cancelled send
+    }
     m_send->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     if (!busy)
@@ -378,9 +380,12 @@ void SendView::onFinished(const QList<app::RunResult>& results)
     // A full bar only for a send that went through; a cancelled or failed one says so where the bar stops.
     const bool cancelled = !results.isEmpty() && results.last().cancelled;
     const bool failed = !results.isEmpty() && !results.last().error.isEmpty();
-    if (cancelled || failed)
+    if (cancelled || failed) {
         m_progress->setFormat(cancelled ? tr("cancelled at %p%") : tr("failed: %1").arg(results.last().error));
-    else
+        QPalette palette = m_progress->palette(); // the bar's colour says it too: grey when cancelled, red when failed
+        palette.setColor(QPalette::Highlight, cancelled ? QColor(0x77, 0x76, 0x7b) : QColor(0xc0, 0x1c, 0x28));
+        m_progress->setPalette(palette);
+    } else
         m_progress->setValue(m_progress->maximum());
 }
 
