@@ -764,7 +764,6 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     send->click();
     CHECK(view.answer()->toPlainText().isEmpty()); // nothing of the last send's answer stays
     CHECK(view.chart()->sentSeries()->count() <= 1);
-    view.onProgress(0, 0, 0, 1000);
     view.onRunFinished(refused);
     view.onFinished({refused});
     REQUIRE(view.results()->rowCount() == 1);
@@ -772,6 +771,7 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     CHECK(view.results()->item(0, 5)->text() == "—");
     CHECK(view.answer()->toPlainText() == "No answer: Connection refused");
     CHECK(progress->text() == "failed: Connection refused");
+    CHECK(progress->value() == 0); // not the last send's 100 %
     CHECK(progress->palette().color(QPalette::Highlight) == QColor(0xc0, 0x1c, 0x28)); // red
 
     app::RunResult cancelled = refused;

@@ -267,6 +267,7 @@ void SendView::setBusy(bool busy)
 {
     if (busy) {
         m_progress->setFormat(QStringLiteral("%p%"));
+        m_progress->setValue(0); // a send that fails before its first byte stops at 0 %, not at the last one's 100 %
         m_progress->setPalette(QPalette()); // the application's colours again, after a failed or cancelled send
     }
     m_send->setEnabled(!busy);
