@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace upin::app {
 
 namespace {
@@ -102,7 +104,8 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     e.client = m_request.client;
     e.matcher = matcherLabel();
     e.bytes = m_bodyBytes;
-    e.elapsedMs = m_clock.elapsed();
+    // Whole milliseconds begun, as stored captures are listed: a sub-millisecond capture reads 1 ms, with a rate.
+    e.elapsedMs = qint64(std::ceil(double(m_clock.nsecsElapsed()) / 1e6));
     e.folder = m_folder;
     return e;
 }
