@@ -723,6 +723,12 @@ TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/
     CHECK(view->results()->item(0, 4)->text() == QStringLiteral("—"));
     CHECK(view->answer()->toPlainText().startsWith("HTTP/1.1 404 Not Found\n"));
     CHECK(view->answer()->toPlainText().endsWith("\n\nnot found\n"));
+    // The bar stops where sending stopped, and says why (it read 100 %).
+    auto* progress = view->findChild<QProgressBar*>();
+    INFO(progress->text().toStdString());
+    CHECK(progress->text().startsWith("answered 404 Not Found at "));
+    CHECK(progress->text().endsWith("%: the rest was not sent"));
+    CHECK(progress->value() < progress->maximum() / 10); // of 256 MiB, the first few MiB at most
 }
 
 // Findings 1 and 8: a second send showed the first send's answer for its runs; the bar read 100% after a failure;
@@ -771,7 +777,7 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     CHECK(view.results()->item(0, 5)->text() == "—");
     CHECK(view.answer()->toPlainText() == "No answer: Connection refused");
     CHECK(progress->text() == "failed: Connection refused");
-    CHECK(progress->value() == 0); // not the last send's 100 %
+    CHECK(progress->value() == 0);                                                     // not the last send's 100 %
     CHECK(progress->palette().color(QPalette::Highlight) == QColor(0xc0, 0x1c, 0x28)); // red
 
     app::RunResult cancelled = refused;

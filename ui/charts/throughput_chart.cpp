@@ -99,7 +99,8 @@ void ThroughputChart::rescale()
     for (auto* s : {m_sentRate, m_receivedRate})
         for (const auto& p : s->points())
             maxRate = std::max(maxRate, p.y());
-    setNiceRange(m_x, maxX);
+    // Bytes at time 0 only (a run answered within its first sample): still a time axis, a millisecond long.
+    setNiceRange(m_x, maxY > 0 ? std::max(maxX, 0.001) : maxX);
     setNiceRange(m_y, maxY);
     setNiceRange(m_rateAxis, maxRate);
 }

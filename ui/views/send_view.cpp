@@ -378,16 +378,30 @@ void SendView::onFinished(const QList<app::RunResult>& results)
 {
     m_lastRuns = results;
     setBusy(false);
-    // A full bar only for a send that went through; a cancelled or failed one says so where the bar stops.
-    const bool cancelled = !results.isEmpty() && results.last().cancelled;
-    const bool failed = !results.isEmpty() && !results.last().error.isEmpty();
-    if (cancelled || failed) {
-        m_progress->setFormat(cancelled ? tr("cancelled at %p%") : tr("failed: %1").arg(results.last().error));
-        QPalette palette = m_progress->palette(); // the bar's colour says it too: grey when cancelled, red when failed
-        palette.setColor(QPalette::Highlight, cancelled ? QColor(0x77, 0x76, 0x7b) : QColor(0xc0, 0x1c, 0x28));
-        m_progress->setPalette(palette);
-    } else
+    if (results.isEmpty())
+        return;
+    // A full bar only for a send that went through; one that was cancelled, failed or answered early says so
+    // where the bar stopped, in grey or red.
+    const app::RunResult& last = results.last();
+    QColor stopped;
+    if (last.cancelled || !last.error.isEmpty()) {
+        m_progress->setFormat(last.cancelled ? tr("cancelled at %p%") : tr("failed: %1").arg(last.error));
+        stopped = last.cancelled ? QColor(0x77, 0x76, 0x7b) : QColor(0xc0, 0x1c, 0x28);
+    } else if (last.answeredEarly) { // the server answered before the body was sent, and sending stopped
+        m_progress->setMaximum(1000);
+        m_progress->setValue(last.bodyBytes > 0 ? int(last.bytesSent * 1000 / last.bodyBytes) : 0);
+        m_progress->setFormat(tr("answered %1 at %p%: the rest was not sent")
+                                  .arg(QString::fromUtf8(last.statusLine.mid(last.statusLine.indexOf(' ') + 1))));
+        if (last.httpStatus >= 400)
+            stopped = QColor(0xc0, 0x1c, 0x28);
+    } else {
         m_progress->setValue(m_progress->maximum());
+    }
+    if (stopped.isValid()) {
+        QPalette palette = m_progress->palette();
+        palette.setColor(QPalette::Highlight, stopped);
+        m_progress->setPalette(palette);
+    }
 }
 
 void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples)
