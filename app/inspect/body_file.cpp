@@ -83,7 +83,7 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         }
         framing = *parsedFraming;
         result.request = requestHeadToJson(head.head(), head.headBytes());
-        addWireToJson(result.request, framing, core::BodyDecoder(framing));
+        addWireToJson(result.request, framing, nullptr);
         result.bodyFileOffset = framing.kind == core::BodyFraming::Kind::Chunked ? -1 : qint64(head.headBytes());
         if (!contentType) {
             bool found = false;
@@ -144,7 +144,7 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     if (status && decode && !decoder.done())
         status = core::Error{core::Errc::UnexpectedEof, decoder.wireBytes()};
     if (request.rawHttp)
-        addWireToJson(result.request, framing, decoder);
+        addWireToJson(result.request, framing, &decoder);
     if (status)
         status = parser->finish(recorder);
     result.report = recorder.takeReport(status, *parser);

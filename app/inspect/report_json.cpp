@@ -154,16 +154,19 @@ QString framingName(core::BodyFraming::Kind kind)
                                                             : QStringLiteral("none");
 }
 
-void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder& decoder)
+void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder* decoder)
 {
     request["framing"] = framingName(framing.kind);
     if (framing.kind == core::BodyFraming::Kind::ContentLength)
         request["content_length"] = qint64(framing.contentLength);
+    if (!decoder) // the body was not read
+        return;
     if (framing.kind == core::BodyFraming::Kind::Chunked) {
-        request["chunks"] = qint64(decoder.chunks());
-        request["trailer_bytes"] = qint64(decoder.trailerBytes());
+        request["chunks"] = qint64(decoder->chunks());
+        request["trailer_bytes"] = qint64(decoder->trailerBytes());
     }
-    request["wire_bytes"] = qint64(decoder.wireBytes());
+    if (!decoder->failed()) // a failed read's bytes are not counted: the error's offset says where it stopped
+        request["wire_bytes"] = qint64(decoder->wireBytes());
 }
 
 } // namespace upin::app

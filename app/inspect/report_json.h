@@ -22,6 +22,7 @@ core::ParseReport reportFromJson(const QJsonObject& json);
 // trailer_bytes (trailer fields are skipped, not kept), and wire_bytes.
 QJsonObject requestHeadToJson(const core::RequestHead& head, size_t headBytes);
 QString framingName(core::BodyFraming::Kind kind);
-void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder& decoder);
+// decoder: what reading the body counted; nullptr when the body was not read (framing only).
+void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder* decoder);
 
 } // namespace upin::app

@@ -236,6 +236,14 @@ TEST_CASE("chunked errors carry wire offsets", "[http]")
     auto bad = decodeEveryWay(chunked(), "3\r\nabcX\r\n");
     CHECK(bad.error.code == Errc::MalformedChunk);
     CHECK(bad.error.offset == 6);
+    BodyDecoder failing(chunked());
+    struct : BodySink {
+        void onBody(ByteView) override {}
+    } ignore;
+    CHECK_FALSE(failing.feed("3\r\nabcX", ignore).has_value());
+    CHECK(failing.failed()); // sticky, and what a report checks before it counts wire bytes
+    CHECK_FALSE(failing.done());
+    CHECK_FALSE(failing.feed("\r\n", ignore).has_value());
     CHECK(decodeEveryWay(chunked(), "ffffffffffffffff\r\n").error.code == Errc::InvalidChunkSize);
     HttpLimits limits;
     limits.maxChunkExtension = 10;

@@ -86,6 +86,7 @@ public:
     // offsets count wire bytes from the start of the body.
     Result<size_t> feed(ByteView wire, BodySink& sink);
     bool done() const { return m_state == State::Done; }
+    bool failed() const { return m_state == State::Failed; }
     uint64_t wireBytes() const { return m_wire; }
     uint64_t bodyBytes() const { return m_body; }
     uint64_t chunks() const { return m_chunks; }             // chunked: data chunks seen (not the last, empty one)
