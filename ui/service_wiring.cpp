@@ -125,6 +125,7 @@ bool ServiceWiring::startListener(quint16 port)
         const QString base = QStringLiteral("http://%1:%2").arg(address).arg(m_listener->port());
         m_window.sendView()->setListenerBase(base);
         m_window.inspectView()->setListenerBase(base);
+        m_listenerBase = base;
         m_window.setListenerStatus(tr("Listening on %1").arg(base));
         m_window.setCapturesRoot(m_listener->captureRoot());
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
@@ -134,30 +135,40 @@ bool ServiceWiring::startListener(quint16 port)
     return ok;
 }
 
-// Copy as curl from the Listen tab's row menu: the capture is read on a pool thread (it may be large), the command
-// put on the clipboard back on the GUI thread, the same command `upload-inspector-cli curl FOLDER` prints.
-void ServiceWiring::copyCaptureAsCurl(const QString& folder)
+// Copy as curl for a Listen row (its capture is read first) or for what Inspect opened (its parts are written to
+// SOURCE.parts): on a pool thread, as either may be large; one at a time. The command is the one
+// `upload-inspector-cli curl` prints, aimed at this listener when the source names none.
+void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened)
 {
+    if (m_curlBusy.exchange(true)) {
+        m_window.statusBar()->showMessage(tr("Still making the last curl command…"), 6000);
+        return;
+    }
     QPointer<MainWindow> window = &m_window;
     const core::Options limits = m_inspectLimits;
-    QThreadPool::globalInstance()->start([window, folder, limits] {
-        const app::InspectResult result = app::inspectSource(folder, {}, limits);
+    const QString base = m_listenerBase;
+    std::atomic<bool>* busy = &m_curlBusy;
+    QThreadPool::globalInstance()->start([window, folder, opened, limits, base, busy] {
+        const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
         QString why = result.error;
         std::optional<app::UploadPlan> plan;
         if (why.isEmpty())
-            plan = app::resendPlanFor(result, {}, {}, &why);
+            plan = app::resendPlanFor(result, {}, {}, &why, base);
         const QString command = plan ? plan->toCurl() : QString();
+        const QString partsDir = result.capture.isEmpty() ? result.path + QStringLiteral(".parts") : QString();
         QMetaObject::invokeMethod(
             qApp,
-            [window, command, why] {
+            [window, command, why, partsDir, busy] {
+                busy->store(false);
                 if (!window)
                     return;
                 if (!command.isEmpty())
                     QApplication::clipboard()->setText(command);
-                window->statusBar()->showMessage(command.isEmpty()
-                                                     ? tr("Copy as curl is unavailable: %1").arg(why)
-                                                     : tr("Copied a curl command that sends this capture again"),
-                                                 6000);
+                window->statusBar()->showMessage(
+                    command.isEmpty()    ? tr("Copy as curl is unavailable: %1").arg(why)
+                    : partsDir.isEmpty() ? tr("Copied a curl command that sends this capture again")
+                                         : tr("Copied a curl command; the parts it sends are in %1").arg(partsDir),
+                    6000);
             },
             Qt::QueuedConnection);
     });
@@ -216,7 +227,7 @@ void ServiceWiring::connectListener()
         m_window.setListenerStatus(tr("Listener stopped"));
     });
     connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
-    connect(view, &ListenView::curlRequested, this, &ServiceWiring::copyCaptureAsCurl);
+    connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });
     connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
         // A large capture takes a while to delete: not on the GUI thread.
         QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
@@ -256,6 +267,8 @@ void ServiceWiring::connectInspector()
             [this](const QString& path, const QString& type) { open(path, type); });
     connect(view, &InspectView::cancelRequested, this, [inspector = m_inspector] { inspector->cancel(); });
     connect(view, &InspectView::savePartsRequested, m_inspector, &app::InspectWorker::saveParts);
+    connect(view, &InspectView::copyCurlRequested, this,
+            [this](const app::InspectResult& source) { copyAsCurl({}, source); });
     connect(m_inspector, &app::InspectWorker::partsSaved, view, &InspectView::onPartsSaved);
     connect(m_inspector, &app::InspectWorker::progress, view, &InspectView::setProgress);
     connect(m_inspector, &app::InspectWorker::finished, view, &InspectView::showResult);

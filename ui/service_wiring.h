@@ -3,11 +3,15 @@
 // shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
 // Views never see a service; services never see a widget.
 
+#include "inspect/inspect_types.h"
 #include "upin/core/multipart_parser.h"
 
 #include <QObject>
 #include <QString>
 #include <QThread>
+
+#include <atomic>
+#include <optional>
 
 namespace upin::app {
 class Listener;
@@ -36,7 +40,7 @@ public:
 
 private:
     void loadStoredCaptures(const QString& root, int limit);
-    void copyCaptureAsCurl(const QString& folder);
+    void copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened = std::nullopt);
     void connectListener();
     void connectSender();
     void connectInspector();
@@ -45,6 +49,8 @@ private:
     MainWindow& m_window;
     QString m_captureDir;
     core::Options m_inspectLimits;
+    QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080"); // where the listener is, as it started
+    std::atomic<bool> m_curlBusy{false};                              // a Copy as curl is being made
     app::Listener* m_listener;
     QThread m_senderThread, m_inspectThread, m_benchThread;
     app::Sender* m_sender;

@@ -275,12 +275,12 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
 }
 
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
-                                        QString* why)
+                                        QString* why, const QString& fallback)
 {
     const QString capturedHost =
         source.capture[QStringLiteral("request")].toObject()[QStringLiteral("host")].toString();
     const QString base = !to.isEmpty()            ? to
-                         : capturedHost.isEmpty() ? QStringLiteral("http://127.0.0.1:8080")
+                         : capturedHost.isEmpty() ? fallback
                                                   : QStringLiteral("http://") + capturedHost;
     const QUrl url(base);
     const bool wholeUrl = url.path().length() > 1;
@@ -290,7 +290,10 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
             plan->targets = {url};
         return plan;
     }
-    return resendPlanFromParts(source, wholeUrl ? url : QUrl(base + QStringLiteral("/file-part")),
+    // A whole request goes to its own path (not its Host: that may be a real server); a body to /file-part.
+    const QString ownPath = source.request[QStringLiteral("target")].toString();
+    const QString path = ownPath.startsWith(QLatin1Char('/')) ? ownPath : QStringLiteral("/file-part");
+    return resendPlanFromParts(source, wholeUrl ? url : QUrl(base.chopped(base.endsWith('/') ? 1 : 0) + path),
                                partsDir.isEmpty() ? source.path + QStringLiteral(".parts") : partsDir, why);
 }
 
@@ -305,7 +308,10 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
                             ? source.report.parts.front().children
                             : source.report.parts;
     if (parts.empty()) {
-        *why = QObject::tr("the source has no parts");
+        *why = source.report.error ? QObject::tr("the source has no parts: %1 (byte %2)")
+                                         .arg(toQString(core::describe(source.report.error->code)))
+                                         .arg(source.report.error->offset)
+                                   : QObject::tr("the source has no parts");
         return std::nullopt;
     }
     if (!QDir().mkpath(partsDir)) {

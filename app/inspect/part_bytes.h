@@ -32,10 +32,12 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
 // inline. For a capture, resendPlan's files and values are used and nothing is written.
 std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
                                               QString* why);
-// One of the two, as `upload-inspector-cli curl` and the Listen tab's Copy as curl choose: to is a base
+// One of the two, as `upload-inspector-cli curl` and the window's Copy as curl choose: to is a base
 // (http://host:port, the captured path is kept) or a whole URL; empty: the listener that stored the capture, as
-// its client named it, else http://127.0.0.1:8080. partsDir empty: SOURCE.parts.
+// its client named it, else fallback. The path is the captured one, a whole request's own, else /file-part.
+// partsDir empty: SOURCE.parts.
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
-                                        QString* why);
+                                        QString* why,
+                                        const QString& fallback = QStringLiteral("http://127.0.0.1:8080"));
 
 } // namespace upin::app

@@ -7,6 +7,7 @@
 #include "capture/field_value.h"
 #include "common/byte_size.h"
 #include "inspect/body_file.h"
+#include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
 
 #include <QDir>
@@ -361,6 +362,32 @@ TEST_CASE("curl of a raw body writes its parts to --parts-dir and sends them fro
     CHECK(parts[0].toObject()["content_type"].toString() == "application/x-thing");
     CHECK(parts[1].toObject()["value"].toString() == "some text");
     CHECK(parts[1].toObject()["filename"].isNull());
+}
+
+// The window's Copy as curl and `curl SOURCE` aim where the source points: a whole request at its own path (not
+// its Host, which may be a real server), a body at /file-part, both on the listener given as the fallback.
+TEST_CASE("curl of a whole request keeps its path; a source without parts says why", "[cli][curl]")
+{
+    QTemporaryDir dir;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\nhi\r\n--b--\r\n";
+    const QString http = writeFile(dir, "r.http",
+                                   "POST /upload?x=1 HTTP/1.1\r\nHost: api.example.com\r\nContent-Type: "
+                                   "multipart/form-data; boundary=b\r\nContent-Length: " +
+                                       QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    const QString bare = writeFile(dir, "body.bin", body);
+    const auto limits = upin::app::inspectLimits();
+    QString why;
+    auto plan = upin::app::resendPlanFor(upin::app::inspectSource(http, {}, limits), {}, dir.filePath("p1"), &why,
+                                         "http://127.0.0.1:9");
+    REQUIRE(plan);
+    CHECK(plan->targets.first().toString() == "http://127.0.0.1:9/upload?x=1");
+    plan = upin::app::resendPlanFor(upin::app::inspectSource(bare, {}, limits), {}, dir.filePath("p2"), &why,
+                                    "http://127.0.0.1:9");
+    REQUIRE(plan);
+    CHECK(plan->targets.first().toString() == "http://127.0.0.1:9/file-part");
+    const QString none = writeFile(dir, "none.bin", "no delimiter here");
+    CHECK_FALSE(upin::app::resendPlanFor(upin::app::inspectSource(none, {}, limits), {}, dir.filePath("p3"), &why));
+    CHECK(why.startsWith("the source has no parts: ")); // and why it has none, with the byte
 }
 
 // Sizes and durations as the CLI options read them and every view shows them (finding 8 of issue 14: "7500 ms").

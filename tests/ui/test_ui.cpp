@@ -907,8 +907,17 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
     CHECK(view.text()->toPlainText().startsWith("(binary, 12 bytes: see Hex"));
     CHECK_FALSE(view.hex()->toPlainText().isEmpty());
     CHECK(view.savePartButton()->isEnabled());
+    // Copy as curl works for a body too (review of issue 14): its parts are written out by the service, off the
+    // GUI thread, so the view asks for it.
+    QSignalSpy curl(&view, &ui::InspectView::copyCurlRequested);
+    REQUIRE(view.copyCurlButton()->isEnabled());
+    view.copyCurlButton()->click();
+    REQUIRE(curl.size() == 1);
+    CHECK(curl.first().first().value<app::InspectResult>().path.endsWith("good.bin"));
     view.showResult(open("none.bin", "no delimiter here at all"));
     CHECK_FALSE(view.diagnostics()->item(0)->text().startsWith("No diagnostics"));
+    CHECK_FALSE(view.copyCurlButton()->isEnabled());
+    CHECK(view.copyCurlButton()->toolTip().startsWith("Copy as curl is unavailable: no parts: "));
     CHECK(view.hex()->toPlainText().isEmpty()); // nothing of x.bin stays
     CHECK(view.text()->toPlainText().isEmpty());
     CHECK_FALSE(view.savePartButton()->isEnabled());

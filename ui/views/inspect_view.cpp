@@ -516,19 +516,31 @@ void InspectView::rememberSentHashes(const QString& captureId, const QStringList
 QString InspectView::curlBlocker() const
 {
     QString why;
-    return app::resendPlan(m_result, m_listenerBase, &why) ? QString() : why;
+    if (!m_result.capture.isEmpty()) // a capture's plan reads nothing: checked now
+        return app::resendPlanFor(m_result, {}, {}, &why, m_listenerBase) ? QString() : why;
+    if (m_result.report.parts.empty())
+        return m_result.report.error ? tr("no parts: %1 (byte %2)")
+                                           .arg(app::toQString(core::describe(m_result.report.error->code)))
+                                           .arg(m_result.report.error->offset)
+                                     : tr("no parts");
+    return {}; // any other source: its parts are written out when asked (they may be large), off this thread
 }
 
 void InspectView::copyAsCurl()
 {
-    QString why;
-    if (auto plan = app::resendPlan(m_result, m_listenerBase, &why)) {
-        QApplication::clipboard()->setText(plan->toCurl());
-        showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
-                             .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
-    } else {
-        showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
+    if (!m_result.capture.isEmpty()) {
+        QString why;
+        if (auto plan = app::resendPlanFor(m_result, {}, {}, &why, m_listenerBase)) {
+            QApplication::clipboard()->setText(plan->toCurl());
+            showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
+                                 .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
+        } else {
+            showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
+        }
+        return;
     }
+    showStatus(this, tr("Writing the parts a curl command sends…"));
+    emit copyCurlRequested(m_result);
 }
 
 void InspectView::askForBoundary()

@@ -55,6 +55,9 @@ signals:
     void openRequested(const QString& path, const QString& contentType); // contentType empty: from the file
     void cancelRequested();
     void savePartsRequested(const QList<upin::app::PartCopy>& copies);
+    // Copy as curl for a source that is not a capture: its parts are written to SOURCE.parts first, off the GUI
+    // thread (a capture's command is made at once: its parts are files already).
+    void copyCurlRequested(const upin::app::InspectResult& source);
 
 private:
     void showPart(const core::PartSummary* part);
