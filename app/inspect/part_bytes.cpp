@@ -132,20 +132,22 @@ PartBytes locateRequest(const InspectResult& result)
         return where;
     }
     QFile head(QDir(result.partsFolder).filePath(QStringLiteral("head.raw")));
-    if (!head.open(QIODevice::ReadOnly)) {
+    const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
+    const bool hasHead = head.open(QIODevice::ReadOnly);
+    if (!hasHead && !QFileInfo::exists(body)) {
         where.missing = QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture or listen "
                                     "--keep-raw keep the whole request")
                             .arg(result.capture[QStringLiteral("endpoint")].toString());
         return where;
     }
-    where.before = head.read(qint64{1} << 20); // at most the head limit (64 KiB) was written
-    const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
+    // Without head.raw (a capture stored by an earlier version, which kept body.raw only) the body is all there is.
+    where.before = hasHead ? head.read(qint64{1} << 20) : QByteArray(); // the head limit (64 KiB) bounds it
     if (QFileInfo::exists(body))
         where.file = body;
     const qint64 bodySize = std::max<qint64>(0, QFileInfo(body).size());
     // body.raw holds the body de-chunked; after a head that says chunked, it goes as one chunk, so that the
     // request saved from here is a valid request again (the original chunk sizes were not kept).
-    if (result.request[QStringLiteral("framing")].toString() == QLatin1String("chunked")) {
+    if (hasHead && result.request[QStringLiteral("framing")].toString() == QLatin1String("chunked")) {
         if (bodySize > 0)
             where.before += QByteArray::number(bodySize, 16) + "\r\n";
         where.after = bodySize > 0 ? QByteArray("\r\n0\r\n\r\n") : QByteArray("0\r\n\r\n");

@@ -42,6 +42,7 @@
 #include <QFileDialog>
 #include <QImage>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -1035,6 +1036,31 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     REQUIRE(again.report.parts.size() == 2);
     CHECK(again.report.parts[1].sha256 == chunkedCapture.report.parts[1].sha256);
     CHECK(again.request["chunks"].toInteger() == 1);
+
+    // A capture stored by an earlier version: no head.raw, and a request object of target, type and client only.
+    {
+        const QString old = h.onlyCaptureFolder();
+        QFile::remove(old + "/head.raw");
+        QFile json(old + "/capture.json");
+        REQUIRE(json.open(QIODevice::ReadOnly));
+        QJsonObject stored = QJsonDocument::fromJson(json.readAll()).object();
+        json.close();
+        const QJsonObject was = stored["request"].toObject();
+        stored["request"] =
+            QJsonObject{{"target", was["target"]}, {"content_type", was["content_type"]}, {"client", was["client"]}};
+        REQUIRE(json.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        json.write(QJsonDocument(stored).toJson());
+        json.close();
+        view.showResult(inspectFile(old));
+        view.tree()->setCurrentIndex(view.model()->index(0, 0));
+        const QString described = view.text()->toPlainText();
+        INFO(described.toStdString());
+        CHECK(described.startsWith("/capture (not recorded: stored by an earlier version)\n"));
+        CHECK(described.contains("chunked (chunk count (not recorded"));
+        CHECK(described.contains("Head:       (not recorded"));
+        CHECK_FALSE(described.contains("0 data chunks"));
+        CHECK(view.hex()->toPlainText().startsWith("# body.raw only: this capture was stored before its head"));
+    }
 
     // /file-part keeps the request's fields, not its bytes: Hex says so, and Save is off for the Request row.
     test::ListenerFixture g;

@@ -232,10 +232,9 @@ void InspectView::showResult(const app::InspectResult& result)
     // The verdict before the details: when the window is narrow, the end of the line is what is cut.
     if (state == tr("ok") && !r.diagnostics.empty())
         state = r.diagnostics.size() == 1 ? tr("ok, 1 diagnostic") : tr("ok, %1 diagnostics").arg(r.diagnostics.size());
-    m_title->setFullText(tr("%1 — %2 — %3 parts, %4, boundary \"%5\"")
-                             .arg(result.title, state)
-                             .arg(r.parts.size())
-                             .arg(app::formatBytes(r.bytes), QString::fromStdString(r.boundary)),
+    m_title->setFullText(tr("%1 — %2 — %3, %4, boundary \"%5\"")
+                             .arg(result.title, state, countOf(qsizetype(r.parts.size()), tr("part"), tr("parts")),
+                                  app::formatBytes(r.bytes), QString::fromStdString(r.boundary)),
                          result.path);
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
@@ -394,8 +393,15 @@ QString describeRequest(const app::InspectResult& result)
     const QJsonObject& request = result.request;
     auto text = [&](const char* key) { return request[QLatin1String(key)].toString(); };
     auto number = [&](const char* key) { return quint64(request[QLatin1String(key)].toInteger()); };
-    QString out = app::printable(QStringLiteral("%1 %2 %3").arg(text("method"), text("target"), text("version"))) +
-                  QLatin1Char('\n');
+    auto has = [&](const char* key) { return request.contains(QLatin1String(key)); };
+    // Captures stored by earlier versions kept only target, content type and client: the rest reads "not recorded".
+    const QString notRecorded = QObject::tr("(not recorded: stored by an earlier version)");
+    QString out = has("method")
+                      ? app::printable(QStringLiteral("%1 %2 %3").arg(text("method"), text("target"), text("version")))
+                      : QObject::tr("%1 %2").arg(app::printable(text("target")), notRecorded);
+    out += QLatin1Char('\n');
+    if (!has("headers"))
+        out += QObject::tr("Header fields %1\n").arg(notRecorded);
     for (const auto& field : request[QStringLiteral("headers")].toArray())
         out += app::printable(field[QStringLiteral("name")].toString() + QStringLiteral(": ") +
                               field[QStringLiteral("value")].toString()) +
@@ -404,7 +410,8 @@ QString describeRequest(const app::InspectResult& result)
 
     const QString framing = text("framing");
     QString wire =
-        framing == QLatin1String("chunked")
+        framing == QLatin1String("chunked") && !has("chunks") ? QObject::tr("chunked (chunk count %1)").arg(notRecorded)
+        : framing == QLatin1String("chunked")
             ? QObject::tr("chunked: %1 data %2")
                       .arg(number("chunks"))
                       .arg(number("chunks") == 1 ? QObject::tr("chunk") : QObject::tr("chunks")) +
@@ -421,7 +428,8 @@ QString describeRequest(const app::InspectResult& result)
                                             .arg(result.report.bytes);
     if (request.contains(QStringLiteral("wire_bytes")) && number("wire_bytes") != result.report.bytes)
         out += QObject::tr(", %1 bytes on the wire").arg(number("wire_bytes"));
-    out += QObject::tr("\nHead:       %1 bytes").arg(number("head_bytes"));
+    out += has("head_bytes") ? QObject::tr("\nHead:       %1 bytes").arg(number("head_bytes"))
+                             : QObject::tr("\nHead:       %1").arg(notRecorded);
     if (request.contains(QStringLiteral("head_ms")))
         out +=
             QObject::tr(", arrived in %1").arg(app::formatSeconds(request[QStringLiteral("head_ms")].toDouble() / 1e3));
@@ -449,7 +457,8 @@ QString describeRequest(const app::InspectResult& result)
     out += QObject::tr("Endpoint:   %1, matcher %2, hash %3; %4\n")
                .arg(capture[QStringLiteral("endpoint")].toString(), capture[QStringLiteral("matcher")].toString(),
                     capture[QStringLiteral("hash")].toString(), capture[QStringLiteral("state")].toString());
-    out += QObject::tr("Transport:  plain HTTP/1.1 over TCP\n");
+    out +=
+        QObject::tr("Transport:  plain %1 over TCP\n").arg(has("version") ? text("version") : QStringLiteral("HTTP"));
     return out;
 }
 } // namespace
@@ -475,11 +484,13 @@ void InspectView::showRequest()
                                                          : tr("Nothing to save: %1").arg(m_partBytes.missing));
     const QString note =
         m_result.capture.isEmpty() ? tr("the request file, from its first byte")
+        : m_partBytes.before.isEmpty()
+            ? tr("body.raw only: this capture was stored before its head was kept (head.raw)")
         : m_partBytes.after.isEmpty()
             ? tr("the request as stored: head.raw, then body.raw")
-            : tr("the request as stored: head.raw, then body.raw as one chunk (it was sent in %1; their sizes were "
-                 "not kept)")
-                  .arg(m_result.request[QStringLiteral("chunks")].toInteger());
+            : tr("the request as stored: head.raw, then body.raw as one chunk (it was sent in %1; their sizes "
+                 "were not kept)")
+                  .arg(countOf(m_result.request[QStringLiteral("chunks")].toInteger(), tr("chunk"), tr("chunks")));
     showHex(m_partBytes, 0, m_partBytes.missing.isEmpty() ? note : QString());
 }
 
