@@ -62,6 +62,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBlock>
 #include <QThread>
 #include <QTimer>
 #include <QTreeView>
@@ -331,6 +332,25 @@ TEST_CASE("choosing a diagnostic moves the hex view to its byte", "[ui][inspect]
     view.diagnostics()->setCurrentRow(row);
     const quint64 line = diagnostics[size_t(row)].offset & ~quint64(15);
     CHECK(view.hex()->toPlainText().contains(QStringLiteral("▶%1").arg(line, 10, 10, QLatin1Char('0'))));
+    CHECK(view.hex()->textCursor().block().text().startsWith("▶")); // the view follows the mark (review)
+
+    // A part far into the body: its line is where the view is, not below the fold.
+    QByteArray far = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + QByteArray(5000, 'x') +
+                     "\r\n--b\r\nContent-Disposition: form-data; name=\"z\"\r\n\r\nlast\r\n--b--\r\n";
+    QFile farFile(dir.filePath("far.bin"));
+    REQUIRE(farFile.open(QIODevice::WriteOnly));
+    farFile.write(far);
+    farFile.close();
+    worker.open(farFile.fileName());
+    view.resize(900, 600);
+    view.show();
+    view.showResult(finished.last().first().value<app::InspectResult>());
+    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // part z, at body offset 5000 and more
+    QApplication::processEvents();
+    CHECK(view.hex()->textCursor().block().text().startsWith("▶"));
+    const QRect marked = view.hex()->cursorRect();
+    CHECK(marked.top() >= 0);
+    CHECK(marked.bottom() <= view.hex()->viewport()->height());
 }
 
 TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and charted", "[ui][shootout]")

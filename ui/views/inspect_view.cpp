@@ -32,6 +32,8 @@
 #include <QStringDecoder>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -609,6 +611,12 @@ void InspectView::showHex(const app::PartBytes& source, quint64 at, const QStrin
                    : window.isEmpty()        ? tr("(no bytes at offset %1)").arg(at)
                                              : hexDump(window, start, at);
     m_hex->setPlainText(note.isEmpty() ? text : QStringLiteral("# %1\n%2").arg(note, text));
+    // The marked line in the middle of the view: the window starts up to 1 KiB before it, past what shows.
+    if (!window.isEmpty()) {
+        const int line = int((at - start) / 16) + (note.isEmpty() ? 0 : 1);
+        m_hex->setTextCursor(QTextCursor(m_hex->document()->findBlockByNumber(line)));
+        m_hex->centerCursor();
+    }
 }
 
 void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
