@@ -7,6 +7,8 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
+
 namespace upin::app {
 
 namespace {
@@ -134,11 +136,23 @@ void RawUpload::takeUnreadAnswer()
     const qintptr fd = m_socket->socketDescriptor();
     if (fd < 0)
         return;
-    if (m_socket->isReadable())
-        m_response += m_socket->readAll();
+    if (m_socket->isReadable()) {
+        const QByteArray buffered = m_socket->readAll();
+        keepAnswer(buffered.constData(), buffered.size());
+    }
     char buffer[16384];
     for (ssize_t got; (got = ::recv(int(fd), buffer, sizeof buffer, MSG_DONTWAIT)) > 0;)
-        m_response.append(buffer, qsizetype(got));
+        keepAnswer(buffer, qint64(got));
+}
+
+// A server may answer with any amount: a head and the body's first MiB are kept (runs show 64 KiB of it), the
+// rest only counted, so memory stays bounded whatever the server sends.
+void RawUpload::keepAnswer(const char* data, qint64 size)
+{
+    constexpr qsizetype kKeptAnswerBytes = (qsizetype{1} << 20) + 64 * 1024;
+    m_responseBytes += size;
+    const qint64 room = std::max<qint64>(0, kKeptAnswerBytes - m_response.size());
+    m_response.append(data, qsizetype(std::min(size, room)));
 }
 
 void RawUpload::onReadyRead()
@@ -151,6 +165,7 @@ void RawUpload::onReadyRead()
         m_status = m_response.mid(9, 3).toInt(); // "HTTP/1.1 200 ..."
         if (m_status == 100) {                   // interim answer: drop it and start the body now
             m_response.remove(0, end + 4);
+            m_responseBytes -= end + 4;
             m_continueTimer.stop();
             m_sending = true;
             sendMore();
@@ -175,7 +190,7 @@ void RawUpload::onReadyRead()
         if (at >= 0) {
             const qsizetype lineEnd = head.indexOf("\r\n", at + 2);
             const qint64 length = head.mid(at + 17, lineEnd - at - 17).trimmed().toLongLong();
-            if (m_response.size() - m_headEnd >= length) {
+            if (m_responseBytes - m_headEnd >= length) {
                 finish({});
                 m_socket->abort();
             }

@@ -43,6 +43,7 @@ private:
     void onReadyRead();
     void takeUnreadAnswer();
     void finish(const QString& error);
+    void keepAnswer(const char* data, qint64 size);
 
     QUrl m_url;
     Headers m_headers;
@@ -51,7 +52,8 @@ private:
     bool m_expectContinue;
     QTcpSocket* m_socket;
     QTimer m_continueTimer;
-    QByteArray m_response;
+    QByteArray m_response;      // the answer's first kKeptAnswerBytes; the rest is read and dropped
+    qint64 m_responseBytes = 0; // the answer's bytes so far, kept or not
     qsizetype m_headEnd = -1;
     qint64 m_sent = 0;
     int m_status = 0;

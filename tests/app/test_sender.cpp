@@ -1,13 +1,16 @@
 // The sender against the real listener on 127.0.0.1, and "copy as curl" run through a real shell and curl.
 
 #include "app/listener_fixture.h"
+#include "sender/raw_upload.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
 
 #include <catch2/catch.hpp>
 
+#include <QBuffer>
 #include <QDir>
 #include <QJsonArray>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QThread>
 
@@ -285,6 +288,48 @@ TEST_CASE("an early answer stops the body and is reported with its status line, 
         CHECK(json["response_body"].toString() == "not found\n");
         CHECK_FALSE(json["response_headers"].toArray().isEmpty());
     }
+}
+
+// Review of issue 14: the raw client kept every byte of an answer. A server that answers early with 20 MB (and
+// reads the body meanwhile, so nothing is reset) is reported whole in status, with the body's first MiB kept.
+TEST_CASE("a huge early answer is read to its end but only its first MiB is kept", "[sender][answer]")
+{
+    QProcess server;
+    server.start("python3", {"-c", R"(
+import socket, threading
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', 0)); s.listen(1); print(s.getsockname()[1], flush=True)
+c, _ = s.accept(); data = b''
+while b'\r\n\r\n' not in data: data += c.recv(65536)
+def drain():
+    try:
+        while c.recv(1 << 20): pass
+    except OSError: pass
+threading.Thread(target=drain, daemon=True).start()
+body = b'x' * (20 << 20)
+c.sendall(b'HTTP/1.1 413 Payload Too Large\r\nContent-Length: %d\r\n\r\n' % len(body) + body)
+threading.Event().wait(30)
+)"});
+    REQUIRE(server.waitForReadyRead(10000));
+    const int port = server.readLine().trimmed().toInt();
+    REQUIRE(port > 0);
+    QByteArray bytes(64 << 20, 'b');
+    QBuffer body(&bytes);
+    REQUIRE(body.open(QIODevice::ReadOnly));
+    app::RawUpload upload(QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port)), {}, &body, bytes.size(), false);
+    QSignalSpy finished(&upload, &app::RawUpload::finished);
+    upload.start();
+    REQUIRE(finished.wait(30000));
+    server.kill();
+    server.waitForFinished();
+    INFO(finished.first().first().toString().toStdString());
+    CHECK(finished.first().first().toString().isEmpty()); // all 20 MB were read: the exchange is complete
+    CHECK(upload.status() == 413);
+    CHECK(upload.answeredEarly());
+    const QByteArray kept = upload.responseBody();
+    CHECK(kept.size() >= qsizetype{1} << 20);
+    CHECK(kept.size() <= (qsizetype{1} << 20) + 64 * 1024); // not 20 MB
+    CHECK(kept.count('x') == kept.size());
 }
 
 TEST_CASE("file parts get the content type curl would give them, from the extension", "[sender]")
