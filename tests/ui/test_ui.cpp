@@ -428,6 +428,19 @@ TEST_CASE("the part timeline shows when each part of a capture started and ended
     ui::PartTimelineChart chart;
     chart.setCapture(row);
     CHECK(chart.barCount() == 2);
+    // A row listed from disk has parts but no times; a rejected one has none: the chart says which, with no axis.
+    ui::CaptureListModel::Row stored = row;
+    stored.partSpans.clear();
+    stored.parts = 3;
+    chart.setCapture(stored);
+    CHECK(chart.barCount() == 0);
+    CHECK(chart.chart()->title().endsWith(": part times are kept for this session's captures only"));
+    stored.parts = 0;
+    chart.setCapture(stored);
+    CHECK(chart.chart()->title().endsWith(": no parts"));
+    auto* time = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).first());
+    REQUIRE(time);
+    CHECK_FALSE(time->labelsVisible()); // were "…" under an empty chart
 }
 
 TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][inspect]")
@@ -904,6 +917,13 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     REQUIRE(model->rowCount() == 2);
     CHECK(model->row(0).endpoint == "/file-part");
     CHECK(model->row(1).endpoint == "/capture");
+    // A capture from another day shows its date (rows read "23:59:59" alone before).
+    app::StoredCapture old;
+    old.id = 1;
+    old.started = QDateTime(QDate(2020, 1, 2), QTime(3, 4, 5));
+    model->addStored({old});
+    CHECK(model->data(model->index(0, ui::CaptureListModel::Time), Qt::DisplayRole).toString() ==
+          "2020-01-02 03:04:05");
 }
 
 TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears what the last one showed",

@@ -64,13 +64,16 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     // Category labels must be added with increasing values: the last part (bottom) first.
     for (int i = count - 1; i >= 0; --i)
         m_parts->append(row.partSpans[i].label, count - i);
-    setNiceRange(m_time, double(end));
+    setNiceRange(m_time, count > 0 ? double(end) : 0); // no bars: no invented time axis either
     m_parts->setRange(0, count + 1);
-    chart()->setTitle(tr("Parts over time — %1 %2%3")
-                          .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")),
-                               row.partSpans.size() > kMaxBars
-                                   ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size())
-                                   : QString()));
+    // Why a chart is empty: no parts, or a capture listed from disk (part times are recorded while it arrives).
+    const QString note = row.partSpans.size() > kMaxBars
+                             ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size())
+                         : count > 0     ? QString()
+                         : row.parts > 0 ? tr(": part times are kept for this session's captures only")
+                                         : tr(": no parts");
+    chart()->setTitle(
+        tr("Parts over time — %1 %2%3").arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")), note));
 }
 
 } // namespace upin::ui

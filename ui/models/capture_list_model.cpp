@@ -31,7 +31,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     const Row& r = m_rows[index.row()];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Time: return r.started.toString(QStringLiteral("HH:mm:ss"));
+        case Time: // a capture from another day says which
+            return r.started.toString(r.started.date() == QDate::currentDate() ? QStringLiteral("HH:mm:ss")
+                                                                               : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case Client: return r.client;
         case Endpoint:
             return r.endpoint +

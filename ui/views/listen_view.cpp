@@ -120,6 +120,7 @@ ListenView::ListenView(QWidget* parent)
     split->addWidget(m_timeline);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({300, 200}); // the timeline keeps room for its labels at 1024x700
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_examples);
