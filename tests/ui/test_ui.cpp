@@ -123,6 +123,8 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
     outer = tree.index(1, 0);
     CHECK(tree.parent(tree.index(1, 0, outer)) == outer);
     CHECK(tree.part(tree.index(1, 0, outer))->filename == "x.txt");
+    CHECK(tree.indexOf(tree.part(tree.index(1, 0, outer))) == tree.index(1, 0, outer)); // a diagnostic's part
+    CHECK(tree.indexOf(tree.part(outer)) == outer);
 
     ui::CaptureListModel captures;
     QAbstractItemModelTester captureTester(&captures, QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -68,6 +68,16 @@ QModelIndex PartTreeModel::index(int row, int column, const QModelIndex& parent)
     return createIndex(row, column, const_cast<core::PartSummary*>(&siblings[size_t(row - first)]));
 }
 
+QModelIndex PartTreeModel::indexOf(const core::PartSummary* part) const
+{
+    if (!part || !m_parent.contains(part))
+        return {};
+    const core::PartSummary* up = m_parent.value(part);
+    const auto& siblings = childrenOf(up);
+    return createIndex((up ? 0 : firstPartRow()) + int(part - siblings.data()), 0,
+                       const_cast<core::PartSummary*>(part));
+}
+
 QModelIndex PartTreeModel::parent(const QModelIndex& child) const
 {
     const core::PartSummary* self = part(child);

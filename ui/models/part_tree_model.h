@@ -23,6 +23,7 @@ public:
     const core::ParseReport& report() const { return m_report; }
     const core::PartSummary* part(const QModelIndex& index) const; // nullptr for the Request row
     bool isRequest(const QModelIndex& index) const;
+    QModelIndex indexOf(const core::PartSummary* part) const; // part points into report(); invalid for nullptr
     int firstPartRow() const { return m_request.isEmpty() ? 0 : 1; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;

@@ -44,6 +44,17 @@ constexpr qint64 kPreviewBytes = qint64{64} * 1024; // text preview: the first 6
 constexpr qint64 kHexBytes = 4096;                  // hex view window
 constexpr quint64 kMaxImageBytes = 4u << 20; // decoded on the GUI thread: keep it to what decodes in milliseconds
 
+// The innermost part whose body holds offset (its end included: an error may point just past the last byte).
+const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset)
+{
+    for (const auto& part : parts)
+        if (offset >= part.bodyOffset && offset <= part.bodyOffset + part.size) {
+            const core::PartSummary* inner = partHolding(part.children, offset);
+            return inner ? inner : &part;
+        }
+    return nullptr;
+}
+
 QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
 {
     QString out;
@@ -143,6 +154,9 @@ InspectView::InspectView(QWidget* parent)
             quint64 offset = row < int(m_result.report.diagnostics.size())
                                  ? m_result.report.diagnostics[size_t(row)].offset
                                  : m_result.report.error->offset;
+            // The tree follows: the part that holds the byte is the one shown (not the Request row, say).
+            if (const core::PartSummary* holder = partHolding(m_model->report().parts, offset))
+                m_tree->setCurrentIndex(m_model->indexOf(holder));
             showHexAt(offset);
         }
     });
@@ -571,19 +585,6 @@ void InspectView::askForBoundary()
         value = QStringLiteral("multipart/form-data; boundary=") + value.trimmed();
     emit openRequested(m_result.path, value);
 }
-
-namespace {
-// The innermost part whose body holds offset (its end included: an error may point just past the last byte).
-const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset)
-{
-    for (const auto& part : parts)
-        if (offset >= part.bodyOffset && offset <= part.bodyOffset + part.size) {
-            const core::PartSummary* inner = partHolding(part.children, offset);
-            return inner ? inner : &part;
-        }
-    return nullptr;
-}
-} // namespace
 
 void InspectView::showHexAt(quint64 bodyOffset)
 {
