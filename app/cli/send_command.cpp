@@ -137,8 +137,9 @@ QString runLine(const RunResult& r)
         .arg(sent)
         .arg(r.totalSeconds, 0, 'f', 3)
         .arg(r.bodySent() ? QString::number(r.lastByteSeconds, 'f', 3) : QStringLiteral("-"))
-        .arg(r.responseHeadSeconds, 0, 'f', 3)
-        .arg(r.mbPerSecond(), 0, 'f', 1)
+        // No answer, or a body not sent whole: "-", not a time of -1 s or a rate of 0.
+        .arg(r.responseHeadSeconds >= 0 ? QString::number(r.responseHeadSeconds, 'f', 3) : QStringLiteral("-"))
+        .arg(r.mbPerSecond() > 0 ? QString::number(r.mbPerSecond(), 'f', 1) : QStringLiteral("-"))
         .arg(checks)
         .arg(r.error.isEmpty() ? QString() : QStringLiteral("  error: ") + r.error);
 }

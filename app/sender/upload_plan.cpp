@@ -152,7 +152,9 @@ QString UploadPlan::toCurl() const
                                    : p.fill == PlanPart::Fill::Pattern
                                        ? QStringLiteral("yes 0123456789abcdef | tr -d '\\n' | head -c %1").arg(p.size)
                                        : QStringLiteral("head -c %1 /dev/urandom").arg(p.size);
-            prelude << QStringLiteral("%1=$(mktemp) && %2 > \"$%1\" &&").arg(var, source);
+            // Named so they can be found: the command ends with curl (so options can be added to it), and
+            // cannot remove them after it.
+            prelude << QStringLiteral("%1=$(mktemp -t upload-inspector.XXXXXX) && %2 > \"$%1\" &&").arg(var, source);
             const QString filename = p.filename.isEmpty() ? p.name + QStringLiteral(".bin") : p.filename;
             const QString type = p.contentType.isEmpty() ? guessContentType(filename) : p.contentType;
             args << QStringLiteral("-F")

@@ -390,6 +390,24 @@ TEST_CASE("curl of a whole request keeps its path; a source without parts says w
     CHECK(why.startsWith("the source has no parts: ")); // and why it has none, with the byte
 }
 
+// Issue 14's case: send to a path that answers 404 at once. Exit 1, the status as the server said it, and no
+// figures for what did not happen (the line read "answer -1.000 s" and "0.0 MB/s" for a refused connection).
+TEST_CASE("send reports an early 404 and a refused connection without invented figures", "[cli][send]")
+{
+    upin::test::ListenerFixture f;
+    Run early = runCli({"send", "--synthetic", "big=64M", f.url("/nothing")});
+    INFO(early.out.toStdString() << early.err.toStdString());
+    CHECK(early.exitCode != 0);
+    CHECK(early.out.contains("status 404 Not Found"));
+    CHECK(early.out.contains("(answered before the whole body was sent)"));
+    CHECK(early.out.contains("  - MB/s"));
+    Run refused = runCli({"send", "-F", "a=b", "http://127.0.0.1:9/file-part"});
+    INFO(refused.out.toStdString());
+    CHECK(refused.exitCode != 0);
+    CHECK(refused.out.contains("answer - s)"));
+    CHECK_FALSE(refused.out.contains("-1.000"));
+}
+
 // Sizes and durations as the CLI options read them and every view shows them (finding 8 of issue 14: "7500 ms").
 TEST_CASE("sizes and durations read as people write and read them", "[format]")
 {

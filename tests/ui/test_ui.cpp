@@ -1227,7 +1227,8 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     REQUIRE(table->rowCount() == 3);
     CHECK(table->item(0, 5)->text() == "10.0");
     CHECK(table->item(0, 6)->text() == "ok");
-    CHECK(table->item(1, 2)->text() == "—"); // no median seconds for a target with no good run
+    CHECK(table->item(0, 2)->text() == "1.00 s"); // durations as they read best (was 1.000)
+    CHECK(table->item(1, 2)->text() == "—");      // no median seconds for a target with no good run
     CHECK(table->item(1, 5)->text() == "—");
     CHECK(table->item(1, 6)->text() == "1 of 1 failed (404 Not Found)");
     CHECK(table->item(2, 6)->text() == "2 of 2 failed (Connection refused)");

@@ -1,6 +1,7 @@
 #include "views/compare_view.h"
 
 #include "charts/bar_chart.h"
+#include "common/byte_size.h"
 #include "sender/run_report.h"
 
 #include "charts/chart_export.h"
@@ -23,7 +24,7 @@ CompareView::CompareView(QWidget* parent)
       m_table(new QTableWidget(0, 7))
 {
     m_table->setHorizontalHeaderLabels(
-        {tr("Target"), tr("Runs ok"), tr("Median s"), tr("Min s"), tr("Max s"), tr("Median MB/s"), tr("Checks")});
+        {tr("Target"), tr("Runs ok"), tr("Median"), tr("Min"), tr("Max"), tr("Median MB/s"), tr("Checks")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
@@ -112,12 +113,12 @@ void CompareView::refresh()
         bars.append({label, s.medianMBps, s.minMBps, s.maxMBps, s.count > 0});
         int row = m_table->rowCount();
         m_table->insertRow(row);
-        auto figure = [&](double value, int decimals) {
-            return s.count > 0 ? QString::number(value, 'f', decimals) : QStringLiteral("—");
-        };
-        const QStringList cells{s.target.toString(),     QString::number(s.count), figure(s.medianSeconds, 3),
-                                figure(s.minSeconds, 3), figure(s.maxSeconds, 3),  figure(s.medianMBps, 1),
-                                app::checksText(s)};
+        auto seconds = [&](double value) { return s.count > 0 ? app::formatSeconds(value) : QStringLiteral("—"); };
+        const QStringList cells{
+            s.target.toString(),      QString::number(s.count),
+            seconds(s.medianSeconds), seconds(s.minSeconds),
+            seconds(s.maxSeconds),    s.count > 0 ? QString::number(s.medianMBps, 'f', 1) : QStringLiteral("—"),
+            app::checksText(s)};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);

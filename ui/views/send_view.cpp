@@ -330,7 +330,12 @@ void SendView::onRunFinished(const app::RunResult& r)
         m_results->item(row, 2)->setToolTip(
             tr("The server answered after %1 of %2 bytes; sending stopped there").arg(r.bytesSent).arg(r.bodyBytes));
     m_shownRuns.append(r);
-    m_chart->setSent(r.upload);
+    // The sent line ends when the run did (samples come every 100 ms: a short run has one at most).
+    QList<app::ThroughputSample> upload = r.upload;
+    const qint64 endMs = qint64(r.totalSeconds * 1000);
+    if (r.totalSeconds > 0 && (upload.isEmpty() || upload.last().msSinceStart < endMs))
+        upload.append({endMs, r.bytesSent});
+    m_chart->setSent(upload);
     m_chart->setReceived({});
     if (row == 0 || r.httpStatus >= 300 || !r.error.isEmpty()) // a failure's answer is what the user looks for
         m_results->setCurrentCell(row, 2);
