@@ -224,6 +224,14 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     CHECK_FALSE(app::parseFormSpec("novalue", &error).has_value());
     CHECK_FALSE(app::parseFormSpec("f=@/definitely/missing", &error).has_value());
     CHECK(app::parseFormSpec("f=plain", &error)->value == "plain");
+    // As curl reads -F fields (review of issue 14: the type went into the value)
+    const auto typed = app::parseFormSpec(R"(j={"a":1};type=application/json)", &error);
+    CHECK(typed->value == R"({"a":1})");
+    CHECK(typed->contentType == "application/json");
+    const auto quoted = app::parseFormSpec(R"(q="a;b \"c\"";type=text/plain)", &error);
+    CHECK(quoted->value == R"(a;b "c")");
+    CHECK(quoted->contentType == "text/plain");
+    CHECK(app::parseFormSpec("f=a;b", &error)->value == "a;b"); // no ;type=: all value
     CHECK(app::parseSyntheticSpec("big=1G:zero", &error)->size == 1ull << 30);
     CHECK_FALSE(app::parseSyntheticSpec("big=lots", &error).has_value());
 }
