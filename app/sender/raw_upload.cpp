@@ -149,7 +149,7 @@ void RawUpload::takeUnreadAnswer()
 // rest only counted, so memory stays bounded whatever the server sends.
 void RawUpload::keepAnswer(const char* data, qint64 size)
 {
-    constexpr qsizetype kKeptAnswerBytes = (qsizetype{1} << 20) + 64 * 1024;
+    constexpr qsizetype kKeptAnswerBytes = (qsizetype{1} << 20) + qsizetype{64} * 1024;
     m_responseBytes += size;
     const qint64 room = std::max<qint64>(0, kKeptAnswerBytes - m_response.size());
     m_response.append(data, qsizetype(std::min(size, room)));
