@@ -366,7 +366,7 @@ TEST_CASE("curl of a raw body writes its parts to --parts-dir and sends them fro
 
 // The window's Copy as curl and `curl SOURCE` aim where the source points: a whole request at its own path (not
 // its Host, which may be a real server), a body at /file-part, both on the listener given as the fallback.
-TEST_CASE("curl of a whole request keeps its path; a source without parts says why", "[cli][curl]")
+TEST_CASE("curl of a whole request keeps its path, and a source without parts says why", "[cli][curl]")
 {
     QTemporaryDir dir;
     const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\nhi\r\n--b--\r\n";
