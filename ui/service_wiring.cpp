@@ -137,7 +137,7 @@ bool ServiceWiring::startListener(quint16 port)
 
 // Copy as curl for a Listen row (its capture is read first) or for what Inspect opened (its parts are written to
 // SOURCE.parts): on a pool thread, as either may be large; one at a time. The command is the one
-// `upload-inspector-cli curl` prints, aimed at this listener when the source names none.
+// `upload-inspector-cli curl SOURCE --to THIS_LISTENER` prints.
 void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened)
 {
     if (m_curlBusy.exchange(true)) {
@@ -147,19 +147,20 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
     QPointer<MainWindow> window = &m_window;
     const core::Options limits = m_inspectLimits;
     const QString base = m_listenerBase;
-    std::atomic<bool>* busy = &m_curlBusy;
-    QThreadPool::globalInstance()->start([window, folder, opened, limits, base, busy] {
+    QPointer<ServiceWiring> self = this;
+    QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base] {
         const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
         QString why = result.error;
         std::optional<app::UploadPlan> plan;
         if (why.isEmpty())
-            plan = app::resendPlanFor(result, {}, {}, &why, base);
+            plan = app::resendPlanFor(result, base, {}, &why); // this listener, on the port it has now
         const QString command = plan ? plan->toCurl() : QString();
         const QString partsDir = result.capture.isEmpty() ? result.path + QStringLiteral(".parts") : QString();
         QMetaObject::invokeMethod(
             qApp,
-            [window, command, why, partsDir, busy] {
-                busy->store(false);
+            [window, self, command, why, partsDir] {
+                if (self)
+                    self->m_curlBusy = false;
                 if (!window)
                     return;
                 if (!command.isEmpty())

@@ -303,19 +303,41 @@ namespace {
 constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
 } // namespace
 
-std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
-                                              QString* why)
+namespace {
+const std::vector<core::PartSummary>& resendableParts(const InspectResult& source)
 {
-    const auto& parts = !source.harBodies.isEmpty() && !source.report.parts.empty()
-                            ? source.report.parts.front().children
-                            : source.report.parts;
-    if (parts.empty()) {
-        *why = source.report.error ? QObject::tr("the source has no parts: %1 (byte %2)")
+    return !source.harBodies.isEmpty() && !source.report.parts.empty() ? source.report.parts.front().children
+                                                                       : source.report.parts;
+}
+} // namespace
+
+QString whyPartsCannotBeResent(const InspectResult& source)
+{
+    const auto& parts = resendableParts(source);
+    if (parts.empty())
+        return source.report.error ? QObject::tr("the source has no parts: %1 (byte %2)")
                                          .arg(toQString(core::describe(source.report.error->code)))
                                          .arg(source.report.error->offset)
                                    : QObject::tr("the source has no parts");
-        return std::nullopt;
+    for (const auto& part : parts) {
+        const PartBytes where = locatePart(source, part);
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(toQString(part.name.value_or("")));
+        if (!where.missing.isEmpty())
+            return QObject::tr("%1: %2").arg(label, where.missing);
+        if (!part.complete || where.available < part.size)
+            return QObject::tr("%1 did not arrive whole").arg(label);
     }
+    return {};
+}
+
+std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
+                                              QString* why)
+{
+    // Every part is checked before any is written: a part that cannot be sent leaves no files behind.
+    *why = whyPartsCannotBeResent(source);
+    if (!why->isEmpty())
+        return std::nullopt;
+    const auto& parts = resendableParts(source);
     if (!QDir().mkpath(partsDir)) {
         *why = QObject::tr("cannot create %1").arg(partsDir);
         return std::nullopt;
@@ -325,11 +347,6 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
     for (const auto& part : parts) {
         const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(toQString(part.name.value_or("")));
         const PartBytes where = locatePart(source, part);
-        if (!part.complete || !where.missing.isEmpty() || where.available < part.size) {
-            *why = !where.missing.isEmpty() ? QObject::tr("%1: %2").arg(label, where.missing)
-                                            : QObject::tr("%1 did not arrive whole").arg(label);
-            return std::nullopt;
-        }
         PlanPart p;
         p.name = toQString(part.name.value_or(""));
         p.contentType = toQString(part.contentType.value_or(""));

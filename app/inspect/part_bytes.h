@@ -30,6 +30,9 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
 // The same for any source (a raw body, an HTTP request, a HAR file's first multipart request): each part's bytes
 // are written to partsDir as NNN-<name> and sent from there; text fields (UTF-8 without NUL, up to 64 KiB) go
 // inline. For a capture, resendPlan's files and values are used and nothing is written.
+// Why resendPlanFromParts would refuse this source (no parts, a part not whole or not kept); empty when it would
+// not. Reads nothing but the report: a view can ask before anything is written.
+QString whyPartsCannotBeResent(const InspectResult& source);
 std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
                                               QString* why);
 // One of the two, as `upload-inspector-cli curl` and the window's Copy as curl choose: to is a base

@@ -365,6 +365,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     m_store.endCapture(m_folder, summary);
 
     ListenerEvent done = event(ListenerEvent::Kind::CaptureFinished);
+    done.elapsedMs = qint64(std::ceil(answer["elapsed_ms"].toDouble())); // as capture.json says, so rows read alike
     done.state = m_state;
     done.error = error;
     done.errorDetail = m_ioFailure ? QStringLiteral("%1: %2").arg(m_ioFailure->file, m_ioFailure->message) : detail;

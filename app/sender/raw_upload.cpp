@@ -182,9 +182,9 @@ void RawUpload::onReadyRead()
         m_bodyDone = true;
         emit responseHeadArrived();
     }
-    // An early answer may come from a server that keeps waiting for the body we stopped sending: once its
-    // Content-Length is in, the exchange is over.
-    if (m_answeredEarly) {
+    // Once an answer's Content-Length is in, the exchange is over: the server of an early answer may keep
+    // waiting for the body we stopped sending, and any server may keep the connection open despite our close.
+    if (m_headEnd >= 0) {
         const QByteArray head = m_response.left(m_headEnd).toLower();
         const qsizetype at = head.indexOf("\r\ncontent-length:");
         if (at >= 0) {

@@ -388,6 +388,11 @@ TEST_CASE("curl of a whole request keeps its path, and a source without parts sa
     const QString none = writeFile(dir, "none.bin", "no delimiter here");
     CHECK_FALSE(upin::app::resendPlanFor(upin::app::inspectSource(none, {}, limits), {}, dir.filePath("p3"), &why));
     CHECK(why.startsWith("the source has no parts: ")); // and why it has none, with the byte
+    // A part that did not arrive whole: refused before anything is written (a folder was left behind).
+    const QString cut = writeFile(dir, "cut.bin", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\npartial");
+    CHECK_FALSE(upin::app::resendPlanFor(upin::app::inspectSource(cut, {}, limits), {}, dir.filePath("p4"), &why));
+    CHECK(why.endsWith("did not arrive whole"));
+    CHECK_FALSE(QFileInfo::exists(dir.filePath("p4")));
 }
 
 // Issue 14's case: send to a path that answers 404 at once. Exit 1, the status as the server said it, and no

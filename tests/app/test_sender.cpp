@@ -340,6 +340,42 @@ threading.Event().wait(30)
     CHECK(kept.count('x') == kept.size());
 }
 
+// Review of issue 14: a server that answers with a Content-Length and keeps the connection open (ignoring our
+// Connection: close) left the run waiting until the server went away.
+TEST_CASE("an answer with a Content-Length ends the exchange when it is in, open connection or not", "[sender]")
+{
+    QProcess server;
+    server.start("python3", {"-c", R"(
+import socket, threading
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', 0)); s.listen(1); print(s.getsockname()[1], flush=True)
+c, _ = s.accept(); data = b''
+while b'\r\n\r\n' not in data: data += c.recv(65536)
+head, body = data.split(b'\r\n\r\n', 1)
+length = int([l.split(b':')[1] for l in head.split(b'\r\n') if l.lower().startswith(b'content-length')][0])
+while len(body) < length: body += c.recv(65536)
+c.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
+threading.Event().wait(30)
+)"});
+    REQUIRE(server.waitForReadyRead(10000));
+    const int port = server.readLine().trimmed().toInt();
+    REQUIRE(port > 0);
+    QByteArray bytes(4096, 'b');
+    QBuffer body(&bytes);
+    REQUIRE(body.open(QIODevice::ReadOnly));
+    app::RawUpload upload(QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port)), {}, &body, bytes.size(), false);
+    QSignalSpy finished(&upload, &app::RawUpload::finished);
+    upload.start();
+    const bool done = finished.wait(5000); // the server keeps the connection 30 s
+    server.kill();
+    server.waitForFinished();
+    REQUIRE(done);
+    CHECK(finished.first().first().toString().isEmpty());
+    CHECK(upload.status() == 200);
+    CHECK(upload.responseBody() == "ok");
+    CHECK_FALSE(upload.answeredEarly());
+}
+
 TEST_CASE("file parts get the content type curl would give them, from the extension", "[sender]")
 {
     CHECK(app::guessContentType("x.png") == "image/png");

@@ -197,6 +197,11 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     chart.setSent({{100, 1000000}, {120, 1500000}, {200, 3000000}});
     REQUIRE(chart.sentRateSeries()->count() == 2);
     CHECK(chart.sentRateSeries()->at(1).y() == Approx(20.0));
+    // A run shorter than a step still has its rate: the average, flat across it (review: none was drawn).
+    chart.setSent({{50, 1000000}});
+    REQUIRE(chart.sentRateSeries()->count() == 2);
+    CHECK(chart.sentRateSeries()->at(0).y() == Approx(20.0));
+    CHECK(chart.sentRateSeries()->at(1).x() == Approx(0.05));
     CHECK(chart.receivedRateSeries()->at(0).y() == Approx(2.0 / 0.15));
 }
 
@@ -798,6 +803,14 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     CHECK(progress->text() == "100%");
     CHECK(view.answer()->toPlainText().startsWith("HTTP/1.1 200 OK\n"));
 
+    // The next run's first progress clears the last run's received curve (review: two runs were mixed).
+    view.setReceivedSamples({{100, 5000000}, {200, 9000000}});
+    REQUIRE(view.chart()->receivedSeries()->count() == 3);
+    send->click();
+    view.onProgress(0, 0, 100, 1000);
+    CHECK(view.chart()->receivedSeries()->count() <= 1);
+    view.onFinished({}); // (that send ends without runs)
+
     app::RunResult refused;
     refused.target = QUrl("http://127.0.0.1:9/file-part");
     refused.error = "Connection refused";
@@ -960,7 +973,7 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
     view.showResult(open("none.bin", "no delimiter here at all"));
     CHECK_FALSE(view.diagnostics()->item(0)->text().startsWith("No diagnostics"));
     CHECK_FALSE(view.copyCurlButton()->isEnabled());
-    CHECK(view.copyCurlButton()->toolTip().startsWith("Copy as curl is unavailable: no parts: "));
+    CHECK(view.copyCurlButton()->toolTip().startsWith("Copy as curl is unavailable: the source has no parts: "));
     CHECK(view.hex()->toPlainText().isEmpty()); // nothing of x.bin stays
     CHECK(view.text()->toPlainText().isEmpty());
     CHECK_FALSE(view.savePartButton()->isEnabled());
@@ -1171,6 +1184,24 @@ TEST_CASE("Inspect: a part's header line that did not parse shows in Headers, ma
     CHECK(rows[1] == "⚠ not parsed: this line has no colon");
     INFO(view.headers()->item(1, 1)->toolTip().toStdString());
     CHECK(view.headers()->item(1, 1)->toolTip().startsWith("byte 47: malformed_header"));
+
+    // Choosing a diagnostic in a later part's header lines selects that part (review: the selection stayed put).
+    const QString two = dir.filePath("two.bin");
+    {
+        QFile f(two);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write("--b\r\nContent-Disposition: form-data; name=\"first\"\r\n\r\n1\r\n--b\r\nContent-Disposition: "
+                "form-data; name=\"second\"\r\nno colon here\r\n\r\n2\r\n--b--\r\n");
+    }
+    view.showResult(inspectFile(two));
+    REQUIRE(view.model()->part(view.tree()->currentIndex())->name == "first");
+    int row = -1;
+    for (int i = 0; i < view.diagnostics()->count(); ++i)
+        if (view.diagnostics()->item(i)->text().contains("malformed_header"))
+            row = i;
+    REQUIRE(row >= 0);
+    view.diagnostics()->setCurrentRow(row);
+    CHECK(view.model()->part(view.tree()->currentIndex())->name == "second");
 }
 
 TEST_CASE("clicks that change nothing on screen say what happened in the status bar", "[ui][status]")

@@ -65,6 +65,8 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     for (int i = count - 1; i >= 0; --i)
         m_parts->append(row.partSpans[i].label, count - i);
     setNiceRange(m_time, count > 0 ? double(end) : 0); // no bars: no invented time axis either
+    m_time->setVisible(count > 0);
+    m_parts->setVisible(count > 0);
     m_parts->setRange(0, count + 1);
     // Why a chart is empty: no parts, or a capture listed from disk (part times are recorded while it arrives).
     const QString note = row.partSpans.size() > kMaxBars

@@ -24,6 +24,12 @@ QList<QPointF> ratePoints(const QList<QPointF>& cumulative)
             rates.append({p.x(), (p.y() - from.y()) / (p.x() - from.x())});
             from = p;
         }
+    // A run shorter than a step: its average rate, drawn flat across it.
+    if (rates.isEmpty() && cumulative.size() >= 2 && cumulative.last().x() > cumulative.first().x()) {
+        const double rate =
+            (cumulative.last().y() - cumulative.first().y()) / (cumulative.last().x() - cumulative.first().x());
+        rates = {{cumulative.first().x(), rate}, {cumulative.last().x(), rate}};
+    }
     return rates;
 }
 } // namespace

@@ -44,12 +44,14 @@ constexpr qint64 kPreviewBytes = qint64{64} * 1024; // text preview: the first 6
 constexpr qint64 kHexBytes = 4096;                  // hex view window
 constexpr quint64 kMaxImageBytes = 4u << 20; // decoded on the GUI thread: keep it to what decodes in milliseconds
 
-// The innermost part whose body holds offset (its end included: an error may point just past the last byte).
-const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset)
+// The innermost part whose body holds offset (its end included: an error may point just past the last byte);
+// withHeaders: or whose header block does.
+const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset,
+                                     bool withHeaders = false)
 {
     for (const auto& part : parts)
-        if (offset >= part.bodyOffset && offset <= part.bodyOffset + part.size) {
-            const core::PartSummary* inner = partHolding(part.children, offset);
+        if (offset >= (withHeaders ? part.offset : part.bodyOffset) && offset <= part.bodyOffset + part.size) {
+            const core::PartSummary* inner = partHolding(part.children, offset, withHeaders);
             return inner ? inner : &part;
         }
     return nullptr;
@@ -154,9 +156,12 @@ InspectView::InspectView(QWidget* parent)
             quint64 offset = row < int(m_result.report.diagnostics.size())
                                  ? m_result.report.diagnostics[size_t(row)].offset
                                  : m_result.report.error->offset;
-            // The tree follows: the part that holds the byte is the one shown (not the Request row, say).
-            if (const core::PartSummary* holder = partHolding(m_model->report().parts, offset))
+            // The tree follows: the part whose header block or body holds the byte is the one shown; a byte in no
+            // part (the preamble, a delimiter) leaves no part or Request row selected over body bytes.
+            if (const core::PartSummary* holder = partHolding(m_model->report().parts, offset, true))
                 m_tree->setCurrentIndex(m_model->indexOf(holder));
+            else if (m_model->isRequest(m_tree->currentIndex()))
+                m_tree->setCurrentIndex({});
             showHexAt(offset);
         }
     });
@@ -496,16 +501,17 @@ void InspectView::showRequest()
     m_image->setText(tr("(the request: choose a part to see an image)"));
     m_partBytes = app::locateRequest(m_result);
     m_savePart->setEnabled(m_partBytes.missing.isEmpty());
-    m_savePart->setToolTip(m_partBytes.missing.isEmpty() ? tr("Save the whole request, as stored, to a file")
-                                                         : tr("Nothing to save: %1").arg(m_partBytes.missing));
+    m_savePart->setToolTip(!m_partBytes.missing.isEmpty() ? tr("Nothing to save: %1").arg(m_partBytes.missing)
+                           : !m_result.capture.isEmpty() && m_partBytes.before.isEmpty()
+                               ? tr("Save body.raw (this capture kept no head) to a file")
+                               : tr("Save the whole request, as stored, to a file"));
     const QString note =
         m_result.capture.isEmpty() ? tr("the request file, from its first byte")
         : m_partBytes.before.isEmpty()
             ? tr("body.raw only: this capture was stored before its head was kept (head.raw)")
         : m_partBytes.after.isEmpty()
             ? tr("the request as stored: head.raw, then body.raw")
-            : tr("the request as stored: head.raw, then body.raw as one chunk (it was sent in %1; their sizes "
-                 "were not kept)")
+            : tr("head.raw, then body.raw as one chunk (sent as %1)")
                   .arg(countOf(m_result.request[QStringLiteral("chunks")].toInteger(), tr("chunk"), tr("chunks")));
     showHex(m_partBytes, 0, m_partBytes.missing.isEmpty() ? note : QString());
 }
@@ -542,22 +548,21 @@ void InspectView::rememberSentHashes(const QString& captureId, const QStringList
 
 QString InspectView::curlBlocker() const
 {
-    QString why;
-    if (!m_result.capture.isEmpty()) // a capture's plan reads nothing: checked now
-        return app::resendPlanFor(m_result, {}, {}, &why, m_listenerBase) ? QString() : why;
-    if (m_result.report.parts.empty())
-        return m_result.report.error ? tr("no parts: %1 (byte %2)")
-                                           .arg(app::toQString(core::describe(m_result.report.error->code)))
-                                           .arg(m_result.report.error->offset)
-                                     : tr("no parts");
-    return {}; // any other source: its parts are written out when asked (they may be large), off this thread
+    if (!m_result.capture.isEmpty()) { // a capture's plan reads nothing: made now to check it
+        QString why;
+        return app::resendPlanFor(m_result, m_listenerBase, {}, &why) ? QString() : why;
+    }
+    // Any other source is checked from its report; its parts are written out when asked (they may be large), off
+    // this thread.
+    return app::whyPartsCannotBeResent(m_result);
 }
 
 void InspectView::copyAsCurl()
 {
     if (!m_result.capture.isEmpty()) {
         QString why;
-        if (auto plan = app::resendPlanFor(m_result, {}, {}, &why, m_listenerBase)) {
+        // To this listener, on the port it has now (the one that stored the capture may be gone).
+        if (auto plan = app::resendPlanFor(m_result, m_listenerBase, {}, &why)) {
             QApplication::clipboard()->setText(plan->toCurl());
             showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
                                  .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
@@ -671,8 +676,10 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
 void InspectView::savePart()
 {
     if (m_model->isRequest(m_tree->currentIndex())) {
+        const bool bodyOnly = !m_result.capture.isEmpty() && m_partBytes.before.isEmpty(); // no head.raw kept
         const QString target =
-            QFileDialog::getSaveFileName(this, tr("Save the request"), QStringLiteral("request.http"));
+            QFileDialog::getSaveFileName(this, bodyOnly ? tr("Save the body") : tr("Save the request"),
+                                         bodyOnly ? QStringLiteral("body.bin") : QStringLiteral("request.http"));
         if (target.isEmpty())
             return;
         startSaving({{m_partBytes, target}}, {});

@@ -139,11 +139,13 @@ void ListenView::openRow(int index)
     {
         const CaptureListModel::Row& row = m_model->row(index);
         if (row.folder.isEmpty())
-            QMessageBox::information(this, tr("Not stored"),
-                                     tr("%1 keeps no files, only each part's size and hash: there is nothing to "
-                                        "open. /file-part keeps files and field values; /capture keeps the raw "
-                                        "body too.")
-                                         .arg(row.endpoint));
+            QMessageBox::information(
+                this, tr("Not stored"),
+                // The capture's outcome in words first (a rejected one is why the user double-clicked it).
+                tr("%1\n\n%2 keeps no files, only each part's size and hash: there is nothing to open. /file-part "
+                   "keeps files and field values; /capture keeps the raw body too.")
+                    .arg(m_model->data(m_model->index(index, CaptureListModel::State), Qt::DisplayRole).toString(),
+                         row.endpoint));
         else if (!QFileInfo::exists(row.folder))
             QMessageBox::information(
                 this, tr("Capture deleted"),

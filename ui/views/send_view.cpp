@@ -284,6 +284,8 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
     if (!m_runClock.isValid())
         m_runClock.start();
     const qint64 now = m_runClock.elapsed();
+    if (m_liveSamples.isEmpty()) // a new run: the last run's received curve is not this one's
+        m_chart->setReceived({});
     if (m_liveSamples.isEmpty() || now - m_liveSamples.last().msSinceStart >= 100 || sent == total) {
         m_liveSamples.append({now, sent});
         m_chart->setSent(m_liveSamples);
