@@ -897,6 +897,9 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     CHECK(model->row(0).state == app::CaptureState::Complete);
     CHECK(model->row(0).endpoint == "/file-part");
     CHECK(model->row(0).parts == 1);
+    // The rejected capture's 3 bytes in a millisecond or so: a rate in two significant digits, not "0.0".
+    const QString rate = model->data(model->index(1, ui::CaptureListModel::Rate), Qt::DisplayRole).toString();
+    CHECK((rate == "-" || (rate != "0.0" && rate.toDouble() > 0)));
     CHECK(model->row(1).state == app::CaptureState::Rejected);
     const QString state = model->data(model->index(1, ui::CaptureListModel::State), Qt::DisplayRole).toString();
     CHECK(state == "rejected: the body has no delimiter line for this boundary (byte 3)"); // in words

@@ -41,9 +41,11 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case Size: return app::formatBytes(r.bytes);
         case Parts: return r.parts;
         case Duration: return app::formatSeconds(double(r.elapsedMs) / 1000.0);
-        case Rate:
-            return r.elapsedMs > 0 ? QString::number(double(r.bytes) / 1000.0 / double(r.elapsedMs), 'f', 1)
-                                   : QStringLiteral("-");
+        case Rate: {
+            // Two significant digits below 1 MB/s: a 24-byte body read "0.0".
+            const double rate = r.elapsedMs > 0 ? double(r.bytes) / 1000.0 / double(r.elapsedMs) : -1;
+            return rate < 0 ? QStringLiteral("-") : QString::number(rate, rate < 1 ? 'g' : 'f', rate < 1 ? 2 : 1);
+        }
         case State: {
             // In words, with the byte offset: "rejected: the body has no delimiter line for this boundary (byte 3)".
             QString text = app::captureStateName(r.state);
