@@ -408,7 +408,7 @@ TEST_CASE("compare view groups runs by target with median bars and min-max whisk
     app::RunResult other = runs.first();
     other.target = QUrl("http://h/part-event?a=1&b=2");
     view.addRuns({other});
-    CHECK(view.chart()->categories()->categories().last() == "part-event<br>?a=1&amp;b=2");
+    CHECK(view.chart()->categories()->categories().last() == "<div align=\"center\">part-event<br>?a=1&amp;b=2</div>");
 }
 
 TEST_CASE("the part timeline shows when each part of a capture started and ended", "[ui][charts]")
@@ -1267,8 +1267,8 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     CHECK(table->item(1, 6)->text() == "1 of 1 failed (404 Not Found)");
     CHECK(table->item(2, 6)->text() == "2 of 2 failed (Connection refused)");
     const QStringList categories = view.chart()->categories()->categories();
-    CHECK(categories ==
-          QStringList{"file-part", "nothing<br>failed: 404 Not Found", "refused<br>failed: Connection refused"});
+    CHECK(categories == QStringList{"file-part", "<div align=\"center\">nothing<br>failed: 404 Not Found</div>",
+                                    "<div align=\"center\">refused<br>failed: Connection refused</div>"});
     CHECK(view.chart()->whiskers()->boxSets()[1]->pen().color().alpha() == 0); // no whisker at a zero not measured
     // The CLI's table says the same.
     const QString text = app::statsTable(app::statsByTarget(view.runs()));
@@ -1281,7 +1281,8 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     other.target.setPort(9);
     view.addRuns({other});
     CHECK(view.chart()->categories()->categories().first() == ":8080/file-part");
-    CHECK(view.chart()->categories()->categories().last() == ":9/file-part<br>failed: Connection refused");
+    CHECK(view.chart()->categories()->categories().last() ==
+          "<div align=\"center\">:9/file-part<br>failed: Connection refused</div>");
 }
 
 // Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.

@@ -110,6 +110,8 @@ void CompareView::refresh()
         QString label = labels[i].toHtmlEscaped().replace(QLatin1Char('?'), QStringLiteral("<br>?"));
         if (s.count == 0)
             label += tr("<br>failed: %1").arg(s.lastFailure.toHtmlEscaped());
+        if (label.contains(QLatin1String("<br>"))) // lines centred on each other, as one-line labels are on the bar
+            label = QStringLiteral("<div align=\"center\">%1</div>").arg(label);
         bars.append({label, s.medianMBps, s.minMBps, s.maxMBps, s.count > 0});
         int row = m_table->rowCount();
         m_table->insertRow(row);
