@@ -140,10 +140,11 @@ bool ServiceWiring::startListener(quint16 port)
 // `upload-inspector-cli curl SOURCE --to THIS_LISTENER` prints.
 void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened)
 {
-    if (m_curlBusy.exchange(true)) {
+    if (m_curlBusy) {
         m_window.statusBar()->showMessage(tr("Still making the last curl command…"), 6000);
         return;
     }
+    m_curlBusy = true;
     QPointer<MainWindow> window = &m_window;
     const core::Options limits = m_inspectLimits;
     const QString base = m_listenerBase;

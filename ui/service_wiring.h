@@ -10,7 +10,6 @@
 #include <QString>
 #include <QThread>
 
-#include <atomic>
 #include <optional>
 
 namespace upin::app {
@@ -50,7 +49,7 @@ private:
     QString m_captureDir;
     core::Options m_inspectLimits;
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080"); // where the listener is, as it started
-    std::atomic<bool> m_curlBusy{false};                              // a Copy as curl is being made
+    bool m_curlBusy = false; // a Copy as curl is being made (set and cleared on the GUI thread)
     app::Listener* m_listener;
     QThread m_senderThread, m_inspectThread, m_benchThread;
     app::Sender* m_sender;
