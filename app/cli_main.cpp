@@ -12,18 +12,18 @@ const char kUsage[] = R"(usage: upload-inspector-cli COMMAND [options]
 
 commands:
   parse FILE|CAPTURE_FOLDER [--raw-http] [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd]
-        [--no-hash] [--json] [--max-field-size SIZE ...]
-        inspect a stored multipart body or a capture: parts, headers, values, offsets, sizes, SHA-256, diagnostics
+        [--hash sha256|xxh3|none] [--json] [--max-field-size SIZE ...]
+        inspect a stored multipart body or a capture: parts, headers, values, offsets, sizes, digests, diagnostics
   extract SOURCE --part N|--name NAME [-o FILE|-]
         write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
   curl SOURCE [--to URL] [--parts-dir DIR]
         print a curl command that sends a capture's (or a body's, request's, HAR file's) parts again
-  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--keep N] [--keep-bytes SIZE]
-        [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S] [--min-body-rate SIZE]
-        [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
+  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--hash sha256|xxh3|none] [--keep N]
+        [--keep-bytes SIZE] [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S]
+        [--min-body-rate SIZE] [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
         receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /captures/ID)
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]
-        [--chunked] [--expect-continue] [--no-hash] [-H 'Name: value'] [--json|--csv] [--print-curl]
+        [--chunked] [--expect-continue] [--hash sha256|xxh3|none] [-H 'Name: value'] [--json|--csv] [--print-curl]
         upload a streamed multipart body; time it; check part hashes against the listener's answer
   compare --target URL --target URL ... [same part options] [--runs N] [--csv]
         the same upload to several targets, interleaved, with a median/min/max table

@@ -250,8 +250,8 @@ void ServiceWiring::connectSender()
         if (id.isEmpty())
             return;
         QStringList sent;
-        for (const auto& part : result.parts)
-            sent << part.sentSha256;
+        for (const auto& part : result.parts) // a digest the listener did not report (another hash) is not compared
+            sent << (part.receivedDigest.isEmpty() ? QString() : part.sentDigest);
         m_window.inspectView()->rememberSentHashes(id, sent);
         auto* captures = m_window.listenView()->model();
         for (int row = 0; row < captures->rowCount(); ++row)

@@ -36,7 +36,7 @@ void ShootoutWorker::run(const ShootoutRequest& request)
             emit finished(result);
             return;
         }
-        core::ParseReport report = core::parseBuffer(*parser, body.body, {false, false, {}});
+        core::ParseReport report = core::parseBuffer(*parser, body.body, {core::HashKind::None, false, {}});
         body.parts = uint32_t(report.parts.size());
         result.label = QFileInfo(request.path).fileName();
     }

@@ -45,6 +45,27 @@ QList<QCommandLineOption> limitOptions(const core::Options& defaults)
     return options;
 }
 
+QCommandLineOption hashOption(const QString& what)
+{
+    return {QStringLiteral("hash"),
+            QStringLiteral("%1: sha256 (default; what sha256sum prints), xxh3 (XXH3-128: an integrity check about "
+                           "ten times faster, as xxh128sum prints it) or none")
+                .arg(what),
+            QStringLiteral("NAME"), QStringLiteral("sha256")};
+}
+
+std::optional<core::HashKind> chosenHash(const QCommandLineParser& cl, const QCommandLineOption& hash,
+                                         const QCommandLineOption& noHash, const char* command)
+{
+    if (cl.isSet(noHash))
+        return core::HashKind::None;
+    const QString name = cl.value(hash);
+    auto kind = core::kHashNames.find(name.toStdString());
+    if (!kind)
+        printErr(QStringLiteral("%1: --hash: '%2' is not sha256, xxh3 or none\n").arg(QLatin1String(command), name));
+    return kind;
+}
+
 bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options)
 {
     for (const auto& limit : kUserLimits) {

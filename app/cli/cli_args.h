@@ -3,6 +3,7 @@
 
 #include "inspect/inspect_types.h"
 
+#include "upin/core/digest.h"
 #include "upin/core/multipart_parser.h"
 
 #include <QCommandLineParser>
@@ -21,6 +22,12 @@ void printErr(const QString& text); // UTF-8 to stderr
 QList<QCommandLineOption> limitOptions(const core::Options& defaults);
 // Applies the limits the user set; false, with a message on stderr, when a value is not a size or count.
 bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options);
+
+// --hash NAME, shared by parse, send and listen: sha256 (the default), xxh3 or none.
+QCommandLineOption hashOption(const QString& what);
+// The hash chosen with --hash, or none with --no-hash; nullopt, with "COMMAND: why" on stderr, for an unknown name.
+std::optional<core::HashKind> chosenHash(const QCommandLineParser& cl, const QCommandLineOption& hash,
+                                         const QCommandLineOption& noHash, const char* command);
 
 // Opens SOURCE (body, HTTP request, HAR file or capture folder) with the inspect limits; nullopt, with
 // "COMMAND: why" on stderr, when it does not exist or cannot be read.

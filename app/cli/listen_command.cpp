@@ -73,7 +73,9 @@ int runListen(const QStringList& arguments)
         QStringLiteral("keep-bytes"),
         QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default: no limit)"),
         QStringLiteral("SIZE"));
-    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes});
+    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part when the request has no ?hash="));
+    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
+    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, hash, noHash});
     std::vector<QCommandLineOption> guardOptions;
     guardOptions.reserve(kGuardSettings.size());
     for (const auto& guard : kGuardSettings)
@@ -110,6 +112,10 @@ int runListen(const QStringList& arguments)
     config.maxBodyBytes = config.parser.maxBodySize;
     config.captureDir = cl.value(captureDir);
     config.keepRaw = cl.isSet(keepRaw);
+    auto hashKind = chosenHash(cl, hash, noHash, "listen");
+    if (!hashKind)
+        return 2;
+    config.hash = *hashKind;
 
     Listener listener;
     if (!listener.start(config)) {

@@ -48,7 +48,7 @@ void printParts(QString& out, const std::vector<core::PartSummary>& parts, const
                    .arg(part.bodyOffset)
                    .arg(part.size)
                    .arg(part.complete ? QString() : QStringLiteral(" (incomplete)"))
-                   .arg(part.sha256.empty() ? QStringLiteral("-") : QString::fromStdString(part.sha256));
+                   .arg(part.digest.empty() ? QStringLiteral("-") : QString::fromStdString(part.digest));
         for (const auto& k : kept)
             if (k.toObject()["index"].toInteger() == part.index)
                 out += valueLine(k.toObject(), indent);
@@ -64,7 +64,8 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
                       .arg(report.bytes)
                       .arg(printable(QString::fromStdString(report.boundary)));
     if (!report.parts.empty()) {
-        out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  sha256\n");
+        out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  %1\n")
+                   .arg(toQString(core::kHashNames.name(report.hash)));
         printParts(out, report.parts, QStringLiteral("  "), capture["parts"].toArray());
     }
     for (const auto& d : report.diagnostics)
@@ -126,11 +127,12 @@ int runParse(const QStringList& arguments)
                                QStringLiteral("delimiter matcher: kmp, chunked or simd (default)"),
                                QStringLiteral("NAME"), QStringLiteral("simd"));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print a JSON report"));
-    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("skip SHA-256 of part bodies"));
+    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part body"));
+    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
     QCommandLineOption rawHttp(
         QStringLiteral("raw-http"),
         QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
-    cl.addOptions({contentType, strict, matcher, json, noHash, rawHttp});
+    cl.addOptions({contentType, strict, matcher, json, hash, noHash, rawHttp});
     cl.addOptions(limitOptions(inspectLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
     if (cl.positionalArguments().size() != 1) {
@@ -148,7 +150,10 @@ int runParse(const QStringList& arguments)
     request.path = cl.positionalArguments().constFirst();
     if (cl.isSet(contentType))
         request.contentType = cl.value(contentType).toStdString();
-    request.settings.hash = !cl.isSet(noHash);
+    auto hashKind = chosenHash(cl, hash, noHash, "parse");
+    if (!hashKind)
+        return 2;
+    request.settings.hash = *hashKind;
     // A whole request is recognised by its request line, as extract and the window do; --raw-http insists.
     request.rawHttp = cl.isSet(rawHttp) || detectSource(request.path) == SourceKind::RawHttp;
     request.settings.parser = inspectLimits();

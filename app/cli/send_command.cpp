@@ -33,7 +33,9 @@ struct PlanOptions {
     QCommandLineOption runs{"runs", "runs per target (default 1)", "N", "1"};
     QCommandLineOption chunked{"chunked", "send with Transfer-Encoding: chunked instead of Content-Length"};
     QCommandLineOption expectContinue{"expect-continue", "send Expect: 100-continue"};
-    QCommandLineOption noHash{"no-hash", "do not hash parts while sending (no integrity check)"};
+    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part while it is sent, checked against "
+                                                        "the listener's answer"));
+    QCommandLineOption noHash{"no-hash", "the same as --hash none (no integrity check)"};
     QCommandLineOption header{{"H", "header"}, "extra request header, 'Name: value'", "HEADER"};
     QCommandLineOption boundary{"boundary", "multipart boundary (default: random per run)", "B"};
     QCommandLineOption plan{"plan", "load the upload plan from a JSON file (options given here are added)", "FILE"};
@@ -45,7 +47,7 @@ struct PlanOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form, synthetic, runs, chunked, expectContinue, noHash, header, boundary, engine, plan, savePlan,
+        cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, boundary, engine, plan, savePlan,
                        printCurl, json, csv});
     }
 
@@ -95,7 +97,14 @@ struct PlanOptions {
             p.runs = cl.value(runs).toInt();
         p.chunked = p.chunked || cl.isSet(chunked);
         p.expectContinue = p.expectContinue || cl.isSet(expectContinue);
-        p.hash = p.hash && !cl.isSet(noHash);
+        if (cl.isSet(hash) || cl.isSet(noHash)) {
+            auto kind = chosenHash(cl, hash, noHash, "send");
+            if (!kind) {
+                error = QStringLiteral("--hash must be sha256, xxh3 or none");
+                return std::nullopt;
+            }
+            p.hash = *kind;
+        }
         if (cl.isSet(boundary))
             p.boundary = cl.value(boundary);
         if (cl.isSet(engine)) {

@@ -5,7 +5,7 @@
 #include "inspect/part_bytes.h"
 #include "inspect/report_json.h"
 
-#include "upin/core/sha256.h"
+#include "upin/core/digest.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,6 +20,7 @@ core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& lim
 {
     core::ParseReport combined;
     combined.ok = true;
+    combined.hash = core::HashKind::Sha256;
     uint32_t index = 0;
     for (const auto& value : har["log"].toObject()["entries"].toArray()) {
         const QJsonObject request = value.toObject()["request"].toObject();
@@ -45,9 +46,9 @@ core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& lim
             continue;
         }
         core::ParseReport report =
-            core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {true, false, limits});
+            core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {core::HashKind::Sha256, false, limits});
         node.children = std::move(report.parts);
-        node.sha256 = core::Sha256::hex({body.constData(), size_t(body.size())});
+        node.digest = core::Digest::hex(core::HashKind::Sha256, {body.constData(), size_t(body.size())});
         combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(), report.diagnostics.end());
         if (report.error && !combined.error)
             combined.error = report.error;

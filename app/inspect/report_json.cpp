@@ -11,14 +11,20 @@ QJsonValue optionalText(const std::optional<std::string>& text)
     return text ? QJsonValue(QString::fromStdString(*text)) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonObject partToJson(const core::PartSummary& part)
+// A part's digest goes under its hash's name ("sha256" or "xxh3"); with no hash, "sha256" is null, as before XXH3.
+QString digestKey(core::HashKind hash)
+{
+    return hash == core::HashKind::None ? QStringLiteral("sha256") : toQString(core::kHashNames.name(hash));
+}
+
+QJsonObject partToJson(const core::PartSummary& part, const QString& digestKey)
 {
     QJsonArray headers;
     for (const auto& [name, value] : part.headers)
         headers.append(QJsonObject{{"name", QString::fromStdString(name)}, {"value", QString::fromStdString(value)}});
     QJsonArray children;
     for (const auto& child : part.children)
-        children.append(partToJson(child));
+        children.append(partToJson(child, digestKey));
     QJsonObject out{
         {"index", qint64(part.index)},
         {"name", optionalText(part.name)},
@@ -29,8 +35,8 @@ QJsonObject partToJson(const core::PartSummary& part)
         {"offset", qint64(part.offset)},
         {"body_offset", qint64(part.bodyOffset)},
         {"size", qint64(part.size)},
-        {"sha256",
-         part.sha256.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(part.sha256))},
+        {digestKey,
+         part.digest.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(part.digest))},
         {"complete", part.complete},
         {"children", children},
     };
@@ -55,8 +61,9 @@ QJsonObject errorToJson(const core::Error& error)
 QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObject>& extraPerPart)
 {
     QJsonArray parts;
+    const QString key = digestKey(report.hash);
     for (size_t i = 0; i < report.parts.size(); ++i) {
-        QJsonObject part = partToJson(report.parts[i]);
+        QJsonObject part = partToJson(report.parts[i], key);
         if (qsizetype(i) < extraPerPart.size())
             for (auto it = extraPerPart[qsizetype(i)].begin(); it != extraPerPart[qsizetype(i)].end(); ++it)
                 part.insert(it.key(), it.value());
@@ -74,6 +81,7 @@ QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObjec
         {"error", report.error ? QJsonValue(errorToJson(*report.error)) : QJsonValue(QJsonValue::Null)},
         {"boundary", QString::fromStdString(report.boundary)},
         {"bytes", qint64(report.bytes)},
+        {"hash", toQString(core::kHashNames.name(report.hash))},
         {"parts", parts},
         {"diagnostics", diagnostics},
     };
@@ -86,7 +94,7 @@ std::optional<std::string> optionalString(const QJsonValue& v)
     return v.isString() ? std::optional<std::string>(v.toString().toStdString()) : std::nullopt;
 }
 
-core::PartSummary partFromJson(const QJsonObject& o)
+core::PartSummary partFromJson(const QJsonObject& o, const QString& digestKey)
 {
     core::PartSummary p;
     p.index = uint32_t(o["index"].toInt());
@@ -100,12 +108,12 @@ core::PartSummary partFromJson(const QJsonObject& o)
     p.offset = quint64(o["offset"].toInteger());
     p.bodyOffset = quint64(o["body_offset"].toInteger());
     p.size = quint64(o["size"].toInteger());
-    p.sha256 = o["sha256"].toString().toStdString();
+    p.digest = o[digestKey].toString().toStdString();
     p.complete = o["complete"].toBool();
     p.headersNotKept = uint32_t(o["headers_not_kept"].toInt());
     p.textCut = o["text_cut"].toBool();
     for (const auto& c : o["children"].toArray())
-        p.children.push_back(partFromJson(c.toObject()));
+        p.children.push_back(partFromJson(c.toObject(), digestKey));
     return p;
 }
 
@@ -122,8 +130,11 @@ core::ParseReport reportFromJson(const QJsonObject& json)
     r.ok = json["ok"].toBool();
     r.bytes = quint64(json["bytes"].toInteger());
     r.boundary = json["boundary"].toString().toStdString();
+    // Captures stored before XXH3 say "sha256" or "none" too; a file without "hash" had SHA-256 when parts carry it.
+    r.hash = core::kHashNames.find(json["hash"].toString().toStdString()).value_or(core::HashKind::Sha256);
+    const QString key = digestKey(r.hash);
     for (const auto& p : json["parts"].toArray())
-        r.parts.push_back(partFromJson(p.toObject()));
+        r.parts.push_back(partFromJson(p.toObject(), key));
     for (const auto& d : json["diagnostics"].toArray())
         r.diagnostics.push_back({codeFromJson(d.toObject()["code"].toString()),
                                  quint64(d.toObject()["offset"].toInteger()),

@@ -379,16 +379,22 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.receivedAt = m_headStartedAt;
     request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
-    const QString hash = query.queryItemValue(QStringLiteral("hash"));
+    QString hash = query.queryItemValue(QStringLiteral("hash"));
+    if (hash.isEmpty())
+        hash = toQString(m_head.head().field(QByteArray(kHashHeader).toLower().toStdString()));
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
-    if (!kind || !(hash.isEmpty() || hash == QLatin1String("sha256") || hash == QLatin1String("none"))) {
-        respond(400, "text/plain", "matcher must be kmp, chunked or simd; hash must be sha256 or none\n", true);
+    auto hashKind = hash.isEmpty() ? std::optional(m_shared->config.hash) : core::kHashNames.find(hash.toStdString());
+    if (!kind || !hashKind) {
+        respond(400, "text/plain",
+                "matcher must be kmp, chunked or simd; hash (?hash= or " + QByteArray(kHashHeader) +
+                    ") must be sha256, xxh3 or none\n",
+                true);
         return;
     }
     request.parser = m_shared->config.parser;
     request.parser.matcher = *kind;
     request.parser.maxBodySize = m_shared->config.maxBodyBytes;
-    request.hash = hash != QLatin1String("none");
+    request.hash = *hashKind;
     auto session = UploadSession::start(request, m_shared->store, m_publish);
     if (!session) {
         bool notMultipart =

@@ -35,11 +35,16 @@ struct ListenerGuards {
     QStringList allowedHosts;
 };
 
+// A client that hashes what it sends (our sender) names its hash in this request header, so that the listener's
+// digests are comparable with its own; a ?hash= query still wins, and the listener's default applies without both.
+inline constexpr char kHashHeader[] = "Upload-Inspector-Hash";
+
 struct ListenerConfig {
     QHostAddress bindAddress = QHostAddress::LocalHost; // other interfaces only when the user says so
     quint16 port = 8080;                                // 0 picks a free port
     QString captureDir;                                 // empty: the app data folder's "captures"
     bool keepRaw = false;                               // /capture always keeps the raw body; this adds it elsewhere
+    core::HashKind hash = core::HashKind::Sha256;       // for requests without ?hash=
     quint64 maxBodyBytes = 64ull << 30;
     int maxConnections = 64;
     ListenerGuards guards;     // deadlines, the slowest body, and which origins and host names are served

@@ -272,7 +272,7 @@ void UploadSession::applyIoFailure(core::ParseReport& report) const
         for (auto& part : report.parts) {
             if (int(part.index) == failed) {
                 part.size = m_ioFailure->bytesOnDisk;
-                part.sha256.clear();
+                part.digest.clear();
                 part.complete = false;
             }
         }
@@ -281,7 +281,7 @@ void UploadSession::applyIoFailure(core::ParseReport& report) const
         return;
     core::PartSummary& last = report.parts.back();
     if (!last.complete)
-        last.sha256.clear();
+        last.digest.clear();
 }
 
 QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
@@ -313,7 +313,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     m_kept.clear();
     answer["endpoint"] = endpointPath(m_request.endpoint);
     answer["matcher"] = matcherLabel();
-    answer["hash"] = m_request.hash ? QStringLiteral("sha256") : QStringLiteral("none");
+    answer["hash"] = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
     answer["bytes"] = qint64(m_bodyBytes);
     answer["framing"] = framingName(m_request.framing.kind);
     answer["capture_id"] = QString::number(m_id);

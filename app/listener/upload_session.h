@@ -29,7 +29,7 @@ QString endpointPath(Endpoint endpoint);
 struct SessionRequest {
     Endpoint endpoint = Endpoint::PartEvent;
     core::Options parser; // limits and leniency; matcher chosen per request
-    bool hash = true;
+    core::HashKind hash = core::HashKind::Sha256; // of every part; none for /discard
     bool keepRaw = false;
     QString contentType;
     QString client;

@@ -55,7 +55,7 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
         m_segments.push_back(body);
         m_segments.push_back({Segment::Kind::Literal, "\r\n", {}, 2, {}, -1});
         m_parts.push_back(info);
-        m_hashers.emplace_back();
+        m_hashers.emplace_back(m_hash);
     }
     QByteArray close = dashBoundary + "--\r\n";
     m_segments.push_back({Segment::Kind::Literal, close, {}, quint64(close.size()), {}, -1});
@@ -100,8 +100,8 @@ void MultipartBody::fillSynthetic(char* out, qint64 count, PlanPart::Fill fill)
 void MultipartBody::finishSegment()
 {
     const Segment& s = m_segments[m_current];
-    if (s.part >= 0 && m_hash)
-        m_parts[size_t(s.part)].sha256 = QString::fromStdString(m_hashers[size_t(s.part)].finishHex());
+    if (s.part >= 0)
+        m_parts[size_t(s.part)].digest = QString::fromStdString(m_hashers[size_t(s.part)].finishHex());
     m_file.close();
     ++m_current;
     m_inSegment = 0;
@@ -137,7 +137,7 @@ qint64 MultipartBody::readData(char* data, qint64 maxSize)
             }
             break;
         }
-        if (s.part >= 0 && m_hash)
+        if (s.part >= 0)
             m_hashers[size_t(s.part)].update({out, size_t(got)});
         written += got;
         m_inSegment += quint64(got);

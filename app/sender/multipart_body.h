@@ -1,11 +1,11 @@
 #pragma once
 // A multipart/form-data request body generated while it is read: part headers, then file contents read in
 // pieces, synthetic bytes generated on the fly, field values. Nothing is loaded whole, whatever the size.
-// Each part is hashed (SHA-256) as its bytes go out, so the sender knows what it sent without a second pass.
+// Each part is hashed (the plan's hash) as its bytes go out, so the sender knows what it sent without a second pass.
 
 #include "sender/upload_plan.h"
 
-#include "upin/core/sha256.h"
+#include "upin/core/digest.h"
 
 #include <QFile>
 #include <QIODevice>
@@ -30,7 +30,7 @@ public:
         QString name;
         QString filename;
         quint64 size = 0;
-        QString sha256; // set once the part has been read completely (and hashing is on)
+        QString digest; // set once the part has been read completely (and hashing is on)
     };
     const std::vector<PartInfo>& parts() const { return m_parts; }
 
@@ -52,8 +52,8 @@ private:
 
     std::vector<Segment> m_segments;
     std::vector<PartInfo> m_parts;
-    std::vector<core::Sha256> m_hashers;
-    bool m_hash;
+    std::vector<core::Digest> m_hashers;
+    core::HashKind m_hash;
     size_t m_current = 0;
     quint64 m_inSegment = 0;
     quint64 m_total = 0;

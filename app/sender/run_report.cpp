@@ -1,5 +1,7 @@
 #include "sender/run_report.h"
 
+#include "common/qt_text.h"
+
 #include <QJsonObject>
 
 #include <algorithm>
@@ -117,11 +119,12 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
     QJsonArray out;
     for (const auto& r : runs) {
         QJsonArray parts, samples;
+        const QString hashKey = toQString(core::kHashNames.name(r.hash));
         for (const auto& p : r.parts)
             parts.append(QJsonObject{{"name", p.name},
                                      {"size", qint64(p.size)},
-                                     {"sent_sha256", p.sentSha256},
-                                     {"received_sha256", p.receivedSha256},
+                                     {"sent_" + hashKey, p.sentDigest},
+                                     {"received_" + hashKey, p.receivedDigest},
                                      {"state", p.state == PartCheck::State::Match      ? "match"
                                                : p.state == PartCheck::State::Mismatch ? "mismatch"
                                                                                        : "not-checked"}});
@@ -148,6 +151,7 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
                                {"response_head_s", r.responseHeadSeconds},
                                {"mb_per_s", r.mbPerSecond()},
                                {"integrity", integrityText(r)},
+                               {"hash", hashKey},
                                {"parts", parts},
                                {"upload_samples", samples}});
     }

@@ -16,8 +16,8 @@ struct PartCheck {
     enum class State : uint8_t { Match, Mismatch, NotChecked };
     QString name;
     quint64 size = 0;
-    QString sentSha256;
-    QString receivedSha256;
+    QString sentDigest;     // of RunResult::hash
+    QString receivedDigest; // what the server reported under the same hash; empty when it reported none
     State state = State::NotChecked;
 };
 
@@ -30,6 +30,7 @@ struct RunResult {
     int run = 0;
     qint64 startedAtMs = 0; // wall clock, ms since the epoch
     quint64 bodyBytes = 0;
+    core::HashKind hash = core::HashKind::Sha256; // what the part checks compare
     quint64 bytesSent = 0;          // of bodyBytes, handed to the network
     QList<ThroughputSample> upload; // bytes handed to the network over time
     double lastByteSeconds = -1;    // when the last body byte was handed over

@@ -3,6 +3,8 @@
 #include "sender/multipart_body.h"
 #include "sender/raw_upload.h"
 
+#include "common/qt_text.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,18 +24,21 @@ double seconds(const QElapsedTimer& clock)
     return double(clock.nsecsElapsed()) / 1e9;
 }
 
-// Compares what was sent with the listener's JSON answer, part by part in order.
-QList<PartCheck> checkParts(const std::vector<MultipartBody::PartInfo>& sent, const QByteArray& response)
+// Compares what was sent with the listener's JSON answer, part by part in order, where the answer carries digests
+// of the same hash (its parts' "sha256" or "xxh3").
+QList<PartCheck> checkParts(const std::vector<MultipartBody::PartInfo>& sent, core::HashKind hash,
+                            const QByteArray& response)
 {
     QJsonArray received = QJsonDocument::fromJson(response).object()["parts"].toArray();
+    const QString key = toQString(core::kHashNames.name(hash));
     QList<PartCheck> checks;
     for (size_t i = 0; i < sent.size(); ++i) {
-        PartCheck c{sent[i].name, sent[i].size, sent[i].sha256, {}, PartCheck::State::NotChecked};
-        if (qsizetype(i) < received.size()) {
+        PartCheck c{sent[i].name, sent[i].size, sent[i].digest, {}, PartCheck::State::NotChecked};
+        if (qsizetype(i) < received.size() && hash != core::HashKind::None) {
             QJsonObject got = received[qsizetype(i)].toObject();
-            c.receivedSha256 = got["sha256"].toString();
-            if (!c.sentSha256.isEmpty() && !c.receivedSha256.isEmpty())
-                c.state = c.sentSha256 == c.receivedSha256 && got["name"].toString() == c.name
+            c.receivedDigest = got[key].toString();
+            if (!c.sentDigest.isEmpty() && !c.receivedDigest.isEmpty())
+                c.state = c.sentDigest == c.receivedDigest && got["name"].toString() == c.name
                               ? PartCheck::State::Match
                               : PartCheck::State::Mismatch;
         }
@@ -115,11 +120,14 @@ void Sender::startNext()
         return;
     }
     m_current.bodyBytes = quint64(body->totalSize());
+    m_current.hash = m_plan.hash;
     m_current.startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_clock.start();
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
     if (m_plan.usesRawClient(m_current.target)) {
         RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
+        if (m_plan.hash != core::HashKind::None)
+            headers.append({kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data())});
         for (const auto& [name, value] : m_plan.headers)
             headers.append({name.toUtf8(), value.toUtf8()});
         auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
@@ -146,6 +154,8 @@ void Sender::startNext()
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     if (m_plan.expectContinue)
         request.setRawHeader("Expect", "100-continue");
+    if (m_plan.hash != core::HashKind::None)
+        request.setRawHeader(kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data()));
     for (const auto& [name, value] : m_plan.headers)
         request.setRawHeader(name.toUtf8(), value.toUtf8());
     m_reply = m_nam->post(request, body);
@@ -218,7 +228,7 @@ void Sender::completeRun(int status, const QByteArray& response, const QString& 
     m_current.response = response.left(kMaxResponse);
     m_current.error = m_cancelled ? QStringLiteral("cancelled") : error;
     m_current.cancelled = m_cancelled;
-    m_current.parts = checkParts(body.parts(), m_current.response);
+    m_current.parts = checkParts(body.parts(), m_current.hash, m_current.response);
     m_response.clear();
     m_results.append(m_current);
     emit runFinished(m_current);

@@ -76,7 +76,7 @@ QJsonObject UploadPlan::toJson() const
                        {"parts", partList},     {"boundary", boundary},
                        {"chunked", chunked},    {"expect_continue", expectContinue},
                        {"headers", headerList}, {"runs", runs},
-                       {"hash", hash},          {"engine", toQString(kEngineNames.name(engine))}};
+                       {"hash", toQString(core::kHashNames.name(hash))},          {"engine", toQString(kEngineNames.name(engine))}};
 }
 
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)
@@ -119,7 +119,10 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     plan.chunked = json["chunked"].toBool();
     plan.expectContinue = json["expect_continue"].toBool();
     plan.runs = std::max(1, json["runs"].toInt(1));
-    plan.hash = json["hash"].toBool(true);
+    // Plans saved before XXH3 say true or false.
+    const QJsonValue hash = json["hash"];
+    plan.hash = hash.isBool() ? (hash.toBool() ? core::HashKind::Sha256 : core::HashKind::None)
+                              : core::kHashNames.find(hash.toString().toStdString()).value_or(core::HashKind::Sha256);
     auto engine = engineFromName(json["engine"].toString(QStringLiteral("auto")));
     if (!engine)
         return fail(QStringLiteral("unknown engine '%1'").arg(json["engine"].toString()));

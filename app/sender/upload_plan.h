@@ -2,6 +2,7 @@
 // What to upload, where and how often: the sender's input, saved and reopened as JSON, and reproducible as a
 // curl command line.
 
+#include "upin/core/digest.h"
 #include "upin/core/enum_names.h"
 
 #include <QJsonObject>
@@ -42,7 +43,7 @@ struct UploadPlan {
     bool expectContinue = false;
     QList<QPair<QString, QString>> headers; // extra request headers
     int runs = 1;
-    bool hash = true; // SHA-256 of each part while it streams
+    core::HashKind hash = core::HashKind::Sha256; // digest of each part while it streams
 
     bool usesRawClient(const QUrl& target) const
     {

@@ -13,7 +13,7 @@ struct EventRecorder::Nested {
 };
 
 EventRecorder::EventRecorder(Settings settings, uint64_t baseOffset, uint32_t depth)
-    : m_settings(settings), m_base(baseOffset), m_depth(depth)
+    : m_settings(settings), m_base(baseOffset), m_depth(depth), m_hasher(settings.hash)
 {}
 
 EventRecorder::~EventRecorder() = default;
@@ -121,7 +121,7 @@ void EventRecorder::onHeadersComplete(uint64_t offset)
 void EventRecorder::onPartData(ByteView data, uint64_t /*offset*/)
 {
     m_current->size += data.size();
-    if (m_settings.hash)
+    if (m_settings.hash != HashKind::None)
         m_hasher.update(data);
     m_loggedData += data.size();
     if (m_nested && m_nested->status)
@@ -149,12 +149,12 @@ void EventRecorder::onPartEnd(uint64_t offset)
 {
     flushDataLog();
     m_current->complete = true;
-    if (m_settings.hash)
-        m_current->sha256 = m_hasher.finishHex();
+    if (m_settings.hash != HashKind::None)
+        m_current->digest = m_hasher.finishHex();
     closeNested();
     if (m_settings.log)
         m_log.push_back("end @" + std::to_string(m_base + offset) + " size " + std::to_string(m_current->size) + " " +
-                        m_current->sha256);
+                        m_current->digest);
 }
 
 void EventRecorder::onDiagnostic(const Diagnostic& diagnostic)
@@ -172,8 +172,8 @@ ParseReport EventRecorder::takeReport(const Result<void>& outcome, const Multipa
 {
     flushDataLog();
     if (m_current && !m_current->complete) { // keep what arrived of an unfinished part
-        if (m_settings.hash)
-            m_current->sha256 = m_hasher.finishHex();
+        if (m_settings.hash != HashKind::None)
+            m_current->digest = m_hasher.finishHex();
         closeNested();
     }
     m_report.ok = outcome.has_value();
@@ -185,6 +185,7 @@ ParseReport EventRecorder::takeReport(const Result<void>& outcome, const Multipa
     }
     m_report.bytes = parser.bytesConsumed();
     m_report.boundary = parser.boundary();
+    m_report.hash = m_settings.hash;
     m_current = nullptr;
     return std::move(m_report);
 }

@@ -4,7 +4,7 @@
 
 #include "listener/listener.h"
 
-#include "upin/core/sha256.h"
+#include "upin/core/digest.h"
 
 #include <catch2/catch.hpp>
 
@@ -78,7 +78,7 @@ struct ListenerFixture {
 
 inline std::string sha256(const QByteArray& bytes)
 {
-    return core::Sha256::hex({bytes.constData(), size_t(bytes.size())});
+    return core::Digest::hex(core::HashKind::Sha256, {bytes.constData(), size_t(bytes.size())});
 }
 
 inline QByteArray randomBytes(qsizetype size, quint32 seed)

@@ -106,7 +106,7 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
             CHECK(r.httpStatus == 200);
             CHECK(r.integrityOk());
             REQUIRE(r.parts.size() == 6);
-            CHECK(r.parts[0].sentSha256.toStdString() == test::sha256(data));
+            CHECK(r.parts[0].sentDigest.toStdString() == test::sha256(data));
             CHECK(r.totalSeconds >= r.lastByteSeconds);
             CHECK_FALSE(r.upload.isEmpty());
             QJsonObject answer = QJsonDocument::fromJson(r.response).object();
@@ -215,7 +215,7 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     plan.headers = {{"X-A", "1"}};
     plan.chunked = true;
     plan.runs = 3;
-    plan.hash = false;
+    plan.hash = core::HashKind::None;
     plan.engine = UploadPlan::Engine::Qnam;
     auto back = UploadPlan::fromJson(plan.toJson());
     REQUIRE(back.has_value());

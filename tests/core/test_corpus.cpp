@@ -96,7 +96,7 @@ void checkParts(const QJsonArray& expected, const std::vector<PartSummary>& actu
         if (want.contains(sizeKey))
             CHECK(got->size == uint64_t(want[sizeKey].toInteger()));
         if (want.contains(shaKey))
-            CHECK(got->sha256 == want[shaKey].toString().toStdString());
+            CHECK(got->digest == want[shaKey].toString().toStdString());
         CHECK(got->complete);
         if (want.contains("nested"))
             checkParts(want["nested"].toObject()["parts"].toArray(), got->children, false);

@@ -42,7 +42,7 @@ TEST_CASE("a plain form with a field and a file", "[parser]")
     CHECK(r.parts[0].size == 5);
     CHECK(r.parts[0].offset == 5);
     CHECK(r.parts[0].bodyOffset == body.find("value"));
-    CHECK(r.parts[0].sha256 == Sha256::hex("value"));
+    CHECK(r.parts[0].digest == Digest::hex(HashKind::Sha256, "value"));
     CHECK(r.parts[1].filename == "a.txt");
     CHECK(r.parts[1].contentType == "text/plain");
     CHECK(r.parts[1].size == std::string("line 1\r\nline 2\r\n").size());
@@ -109,7 +109,7 @@ TEST_CASE("structural edge cases", "[parser]")
         REQUIRE(r.ok);
         REQUIRE(r.parts.size() == 1);
         CHECK(r.parts[0].size == std::string("x\r\n--bFAKE\r\n--b-y").size());
-        CHECK(r.parts[0].sha256 == Sha256::hex("x\r\n--bFAKE\r\n--b-y"));
+        CHECK(r.parts[0].digest == Digest::hex(HashKind::Sha256, "x\r\n--bFAKE\r\n--b-y"));
     }
     SECTION("a body part may contain CRs and LFs right before the delimiter")
     {
@@ -117,7 +117,7 @@ TEST_CASE("structural edge cases", "[parser]")
         auto r = parseEveryWay(kType, "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + data + "\r\n--b--")
                      .report;
         REQUIRE(r.ok);
-        CHECK(r.parts[0].sha256 == Sha256::hex(data));
+        CHECK(r.parts[0].digest == Digest::hex(HashKind::Sha256, data));
     }
 }
 
@@ -283,7 +283,7 @@ TEST_CASE("nested multipart is reported with its children", "[parser][nested]")
     REQUIRE(r.parts.size() == 1);
     CHECK(r.parts[0].size == inner.size());
     REQUIRE(r.parts[0].children.size() == 2);
-    CHECK(r.parts[0].children[0].sha256 == Sha256::hex("plain"));
+    CHECK(r.parts[0].children[0].digest == Digest::hex(HashKind::Sha256, "plain"));
     CHECK(r.parts[0].children[1].contentType == "text/html");
     CHECK(r.parts[0].children[1].bodyOffset == body.find("<b>"));
 
@@ -305,7 +305,7 @@ TEST_CASE("a boundary outside bchars: taken as written in lenient mode, rejected
     auto r = parseEveryWay(type, body).report;
     REQUIRE(r.ok);
     REQUIRE(r.parts.size() == 1);
-    CHECK(r.parts[0].sha256 == Sha256::hex("value"));
+    CHECK(r.parts[0].digest == Digest::hex(HashKind::Sha256, "value"));
     CHECK(r.boundary == R"(\/\/\/\/)");
     REQUIRE(r.diagnostics.size() == 1);
     CHECK(r.diagnostics[0].code == Errc::InvalidBoundary);

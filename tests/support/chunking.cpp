@@ -27,7 +27,7 @@ Outcome parseChunked(std::string_view contentType, std::string_view body, const 
 {
     auto parser = core::MultipartParser::fromContentType(contentType, options);
     REQUIRE(parser.has_value());
-    core::EventRecorder recorder({true, true, options});
+    core::EventRecorder recorder({core::HashKind::Sha256, true, options});
     core::Result<void> status;
     size_t pos = 0;
     for (size_t i = 0; pos < body.size() && status; ++i) {

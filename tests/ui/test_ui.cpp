@@ -276,7 +276,7 @@ TEST_CASE("opening corpus bodies shows the parts the manifest lists", "[ui][insp
             const char* shaKey = want.contains("raw_sha256") ? "raw_sha256" : "sha256";
             if (want.contains(shaKey))
                 CHECK(
-                    view.model()->data(view.model()->index(i, ui::PartTreeModel::Sha256), Qt::DisplayRole).toString() ==
+                    view.model()->data(view.model()->index(i, ui::PartTreeModel::Digest), Qt::DisplayRole).toString() ==
                     want[shaKey].toString());
         }
         ++opened;
@@ -479,7 +479,7 @@ TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][in
           "POST https://example.test/upload");
     REQUIRE(view.model()->rowCount(request) == 2);
     CHECK(view.model()
-              ->data(view.model()->index(0, ui::PartTreeModel::Sha256, request), Qt::DisplayRole)
+              ->data(view.model()->index(0, ui::PartTreeModel::Digest, request), Qt::DisplayRole)
               .toString()
               .toStdString() == test::sha256("hello"));
 }
@@ -1076,7 +1076,7 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     // The saved request opens again as a whole request with the same parts.
     const app::InspectResult reopened = inspectFile(out.filePath("request.http"));
     REQUIRE(reopened.report.parts.size() == 2);
-    CHECK(reopened.report.parts[1].sha256 == capture.report.parts[1].sha256);
+    CHECK(reopened.report.parts[1].digest == capture.report.parts[1].digest);
 
     // Sent chunked, the body is stored de-chunked; the request saved from the Request row is one chunk, and
     // opens again with the same parts.
@@ -1092,7 +1092,7 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     CHECK(app::readPartBytes(app::locateRequest(chunkedCapture), 0, 1 << 20) == saved);
     const app::InspectResult again = inspectFile(out.filePath("chunked.http"));
     REQUIRE(again.report.parts.size() == 2);
-    CHECK(again.report.parts[1].sha256 == chunkedCapture.report.parts[1].sha256);
+    CHECK(again.report.parts[1].digest == chunkedCapture.report.parts[1].digest);
     CHECK(again.request["chunks"].toInteger() == 1);
 
     // A capture stored by an earlier version: no head.raw, and a request object of target, type and client only.

@@ -1,5 +1,6 @@
 #include "models/part_tree_model.h"
 #include "common/byte_size.h"
+#include "common/qt_text.h"
 
 #include <QBrush>
 #include <QColor>
@@ -104,9 +105,11 @@ int PartTreeModel::columnCount(const QModelIndex&) const
 
 QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", "SHA-256", "Sent"};
+    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", nullptr, "Sent"};
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
-        return tr(names[section]);
+        return section != Digest ? tr(names[section]) // the report's hash; named SHA-256 when there is none
+                                 : app::toQString(core::hashTitle(m_report.hash == core::HashKind::None ? core::HashKind::Sha256
+                                                                                                    : m_report.hash));
     return {};
 }
 
@@ -154,12 +157,12 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         case ContentType: return text(p.contentType);
         case BodyOffset: return QString::number(p.bodyOffset);
         case Size: return app::formatBytes(p.size) + (p.complete ? QString() : QStringLiteral(" ✗"));
-        case Sha256: return QString::fromStdString(p.sha256);
+        case Digest: return QString::fromStdString(p.digest);
         case Sent: {
             // Only top-level parts of a capture that came from our own sender have a sent hash.
             if (m_parent.value(&p) != nullptr || int(p.index) >= m_sent.size() || m_sent[int(p.index)].isEmpty())
                 return QString();
-            return m_sent[int(p.index)] == QString::fromStdString(p.sha256) ? tr("✓ matches") : tr("✗ differs");
+            return m_sent[int(p.index)] == QString::fromStdString(p.digest) ? tr("✓ matches") : tr("✗ differs");
         }
         }
     }

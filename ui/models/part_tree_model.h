@@ -13,7 +13,7 @@ namespace upin::ui {
 class PartTreeModel final : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Sha256, Sent, ColumnCount };
+    enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Digest, Sent, ColumnCount };
     using QAbstractItemModel::QAbstractItemModel;
 
     // request: InspectResult::request; when not empty, a Request row comes first.

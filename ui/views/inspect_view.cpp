@@ -227,7 +227,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_model->setReport(result.report, result.request);
     m_model->setSentHashes(m_sentHashes.value(result.capture[QStringLiteral("capture_id")].toString()));
     m_tree->expandAll();
-    for (int c = 0; c < PartTreeModel::Sha256; ++c)
+    for (int c = 0; c < PartTreeModel::Digest; ++c)
         m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
     // A capture that could not be stored says which file and why (capture.json keeps both).

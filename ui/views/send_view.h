@@ -66,7 +66,7 @@ private:
     QSpinBox* m_runs;
     QCheckBox* m_chunked;
     QCheckBox* m_expect;
-    QCheckBox* m_hash;
+    QComboBox* m_hash; // the plan's hash: SHA-256, XXH3-128 or none
     QPushButton* m_send;
     QPushButton* m_cancel;
     QProgressBar* m_progress;

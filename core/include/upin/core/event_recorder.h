@@ -1,10 +1,10 @@
 #pragma once
-// Turns parser callbacks into owned values: a ParseReport (part summaries with SHA-256, diagnostics, error) and,
+// Turns parser callbacks into owned values: a ParseReport (part summaries with digests, diagnostics, error) and,
 // on request, a text event log. Nested multipart parts are parsed here, by a child parser per nested part, so the
 // parser itself stays flat. Shared by the CLI, the GUI worker and the golden tests.
 
 #include "upin/core/multipart_parser.h"
-#include "upin/core/sha256.h"
+#include "upin/core/digest.h"
 
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@ struct PartSummary {
     uint64_t offset = 0;                                      // first byte of the part's header block
     uint64_t bodyOffset = 0;                                  // first byte of the body
     uint64_t size = 0;                                        // body bytes received
-    std::string sha256;                                       // hex, empty when hashing is off
+    std::string digest;                                       // hex of the report's hash, empty when off
     bool complete = false;                                    // the part's closing delimiter was seen
     std::vector<PartSummary> children;                        // parts of a nested multipart body
     // Past Options::maxRecordedHeaderBytes: headers counted, not kept, and name, filename and content type cut to
@@ -41,12 +41,13 @@ struct ParseReport {
     std::vector<Diagnostic> diagnostics;
     uint64_t bytes = 0;
     std::string boundary;
+    HashKind hash = HashKind::None; // what the parts' digests are
 };
 
 class EventRecorder final : public PartHandler {
 public:
     struct Settings {
-        bool hash = true; // SHA-256 of every part body
+        HashKind hash = HashKind::Sha256; // digest of every part body
         bool log = false; // keep a text event log (for golden tests)
         Options parser;   // options for nested parsers, and maxDepth
     };
@@ -87,7 +88,7 @@ private:
     uint32_t m_depth;
     ParseReport m_report;
     PartSummary* m_current = nullptr;
-    Sha256 m_hasher;
+    Digest m_hasher;
     uint64_t m_loggedData = 0;
     std::vector<std::string> m_log;
     std::unique_ptr<Nested> m_nested;

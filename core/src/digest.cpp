@@ -1,0 +1,104 @@
+#include "upin/core/digest.h"
+
+#include <openssl/evp.h>
+#include <xxhash.h>
+
+#include <utility>
+
+namespace upin::core {
+
+std::string_view hashTitle(HashKind kind)
+{
+    switch (kind) {
+    case HashKind::Sha256: return "SHA-256";
+    case HashKind::Xxh3: return "XXH3-128";
+    case HashKind::None: break;
+    }
+    return "no hash";
+}
+
+Digest::Digest(HashKind kind) : m_kind(kind)
+{
+    if (kind == HashKind::Sha256)
+        m_sha = EVP_MD_CTX_new();
+    else if (kind == HashKind::Xxh3)
+        m_xxh = XXH3_createState();
+    reset();
+}
+
+Digest::~Digest()
+{
+    EVP_MD_CTX_free(m_sha);
+    XXH3_freeState(m_xxh);
+}
+
+Digest::Digest(Digest&& other) noexcept
+    : m_kind(other.m_kind), m_sha(std::exchange(other.m_sha, nullptr)), m_xxh(std::exchange(other.m_xxh, nullptr))
+{
+}
+
+Digest& Digest::operator=(Digest&& other) noexcept
+{
+    std::swap(m_kind, other.m_kind);
+    std::swap(m_sha, other.m_sha);
+    std::swap(m_xxh, other.m_xxh);
+    return *this;
+}
+
+void Digest::reset()
+{
+    if (m_sha)
+        EVP_DigestInit_ex(m_sha, EVP_sha256(), nullptr);
+    if (m_xxh)
+        XXH3_128bits_reset(m_xxh);
+}
+
+void Digest::update(ByteView data)
+{
+    if (data.empty())
+        return;
+    if (m_sha)
+        EVP_DigestUpdate(m_sha, data.data(), data.size());
+    else if (m_xxh)
+        XXH3_128bits_update(m_xxh, data.data(), data.size());
+}
+
+namespace {
+std::string toHex(const unsigned char* bytes, size_t length)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(length * 2);
+    for (size_t i = 0; i < length; ++i) {
+        out += kHex[bytes[i] >> 4];
+        out += kHex[bytes[i] & 15];
+    }
+    return out;
+}
+} // namespace
+
+std::string Digest::finishHex()
+{
+    std::string out;
+    if (m_sha) {
+        unsigned char digest[EVP_MAX_MD_SIZE];
+        unsigned int length = 0;
+        EVP_DigestFinal_ex(m_sha, digest, &length);
+        out = toHex(digest, length);
+    } else if (m_xxh) {
+        XXH128_canonical_t canonical;
+        XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(m_xxh));
+        out = toHex(canonical.digest, sizeof canonical.digest);
+    }
+    reset();
+    return out;
+}
+
+std::string Digest::hex(HashKind kind, ByteView data)
+{
+    Digest digest(kind);
+    digest.update(data);
+    return digest.finishHex();
+}
+
+} // namespace upin::core
