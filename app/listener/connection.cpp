@@ -16,6 +16,9 @@ namespace upin::app {
 namespace {
 
 constexpr qint64 kReadChunk = qint64{256} * 1024;
+// Four reads in flight: enough for the pipeline to hash and write one while the next arrives, and 1 MiB per
+// connection at most.
+constexpr size_t kReadBlocks = 4;
 // Lingering close, as nginx's lingering_timeout and lingering_time: read and drop the rest of a body after an early
 // answer while it keeps coming (a pause of kLingerQuietMs ends it), for kLingerMaxMs and kLingerMaxBytes at most.
 constexpr int kLingerQuietMs = 5'000;
@@ -120,12 +123,15 @@ bool WaitingConnections::closeOldest()
 Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
                        QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_socket(new QTcpSocket(this)),
-      m_buffer(size_t(kReadChunk))
+      m_blocks(size_t(kReadChunk), kReadBlocks)
 {
+    // On the pipeline's thread, when it lets a block go that a read was waiting for.
+    m_blocks.setOnAvailable(
+        [this] { QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection); });
     ++m_shared->activeConnections;
-    // Unbuffered: read() takes bytes straight from the kernel into m_buffer (one copy fewer), and bytes wait in
-    // the kernel until this connection is ready for them, so TCP flow control slows a client that sends faster
-    // than the parser and the disk take the data.
+    // Unbuffered: read() takes bytes straight from the kernel into a block of m_blocks (one copy fewer), and bytes
+    // wait in the kernel until this connection is ready for them, so TCP flow control slows a client that sends
+    // faster than the parser and the disk take the data.
     m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState,
                                   QIODevice::ReadWrite | QIODevice::Unbuffered);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
@@ -166,6 +172,8 @@ Connection::~Connection()
     if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
         m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
                           QStringLiteral("the listener stopped while the upload was arriving"));
+    m_session.reset(); // its pipeline ends: no block comes back after this
+    m_blocks.setOnAvailable({});
     releaseSlot();
     if (m_lingering)
         --m_shared->lingeringConnections;
@@ -186,7 +194,8 @@ void Connection::drop()
 void Connection::onReadyRead()
 {
     if (m_state == State::Closing) { // lingering: drop what the client still sends
-        for (qint64 got; (got = m_socket->read(m_buffer.data(), kReadChunk)) > 0;)
+        core::BlockPool::Block scratch = m_blocks.tryAcquire();
+        for (qint64 got; scratch && (got = m_socket->read(scratch->data(), kReadChunk)) > 0;)
             m_lingerBytes += quint64(got);
         if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
             m_lingerTimer.start(kLingerQuietMs);
@@ -201,10 +210,15 @@ void Connection::onReadyRead()
             return;
     }
     while (m_state != State::Closing && m_unprocessed.isEmpty() && m_socket->bytesAvailable() > 0) {
-        qint64 got = m_socket->read(m_buffer.data(), kReadChunk);
+        m_readBlock = m_blocks.tryAcquire();
+        if (!m_readBlock)
+            return; // all in the upload's pipeline: called again when it lets one go
+        qint64 got = m_socket->read(m_readBlock->data(), kReadChunk);
+        if (got > 0)
+            consume(core::ByteView(m_readBlock->data(), size_t(got)));
+        m_readBlock.reset();
         if (got <= 0)
             break;
-        consume(core::ByteView(m_buffer.data(), size_t(got)));
     }
 }
 
@@ -421,6 +435,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
 
 size_t Connection::processBody(core::ByteView data)
 {
+    m_session->setSource(m_readBlock); // none for held-back bytes: the pipeline copies those
     auto used = m_decoder.feed(data, *m_session);
     if (!used) {
         endUpload(used.error(), 400);

@@ -84,8 +84,11 @@ private:
     bool m_lingering = false; // counted in ListenerShared::lingeringConnections
     QString m_requestHost;    // the Host header, or the authority of an absolute-form target
     bool m_waiting = false;   // between requests, listed in ListenerShared::waiting
-    std::vector<char> m_buffer;
-    QByteArray m_unprocessed; // requests read but held back while the client does not take its answers
+    // Reads go into blocks of this pool; an upload's pipeline holds the blocks it has not hashed and written yet,
+    // and while it holds them all the socket is not read (TCP slows the client) until one comes back.
+    core::BlockPool m_blocks;
+    core::BlockPool::Block m_readBlock; // the block consume() is reading from, while it does
+    QByteArray m_unprocessed;           // requests read but held back while the client does not take its answers
 };
 
 } // namespace upin::app

@@ -148,6 +148,7 @@ constexpr qsizetype kMaxPendingEvents = 500;
 
 void ListenerWorker::publish(ListenerEvent event)
 {
+    std::unique_lock lock(m_pendingMutex);
     // Fold consecutive progress events of one capture into one that carries all their samples.
     if (event.kind == ListenerEvent::Kind::Progress && !m_pending.isEmpty()) {
         ListenerEvent& last = m_pending.last();
@@ -162,12 +163,17 @@ void ListenerWorker::publish(ListenerEvent event)
     m_pending.append(std::move(event));
     // A finished capture is shown at once, not up to a batch interval later; and a body of many small parts,
     // parsed in one go, sends its events on in batches instead of holding them all until it ends.
-    if (finished || m_pending.size() >= kMaxPendingEvents)
+    if (finished || m_pending.size() >= kMaxPendingEvents) {
+        lock.unlock();
         flush();
+    }
 }
 
 void ListenerWorker::flush()
 {
+    // Emitted under the lock, so that batches from two threads arrive in the order they were taken (the signal is
+    // queued to the Listener's thread: nothing runs here that could publish again).
+    std::lock_guard lock(m_pendingMutex);
     if (m_pending.isEmpty())
         return;
     emit events(m_pending);

@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 class QThread;
@@ -62,6 +63,7 @@ public:
     // Closes every connection, ending uploads in progress as incomplete (their capture.json says so), and sends
     // the last events. In the worker's thread, before it stops.
     void shutdown();
+    // From the worker's thread and from its uploads' pipeline threads (part events).
     void publish(ListenerEvent event);
 
 signals:
@@ -71,6 +73,7 @@ private:
     void flush();
 
     std::shared_ptr<ListenerShared> m_shared;
+    std::mutex m_pendingMutex;
     QList<ListenerEvent> m_pending;
     QTimer* m_flushTimer = nullptr;
 };

@@ -46,7 +46,10 @@ UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store,
     m_clock.start();
 }
 
-UploadSession::~UploadSession() = default;
+UploadSession::~UploadSession()
+{
+    m_pipeline.reset(); // its thread uses the members below: it ends first
+}
 
 core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionRequest& request, CaptureStore& store,
                                                                   Publish publish)
@@ -85,6 +88,12 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
                 session->writeChecked(session->m_rawFile, {}, 0, -1); // records the failure
         }
     }
+    // Hashing and writing files off the connection's thread, so they overlap reading the next bytes. A request
+    // that does neither only parses: handing its callbacks to another thread would cost more than they do.
+    if (session->m_parser && (request.hash != core::HashKind::None || stores))
+        session->m_pipeline.reset(new core::PartPipeline( // (make_unique cannot see the private base)
+            static_cast<core::PartHandler&>(*session),
+            [s = session.get()](core::ByteView data) { s->writeRaw(data); }));
     session->m_publish(session->event(ListenerEvent::Kind::CaptureStarted));
     return session;
 }
@@ -132,23 +141,41 @@ bool UploadSession::writeChecked(QFile& file, core::ByteView data, uint64_t file
     failure.offset = fileStartOffset + failure.bytesOnDisk;
     failure.partIndex = partIndex;
     m_ioFailure = failure;
-    m_status = core::Error{core::Errc::IoError, failure.offset};
+    m_ioFailed = true;
     m_partFile.close();
     m_rawFile.close();
     return false;
 }
 
+void UploadSession::setSource(core::BlockPool::Block block)
+{
+    if (m_pipeline)
+        m_pipeline->setSource(std::move(block));
+}
+
 void UploadSession::onBody(core::ByteView data)
 {
     m_bodyBytes += data.size();
-    if (m_rawFile.isOpen() && !writeChecked(m_rawFile, data, 0, -1))
+    if (failed()) // a write failed on the pipeline's thread: nothing more is read into this capture
         return;
-    if (m_parser && m_status) {
+    if (m_pipeline) {
+        if (m_rawFile.isOpen())
+            m_pipeline->onBody(data);
+        if (m_parser)
+            m_status = m_parser->feed(data, *m_pipeline);
+        m_pipeline->flush();
+    } else if (m_parser) {
+        if (m_rawFile.isOpen())
+            writeRaw(data);
         m_status = m_parser->feed(data, *this);
-        if (m_ioFailure) // a part file failed inside this feed: that, not the parser's success, is the outcome
-            m_status = core::Error{core::Errc::IoError, m_ioFailure->offset};
     }
     sample(false);
+}
+
+void UploadSession::writeRaw(core::ByteView data)
+{
+    if (!m_ioFailure)
+        writeChecked(m_rawFile, data, 0, -1);
 }
 
 void UploadSession::sample(bool force)
@@ -165,14 +192,17 @@ void UploadSession::sample(bool force)
     m_publish(std::move(e));
 }
 
+// After a failed write nothing more is recorded: the report ends where what is stored ends.
 void UploadSession::onPartBegin(uint32_t index, uint64_t offset)
 {
-    m_recorder->onPartBegin(index, offset);
+    if (!m_ioFailure)
+        m_recorder->onPartBegin(index, offset);
 }
 
 void UploadSession::onHeader(std::string_view name, std::string_view value)
 {
-    m_recorder->onHeader(name, value);
+    if (!m_ioFailure)
+        m_recorder->onHeader(name, value);
 }
 
 bool UploadSession::openPartFile(const core::PartSummary& part)
@@ -187,6 +217,8 @@ bool UploadSession::openPartFile(const core::PartSummary& part)
 
 void UploadSession::onHeadersComplete(uint64_t offset)
 {
+    if (m_ioFailure)
+        return;
     m_recorder->onHeadersComplete(offset);
     const core::PartSummary& part = *m_recorder->currentPart();
     m_kept.append(QJsonObject{});
@@ -222,9 +254,9 @@ void UploadSession::keepFieldData(core::ByteView data)
 
 void UploadSession::onPartData(core::ByteView data, uint64_t offset)
 {
-    m_recorder->onPartData(data, offset);
     if (m_ioFailure)
-        return; // the parser may still be inside the chunk that failed: nothing more is stored
+        return;
+    m_recorder->onPartData(data, offset); // counted before it is stored: applyIoFailure() corrects a failed write
     if (m_collectingField)
         keepFieldData(data);
     if (m_partFile.isOpen()) {
@@ -246,6 +278,8 @@ void UploadSession::finishKeptValue(const core::PartSummary& part)
 
 void UploadSession::onPartEnd(uint64_t offset)
 {
+    if (m_ioFailure)
+        return;
     m_recorder->onPartEnd(offset);
     m_partFile.close();
     finishKeptValue(*m_recorder->currentPart());
@@ -256,7 +290,8 @@ void UploadSession::onPartEnd(uint64_t offset)
 
 void UploadSession::onDiagnostic(const core::Diagnostic& diagnostic)
 {
-    m_recorder->onDiagnostic(diagnostic);
+    if (!m_ioFailure)
+        m_recorder->onDiagnostic(diagnostic);
 }
 
 // After a failed write the report claims only what is on disk: the part whose file failed has the size of that
@@ -287,8 +322,12 @@ void UploadSession::applyIoFailure(core::ParseReport& report) const
 QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                                   std::optional<core::Error> transportError, const QString& detail)
 {
-    if (m_parser && m_status && complete)
-        m_status = m_parser->finish(*this);
+    if (m_parser && !failed() && complete)
+        m_status = m_parser->finish(m_pipeline ? static_cast<core::PartHandler&>(*m_pipeline) : *this);
+    if (m_pipeline)
+        m_pipeline->drain(); // every part hashed and written: from here on this thread reads what that one made
+    if (m_ioFailure)         // a write failed: that, not the parser's outcome, is the capture's
+        m_status = core::Error{core::Errc::IoError, m_ioFailure->offset};
     m_partFile.close();
     m_rawFile.close();
     if (m_collectingField && m_recorder && m_recorder->currentPart()) // a field cut off by the end of input

@@ -1,19 +1,23 @@
 #pragma once
 // One POST request's body on its way through the listener: body bytes in, parts parsed (or not, for /discard),
 // hashed, saved to the capture folder or dropped, value events out, and at the end the JSON answer and
-// capture.json. Lives on the connection's worker thread.
+// capture.json. Created and fed on the connection's thread, which reads and parses; when the request hashes or
+// stores, the rest (the PartHandler side below: recording, hashing, writing files) runs on a PartPipeline's thread,
+// in the same order, and finish() waits for it before it answers.
 
 #include "capture/capture_store.h"
 #include "listener/listener_types.h"
 
 #include "upin/core/event_recorder.h"
 #include "upin/core/http_request.h"
+#include "upin/core/part_pipeline.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -28,7 +32,7 @@ QString endpointPath(Endpoint endpoint);
 
 struct SessionRequest {
     Endpoint endpoint = Endpoint::PartEvent;
-    core::Options parser; // limits and leniency; matcher chosen per request
+    core::Options parser;                         // limits and leniency; matcher chosen per request
     core::HashKind hash = core::HashKind::Sha256; // of every part; none for /discard
     bool keepRaw = false;
     QString contentType;
@@ -52,8 +56,10 @@ public:
     ~UploadSession() override;
 
     void onBody(core::ByteView data) override; // from the body decoder
+    // The block the next onBody() bytes lie in (the connection's read): the pipeline holds it instead of copying.
+    void setSource(core::BlockPool::Block block);
     // The parser rejected the body or a write failed: answer now, read no more.
-    bool failed() const { return m_status.has_value() == false; }
+    bool failed() const { return !m_status || m_ioFailed.load(std::memory_order_relaxed); }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json, with
     // the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says why in words
@@ -71,6 +77,7 @@ private:
     void onPartData(core::ByteView data, uint64_t offset) override;
     void onPartEnd(uint64_t offset) override;
     void onDiagnostic(const core::Diagnostic& diagnostic) override;
+    void writeRaw(core::ByteView data);
     bool openPartFile(const core::PartSummary& part);
     bool writeChecked(QFile& file, core::ByteView data, uint64_t fileStartOffset, int partIndex);
     void keepFieldData(core::ByteView data);
@@ -87,7 +94,11 @@ private:
     QString m_folder;
     std::optional<core::MultipartParser> m_parser;
     std::unique_ptr<core::EventRecorder> m_recorder;
-    core::Result<void> m_status;
+    // Where body bytes and parser callbacks go: the pipeline when this request hashes or stores (recording,
+    // hashing and writing then run on its thread), else this object itself. The destructor stops it first.
+    std::unique_ptr<core::PartPipeline> m_pipeline;
+    core::Result<void> m_status;          // the parser's outcome (connection thread)
+    std::atomic<bool> m_ioFailed = false; // set by the pipeline's thread with m_ioFailure
     QFile m_partFile;
     QFile m_rawFile;
     // What the capture keeps of each top-level part, by part index: "saved_as" (a file in the folder) and/or an
@@ -104,13 +115,13 @@ private:
         int partIndex = -1; // the part whose file failed; -1 for body.raw or capture.json
         quint64 bytesOnDisk = 0;
     };
-    std::optional<IoFailure> m_ioFailure;
+    std::optional<IoFailure> m_ioFailure; // the pipeline's thread's until finish() has drained it
     CaptureState m_state = CaptureState::Receiving;
     QElapsedTimer m_clock;
     QList<ThroughputSample> m_pendingSamples;
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms
     qint64 m_lastSampleMs = -1;
-    quint64 m_bodyBytes = 0;
+    std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both
 };
 
 } // namespace upin::app

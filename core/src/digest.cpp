@@ -34,8 +34,7 @@ Digest::~Digest()
 
 Digest::Digest(Digest&& other) noexcept
     : m_kind(other.m_kind), m_sha(std::exchange(other.m_sha, nullptr)), m_xxh(std::exchange(other.m_xxh, nullptr))
-{
-}
+{}
 
 Digest& Digest::operator=(Digest&& other) noexcept
 {

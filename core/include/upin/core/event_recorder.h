@@ -3,8 +3,8 @@
 // on request, a text event log. Nested multipart parts are parsed here, by a child parser per nested part, so the
 // parser itself stays flat. Shared by the CLI, the GUI worker and the golden tests.
 
-#include "upin/core/multipart_parser.h"
 #include "upin/core/digest.h"
+#include "upin/core/multipart_parser.h"
 
 #include <optional>
 #include <string>
@@ -48,8 +48,8 @@ class EventRecorder final : public PartHandler {
 public:
     struct Settings {
         HashKind hash = HashKind::Sha256; // digest of every part body
-        bool log = false; // keep a text event log (for golden tests)
-        Options parser;   // options for nested parsers, and maxDepth
+        bool log = false;                 // keep a text event log (for golden tests)
+        Options parser;                   // options for nested parsers, and maxDepth
     };
 
     explicit EventRecorder(Settings settings, uint64_t baseOffset = 0, uint32_t depth = 0);

@@ -1,0 +1,114 @@
+#pragma once
+// Integrity at wire speed: a PartHandler (and, optionally, a BodySink) run on a thread of their own, so that what
+// they do with the bytes (hash every part, write it to disk) overlaps reading and parsing the next bytes instead
+// of following them. Without it one thread reads, parses, hashes and writes in turn, and the slowest of those
+// (SHA-256, ~2 GB/s) sets the pace of the socket.
+//
+// Contract:
+// - Callbacks made on the pipeline are queued in order and handed to the thread at flush(); the target sees them
+//   in the same order, on the pipeline's thread, never two at once.
+// - Bytes (part data, raw body) are not copied when they lie in the block last given to setSource(): the batch
+//   holds that block until the target has seen them. Bytes anywhere else are copied. Blocks come from a BlockPool
+//   with a fixed number of blocks, so the bytes in flight are bounded, and a reader that finds the pool empty
+//   waits (or, with tryAcquire(), stops reading): a slow target slows the reader, and over TCP the client.
+// - drain() returns when everything queued has been handled: only then may the target be read from another
+//   thread (its report, its files). The destructor drains.
+//
+//     BlockPool pool(256 * 1024, 4);
+//     PartPipeline pipeline(recorder);
+//     while (auto block = pool.acquire(); (n = read(fd, block->data(), block->size())) > 0) {
+//         pipeline.setSource(block);
+//         status = parser.feed({block->data(), n}, pipeline);
+//         pipeline.flush();
+//     }
+//     pipeline.drain(); // the recorder's report is complete
+
+#include "upin/core/http_request.h"
+#include "upin/core/multipart_parser.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace upin::core {
+
+class BlockPool {
+public:
+    using Block = std::shared_ptr<std::vector<char>>; // goes back to the pool when the last holder lets go
+
+    // Blocks are allocated when first needed, up to count.
+    BlockPool(size_t blockSize, size_t count);
+    ~BlockPool();
+    BlockPool(const BlockPool&) = delete;
+    BlockPool& operator=(const BlockPool&) = delete;
+
+    Block acquire();    // waits while every block is in use
+    Block tryAcquire(); // nullptr while every block is in use; then onAvailable is called when one comes back
+    // Called on whichever thread lets a block go, after a tryAcquire() found none. Set it before use, or clear it.
+    void setOnAvailable(std::function<void()> callback);
+    size_t blockSize() const;
+
+private:
+    struct State;
+    static Block lend(std::unique_ptr<std::vector<char>> block, const std::shared_ptr<State>& state);
+    std::shared_ptr<State> m_state; // shared with the blocks' deleters: a block may outlive a scope, not the pool
+};
+
+class PartPipeline final : public PartHandler, public BodySink {
+public:
+    // raw, when given, receives the bytes passed to onBody(), in order with the part callbacks.
+    explicit PartPipeline(PartHandler& target, std::function<void(ByteView)> raw = {});
+    ~PartPipeline() override;
+    PartPipeline(const PartPipeline&) = delete;
+    PartPipeline& operator=(const PartPipeline&) = delete;
+
+    void setSource(BlockPool::Block block); // the block the next views lie in; nullptr: copy them all
+
+    void onPartBegin(uint32_t index, uint64_t offset) override;
+    void onHeader(std::string_view name, std::string_view value) override;
+    void onHeadersComplete(uint64_t offset) override;
+    void onPartData(ByteView data, uint64_t offset) override;
+    void onPartEnd(uint64_t offset) override;
+    void onDiagnostic(const Diagnostic& diagnostic) override;
+    void onBody(ByteView data) override; // to raw
+
+    void flush(); // hands what was queued since the last flush to the thread
+    void drain(); // flush, then wait until the thread has handled everything
+
+private:
+    struct Item {
+        enum class Kind : uint8_t { Begin, Header, HeadersComplete, Data, End, Diagnostic, Raw } kind;
+        uint32_t index = 0;
+        uint64_t offset = 0;
+        ByteView bytes;    // Data, Raw: in a pinned block, or in text when copied
+        std::string text;  // Header name; copied bytes
+        std::string value; // Header value
+        Diagnostic diagnostic{};
+    };
+    struct Batch {
+        std::vector<Item> items;
+        std::vector<BlockPool::Block> pins;
+    };
+    void queueBytes(Item::Kind kind, ByteView data, uint64_t offset);
+    void run();
+    void handle(Item& item);
+
+    PartHandler& m_target;
+    std::function<void(ByteView)> m_raw;
+    BlockPool::Block m_source;
+    Batch m_batch; // being filled by the caller's thread
+    std::mutex m_mutex;
+    std::condition_variable m_wake; // the thread: a batch arrived, or stop
+    std::condition_variable m_idle; // drain(), flush(): batches were handled
+    std::deque<Batch> m_queue;      // handed over, not yet handled
+    bool m_busy = false;            // the thread is handling a batch
+    bool m_stop = false;
+    std::thread m_thread; // last: started once everything above exists
+};
+
+} // namespace upin::core

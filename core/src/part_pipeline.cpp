@@ -1,0 +1,214 @@
+#include "upin/core/part_pipeline.h"
+
+namespace upin::core {
+
+namespace {
+// Batches without pinned blocks (copied bytes) are bounded by count instead: the caller waits past this many.
+constexpr size_t kMaxQueuedBatches = 16;
+} // namespace
+
+struct BlockPool::State {
+    size_t blockSize;
+    size_t count;
+    size_t allocated = 0;
+    std::vector<std::unique_ptr<std::vector<char>>> free;
+    std::mutex mutex;
+    std::condition_variable returned;
+    std::function<void()> onAvailable;
+    bool someoneWaits = false; // a tryAcquire() found no block
+};
+
+BlockPool::BlockPool(size_t blockSize, size_t count) : m_state(std::make_shared<State>())
+{
+    m_state->blockSize = blockSize;
+    m_state->count = count == 0 ? 1 : count;
+}
+
+BlockPool::~BlockPool()
+{
+    setOnAvailable({});
+}
+
+size_t BlockPool::blockSize() const
+{
+    return m_state->blockSize;
+}
+
+void BlockPool::setOnAvailable(std::function<void()> callback)
+{
+    std::lock_guard lock(m_state->mutex);
+    m_state->onAvailable = std::move(callback);
+}
+
+BlockPool::Block BlockPool::tryAcquire()
+{
+    std::unique_lock lock(m_state->mutex);
+    std::unique_ptr<std::vector<char>> block;
+    if (!m_state->free.empty()) {
+        block = std::move(m_state->free.back());
+        m_state->free.pop_back();
+    } else if (m_state->allocated < m_state->count) {
+        ++m_state->allocated;
+        lock.unlock();
+        block = std::make_unique<std::vector<char>>(m_state->blockSize);
+    } else {
+        m_state->someoneWaits = true;
+        return nullptr;
+    }
+    return lend(std::move(block), m_state);
+}
+
+BlockPool::Block BlockPool::acquire()
+{
+    for (;;) {
+        if (Block block = tryAcquire())
+            return block;
+        std::unique_lock lock(m_state->mutex);
+        m_state->returned.wait(lock, [&] { return !m_state->free.empty(); });
+    }
+}
+
+// The block comes back to the pool's free list when its last holder lets go, on that holder's thread.
+BlockPool::Block BlockPool::lend(std::unique_ptr<std::vector<char>> block, const std::shared_ptr<State>& state)
+{
+    return {block.release(), [state](std::vector<char>* raw) {
+                std::function<void()> notify;
+                {
+                    std::lock_guard lock(state->mutex);
+                    state->free.emplace_back(raw);
+                    if (std::exchange(state->someoneWaits, false))
+                        notify = state->onAvailable;
+                }
+                state->returned.notify_all();
+                if (notify)
+                    notify();
+            }};
+}
+
+PartPipeline::PartPipeline(PartHandler& target, std::function<void(ByteView)> raw)
+    : m_target(target), m_raw(std::move(raw)), m_thread([this] { run(); })
+{}
+
+PartPipeline::~PartPipeline()
+{
+    drain();
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+void PartPipeline::setSource(BlockPool::Block block)
+{
+    m_source = std::move(block);
+}
+
+void PartPipeline::queueBytes(Item::Kind kind, ByteView data, uint64_t offset)
+{
+    Item item{kind, 0, offset, {}, {}, {}, {}};
+    const char* begin = m_source ? m_source->data() : nullptr;
+    if (begin && data.data() >= begin && data.data() + data.size() <= begin + m_source->size()) {
+        item.bytes = data;
+        if (m_batch.pins.empty() || m_batch.pins.back() != m_source)
+            m_batch.pins.push_back(m_source);
+    } else {
+        item.text.assign(data.data(), data.size()); // bytes = text is set when handled: the string may move
+    }
+    m_batch.items.push_back(std::move(item));
+}
+
+void PartPipeline::onPartBegin(uint32_t index, uint64_t offset)
+{
+    m_batch.items.push_back({Item::Kind::Begin, index, offset, {}, {}, {}, {}});
+}
+
+void PartPipeline::onHeader(std::string_view name, std::string_view value)
+{
+    m_batch.items.push_back({Item::Kind::Header, 0, 0, {}, std::string(name), std::string(value), {}});
+}
+
+void PartPipeline::onHeadersComplete(uint64_t offset)
+{
+    m_batch.items.push_back({Item::Kind::HeadersComplete, 0, offset, {}, {}, {}, {}});
+}
+
+void PartPipeline::onPartData(ByteView data, uint64_t offset)
+{
+    queueBytes(Item::Kind::Data, data, offset);
+}
+
+void PartPipeline::onPartEnd(uint64_t offset)
+{
+    m_batch.items.push_back({Item::Kind::End, 0, offset, {}, {}, {}, {}});
+}
+
+void PartPipeline::onDiagnostic(const Diagnostic& diagnostic)
+{
+    m_batch.items.push_back({Item::Kind::Diagnostic, 0, 0, {}, {}, {}, diagnostic});
+}
+
+void PartPipeline::onBody(ByteView data)
+{
+    if (m_raw)
+        queueBytes(Item::Kind::Raw, data, 0);
+}
+
+void PartPipeline::flush()
+{
+    if (m_batch.items.empty())
+        return;
+    {
+        std::unique_lock lock(m_mutex);
+        m_idle.wait(lock, [&] { return m_queue.size() < kMaxQueuedBatches; });
+        m_queue.push_back(std::move(m_batch));
+    }
+    m_batch = {};
+    m_wake.notify_one();
+}
+
+void PartPipeline::drain()
+{
+    flush();
+    std::unique_lock lock(m_mutex);
+    m_idle.wait(lock, [&] { return m_queue.empty() && !m_busy; });
+}
+
+void PartPipeline::run()
+{
+    for (;;) {
+        Batch batch;
+        {
+            std::unique_lock lock(m_mutex);
+            m_busy = false;
+            m_idle.notify_all();
+            m_wake.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+            if (m_queue.empty())
+                return; // stopping, with nothing left
+            batch = std::move(m_queue.front());
+            m_queue.pop_front();
+            m_busy = true;
+        }
+        for (Item& item : batch.items)
+            handle(item);
+        // batch goes out of scope here: its pinned blocks return to their pool before the next wait
+    }
+}
+
+void PartPipeline::handle(Item& item)
+{
+    const bool copied = item.bytes.data() == nullptr;
+    const ByteView bytes = copied ? ByteView(item.text) : item.bytes;
+    switch (item.kind) {
+    case Item::Kind::Begin: m_target.onPartBegin(item.index, item.offset); break;
+    case Item::Kind::Header: m_target.onHeader(item.text, item.value); break;
+    case Item::Kind::HeadersComplete: m_target.onHeadersComplete(item.offset); break;
+    case Item::Kind::Data: m_target.onPartData(bytes, item.offset); break;
+    case Item::Kind::End: m_target.onPartEnd(item.offset); break;
+    case Item::Kind::Diagnostic: m_target.onDiagnostic(item.diagnostic); break;
+    case Item::Kind::Raw: m_raw(bytes); break;
+    }
+}
+
+} // namespace upin::core
