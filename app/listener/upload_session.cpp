@@ -1,6 +1,5 @@
 #include "listener/upload_session.h"
 
-#include "capture/field_value.h"
 #include "common/qt_text.h"
 #include "inspect/report_json.h"
 
@@ -14,10 +13,6 @@ namespace upin::app {
 namespace {
 constexpr qint64 kSampleIntervalMs = 50;
 constexpr qsizetype kMaxStoredSamples = 20'000;
-// Form field values are kept inline in capture.json up to this size each, and this much per capture in all;
-// beyond that a field is saved to a file like a file part (the inline value then shows its first bytes).
-constexpr qsizetype kInlineFieldBytes = qsizetype{64} * 1024;
-constexpr quint64 kInlineCaptureBytes = quint64{1} << 20;
 
 QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
 {
@@ -40,15 +35,15 @@ QString captureStateName(CaptureState state)
 }
 
 UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish)
-    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId()),
-      m_inlineBudget(kInlineCaptureBytes)
+    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId())
 {
     m_clock.start();
 }
 
 UploadSession::~UploadSession()
 {
-    m_pipeline.reset(); // its thread uses the members below: it ends first
+    m_hashing.reset(); // their threads use the members below: they end first
+    m_storing.reset();
 }
 
 core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionRequest& request, CaptureStore& store,
@@ -68,34 +63,40 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
         QString error;
         session->m_folder = store.beginCapture(session->m_id, endpointPath(request.endpoint), &error);
         if (session->m_folder.isEmpty()) { // nothing can be stored: the capture fails before its first byte
-            session->m_ioFailure = IoFailure{store.root(), error, 0, -1, 0};
-            session->m_status = core::Error{core::Errc::IoError, 0};
+            session->m_storeFailure = StoreFailure{store.root(), error, 0};
         } else {
             CaptureStore::reserveCaptureJsonSpace(session->m_folder);
-        }
-        const bool raw = request.endpoint == Endpoint::Capture || request.keepRaw;
-        if (raw && !session->m_folder.isEmpty()) {
-            // The whole request as it came: head.raw (at most the head limit, 64 KiB) and body.raw, whose offsets
-            // are the parser's body offsets.
-            QFile head(QDir(session->m_folder).filePath(QStringLiteral("head.raw")));
-            if (!(head.open(QIODevice::WriteOnly) && head.write(request.rawHead) == request.rawHead.size() &&
-                  head.flush())) { // nothing of the body is stored yet: the capture fails at body offset 0
-                session->m_ioFailure = IoFailure{QStringLiteral("head.raw"), head.errorString(), 0, -1, 0};
-                session->m_status = core::Error{core::Errc::IoError, 0};
-            }
-            session->m_rawFile.setFileName(QDir(session->m_folder).filePath(QStringLiteral("body.raw")));
-            if (!session->m_rawFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
-                session->writeChecked(session->m_rawFile, {}, 0, -1); // records the failure
+            session->m_writer = std::make_unique<CaptureWriter>(session->m_folder,
+                                                                request.endpoint == Endpoint::Capture, request.parser);
+            if (request.endpoint == Endpoint::Capture || request.keepRaw)
+                session->m_writer->startRaw(request.rawHead);
         }
     }
-    // Hashing and writing files off the connection's thread, so they overlap reading the next bytes. A request
-    // that does neither only parses: handing its callbacks to another thread would cost more than they do.
-    if (session->m_parser && (request.hash != core::HashKind::None || stores))
-        session->m_pipeline.reset(new core::PartPipeline( // (make_unique cannot see the private base)
-            static_cast<core::PartHandler&>(*session),
-            [s = session.get()](core::ByteView data) { s->writeRaw(data); }));
+    session->startPipelines();
     session->m_publish(session->event(ListenerEvent::Kind::CaptureStarted));
     return session;
+}
+
+// Hashing and storing off the connection's thread, each on its own, so that they overlap reading the next bytes
+// and each other. A request that does neither only parses: handing its callbacks to another thread would cost
+// more than they do.
+void UploadSession::startPipelines()
+{
+    if (!m_parser)
+        return; // /discard
+    core::PartHandler& recording = *this;
+    if (m_request.hash != core::HashKind::None)
+        m_hashing = std::make_unique<core::PartPipeline>(recording);
+    if (m_writer)
+        m_storing = std::make_unique<core::PartPipeline>(
+            *m_writer, [writer = m_writer.get()](core::ByteView data) { writer->writeRaw(data); });
+    core::PartHandler* recordingTarget = m_hashing ? static_cast<core::PartHandler*>(m_hashing.get()) : &recording;
+    if (m_storing) {
+        m_tee = std::make_unique<core::PartTee>(*recordingTarget, *m_storing);
+        m_partTarget = m_tee.get();
+    } else {
+        m_partTarget = recordingTarget;
+    }
 }
 
 QString UploadSession::matcherLabel() const
@@ -119,63 +120,27 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     return e;
 }
 
-bool UploadSession::writeChecked(QFile& file, core::ByteView data, uint64_t fileStartOffset, int partIndex)
-{
-    const char* at = data.data();
-    qint64 left = qint64(data.size());
-    while (file.isOpen() && left > 0) { // a short write is retried: the next attempt fails with the reason
-        const qint64 written = file.write(at, left);
-        if (written <= 0)
-            break;
-        at += written;
-        left -= written;
-    }
-    if (file.isOpen() && left == 0)
-        return true;
-    if (m_ioFailure)
-        return false;
-    IoFailure failure;
-    failure.file = QFileInfo(file.fileName()).fileName();
-    failure.message = file.errorString();
-    failure.bytesOnDisk = quint64(std::max<qint64>(0, QFileInfo(file.fileName()).size()));
-    failure.offset = fileStartOffset + failure.bytesOnDisk;
-    failure.partIndex = partIndex;
-    m_ioFailure = failure;
-    m_ioFailed = true;
-    m_partFile.close();
-    m_rawFile.close();
-    return false;
-}
-
 void UploadSession::setSource(core::BlockPool::Block block)
 {
-    if (m_pipeline)
-        m_pipeline->setSource(std::move(block));
+    if (m_hashing)
+        m_hashing->setSource(block);
+    if (m_storing)
+        m_storing->setSource(std::move(block));
 }
 
 void UploadSession::onBody(core::ByteView data)
 {
     m_bodyBytes += data.size();
-    if (failed()) // a write failed on the pipeline's thread: nothing more is read into this capture
+    if (failed()) // storing failed on the writer's thread: nothing more is read into this capture
         return;
-    if (m_pipeline) {
-        if (m_rawFile.isOpen())
-            m_pipeline->onBody(data);
-        if (m_parser)
-            m_status = m_parser->feed(data, *m_pipeline);
-        m_pipeline->flush();
-    } else if (m_parser) {
-        if (m_rawFile.isOpen())
-            writeRaw(data);
-        m_status = m_parser->feed(data, *this);
-    }
+    if (m_writer && m_writer->keepsRaw())
+        m_storing->onBody(data);
+    if (m_parser)
+        m_status = m_parser->feed(data, *m_partTarget);
+    for (core::PartPipeline* pipeline : {m_hashing.get(), m_storing.get()})
+        if (pipeline)
+            pipeline->flush();
     sample(false);
-}
-
-void UploadSession::writeRaw(core::ByteView data)
-{
-    if (!m_ioFailure)
-        writeChecked(m_rawFile, data, 0, -1);
 }
 
 void UploadSession::sample(bool force)
@@ -192,97 +157,32 @@ void UploadSession::sample(bool force)
     m_publish(std::move(e));
 }
 
-// After a failed write nothing more is recorded: the report ends where what is stored ends.
 void UploadSession::onPartBegin(uint32_t index, uint64_t offset)
 {
-    if (!m_ioFailure)
-        m_recorder->onPartBegin(index, offset);
+    m_recorder->onPartBegin(index, offset);
 }
 
 void UploadSession::onHeader(std::string_view name, std::string_view value)
 {
-    if (!m_ioFailure)
-        m_recorder->onHeader(name, value);
-}
-
-bool UploadSession::openPartFile(const core::PartSummary& part)
-{
-    const QString name = CaptureStore::safePartFileName(part.index, part.filename, part.name);
-    m_partFile.setFileName(QDir(m_folder).filePath(name));
-    if (!m_partFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) // large writes: skip Qt's extra copy
-        return writeChecked(m_partFile, {}, part.bodyOffset, int(part.index));
-    m_kept.last()["saved_as"] = name;
-    return true;
+    m_recorder->onHeader(name, value);
 }
 
 void UploadSession::onHeadersComplete(uint64_t offset)
 {
-    if (m_ioFailure)
-        return;
     m_recorder->onHeadersComplete(offset);
-    const core::PartSummary& part = *m_recorder->currentPart();
-    m_kept.append(QJsonObject{});
-    m_collectingField = !m_folder.isEmpty() && !part.filename.has_value();
-    m_fieldValue.clear();
-    m_fieldTruncated = false;
-    if (!m_ioFailure && !m_folder.isEmpty() && (m_request.endpoint == Endpoint::Capture || part.filename.has_value()))
-        openPartFile(part);
     ListenerEvent e = event(ListenerEvent::Kind::PartStarted);
-    e.part = part;
+    e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
-}
-
-// Keeps a field's first bytes for its inline value; a field too large for that goes to a file of its own.
-void UploadSession::keepFieldData(core::ByteView data)
-{
-    const qsizetype room =
-        qsizetype(std::min<quint64>(quint64(kInlineFieldBytes), m_inlineBudget + quint64(m_fieldValue.size()))) -
-        m_fieldValue.size();
-    if (!m_fieldTruncated && qsizetype(data.size()) > room) {
-        m_fieldTruncated = true;
-        const core::PartSummary& part = *m_recorder->currentPart();
-        if (!m_partFile.isOpen() && openPartFile(part)) // the bytes so far first, then this chunk below
-            writeChecked(m_partFile, {m_fieldValue.constData(), size_t(m_fieldValue.size())}, part.bodyOffset,
-                         int(part.index));
-    }
-    const qsizetype take = std::min(room, qsizetype(data.size()));
-    if (take > 0) {
-        m_fieldValue.append(data.data(), take);
-        m_inlineBudget -= quint64(take);
-    }
 }
 
 void UploadSession::onPartData(core::ByteView data, uint64_t offset)
 {
-    if (m_ioFailure)
-        return;
-    m_recorder->onPartData(data, offset); // counted before it is stored: applyIoFailure() corrects a failed write
-    if (m_collectingField)
-        keepFieldData(data);
-    if (m_partFile.isOpen()) {
-        const core::PartSummary& part = *m_recorder->currentPart();
-        writeChecked(m_partFile, data, part.bodyOffset, int(part.index));
-    }
-}
-
-void UploadSession::finishKeptValue(const core::PartSummary& part)
-{
-    if (!m_collectingField || m_kept.isEmpty())
-        return;
-    m_collectingField = false;
-    QJsonObject& kept = m_kept.last();
-    storeFieldValue(kept, m_fieldValue, part.contentType);
-    kept["value_truncated"] = m_fieldTruncated;
-    m_fieldValue.clear();
+    m_recorder->onPartData(data, offset);
 }
 
 void UploadSession::onPartEnd(uint64_t offset)
 {
-    if (m_ioFailure)
-        return;
     m_recorder->onPartEnd(offset);
-    m_partFile.close();
-    finishKeptValue(*m_recorder->currentPart());
     ListenerEvent e = event(ListenerEvent::Kind::PartFinished);
     e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
@@ -290,66 +190,67 @@ void UploadSession::onPartEnd(uint64_t offset)
 
 void UploadSession::onDiagnostic(const core::Diagnostic& diagnostic)
 {
-    if (!m_ioFailure)
-        m_recorder->onDiagnostic(diagnostic);
+    m_recorder->onDiagnostic(diagnostic);
 }
 
-// After a failed write the report claims only what is on disk: the part whose file failed has the size of that
-// file, no hash, and is incomplete, and parts the parser saw after it in the same chunk are dropped (nothing of
-// them was stored); the part that was open when body.raw failed is incomplete, without a hash.
-void UploadSession::applyIoFailure(core::ParseReport& report) const
+// After a failed write the report claims only what is stored, though the hashing side may have read further: the
+// part being stored keeps the bytes that were (incomplete, without a hash), and the parts after it are dropped;
+// with no part being stored, the parts from the first byte not stored on are dropped.
+void UploadSession::applyStoreFailure(core::ParseReport& report) const
 {
-    if (!m_ioFailure)
+    if (!m_storeFailure)
         return;
-    const int failed = m_ioFailure->partIndex;
-    if (failed >= 0) {
-        std::erase_if(report.parts, [failed](const core::PartSummary& part) { return int(part.index) > failed; });
-        for (auto& part : report.parts) {
-            if (int(part.index) == failed) {
-                part.size = m_ioFailure->bytesOnDisk;
-                part.digest.clear();
-                part.complete = false;
-            }
+    const StoreFailure& failure = *m_storeFailure;
+    if (failure.partIndex < 0) {
+        std::erase_if(report.parts, [&](const core::PartSummary& part) { return part.offset >= failure.offset; });
+        return;
+    }
+    std::erase_if(report.parts, [&](const core::PartSummary& part) { return int(part.index) > failure.partIndex; });
+    for (auto& part : report.parts) {
+        if (int(part.index) == failure.partIndex) {
+            part.size = failure.partBytes;
+            part.digest.clear();
+            part.complete = false;
+            part.children.clear();
         }
     }
-    if (report.parts.empty())
-        return;
-    core::PartSummary& last = report.parts.back();
-    if (!last.complete)
-        last.digest.clear();
 }
 
 QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                                   std::optional<core::Error> transportError, const QString& detail)
 {
     if (m_parser && !failed() && complete)
-        m_status = m_parser->finish(m_pipeline ? static_cast<core::PartHandler&>(*m_pipeline) : *this);
-    if (m_pipeline)
-        m_pipeline->drain(); // every part hashed and written: from here on this thread reads what that one made
-    if (m_ioFailure)         // a write failed: that, not the parser's outcome, is the capture's
-        m_status = core::Error{core::Errc::IoError, m_ioFailure->offset};
-    m_partFile.close();
-    m_rawFile.close();
-    if (m_collectingField && m_recorder && m_recorder->currentPart()) // a field cut off by the end of input
-        finishKeptValue(*m_recorder->currentPart());
+        m_status = m_parser->finish(*m_partTarget);
+    // Every part hashed and stored: from here on this thread reads what the pipelines' threads made.
+    for (core::PartPipeline* pipeline : {m_hashing.get(), m_storing.get()})
+        if (pipeline)
+            pipeline->drain();
+    if (m_writer) {
+        m_writer->close();
+        if (!m_storeFailure)
+            m_storeFailure = m_writer->failure();
+    }
+    if (m_storeFailure) // a write failed: that, not the parser's outcome, is the capture's
+        m_status = core::Error{core::Errc::IoError, m_storeFailure->offset};
     sample(true);
 
     core::ParseReport report;
     if (m_recorder) {
         report = m_recorder->takeReport(m_status, *m_parser);
     } else {
-        report.ok = !m_ioFailure;
+        report.ok = !m_storeFailure;
         report.bytes = m_bodyBytes;
     }
-    applyIoFailure(report);
-    std::optional<core::Error> error = m_ioFailure ? m_status.error() : transportError ? transportError : report.error;
-    m_state = m_ioFailure ? CaptureState::Failed
-              : !complete ? CaptureState::Incomplete
-              : error     ? CaptureState::Rejected
-                          : CaptureState::Complete;
+    applyStoreFailure(report);
+    std::optional<core::Error> error = m_storeFailure   ? m_status.error()
+                                       : transportError ? transportError
+                                                        : report.error;
+    m_state = m_storeFailure ? CaptureState::Failed
+              : !complete    ? CaptureState::Incomplete
+              : error        ? CaptureState::Rejected
+                             : CaptureState::Complete;
 
-    QJsonObject answer = reportToJson(report, m_kept);
-    m_kept.clear();
+    QJsonObject answer = reportToJson(report, m_writer ? m_writer->kept() : QList<QJsonObject>{});
     answer["endpoint"] = endpointPath(m_request.endpoint);
     answer["matcher"] = matcherLabel();
     answer["hash"] = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
@@ -360,10 +261,10 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     auto setOutcome = [&] {
         answer["ok"] = m_state == CaptureState::Complete;
         QJsonValue errorJson = error ? QJsonValue(errorToJson(*error)) : QJsonValue(QJsonValue::Null);
-        if (m_ioFailure) {
+        if (m_storeFailure) {
             QJsonObject io = errorJson.toObject();
-            io["file"] = m_ioFailure->file;
-            io["system_message"] = m_ioFailure->message;
+            io["file"] = m_storeFailure->file;
+            io["system_message"] = m_storeFailure->message;
             errorJson = io;
         } else if (!detail.isEmpty() && errorJson.isObject()) {
             QJsonObject withDetail = errorJson.toObject();
@@ -388,10 +289,10 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
         capture["request"] = request;
         capture["throughput"] = samplesToJson(m_allSamples);
         capture["raw_body"] =
-            m_rawFile.fileName().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QStringLiteral("body.raw"));
+            m_writer && m_writer->keepsRaw() ? QJsonValue(QStringLiteral("body.raw")) : QJsonValue(QJsonValue::Null);
         QString writeError;
-        if (!CaptureStore::writeCaptureJson(m_folder, capture, &writeError) && !m_ioFailure) {
-            m_ioFailure = IoFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes, -1, 0};
+        if (!CaptureStore::writeCaptureJson(m_folder, capture, &writeError) && !m_storeFailure) {
+            m_storeFailure = StoreFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes};
             error = core::Error{core::Errc::IoError, m_bodyBytes};
             m_state = CaptureState::Failed;
             setOutcome();
@@ -407,7 +308,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     done.elapsedMs = qint64(std::ceil(answer["elapsed_ms"].toDouble())); // as capture.json says, so rows read alike
     done.state = m_state;
     done.error = error;
-    done.errorDetail = m_ioFailure ? QStringLiteral("%1: %2").arg(m_ioFailure->file, m_ioFailure->message) : detail;
+    done.errorDetail =
+        m_storeFailure ? QStringLiteral("%1: %2").arg(m_storeFailure->file, m_storeFailure->message) : detail;
     done.partCount = int(report.parts.size());
     m_publish(std::move(done));
     return answer;

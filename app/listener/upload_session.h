@@ -1,11 +1,12 @@
 #pragma once
 // One POST request's body on its way through the listener: body bytes in, parts parsed (or not, for /discard),
 // hashed, saved to the capture folder or dropped, value events out, and at the end the JSON answer and
-// capture.json. Created and fed on the connection's thread, which reads and parses; when the request hashes or
-// stores, the rest (the PartHandler side below: recording, hashing, writing files) runs on a PartPipeline's thread,
-// in the same order, and finish() waits for it before it answers.
+// capture.json. Created and fed on the connection's thread, which reads and parses; hashing (with the recording of
+// the parts) and storing (a CaptureWriter) each run on a PartPipeline's thread when the request does them, in the
+// parser's order, and finish() waits for both before it answers.
 
 #include "capture/capture_store.h"
+#include "listener/capture_writer.h"
 #include "listener/listener_types.h"
 
 #include "upin/core/event_recorder.h"
@@ -14,7 +15,6 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QJsonObject>
 
 #include <atomic>
@@ -59,7 +59,7 @@ public:
     // The block the next onBody() bytes lie in (the connection's read): the pipeline holds it instead of copying.
     void setSource(core::BlockPool::Block block);
     // The parser rejected the body or a write failed: answer now, read no more.
-    bool failed() const { return !m_status || m_ioFailed.load(std::memory_order_relaxed); }
+    bool failed() const { return !m_status || m_storeFailure || (m_writer && m_writer->failed()); }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json, with
     // the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says why in words
@@ -70,19 +70,17 @@ public:
 
 private:
     UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish);
+    void startPipelines();
 
+    // The recording side (PartHandler): the report's parts, hashed, and their events. On the hash pipeline's
+    // thread when the request hashes, else on the connection's.
     void onPartBegin(uint32_t index, uint64_t offset) override;
     void onHeader(std::string_view name, std::string_view value) override;
     void onHeadersComplete(uint64_t offset) override;
     void onPartData(core::ByteView data, uint64_t offset) override;
     void onPartEnd(uint64_t offset) override;
     void onDiagnostic(const core::Diagnostic& diagnostic) override;
-    void writeRaw(core::ByteView data);
-    bool openPartFile(const core::PartSummary& part);
-    bool writeChecked(QFile& file, core::ByteView data, uint64_t fileStartOffset, int partIndex);
-    void keepFieldData(core::ByteView data);
-    void finishKeptValue(const core::PartSummary& part);
-    void applyIoFailure(core::ParseReport& report) const;
+    void applyStoreFailure(core::ParseReport& report) const;
     void sample(bool force);
     ListenerEvent event(ListenerEvent::Kind kind) const;
     QString matcherLabel() const;
@@ -94,31 +92,18 @@ private:
     QString m_folder;
     std::optional<core::MultipartParser> m_parser;
     std::unique_ptr<core::EventRecorder> m_recorder;
-    // Where body bytes and parser callbacks go: the pipeline when this request hashes or stores (recording,
-    // hashing and writing then run on its thread), else this object itself. The destructor stops it first.
-    std::unique_ptr<core::PartPipeline> m_pipeline;
-    core::Result<void> m_status;          // the parser's outcome (connection thread)
-    std::atomic<bool> m_ioFailed = false; // set by the pipeline's thread with m_ioFailure
-    QFile m_partFile;
-    QFile m_rawFile;
-    // What the capture keeps of each top-level part, by part index: "saved_as" (a file in the folder) and/or an
-    // inline "value" of a form field (with "value_encoding", "value_truncated"). Merged into the parts' JSON.
-    QList<QJsonObject> m_kept;
-    QByteArray m_fieldValue; // the current field's first bytes, bounded by kInlineFieldBytes
-    bool m_collectingField = false;
-    bool m_fieldTruncated = false;
-    quint64 m_inlineBudget = 0; // inline value bytes this capture may still hold
-    struct IoFailure {
-        QString file;       // name inside the capture folder
-        QString message;    // the system's error text
-        quint64 offset = 0; // body offset of the first byte not stored
-        int partIndex = -1; // the part whose file failed; -1 for body.raw or capture.json
-        quint64 bytesOnDisk = 0;
-    };
-    std::optional<IoFailure> m_ioFailure; // the pipeline's thread's until finish() has drained it
+    std::unique_ptr<CaptureWriter> m_writer; // when the request stores (and its folder exists)
+    // Hashing and storing each run on a thread of their own when the request does them, so that they overlap
+    // each other and reading: m_hashing feeds this object's recording side, m_storing the writer. The parser
+    // feeds m_partTarget: one of them, both (m_tee), or this object itself. The destructor stops them first.
+    std::unique_ptr<core::PartPipeline> m_hashing;
+    std::unique_ptr<core::PartPipeline> m_storing;
+    std::unique_ptr<core::PartTee> m_tee;
+    core::PartHandler* m_partTarget = nullptr;
+    core::Result<void> m_status;                // the parser's outcome (connection thread)
+    std::optional<StoreFailure> m_storeFailure; // from the writer, read once it has drained; or the folder's
     CaptureState m_state = CaptureState::Receiving;
     QElapsedTimer m_clock;
-    QList<ThroughputSample> m_pendingSamples;
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms
     qint64 m_lastSampleMs = -1;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both

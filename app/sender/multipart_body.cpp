@@ -18,8 +18,15 @@ QByteArray quoted(const QString& value)
 
 } // namespace
 
+namespace {
+// 16 blocks of 256 KiB read ahead: as the listener's reads, enough that neither thread waits on the other when
+// the scheduler runs something else for a moment.
+constexpr size_t kBlockSize = size_t{256} * 1024;
+constexpr size_t kBlocks = 16;
+} // namespace
+
 MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QObject* parent)
-    : QIODevice(parent), m_hash(plan.hash)
+    : QIODevice(parent), m_hash(plan.hash), m_blocks(kBlockSize, kBlocks)
 {
     const QByteArray dashBoundary = "--" + boundary.toLatin1();
     for (const auto& part : plan.parts) {
@@ -59,8 +66,44 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
     }
     QByteArray close = dashBoundary + "--\r\n";
     m_segments.push_back({Segment::Kind::Literal, close, {}, quint64(close.size()), {}, -1});
-    for (const auto& s : m_segments)
+    m_partEnds.resize(m_parts.size());
+    for (const auto& s : m_segments) {
         m_total += s.size;
+        if (s.part >= 0)
+            m_partEnds[size_t(s.part)] = m_total;
+    }
+}
+
+MultipartBody::~MultipartBody()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+        m_ready.clear(); // a reader waiting for a block gets one back, and sees the stop
+    }
+    m_filled.notify_all();
+    m_chunk = {};
+    if (m_reader.joinable())
+        m_reader.join();
+    m_hashPipeline.reset(); // hashes what was queued, then ends
+}
+
+std::vector<MultipartBody::PartInfo> MultipartBody::parts() const
+{
+    std::unique_lock lock(m_mutex);
+    auto sent = [&](size_t i) { return m_partEnds[i] <= m_sent; };
+    if (m_hashPipeline) // the parts sent whole are hashed soon after, if not yet
+        m_hashed.wait(lock, [&] {
+            for (size_t i = 0; i < m_parts.size(); ++i)
+                if (sent(i) && m_parts[i].digest.isEmpty())
+                    return false;
+            return true;
+        });
+    std::vector<PartInfo> out = m_parts;
+    for (size_t i = 0; i < out.size(); ++i)
+        if (!sent(i)) // read ahead, but not all of it sent
+            out[i].digest.clear();
+    return out;
 }
 
 bool MultipartBody::openBody()
@@ -70,7 +113,35 @@ bool MultipartBody::openBody()
             setErrorString(QStringLiteral("cannot read %1").arg(s.path));
             return false;
         }
-    return open(QIODevice::ReadOnly);
+    if (!open(QIODevice::ReadOnly))
+        return false;
+    if (m_hash != core::HashKind::None)
+        m_hashPipeline = std::make_unique<core::PartPipeline>(static_cast<core::PartHandler&>(*this));
+    m_reader = std::thread([this] { readAhead(); });
+    return true;
+}
+
+void MultipartBody::readAhead()
+{
+    for (;;) {
+        core::BlockPool::Block block = m_blocks.acquire(); // waits while the sending side holds them all
+        QString error;
+        if (m_hashPipeline)
+            m_hashPipeline->setSource(block);
+        const qint64 got = generate(block->data(), qint64(block->size()), error);
+        if (m_hashPipeline)
+            m_hashPipeline->flush();
+        std::lock_guard lock(m_mutex);
+        if (m_stop)
+            return;
+        if (got > 0)
+            m_ready.push_back({std::move(block), got});
+        m_readError = error;
+        m_produced = got <= 0 || !error.isEmpty();
+        m_filled.notify_all();
+        if (m_produced)
+            return;
+    }
 }
 
 qint64 MultipartBody::bytesAvailable() const
@@ -97,17 +168,42 @@ void MultipartBody::fillSynthetic(char* out, qint64 count, PlanPart::Fill fill)
     }
 }
 
+// On the hashing pipeline's thread: each part's bytes, as the read-ahead thread made them.
+void MultipartBody::onPartBegin(uint32_t index, uint64_t /*offset*/)
+{
+    m_hashing = index;
+}
+
+void MultipartBody::onPartData(core::ByteView data, uint64_t /*offset*/)
+{
+    m_hashers[m_hashing].update(data);
+}
+
+void MultipartBody::onPartEnd(uint64_t /*offset*/)
+{
+    QString digest = QString::fromStdString(m_hashers[m_hashing].finishHex());
+    {
+        std::lock_guard lock(m_mutex);
+        m_parts[m_hashing].digest = std::move(digest);
+    }
+    m_hashed.notify_all();
+}
+
 void MultipartBody::finishSegment()
 {
     const Segment& s = m_segments[m_current];
-    if (s.part >= 0)
-        m_parts[size_t(s.part)].digest = QString::fromStdString(m_hashers[size_t(s.part)].finishHex());
+    if (s.part >= 0 && m_hashPipeline) {
+        if (s.size == 0)
+            m_hashPipeline->onPartBegin(uint32_t(s.part), 0);
+        m_hashPipeline->onPartEnd(0);
+    }
     m_file.close();
     ++m_current;
     m_inSegment = 0;
 }
 
-qint64 MultipartBody::readData(char* data, qint64 maxSize)
+// The next bytes of the body, up to maxSize; 0 at its end, -1 with error set when a file fails.
+qint64 MultipartBody::generate(char* data, qint64 maxSize, QString& error)
 {
     qint64 written = 0;
     while (written < maxSize && m_current < m_segments.size()) {
@@ -126,28 +222,64 @@ qint64 MultipartBody::readData(char* data, qint64 maxSize)
             if (!m_file.isOpen()) {
                 m_file.setFileName(s.path);
                 if (!m_file.open(QIODevice::ReadOnly)) {
-                    setErrorString(m_file.errorString());
+                    error = m_file.errorString();
                     return -1;
                 }
             }
             got = m_file.read(out, want);
             if (got <= 0) { // the file shrank or failed while sending: the body would lie about its length
-                setErrorString(QStringLiteral("%1: read failed or file shrank").arg(s.path));
+                error = QStringLiteral("%1: read failed or file shrank").arg(s.path);
                 return -1;
             }
             break;
         }
-        if (s.part >= 0)
-            m_hashers[size_t(s.part)].update({out, size_t(got)});
+        if (s.part >= 0 && m_hashPipeline) {
+            if (m_inSegment == 0)
+                m_hashPipeline->onPartBegin(uint32_t(s.part), 0);
+            m_hashPipeline->onPartData({out, size_t(got)}, 0);
+        }
         written += got;
         m_inSegment += quint64(got);
         if (m_inSegment == s.size)
             finishSegment();
     }
-    m_sent += quint64(written);
-    if (written == 0 && m_current >= m_segments.size())
-        return -1; // end of body
     return written;
+}
+
+qint64 MultipartBody::readData(char* data, qint64 maxSize)
+{
+    qint64 copied = 0;
+    while (copied < maxSize) {
+        if (!m_chunk.block) {
+            std::unique_lock lock(m_mutex);
+            if (m_ready.empty() && copied > 0)
+                break; // what there is now; the rest on the next read
+            m_filled.wait(lock, [&] { return !m_ready.empty() || m_produced; });
+            if (m_ready.empty()) {
+                if (!m_readError.isEmpty()) {
+                    setErrorString(m_readError);
+                    return -1;
+                }
+                break; // the end of the body
+            }
+            m_chunk = std::move(m_ready.front());
+            m_ready.pop_front();
+            m_chunkPos = 0;
+        }
+        const qint64 take = std::min(maxSize - copied, m_chunk.size - m_chunkPos);
+        std::memcpy(data + copied, m_chunk.block->data() + m_chunkPos, size_t(take));
+        copied += take;
+        m_chunkPos += take;
+        if (m_chunkPos == m_chunk.size)
+            m_chunk = {}; // the block goes back to the read-ahead thread
+    }
+    {
+        std::lock_guard lock(m_mutex); // parts() reads it
+        m_sent += quint64(copied);
+    }
+    if (copied == 0)
+        return -1; // end of body
+    return copied;
 }
 
 } // namespace upin::app

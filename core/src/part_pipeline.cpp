@@ -34,6 +34,19 @@ size_t BlockPool::blockSize() const
     return m_state->blockSize;
 }
 
+void BlockPool::releaseIdle(size_t keep)
+{
+    std::vector<std::unique_ptr<std::vector<char>>> released;
+    {
+        std::lock_guard lock(m_state->mutex);
+        while (m_state->free.size() > keep) {
+            released.push_back(std::move(m_state->free.back()));
+            m_state->free.pop_back();
+            --m_state->allocated;
+        }
+    }
+}
+
 void BlockPool::setOnAvailable(std::function<void()> callback)
 {
     std::lock_guard lock(m_state->mutex);
@@ -76,8 +89,12 @@ BlockPool::Block BlockPool::lend(std::unique_ptr<std::vector<char>> block, const
                 {
                     std::lock_guard lock(state->mutex);
                     state->free.emplace_back(raw);
-                    if (std::exchange(state->someoneWaits, false))
+                    // A reader that found no block is called back once half of them are free, not for each one:
+                    // it then reads several in a row instead of waking up (and being woken) once per block.
+                    if (state->someoneWaits && state->free.size() * 2 >= state->count) {
+                        state->someoneWaits = false;
                         notify = state->onAvailable;
+                    }
                 }
                 state->returned.notify_all();
                 if (notify)

@@ -52,6 +52,8 @@ public:
     // Called on whichever thread lets a block go, after a tryAcquire() found none. Set it before use, or clear it.
     void setOnAvailable(std::function<void()> callback);
     size_t blockSize() const;
+    // Frees the unused blocks beyond keep (a connection between uploads needs no more than one).
+    void releaseIdle(size_t keep);
 
 private:
     struct State;
@@ -109,6 +111,47 @@ private:
     bool m_busy = false;            // the thread is handling a batch
     bool m_stop = false;
     std::thread m_thread; // last: started once everything above exists
+};
+
+// Hands every callback to two handlers in turn: the parser feeds one handler, and a capture both hashes (one
+// pipeline) and stores (another).
+class PartTee final : public PartHandler {
+public:
+    PartTee(PartHandler& first, PartHandler& second) : m_first(first), m_second(second) {}
+    void onPartBegin(uint32_t index, uint64_t offset) override
+    {
+        m_first.onPartBegin(index, offset);
+        m_second.onPartBegin(index, offset);
+    }
+    void onHeader(std::string_view name, std::string_view value) override
+    {
+        m_first.onHeader(name, value);
+        m_second.onHeader(name, value);
+    }
+    void onHeadersComplete(uint64_t offset) override
+    {
+        m_first.onHeadersComplete(offset);
+        m_second.onHeadersComplete(offset);
+    }
+    void onPartData(ByteView data, uint64_t offset) override
+    {
+        m_first.onPartData(data, offset);
+        m_second.onPartData(data, offset);
+    }
+    void onPartEnd(uint64_t offset) override
+    {
+        m_first.onPartEnd(offset);
+        m_second.onPartEnd(offset);
+    }
+    void onDiagnostic(const Diagnostic& diagnostic) override
+    {
+        m_first.onDiagnostic(diagnostic);
+        m_second.onDiagnostic(diagnostic);
+    }
+
+private:
+    PartHandler& m_first;
+    PartHandler& m_second;
 };
 
 } // namespace upin::core
