@@ -3,6 +3,7 @@
 #include "inspect/report_json.h"
 
 #include "upin/core/http_request.h"
+#include "upin/core/part_pipeline.h"
 
 #include <QFile>
 #include <QTemporaryFile>
@@ -14,17 +15,19 @@ namespace upin::app {
 namespace {
 
 constexpr qint64 kReadSize = 1 << 20;
+// Reads in flight while the pipeline records and hashes them: 8 MiB at most.
+constexpr size_t kReadBlocks = 8;
 
 // Body bytes (after de-chunking) into the multipart parser.
 class ParserSink final : public core::BodySink {
 public:
-    ParserSink(core::MultipartParser& parser, core::EventRecorder& recorder) : m_parser(parser), m_recorder(recorder) {}
+    ParserSink(core::MultipartParser& parser, core::PartHandler& handler) : m_parser(parser), m_handler(handler) {}
     void onBody(core::ByteView data) override
     {
         if (copy && copyOk)
             copyOk = copy->write(data.data(), qint64(data.size())) == qint64(data.size());
         if (status)
-            status = m_parser.feed(data, m_recorder);
+            status = m_parser.feed(data, m_handler);
     }
     core::Result<void> status;
     QFile* copy = nullptr; // also writes the body here, when set
@@ -32,7 +35,7 @@ public:
 
 private:
     core::MultipartParser& m_parser;
-    core::EventRecorder& m_recorder;
+    core::PartHandler& m_handler;
 };
 
 } // namespace
@@ -45,16 +48,22 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         result.ioError = file.errorString();
         return result;
     }
-    std::vector<char> buffer(kReadSize);
+    core::BlockPool blocks(size_t(kReadSize), kReadBlocks);
+    core::BlockPool::Block block; // the last read's, while its bytes are parsed
+    std::unique_ptr<core::PartPipeline> pipeline;
     auto readChunk = [&](core::ByteView& chunk) {
-        qint64 got = file.read(buffer.data(), kReadSize);
+        block.reset();
+        block = blocks.acquire(); // waits while the pipeline holds them all
+        if (pipeline)
+            pipeline->setSource(block);
+        qint64 got = file.read(block->data(), kReadSize);
         if (got < 0)
             result.ioError = file.errorString();
         if (request.progress && !request.progress(file.pos(), file.size())) {
             result.cancelled = true;
             got = 0;
         }
-        chunk = core::ByteView(buffer.data(), size_t(std::max<qint64>(got, 0)));
+        chunk = core::ByteView(block->data(), size_t(std::max<qint64>(got, 0)));
         return got > 0;
     };
 
@@ -114,8 +123,14 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     if (result.guessed)
         recorder.onDiagnostic({core::Errc::BoundaryGuessed, 0});
 
-    // 3. The body, de-chunked when the head says so. Without framing, the rest of the file is the body.
-    ParserSink sink(*parser, recorder);
+    // 3. The body, de-chunked when the head says so. Without framing, the rest of the file is the body. Recording
+    // and hashing run on a pipeline's thread when there is a hash, so they overlap reading the file.
+    if (request.settings.hash != core::HashKind::None) {
+        pipeline = std::make_unique<core::PartPipeline>(recorder);
+        pipeline->setSource(block); // the head's last read may hold the body's first bytes
+    }
+    core::PartHandler& handler = pipeline ? static_cast<core::PartHandler&>(*pipeline) : recorder;
+    ParserSink sink(*parser, handler);
     if (request.keepDecodedBody && framing.kind == core::BodyFraming::Kind::Chunked) {
         auto temporary = std::make_shared<QTemporaryFile>();
         if (temporary->open()) {
@@ -140,13 +155,16 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         }
         if (status && !sink.status)
             status = sink.status;
+        if (pipeline)
+            pipeline->flush();
     } while (status && !(decode && decoder.done()) && readChunk(pending));
     if (status && decode && !decoder.done())
         status = core::Error{core::Errc::UnexpectedEof, decoder.wireBytes()};
     if (request.rawHttp)
         addWireToJson(result.request, framing, &decoder);
     if (status)
-        status = parser->finish(recorder);
+        status = parser->finish(handler);
+    pipeline.reset(); // drained: the recorder holds every part
     result.report = recorder.takeReport(status, *parser);
     if (result.decodedBody) {
         if (sink.copyOk && result.decodedBody->flush()) {
