@@ -2,6 +2,7 @@
 #include "listener/listener_guards.h"
 
 #include "bench/shootout_worker.h"
+#include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
 #include "listener/listener.h"
@@ -44,6 +45,8 @@ ListenerSettings loadListenerSettings()
 {
     QSettings stored;
     ListenerSettings settings;
+    settings.hash = core::kHashNames.find(stored.value(QStringLiteral("listen/hash")).toString().toStdString())
+                        .value_or(settings.hash);
     settings.retention.keepCaptures =
         stored.value(QStringLiteral("listen/keep"), settings.retention.keepCaptures).toInt();
     settings.retention.keepBytes =
@@ -64,6 +67,7 @@ ListenerSettings loadListenerSettings()
 void saveListenerSettings(const ListenerSettings& settings)
 {
     QSettings stored;
+    stored.setValue(QStringLiteral("listen/hash"), app::toQString(core::kHashNames.name(settings.hash)));
     stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
     stored.setValue(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes);
     for (const auto& guard : app::kGuardSettings)
@@ -110,6 +114,7 @@ bool ServiceWiring::startListener(quint16 port)
     app::ListenerConfig config;
     config.captureDir = m_captureDir;
     const ListenerSettings settings = loadListenerSettings();
+    config.hash = settings.hash;
     config.retention = settings.retention;
     config.parser = settings.limits;
     config.maxBodyBytes = settings.limits.maxBodySize;

@@ -138,6 +138,9 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         }
         request.path = dir.filePath(QStringLiteral("body.raw"));
         request.contentType = result.capture["request"].toObject()["content_type"].toString().toStdString();
+        // The digests the listener reported, so that a part reads the same here (SHA-256 where it had none).
+        const auto hash = core::kHashNames.find(result.capture["hash"].toString().toStdString());
+        request.settings.hash = hash && *hash != core::HashKind::None ? *hash : core::HashKind::Sha256;
     } else {
         request.path = path;
         request.rawHttp = kind == SourceKind::RawHttp;

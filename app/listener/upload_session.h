@@ -104,6 +104,7 @@ private:
     std::optional<StoreFailure> m_storeFailure; // from the writer, read once it has drained; or the folder's
     CaptureState m_state = CaptureState::Receiving;
     QElapsedTimer m_clock;
+    uint64_t m_readCpuStartNs = 0;        // the connection thread's CPU time when the body began
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms
     qint64 m_lastSampleMs = -1;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both

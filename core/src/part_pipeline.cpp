@@ -1,11 +1,20 @@
 #include "upin/core/part_pipeline.h"
 
+#include <ctime>
+
 namespace upin::core {
 
 namespace {
 // Batches without pinned blocks (copied bytes) are bounded by count instead: the caller waits past this many.
 constexpr size_t kMaxQueuedBatches = 16;
 } // namespace
+
+uint64_t threadCpuNanoseconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
+}
 
 struct BlockPool::State {
     size_t blockSize;
@@ -209,6 +218,7 @@ void PartPipeline::run()
         }
         for (Item& item : batch.items)
             handle(item);
+        m_cpuNs = threadCpuNanoseconds();
         // batch goes out of scope here: its pinned blocks return to their pool before the next wait
     }
 }

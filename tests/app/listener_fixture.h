@@ -81,6 +81,21 @@ inline std::string sha256(const QByteArray& bytes)
     return core::Digest::hex(core::HashKind::Sha256, {bytes.constData(), size_t(bytes.size())});
 }
 
+inline std::string digest(core::HashKind kind, const QByteArray& bytes)
+{
+    return core::Digest::hex(kind, {bytes.constData(), size_t(bytes.size())});
+}
+
+// What the everyday tool prints for a file: sha256sum, or xxh128sum for XXH3-128.
+inline std::string toolDigest(core::HashKind kind, const QString& path)
+{
+    QProcess tool;
+    tool.start(kind == core::HashKind::Xxh3 ? QStringLiteral("xxh128sum") : QStringLiteral("sha256sum"), {path});
+    REQUIRE(tool.waitForFinished(30000));
+    REQUIRE(tool.exitCode() == 0);
+    return tool.readAllStandardOutput().split(' ').first().toStdString();
+}
+
 inline QByteArray randomBytes(qsizetype size, quint32 seed)
 {
     QByteArray out(size, Qt::Uninitialized);

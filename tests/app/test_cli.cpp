@@ -70,6 +70,39 @@ TEST_CASE("parse --json reports parts with hashes and offsets", "[cli]")
     }
 }
 
+TEST_CASE("parse and send --hash xxh3: digests as xxh128sum prints them, checked end to end", "[cli][hash]")
+{
+    const QString body = ownCorpusFile("own/curl-field-and-files.bin");
+    const QString type = "multipart/form-data; boundary=------------------------52d4fb7645df32ee";
+    Run run = runCli({"parse", body, "--json", "--hash", "xxh3", "--content-type", type});
+    REQUIRE(run.exitCode == 0);
+    QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    CHECK(doc["hash"].toString() == "xxh3");
+    const QJsonObject png = doc["parts"].toArray()[1].toObject();
+    CHECK_FALSE(png.contains("sha256"));
+    QFile file(body);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll().mid(png["body_offset"].toInteger(), png["size"].toInteger());
+    CHECK(png["xxh3"].toString().toStdString() == upin::test::digest(upin::core::HashKind::Xxh3, bytes));
+    Run text = runCli({"parse", body, "--hash", "xxh3", "--content-type", type});
+    CHECK(text.out.contains("size  xxh3"));
+    CHECK(text.out.contains(png["xxh3"].toString().toUtf8()));
+    CHECK(runCli({"parse", body, "--hash", "md5"}).exitCode == 2);
+
+    upin::test::ListenerFixture f;
+    const QString png2 = f.file("dot.png", bytes);
+    Run sent = runCli({"send", "-F", "img=@" + png2, "-F", "note=hi", "--hash", "xxh3", "--json", f.url("/file-part")});
+    INFO(sent.out.toStdString() << sent.err.toStdString());
+    REQUIRE(sent.exitCode == 0);
+    const QJsonObject first = QJsonDocument::fromJson(sent.out).array().first().toObject();
+    CHECK(first["integrity"].toString() == "match");
+    CHECK(first["hash"].toString() == "xxh3");
+    const QJsonObject img = first["parts"].toArray().first().toObject();
+    CHECK(img["sent_xxh3"].toString().toStdString() == upin::test::toolDigest(upin::core::HashKind::Xxh3, png2));
+    CHECK(img["received_xxh3"] == img["sent_xxh3"]);
+    CHECK(runCli({"send", "-F", "a=b", "--hash", "crc", f.url("/file-part")}).exitCode != 0);
+}
+
 TEST_CASE("parse guesses the boundary and exits non-zero on a rejected body", "[cli]")
 {
     QTemporaryDir dir;

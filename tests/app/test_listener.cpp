@@ -28,6 +28,10 @@ using test::readAll;
 
 TEST_CASE("curl -F with several files and fields: every part hash matches the source", "[listener][curl]")
 {
+    // With either hash: the digests are what sha256sum or xxh128sum print for the files.
+    const char* hash = GENERATE("sha256", "xxh3");
+    const core::HashKind kind = *core::kHashNames.find(hash);
+    INFO("hash " << hash);
     ListenerFixture f;
     const QByteArray big = test::randomBytes(3 << 20, 1), small = "small text file\n", empty;
     QString a = f.file("a.bin", big), b = f.file("b.txt", small), c = f.file("empty.dat", empty);
@@ -35,16 +39,20 @@ TEST_CASE("curl -F with several files and fields: every part hash matches the so
     for (const auto& extra : variants) {
         INFO("curl extra args: " << extra.join(' ').toStdString());
         auto r = curl(extra + QStringList{"-F", "big=@" + a, "-F", "small=@" + b + ";type=text/plain", "-F",
-                                          "none=@" + c, "-F", "field=value with spaces", f.url("/file-part")});
+                                          "none=@" + c, "-F", "field=value with spaces",
+                                          f.url(QStringLiteral("/file-part?hash=") + hash)});
         REQUIRE(r.status == 200);
         REQUIRE(r.json["ok"].toBool());
+        CHECK(r.json["hash"].toString() == hash);
         CHECK(r.json["parts"].toArray().size() == 4);
-        CHECK(partNamed(r.json, "big")["sha256"].toString().toStdString() == test::sha256(big));
+        CHECK(partNamed(r.json, "big")[hash].toString().toStdString() == test::toolDigest(kind, a));
+        CHECK(partNamed(r.json, "big")[hash].toString().toStdString() == test::digest(kind, big));
         CHECK(partNamed(r.json, "big")["size"].toInteger() == big.size());
-        CHECK(partNamed(r.json, "small")["sha256"].toString().toStdString() == test::sha256(small));
+        CHECK(partNamed(r.json, "small")[hash].toString().toStdString() == test::toolDigest(kind, b));
         CHECK(partNamed(r.json, "small")["content_type"].toString() == "text/plain");
         CHECK(partNamed(r.json, "none")["size"].toInt() == 0);
-        CHECK(partNamed(r.json, "field")["sha256"].toString().toStdString() == test::sha256("value with spaces"));
+        CHECK(partNamed(r.json, "none")[hash].toString().toStdString() == test::toolDigest(kind, c));
+        CHECK(partNamed(r.json, "field")[hash].toString().toStdString() == test::digest(kind, "value with spaces"));
         // file parts are saved, byte for byte
         QStringList captures = QDir(f.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs, QDir::Time);
         REQUIRE_FALSE(captures.isEmpty());
@@ -91,6 +99,37 @@ TEST_CASE("each endpoint and matcher answers with the same parts", "[listener][c
     CHECK(discard.status == 200);
     CHECK(discard.json["bytes"].toInteger() > data.size());
     CHECK(curl({"-F", "f=@" + a, f.url("/part-event?matcher=bogus")}).status == 400);
+}
+
+TEST_CASE("the hash is ?hash=, else the Upload-Inspector-Hash header, else the listener's own", "[listener][hash]")
+{
+    app::ListenerConfig config;
+    config.hash = core::HashKind::Xxh3; // listen --hash xxh3
+    ListenerFixture f(config);
+    const QByteArray data = test::randomBytes(1 << 20, 12);
+    const QString a = f.file("a.bin", data);
+    auto plain = curl({"-F", "f=@" + a, f.url("/part-event")});
+    CHECK(plain.json["hash"].toString() == "xxh3");
+    CHECK(partNamed(plain.json, "f")["xxh3"].toString().toStdString() == test::digest(core::HashKind::Xxh3, data));
+    CHECK_FALSE(partNamed(plain.json, "f").contains("sha256"));
+    auto header = curl({"-H", "Upload-Inspector-Hash: sha256", "-F", "f=@" + a, f.url("/capture")});
+    CHECK(header.json["hash"].toString() == "sha256");
+    CHECK(partNamed(header.json, "f")["sha256"].toString().toStdString() == test::sha256(data));
+    auto query = curl({"-H", "Upload-Inspector-Hash: sha256", "-F", "f=@" + a, f.url("/file-part?hash=none")});
+    CHECK(query.json["hash"].toString() == "none");
+    CHECK(partNamed(query.json, "f")["sha256"].isNull());
+    // Where the time went, per thread: hashing and storing each on their own when the request does them.
+    const QJsonObject cpu = header.json["cpu_ms"].toObject();
+    CHECK(cpu["read_parse"].toDouble() > 0);
+    CHECK(cpu["hash"].toDouble() > 0);
+    CHECK(cpu["store"].toDouble() > 0);
+    CHECK(query.json["cpu_ms"].toObject()["hash"].isNull());
+    CHECK(plain.json["cpu_ms"].toObject()["store"].isNull());
+    for (const QStringList& bad : {QStringList{f.url("/part-event?hash=md5")},
+                                   QStringList{"-H", "Upload-Inspector-Hash: crc32", f.url("/part-event")}}) {
+        auto r = curl(QStringList{"-F", "f=@" + a} + bad);
+        CHECK(r.status == 400);
+    }
 }
 
 TEST_CASE("QNetworkAccessManager with QHttpMultiPart", "[listener][qnam]")

@@ -80,6 +80,9 @@ PlanPart synthetic(const QString& name, quint64 size, PlanPart::Fill fill = Plan
 
 TEST_CASE("send files, fields and synthetic parts: every hash matches what the listener received", "[sender]")
 {
+    // With either hash: the sender names its hash (Upload-Inspector-Hash), and the listener uses the same.
+    const core::HashKind hash = GENERATE(core::HashKind::Sha256, core::HashKind::Xxh3);
+    INFO("hash " << core::kHashNames.name(hash));
     ListenerFixture f;
     const QByteArray data = test::randomBytes(3 << 20, 11);
     UploadPlan plan;
@@ -91,6 +94,7 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
                   synthetic("pattern", 99999, PlanPart::Fill::Pattern),
                   filePart("empty", f.file("e.dat", ""))};
     plan.runs = 2;
+    plan.hash = hash;
     using Engine = UploadPlan::Engine;
     for (auto [engine, chunked] :
          {std::pair{Engine::Qnam, false}, std::pair{Engine::Raw, false}, std::pair{Engine::Raw, true}}) {
@@ -106,7 +110,9 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
             CHECK(r.httpStatus == 200);
             CHECK(r.integrityOk());
             REQUIRE(r.parts.size() == 6);
-            CHECK(r.parts[0].sentDigest.toStdString() == test::sha256(data));
+            CHECK(r.hash == hash);
+            CHECK(r.parts[0].sentDigest.toStdString() == test::digest(hash, data));
+            CHECK(r.parts[0].receivedDigest == r.parts[0].sentDigest);
             CHECK(r.totalSeconds >= r.lastByteSeconds);
             CHECK_FALSE(r.upload.isEmpty());
             QJsonObject answer = QJsonDocument::fromJson(r.response).object();

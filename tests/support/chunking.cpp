@@ -1,7 +1,11 @@
 #include "support/chunking.h"
 
+#include "upin/core/part_pipeline.h"
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <optional>
 #include <random>
 
 namespace upin::test {
@@ -23,24 +27,67 @@ std::string joinLog(const std::vector<std::string>& log)
 }
 
 Outcome parseChunked(std::string_view contentType, std::string_view body, const core::Options& options,
-                     const std::vector<size_t>& chunkSizes)
+                     const std::vector<size_t>& chunkSizes, Feed feed)
 {
     auto parser = core::MultipartParser::fromContentType(contentType, options);
     REQUIRE(parser.has_value());
-    core::EventRecorder recorder({core::HashKind::Sha256, true, options});
+    core::EventRecorder recorder({feed.hash, true, options});
+    // Through a pipeline, as the listener and `parse` feed it: each chunk is read into a block of a small pool
+    // (so the reader waits for blocks the pipeline still holds), and every third chunk comes from other memory
+    // (so the pipeline copies it).
+    std::optional<core::PartPipeline> pipeline;
+    core::BlockPool blocks(std::max<size_t>(1, *std::max_element(chunkSizes.begin(), chunkSizes.end())), 3);
+    if (feed.pipelined)
+        pipeline.emplace(recorder);
+    core::PartHandler& handler = pipeline ? static_cast<core::PartHandler&>(*pipeline) : recorder;
     core::Result<void> status;
     size_t pos = 0;
     for (size_t i = 0; pos < body.size() && status; ++i) {
-        size_t size = std::max<size_t>(1, chunkSizes[std::min(i, chunkSizes.size() - 1)]);
-        status = parser->feed(body.substr(pos, size), recorder);
+        size_t size = std::min(body.size() - pos, std::max<size_t>(1, chunkSizes[std::min(i, chunkSizes.size() - 1)]));
+        std::string_view chunk = body.substr(pos, size);
+        if (pipeline && i % 3 != 2) {
+            core::BlockPool::Block block = blocks.acquire();
+            std::copy(chunk.begin(), chunk.end(), block->begin());
+            chunk = std::string_view(block->data(), size);
+            pipeline->setSource(std::move(block));
+        } else if (pipeline) {
+            pipeline->setSource(nullptr);
+        }
+        status = parser->feed(chunk, handler);
+        if (pipeline)
+            pipeline->flush();
         pos += size;
     }
     if (status)
-        status = parser->finish(recorder);
+        status = parser->finish(handler);
+    if (pipeline)
+        pipeline->drain();
     Outcome outcome;
     outcome.report = recorder.takeReport(status, *parser);
     outcome.log = recorder.log();
     return outcome;
+}
+
+// Each top-level part's digest is the digest of its bytes in the body, computed apart; with XXH3 the report is the
+// SHA-256 one but for its digests.
+void checkDigests(std::string_view contentType, std::string_view body, const core::Options& options,
+                  const Outcome& sha256)
+{
+    for (const auto& part : sha256.report.parts)
+        if (part.complete)
+            REQUIRE(part.digest == core::Digest::hex(core::HashKind::Sha256, body.substr(part.bodyOffset, part.size)));
+    Outcome xxh3 = parseChunked(contentType, body, options, {4096}, {core::HashKind::Xxh3, true});
+    REQUIRE(xxh3.report.hash == core::HashKind::Xxh3);
+    REQUIRE(xxh3.report.parts.size() == sha256.report.parts.size());
+    REQUIRE(xxh3.report.ok == sha256.report.ok);
+    for (size_t i = 0; i < xxh3.report.parts.size(); ++i) {
+        const core::PartSummary& part = xxh3.report.parts[i];
+        REQUIRE(part.size == sha256.report.parts[i].size);
+        REQUIRE(part.bodyOffset == sha256.report.parts[i].bodyOffset);
+        REQUIRE(part.complete == sha256.report.parts[i].complete);
+        if (part.complete)
+            REQUIRE(part.digest == core::Digest::hex(core::HashKind::Xxh3, body.substr(part.bodyOffset, part.size)));
+    }
 }
 
 Outcome parseEveryWay(std::string_view contentType, std::string_view body, core::Options options)
@@ -48,6 +95,7 @@ Outcome parseEveryWay(std::string_view contentType, std::string_view body, core:
     options.matcher = core::MatcherKind::Simd;
     Outcome whole = parseChunked(contentType, body, options, {body.size()});
     const std::string expected = joinLog(whole.log);
+    checkDigests(contentType, body, options, whole);
     auto check = [&](const std::vector<size_t>& sizes, const char* how) {
         Outcome other = parseChunked(contentType, body, options, sizes);
         INFO("chunking: " << how << ", first chunk " << sizes.front() << ", matcher "
@@ -74,6 +122,9 @@ Outcome parseEveryWay(std::string_view contentType, std::string_view body, core:
                 sizes.push_back(1);
             check(sizes, "seeded random chunks");
         }
+        Outcome pipelined = parseChunked(contentType, body, options, {1 + rng() % 300}, {core::HashKind::Sha256, true});
+        INFO("through a pipeline, matcher " << core::matcherName(options.matcher));
+        REQUIRE(joinLog(pipelined.log) == expected);
     }
     return whole;
 }
@@ -83,6 +134,8 @@ Outcome parseLarge(std::string_view contentType, std::string_view body, core::Op
     options.matcher = core::MatcherKind::Simd;
     Outcome whole = parseChunked(contentType, body, options, {body.size()});
     const std::string expected = joinLog(whole.log);
+    checkDigests(contentType, body, options, whole);
+    REQUIRE(joinLog(parseChunked(contentType, body, options, {65536}, {core::HashKind::Sha256, true}).log) == expected);
     std::mt19937_64 rng(1130);
     for (auto kind : core::kAllMatchers) {
         options.matcher = kind;

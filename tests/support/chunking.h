@@ -14,11 +14,16 @@ struct Outcome {
     std::vector<std::string> log;
 };
 
+struct Feed {
+    core::HashKind hash = core::HashKind::Sha256;
+    bool pipelined = false; // through a PartPipeline, from pooled blocks and from other memory
+};
 // Parses body fed as the given chunk sizes (the last one repeats until the body is consumed).
 Outcome parseChunked(std::string_view contentType, std::string_view body, const core::Options& options,
-                     const std::vector<size_t>& chunkSizes);
-// Parses in every chunking described above (for each matcher strategy) and REQUIREs identical logs.
-// Returns the outcome of the whole-body feed.
+                     const std::vector<size_t>& chunkSizes, Feed feed = {});
+// Parses in every chunking described above (for each matcher strategy, and through a pipeline) and REQUIREs
+// identical logs, and each part's SHA-256 and XXH3 digests to be those of its bytes. Returns the outcome of the
+// whole-body feed.
 Outcome parseEveryWay(std::string_view contentType, std::string_view body, core::Options options = {});
 // For large inputs: whole, byte by byte (bodies up to 2 MiB), and seeded random chunks up to 64 KiB, for each
 // matcher, REQUIRing identical logs.

@@ -207,8 +207,15 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
 
 TEST_CASE("end to end: send from the Send view, see the capture in the Listen view with hashes matching", "[ui][e2e]")
 {
+    const char* hash = GENERATE("SHA-256", "XXH3-128");
+    INFO("hash " << hash);
     test::ListenerFixture f;
     ui::MainWindow window;
+    auto* hashMenu = window.sendView()->findChild<QComboBox*>("sendHash");
+    REQUIRE(hashMenu != nullptr);
+    CHECK(hashMenu->currentText() == "SHA-256"); // the default: what users compare with sha256sum
+    hashMenu->setCurrentIndex(hashMenu->findText(hash));
+    CHECK(hashMenu->findText("no hash") >= 0);
     QObject::connect(&f.listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
     window.sendView()->setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
     window.sendView()->partsModel()->addFiles(
@@ -228,6 +235,7 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     auto results = done.first().first().value<QList<app::RunResult>>();
     REQUIRE(results.size() == 1);
     CHECK(results[0].integrityOk());
+    CHECK(core::hashTitle(results[0].hash) == hash);
     auto* captures = window.listenView()->model();
     for (int i = 0; i < 50 && (captures->rowCount() == 0 || captures->row(0).state == app::CaptureState::Receiving);
          ++i)
@@ -498,10 +506,29 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
     view.showResult(finished.first().first().value<app::InspectResult>());
     REQUIRE(view.model()->rowCount() == 3); // the Request row, then the two parts
+    CHECK(view.model()->headerData(ui::PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString() == "SHA-256");
     CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
           "✓ matches");
     CHECK(view.model()->data(view.model()->index(2, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
           "✗ differs");
+    // The same with XXH3: the column is named for the capture's hash, and compares that hash.
+    auto fast = test::curl({"-F", "doc=@" + f.file("doc.bin", data), f.url("/part-event?hash=xxh3")});
+    REQUIRE(fast.status == 200);
+    auto xxh3 = test::curl({"-F", "doc=@" + f.file("doc.bin", data), f.url("/capture?hash=xxh3")});
+    const QString xxh3Id = xxh3.json["capture_id"].toString();
+    const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*-" + xxh3Id + "-capture"});
+    REQUIRE(folders.size() == 1);
+    const QString folder = folders.first();
+    QSignalSpy again(&worker, &app::InspectWorker::finished);
+    worker.open(QDir(f.listener.captureRoot()).filePath(folder));
+    view.rememberSentHashes(xxh3Id, {QString::fromStdString(test::digest(core::HashKind::Xxh3, data))});
+    view.showResult(again.first().first().value<app::InspectResult>());
+    CHECK(view.model()->headerData(ui::PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString() ==
+          "XXH3-128");
+    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Digest), Qt::DisplayRole).toString() ==
+          QString::fromStdString(test::digest(core::HashKind::Xxh3, data)));
+    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
+          "✓ matches");
     // the raw body was kept, so the part bytes are readable for the previews
     CHECK(view.hex()->toPlainText().contains("▶"));
 }
@@ -708,6 +735,10 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     REQUIRE(field);
     REQUIRE(keepAlive);
     REQUIRE(origins);
+    auto* hash = dialog.findChild<QComboBox*>("listenHash");
+    REQUIRE(hash);
+    CHECK(hash->currentText() == "SHA-256");
+    hash->setCurrentIndex(hash->findText("XXH3-128")); // listen --hash xxh3
     CHECK(rate->text() == "1K"); // the default, in the form it can be typed back
     CHECK(field->text() == "1M");
     CHECK(keepAlive->text() == "15");
@@ -730,6 +761,7 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     CHECK(dialog.settings().guards.keepAliveTimeoutMs == 2500);
     CHECK(dialog.settings().guards.allowedOrigins == QStringList{"http://localhost:3000", "https://app.test"});
     CHECK(dialog.settings().limits.maxFieldSize == std::numeric_limits<uint64_t>::max());
+    CHECK(dialog.settings().hash == core::HashKind::Xxh3);
 }
 
 TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/s for a body not sent",

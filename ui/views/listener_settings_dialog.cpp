@@ -1,8 +1,10 @@
 #include "views/listener_settings_dialog.h"
 
 #include "common/byte_size.h"
+#include "common/qt_text.h"
 #include "listener/listener_guards.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -13,10 +15,18 @@
 namespace upin::ui {
 
 ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, QWidget* parent)
-    : QDialog(parent), m_settings(current), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
+    : QDialog(parent), m_settings(current), m_hash(new QComboBox), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
 {
     setWindowTitle(tr("Listener settings"));
     auto* form = new QFormLayout;
+    for (core::HashKind kind : core::kHashNames.values())
+        m_hash->addItem(app::toQString(core::hashTitle(kind)), int(kind));
+    m_hash->setCurrentIndex(m_hash->findData(int(current.hash)));
+    m_hash->setObjectName(QStringLiteral("listenHash"));
+    m_hash->setToolTip(tr("The digest of each part, for uploads that do not ask with ?hash= (--hash). SHA-256 is "
+                          "what sha256sum prints; XXH3-128 is an integrity check about ten times faster, which "
+                          "xxh128sum prints. Our sender asks for the hash it uses itself."));
+    form->addRow(tr("Hash parts"), m_hash);
     m_keep->setRange(1, 1'000'000);
     m_keep->setValue(current.retention.keepCaptures);
     m_keep->setToolTip(tr("Finished captures kept in the captures folder; older ones are deleted (--keep)"));
@@ -67,6 +77,7 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
 void ListenerSettingsDialog::accept()
 {
     ListenerSettings chosen = m_settings;
+    chosen.hash = core::HashKind(m_hash->currentData().toInt());
     chosen.retention.keepCaptures = m_keep->value();
     if (m_keepBytes->text().trimmed().isEmpty()) {
         chosen.retention.keepBytes = 0;

@@ -1,6 +1,7 @@
 #pragma once
-// The listener's settings a user may change: how many captures are kept (count and total size), the parser
-// limits for uploads and the guards against slow and cross-site clients (the same as the CLI's listen options).
+// The listener's settings a user may change: the hash of each part, how many captures are kept (count and total
+// size), the parser limits for uploads and the guards against slow and cross-site clients (the same as the CLI's
+// listen options).
 
 #include "listener/listener_types.h"
 
@@ -8,12 +9,14 @@
 
 #include <vector>
 
+class QComboBox;
 class QLineEdit;
 class QSpinBox;
 
 namespace upin::ui {
 
 struct ListenerSettings {
+    core::HashKind hash = core::HashKind::Sha256; // for requests without ?hash= (--hash)
     app::RetentionPolicy retention;
     core::Options limits = app::listenerLimits();
     app::ListenerGuards guards; // deadlines, slowest body, allowed origins and host names
@@ -28,6 +31,7 @@ public:
 
 private:
     ListenerSettings m_settings;
+    QComboBox* m_hash;
     QSpinBox* m_keep;
     QLineEdit* m_keepBytes;
     std::vector<QLineEdit*> m_guards; // one per app::kGuardSettings entry

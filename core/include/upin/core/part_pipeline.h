@@ -26,6 +26,7 @@
 #include "upin/core/http_request.h"
 #include "upin/core/multipart_parser.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -36,6 +37,9 @@
 #include <vector>
 
 namespace upin::core {
+
+// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID): where an upload's time went, per stage.
+uint64_t threadCpuNanoseconds();
 
 class BlockPool {
 public:
@@ -81,6 +85,8 @@ public:
 
     void flush(); // hands what was queued since the last flush to the thread
     void drain(); // flush, then wait until the thread has handled everything
+    // CPU time the pipeline's thread has used, up to the last batch it handled (read it after drain()).
+    uint64_t cpuNanoseconds() const { return m_cpuNs.load(std::memory_order_relaxed); }
 
 private:
     struct Item {
@@ -110,6 +116,7 @@ private:
     std::deque<Batch> m_queue;      // handed over, not yet handled
     bool m_busy = false;            // the thread is handling a batch
     bool m_stop = false;
+    std::atomic<uint64_t> m_cpuNs = 0;
     std::thread m_thread; // last: started once everything above exists
 };
 
