@@ -504,6 +504,17 @@ void Connection::onTimeout(const char* what)
 
 void Connection::onDisconnected()
 {
+    // A client that closed its side right after its last byte: what Qt read before the close may still wait for a
+    // block the pipelines hold. Taken here, waiting for them, so that a whole body is not called incomplete.
+    while (m_session && m_state == State::Body && m_socket->bytesAvailable() > 0) {
+        m_readBlock = m_blocks.acquire();
+        const qint64 got = m_socket->read(m_readBlock->data(), kReadChunk);
+        if (got > 0)
+            consume(core::ByteView(m_readBlock->data(), size_t(got)));
+        m_readBlock.reset();
+        if (got <= 0)
+            break;
+    }
     if (m_session) { // client went away mid-body: keep what arrived, marked incomplete
         m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
         m_session.reset();

@@ -37,9 +37,9 @@ namespace upin::ui {
 SendView::SendView(QWidget* parent)
     : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new QTableView), m_target(new QComboBox),
       m_runs(new QSpinBox), m_chunked(new QCheckBox(tr("Chunked"))),
-      m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QComboBox),
-      m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
-      m_rate(new QLabel), m_results(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit), m_chart(new ThroughputChart)
+      m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QComboBox), m_send(new QPushButton(tr("Send"))),
+      m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar), m_rate(new QLabel),
+      m_results(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit), m_chart(new ThroughputChart)
 {
     setAcceptDrops(true);
     auto* drop =
@@ -78,7 +78,9 @@ SendView::SendView(QWidget* parent)
     m_runs->setRange(1, 1000);
     m_runs->setPrefix(tr("runs: "));
     for (core::HashKind kind : core::kHashNames.values())
-        m_hash->addItem(app::toQString(core::hashTitle(kind)), int(kind));
+        m_hash->addItem(kind == core::HashKind::None ? tr("no hash") // beside the other options: say what it is
+                                                     : tr("%1 hash").arg(app::toQString(core::hashTitle(kind))),
+                        int(kind));
     m_hash->setObjectName(QStringLiteral("sendHash"));
     m_hash->setToolTip(tr("The digest of each part while it streams, compared with the listener's answer.\n"
                           "SHA-256: what sha256sum prints. XXH3-128: an integrity check about ten times faster,\n"
