@@ -47,8 +47,8 @@ struct PlanOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, boundary, engine, plan, savePlan,
-                       printCurl, json, csv});
+        cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, boundary, engine, plan,
+                       savePlan, printCurl, json, csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)

@@ -45,8 +45,8 @@ core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& lim
             combined.parts.push_back(node);
             continue;
         }
-        core::ParseReport report =
-            core::parseBuffer(*parser, {body.constData(), size_t(body.size())}, {core::HashKind::Sha256, false, limits});
+        core::ParseReport report = core::parseBuffer(*parser, {body.constData(), size_t(body.size())},
+                                                     {core::HashKind::Sha256, false, limits});
         node.children = std::move(report.parts);
         node.digest = core::Digest::hex(core::HashKind::Sha256, {body.constData(), size_t(body.size())});
         combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(), report.diagnostics.end());

@@ -31,9 +31,9 @@ struct RunResult {
     qint64 startedAtMs = 0; // wall clock, ms since the epoch
     quint64 bodyBytes = 0;
     core::HashKind hash = core::HashKind::Sha256; // what the part checks compare
-    quint64 bytesSent = 0;          // of bodyBytes, handed to the network
-    QList<ThroughputSample> upload; // bytes handed to the network over time
-    double lastByteSeconds = -1;    // when the last body byte was handed over
+    quint64 bytesSent = 0;                        // of bodyBytes, handed to the network
+    QList<ThroughputSample> upload;               // bytes handed to the network over time
+    double lastByteSeconds = -1;                  // when the last body byte was handed over
     double responseHeadSeconds = -1;
     double totalSeconds = -1;
     int httpStatus = 0;

@@ -72,11 +72,16 @@ QJsonObject UploadPlan::toJson() const
     }
     for (const auto& [name, value] : headers)
         headerList.append(QJsonObject{{"name", name}, {"value", value}});
-    return QJsonObject{{"version", 1},          {"targets", targetList},
-                       {"parts", partList},     {"boundary", boundary},
-                       {"chunked", chunked},    {"expect_continue", expectContinue},
-                       {"headers", headerList}, {"runs", runs},
-                       {"hash", toQString(core::kHashNames.name(hash))},          {"engine", toQString(kEngineNames.name(engine))}};
+    return QJsonObject{{"version", 1},
+                       {"targets", targetList},
+                       {"parts", partList},
+                       {"boundary", boundary},
+                       {"chunked", chunked},
+                       {"expect_continue", expectContinue},
+                       {"headers", headerList},
+                       {"runs", runs},
+                       {"hash", toQString(core::kHashNames.name(hash))},
+                       {"engine", toQString(kEngineNames.name(engine))}};
 }
 
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)

@@ -16,7 +16,8 @@ namespace {
 
 std::string end(uint64_t offset, std::string_view data)
 {
-    return "end @" + std::to_string(offset) + " size " + std::to_string(data.size()) + " " + Digest::hex(HashKind::Sha256, data);
+    return "end @" + std::to_string(offset) + " size " + std::to_string(data.size()) + " " +
+           Digest::hex(HashKind::Sha256, data);
 }
 
 void expectLog(std::string_view boundary, std::string_view body, const std::vector<std::string>& expected)

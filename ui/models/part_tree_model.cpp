@@ -108,8 +108,8 @@ QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int
     static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", nullptr, "Sent"};
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
         return section != Digest ? tr(names[section]) // the report's hash; named SHA-256 when there is none
-                                 : app::toQString(core::hashTitle(m_report.hash == core::HashKind::None ? core::HashKind::Sha256
-                                                                                                    : m_report.hash));
+                                 : app::toQString(core::hashTitle(
+                                       m_report.hash == core::HashKind::None ? core::HashKind::Sha256 : m_report.hash));
     return {};
 }
 
