@@ -144,8 +144,12 @@ int runParse(const QStringList& arguments)
         printErr(QStringLiteral("unknown matcher '%1' (use kmp, chunked or simd)\n").arg(cl.value(matcher)));
         return 2;
     }
-    if (QFileInfo(cl.positionalArguments().constFirst()).isDir())
+    if (QFileInfo(cl.positionalArguments().constFirst()).isDir()) {
+        if (cl.isSet(hash) || cl.isSet(noHash)) // the capture's digests are the listener's: say so, not silently
+            printErr(QStringLiteral("parse: a capture folder is shown as the listener stored it, with its own "
+                                    "digests; --hash applies to body files (parse its body.raw to hash again)\n"));
         return printCapture(cl.positionalArguments().constFirst(), cl.isSet(json));
+    }
     BodyFileRequest request;
     request.path = cl.positionalArguments().constFirst();
     if (cl.isSet(contentType))

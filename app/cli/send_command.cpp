@@ -3,6 +3,7 @@
 // several targets interleaved.
 
 #include "cli/cli_args.h"
+#include "common/qt_text.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
 
@@ -127,6 +128,19 @@ struct PlanOptions {
     }
 };
 
+// A 2xx answer without digests of our hash (another ?hash= in the URL, or not our listener) is said, not shown as
+// a row of "?" alone.
+QString uncheckedNote(const RunResult& r)
+{
+    if (r.hash == core::HashKind::None || r.httpStatus / 100 != 2 || r.parts.isEmpty())
+        return {};
+    for (const auto& p : r.parts)
+        if (p.state != PartCheck::State::NotChecked)
+            return {};
+    return QStringLiteral("  (not checked: the answer has no %1 digests)")
+        .arg(toQString(core::kHashNames.name(r.hash)));
+}
+
 QString runLine(const RunResult& r)
 {
     QString checks;
@@ -150,7 +164,7 @@ QString runLine(const RunResult& r)
         .arg(r.responseHeadSeconds >= 0 ? QString::number(r.responseHeadSeconds, 'f', 3) : QStringLiteral("-"))
         .arg(r.mbPerSecond() > 0 ? QString::number(r.mbPerSecond(), 'f', 1) : QStringLiteral("-"))
         .arg(checks)
-        .arg(r.error.isEmpty() ? QString() : QStringLiteral("  error: ") + r.error);
+        .arg(uncheckedNote(r) + (r.error.isEmpty() ? QString() : QStringLiteral("  error: ") + r.error));
 }
 
 int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o)

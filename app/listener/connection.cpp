@@ -19,7 +19,8 @@ constexpr qint64 kReadChunk = qint64{256} * 1024;
 // Up to 4 MiB of reads in flight while an upload's pipelines hash and store them: with fewer, the reader and the
 // hashing thread wait on each other whenever the scheduler runs something else (measured here: 8 blocks took 10%
 // longer for /part-event with SHA-256, 4 blocks 40%, and 64 were no faster than 16). Blocks are allocated when a
-// pipeline falls behind, and all but one are given back when the upload ends.
+// pipeline falls behind, beyond the first only from the listener's shared budget (ListenerShared::readBlocks),
+// and all but one are given back when the upload ends.
 constexpr size_t kReadBlocks = 16;
 // Lingering close, as nginx's lingering_timeout and lingering_time: read and drop the rest of a body after an early
 // answer while it keeps coming (a pause of kLingerQuietMs ends it), for kLingerMaxMs and kLingerMaxBytes at most.
@@ -125,7 +126,7 @@ bool WaitingConnections::closeOldest()
 Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
                        QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_socket(new QTcpSocket(this)),
-      m_blocks(size_t(kReadChunk), kReadBlocks)
+      m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable(
@@ -440,6 +441,7 @@ size_t Connection::processBody(core::ByteView data)
 {
     m_session->setSource(m_readBlock); // none for held-back bytes: the pipeline copies those
     auto used = m_decoder.feed(data, *m_session);
+    m_session->flush();
     if (!used) {
         endUpload(used.error(), 400);
         return data.size();

@@ -4,6 +4,8 @@
 #include "capture/capture_store.h"
 #include "listener/listener_types.h"
 
+#include "upin/core/part_pipeline.h"
+
 #include <atomic>
 #include <functional>
 #include <list>
@@ -32,6 +34,9 @@ struct ListenerShared {
     std::atomic<int> activeConnections{0};    // holding a slot: all but those lingering after their answer
     std::atomic<int> lingeringConnections{0}; // reading and dropping the rest of a refused body
     WaitingConnections waiting;
+    // Read blocks the connections may hold beyond one each while their uploads' pipelines catch up: 16 MiB in all,
+    // so that many uploads at once do not hold 4 MiB each.
+    std::shared_ptr<core::BlockBudget> readBlocks = std::make_shared<core::BlockBudget>(64);
     quint16 port = 0;
     ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retention) {}
 };

@@ -138,10 +138,14 @@ void UploadSession::onBody(core::ByteView data)
         m_storing->onBody(data);
     if (m_parser)
         m_status = m_parser->feed(data, *m_partTarget);
+    sample(false);
+}
+
+void UploadSession::flush()
+{
     for (core::PartPipeline* pipeline : {m_hashing.get(), m_storing.get()})
         if (pipeline)
             pipeline->flush();
-    sample(false);
 }
 
 void UploadSession::sample(bool force)

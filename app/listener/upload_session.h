@@ -58,6 +58,9 @@ public:
     void onBody(core::ByteView data) override; // from the body decoder
     // The block the next onBody() bytes lie in (the connection's read): the pipeline holds it instead of copying.
     void setSource(core::BlockPool::Block block);
+    // Hands what the last read brought to the pipelines, in one batch however many chunks (a chunked body of
+    // 16-byte chunks would otherwise cost a thread hand-off per chunk).
+    void flush();
     // The parser rejected the body or a write failed: answer now, read no more.
     bool failed() const { return !m_status || m_storeFailure || (m_writer && m_writer->failed()); }
 

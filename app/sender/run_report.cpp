@@ -84,6 +84,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
             times.push_back(r.totalSeconds);
             rates.push_back(r.mbPerSecond());
             s.integrityFailures += integrityText(r) == QLatin1String("mismatch");
+            s.notChecked += r.hash != core::HashKind::None && integrityText(r) == QLatin1String("not-checked");
         }
         Summary t = summarize(times), m = summarize(rates);
         s.medianSeconds = t.median, s.minSeconds = t.min, s.maxSeconds = t.max, s.meanSeconds = t.mean;
@@ -163,6 +164,7 @@ QString checksText(const TargetStats& s)
     return s.failures
                ? QStringLiteral("%1 of %2 failed (%3)").arg(s.failures).arg(s.failures + s.count).arg(s.lastFailure)
            : s.integrityFailures ? QStringLiteral("%1 MISMATCH").arg(s.integrityFailures)
+           : s.notChecked        ? QStringLiteral("%1 not checked").arg(s.notChecked)
                                  : QStringLiteral("ok");
 }
 

@@ -13,6 +13,7 @@ struct TargetStats {
     int failures = 0;    // transport errors, cancellations, non-2xx answers
     QString lastFailure; // why the last failed run failed: "404 Not Found", "Connection refused", "cancelled"
     int integrityFailures = 0;
+    int notChecked = 0; // runs that hashed, answered 2xx, and whose answer carried no digests of that hash
     double medianSeconds = 0, minSeconds = 0, maxSeconds = 0, meanSeconds = 0;
     double medianMBps = 0, minMBps = 0, maxMBps = 0, meanMBps = 0;
 };

@@ -126,8 +126,13 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     plan.runs = std::max(1, json["runs"].toInt(1));
     // Plans saved before XXH3 say true or false.
     const QJsonValue hash = json["hash"];
-    plan.hash = hash.isBool() ? (hash.toBool() ? core::HashKind::Sha256 : core::HashKind::None)
-                              : core::kHashNames.find(hash.toString().toStdString()).value_or(core::HashKind::Sha256);
+    if (hash.isBool() || hash.isUndefined()) {
+        plan.hash = hash.toBool(true) ? core::HashKind::Sha256 : core::HashKind::None;
+    } else if (auto kind = core::kHashNames.find(hash.toString().toStdString())) {
+        plan.hash = *kind;
+    } else {
+        return fail(QStringLiteral("unknown hash '%1' (use sha256, xxh3 or none)").arg(hash.toString()));
+    }
     auto engine = engineFromName(json["engine"].toString(QStringLiteral("auto")));
     if (!engine)
         return fail(QStringLiteral("unknown engine '%1'").arg(json["engine"].toString()));

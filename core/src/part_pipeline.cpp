@@ -16,21 +16,37 @@ uint64_t threadCpuNanoseconds()
     return uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
 }
 
+bool BlockBudget::take()
+{
+    size_t left = m_left.load();
+    while (left > 0 && !m_left.compare_exchange_weak(left, left - 1)) {}
+    return left > 0;
+}
+
 struct BlockPool::State {
     size_t blockSize;
     size_t count;
+    std::shared_ptr<BlockBudget> budget;
     size_t allocated = 0;
+    size_t borrowed = 0; // of allocated, taken from budget
     std::vector<std::unique_ptr<std::vector<char>>> free;
     std::mutex mutex;
     std::condition_variable returned;
     std::function<void()> onAvailable;
     bool someoneWaits = false; // a tryAcquire() found no block
+    ~State()
+    {
+        if (budget)
+            budget->giveBack(borrowed);
+    }
 };
 
-BlockPool::BlockPool(size_t blockSize, size_t count) : m_state(std::make_shared<State>())
+BlockPool::BlockPool(size_t blockSize, size_t count, std::shared_ptr<BlockBudget> budget)
+    : m_state(std::make_shared<State>())
 {
     m_state->blockSize = blockSize;
     m_state->count = count == 0 ? 1 : count;
+    m_state->budget = std::move(budget);
 }
 
 BlockPool::~BlockPool()
@@ -52,6 +68,10 @@ void BlockPool::releaseIdle(size_t keep)
             released.push_back(std::move(m_state->free.back()));
             m_state->free.pop_back();
             --m_state->allocated;
+            if (m_state->borrowed > 0) {
+                --m_state->borrowed;
+                m_state->budget->giveBack(1);
+            }
         }
     }
 }
@@ -69,7 +89,9 @@ BlockPool::Block BlockPool::tryAcquire()
     if (!m_state->free.empty()) {
         block = std::move(m_state->free.back());
         m_state->free.pop_back();
-    } else if (m_state->allocated < m_state->count) {
+    } else if (m_state->allocated < m_state->count &&
+               (m_state->allocated == 0 || !m_state->budget || m_state->budget->take())) {
+        m_state->borrowed += m_state->allocated > 0 && m_state->budget ? 1 : 0;
         ++m_state->allocated;
         lock.unlock();
         block = std::make_unique<std::vector<char>>(m_state->blockSize);
@@ -100,7 +122,7 @@ BlockPool::Block BlockPool::lend(std::unique_ptr<std::vector<char>> block, const
                     state->free.emplace_back(raw);
                     // A reader that found no block is called back once half of them are free, not for each one:
                     // it then reads several in a row instead of waking up (and being woken) once per block.
-                    if (state->someoneWaits && state->free.size() * 2 >= state->count) {
+                    if (state->someoneWaits && state->free.size() * 2 >= state->allocated) {
                         state->someoneWaits = false;
                         notify = state->onAvailable;
                     }

@@ -72,6 +72,33 @@ TEST_CASE("a block pool lends a bounded number of blocks and says when a waiting
     CHECK(all.back() != nullptr);
 }
 
+TEST_CASE("pools that share a budget hold no more than it allows beyond one block each", "[pipeline]")
+{
+    auto budget = std::make_shared<BlockBudget>(2);
+    std::vector<BlockPool::Block> a, b;
+    {
+        BlockPool first(16, 8, budget), second(16, 8, budget);
+        for (int i = 0; i < 3; ++i)
+            a.push_back(first.tryAcquire()); // its own block, and two from the budget
+        CHECK(a.back() != nullptr);
+        CHECK(first.tryAcquire() == nullptr); // the budget is spent
+        b.push_back(second.tryAcquire());     // a pool's first block needs no budget
+        CHECK(b.back() != nullptr);
+        CHECK(second.tryAcquire() == nullptr);
+        int woken = 0;
+        first.setOnAvailable([&] { ++woken; });
+        a.pop_back();
+        a.pop_back(); // two of its three back: the pool that waited may read again
+        CHECK(woken == 1);
+        first.releaseIdle(1); // one kept, one given back
+        CHECK(budget->left() == 1);
+        CHECK(second.tryAcquire() != nullptr);
+        a.clear();
+        b.clear();
+    }
+    CHECK(budget->left() == 2); // pools that end give back what they borrowed
+}
+
 namespace {
 // Records what it is called with, slowly: the pipeline must hold the blocks until then.
 struct SlowRecorder final : PartHandler {

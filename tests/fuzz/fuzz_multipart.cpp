@@ -1,9 +1,12 @@
 // libFuzzer target: the parser on arbitrary bodies and chunkings, and a differential check that all three matcher
-// strategies produce the same event log. Input: byte 0 = flags (strict), byte 1 = chunk-size seed, rest = body.
+// strategies, and a feed through a PartPipeline (from pooled blocks, as the listener reads), produce the same log. Input: byte 0 = flags (strict), byte 1 = chunk-size seed, rest = body.
 // The boundary is guessed from the body (so corpus bodies are good seeds), else "boundary".
 
 #include "upin/core/event_recorder.h"
+#include "upin/core/part_pipeline.h"
 
+#include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <string>
 
@@ -11,22 +14,38 @@ using namespace upin::core;
 
 namespace {
 
-std::vector<std::string> runOnce(std::string_view body, const std::string& boundary, Options options, uint8_t seed)
+std::vector<std::string> runOnce(std::string_view body, const std::string& boundary, Options options, uint8_t seed,
+                                 bool pipelined = false)
 {
     auto parser = MultipartParser::fromBoundary(boundary, options);
     if (!parser)
         return {"bad boundary"};
-    EventRecorder recorder({false, true, options});
+    EventRecorder recorder({HashKind::None, true, options});
+    std::optional<PartPipeline> pipeline;
+    BlockPool blocks(64, 2);
+    if (pipelined)
+        pipeline.emplace(recorder);
+    PartHandler& handler = pipeline ? static_cast<PartHandler&>(*pipeline) : recorder;
     Result<void> status;
     uint32_t rng = seed * 2654435761u + 1;
     for (size_t pos = 0; pos < body.size() && status;) {
         rng = rng * 1103515245u + 12345u;
-        size_t size = seed == 0 ? body.size() : 1 + (rng >> 16) % (seed % 64 + 1);
-        status = parser->feed(body.substr(pos, size), recorder);
+        size_t size = std::min(body.size() - pos, seed == 0 ? body.size() : 1 + (rng >> 16) % (seed % 64 + 1));
+        std::string_view chunk = body.substr(pos, size);
+        if (pipeline) {
+            BlockPool::Block block = blocks.acquire();
+            std::copy(chunk.begin(), chunk.end(), block->begin());
+            chunk = std::string_view(block->data(), size);
+            pipeline->setSource(std::move(block));
+        }
+        status = parser->feed(chunk, handler);
+        if (pipeline)
+            pipeline->flush();
         pos += size;
     }
     if (status)
-        status = parser->finish(recorder);
+        status = parser->finish(handler);
+    pipeline.reset(); // drained
     ParseReport report = recorder.takeReport(status, *parser);
     return recorder.log();
 }
@@ -53,5 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (runOnce(body, boundary, options, data[1]) != reference)
             std::abort(); // strategies or chunkings disagree
     }
+    options.matcher = MatcherKind::Simd;
+    if (runOnce(body, boundary, options, uint8_t(data[1] % 64 + 1), true) != reference)
+        std::abort(); // the pipeline lost, reordered or changed a callback
     return 0;
 }

@@ -43,7 +43,8 @@ ListenView::ListenView(QWidget* parent)
             emit captureFolderChosen(dir);
     });
     auto* settings = new QPushButton(tr("Settings…"));
-    settings->setToolTip(tr("How many captures are kept, and the limits for uploads"));
+    settings->setToolTip(tr("The hash of each part, how many captures are kept, the limits for uploads, and the "
+                            "guards against slow and cross-site clients"));
     connect(settings, &QPushButton::clicked, this, [this] {
         ListenerSettingsDialog dialog(m_settings, this);
         if (dialog.exec() == QDialog::Accepted) {
@@ -208,6 +209,7 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
         QStringLiteral("# any file of yours works in place of /etc/os-release\n"
                        "curl -F file=@/etc/os-release -F note=hello '%1/file-part'\n"
                        "curl -F file=@/etc/os-release '%1/part-event?matcher=kmp'\n"
+                       "curl -F file=@/etc/os-release '%1/file-part?hash=xxh3'\n"
                        "curl -H 'Transfer-Encoding: chunked' -F file=@/etc/os-release '%1/capture'\n"
                        "curl -F file=@/etc/os-release '%1/discard'\n")
             .arg(base));

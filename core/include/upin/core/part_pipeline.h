@@ -41,12 +41,25 @@ namespace upin::core {
 // CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID): where an upload's time went, per stage.
 uint64_t threadCpuNanoseconds();
 
+// Blocks several pools may allocate between them beyond each pool's first: a listener's connections share one, so
+// that many uploads at once hold no more read-ahead than a few (each still has its one block to read into).
+class BlockBudget {
+public:
+    explicit BlockBudget(size_t blocks) : m_left(blocks) {}
+    bool take();
+    void giveBack(size_t blocks) { m_left += blocks; }
+    size_t left() const { return m_left; }
+
+private:
+    std::atomic<size_t> m_left;
+};
+
 class BlockPool {
 public:
     using Block = std::shared_ptr<std::vector<char>>; // goes back to the pool when the last holder lets go
 
-    // Blocks are allocated when first needed, up to count.
-    BlockPool(size_t blockSize, size_t count);
+    // Blocks are allocated when first needed, up to count; beyond the first, only while budget (when given) lasts.
+    BlockPool(size_t blockSize, size_t count, std::shared_ptr<BlockBudget> budget = {});
     ~BlockPool();
     BlockPool(const BlockPool&) = delete;
     BlockPool& operator=(const BlockPool&) = delete;
