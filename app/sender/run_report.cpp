@@ -84,7 +84,8 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
             times.push_back(r.totalSeconds);
             rates.push_back(r.mbPerSecond());
             s.integrityFailures += integrityText(r) == QLatin1String("mismatch");
-            s.notChecked += r.hash != core::HashKind::None && integrityText(r) == QLatin1String("not-checked");
+            s.notChecked += r.hash != core::HashKind::None && !r.parts.isEmpty() &&
+                            integrityText(r) == QLatin1String("not-checked");
         }
         Summary t = summarize(times), m = summarize(rates);
         s.medianSeconds = t.median, s.minSeconds = t.min, s.maxSeconds = t.max, s.meanSeconds = t.mean;
