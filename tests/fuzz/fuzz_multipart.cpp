@@ -6,8 +6,8 @@
 #include "upin/core/part_pipeline.h"
 
 #include <algorithm>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 using namespace upin::core;
@@ -22,13 +22,13 @@ std::vector<std::string> runOnce(std::string_view body, const std::string& bound
         return {"bad boundary"};
     EventRecorder recorder({HashKind::None, true, options});
     std::optional<PartPipeline> pipeline;
-    BlockPool blocks(64, 2);
+    BlockPool blocks(64, 8); // chunks are at most 64 bytes here; a batch holds up to 4 of them
     if (pipelined)
         pipeline.emplace(recorder);
     PartHandler& handler = pipeline ? static_cast<PartHandler&>(*pipeline) : recorder;
     Result<void> status;
     uint32_t rng = seed * 2654435761u + 1;
-    for (size_t pos = 0; pos < body.size() && status;) {
+    for (size_t pos = 0, chunks = 0; pos < body.size() && status; ++chunks) {
         rng = rng * 1103515245u + 12345u;
         size_t size = std::min(body.size() - pos, seed == 0 ? body.size() : 1 + (rng >> 16) % (seed % 64 + 1));
         std::string_view chunk = body.substr(pos, size);
@@ -39,7 +39,7 @@ std::vector<std::string> runOnce(std::string_view body, const std::string& bound
             pipeline->setSource(std::move(block));
         }
         status = parser->feed(chunk, handler);
-        if (pipeline)
+        if (pipeline && chunks % 4 == 3) // batches of several reads: fewer thread hand-offs per input
             pipeline->flush();
         pos += size;
     }
