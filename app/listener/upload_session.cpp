@@ -262,8 +262,10 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     answer["bytes"] = qint64(m_bodyBytes);
     answer["framing"] = framingName(m_request.framing.kind);
     answer["capture_id"] = QString::number(m_id);
-    // Where the time went, per thread: reading and parsing (the connection's thread, which also records and hashes
-    // when there is no pipeline for it), hashing, storing. With a core for each they overlap; see bench-e2e.
+    // Where the time went, per thread: reading and parsing (the connection's thread, which also records when there
+    // is no hashing pipeline; its CPU time from the body's start, so it includes other connections the thread
+    // served meanwhile: Qt reads the socket before we see the bytes, so there is no finer way to count it),
+    // hashing, storing. With a core for each they overlap; see bench-e2e.
     auto ms = [](uint64_t ns) { return double(ns) / 1e6; };
     answer["cpu_ms"] =
         QJsonObject{{"read_parse", ms(core::threadCpuNanoseconds() - m_readCpuStartNs)},
