@@ -55,6 +55,7 @@ TEST_CASE("a block pool lends a bounded number of blocks and says when a waiting
     CHECK(calls == 1); // nobody was waiting
     // acquire() waits for a block another thread lets go.
     std::vector<BlockPool::Block> all;
+    all.reserve(4);
     for (int i = 0; i < 4; ++i)
         all.push_back(pool.acquire());
     std::thread other([&] {
@@ -154,5 +155,5 @@ TEST_CASE("a pipeline hands callbacks to its thread in order, holding blocks ins
         CHECK(target.seen == expected);
     }
     CHECK(target.thread != std::this_thread::get_id());
-    CHECK(target.raw.size() == 20 * 6);
+    CHECK(target.raw.size() == size_t{20} * 6);
 }

@@ -520,7 +520,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     const QString xxh3Id = xxh3.json["capture_id"].toString();
     const QStringList folders = QDir(f.listener.captureRoot()).entryList({"capture-*-" + xxh3Id + "-capture"});
     REQUIRE(folders.size() == 1);
-    const QString folder = folders.first();
+    const QString& folder = folders.first();
     QSignalSpy again(&worker, &app::InspectWorker::finished);
     worker.open(QDir(f.listener.captureRoot()).filePath(folder));
     view.rememberSentHashes(xxh3Id, {QString::fromStdString(test::digest(core::HashKind::Xxh3, data))});
