@@ -75,7 +75,16 @@ int runListen(const QStringList& arguments)
         QStringLiteral("SIZE"));
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part when the request has no ?hash="));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
-    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, hash, noHash});
+    QCommandLineOption tls(QStringLiteral("tls"),
+                           QStringLiteral("also serve the endpoints over HTTPS (TLS 1.2/1.3) on --tls-port; without "
+                                          "--cert, with a self-signed certificate for localhost made on first use"));
+    QCommandLineOption tlsPort(QStringLiteral("tls-port"), QStringLiteral("HTTPS port (default 8443; 0 picks one)"),
+                               QStringLiteral("N"), QStringLiteral("8443"));
+    QCommandLineOption tlsOnly(QStringLiteral("tls-only"), QStringLiteral("HTTPS only: no plain HTTP on --port"));
+    QCommandLineOption cert(QStringLiteral("cert"), QStringLiteral("your certificate (PEM), e.g. from mkcert"),
+                            QStringLiteral("FILE"));
+    QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
+    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, hash, noHash, tls, tlsPort, tlsOnly, cert, key});
     std::vector<QCommandLineOption> guardOptions;
     guardOptions.reserve(kGuardSettings.size());
     for (const auto& guard : kGuardSettings)
@@ -116,13 +125,21 @@ int runListen(const QStringList& arguments)
     if (!hashKind)
         return 2;
     config.hash = *hashKind;
+    config.tls = cl.isSet(tls) || cl.isSet(tlsOnly) || cl.isSet(cert);
+    config.plain = !cl.isSet(tlsOnly);
+    bool tlsPortOk = false;
+    config.tlsPort = quint16(cl.value(tlsPort).toUInt(&tlsPortOk));
+    config.certificateFile = cl.value(cert);
+    config.keyFile = cl.value(key);
+    if (!tlsPortOk || cl.isSet(cert) != cl.isSet(key)) {
+        printErr(tlsPortOk ? QStringLiteral("listen: --cert and --key go together\n")
+                           : QStringLiteral("listen: --tls-port: '%1' is not a port\n").arg(cl.value(tlsPort)));
+        return 2;
+    }
 
     Listener listener;
     if (!listener.start(config)) {
-        printErr(QStringLiteral("listen: cannot listen on %1:%2: %3\n")
-                     .arg(cl.value(bind))
-                     .arg(config.port)
-                     .arg(listener.errorString()));
+        printErr(QStringLiteral("listen: cannot listen on %1: %2\n").arg(cl.value(bind), listener.errorString()));
         return 1;
     }
     if (!QDir().mkpath(listener.captureRoot())) // the listener runs; /file-part and /capture will answer 507
@@ -132,18 +149,34 @@ int runListen(const QStringList& arguments)
     QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol
                        ? QStringLiteral("[%1]").arg(listener.address().toString())
                        : listener.address().toString();
-    printOut(QStringLiteral(
-                 "listening on http://%1:%2  (captures in %3)\n  try: curl -F file=@somefile http://%1:%2/file-part\n")
-                 .arg(host)
-                 .arg(listener.port())
-                 .arg(listener.captureRoot()));
+    if (listener.port() != 0)
+        printOut(QStringLiteral("listening on http://%1:%2  (captures in %3)\n  try: curl -F file=@somefile "
+                                "http://%1:%2/file-part\n")
+                     .arg(host)
+                     .arg(listener.port())
+                     .arg(listener.captureRoot()));
+    if (auto tls = listener.tlsIdentity())
+        printOut(
+            QStringLiteral("listening on https://%1:%2  (TLS 1.2/1.3; captures in %3)\n"
+                           "  certificate %4%5\n  SHA-256 fingerprint %6\n"
+                           "  try: curl --cacert %4 -F file=@somefile https://%7:%2/file-part\n")
+                .arg(host)
+                .arg(listener.tlsPort())
+                .arg(listener.captureRoot(), tls->certificatePath,
+                     tls->generated ? QStringLiteral(" (self-signed for localhost, 127.0.0.1 and ::1)") : QString(),
+                     tls->fingerprint,
+                     // the local certificate names localhost and the loopback addresses, not a bound address
+                     tls->generated && host == QLatin1String("127.0.0.1") ? QStringLiteral("localhost") : host));
     std::fflush(stdout);
     QObject::connect(&listener, &Listener::events, [](const QList<ListenerEvent>& batch) {
-        for (const auto& e : batch)
-            if (e.kind == ListenerEvent::Kind::CaptureFinished) {
+        for (const auto& e : batch) {
+            if (e.kind == ListenerEvent::Kind::CaptureFinished)
                 printOut(captureLine(e));
-                std::fflush(stdout);
-            }
+            else if (e.kind == ListenerEvent::Kind::TlsHandshakeFailed)
+                printOut(QStringLiteral("%1  %2  TLS handshake failed: %3\n")
+                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.errorDetail));
+        }
+        std::fflush(stdout);
     });
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
@@ -154,9 +187,11 @@ int runListen(const QStringList& arguments)
     });
     stopPoll.start(100);
     int rc = QCoreApplication::exec();
+    const int failedHandshakes = listener.tlsHandshakeFailures();
     listener.stop();                   // uploads in progress end as incomplete...
     QCoreApplication::processEvents(); // ...and their lines are printed before we go
-    printOut(QStringLiteral("stopped\n"));
+    printOut(failedHandshakes > 0 ? QStringLiteral("stopped (%1 TLS handshakes failed)\n").arg(failedHandshakes)
+                                  : QStringLiteral("stopped\n"));
     return rc;
 }
 

@@ -6,6 +6,8 @@
 
 #include <QHostAddress>
 #include <QJsonDocument>
+#include <QSslCipher>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QUrl>
 
@@ -123,11 +125,13 @@ bool WaitingConnections::closeOldest()
     return true;
 }
 
-Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
-                       QObject* parent)
-    : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_socket(new QTcpSocket(this)),
+Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+                       UploadSession::Publish publish, QObject* parent)
+    : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)),
+      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
       m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
+    m_connectClock.start();
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable(
         [this] { QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection); });
@@ -139,6 +143,9 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
     m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
     m_socket->setReadBufferSize(kReadChunk);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    m_transport = QJsonObject{{"tls", false}};
+    if (m_tls)
+        startTls();
     for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
         timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
@@ -160,13 +167,70 @@ Connection::Connection(qintptr descriptor, std::shared_ptr<ListenerShared> share
     connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
     if (m_shared->activeConnections > m_shared->config.maxConnections &&
         !m_shared->waiting.closeOldest()) { // answered, then lingering, as any
-        respond(503, "text/plain", "too many connections\n", true, "Retry-After: 2\r\n");
+        if (m_tls) {                        // over TLS, once the handshake is done (within the head deadline, as any)
+            m_busyAnswerPending = true;
+            m_headTimer.start(m_shared->config.guards.headTimeoutMs);
+        } else {
+            respondBusy();
+        }
         return;
     }
     m_headTimer.start(m_shared->config.guards.headTimeoutMs);
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
     if (m_socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
+}
+
+// The server side of the handshake, under the same head deadline as the request head that follows it. A client
+// that does not finish it (plain HTTP sent to this port, a version or cipher we do not share, a client that
+// stalls or goes away) is counted, said in an event, and dropped: it never reaches the request code.
+void Connection::startTls()
+{
+    auto* tls = static_cast<QSslSocket*>(m_socket);
+    tls->setSslConfiguration(m_shared->tlsConfiguration);
+    connect(tls, &QSslSocket::encrypted, this, [this, tls] {
+        m_encrypted = true;
+        if (m_busyAnswerPending)
+            respondBusy();
+        const QSslCipher cipher = tls->sessionCipher();
+        const QByteArray alpn = tls->sslConfiguration().nextNegotiatedProtocol();
+        m_transport = QJsonObject{
+            {"tls", true},
+            {"protocol", cipher.protocolString()},
+            {"cipher", cipher.name()},
+            {"alpn", alpn.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromLatin1(alpn))},
+            {"client_certificate", !tls->peerCertificate().isNull()},
+            {"handshake_ms", double(m_connectClock.nsecsElapsed()) / 1e6},
+        };
+    });
+    // Server side, no client certificate is asked for or checked: nothing here is a reason to refuse.
+    connect(tls, &QSslSocket::sslErrors, tls, [tls] { tls->ignoreSslErrors(); });
+    connect(tls, &QAbstractSocket::errorOccurred, this, [this, tls] {
+        if (!m_encrypted)
+            tlsFailed(tls->errorString());
+    });
+    tls->startServerEncryption();
+}
+
+void Connection::respondBusy()
+{
+    m_busyAnswerPending = false;
+    respond(503, "text/plain", "too many connections\n", true, "Retry-After: 2\r\n");
+}
+
+void Connection::tlsFailed(const QString& why)
+{
+    if (std::exchange(m_tlsFailed, true))
+        return;
+    ++m_shared->tlsHandshakeFailures;
+    ListenerEvent e;
+    e.kind = ListenerEvent::Kind::TlsHandshakeFailed;
+    e.client = m_client;
+    e.errorDetail = why;
+    e.elapsedMs = m_connectClock.elapsed();
+    m_publish(std::move(e));
+    m_state = State::Closing;
+    drop();
 }
 
 Connection::~Connection()
@@ -396,6 +460,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
     request.receivedAt = m_headStartedAt;
     request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
+    request.transport = m_transport;
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     QString hash = query.queryItemValue(QStringLiteral("hash"));
     if (hash.isEmpty())
@@ -495,6 +560,10 @@ void Connection::checkBodyRate()
 
 void Connection::onTimeout(const char* what)
 {
+    if (m_tls && !m_encrypted) {
+        tlsFailed(QStringLiteral("the TLS handshake did not finish within the %1 timeout").arg(QLatin1String(what)));
+        return;
+    }
     if (m_state == State::Closing)
         return;
     if (m_session) {
@@ -506,6 +575,10 @@ void Connection::onTimeout(const char* what)
 
 void Connection::onDisconnected()
 {
+    if (m_tls && !m_encrypted) {
+        tlsFailed(QStringLiteral("the client closed the connection during the TLS handshake"));
+        return;
+    }
     // A client that closed its side right after its last byte: what Qt read before the close may still wait for a
     // block the pipelines hold. Taken here, waiting for them, so that a whole body is not called incomplete.
     while (m_session && m_state == State::Body && m_socket->bytesAvailable() > 0) {

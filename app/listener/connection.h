@@ -23,7 +23,8 @@ namespace upin::app {
 class Connection final : public QObject {
     Q_OBJECT
 public:
-    Connection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+    // tls: the TLS port's connection: a QSslSocket, whose handshake comes first.
+    Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
                QObject* parent = nullptr);
     ~Connection() override;
 
@@ -33,6 +34,9 @@ public:
 private:
     enum class State : uint8_t { Head, Body, Closing };
 
+    void startTls();
+    void tlsFailed(const QString& why);
+    void respondBusy(); // 503: every slot is taken
     void onReadyRead();
     bool consume(core::ByteView data);
     void onDisconnected();
@@ -58,7 +62,13 @@ private:
 
     std::shared_ptr<ListenerShared> m_shared;
     UploadSession::Publish m_publish;
-    QTcpSocket* m_socket;
+    QTcpSocket* m_socket; // a QSslSocket on the TLS port
+    bool m_tls = false;
+    bool m_encrypted = false;         // the handshake finished
+    bool m_busyAnswerPending = false; // a 503 to send once the handshake is done
+    bool m_tlsFailed = false;         // counted once
+    QJsonObject m_transport;          // {"tls": false}, or the TLS session's protocol, cipher, ALPN, handshake time
+    QElapsedTimer m_connectClock;
     QString m_client;
     QTimer m_headTimer;
     QTimer m_idleTimer;

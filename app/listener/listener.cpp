@@ -13,14 +13,16 @@ constexpr int kFlushIntervalMs = 30;
 
 class Listener::Server final : public QTcpServer {
 public:
-    explicit Server(Listener* owner) : m_owner(owner) {}
+    Server(Listener* owner, bool tls) : m_owner(owner), m_tls(tls) {}
 
 protected:
-    // Hand the raw descriptor to a worker: the socket object is created in the thread that will use it.
-    void incomingConnection(qintptr descriptor) override { m_owner->dispatch(descriptor); }
+    // Hand the raw descriptor to a worker: the socket object is created in the thread that will use it (a
+    // QSslSocket for the TLS port, which does its handshake there too).
+    void incomingConnection(qintptr descriptor) override { m_owner->dispatch(descriptor, m_tls); }
 
 private:
     Listener* m_owner;
+    bool m_tls;
 };
 
 Listener::Listener(QObject* parent) : QObject(parent)
@@ -36,7 +38,10 @@ Listener::~Listener()
 bool Listener::start(const ListenerConfig& config)
 {
     stop();
+    m_error.clear();
     m_shared = std::make_shared<ListenerShared>(config);
+    if (config.tls && !setUpTls())
+        return false;
     for (int i = 0; i < std::max(1, config.workerThreads); ++i) {
         auto* thread = new QThread;
         thread->setObjectName(QStringLiteral("listener-worker-%1").arg(i));
@@ -59,15 +64,19 @@ bool Listener::start(const ListenerConfig& config)
     QMetaObject::invokeMethod(
         m_acceptContext,
         [this, &ok, config] {
-            m_server = std::make_unique<Server>(this);
-            ok = m_server->listen(config.bindAddress, config.port);
-            if (!ok) {
-                m_error = m_server->errorString();
-                m_server.reset();
-            } else {
-                m_address = m_server->serverAddress();
-                m_shared->port = m_server->serverPort();
-            }
+            auto open = [&](std::unique_ptr<Server>& server, bool tls, quint16 port, quint16& bound) {
+                server = std::make_unique<Server>(this, tls);
+                if (!server->listen(config.bindAddress, port)) {
+                    m_error = QStringLiteral("%1 (port %2)").arg(server->errorString()).arg(port);
+                    server.reset();
+                    return false;
+                }
+                m_address = server->serverAddress();
+                bound = server->serverPort();
+                return true;
+            };
+            ok = (!config.plain || open(m_server, false, config.port, m_shared->port)) &&
+                 (!config.tls || open(m_tlsServer, true, config.tlsPort, m_shared->tlsPort));
         },
         Qt::BlockingQueuedConnection);
     if (!ok)
@@ -79,7 +88,12 @@ void Listener::stop()
 {
     if (m_acceptThread) {
         QMetaObject::invokeMethod(
-            m_acceptContext, [this] { m_server.reset(); }, Qt::BlockingQueuedConnection);
+            m_acceptContext,
+            [this] {
+                m_server.reset();
+                m_tlsServer.reset();
+            },
+            Qt::BlockingQueuedConnection);
         m_acceptThread->quit();
         m_acceptThread->wait();
         delete m_acceptThread;
@@ -109,21 +123,53 @@ quint16 Listener::port() const
 {
     return isListening() ? m_shared->port : 0;
 }
+quint16 Listener::tlsPort() const
+{
+    return isListening() ? m_shared->tlsPort : 0;
+}
+std::optional<TlsIdentity> Listener::tlsIdentity() const
+{
+    return m_shared ? m_shared->tlsIdentity : std::nullopt;
+}
+int Listener::tlsHandshakeFailures() const
+{
+    return m_shared ? m_shared->tlsHandshakeFailures.load() : 0;
+}
+
+// The certificate (the user's, or the local one, made on first use) and the server side of every TLS connection.
+bool Listener::setUpTls()
+{
+    const ListenerConfig& config = m_shared->config;
+    m_shared->tlsIdentity =
+        config.certificateFile.isEmpty()
+            ? localTlsIdentity(config.tlsFolder.isEmpty() ? defaultTlsFolder() : config.tlsFolder, &m_error)
+            : tlsIdentityFromFiles(config.certificateFile, config.keyFile, &m_error);
+    if (!m_shared->tlsIdentity)
+        return false;
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setLocalCertificate(m_shared->tlsIdentity->certificate);
+    tls.setPrivateKey(m_shared->tlsIdentity->key);
+    tls.setProtocol(QSsl::TlsV1_2OrLater);
+    tls.setPeerVerifyMode(QSslSocket::QueryPeer);                 // a client certificate is noted, not asked for
+    tls.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // HTTP/1.1 is what it speaks
+    m_shared->tlsConfiguration = tls;
+    return true;
+}
 QString Listener::captureRoot() const
 {
     return m_shared ? m_shared->store.root() : QString();
 }
 
-void Listener::dispatch(qintptr descriptor) // on the accept thread
+void Listener::dispatch(qintptr descriptor, bool tls) // on the accept thread
 {
     ListenerWorker* worker = m_workers[m_next++ % m_workers.size()];
     QMetaObject::invokeMethod(
-        worker, [worker, descriptor] { worker->adopt(descriptor); }, Qt::QueuedConnection);
+        worker, [worker, descriptor, tls] { worker->adopt(descriptor, tls); }, Qt::QueuedConnection);
 }
 
 ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_shared(std::move(shared)) {}
 
-void ListenerWorker::adopt(qintptr descriptor)
+void ListenerWorker::adopt(qintptr descriptor, bool tls)
 {
     if (!m_flushTimer) { // created here, in the worker thread
         m_flushTimer = new QTimer(this);
@@ -132,7 +178,7 @@ void ListenerWorker::adopt(qintptr descriptor)
         m_flushTimer->start();
     }
     new Connection(
-        descriptor, m_shared, [this](ListenerEvent e) { publish(std::move(e)); }, this);
+        descriptor, tls, m_shared, [this](ListenerEvent e) { publish(std::move(e)); }, this);
 }
 
 void ListenerWorker::shutdown()

@@ -32,7 +32,10 @@ public:
     void stop();
     bool isListening() const;
     QHostAddress address() const;
-    quint16 port() const;
+    quint16 port() const;    // plain HTTP's; 0 when it is off
+    quint16 tlsPort() const; // with TLS on
+    std::optional<TlsIdentity> tlsIdentity() const;
+    int tlsHandshakeFailures() const;
     QString errorString() const { return m_error; }
     QString captureRoot() const;
 
@@ -41,9 +44,11 @@ signals:
 
 private:
     class Server;
-    void dispatch(qintptr descriptor);
+    void dispatch(qintptr descriptor, bool tls);
+    bool setUpTls();
 
-    std::unique_ptr<Server> m_server; // created, used and destroyed on m_acceptThread
+    std::unique_ptr<Server> m_server;    // created, used and destroyed on m_acceptThread
+    std::unique_ptr<Server> m_tlsServer; // the same, for the TLS port
     QThread* m_acceptThread = nullptr;
     QObject* m_acceptContext = nullptr; // lives on m_acceptThread: the target of calls made there
     QHostAddress m_address;
@@ -59,7 +64,7 @@ class ListenerWorker final : public QObject {
     Q_OBJECT
 public:
     explicit ListenerWorker(std::shared_ptr<ListenerShared> shared);
-    void adopt(qintptr descriptor);
+    void adopt(qintptr descriptor, bool tls);
     // Closes every connection, ending uploads in progress as incomplete (their capture.json says so), and sends
     // the last events. In the worker's thread, before it stops.
     void shutdown();

@@ -4,7 +4,11 @@
 #include "capture/capture_store.h"
 #include "listener/listener_types.h"
 
+#include "listener/tls_identity.h"
+
 #include "upin/core/part_pipeline.h"
+
+#include <QSslConfiguration>
 
 #include <atomic>
 #include <functional>
@@ -38,6 +42,10 @@ struct ListenerShared {
     // so that many uploads at once do not hold 4 MiB each.
     std::shared_ptr<core::BlockBudget> readBlocks = std::make_shared<core::BlockBudget>(64);
     quint16 port = 0;
+    quint16 tlsPort = 0;
+    std::optional<TlsIdentity> tlsIdentity;   // with --tls
+    QSslConfiguration tlsConfiguration;       // the server side of every TLS connection
+    std::atomic<int> tlsHandshakeFailures{0}; // since the listener started
     ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retention) {}
 };
 

@@ -45,6 +45,14 @@ struct ListenerConfig {
     QString captureDir;                                 // empty: the app data folder's "captures"
     bool keepRaw = false;                               // /capture always keeps the raw body; this adds it elsewhere
     core::HashKind hash = core::HashKind::Sha256;       // for requests without ?hash=
+    // HTTPS (listen --tls): the same endpoints over TLS 1.2/1.3 on tlsPort, beside plain HTTP on port unless plain
+    // is off. The certificate: the user's own files, else a self-signed one kept in tlsFolder (tls_identity.h).
+    bool tls = false;
+    bool plain = true;
+    quint16 tlsPort = 8443; // 0 picks a free port
+    QString certificateFile;
+    QString keyFile;
+    QString tlsFolder; // empty: the app data folder's "tls"
     quint64 maxBodyBytes = 64ull << 30;
     int maxConnections = 64;
     ListenerGuards guards;     // deadlines, the slowest body, and which origins and host names are served
@@ -71,7 +79,15 @@ struct ThroughputSample {
 };
 
 struct ListenerEvent {
-    enum class Kind : uint8_t { CaptureStarted, PartStarted, PartFinished, Progress, CaptureFinished };
+    // TlsHandshakeFailed: a client on the TLS port that did not complete its handshake (errorDetail says why).
+    enum class Kind : uint8_t {
+        CaptureStarted,
+        PartStarted,
+        PartFinished,
+        Progress,
+        CaptureFinished,
+        TlsHandshakeFailed
+    };
     Kind kind = Kind::Progress;
     quint64 captureId = 0;
     QString endpoint; // "/file-part"

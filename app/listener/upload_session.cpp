@@ -299,6 +299,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
         request["client"] = m_request.client;
         request["received_at"] = m_request.receivedAt.toString(Qt::ISODateWithMs);
         request["head_ms"] = m_request.headMs;
+        request["transport"] = m_request.transport;
         addWireToJson(request, m_request.framing, &wire);
         capture["request"] = request;
         capture["throughput"] = samplesToJson(m_allSamples);

@@ -138,6 +138,8 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
 void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
 {
     for (const auto& e : batch) {
+        if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed)
+            continue; // not a capture (the window has no TLS listener yet)
         int i = indexOf(e.captureId);
         if (i < 0) {
             beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));

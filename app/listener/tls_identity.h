@@ -1,0 +1,30 @@
+#pragma once
+// The certificate and key the TLS listener presents. Either the user's own (e.g. from mkcert: --cert/--key), or
+// one made here on first use: self-signed, ECDSA P-256, valid for localhost, 127.0.0.1 and ::1, kept in the
+// app's data folder (tls/cert.pem, tls/key.pem, readable by the user only) and reused, so that a client told to
+// trust it once (curl --cacert cert.pem) keeps trusting it. Qt cannot make certificates; OpenSSL's API does.
+
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QString>
+
+#include <optional>
+
+namespace upin::app {
+
+struct TlsIdentity {
+    QSslCertificate certificate;
+    QSslKey key;
+    QString certificatePath; // what a client passes to trust it: curl --cacert PATH
+    QString fingerprint;     // SHA-256 of the certificate, "AB:CD:…", as browsers show it
+    bool generated = false;  // made here (and perhaps just now), not the user's own
+};
+
+// The app data folder's "tls".
+QString defaultTlsFolder();
+// folder/cert.pem and folder/key.pem, made when absent (or expired, or unreadable as a pair); nullopt with error.
+std::optional<TlsIdentity> localTlsIdentity(const QString& folder, QString* error);
+// The user's own PEM files; nullopt with error naming the file that could not be used.
+std::optional<TlsIdentity> tlsIdentityFromFiles(const QString& certificateFile, const QString& keyFile, QString* error);
+
+} // namespace upin::app

@@ -1,0 +1,143 @@
+// The TLS listener with real clients on 127.0.0.1: curl trusting the listener's own certificate, and clients
+// whose handshakes fail in the ways the wild makes them fail.
+
+#include "app/listener_fixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QThread>
+
+using namespace upin;
+using test::curl;
+using test::ListenerFixture;
+using test::partNamed;
+
+namespace {
+
+app::ListenerConfig tlsConfig(const QString& folder)
+{
+    app::ListenerConfig config;
+    config.tls = true;
+    config.tlsPort = 0;
+    config.tlsFolder = folder;
+    return config;
+}
+
+QString httpsUrl(const ListenerFixture& f, const QString& path)
+{
+    return QStringLiteral("https://localhost:%1%2").arg(f.listener.tlsPort()).arg(path);
+}
+
+} // namespace
+
+TEST_CASE("curl --cacert uploads over TLS with exact hashes, and the capture says how it came", "[listener][tls]")
+{
+    QTemporaryDir home;
+    const QString folder = home.filePath("tls");
+    QString fingerprint;
+    {
+        ListenerFixture f(tlsConfig(folder));
+        REQUIRE(f.listener.tlsPort() != 0);
+        REQUIRE(f.listener.port() != 0); // plain HTTP stays on its own port
+        const auto identity = f.listener.tlsIdentity();
+        REQUIRE(identity.has_value());
+        CHECK(identity->certificatePath == QFileInfo(QDir(folder).filePath("cert.pem")).absoluteFilePath());
+        // The key is the user's alone; the certificate is what they hand to clients.
+        CHECK(QFileInfo(QDir(folder).filePath("key.pem")).permissions() ==
+              (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser));
+        // The fingerprint printed and shown is the one openssl computes.
+        QProcess openssl;
+        openssl.start("openssl", {"x509", "-noout", "-fingerprint", "-sha256", "-in", identity->certificatePath});
+        REQUIRE(openssl.waitForFinished(10000));
+        CHECK(openssl.readAllStandardOutput().trimmed().split('=').last() == identity->fingerprint.toLatin1());
+        fingerprint = identity->fingerprint;
+
+        const QByteArray data = test::randomBytes(8 << 20, 61);
+        const QString file = f.file("big.bin", data);
+        for (const char* host : {"localhost", "127.0.0.1"}) { // both are in the certificate
+            INFO(host);
+            auto r = curl({"--cacert", identity->certificatePath, "-F", "file=@" + file, "-F", "note=over tls",
+                           QStringLiteral("https://%1:%2/file-part").arg(host).arg(f.listener.tlsPort())});
+            REQUIRE(r.status == 200);
+            CHECK(partNamed(r.json, "file")["sha256"].toString().toStdString() ==
+                  test::toolDigest(core::HashKind::Sha256, file));
+            CHECK(partNamed(r.json, "note")["value"].toString() == "over tls");
+        }
+        auto r = curl({"--cacert", identity->certificatePath, "-F", "a=b", httpsUrl(f, "/capture")});
+        REQUIRE(r.status == 200);
+        const QStringList folders =
+            QDir(f.listener.captureRoot()).entryList({"capture-*-" + r.json["capture_id"].toString() + "-capture"});
+        REQUIRE(folders.size() == 1);
+        const QJsonObject transport =
+            QJsonDocument::fromJson(
+                test::readAll(QDir(f.listener.captureRoot()).filePath(folders.first() + "/capture.json")))
+                .object()["request"]
+                .toObject()["transport"]
+                .toObject();
+        CHECK(transport["tls"].toBool());
+        CHECK(transport["protocol"].toString().startsWith("TLSv1."));
+        CHECK_FALSE(transport["cipher"].toString().isEmpty());
+        CHECK(transport["alpn"].toString() == "http/1.1");
+        CHECK_FALSE(transport["client_certificate"].toBool());
+        CHECK(transport["handshake_ms"].toDouble() > 0);
+        // Plain HTTP still records its transport as such.
+        auto plain = curl({"-F", "a=b", f.url("/capture")});
+        REQUIRE(plain.status == 200);
+        CHECK(f.listener.tlsHandshakeFailures() == 0);
+    }
+    ListenerFixture again(tlsConfig(folder)); // the certificate a client was told to trust is kept
+    REQUIRE(again.listener.tlsIdentity().has_value());
+    CHECK(again.listener.tlsIdentity()->fingerprint == fingerprint);
+}
+
+TEST_CASE("100 failed TLS handshakes leave the listener serving with every slot free", "[listener][tls][faults]")
+{
+    QTemporaryDir home;
+    app::ListenerConfig config = tlsConfig(home.filePath("tls"));
+    config.maxConnections = 8;
+    config.guards.headTimeoutMs = 500; // the handshake is under the head deadline
+    ListenerFixture f(config);
+    const QString certificate = f.listener.tlsIdentity()->certificatePath;
+    // 40 plain HTTP requests sent to the TLS port, 40 clients that do not trust the certificate and abort, and 20
+    // that start a handshake (a TLS record header) and stall.
+    for (int i = 0; i < 40; ++i) {
+        QTcpSocket plain;
+        plain.connectToHost(QHostAddress::LocalHost, f.listener.tlsPort());
+        REQUIRE(plain.waitForConnected(2000));
+        plain.write("POST /file-part HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc");
+        plain.waitForDisconnected(2000);
+        CHECK(plain.state() == QAbstractSocket::UnconnectedState);
+    }
+    for (int i = 0; i < 40; ++i)
+        CHECK(curl({"-F", "a=b", httpsUrl(f, "/file-part")}).exitCode != 0);
+    std::vector<std::unique_ptr<QTcpSocket>> stalled;
+    for (int i = 0; i < 20; ++i) {
+        stalled.push_back(std::make_unique<QTcpSocket>());
+        stalled.back()->connectToHost(QHostAddress::LocalHost, f.listener.tlsPort());
+        REQUIRE(stalled.back()->waitForConnected(2000));
+        stalled.back()->write(QByteArray::fromHex("1603010200")); // a ClientHello's record header, and no more
+        stalled.back()->flush();
+    }
+    for (auto& client : stalled) // dropped at the head deadline
+        CHECK(client->waitForDisconnected(3000));
+    for (int i = 0; i < 50 && f.listener.tlsHandshakeFailures() < 100; ++i)
+        QThread::msleep(20);
+    CHECK(f.listener.tlsHandshakeFailures() == 100);
+    // No slot leaked: as many uploads at once as there are slots all succeed, over TLS and plain HTTP.
+    const QString file = f.file("f.bin", test::randomBytes(1 << 20, 62));
+    std::vector<std::unique_ptr<QProcess>> uploads;
+    for (int i = 0; i < config.maxConnections; ++i) {
+        uploads.push_back(std::make_unique<QProcess>());
+        const QString url = i % 2 ? f.url("/part-event") : httpsUrl(f, "/part-event");
+        uploads.back()->start(
+            "curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, "-F", "f=@" + file, url});
+    }
+    for (auto& upload : uploads) {
+        REQUIRE(upload->waitForFinished(30000));
+        CHECK(upload->readAllStandardOutput() == "200");
+    }
+}
