@@ -23,7 +23,8 @@ commands:
         [--min-body-rate SIZE] [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
         receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /captures/ID)
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]
-        [--chunked] [--expect-continue] [--hash sha256|xxh3|none] [-H 'Name: value'] [--json|--csv] [--print-curl]
+        [--chunked] [--expect-continue] [--hash sha256|xxh3|none] [-H 'Name: value'] [--cacert FILE] [--insecure]
+        [--json|--csv] [--print-curl]
         upload a streamed multipart body; time it; check part hashes against the listener's answer
   compare --target URL --target URL ... [same part options] [--runs N] [--csv]
         the same upload to several targets, interleaved, with a median/min/max table

@@ -38,18 +38,23 @@ struct PlanOptions {
                                                         "the listener's answer"));
     QCommandLineOption noHash{"no-hash", "the same as --hash none (no integrity check)"};
     QCommandLineOption header{{"H", "header"}, "extra request header, 'Name: value'", "HEADER"};
+    QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM), e.g. listen --tls's own",
+                              "FILE"};
+    QCommandLineOption insecure{{"k", "insecure"}, "https: do not check the server's certificate (said in every run)"};
     QCommandLineOption boundary{"boundary", "multipart boundary (default: random per run)", "B"};
     QCommandLineOption plan{"plan", "load the upload plan from a JSON file (options given here are added)", "FILE"};
     QCommandLineOption savePlan{"save-plan", "write the plan as JSON to FILE", "FILE"};
     QCommandLineOption printCurl{"print-curl", "print the equivalent curl command and exit"};
-    QCommandLineOption engine{"engine", "HTTP client: auto (raw for http://, QNAM for https://), qnam or raw", "NAME"};
+    QCommandLineOption engine{
+        "engine", "HTTP client: raw (the default, auto: http and https) or qnam (QNetworkAccessManager, for HTTP/2)",
+        "NAME"};
     QCommandLineOption json{"json", "print the runs as JSON"};
     QCommandLineOption csv{"csv", "print the runs as CSV"};
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, boundary, engine, plan,
-                       savePlan, printCurl, json, csv});
+        cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, cacert, insecure, boundary,
+                       engine, plan, savePlan, printCurl, json, csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
@@ -108,6 +113,9 @@ struct PlanOptions {
         }
         if (cl.isSet(boundary))
             p.boundary = cl.value(boundary);
+        if (cl.isSet(cacert))
+            p.caCertificates = cl.value(cacert);
+        p.insecure = p.insecure || cl.isSet(insecure);
         if (cl.isSet(engine)) {
             auto e = engineFromName(cl.value(engine));
             if (!e) {
@@ -153,10 +161,14 @@ QString runLine(const RunResult& r)
     const QString sent = r.answeredEarly
                              ? QStringLiteral("%1 bytes (answered before the whole body was sent)").arg(r.bytesSent)
                              : QStringLiteral("%1 bytes").arg(r.bodyBytes);
+    QString over = r.protocol.isEmpty() ? QString() : QStringLiteral(" (%1").arg(r.protocol);
+    if (!over.isEmpty())
+        over += (r.tls.isEmpty() ? QString() : QStringLiteral(", ") + r.tls) +
+                (r.insecure ? QStringLiteral(", certificate NOT checked: --insecure") : QString()) + QLatin1Char(')');
     return QStringLiteral("run %1  %2  status %3  %4  %5 s (last byte %6 s, answer %7 s)  %8 MB/s  parts [%9]%10\n")
         .arg(r.run + 1)
         .arg(r.target.toString())
-        .arg(status)
+        .arg(status + over)
         .arg(sent)
         .arg(r.totalSeconds, 0, 'f', 3)
         .arg(r.bodySent() ? QString::number(r.lastByteSeconds, 'f', 3) : QStringLiteral("-"))

@@ -672,6 +672,20 @@ void Connection::closeAfterAnswer()
     m_rateTimer.stop();
     m_keepAliveTimer.stop();
     releaseSlot();
+    if (m_tls) {
+        // TLS ends with a close_notify, which only Qt can send, after the encrypted answer has left: shutting the
+        // descriptor's sending side as below would cut that answer off while it waits in the TLS layer.
+        auto* tls = static_cast<QSslSocket*>(m_socket);
+        auto closeWhenSent = [tls] {
+            if (tls->bytesToWrite() == 0 && tls->encryptedBytesToWrite() == 0)
+                tls->disconnectFromHost();
+        };
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, closeWhenSent);
+        m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
+        tls->flush();
+        closeWhenSent();
+        return;
+    }
     if (++m_shared->lingeringConnections > kMaxLingeringPerSlot * m_shared->config.maxConnections) {
         --m_shared->lingeringConnections; // too many already: the answer is sent, then the connection closed
         m_socket->disconnectFromHost();

@@ -1,5 +1,8 @@
 #include "sender/raw_upload.h"
 
+#include <QSslCipher>
+#include <QSslSocket>
+
 #include "upin/core/http_request.h"
 
 #include <QIODevice>
@@ -23,23 +26,29 @@ struct Collect final : core::BodySink {
 } // namespace
 
 RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
-                     QObject* parent)
+                     const QSslConfiguration& tls, QObject* parent)
     : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize),
-      m_expectContinue(expectContinue), m_socket(new QTcpSocket(this))
+      m_expectContinue(expectContinue), m_tls(url.scheme() == QLatin1String("https")),
+      m_socket(m_tls ? new QSslSocket(this) : new QTcpSocket(this))
 {
+    if (m_tls)
+        static_cast<QSslSocket*>(m_socket)->setSslConfiguration(tls);
     m_continueTimer.setSingleShot(true);
     connect(&m_continueTimer, &QTimer::timeout, this, [this] {
         m_sending = true;
         sendMore();
     });
-    connect(m_socket, &QTcpSocket::connected, this, [this] {
+    // The request goes out once the connection is up: over TLS, once the handshake is done.
+    auto sendHead = [this] {
+        if (m_tls)
+            m_tlsProtocol = static_cast<QSslSocket*>(m_socket)->sessionCipher().protocolString();
         QByteArray target = m_url.path(QUrl::FullyEncoded).toUtf8();
         if (target.isEmpty())
             target = "/";
         if (m_url.hasQuery())
             target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
         QByteArray head = "POST " + target + " HTTP/1.1\r\nHost: " + m_url.host().toUtf8() + ':' +
-                          QByteArray::number(m_url.port(80)) + "\r\nConnection: close\r\n" +
+                          QByteArray::number(m_url.port(defaultPort())) + "\r\nConnection: close\r\n" +
                           (m_bodySize < 0 ? QByteArray("Transfer-Encoding: chunked\r\n")
                                           : "Content-Length: " + QByteArray::number(m_bodySize) + "\r\n");
         if (m_expectContinue)
@@ -53,7 +62,14 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
             m_sending = true;
             sendMore();
         }
-    });
+    };
+    if (m_tls) {
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encrypted, this, sendHead);
+        // sslErrors with a certificate the configuration does not trust: the handshake fails, and errorOccurred
+        // below reports why (e.g. "The issuer certificate of a locally looked up certificate could not be found").
+    } else {
+        connect(m_socket, &QTcpSocket::connected, this, sendHead);
+    }
     connect(m_socket, &QTcpSocket::bytesWritten, this, &RawUpload::sendMore);
     connect(m_socket, &QTcpSocket::readyRead, this, &RawUpload::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
@@ -71,13 +87,15 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     });
 }
 
+quint16 RawUpload::defaultPort() const
+{
+    return m_tls ? 443 : 80;
+}
+
 void RawUpload::start()
 {
-    if (m_url.scheme() != QLatin1String("http")) {
-        QMetaObject::invokeMethod(
-            this,
-            [this] { finish(QStringLiteral("the raw client speaks plain http only; use the qnam engine for https")); },
-            Qt::QueuedConnection);
+    if (m_tls) { // Qt decrypts into its own buffer: the answer is read from there
+        static_cast<QSslSocket*>(m_socket)->connectToHostEncrypted(m_url.host(), quint16(m_url.port(443)));
         return;
     }
     // The answer is read from the kernel here (takeUnreadAnswer), not by Qt into a buffer of its own: when a
@@ -140,6 +158,8 @@ void RawUpload::takeUnreadAnswer()
         const QByteArray buffered = m_socket->readAll();
         keepAnswer(buffered.constData(), buffered.size());
     }
+    if (m_tls)
+        return; // the kernel holds ciphertext: only Qt can read it
     char buffer[16384];
     for (ssize_t got; (got = ::recv(int(fd), buffer, sizeof buffer, MSG_DONTWAIT)) > 0;)
         keepAnswer(buffer, qint64(got));

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QPair>
+#include <QSslConfiguration>
 #include <QTimer>
 #include <QUrl>
 
@@ -22,9 +23,10 @@ class RawUpload final : public QObject {
     Q_OBJECT
 public:
     using Headers = QList<QPair<QByteArray, QByteArray>>;
-    // bodySize < 0: chunked framing; otherwise Content-Length: bodySize.
+    // bodySize < 0: chunked framing; otherwise Content-Length: bodySize. An https URL is sent over TLS with tls
+    // (which certificates are trusted), by a QSslSocket.
     RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
-              QObject* parent = nullptr);
+              const QSslConfiguration& tls, QObject* parent = nullptr);
 
     void start();
     void abort();
@@ -32,6 +34,7 @@ public:
     QByteArray responseHead() const { return m_headEnd < 0 ? QByteArray() : m_response.left(m_headEnd); }
     QByteArray responseBody() const;
     bool answeredEarly() const { return m_answeredEarly; }
+    QString tlsProtocol() const { return m_tlsProtocol; } // "TLSv1.3"; empty over plain http
 
 signals:
     void uploadProgress(qint64 sent);
@@ -44,13 +47,16 @@ private:
     void takeUnreadAnswer();
     void finish(const QString& error);
     void keepAnswer(const char* data, qint64 size);
+    quint16 defaultPort() const;
 
     QUrl m_url;
     Headers m_headers;
     QIODevice* m_body;
     qint64 m_bodySize;
     bool m_expectContinue;
-    QTcpSocket* m_socket;
+    bool m_tls;
+    QTcpSocket* m_socket; // a QSslSocket for https
+    QString m_tlsProtocol;
     QTimer m_continueTimer;
     QByteArray m_response;      // the answer's first kKeptAnswerBytes; the rest is read and dropped
     qint64 m_responseBytes = 0; // the answer's bytes so far, kept or not

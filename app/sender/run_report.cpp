@@ -154,6 +154,9 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
                                {"mb_per_s", r.mbPerSecond()},
                                {"integrity", integrityText(r)},
                                {"hash", hashKey},
+                               {"protocol", r.protocol},
+                               {"tls", r.tls.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.tls)},
+                               {"insecure", r.insecure},
                                {"parts", parts},
                                {"upload_samples", samples}});
     }

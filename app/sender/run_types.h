@@ -31,6 +31,9 @@ struct RunResult {
     qint64 startedAtMs = 0; // wall clock, ms since the epoch
     quint64 bodyBytes = 0;
     core::HashKind hash = core::HashKind::Sha256; // what the part checks compare
+    QString protocol;                             // "HTTP/1.1" or "HTTP/2", once connected
+    QString tls;                                  // "TLSv1.3" over https; empty over http
+    bool insecure = false;                        // https without checking the server's certificate
     quint64 bytesSent = 0;                        // of bodyBytes, handed to the network
     QList<ThroughputSample> upload;               // bytes handed to the network over time
     double lastByteSeconds = -1;                  // when the last body byte was handed over

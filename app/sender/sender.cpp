@@ -12,6 +12,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRandomGenerator>
+#include <QSslCipher>
+#include <QSslSocket>
 
 namespace upin::app {
 
@@ -82,6 +84,17 @@ void Sender::start(const UploadPlan& plan)
         m_nam = new QNetworkAccessManager(this); // created in the sender's thread
     m_plan = plan;
     m_results.clear();
+    // Over https: the system's certificates and the plan's --cacert, or nothing checked (--insecure).
+    m_tls = QSslConfiguration::defaultConfiguration();
+    m_tlsError.clear();
+    if (plan.insecure)
+        m_tls.setPeerVerifyMode(QSslSocket::VerifyNone);
+    if (!plan.caCertificates.isEmpty()) {
+        const QList<QSslCertificate> extra = QSslCertificate::fromPath(plan.caCertificates, QSsl::Pem);
+        if (extra.isEmpty())
+            m_tlsError = QStringLiteral("--cacert %1: no PEM certificate could be read").arg(plan.caCertificates);
+        m_tls.addCaCertificates(extra);
+    }
     m_next = 0;
     m_cancelled = false;
     startNext();
@@ -121,17 +134,27 @@ void Sender::startNext()
     }
     m_current.bodyBytes = quint64(body->totalSize());
     m_current.hash = m_plan.hash;
+    const bool https = m_current.target.scheme() == QLatin1String("https");
+    m_current.insecure = https && m_plan.insecure;
+    if (https && !m_tlsError.isEmpty()) {
+        m_current.error = m_tlsError;
+        m_results.append(m_current);
+        emit runFinished(m_current);
+        body->deleteLater();
+        QMetaObject::invokeMethod(this, &Sender::startNext, Qt::QueuedConnection);
+        return;
+    }
     m_current.startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_clock.start();
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
-    if (m_plan.usesRawClient(m_current.target)) {
+    if (m_plan.usesRawClient()) {
         RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
         if (m_plan.hash != core::HashKind::None)
             headers.append({kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data())});
         for (const auto& [name, value] : m_plan.headers)
             headers.append({name.toUtf8(), value.toUtf8()});
         auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
-                                     m_plan.expectContinue, this);
+                                     m_plan.expectContinue, m_tls, this);
         body->setParent(upload);
         m_raw = upload;
         connect(upload, &RawUpload::uploadProgress, this,
@@ -140,6 +163,9 @@ void Sender::startNext()
         connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
             setResponseHead(upload->responseHead());
             m_current.answeredEarly = upload->answeredEarly();
+            m_current.tls = upload->tlsProtocol();
+            if (upload->status() > 0)
+                m_current.protocol = QStringLiteral("HTTP/1.1");
             completeRun(upload->status(), upload->responseBody(), error, *body);
             upload->deleteLater();
             m_raw = nullptr;
@@ -151,7 +177,10 @@ void Sender::startNext()
     request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
     request.setHeader(QNetworkRequest::ContentLengthHeader, body->totalSize());
     request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // HTTP/2 where a server offers it over TLS (ALPN); over plain http QNAM would try an h2c upgrade.
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, https);
+    if (https)
+        request.setSslConfiguration(m_tls);
     if (m_plan.expectContinue)
         request.setRawHeader("Expect", "100-continue");
     if (m_plan.hash != core::HashKind::None)
@@ -170,7 +199,11 @@ void Sender::startNext()
             m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
         QByteArray response = m_response;
         if (status > 0) {
-            QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' +
+            const bool http2 = m_reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
+            m_current.protocol = http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1");
+            if (m_current.target.scheme() == QLatin1String("https"))
+                m_current.tls = m_reply->sslConfiguration().sessionCipher().protocolString();
+            QByteArray head = (http2 ? "HTTP/2 " : "HTTP/1.1 ") + QByteArray::number(status) + ' ' +
                               m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray() + "\r\n";
             for (const auto& [name, value] : m_reply->rawHeaderPairs())
                 head += name + ": " + value + "\r\n";

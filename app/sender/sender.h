@@ -12,6 +12,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QSslConfiguration>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -44,6 +45,8 @@ private:
     void completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body);
 
     UploadPlan m_plan;
+    QSslConfiguration m_tls; // the plan's trust, for https targets
+    QString m_tlsError;      // its --cacert could not be read: every https run fails with this
     QNetworkAccessManager* m_nam = nullptr;
     QPointer<QNetworkReply> m_reply; // the upload under way through QNAM, or
     QPointer<RawUpload> m_raw;       // the one under way through the raw client

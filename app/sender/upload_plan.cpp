@@ -81,6 +81,8 @@ QJsonObject UploadPlan::toJson() const
                        {"headers", headerList},
                        {"runs", runs},
                        {"hash", toQString(core::kHashNames.name(hash))},
+                       {"cacert", caCertificates},
+                       {"insecure", insecure},
                        {"engine", toQString(kEngineNames.name(engine))}};
 }
 
@@ -124,6 +126,8 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     plan.chunked = json["chunked"].toBool();
     plan.expectContinue = json["expect_continue"].toBool();
     plan.runs = std::max(1, json["runs"].toInt(1));
+    plan.caCertificates = json["cacert"].toString();
+    plan.insecure = json["insecure"].toBool();
     // Plans saved before XXH3 say true or false.
     const QJsonValue hash = json["hash"];
     if (hash.isBool() || hash.isUndefined()) {
@@ -195,6 +199,10 @@ QString UploadPlan::toCurl() const
     else
         args << QStringLiteral("-H")
              << shellQuote(QStringLiteral("Expect:")); // curl adds it for large bodies otherwise
+    if (!caCertificates.isEmpty())
+        args << QStringLiteral("--cacert") << shellQuote(caCertificates);
+    if (insecure)
+        args << QStringLiteral("--insecure");
     if (!targets.isEmpty())
         args << shellQuote(targets.first().toString());
     return (prelude + args).join(QLatin1Char(' '));

@@ -3,6 +3,7 @@
 // real clients (curl, QNetworkAccessManager, raw sockets).
 
 #include "listener/listener.h"
+#include "sender/sender.h"
 
 #include "upin/core/digest.h"
 
@@ -16,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QThread>
@@ -80,6 +82,31 @@ inline std::string sha256(const QByteArray& bytes)
 {
     return core::Digest::hex(core::HashKind::Sha256, {bytes.constData(), size_t(bytes.size())});
 }
+
+// A Sender on its own thread, as the GUI and CLI use it.
+struct SenderThread {
+    QThread thread;
+    app::Sender* sender = new app::Sender;
+    SenderThread()
+    {
+        sender->moveToThread(&thread);
+        QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
+        thread.start();
+    }
+    ~SenderThread()
+    {
+        thread.quit();
+        thread.wait();
+    }
+    QList<app::RunResult> run(const app::UploadPlan& plan, int timeoutMs = 120000)
+    {
+        QSignalSpy done(sender, &app::Sender::finished);
+        QMetaObject::invokeMethod(
+            sender, [s = sender, plan] { s->start(plan); }, Qt::QueuedConnection);
+        REQUIRE(done.wait(timeoutMs));
+        return done.first().first().value<QList<app::RunResult>>();
+    }
+};
 
 inline std::string digest(core::HashKind kind, const QByteArray& bytes)
 {

@@ -19,33 +19,9 @@ using app::PlanPart;
 using app::RunResult;
 using app::UploadPlan;
 using test::ListenerFixture;
+using test::SenderThread;
 
 namespace {
-
-// A Sender on its own thread, as the GUI and CLI use it.
-struct SenderThread {
-    QThread thread;
-    app::Sender* sender = new app::Sender;
-    SenderThread()
-    {
-        sender->moveToThread(&thread);
-        QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
-        thread.start();
-    }
-    ~SenderThread()
-    {
-        thread.quit();
-        thread.wait();
-    }
-    QList<RunResult> run(const UploadPlan& plan, int timeoutMs = 120000)
-    {
-        QSignalSpy done(sender, &app::Sender::finished);
-        QMetaObject::invokeMethod(
-            sender, [s = sender, plan] { s->start(plan); }, Qt::QueuedConnection);
-        REQUIRE(done.wait(timeoutMs));
-        return done.first().first().value<QList<RunResult>>();
-    }
-};
 
 PlanPart filePart(const QString& name, const QString& path, const QString& type = {}, const QString& filename = {})
 {
@@ -340,7 +316,8 @@ struct RawRun {
     app::RawUpload upload;
     QSignalSpy finished{&upload, &app::RawUpload::finished};
     RawRun(int port, qsizetype size)
-        : bytes(size, 'b'), upload(QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port)), {}, &body, size, false)
+        : bytes(size, 'b'),
+          upload(QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port)), {}, &body, size, false, {})
     {
         body.open(QIODevice::ReadOnly);
     }

@@ -2,6 +2,7 @@
 // whose handshakes fail in the ways the wild makes them fail.
 
 #include "app/listener_fixture.h"
+#include "sender/run_report.h"
 
 #include <catch2/catch.hpp>
 
@@ -140,4 +141,55 @@ TEST_CASE("100 failed TLS handshakes leave the listener serving with every slot 
         REQUIRE(upload->waitForFinished(30000));
         CHECK(upload->readAllStandardOutput() == "200");
     }
+}
+
+TEST_CASE("send over https: both engines with --cacert, --insecure said, an untrusted certificate refused",
+          "[listener][tls][sender]")
+{
+    QTemporaryDir home;
+    ListenerFixture f(tlsConfig(home.filePath("tls")));
+    const QString certificate = f.listener.tlsIdentity()->certificatePath;
+    const QByteArray data = test::randomBytes(3 << 20, 63);
+    app::UploadPlan plan;
+    plan.targets = {QUrl(httpsUrl(f, "/file-part"))};
+    app::PlanPart file;
+    file.kind = app::PlanPart::Kind::File;
+    file.name = "doc";
+    file.path = f.file("doc.bin", data);
+    plan.parts = {file};
+    plan.caCertificates = certificate;
+    for (auto engine : {app::UploadPlan::Engine::Auto, app::UploadPlan::Engine::Qnam}) {
+        INFO("engine " << int(engine));
+        plan.engine = engine;
+        test::SenderThread s;
+        const auto results = s.run(plan);
+        REQUIRE(results.size() == 1);
+        INFO(results[0].error.toStdString());
+        CHECK(results[0].httpStatus == 200);
+        CHECK(results[0].integrityOk());
+        CHECK(results[0].parts[0].sentDigest.toStdString() == test::sha256(data));
+        CHECK(results[0].tls.startsWith("TLSv1."));
+        CHECK(results[0].protocol == "HTTP/1.1"); // what the listener offers (ALPN)
+        CHECK_FALSE(results[0].insecure);
+    }
+    plan.caCertificates.clear(); // the system does not know this certificate
+    for (auto engine : {app::UploadPlan::Engine::Auto, app::UploadPlan::Engine::Qnam}) {
+        plan.engine = engine;
+        test::SenderThread s;
+        const auto refused = s.run(plan);
+        REQUIRE(refused.size() == 1);
+        CHECK(refused[0].httpStatus == 0);
+        CHECK(refused[0].error.contains("self-signed"));
+    }
+    plan.insecure = true;
+    plan.engine = app::UploadPlan::Engine::Auto;
+    test::SenderThread s;
+    const auto unchecked = s.run(plan);
+    REQUIRE(unchecked.size() == 1);
+    CHECK(unchecked[0].httpStatus == 200);
+    CHECK(unchecked[0].insecure);
+    const QJsonObject json = app::runsToJson(unchecked).first().toObject();
+    CHECK(json["insecure"].toBool());
+    CHECK(json["tls"].toString().startsWith("TLSv1."));
+    CHECK(plan.toCurl().contains("--insecure"));
 }
