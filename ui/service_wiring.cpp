@@ -47,6 +47,8 @@ ListenerSettings loadListenerSettings()
     ListenerSettings settings;
     settings.hash = core::kHashNames.find(stored.value(QStringLiteral("listen/hash")).toString().toStdString())
                         .value_or(settings.hash);
+    settings.tls = stored.value(QStringLiteral("listen/tls"), settings.tls).toBool();
+    settings.tlsPort = quint16(stored.value(QStringLiteral("listen/tlsPort"), settings.tlsPort).toUInt());
     settings.retention.keepCaptures =
         stored.value(QStringLiteral("listen/keep"), settings.retention.keepCaptures).toInt();
     settings.retention.keepBytes =
@@ -68,6 +70,8 @@ void saveListenerSettings(const ListenerSettings& settings)
 {
     QSettings stored;
     stored.setValue(QStringLiteral("listen/hash"), app::toQString(core::kHashNames.name(settings.hash)));
+    stored.setValue(QStringLiteral("listen/tls"), settings.tls);
+    stored.setValue(QStringLiteral("listen/tlsPort"), settings.tlsPort);
     stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
     stored.setValue(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes);
     for (const auto& guard : app::kGuardSettings)
@@ -115,6 +119,7 @@ bool ServiceWiring::startListener(quint16 port)
     config.captureDir = m_captureDir;
     const ListenerSettings settings = loadListenerSettings();
     config.hash = settings.hash;
+    config.tls = settings.tls;
     config.retention = settings.retention;
     config.parser = settings.limits;
     config.maxBodyBytes = settings.limits.maxBodySize;
@@ -122,6 +127,7 @@ bool ServiceWiring::startListener(quint16 port)
     bool ok = false;
     for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
         config.port = port == 0 ? 0 : quint16(port + attempt);
+        config.tlsPort = quint16(settings.tlsPort + attempt); // both move on when one is taken
         ok = m_listener->start(config);
     }
     const QString address = QStringLiteral("127.0.0.1");
@@ -132,6 +138,14 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.inspectView()->setListenerBase(base);
         m_listenerBase = base;
         m_window.setListenerStatus(tr("Listening on %1").arg(base));
+        const auto tls = m_listener->tlsIdentity();
+        const QString tlsBase =
+            tls ? QStringLiteral("https://localhost:%1").arg(m_listener->tlsPort()) : QString(); // the name it has
+        m_window.sendView()->setTlsListener(tlsBase, tls ? tls->certificatePath : QString());
+        if (tls) {
+            m_window.listenView()->setTls(tlsBase, tls->certificatePath, tls->fingerprint);
+            m_window.setListenerStatus(tr("Listening on %1 and %2").arg(base, tlsBase));
+        }
         m_window.setCapturesRoot(m_listener->captureRoot());
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
     } else {

@@ -37,6 +37,7 @@
 #include <QBoxSet>
 #include <QBuffer>
 #include <QClipboard>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -61,6 +62,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTcpSocket>
 #include <QTest>
 #include <QTextBlock>
 #include <QThread>
@@ -251,6 +253,61 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     CHECK(window.sendView()->answer()->toPlainText().startsWith("HTTP/1.1 200 OK\nContent-Type: application/json"));
     CHECK(window.sendView()->answer()->toPlainText().contains("\n    \"parts\": [")); // the JSON, indented
     CHECK(window.sendView()->chart()->sentSeries()->count() > 1);
+    thread.quit();
+    thread.wait();
+}
+
+TEST_CASE("the Send tab uploads to the listener over https, trusting its certificate, with every check green",
+          "[ui][e2e][tls]")
+{
+    QTemporaryDir home;
+    app::ListenerConfig config;
+    config.tls = true;
+    config.tlsPort = 0;
+    config.tlsFolder = home.filePath("tls");
+    test::ListenerFixture f(config);
+    const auto identity = f.listener.tlsIdentity();
+    REQUIRE(identity.has_value());
+    const QString https = QStringLiteral("https://localhost:%1").arg(f.listener.tlsPort());
+    ui::MainWindow window;
+    QObject::connect(&f.listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
+    window.listenView()->setListening(true, "127.0.0.1", f.listener.port(), f.listener.captureRoot());
+    window.listenView()->setTls(https, identity->certificatePath, identity->fingerprint);
+    CHECK(window.listenView()->examples()->toPlainText().contains("curl --cacert '" + identity->certificatePath));
+    window.sendView()->setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
+    window.sendView()->setTlsListener(https, identity->certificatePath);
+    window.sendView()->setTargets({https + "/file-part"});
+    window.sendView()->partsModel()->addFiles({f.file("payload.bin", test::randomBytes(2 << 20, 71))});
+    const app::UploadPlan plan = window.sendView()->plan();
+    CHECK(plan.caCertificates == identity->certificatePath); // its own listener's certificate, trusted for it
+
+    QThread thread;
+    auto* sender = new app::Sender;
+    sender->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, sender, &QObject::deleteLater);
+    thread.start();
+    QObject::connect(sender, &app::Sender::runFinished, window.sendView(), &ui::SendView::onRunFinished);
+    QSignalSpy done(sender, &app::Sender::finished);
+    QMetaObject::invokeMethod(
+        sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
+    REQUIRE(done.wait(30000));
+    const auto results = done.first().first().value<QList<app::RunResult>>();
+    REQUIRE(results.size() == 1);
+    INFO(results[0].error.toStdString());
+    CHECK(results[0].integrityOk());
+    CHECK(results[0].tls.startsWith("TLSv1."));
+    CHECK(window.sendView()->results()->item(0, 5)->text() == QStringLiteral("✓"));
+    CHECK(window.sendView()->results()->item(0, 2)->text() == QStringLiteral("200 OK"));
+    // A client that does not finish its handshake is said in the Listen tab's status.
+    QTcpSocket plain;
+    plain.connectToHost(QHostAddress::LocalHost, f.listener.tlsPort());
+    REQUIRE(plain.waitForConnected(2000));
+    plain.write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    plain.waitForDisconnected(2000);
+    for (int i = 0; i < 50 && !window.listenView()->findChild<ui::ElidedLabel*>()->fullText().contains("handshake");
+         ++i)
+        QTest::qWait(20);
+    CHECK(window.listenView()->findChild<ui::ElidedLabel*>()->fullText().contains("1 TLS handshake(s) failed"));
     thread.quit();
     thread.wait();
 }
@@ -741,6 +798,10 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     REQUIRE(hash);
     CHECK(hash->currentText() == "SHA-256");
     hash->setCurrentIndex(hash->findText("XXH3-128")); // listen --hash xxh3
+    auto* tls = dialog.findChild<QCheckBox*>("listenTls");
+    REQUIRE(tls);
+    CHECK_FALSE(tls->isChecked());
+    tls->setChecked(true); // listen --tls
     CHECK(rate->text() == "1K");                       // the default, in the form it can be typed back
     CHECK(field->text() == "1M");
     CHECK(keepAlive->text() == "15");
@@ -764,6 +825,8 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     CHECK(dialog.settings().guards.allowedOrigins == QStringList{"http://localhost:3000", "https://app.test"});
     CHECK(dialog.settings().limits.maxFieldSize == std::numeric_limits<uint64_t>::max());
     CHECK(dialog.settings().hash == core::HashKind::Xxh3);
+    CHECK(dialog.settings().tls);
+    CHECK(dialog.settings().tlsPort == 8443);
 }
 
 TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/s for a body not sent",

@@ -201,8 +201,13 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
         return;
     }
     m_port->setValue(port);
+    m_failedHandshakes = 0;
+    m_tlsDetail.clear();
     const QString base = QStringLiteral("http://%1:%2").arg(address).arg(port);
-    m_status->setFullText(tr("Listening on %1 — captures in %2").arg(base, captureRoot)); // a long path: "…"
+    m_base = base;
+    m_captureRoot = captureRoot;
+    m_statusText = tr("Listening on %1 — captures in %2").arg(base, captureRoot);
+    m_status->setFullText(m_statusText); // a long path: "…"
     // Ready to paste: a file every Linux has (the comment says to use any), URLs quoted (zsh would read the ? of
     // a query as a pattern).
     m_examples->setPlainText(
@@ -215,8 +220,26 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
             .arg(base));
 }
 
+void ListenView::setTls(const QString& base, const QString& certificatePath, const QString& fingerprint)
+{
+    m_statusText = tr("Listening on %1 and %2 — captures in %3").arg(m_base, base, m_captureRoot);
+    m_tlsDetail = tr("HTTPS certificate (self-signed unless you gave your own): %1\nSHA-256 fingerprint: %2")
+                      .arg(certificatePath, fingerprint);
+    m_status->setFullText(m_statusText, m_tlsDetail);
+    m_examples->appendPlainText(
+        QStringLiteral("curl --cacert '%1' -F file=@/etc/os-release '%2/file-part'").arg(certificatePath, base));
+}
+
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
 {
+    for (const auto& e : batch)
+        if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed) {
+            ++m_failedHandshakes;
+            m_status->setFullText(
+                tr("%1 — %n TLS handshake(s) failed, the last from %2: %3", nullptr, m_failedHandshakes)
+                    .arg(m_statusText, e.client, e.errorDetail),
+                m_tlsDetail);
+        }
     m_model->apply(batch);
     // The timeline follows the selected capture, or the newest one when none is selected; it is redrawn only
     // when that capture's parts change, not on every throughput sample.

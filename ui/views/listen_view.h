@@ -34,6 +34,8 @@ public:
 
 public slots:
     void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
+    // The listener's HTTPS side, after setListening: its address and certificate in the status and the examples.
+    void setTls(const QString& base, const QString& certificatePath, const QString& fingerprint);
     void applyEvents(const QList<upin::app::ListenerEvent>& batch);
     // Captures earlier sessions stored, a batch at a time (newest batch first): listed above the live ones, and a
     // list that showed its newest row still does.
@@ -64,6 +66,11 @@ private:
     QPlainTextEdit* m_examples;
     PartTimelineChart* m_timeline;
     bool m_listening = false;
+    QString m_statusText; // what setListening and setTls said; failed handshakes are added to it
+    QString m_tlsDetail;  // the certificate's path and fingerprint, in the status's tooltip
+    QString m_captureRoot;
+    QString m_base;
+    int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
     ListenerSettings m_settings;
 };
 

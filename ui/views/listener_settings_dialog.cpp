@@ -4,6 +4,7 @@
 #include "common/qt_text.h"
 #include "listener/listener_guards.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -15,7 +16,8 @@
 namespace upin::ui {
 
 ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, QWidget* parent)
-    : QDialog(parent), m_settings(current), m_hash(new QComboBox), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
+    : QDialog(parent), m_settings(current), m_hash(new QComboBox), m_tls(new QCheckBox(tr("Serve HTTPS too, on port"))),
+      m_tlsPort(new QSpinBox), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
 {
     setWindowTitle(tr("Listener settings"));
     auto* form = new QFormLayout;
@@ -27,6 +29,16 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
                           "what sha256sum prints; XXH3-128 is an integrity check about ten times faster, which "
                           "xxh128sum prints. Our sender asks for the hash it uses itself."));
     form->addRow(tr("Hash parts"), m_hash);
+    m_tls->setObjectName(QStringLiteral("listenTls"));
+    m_tls->setChecked(current.tls);
+    m_tls->setToolTip(tr("The same endpoints over TLS 1.2/1.3 (--tls), with a self-signed certificate for localhost, "
+                         "127.0.0.1 and ::1 made on first use and kept in the app's data folder; the Listen tab "
+                         "shows its path and fingerprint, and the Send tab trusts it"));
+    m_tlsPort->setRange(1, 65535);
+    m_tlsPort->setValue(current.tlsPort);
+    m_tlsPort->setEnabled(current.tls);
+    connect(m_tls, &QCheckBox::toggled, m_tlsPort, &QSpinBox::setEnabled);
+    form->addRow(m_tls, m_tlsPort);
     m_keep->setRange(1, 1'000'000);
     m_keep->setValue(current.retention.keepCaptures);
     m_keep->setToolTip(tr("Finished captures kept in the captures folder; older ones are deleted (--keep)"));
@@ -78,6 +90,8 @@ void ListenerSettingsDialog::accept()
 {
     ListenerSettings chosen = m_settings;
     chosen.hash = core::HashKind(m_hash->currentData().toInt());
+    chosen.tls = m_tls->isChecked();
+    chosen.tlsPort = quint16(m_tlsPort->value());
     chosen.retention.keepCaptures = m_keep->value();
     if (m_keepBytes->text().trimmed().isEmpty()) {
         chosen.retention.keepBytes = 0;

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
@@ -17,6 +18,8 @@ namespace upin::ui {
 
 struct ListenerSettings {
     core::HashKind hash = core::HashKind::Sha256; // for requests without ?hash= (--hash)
+    bool tls = false;                             // HTTPS too, on tlsPort (--tls)
+    quint16 tlsPort = 8443;
     app::RetentionPolicy retention;
     core::Options limits = app::listenerLimits();
     app::ListenerGuards guards; // deadlines, slowest body, allowed origins and host names
@@ -32,6 +35,8 @@ public:
 private:
     ListenerSettings m_settings;
     QComboBox* m_hash;
+    QCheckBox* m_tls;
+    QSpinBox* m_tlsPort;
     QSpinBox* m_keep;
     QLineEdit* m_keepBytes;
     std::vector<QLineEdit*> m_guards; // one per app::kGuardSettings entry

@@ -205,6 +205,19 @@ void SendView::setListenerBase(const QString& base)
         m_target->setCurrentText(current);
 }
 
+void SendView::setTlsListener(const QString& base, const QString& certificatePath)
+{
+    m_tlsBase = base;
+    m_tlsCertificate = certificatePath;
+    if (base.isEmpty())
+        return;
+    for (const char* path : {"/file-part", "/part-event"}) {
+        const QString url = base + QLatin1String(path);
+        if (m_target->findText(url) < 0)
+            m_target->addItem(url);
+    }
+}
+
 void SendView::setTargets(const QStringList& urls)
 {
     for (auto it = urls.rbegin(); it != urls.rend(); ++it)
@@ -232,6 +245,9 @@ app::UploadPlan SendView::plan() const
     p.chunked = m_chunked->isChecked();
     p.expectContinue = m_expect->isChecked();
     p.hash = core::HashKind(m_hash->currentData().toInt());
+    // Our own HTTPS listener's certificate is self-signed: trusted here, for it alone, as curl --cacert would.
+    if (!m_tlsBase.isEmpty() && m_target->currentText().startsWith(m_tlsBase + QLatin1Char('/')))
+        p.caCertificates = m_tlsCertificate;
     return p;
 }
 

@@ -33,6 +33,8 @@ public:
     void setTargets(const QStringList& urls); // history, newest first
     QStringList targets() const;
     void setListenerBase(const QString& base);
+    // The listener's HTTPS side (empty base: none): its presets, and its certificate trusted for targets on it.
+    void setTlsListener(const QString& base, const QString& certificatePath);
     ThroughputChart* chart() const { return m_chart; }
     QTableWidget* results() const { return m_results; }
     QPlainTextEdit* answer() const { return m_answer; }
@@ -76,6 +78,8 @@ private:
     QList<app::RunResult> m_shownRuns; // one per row of m_results
     ThroughputChart* m_chart;
     QString m_listenerBase;
+    QString m_tlsBase;        // "https://localhost:8443" when the listener serves HTTPS
+    QString m_tlsCertificate; // its certificate, trusted for targets on it
     QElapsedTimer m_runClock;
     QList<app::RunResult> m_lastRuns;
     QList<app::ThroughputSample> m_liveSamples; // the current run's progress, drawn while it goes
