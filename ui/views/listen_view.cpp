@@ -226,8 +226,10 @@ void ListenView::setTls(const QString& base, const QString& certificatePath, con
     m_tlsDetail = tr("HTTPS certificate (self-signed unless you gave your own): %1\nSHA-256 fingerprint: %2")
                       .arg(certificatePath, fingerprint);
     m_status->setFullText(m_statusText, m_tlsDetail);
-    m_examples->appendPlainText(
-        QStringLiteral("curl --cacert '%1' -F file=@/etc/os-release '%2/file-part'").arg(certificatePath, base));
+    QStringList lines = m_examples->toPlainText().split(QLatin1Char('\n'));
+    lines.insert(
+        1, QStringLiteral("curl --cacert '%1' -F file=@/etc/os-release '%2/file-part'").arg(certificatePath, base));
+    m_examples->setPlainText(lines.join(QLatin1Char('\n'))); // second, after the comment: seen without scrolling
 }
 
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
