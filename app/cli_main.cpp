@@ -18,10 +18,12 @@ commands:
         write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
   curl SOURCE [--to URL] [--parts-dir DIR]
         print a curl command that sends a capture's (or a body's, request's, HAR file's) parts again
-  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--hash sha256|xxh3|none] [--keep N]
-        [--keep-bytes SIZE] [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S]
-        [--min-body-rate SIZE] [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
-        receive uploads on http://127.0.0.1:8080 (/part-event, /file-part, /capture, /discard, GET /captures/ID)
+  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--hash sha256|xxh3|none]
+        [--tls [--tls-port N] [--tls-only] [--cert FILE --key FILE]] [--keep N] [--keep-bytes SIZE]
+        [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S] [--min-body-rate SIZE]
+        [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
+        receive uploads on http://127.0.0.1:8080, and with --tls on https://localhost:8443 (/part-event,
+        /file-part, /capture, /discard, GET /captures/ID)
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]
         [--chunked] [--expect-continue] [--hash sha256|xxh3|none] [-H 'Name: value'] [--cacert FILE] [--insecure]
         [--json|--csv] [--print-curl]
