@@ -81,7 +81,8 @@ int runListen(const QStringList& arguments)
     QCommandLineOption tlsPort(QStringLiteral("tls-port"), QStringLiteral("HTTPS port (default 8443; 0 picks one)"),
                                QStringLiteral("N"), QStringLiteral("8443"));
     QCommandLineOption tlsOnly(QStringLiteral("tls-only"), QStringLiteral("HTTPS only: no plain HTTP on --port"));
-    QCommandLineOption cert(QStringLiteral("cert"), QStringLiteral("your certificate (PEM), e.g. from mkcert"),
+    QCommandLineOption cert(QStringLiteral("cert"),
+                            QStringLiteral("your certificate (PEM, a full chain too), e.g. from mkcert; implies --tls"),
                             QStringLiteral("FILE"));
     QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
     cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, hash, noHash, tls, tlsPort, tlsOnly, cert, key});

@@ -12,6 +12,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSslCertificate>
 #include <QThread>
 #include <QTimer>
 
@@ -113,8 +114,13 @@ struct PlanOptions {
         }
         if (cl.isSet(boundary))
             p.boundary = cl.value(boundary);
-        if (cl.isSet(cacert))
+        if (cl.isSet(cacert)) {
             p.caCertificates = cl.value(cacert);
+            if (QSslCertificate::fromPath(p.caCertificates, QSsl::Pem).isEmpty()) {
+                error = QStringLiteral("--cacert %1: no PEM certificate could be read").arg(p.caCertificates);
+                return std::nullopt;
+            }
+        }
         p.insecure = p.insecure || cl.isSet(insecure);
         if (cl.isSet(engine)) {
             auto e = engineFromName(cl.value(engine));

@@ -153,12 +153,15 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
     connect(&m_keepAliveTimer, &QTimer::timeout, this, &Connection::closeIfWaiting);
     // A client that does not take its answer would hold the slot and the answer's memory for ever.
     connect(&m_answerTimer, &QTimer::timeout, this, &Connection::drop);
-    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
-        if (m_socket->bytesToWrite() == 0)
+    auto answerProgress = [this] {
+        if (unsentBytes() == 0)
             m_answerTimer.stop();
-        if (!m_unprocessed.isEmpty() && m_socket->bytesToWrite() <= kMaxAnswerBacklog)
+        if (!m_unprocessed.isEmpty() && unsentBytes() <= kMaxAnswerBacklog)
             QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
-    });
+    };
+    connect(m_socket, &QTcpSocket::bytesWritten, this, answerProgress);
+    if (m_tls)
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, answerProgress);
     // Precise: a coarse timer may fire 5% early, and a window that ends just before the grace period's end would
     // be skipped, holding a too-slow client for a whole window more.
     m_rateTimer.setTimerType(Qt::PreciseTimer);
@@ -210,6 +213,13 @@ void Connection::startTls()
             tlsFailed(tls->errorString());
     });
     tls->startServerEncryption();
+}
+
+// Answer bytes not yet handed to the kernel: over TLS also those encrypted and waiting (bytesToWrite() counts only
+// what is not yet encrypted, so a client that does not read would seem to have its answer).
+qint64 Connection::unsentBytes() const
+{
+    return m_socket->bytesToWrite() + (m_tls ? static_cast<QSslSocket*>(m_socket)->encryptedBytesToWrite() : 0);
 }
 
 void Connection::respondBusy()
@@ -296,7 +306,7 @@ void Connection::onReadyRead()
 bool Connection::consume(core::ByteView data)
 {
     while (!data.empty() && m_state != State::Closing) {
-        if (m_state == State::Head && m_socket->bytesToWrite() > kMaxAnswerBacklog) {
+        if (m_state == State::Head && unsentBytes() > kMaxAnswerBacklog) {
             m_unprocessed = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
@@ -561,7 +571,9 @@ void Connection::checkBodyRate()
 void Connection::onTimeout(const char* what)
 {
     if (m_tls && !m_encrypted) {
-        tlsFailed(QStringLiteral("the TLS handshake did not finish within the %1 timeout").arg(QLatin1String(what)));
+        tlsFailed(QStringLiteral("the TLS handshake did not finish within the %1 timeout (%2 s)")
+                      .arg(QLatin1String(what))
+                      .arg(double(m_shared->config.guards.headTimeoutMs) / 1000));
         return;
     }
     if (m_state == State::Closing)
@@ -615,7 +627,7 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
         m_socket->write(body); // apart from the head: a large answer is not copied once more
     m_headOnly = false;
     m_corsHeaders.clear();
-    if (m_socket->bytesToWrite() > 0)
+    if (unsentBytes() > 0)
         m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
     if (close)
         closeAfterAnswer();
@@ -672,20 +684,6 @@ void Connection::closeAfterAnswer()
     m_rateTimer.stop();
     m_keepAliveTimer.stop();
     releaseSlot();
-    if (m_tls) {
-        // TLS ends with a close_notify, which only Qt can send, after the encrypted answer has left: shutting the
-        // descriptor's sending side as below would cut that answer off while it waits in the TLS layer.
-        auto* tls = static_cast<QSslSocket*>(m_socket);
-        auto closeWhenSent = [tls] {
-            if (tls->bytesToWrite() == 0 && tls->encryptedBytesToWrite() == 0)
-                tls->disconnectFromHost();
-        };
-        connect(tls, &QSslSocket::encryptedBytesWritten, this, closeWhenSent);
-        m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
-        tls->flush();
-        closeWhenSent();
-        return;
-    }
     if (++m_shared->lingeringConnections > kMaxLingeringPerSlot * m_shared->config.maxConnections) {
         --m_shared->lingeringConnections; // too many already: the answer is sent, then the connection closed
         m_socket->disconnectFromHost();
@@ -694,14 +692,19 @@ void Connection::closeAfterAnswer()
     m_lingering = true;
     // The linger time counts from the end of the answer; until then the answer deadline applies.
     auto shutdownWhenSent = [this] {
-        if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState &&
-            !m_lingerTimer.isActive()) {
-            ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+        if (unsentBytes() == 0 && m_socket->state() == QAbstractSocket::ConnectedState && !m_lingerTimer.isActive()) {
+            // Over TLS the sending side stays open: shutting the descriptor's would cut the TLS stream (and only Qt
+            // can send close_notify, with a full close). The client reads the answer, which has a length, and
+            // closes; or the linger limits end the connection.
+            if (!m_tls)
+                ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
             m_lingerTimer.start(kLingerQuietMs);
             m_lingerClock.start();
         }
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);
+    if (m_tls)
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, shutdownWhenSent);
     connect(&m_lingerTimer, &QTimer::timeout, this, &Connection::drop);
     m_socket->flush();
     shutdownWhenSent();

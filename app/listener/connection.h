@@ -37,6 +37,7 @@ private:
     void startTls();
     void tlsFailed(const QString& why);
     void respondBusy(); // 503: every slot is taken
+    qint64 unsentBytes() const;
     void onReadyRead();
     bool consume(core::ByteView data);
     void onDisconnected();

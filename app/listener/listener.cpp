@@ -144,10 +144,12 @@ bool Listener::setUpTls()
         config.certificateFile.isEmpty()
             ? localTlsIdentity(config.tlsFolder.isEmpty() ? defaultTlsFolder() : config.tlsFolder, &m_error)
             : tlsIdentityFromFiles(config.certificateFile, config.keyFile, &m_error);
-    if (!m_shared->tlsIdentity)
+    if (!m_shared->tlsIdentity) {
+        m_error = QStringLiteral("TLS certificate: ") + m_error;
         return false;
+    }
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-    tls.setLocalCertificate(m_shared->tlsIdentity->certificate);
+    tls.setLocalCertificateChain(m_shared->tlsIdentity->chain);
     tls.setPrivateKey(m_shared->tlsIdentity->key);
     tls.setProtocol(QSsl::TlsV1_2OrLater);
     tls.setPeerVerifyMode(QSslSocket::QueryPeer);                 // a client certificate is noted, not asked for

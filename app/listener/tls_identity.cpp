@@ -85,9 +85,9 @@ std::pair<QByteArray, QByteArray> makeSelfSigned()
 bool writePrivate(const QString& path, const QByteArray& bytes, QString* error)
 {
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || file.write(bytes) != bytes.size() ||
-        !file.flush()) {
+    QFile::remove(path); // created anew with its permissions, never readable by others for a moment
+    if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
+        file.write(bytes) != bytes.size() || !file.flush()) {
         *error = QStringLiteral("%1: %2").arg(path, file.errorString());
         return false;
     }
@@ -103,7 +103,10 @@ QString fingerprintOf(const QSslCertificate& certificate)
 
 QString defaultTlsFolder()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("tls"));
+    // Beside the captures (CaptureStore::defaultRoot), shared by the window and the CLI: a certificate a client
+    // was told to trust works with either.
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("UploadInspector/tls"));
 }
 
 std::optional<TlsIdentity> tlsIdentityFromFiles(const QString& certificateFile, const QString& keyFile, QString* error)
@@ -127,7 +130,9 @@ std::optional<TlsIdentity> tlsIdentityFromFiles(const QString& certificateFile, 
     BioPtr certificateBio(BIO_new_mem_buf(certificateBytes.constData(), int(certificateBytes.size())));
     BioPtr keyBio(BIO_new_mem_buf(keyBytes.constData(), int(keyBytes.size())));
     X509Ptr x509(PEM_read_bio_X509(certificateBio.get(), nullptr, nullptr, nullptr));
-    PkeyPtr pkey(PEM_read_bio_PrivateKey(keyBio.get(), nullptr, nullptr, nullptr));
+    // No passphrase: OpenSSL's default would ask for one on the terminal and wait.
+    auto noPassphrase = [](char*, int, int, void*) { return 0; };
+    PkeyPtr pkey(PEM_read_bio_PrivateKey(keyBio.get(), nullptr, noPassphrase, nullptr));
     if (!pkey) {
         *error = QStringLiteral("%1: not an unencrypted PEM private key").arg(keyFile);
         return std::nullopt;
@@ -144,6 +149,7 @@ std::optional<TlsIdentity> tlsIdentityFromFiles(const QString& certificateFile, 
     }
     TlsIdentity identity;
     identity.certificate = chain.first();
+    identity.chain = chain; // a fullchain.pem's intermediates go out with it
     identity.key = key;
     identity.certificatePath = QFileInfo(certificateFile).absoluteFilePath();
     identity.fingerprint = fingerprintOf(identity.certificate);
@@ -158,6 +164,7 @@ std::optional<TlsIdentity> localTlsIdentity(const QString& folder, QString* erro
     if (auto existing = tlsIdentityFromFiles(certificatePath, keyPath, &ignored);
         existing && existing->certificate.expiryDate() > QDateTime::currentDateTimeUtc().addDays(1)) {
         existing->generated = true;
+        QFile::setPermissions(keyPath, QFileDevice::ReadOwner | QFileDevice::WriteOwner); // whoever loosened it
         return existing;
     }
     if (!QDir().mkpath(folder)) {

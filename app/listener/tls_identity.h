@@ -14,13 +14,14 @@ namespace upin::app {
 
 struct TlsIdentity {
     QSslCertificate certificate;
+    QList<QSslCertificate> chain; // the certificate first, then any intermediates its file holds
     QSslKey key;
     QString certificatePath; // what a client passes to trust it: curl --cacert PATH
     QString fingerprint;     // SHA-256 of the certificate, "AB:CD:…", as browsers show it
     bool generated = false;  // made here (and perhaps just now), not the user's own
 };
 
-// The app data folder's "tls".
+// UploadInspector/tls in the user's data folder, beside the captures.
 QString defaultTlsFolder();
 // folder/cert.pem and folder/key.pem, made when absent (or expired, or unreadable as a pair); nullopt with error.
 std::optional<TlsIdentity> localTlsIdentity(const QString& folder, QString* error);

@@ -71,6 +71,8 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
         connect(m_socket, &QTcpSocket::connected, this, sendHead);
     }
     connect(m_socket, &QTcpSocket::bytesWritten, this, &RawUpload::sendMore);
+    if (m_tls) // the encrypted bytes drain after bytesWritten: sending resumes as they do
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, &RawUpload::sendMore);
     connect(m_socket, &QTcpSocket::readyRead, this, &RawUpload::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         onReadyRead();
@@ -85,6 +87,13 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
         else if (error != QAbstractSocket::RemoteHostClosedError)
             finish(m_socket->errorString());
     });
+}
+
+// What waits to be sent: over TLS also what is encrypted and not yet written (bytesToWrite() counts only the
+// bytes not yet encrypted, so the body would pile up in memory, and its last byte seem sent long before it is).
+qint64 RawUpload::queuedBytes() const
+{
+    return m_socket->bytesToWrite() + (m_tls ? static_cast<QSslSocket*>(m_socket)->encryptedBytesToWrite() : 0);
 }
 
 quint16 RawUpload::defaultPort() const
@@ -116,8 +125,7 @@ void RawUpload::sendMore()
         return;
     QByteArray chunk(kChunk, Qt::Uninitialized);
     // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
-    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState &&
-           m_socket->bytesToWrite() < kMaxQueued) {
+    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState && queuedBytes() < kMaxQueued) {
         // As curl does: look for an answer before each write, so an early one stops the body before the server's
         // reset can end the connection.
         onReadyRead();

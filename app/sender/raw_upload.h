@@ -48,6 +48,7 @@ private:
     void finish(const QString& error);
     void keepAnswer(const char* data, qint64 size);
     quint16 defaultPort() const;
+    qint64 queuedBytes() const;
 
     QUrl m_url;
     Headers m_headers;

@@ -193,3 +193,36 @@ TEST_CASE("send over https: both engines with --cacert, --insecure said, an untr
     CHECK(json["tls"].toString().startsWith("TLSv1."));
     CHECK(plan.toCurl().contains("--insecure"));
 }
+
+TEST_CASE("over TLS an early answer stops the body, a passphrase-protected key is refused, not waited on",
+          "[listener][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture f(tlsConfig(home.filePath("tls")));
+    app::UploadPlan plan;
+    plan.targets = {QUrl(httpsUrl(f, "/nothing"))};
+    app::PlanPart big;
+    big.kind = app::PlanPart::Kind::Synthetic;
+    big.name = "big";
+    big.size = quint64{256} << 20;
+    plan.parts = {big};
+    plan.caCertificates = f.listener.tlsIdentity()->certificatePath;
+    test::SenderThread s;
+    const auto results = s.run(plan);
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].httpStatus == 404);
+    CHECK(results[0].answeredEarly); // the encrypted bytes waiting count: the body is not all queued at once
+    CHECK(results[0].bytesSent < big.size / 4);
+
+    QProcess openssl;
+    const QString key = home.filePath("enc.key"), certificate = home.filePath("enc.crt");
+    openssl.start("openssl", {"genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes256", "-pass",
+                              "pass:secret", "-out", key});
+    REQUIRE(openssl.waitForFinished(10000));
+    openssl.start("openssl", {"req", "-x509", "-key", key, "-passin", "pass:secret", "-subj", "/CN=localhost", "-days",
+                              "2", "-out", certificate});
+    REQUIRE(openssl.waitForFinished(10000));
+    QString error;
+    CHECK_FALSE(app::tlsIdentityFromFiles(certificate, key, &error).has_value());
+    CHECK(error.contains("not an unencrypted PEM private key"));
+}
