@@ -36,8 +36,8 @@
 #include <QBoxPlotSeries>
 #include <QBoxSet>
 #include <QBuffer>
-#include <QClipboard>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -801,8 +801,8 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     auto* tls = dialog.findChild<QCheckBox*>("listenTls");
     REQUIRE(tls);
     CHECK_FALSE(tls->isChecked());
-    tls->setChecked(true); // listen --tls
-    CHECK(rate->text() == "1K");                       // the default, in the form it can be typed back
+    tls->setChecked(true);       // listen --tls
+    CHECK(rate->text() == "1K"); // the default, in the form it can be typed back
     CHECK(field->text() == "1M");
     CHECK(keepAlive->text() == "15");
     CHECK(origins->text().isEmpty());
