@@ -30,22 +30,22 @@ struct RunResult {
     int run = 0;
     qint64 startedAtMs = 0; // wall clock, ms since the epoch
     quint64 bodyBytes = 0;
-    core::HashKind hash = core::HashKind::Sha256; // what the part checks compare
-    QString protocol;                             // "HTTP/1.1" or "HTTP/2", once connected
-    QString tls;                                  // "TLSv1.3" over https; empty over http
-    bool insecure = false;                        // https without checking the server's certificate
-    quint64 bytesSent = 0;                        // of bodyBytes, handed to the network
-    QList<ThroughputSample> upload;               // bytes handed to the network over time
-    double lastByteSeconds = -1;                  // when the last body byte was handed over
+    quint64 bytesSent = 0;          // of bodyBytes, handed to the network
+    QList<ThroughputSample> upload; // bytes handed to the network over time
+    double lastByteSeconds = -1;    // when the last body byte was handed over
     double responseHeadSeconds = -1;
     double totalSeconds = -1;
-    int httpStatus = 0;
+    QString protocol;                                     // "HTTP/1.1" or "HTTP/2", once connected
+    QString tls;                                          // "TLSv1.3" over https; empty over http
     QByteArray statusLine;                                // "HTTP/1.1 404 Not Found"
     QList<QPair<QByteArray, QByteArray>> responseHeaders; // as the server sent them
-    QString error;              // transport error or cancellation; empty when the exchange completed
-    QByteArray response;        // first 1 MiB of the answer's body
-    bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
+    QString error;       // transport error or cancellation; empty when the exchange completed
+    QByteArray response; // first 1 MiB of the answer's body
     QList<PartCheck> parts;
+    int httpStatus = 0;
+    core::HashKind hash = core::HashKind::Sha256; // what the part checks compare
+    bool insecure = false;                        // https without checking the server's certificate
+    bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
     bool cancelled = false;
     bool bodySent() const { return lastByteSeconds >= 0; }
     // Only for a run that sent its whole body and got an answer: a rate of an upload cut short means nothing.
