@@ -1,5 +1,6 @@
 #include "listener/connection.h"
 #include "common/qt_text.h"
+#include "common/unsent_bytes.h"
 
 #include "inspect/report_json.h"
 #include "listener/form_page.h"
@@ -154,9 +155,9 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
     // A client that does not take its answer would hold the slot and the answer's memory for ever.
     connect(&m_answerTimer, &QTimer::timeout, this, &Connection::drop);
     auto answerProgress = [this] {
-        if (unsentBytes() == 0)
+        if (unsentBytes(*m_socket) == 0)
             m_answerTimer.stop();
-        if (!m_unprocessed.isEmpty() && unsentBytes() <= kMaxAnswerBacklog)
+        if (!m_unprocessed.isEmpty() && unsentBytes(*m_socket) <= kMaxAnswerBacklog)
             QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, answerProgress);
@@ -213,13 +214,6 @@ void Connection::startTls()
             tlsFailed(tls->errorString());
     });
     tls->startServerEncryption();
-}
-
-// Answer bytes not yet handed to the kernel: over TLS also those encrypted and waiting (bytesToWrite() counts only
-// what is not yet encrypted, so a client that does not read would seem to have its answer).
-qint64 Connection::unsentBytes() const
-{
-    return m_socket->bytesToWrite() + (m_tls ? static_cast<QSslSocket*>(m_socket)->encryptedBytesToWrite() : 0);
 }
 
 void Connection::respondBusy()
@@ -306,7 +300,7 @@ void Connection::onReadyRead()
 bool Connection::consume(core::ByteView data)
 {
     while (!data.empty() && m_state != State::Closing) {
-        if (m_state == State::Head && unsentBytes() > kMaxAnswerBacklog) {
+        if (m_state == State::Head && unsentBytes(*m_socket) > kMaxAnswerBacklog) {
             m_unprocessed = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
@@ -627,7 +621,7 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
         m_socket->write(body); // apart from the head: a large answer is not copied once more
     m_headOnly = false;
     m_corsHeaders.clear();
-    if (unsentBytes() > 0)
+    if (unsentBytes(*m_socket) > 0)
         m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
     if (close)
         closeAfterAnswer();
@@ -692,7 +686,8 @@ void Connection::closeAfterAnswer()
     m_lingering = true;
     // The linger time counts from the end of the answer; until then the answer deadline applies.
     auto shutdownWhenSent = [this] {
-        if (unsentBytes() == 0 && m_socket->state() == QAbstractSocket::ConnectedState && !m_lingerTimer.isActive()) {
+        if (unsentBytes(*m_socket) == 0 && m_socket->state() == QAbstractSocket::ConnectedState &&
+            !m_lingerTimer.isActive()) {
             // Over TLS the sending side stays open: shutting the descriptor's would cut the TLS stream (and only Qt
             // can send close_notify, with a full close). The client reads the answer, which has a length, and
             // closes; or the linger limits end the connection.

@@ -14,7 +14,6 @@
 #include <QUrlQuery>
 
 #include <memory>
-#include <vector>
 
 class QTcpSocket;
 
@@ -37,7 +36,6 @@ private:
     void startTls();
     void tlsFailed(const QString& why);
     void respondBusy(); // 503: every slot is taken
-    qint64 unsentBytes() const;
     void onReadyRead();
     bool consume(core::ByteView data);
     void onDisconnected();

@@ -1,5 +1,7 @@
 #include "sender/raw_upload.h"
 
+#include "common/unsent_bytes.h"
+
 #include <QSslCipher>
 #include <QSslSocket>
 
@@ -89,13 +91,6 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     });
 }
 
-// What waits to be sent: over TLS also what is encrypted and not yet written (bytesToWrite() counts only the
-// bytes not yet encrypted, so the body would pile up in memory, and its last byte seem sent long before it is).
-qint64 RawUpload::queuedBytes() const
-{
-    return m_socket->bytesToWrite() + (m_tls ? static_cast<QSslSocket*>(m_socket)->encryptedBytesToWrite() : 0);
-}
-
 quint16 RawUpload::defaultPort() const
 {
     return m_tls ? 443 : 80;
@@ -125,7 +120,7 @@ void RawUpload::sendMore()
         return;
     QByteArray chunk(kChunk, Qt::Uninitialized);
     // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
-    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState && queuedBytes() < kMaxQueued) {
+    while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState && unsentBytes(*m_socket) < kMaxQueued) {
         // As curl does: look for an answer before each write, so an early one stops the body before the server's
         // reset can end the connection.
         onReadyRead();

@@ -48,7 +48,6 @@ private:
     void finish(const QString& error);
     void keepAnswer(const char* data, qint64 size);
     quint16 defaultPort() const;
-    qint64 queuedBytes() const;
 
     QUrl m_url;
     Headers m_headers;
