@@ -4,6 +4,7 @@
 #include "sender/raw_upload.h"
 
 #include "common/qt_text.h"
+#include "common/same_core.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -80,8 +81,6 @@ Sender::~Sender() = default;
 
 void Sender::start(const UploadPlan& plan)
 {
-    if (!m_nam)
-        m_nam = new QNetworkAccessManager(this); // created in the sender's thread
     m_plan = plan;
     m_results.clear();
     // Over https: the system's certificates and the plan's --cacert, or nothing checked (--insecure).
@@ -173,6 +172,10 @@ void Sender::startNext()
         upload->start();
         return;
     }
+    // A manager per run, made while this thread keeps to one core, so that its HTTP thread starts on that core too
+    // and the two take turns there (same_core.h says why); both are let go when the run ends.
+    m_sameCore = std::make_unique<SameCore>();
+    m_nam = new QNetworkAccessManager(this);
     QNetworkRequest request(m_current.target);
     request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
     request.setHeader(QNetworkRequest::ContentLengthHeader, body->totalSize());
@@ -212,6 +215,9 @@ void Sender::startNext()
         }
         m_reply->deleteLater();
         m_reply = nullptr;
+        m_nam->deleteLater(); // after the reply; its HTTP thread ends
+        m_nam = nullptr;
+        m_sameCore.reset();
         completeRun(status, response, error, *body);
     };
     connect(m_reply, &QNetworkReply::finished, this, onFinished);

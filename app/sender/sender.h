@@ -14,12 +14,15 @@
 #include <QPointer>
 #include <QSslConfiguration>
 
+#include <memory>
+
 class QNetworkAccessManager;
 class QNetworkReply;
 
 namespace upin::app {
 
 class MultipartBody;
+class SameCore;
 class RawUpload;
 
 class Sender final : public QObject {
@@ -45,11 +48,12 @@ private:
     void completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body);
 
     UploadPlan m_plan;
-    QSslConfiguration m_tls; // the plan's trust, for https targets
-    QString m_tlsError;      // its --cacert could not be read: every https run fails with this
-    QNetworkAccessManager* m_nam = nullptr;
-    QPointer<QNetworkReply> m_reply; // the upload under way through QNAM, or
-    QPointer<RawUpload> m_raw;       // the one under way through the raw client
+    QSslConfiguration m_tls;                // the plan's trust, for https targets
+    QString m_tlsError;                     // its --cacert could not be read: every https run fails with this
+    QNetworkAccessManager* m_nam = nullptr; // the QNAM run's own
+    std::unique_ptr<SameCore> m_sameCore;   // while a QNAM run is under way
+    QPointer<QNetworkReply> m_reply;        // the upload under way through QNAM, or
+    QPointer<RawUpload> m_raw;              // the one under way through the raw client
     QByteArray m_response;
     QElapsedTimer m_clock;
     RunResult m_current;
