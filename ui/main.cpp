@@ -3,6 +3,7 @@
 
 #include "cli/cli_args.h"
 #include "common/limits.h"
+#include "common/malloc_tuning.h"
 #include "main_window.h"
 #include "models/plan_parts_model.h"
 #include "service_wiring.h"
@@ -22,6 +23,7 @@ using namespace upin;
 
 int main(int argc, char** argv)
 {
+    upin::app::keepFreedMemory();
     QApplication application(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("UploadInspector"));
     QApplication::setApplicationName(QStringLiteral("upload-inspector"));
