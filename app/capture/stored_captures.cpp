@@ -28,7 +28,9 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     // Rounded up: a capture that took a fraction of a millisecond has a rate, not a duration of 0 ms.
     c.elapsedMs = qint64(std::ceil(json[QStringLiteral("elapsed_ms")].toDouble()));
     c.started = c.finished.addMSecs(-c.elapsedMs);
-    c.client = json[QStringLiteral("request")].toObject()[QStringLiteral("client")].toString();
+    const QJsonObject request = json[QStringLiteral("request")].toObject();
+    c.client = request[QStringLiteral("client")].toString();
+    c.tls = transportLabel(request[QStringLiteral("transport")].toObject());
     c.endpoint = json[QStringLiteral("endpoint")].toString();
     c.matcher = json[QStringLiteral("matcher")].toString();
     c.bytes = quint64(json[QStringLiteral("bytes")].toInteger());

@@ -7,6 +7,7 @@
 #include "upin/core/event_recorder.h"
 
 #include <QHostAddress>
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -92,6 +93,7 @@ struct ListenerEvent {
     quint64 captureId = 0;
     QString endpoint; // "/file-part"
     QString client;   // "127.0.0.1:53312"
+    QString tls;      // "TLS 1.3" over TLS (transportLabel), empty over plain HTTP
     QString matcher;
     CaptureState state = CaptureState::Receiving;
     quint64 bytes = 0; // body bytes so far
@@ -103,6 +105,12 @@ struct ListenerEvent {
     QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
 };
+
+// A capture's request.transport (capture.json) as the captures list shows it: "TLS 1.3", or empty over plain HTTP.
+inline QString transportLabel(const QJsonObject& transport)
+{
+    return transport[QLatin1String("tls")].toBool() ? transport[QLatin1String("protocol")].toString() : QString();
+}
 
 } // namespace upin::app
 

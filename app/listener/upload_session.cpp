@@ -113,6 +113,7 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     e.captureId = m_id;
     e.endpoint = endpointPath(m_request.endpoint);
     e.client = m_request.client;
+    e.tls = transportLabel(m_request.transport);
     e.matcher = matcherLabel();
     e.bytes = m_bodyBytes;
     // Whole milliseconds begun, as stored captures are listed: a sub-millisecond capture reads 1 ms, with a rate.

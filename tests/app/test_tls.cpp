@@ -2,6 +2,7 @@
 // whose handshakes fail in the ways the wild makes them fail.
 
 #include "app/listener_fixture.h"
+#include "capture/stored_captures.h"
 #include "sender/run_report.h"
 
 #include <catch2/catch.hpp>
@@ -88,6 +89,14 @@ TEST_CASE("curl --cacert uploads over TLS with exact hashes, and the capture say
         // Plain HTTP still records its transport as such.
         auto plain = curl({"-F", "a=b", f.url("/capture")});
         REQUIRE(plain.status == 200);
+        // Read back as the Listen tab lists stored captures: those over TLS with its version (the two uploads to
+        // /file-part and the one to /capture), the plain one without.
+        const QList<app::StoredCapture> stored = app::storedCaptures(f.listener.captureRoot(), 10);
+        REQUIRE(stored.size() == 4);
+        for (const auto& c : stored)
+            CHECK(c.tls == (c.id == plain.json["capture_id"].toString().toULongLong()
+                                ? QString()
+                                : transport["protocol"].toString()));
         CHECK(f.listener.tlsHandshakeFailures() == 0);
     }
     ListenerFixture again(tlsConfig(folder)); // the certificate a client was told to trust is kept

@@ -135,9 +135,14 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
     auto done = event(app::ListenerEvent::Kind::CaptureFinished, 7, 200);
     done.state = app::CaptureState::Complete;
     done.partCount = 3;
-    captures.apply({event(app::ListenerEvent::Kind::CaptureStarted, 7, 0), progress, done,
-                    event(app::ListenerEvent::Kind::CaptureStarted, 8, 0)});
+    auto overTls = event(app::ListenerEvent::Kind::CaptureStarted, 8, 0);
+    overTls.tls = "TLSv1.3";
+    captures.apply({event(app::ListenerEvent::Kind::CaptureStarted, 7, 0), progress, done, overTls});
     REQUIRE(captures.rowCount() == 2);
+    // A capture that came over TLS says so where its client is listed; a plain one shows the client alone.
+    CHECK(captures.data(captures.index(0, ui::CaptureListModel::Client), Qt::DisplayRole).toString() == "127.0.0.1:1");
+    CHECK(captures.data(captures.index(1, ui::CaptureListModel::Client), Qt::DisplayRole).toString() ==
+          "127.0.0.1:1 (TLSv1.3)");
     CHECK(captures.row(0).samples.size() == 2);
     CHECK(captures.data(captures.index(0, ui::CaptureListModel::State), Qt::DisplayRole).toString() == "complete");
     CHECK(captures.data(captures.index(0, ui::CaptureListModel::Parts), Qt::DisplayRole).toInt() == 3);

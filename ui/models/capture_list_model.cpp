@@ -34,7 +34,7 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case Time: // a capture from another day says which
             return r.started.toString(r.started.date() == QDate::currentDate() ? QStringLiteral("HH:mm:ss")
                                                                                : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        case Client: return r.client;
+        case Client: return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
         case Endpoint:
             return r.endpoint +
                    (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
@@ -117,6 +117,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.id = c.id;
         row.started = c.started.toLocalTime();
         row.client = c.client;
+        row.tls = c.tls;
         row.endpoint = c.endpoint;
         row.matcher = c.matcher;
         row.folder = c.folder;
@@ -139,7 +140,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
 {
     for (const auto& e : batch) {
         if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed)
-            continue; // not a capture (the window has no TLS listener yet)
+            continue; // not a capture: the Listen tab's status counts them
         int i = indexOf(e.captureId);
         if (i < 0) {
             beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
@@ -147,6 +148,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.id = e.captureId;
             row.started = QDateTime::currentDateTime().addMSecs(-e.elapsedMs);
             row.client = e.client;
+            row.tls = e.tls;
             row.endpoint = e.endpoint;
             row.matcher = e.matcher;
             m_rows.append(row);

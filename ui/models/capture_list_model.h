@@ -18,6 +18,7 @@ public:
         quint64 id = 0;
         QDateTime started;
         QString client, endpoint, matcher, folder;
+        QString tls; // "TLS 1.3", or empty over plain HTTP
         quint64 bytes = 0;
         int parts = 0;
         qint64 elapsedMs = 0;
