@@ -37,9 +37,10 @@ namespace upin::ui {
 SendView::SendView(QWidget* parent)
     : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new QTableView), m_target(new QComboBox),
       m_runs(new QSpinBox), m_chunked(new QCheckBox(tr("Chunked"))),
-      m_expect(new QCheckBox(tr("Expect: 100-continue"))), m_hash(new QComboBox), m_send(new QPushButton(tr("Send"))),
-      m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar), m_rate(new QLabel),
-      m_results(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit), m_chart(new ThroughputChart)
+      m_expect(new QCheckBox(tr("Expect: 100-continue"))),
+      m_insecure(new QCheckBox(tr("Don't check https certificates"))), m_hash(new QComboBox),
+      m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
+      m_rate(new QLabel), m_results(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit), m_chart(new ThroughputChart)
 {
     setAcceptDrops(true);
     auto* drop =
@@ -86,6 +87,11 @@ SendView::SendView(QWidget* parent)
                           "SHA-256: what sha256sum prints. XXH3-128: an integrity check about ten times faster,\n"
                           "for big uploads at full speed (xxh128sum prints it)."));
     m_chunked->setToolTip(tr("Transfer-Encoding: chunked instead of Content-Length"));
+    m_insecure->setObjectName(QStringLiteral("sendInsecure"));
+    m_insecure->setToolTip(
+        tr("https: send even when the server's certificate cannot be checked (self-signed, expired,\n"
+           "another name), as curl --insecure does. Every run says so. Our own listener's\n"
+           "certificate is trusted without this."));
     auto* exportButton = new QPushButton(tr("Export…"));
     exportButton->setToolTip(tr("Save the last runs as CSV and JSON and the throughput chart as PNG"));
     connect(exportButton, &QPushButton::clicked, this, &SendView::exportRuns);
@@ -122,6 +128,7 @@ SendView::SendView(QWidget* parent)
     options->addWidget(m_hash, 1, 3);
     options->addWidget(curl, 1, 4);
     options->addWidget(exportButton, 1, 5);
+    options->addWidget(m_insecure, 2, 1, 1, 3);
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_send);
     actions->addWidget(m_cancel);
@@ -244,6 +251,7 @@ app::UploadPlan SendView::plan() const
     p.runs = m_runs->value();
     p.chunked = m_chunked->isChecked();
     p.expectContinue = m_expect->isChecked();
+    p.insecure = m_insecure->isChecked();
     p.hash = core::HashKind(m_hash->currentData().toInt());
     // Our own HTTPS listener's certificate is self-signed: trusted here, for it alone, as curl --cacert would.
     if (!m_tlsBase.isEmpty() && m_target->currentText().startsWith(m_tlsBase + QLatin1Char('/')))
@@ -339,9 +347,10 @@ void SendView::onRunFinished(const app::RunResult& r)
                            : r.statusLine.isEmpty()
                                ? QString::number(r.httpStatus)
                                : QString::fromUtf8(r.statusLine.mid(r.statusLine.indexOf(' ') + 1));
+    const QString shownStatus = r.answeredEarly ? tr("%1 (early)").arg(status) : status;
     const QStringList cells{QString::number(r.run + 1),
                             r.target.toString(),
-                            r.answeredEarly ? tr("%1 (early)").arg(status) : status,
+                            r.insecure ? QStringLiteral("⚠ ") + shownStatus : shownStatus,
                             app::formatSeconds(r.totalSeconds),
                             r.bodySent() && r.httpStatus > 0 ? QString::number(r.mbPerSecond(), 'f', 1)
                                                              : QStringLiteral("—"),
@@ -351,9 +360,15 @@ void SendView::onRunFinished(const app::RunResult& r)
     m_results->item(row, 5)->setToolTip(
         r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
                         : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
+    QStringList statusTips;
+    if (!r.protocol.isEmpty())
+        statusTips << (r.tls.isEmpty() ? r.protocol : tr("%1 over %2").arg(r.protocol, r.tls));
+    if (r.insecure)
+        statusTips << tr("The server's certificate was NOT checked (Don't check https certificates)");
     if (r.answeredEarly)
-        m_results->item(row, 2)->setToolTip(
-            tr("The server answered after %1 of %2 bytes; sending stopped there").arg(r.bytesSent).arg(r.bodyBytes));
+        statusTips
+            << tr("The server answered after %1 of %2 bytes; sending stopped there").arg(r.bytesSent).arg(r.bodyBytes);
+    m_results->item(row, 2)->setToolTip(statusTips.join(QLatin1Char('\n')));
     m_shownRuns.append(r);
     // The sent line ends when the run did (samples come every 100 ms: a short run has one at most).
     QList<app::ThroughputSample> upload = r.upload;
@@ -378,6 +393,8 @@ void SendView::showAnswer(int row)
         return;
     }
     QString text = QString::fromUtf8(r.statusLine) + QLatin1Char('\n');
+    if (!r.tls.isEmpty()) // how it came: the status line says the HTTP version, not the TLS one
+        text = tr("(over %1%2)\n").arg(r.tls, r.insecure ? tr(", certificate NOT checked") : QString()) + text;
     for (const auto& [name, value] : r.responseHeaders)
         text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + QLatin1Char('\n');
     const QByteArray body = r.response.left(app::kShownResponseBytes);

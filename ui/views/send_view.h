@@ -68,7 +68,8 @@ private:
     QSpinBox* m_runs;
     QCheckBox* m_chunked;
     QCheckBox* m_expect;
-    QComboBox* m_hash; // the plan's hash: SHA-256, XXH3-128 or none
+    QCheckBox* m_insecure; // https: the server's certificate not checked (--insecure)
+    QComboBox* m_hash;     // the plan's hash: SHA-256, XXH3-128 or none
     QPushButton* m_send;
     QPushButton* m_cancel;
     QProgressBar* m_progress;
