@@ -25,6 +25,10 @@ commands:
         [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)
         receive uploads on http://127.0.0.1:8080, and with --tls on https://localhost:8443 (/part-event,
         /file-part, /capture, /discard, GET /captures/ID)
+  forward UPSTREAM_URL [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--save-parts] [--preserve-host]
+        [--cacert FILE | --insecure] [--connect-timeout S] [--answer-timeout S] [--hash sha256|xxh3|none]
+        pass every request on to your own server (http or https) as it arrives, on http://127.0.0.1:8081, and
+        inspect it on the way: parts, hashes, the upstream's answer and how long the server took after the last byte
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]
         [--chunked] [--expect-continue] [--hash sha256|xxh3|none] [-H 'Name: value'] [--cacert FILE] [--insecure]
         [--json|--csv] [--print-curl]
@@ -66,6 +70,8 @@ int main(int argc, char** argv)
         return runBench(arguments);
     if (command == QLatin1String("listen"))
         return runListen(arguments);
+    if (command == QLatin1String("forward"))
+        return runForward(arguments);
     if (command == QLatin1String("send"))
         return runSend(arguments);
     if (command == QLatin1String("compare"))

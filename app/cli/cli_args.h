@@ -13,6 +13,10 @@
 #include <cstdio>
 #include <optional>
 
+namespace upin::app {
+class Listener;
+}
+
 namespace upin::app::cli {
 
 void printOut(const QString& text); // UTF-8 to stdout
@@ -38,6 +42,9 @@ int runExtract(const QStringList& arguments);
 int runCurl(const QStringList& arguments);
 int runBench(const QStringList& arguments);
 int runListen(const QStringList& arguments);
+// Serves with a started listener (or forwarder) until Ctrl-C or SIGTERM, one line per finished capture.
+int serveUntilStopped(Listener& listener);
+int runForward(const QStringList& arguments);
 int runSend(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
 

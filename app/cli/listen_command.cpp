@@ -38,6 +38,10 @@ QString captureLine(const ListenerEvent& e)
                        .arg(e.elapsedMs)
                        .arg(mbps, 0, 'f', 1)
                        .arg(e.matcher);
+    if (e.upstreamStatus > 0)
+        line += QStringLiteral("  upstream=%1").arg(e.upstreamStatus);
+    if (e.serverMs >= 0)
+        line += QStringLiteral("  server=%1ms").arg(e.serverMs, 0, 'f', 1);
     if (e.error) {
         auto name = core::codeName(e.error->code);
         line += QStringLiteral("  error=%1@%2").arg(toQString(name)).arg(e.error->offset);
@@ -50,6 +54,37 @@ QString captureLine(const ListenerEvent& e)
 }
 
 } // namespace
+
+// Runs a started listener (or forwarder) until Ctrl-C or SIGTERM: one line per finished capture.
+int serveUntilStopped(Listener& listener)
+{
+    std::fflush(stdout);
+    QObject::connect(&listener, &Listener::events, [](const QList<ListenerEvent>& batch) {
+        for (const auto& e : batch) {
+            if (e.kind == ListenerEvent::Kind::CaptureFinished)
+                printOut(captureLine(e));
+            else if (e.kind == ListenerEvent::Kind::TlsHandshakeFailed)
+                printOut(QStringLiteral("%1  %2  TLS handshake failed: %3\n")
+                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.errorDetail));
+        }
+        std::fflush(stdout);
+    });
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QTimer stopPoll;
+    QObject::connect(&stopPoll, &QTimer::timeout, [] {
+        if (g_stop)
+            QCoreApplication::quit();
+    });
+    stopPoll.start(100);
+    int rc = QCoreApplication::exec();
+    const int failedHandshakes = listener.tlsHandshakeFailures();
+    listener.stop();                   // uploads in progress end as incomplete...
+    QCoreApplication::processEvents(); // ...and their lines are printed before we go
+    printOut(failedHandshakes > 0 ? QStringLiteral("stopped (%1 TLS handshakes failed)\n").arg(failedHandshakes)
+                                  : QStringLiteral("stopped\n"));
+    return rc;
+}
 
 int runListen(const QStringList& arguments)
 {
@@ -168,32 +203,7 @@ int runListen(const QStringList& arguments)
                      tls->fingerprint,
                      // the local certificate names localhost and the loopback addresses, not a bound address
                      tls->generated && host == QLatin1String("127.0.0.1") ? QStringLiteral("localhost") : host));
-    std::fflush(stdout);
-    QObject::connect(&listener, &Listener::events, [](const QList<ListenerEvent>& batch) {
-        for (const auto& e : batch) {
-            if (e.kind == ListenerEvent::Kind::CaptureFinished)
-                printOut(captureLine(e));
-            else if (e.kind == ListenerEvent::Kind::TlsHandshakeFailed)
-                printOut(QStringLiteral("%1  %2  TLS handshake failed: %3\n")
-                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.errorDetail));
-        }
-        std::fflush(stdout);
-    });
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-    QTimer stopPoll;
-    QObject::connect(&stopPoll, &QTimer::timeout, [] {
-        if (g_stop)
-            QCoreApplication::quit();
-    });
-    stopPoll.start(100);
-    int rc = QCoreApplication::exec();
-    const int failedHandshakes = listener.tlsHandshakeFailures();
-    listener.stop();                   // uploads in progress end as incomplete...
-    QCoreApplication::processEvents(); // ...and their lines are printed before we go
-    printOut(failedHandshakes > 0 ? QStringLiteral("stopped (%1 TLS handshakes failed)\n").arg(failedHandshakes)
-                                  : QStringLiteral("stopped\n"));
-    return rc;
+    return serveUntilStopped(listener);
 }
 
 } // namespace upin::app::cli

@@ -1,5 +1,6 @@
 #include "listener/listener.h"
 
+#include "forwarder/forward_connection.h"
 #include "listener/connection.h"
 
 #include <QThread>
@@ -179,14 +180,19 @@ void ListenerWorker::adopt(qintptr descriptor, bool tls)
         connect(m_flushTimer, &QTimer::timeout, this, &ListenerWorker::flush);
         m_flushTimer->start();
     }
-    new Connection(
-        descriptor, tls, m_shared, [this](ListenerEvent e) { publish(std::move(e)); }, this);
+    auto publisher = [this](ListenerEvent e) { publish(std::move(e)); };
+    if (m_shared->config.forward)
+        new ForwardConnection(descriptor, m_shared, publisher, this);
+    else
+        new Connection(descriptor, tls, m_shared, publisher, this);
 }
 
 void ListenerWorker::shutdown()
 {
     for (auto* connection : findChildren<Connection*>(Qt::FindDirectChildrenOnly))
         delete connection; // its destructor finishes an upload in progress
+    for (auto* connection : findChildren<ForwardConnection*>(Qt::FindDirectChildrenOnly))
+        delete connection; // and an exchange in progress
     flush();
 }
 

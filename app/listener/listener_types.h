@@ -12,6 +12,9 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
+
+#include <optional>
 
 namespace upin::app {
 
@@ -40,6 +43,18 @@ struct ListenerGuards {
 // digests are comparable with its own; a ?hash= query still wins, and the listener's default applies without both.
 inline constexpr char kHashHeader[] = "Upload-Inspector-Hash";
 
+// Forward mode (`forward UPSTREAM_URL`, the Listen tab's Forward panel): every request goes on to the user's own
+// server, inspected on the way (forwarder/forward_connection.h).
+struct ForwardSettings {
+    QUrl upstream;                 // http:// or https://; its path, if any, is put before each request's
+    bool preserveHost = false;     // pass the client's Host on instead of the upstream's
+    bool saveParts = false;        // store the parts' bytes in the capture folder, as /file-part does
+    QString caCertificates;        // https upstream: also trust these (PEM)
+    bool insecure = false;         // https upstream: check no certificate
+    int connectTimeoutMs = 10'000; // connecting to the upstream (and its TLS handshake): else 502
+    int answerTimeoutMs = 60'000;  // from the last request byte the upstream took to its answer's head: else 504
+};
+
 struct ListenerConfig {
     QHostAddress bindAddress = QHostAddress::LocalHost; // other interfaces only when the user says so
     quint16 port = 8080;                                // 0 picks a free port
@@ -62,6 +77,7 @@ struct ListenerConfig {
     // the matcher; maxBodySize is maxBodyBytes above.
     core::Options parser = listenerLimits();
     int workerThreads = 2;
+    std::optional<ForwardSettings> forward; // set: a forwarder, not a listener that answers itself
 };
 
 // Failed: the listener could not store what arrived (disk full, file size limit): see the io_error.
@@ -104,6 +120,10 @@ struct ListenerEvent {
     QString errorDetail;              // failed: which file and the system's error text
     QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
+    // Forward mode, CaptureFinished: the upstream's answer status (0: none) and the server time, from the last
+    // request byte it took to the first byte of its answer (-1: not known).
+    int upstreamStatus = 0;
+    double serverMs = -1;
 };
 
 // A capture's request.transport (capture.json) as the captures list shows it: "TLS 1.3", or empty over plain HTTP.

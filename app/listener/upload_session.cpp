@@ -60,17 +60,21 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
             std::make_unique<core::EventRecorder>(core::EventRecorder::Settings{request.hash, false, request.parser});
     }
     const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
-    if (stores) {
+    const bool forwarded = !request.forwardedTo.isEmpty();
+    if (stores || forwarded) {
         QString error;
-        session->m_folder = store.beginCapture(session->m_id, endpointPath(request.endpoint), &error);
+        session->m_folder = store.beginCapture(
+            session->m_id, forwarded ? QStringLiteral("forward") : endpointPath(request.endpoint), &error);
         if (session->m_folder.isEmpty()) { // nothing can be stored: the capture fails before its first byte
             session->m_storeFailure = StoreFailure{store.root(), error, 0};
         } else {
             CaptureStore::reserveCaptureJsonSpace(session->m_folder);
-            session->m_writer = std::make_unique<CaptureWriter>(session->m_folder,
-                                                                request.endpoint == Endpoint::Capture, request.parser);
-            if (request.endpoint == Endpoint::Capture || request.keepRaw)
-                session->m_writer->startRaw(request.rawHead);
+            if (stores) {
+                session->m_writer = std::make_unique<CaptureWriter>(
+                    session->m_folder, request.endpoint == Endpoint::Capture, request.parser);
+                if (request.endpoint == Endpoint::Capture || request.keepRaw)
+                    session->m_writer->startRaw(request.rawHead);
+            }
         }
     }
     session->startPipelines();
@@ -106,12 +110,18 @@ QString UploadSession::matcherLabel() const
                     : QStringLiteral("none"); // /discard parses nothing
 }
 
+QString UploadSession::endpointLabel() const
+{
+    return m_request.forwardedTo.isEmpty() ? endpointPath(m_request.endpoint)
+                                           : QStringLiteral("→ ") + m_request.forwardedTo;
+}
+
 ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
 {
     ListenerEvent e;
     e.kind = kind;
     e.captureId = m_id;
-    e.endpoint = endpointPath(m_request.endpoint);
+    e.endpoint = endpointLabel();
     e.client = m_request.client;
     e.tls = transportLabel(m_request.transport);
     e.matcher = matcherLabel();
@@ -223,7 +233,8 @@ void UploadSession::applyStoreFailure(core::ParseReport& report) const
 }
 
 QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
-                                  std::optional<core::Error> transportError, const QString& detail)
+                                  std::optional<core::Error> transportError, const QString& detail,
+                                  const QJsonObject& forward)
 {
     if (m_parser && !failed() && complete)
         m_status = m_parser->finish(*m_partTarget);
@@ -257,7 +268,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                              : CaptureState::Complete;
 
     QJsonObject answer = reportToJson(report, m_writer ? m_writer->kept() : QList<QJsonObject>{});
-    answer["endpoint"] = endpointPath(m_request.endpoint);
+    answer["endpoint"] = endpointLabel();
     answer["matcher"] = matcherLabel();
     answer["hash"] = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
     answer["bytes"] = qint64(m_bodyBytes);
@@ -291,6 +302,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
         answer["elapsed_ms"] = double(m_clock.nsecsElapsed()) / 1e6;
     };
     setOutcome();
+    if (!forward.isEmpty())
+        answer["forward"] = forward;
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
         QJsonObject request = m_request.head;
@@ -327,6 +340,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     done.errorDetail =
         m_storeFailure ? QStringLiteral("%1: %2").arg(m_storeFailure->file, m_storeFailure->message) : detail;
     done.partCount = int(report.parts.size());
+    done.upstreamStatus = forward[QLatin1String("status")].toInt();
+    done.serverMs = forward[QLatin1String("server_ms")].toDouble(-1);
     m_publish(std::move(done));
     return answer;
 }

@@ -45,6 +45,9 @@ struct SessionRequest {
     QDateTime receivedAt;  // when the head's first byte arrived (UTC)
     double headMs = 0;     // from the head's first byte to its last
     QJsonObject transport; // {"tls": false}, or protocol, cipher, alpn, client_certificate, handshake_ms
+    // Forward mode: the upstream URL the request goes on to. Its capture gets a folder of its own ("forward") even
+    // when no part is stored, listed as "→ URL", and finish() adds the upstream's side.
+    QString forwardedTo;
 };
 
 class UploadSession final : public core::BodySink, private core::PartHandler {
@@ -68,8 +71,10 @@ public:
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json, with
     // the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says why in words
     // (e.g. the listener stopped); it goes into the error and the event.
+    // forward: forward mode's record of the exchange (forward_connection.h), kept in capture.json as "forward".
     QJsonObject finish(const core::BodyDecoder& wire, bool complete,
-                       std::optional<core::Error> transportError = std::nullopt, const QString& detail = {});
+                       std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
+                       const QJsonObject& forward = {});
     CaptureState state() const { return m_state; } // after finish()
 
 private:
@@ -88,6 +93,7 @@ private:
     void sample(bool force);
     ListenerEvent event(ListenerEvent::Kind kind) const;
     QString matcherLabel() const;
+    QString endpointLabel() const; // "/file-part", or "→ http://upstream/path" in forward mode
 
     SessionRequest m_request;
     CaptureStore& m_store;

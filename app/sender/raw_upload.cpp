@@ -1,5 +1,6 @@
 #include "sender/raw_upload.h"
 
+#include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
 
 #include <QSslCipher>
@@ -10,7 +11,7 @@
 #include <QIODevice>
 #include <QTcpSocket>
 
-#include <sys/socket.h>
+#include <limits>
 
 #include <algorithm>
 
@@ -149,23 +150,12 @@ void RawUpload::sendMore()
     }
 }
 
-// A server that answers early and closes with our body unread makes its kernel reset the connection; our next
-// write then fails, and Qt closes the socket without reading what had already arrived: the answer. Called before
-// that close (Qt reports the error first), this takes those bytes from the kernel, which keeps them for us.
+// Before each write and when Qt reports an error: what the server sent, taken before Qt could drop it
+// (common/socket_drain.h says why).
 void RawUpload::takeUnreadAnswer()
 {
-    const qintptr fd = m_socket->socketDescriptor();
-    if (fd < 0)
-        return;
-    if (m_socket->isReadable()) {
-        const QByteArray buffered = m_socket->readAll();
-        keepAnswer(buffered.constData(), buffered.size());
-    }
-    if (m_tls)
-        return; // the kernel holds ciphertext: only Qt can read it
-    char buffer[16384];
-    for (ssize_t got; (got = ::recv(int(fd), buffer, sizeof buffer, MSG_DONTWAIT)) > 0;)
-        keepAnswer(buffer, qint64(got));
+    drainSocket(*m_socket, std::numeric_limits<qint64>::max(),
+                [this](const char* data, qint64 size) { keepAnswer(data, size); });
 }
 
 // A server may answer with any amount: a head and the body's first MiB are kept (runs show 64 KiB of it), the

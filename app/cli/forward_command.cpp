@@ -1,0 +1,116 @@
+// upload-inspector-cli forward UPSTREAM_URL: a reverse proxy on 127.0.0.1 that passes every request on to the
+// user's own server as it arrives and inspects it on the way (forwarder/forward_connection.h); one line per
+// exchange, with the upstream's status and the server time.
+
+#include "cli/cli_args.h"
+#include "listener/listener.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QSslCertificate>
+
+namespace upin::app::cli {
+
+int runForward(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(
+        QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path prefix) as "
+                       "it arrives, and inspect it on the way: parts, hashes, the upstream's answer, the server time. "
+                       "Ctrl-C stops."));
+    cl.addHelpOption();
+    cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
+    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 8081; 0 picks a free one)"),
+                            QStringLiteral("N"), QStringLiteral("8081"));
+    QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"),
+                            QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
+    QCommandLineOption captureDir(
+        QStringLiteral("capture-dir"),
+        QStringLiteral("where captures are stored (default %1)").arg(CaptureStore::defaultRoot()),
+        QStringLiteral("DIR"));
+    QCommandLineOption keepRaw(QStringLiteral("keep-raw"),
+                               QStringLiteral("keep each request's raw head and body, and its parts, in the capture"));
+    QCommandLineOption saveParts(QStringLiteral("save-parts"),
+                                 QStringLiteral("store the parts' bytes in the capture folder (else parsed and hashed "
+                                                "only)"));
+    QCommandLineOption preserveHost(QStringLiteral("preserve-host"),
+                                    QStringLiteral("pass the client's Host on (default: the upstream's)"));
+    QCommandLineOption cacert(QStringLiteral("cacert"),
+                              QStringLiteral("https upstream: also trust the certificates in FILE (PEM)"),
+                              QStringLiteral("FILE"));
+    QCommandLineOption insecure({QStringLiteral("k"), QStringLiteral("insecure")},
+                                QStringLiteral("https upstream: do not check its certificate"));
+    QCommandLineOption connectTimeout(QStringLiteral("connect-timeout"),
+                                      QStringLiteral("seconds to reach the upstream, else 502 (default 10)"),
+                                      QStringLiteral("S"), QStringLiteral("10"));
+    QCommandLineOption answerTimeout(
+        QStringLiteral("answer-timeout"),
+        QStringLiteral("seconds from the request's end to the upstream's answer, else 504 (default 60)"),
+        QStringLiteral("S"), QStringLiteral("60"));
+    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part (and of a body that is not multipart)"));
+    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
+    cl.addOptions({port, bind, captureDir, keepRaw, saveParts, preserveHost, cacert, insecure, connectTimeout,
+                   answerTimeout, hash, noHash});
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli forward")} + arguments);
+
+    if (cl.positionalArguments().size() != 1) {
+        printErr(QStringLiteral("forward: give one UPSTREAM_URL, e.g. http://127.0.0.1:8080 (see --help)\n"));
+        return 2;
+    }
+    ForwardSettings forward;
+    forward.upstream = QUrl(cl.positionalArguments().first());
+    const QString scheme = forward.upstream.scheme();
+    if (!forward.upstream.isValid() || forward.upstream.host().isEmpty() ||
+        (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
+        printErr(
+            QStringLiteral("forward: '%1' is not an http:// or https:// URL\n").arg(cl.positionalArguments().first()));
+        return 2;
+    }
+    forward.preserveHost = cl.isSet(preserveHost);
+    forward.saveParts = cl.isSet(saveParts);
+    forward.caCertificates = cl.value(cacert);
+    forward.insecure = cl.isSet(insecure);
+    if (!forward.caCertificates.isEmpty() && QSslCertificate::fromPath(forward.caCertificates, QSsl::Pem).isEmpty()) {
+        printErr(
+            QStringLiteral("forward: --cacert %1: no PEM certificate could be read\n").arg(forward.caCertificates));
+        return 2;
+    }
+    bool connectOk = false, answerOk = false, portOk = false;
+    forward.connectTimeoutMs = int(cl.value(connectTimeout).toDouble(&connectOk) * 1000);
+    forward.answerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
+    ListenerConfig config;
+    config.port = quint16(cl.value(port).toUInt(&portOk));
+    const QString bad = !portOk                                          ? QStringLiteral("--port")
+                        : !connectOk || forward.connectTimeoutMs <= 0    ? QStringLiteral("--connect-timeout")
+                        : !answerOk || forward.answerTimeoutMs <= 0      ? QStringLiteral("--answer-timeout")
+                        : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
+                                                                         : QString();
+    if (!bad.isEmpty()) {
+        printErr(
+            QStringLiteral("forward: %1: '%2' is not a valid value (see --help)\n").arg(bad, cl.value(bad.mid(2))));
+        return 2;
+    }
+    auto hashKind = chosenHash(cl, hash, noHash, "forward");
+    if (!hashKind)
+        return 2;
+    config.hash = *hashKind;
+    config.captureDir = cl.value(captureDir);
+    config.keepRaw = cl.isSet(keepRaw);
+    config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
+    config.forward = forward;
+
+    Listener forwarder;
+    if (!forwarder.start(config)) {
+        printErr(QStringLiteral("forward: cannot listen on %1: %2\n").arg(cl.value(bind), forwarder.errorString()));
+        return 1;
+    }
+    QDir().mkpath(forwarder.captureRoot());
+    printOut(QStringLiteral("forwarding http://%1:%2 -> %3  (captures in %4)\n"
+                            "  try: curl -F file=@somefile http://%1:%2/file-part\n")
+                 .arg(forwarder.address().toString())
+                 .arg(forwarder.port())
+                 .arg(forward.upstream.toString(), forwarder.captureRoot()));
+    return serveUntilStopped(forwarder);
+}
+
+} // namespace upin::app::cli

@@ -1,0 +1,123 @@
+#pragma once
+// Forward mode (`forward UPSTREAM_URL`): one client connection, on a worker thread, passed on to the user's own
+// server. For each request the head is read and rewritten (hop-by-hop fields dropped, Host set to the upstream's
+// unless preserved, X-Forwarded-For/-Proto/-Host added), a connection to the upstream is opened on the same thread
+// (or the previous request's reused), and the body goes on as it arrives, its bytes unchanged (Content-Length or
+// chunked, as sent). While the upstream has not taken what was sent (1 MiB), the client is not read: a slow server
+// slows the client through TCP, and memory stays flat. The answer streams back unchanged, the same way.
+//
+// On the way the body is parsed (UploadSession: parts, hashes, diagnostics, a capture folder; a body that is not
+// multipart is counted and hashed whole) and the exchange is recorded in capture.json's "forward": the upstream's
+// status, answer headers and first 64 KiB of its answer body, and the timings from the request head's arrival:
+// when the client's last byte came, when the upstream took the last request byte (its kernel acknowledged it),
+// when the first answer byte came, so the server time (the last two apart) beside the transfer time.
+//
+// Faults, each answered in JSON saying which (if the client has not had an answer yet): upstream unreachable or
+// closed before answering -> 502, no answer within answerTimeoutMs -> 504. An upstream that answers before the
+// body's end (a 413 after 1 MiB) gets no more of it; its answer reaches the client whole, the client's remaining
+// body is read and dropped (so that the client sees the answer instead of a reset), and the capture says at which
+// byte. A client that goes away aborts the upstream request.
+
+#include "listener/listener_shared.h"
+#include "listener/upload_session.h"
+
+#include "upin/core/digest.h"
+#include "upin/core/http_request.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+class QTcpSocket;
+
+namespace upin::app {
+
+class ForwardConnection final : public QObject {
+    Q_OBJECT
+public:
+    ForwardConnection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+                      QObject* parent = nullptr);
+    ~ForwardConnection() override;
+
+private:
+    // Head: reading a request head. Connecting: to the upstream, the client not read meanwhile. Body: passing the
+    // body on. Answer: the request went whole; relaying the answer. Closing: the answer goes out, then the end.
+    enum class State : uint8_t { Head, Connecting, Body, Answer, Closing };
+
+    void onClientReadyRead();
+    void processHead(QByteArray& data);
+    void processBody(QByteArray& data);
+    void startExchange();
+    void connectUpstream();
+    void sendHead();
+    void onUpstreamReadyRead();
+    void takeAnswer(const char* data, qint64 size);
+    bool parseAnswerHead();
+    void onUpstreamGone(const QString& why);
+    void checkDelivered();
+    void endExchange();
+    QJsonObject record() const;
+    void failExchange(int status, const QString& error, const QString& detail);
+    void dropUpstream();
+    void respondJson(int status, const QJsonObject& body);
+    void closeClient();
+    double msSinceHead() const;
+    void sampleUpstream(bool force);
+
+    std::shared_ptr<ListenerShared> m_shared;
+    const ForwardSettings& m_settings;
+    UploadSession::Publish m_publish;
+    QTcpSocket* m_client;
+    QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
+    QString m_clientAddress;
+    QTimer m_headTimer;
+    QTimer m_connectTimer;
+    QTimer m_answerTimer;
+    QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written
+    QTimer m_lingerTimer;    // after an early answer: the client's rest is dropped until it pauses this long
+    State m_state = State::Head;
+    bool m_holdsSlot = true;
+
+    // The exchange under way.
+    core::HeadReader m_head;
+    core::BodyFraming m_framing;
+    core::BodyDecoder m_decoder;
+    // The body's bytes go to the session (multipart: parts, hashes; else only counted) and, for a body that is not
+    // multipart, to a digest of the whole.
+    struct BodyTap;
+    std::unique_ptr<UploadSession> m_session;
+    std::unique_ptr<BodyTap> m_tap;
+    QByteArray m_upstreamHead;    // the rewritten head, as sent
+    QByteArray m_pendingClient;   // read but not yet passed on (the next request, or bytes held while connecting)
+    QElapsedTimer m_clock;        // from the request head's completion
+    quint64 m_wireIn = 0;         // request body bytes (as framed) from the client
+    quint64 m_wireOut = 0;        // of them, handed to the upstream socket
+    quint64 m_upstreamTaken = 0;  // bytes the upstream socket has written (head and body)
+    QJsonArray m_upstreamSamples; // [ms, body bytes written] every 50 ms
+    qint64 m_lastUpstreamSampleMs = -1;
+    double m_requestDoneMs = -1; // the client's last body byte
+    double m_deliveredMs = -1;   // the upstream's kernel acknowledged the last request byte
+    double m_firstAnswerMs = -1; // the upstream's first answer byte (an interim 100 included)
+    double m_answerHeadMs = -1;  // its final answer's head, complete
+    double m_answerDoneMs = -1;  // its answer's last byte, relayed
+    qint64 m_earlyAtByte = -1;   // the answer came when this many body bytes had gone on
+    bool m_requestKeepAlive = true;
+    bool m_headRequest = false;
+    bool m_upstreamReused = false;
+
+    // The upstream's answer.
+    QByteArray m_answerHeadBuffer; // until the final head is complete
+    int m_status = 0;
+    QJsonArray m_answerHeaders;
+    QByteArray m_preview; // the answer body's first 64 KiB (as framed)
+    quint64 m_answerBytes = 0;
+    std::optional<core::BodyDecoder> m_answerDecoder; // length-delimited or chunked; none: until the close
+    bool m_answerUntilClose = false;
+    bool m_answerKeepAlive = true;
+    bool m_answerComplete = false;
+};
+
+} // namespace upin::app
