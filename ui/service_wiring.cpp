@@ -85,8 +85,9 @@ void saveListenerSettings(const ListenerSettings& settings)
 
 ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     : m_window(window), m_captureDir(std::move(captureDir)), m_inspectLimits(app::inspectLimits()),
-      m_listener(new app::Listener(this)), m_sender(onThread<app::Sender>(m_senderThread)),
-      m_inspector(onThread<app::InspectWorker>(m_inspectThread)), m_bench(onThread<app::ShootoutWorker>(m_benchThread))
+      m_listener(new app::Listener(this)), m_forwarder(new app::Listener(this)),
+      m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
+      m_bench(onThread<app::ShootoutWorker>(m_benchThread))
 {
     qRegisterMetaType<app::InspectResult>();
     qRegisterMetaType<QList<app::PartCopy>>();
@@ -100,6 +101,7 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
 
 ServiceWiring::~ServiceWiring()
 {
+    m_forwarder->stop();
     m_listener->stop();
     m_inspector->cancel();
     for (QThread* thread : {&m_senderThread, &m_inspectThread, &m_benchThread}) {
@@ -246,6 +248,37 @@ void ServiceWiring::connectListener()
         m_listener->stop();
         m_window.listenView()->setListening(false, {}, 0, {});
         m_window.setListenerStatus(tr("Listener stopped"));
+    });
+    // Forward mode: its exchanges are listed with the listener's captures, in the same folder, with the same
+    // settings (hash, limits, retention); the upstream and port are remembered.
+    connect(m_forwarder, &app::Listener::events, view, &ListenView::applyEvents);
+    view->setForwardDefaults(QSettings().value(QStringLiteral("forward/upstream")).toString(),
+                             quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()));
+    connect(view, &ListenView::forwardRequested, this, [this](const app::ForwardSettings& forward, quint16 port) {
+        QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
+        QSettings().setValue(QStringLiteral("forward/port"), port);
+        app::ListenerConfig config;
+        config.captureDir = m_captureDir;
+        const ListenerSettings settings = loadListenerSettings();
+        config.hash = settings.hash;
+        config.retention = settings.retention;
+        config.parser = settings.limits;
+        config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
+        config.guards = settings.guards;
+        config.forward = forward;
+        config.port = port;
+        if (!m_forwarder->start(config)) {
+            m_window.listenView()->setForwarding(false, {}, {}, m_forwarder->errorString());
+            return;
+        }
+        const QString base = QStringLiteral("http://127.0.0.1:%1").arg(m_forwarder->port());
+        m_window.listenView()->setForwarding(true, base, forward.upstream.toString());
+        m_window.sendView()->setForwarderBase(base); // a target to compare with sending directly
+    });
+    connect(view, &ListenView::forwardStopRequested, this, [this] {
+        m_forwarder->stop();
+        m_window.listenView()->setForwarding(false, {}, {});
+        m_window.sendView()->setForwarderBase({});
     });
     connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
     connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });

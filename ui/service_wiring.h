@@ -51,6 +51,7 @@ private:
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080"); // where the listener is, as it started
     bool m_curlBusy = false; // a Copy as curl is being made (set and cleared on the GUI thread)
     app::Listener* m_listener;
+    app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
     QThread m_senderThread, m_inspectThread, m_benchThread;
     app::Sender* m_sender;
     app::InspectWorker* m_inspector;

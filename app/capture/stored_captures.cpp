@@ -31,6 +31,8 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     const QJsonObject request = json[QStringLiteral("request")].toObject();
     c.client = request[QStringLiteral("client")].toString();
     c.tls = transportLabel(request[QStringLiteral("transport")].toObject());
+    if (json.contains(QStringLiteral("forward")))
+        c.forward = ForwardTimings::fromJson(json[QStringLiteral("forward")].toObject());
     c.endpoint = json[QStringLiteral("endpoint")].toString();
     c.matcher = json[QStringLiteral("matcher")].toString();
     c.bytes = quint64(json[QStringLiteral("bytes")].toInteger());

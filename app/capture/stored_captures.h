@@ -16,7 +16,8 @@ struct StoredCapture {
     QDateTime finished; // capture.json's time
     QDateTime started;
     QString client, endpoint, matcher, folder;
-    QString tls; // "TLS 1.3", or empty over plain HTTP
+    QString tls;                           // "TLSv1.3", or empty over plain HTTP
+    std::optional<ForwardTimings> forward; // forward mode's exchanges
     quint64 bytes = 0;
     int parts = 0;
     qint64 elapsedMs = 0;

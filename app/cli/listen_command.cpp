@@ -38,10 +38,12 @@ QString captureLine(const ListenerEvent& e)
                        .arg(e.elapsedMs)
                        .arg(mbps, 0, 'f', 1)
                        .arg(e.matcher);
-    if (e.upstreamStatus > 0)
-        line += QStringLiteral("  upstream=%1").arg(e.upstreamStatus);
-    if (e.serverMs >= 0)
-        line += QStringLiteral("  server=%1ms").arg(e.serverMs, 0, 'f', 1);
+    if (e.forward && e.forward->status > 0)
+        line += QStringLiteral("  upstream=%1").arg(e.forward->status);
+    if (e.forward && e.forward->earlyAtByte >= 0)
+        line += QStringLiteral("  answered-early-at=%1").arg(e.forward->earlyAtByte);
+    if (e.forward && e.forward->serverMs >= 0)
+        line += QStringLiteral("  server=%1ms").arg(e.forward->serverMs, 0, 'f', 1);
     if (e.error) {
         auto name = core::codeName(e.error->code);
         line += QStringLiteral("  error=%1@%2").arg(toQString(name)).arg(e.error->offset);

@@ -95,6 +95,18 @@ struct ThroughputSample {
     quint64 bytes = 0;
 };
 
+// Forward mode: the upstream's answer and the exchange's moments, in ms on the capture's clock (from the request's
+// head); -1 where a moment did not come (no answer, an answer before the body's end).
+struct ForwardTimings {
+    int status = 0;                   // the upstream's answer; 0: none (the client got our 502 or 504)
+    double clientLastByte = -1;       // the client's last body byte arrived
+    double upstreamTookLastByte = -1; // the upstream's kernel acknowledged the last request byte
+    double firstAnswerByte = -1;      // the upstream's first answer byte
+    double serverMs = -1;             // the last two apart
+    qint64 earlyAtByte = -1;          // it answered when this many body bytes had gone on
+    static ForwardTimings fromJson(const QJsonObject& forward); // capture.json's "forward"
+};
+
 struct ListenerEvent {
     // TlsHandshakeFailed: a client on the TLS port that did not complete its handshake (errorDetail says why).
     enum class Kind : uint8_t {
@@ -109,7 +121,7 @@ struct ListenerEvent {
     quint64 captureId = 0;
     QString endpoint; // "/file-part"
     QString client;   // "127.0.0.1:53312"
-    QString tls;      // "TLS 1.3" over TLS (transportLabel), empty over plain HTTP
+    QString tls;      // "TLSv1.3" over TLS (transportLabel), empty over plain HTTP
     QString matcher;
     CaptureState state = CaptureState::Receiving;
     quint64 bytes = 0; // body bytes so far
@@ -120,13 +132,23 @@ struct ListenerEvent {
     QString errorDetail;              // failed: which file and the system's error text
     QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
-    // Forward mode, CaptureFinished: the upstream's answer status (0: none) and the server time, from the last
-    // request byte it took to the first byte of its answer (-1: not known).
-    int upstreamStatus = 0;
-    double serverMs = -1;
+    std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
 };
 
-// A capture's request.transport (capture.json) as the captures list shows it: "TLS 1.3", or empty over plain HTTP.
+inline ForwardTimings ForwardTimings::fromJson(const QJsonObject& forward)
+{
+    const QJsonObject at = forward[QLatin1String("timings_ms")].toObject();
+    ForwardTimings t;
+    t.status = forward[QLatin1String("status")].toInt();
+    t.clientLastByte = at[QLatin1String("client_last_byte")].toDouble(-1);
+    t.upstreamTookLastByte = at[QLatin1String("upstream_took_last_byte")].toDouble(-1);
+    t.firstAnswerByte = at[QLatin1String("first_answer_byte")].toDouble(-1);
+    t.serverMs = forward[QLatin1String("server_ms")].toDouble(-1);
+    t.earlyAtByte = forward[QLatin1String("early_at_byte")].toInteger(-1);
+    return t;
+}
+
+// A capture's request.transport (capture.json) as the captures list shows it: "TLSv1.3", or empty over plain HTTP.
 inline QString transportLabel(const QJsonObject& transport)
 {
     return transport[QLatin1String("tls")].toBool() ? transport[QLatin1String("protocol")].toString() : QString();

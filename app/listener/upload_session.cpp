@@ -340,8 +340,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     done.errorDetail =
         m_storeFailure ? QStringLiteral("%1: %2").arg(m_storeFailure->file, m_storeFailure->message) : detail;
     done.partCount = int(report.parts.size());
-    done.upstreamStatus = forward[QLatin1String("status")].toInt();
-    done.serverMs = forward[QLatin1String("server_ms")].toDouble(-1);
+    if (!forward.isEmpty())
+        done.forward = ForwardTimings::fromJson(forward);
     m_publish(std::move(done));
     return answer;
 }

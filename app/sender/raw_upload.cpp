@@ -2,6 +2,7 @@
 
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
+#include "sender/run_types.h"
 
 #include <QSslCipher>
 #include <QSslSocket>
@@ -50,7 +51,9 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
             target = "/";
         if (m_url.hasQuery())
             target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
-        QByteArray head = "POST " + target + " HTTP/1.1\r\nHost: " + m_url.host().toUtf8() + ':' +
+        // An IPv6 address in brackets, as in the URL: Host: [::1]:8443.
+        const QString host = m_url.host().contains(QLatin1Char(':')) ? '[' + m_url.host() + ']' : m_url.host();
+        QByteArray head = "POST " + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
                           QByteArray::number(m_url.port(defaultPort())) + "\r\nConnection: close\r\n" +
                           (m_bodySize < 0 ? QByteArray("Transfer-Encoding: chunked\r\n")
                                           : "Content-Length: " + QByteArray::number(m_bodySize) + "\r\n");
@@ -87,6 +90,8 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
         // connection: the answer that came first is what counts, as curl reports it.
         if (m_headEnd >= 0)
             finish({});
+        else if (error == QAbstractSocket::SslHandshakeFailedError)
+            finish(withTrustHint(m_socket->errorString()));
         else if (error != QAbstractSocket::RemoteHostClosedError)
             finish(m_socket->errorString());
     });

@@ -97,11 +97,12 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 QString runsToCsv(const QList<RunResult>& runs)
 {
     QString csv =
-        QStringLiteral("target,run,status,error,bytes,total_s,last_byte_s,response_head_s,mb_per_s,integrity\n");
+        QStringLiteral("target,run,status,error,bytes,total_s,last_byte_s,response_head_s,mb_per_s,integrity,protocol,"
+                       "tls,certificate_checked\n");
     for (const auto& r : runs) {
         QString error = r.error;
         error.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10\n")
+        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10,%11,%12,%13\n")
                    .arg(r.target.toString())
                    .arg(r.run + 1)
                    .arg(r.httpStatus)
@@ -111,7 +112,12 @@ QString runsToCsv(const QList<RunResult>& runs)
                    .arg(r.lastByteSeconds, 0, 'f', 6)
                    .arg(r.responseHeadSeconds, 0, 'f', 6)
                    .arg(r.mbPerSecond(), 0, 'f', 2)
-                   .arg(integrityText(r));
+                   .arg(integrityText(r))
+                   .arg(r.protocol, r.tls)
+                   // "no" for --insecure; empty over plain http, where there is no certificate
+                   .arg(r.tls.isEmpty() ? QString()
+                        : r.insecure    ? QStringLiteral("no")
+                                        : QStringLiteral("yes"));
     }
     return csv;
 }

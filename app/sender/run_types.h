@@ -24,6 +24,13 @@ struct PartCheck {
 // The part of an answer's body that reports and the Send tab show (the whole first MiB is kept for the checks).
 inline constexpr qsizetype kShownResponseBytes = qsizetype{64} * 1024;
 
+// Said after an https server's certificate was refused: how to trust it, on the command line and in the window.
+inline QString withTrustHint(const QString& error)
+{
+    return error + QStringLiteral(" (to trust it: --cacert FILE with its certificate, or --insecure; in the window, "
+                                  "Don't check https certificates)");
+}
+
 struct RunResult {
     QUrl target;
     int targetIndex = 0;

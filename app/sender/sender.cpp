@@ -198,8 +198,10 @@ void Sender::startNext()
     auto onFinished = [this, body] {
         appendResponse(m_reply->readAll());
         const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QString error =
-            m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString() : QString();
+        const QString error = m_reply->error() == QNetworkReply::SslHandshakeFailedError
+                                  ? withTrustHint(m_reply->errorString())
+                              : m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString()
+                                                                                          : QString();
         QByteArray response = m_response;
         if (status > 0) {
             const bool http2 = m_reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();

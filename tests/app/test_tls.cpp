@@ -189,6 +189,7 @@ TEST_CASE("send over https: both engines with --cacert, --insecure said, an untr
         REQUIRE(refused.size() == 1);
         CHECK(refused[0].httpStatus == 0);
         CHECK(refused[0].error.contains("self-signed"));
+        CHECK(refused[0].error.contains("--cacert FILE")); // and what to do about it
     }
     plan.insecure = true;
     plan.engine = app::UploadPlan::Engine::Auto;
@@ -201,6 +202,10 @@ TEST_CASE("send over https: both engines with --cacert, --insecure said, an untr
     CHECK(json["insecure"].toBool());
     CHECK(json["tls"].toString().startsWith("TLSv1."));
     CHECK(plan.toCurl().contains("--insecure"));
+    // The CSV says it too, in a column of its own.
+    const QStringList csv = app::runsToCsv(unchecked).split('\n');
+    CHECK(csv[0].endsWith(",protocol,tls,certificate_checked"));
+    CHECK(csv[1].endsWith(",HTTP/1.1," + unchecked[0].tls + ",no"));
 }
 
 TEST_CASE("over TLS an early answer stops the body, a passphrase-protected key is refused, not waited on",

@@ -53,7 +53,11 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
         auto* bar = new QLineSeries;
         bar->append(double(span.startMs), y);
         bar->append(std::max(double(span.endMs < 0 ? row.elapsedMs : span.endMs), double(span.startMs) + minWidth), y);
-        QPen pen(span.endMs < 0 ? QColor(0xb0, 0x6d, 0x00) : QColor(0x1f, 0x6f, 0xd0));
+        using Kind = CaptureListModel::Row::PartSpan::Kind;
+        QPen pen(span.endMs < 0                ? QColor(0xb0, 0x6d, 0x00) // still arriving
+                 : span.kind == Kind::Transfer ? QColor(0x5a, 0x8f, 0x5a) // forward mode: bytes on their way
+                 : span.kind == Kind::Server   ? QColor(0x8e, 0x44, 0xad) // and the server's own time
+                                               : QColor(0x1f, 0x6f, 0xd0)); // a part
         pen.setWidth(std::max(4, 120 / std::max(count, 1)));
         pen.setCapStyle(Qt::FlatCap);
         bar->setPen(pen);
@@ -74,8 +78,8 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
                          : count > 0     ? QString()
                          : row.parts > 0 ? tr(": part times are kept for this session's captures only")
                                          : tr(": no parts");
-    chart()->setTitle(
-        tr("Parts over time — %1 %2%3").arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")), note));
+    chart()->setTitle((row.forward ? tr("Parts and the exchange over time — %1 %2%3") : tr("Parts over time — %1 %2%3"))
+                          .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")), note));
 }
 
 } // namespace upin::ui

@@ -5,6 +5,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <cmath>
+
 namespace upin::ui {
 
 int CaptureListModel::rowCount(const QModelIndex& parent) const
@@ -18,7 +20,8 @@ int CaptureListModel::columnCount(const QModelIndex& parent) const
 
 QVariant CaptureListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const char* names[] = {"Time", "Client", "Endpoint", "Size", "Parts", "Duration", "MB/s", "State"};
+    static const char* names[] = {"Time",     "Client", "Endpoint", "Size", "Parts",
+                                  "Duration", "MB/s",   "Upstream", "State"};
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
         return tr(names[section]);
     return {};
@@ -45,6 +48,17 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             // Two significant digits below 1 MB/s: a 24-byte body read "0.0".
             const double rate = r.elapsedMs > 0 ? double(r.bytes) / 1000.0 / double(r.elapsedMs) : -1;
             return rate < 0 ? QStringLiteral("-") : QString::number(rate, rate < 1 ? 'g' : 'f', rate < 1 ? 2 : 1);
+        }
+        case Upstream: { // forward mode: "200, server 612 ms"
+            if (!r.forward)
+                return QString();
+            const auto& f = *r.forward;
+            if (f.status == 0)
+                return tr("no answer");
+            if (f.earlyAtByte >= 0)
+                return tr("%1 early, at byte %2").arg(f.status).arg(f.earlyAtByte);
+            return f.serverMs >= 0 ? tr("%1, server %2").arg(f.status).arg(app::formatSeconds(f.serverMs / 1000.0))
+                                   : QString::number(f.status);
         }
         case State: {
             // In words, with the byte offset: "rejected: the body has no delimiter line for this boundary (byte 3)".
@@ -127,6 +141,8 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.state = c.state;
         row.error = c.error;
         row.errorDetail = c.errorDetail;
+        row.forward = c.forward;
+        addLegs(row);
         rows.append(row);
     }
     if (rows.isEmpty())
@@ -175,9 +191,29 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.error = e.error;
             row.errorDetail = e.errorDetail;
             row.parts = e.partCount;
+            row.forward = e.forward;
+            addLegs(row);
         }
         emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
     }
+}
+
+void CaptureListModel::addLegs(Row& row)
+{
+    if (!row.forward)
+        return;
+    const auto& f = *row.forward;
+    using Kind = Row::PartSpan::Kind;
+    auto ms = [](double at) { return qint64(std::llround(at)); };
+    if (f.clientLastByte >= 0)
+        row.partSpans.append({tr("client → here"), 0, ms(f.clientLastByte), Kind::Transfer});
+    if (f.upstreamTookLastByte >= 0)
+        row.partSpans.append({tr("here → upstream"), 0, ms(f.upstreamTookLastByte), Kind::Transfer});
+    if (f.serverMs >= 0)
+        row.partSpans.append({tr("server %1").arg(app::formatSeconds(f.serverMs / 1000.0)), ms(f.upstreamTookLastByte),
+                              ms(f.firstAnswerByte), Kind::Server});
+    else if (f.firstAnswerByte >= 0) // an early answer: when it came
+        row.partSpans.append({tr("answer (early)"), ms(f.firstAnswerByte), ms(f.firstAnswerByte), Kind::Server});
 }
 
 } // namespace upin::ui

@@ -1,6 +1,7 @@
 #pragma once
-// The listener's captures as a table: time, client, endpoint, size, parts, duration, MB/s, state. Fed with
-// batches of ListenerEvent values on the GUI thread; a receiving capture updates in place.
+// The listener's captures as a table: time, client, endpoint, size, parts, duration, MB/s, the upstream's answer
+// (forward mode), state. Fed with batches of ListenerEvent values on the GUI thread; a receiving capture updates in
+// place.
 
 #include "capture/stored_captures.h"
 #include "listener/listener_types.h"
@@ -13,12 +14,12 @@ namespace upin::ui {
 class CaptureListModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Time, Client, Endpoint, Size, Parts, Duration, Rate, State, ColumnCount };
+    enum Column { Time, Client, Endpoint, Size, Parts, Duration, Rate, Upstream, State, ColumnCount };
     struct Row {
         quint64 id = 0;
         QDateTime started;
         QString client, endpoint, matcher, folder;
-        QString tls; // "TLS 1.3", or empty over plain HTTP
+        QString tls; // "TLSv1.3", or empty over plain HTTP
         quint64 bytes = 0;
         int parts = 0;
         qint64 elapsedMs = 0;
@@ -30,8 +31,11 @@ public:
             QString label; // "0 file (photo.jpg)"
             qint64 startMs = 0;
             qint64 endMs = -1; // -1 while the part is still arriving
+            // A part, or (forward mode) a leg of the exchange: the request's bytes on their way, the server's time.
+            enum class Kind : uint8_t { Part, Transfer, Server } kind = Kind::Part;
         };
-        QList<PartSpan> partSpans; // when each part started and ended, for the timeline
+        QList<PartSpan> partSpans; // when each part started and ended, then forward mode's legs, for the timeline
+        std::optional<app::ForwardTimings> forward; // forward mode: the upstream's answer and the moments
     };
 
     using QAbstractTableModel::QAbstractTableModel;
@@ -51,6 +55,7 @@ public:
 
 private:
     int indexOf(quint64 id) const;
+    static void addLegs(Row& row); // forward mode's legs after the parts, from row.forward
     QList<Row> m_rows;
 };
 

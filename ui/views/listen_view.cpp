@@ -5,6 +5,7 @@
 #include "charts/part_timeline_chart.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QFileDialog>
@@ -30,7 +31,10 @@ namespace upin::ui {
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
       m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new ElidedLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart)
+      m_status(new ElidedLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart),
+      m_upstream(new QLineEdit), m_forwardPort(new QSpinBox), m_forwardCa(new QPushButton(tr("CA file…"))),
+      m_forwardInsecure(new QCheckBox(tr("Don't check its certificate"))), m_forwardToggle(new QPushButton),
+      m_forwardStatus(new ElidedLabel)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -124,10 +128,82 @@ ListenView::ListenView(QWidget* parent)
     split->setSizes({300, 200}); // the timeline keeps room for its labels at 1024x700
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(makeForwardPanel());
     layout->addWidget(m_examples);
     layout->addWidget(m_filter);
     layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
+    setForwarding(false, {}, {});
+}
+
+// Forward mode: a second server on its own port that passes every request on to the user's server (http or
+// https), listing each exchange here with the upstream's answer and the server time.
+QLayout* ListenView::makeForwardPanel()
+{
+    m_upstream->setObjectName(QStringLiteral("forwardUpstream"));
+    m_upstream->setPlaceholderText(tr("your server, e.g. http://127.0.0.1:9000"));
+    m_upstream->setToolTip(tr("Every request sent to the forward port goes on to this server (its path, if any,\n"
+                              "comes before each request's), as it arrives; its answer comes back unchanged."));
+    m_forwardPort->setObjectName(QStringLiteral("forwardPort"));
+    m_forwardPort->setRange(0, 65535);
+    m_forwardPort->setValue(8081);
+    m_forwardPort->setToolTip(tr("TCP port on 127.0.0.1 that clients send to (0 picks a free one)"));
+    m_forwardCa->setToolTip(tr("https upstream: also trust the certificates in a PEM file (e.g. mkcert's root)"));
+    connect(m_forwardCa, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Certificates to trust (PEM)"), {},
+                                                          tr("PEM certificates (*.pem *.crt);;All files (*)"));
+        m_forwardCaPath = file;
+        m_forwardCa->setText(file.isEmpty() ? tr("CA file…") : QFileInfo(file).fileName());
+    });
+    m_forwardInsecure->setObjectName(QStringLiteral("forwardInsecure"));
+    m_forwardInsecure->setToolTip(tr("https upstream: pass requests on even when its certificate cannot be checked"));
+    m_forwardToggle->setObjectName(QStringLiteral("forwardToggle"));
+    connect(m_forwardToggle, &QPushButton::clicked, this, [this] {
+        if (m_forwarding) {
+            emit forwardStopRequested();
+            return;
+        }
+        const QUrl upstream = QUrl::fromUserInput(m_upstream->text().trimmed());
+        if (m_upstream->text().trimmed().isEmpty() || upstream.host().isEmpty() ||
+            (upstream.scheme() != QLatin1String("http") && upstream.scheme() != QLatin1String("https"))) {
+            setForwarding(false, {}, {}, tr("give the upstream as an http:// or https:// URL"));
+            return;
+        }
+        app::ForwardSettings settings;
+        settings.upstream = upstream;
+        settings.caCertificates = m_forwardCaPath;
+        settings.insecure = m_forwardInsecure->isChecked();
+        emit forwardRequested(settings, quint16(m_forwardPort->value()));
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Forward to")));
+    row->addWidget(m_upstream, 2);
+    row->addWidget(new QLabel(tr("on port")));
+    row->addWidget(m_forwardPort);
+    row->addWidget(m_forwardCa);
+    row->addWidget(m_forwardInsecure);
+    row->addWidget(m_forwardToggle);
+    row->addWidget(m_forwardStatus, 3);
+    return row;
+}
+
+void ListenView::setForwardDefaults(const QString& upstream, quint16 port)
+{
+    m_upstream->setText(upstream);
+    m_forwardPort->setValue(port);
+}
+
+void ListenView::setForwarding(bool forwarding, const QString& base, const QString& upstream, const QString& error)
+{
+    m_forwarding = forwarding;
+    m_forwardToggle->setText(forwarding ? tr("Stop forwarding") : tr("Forward"));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardCa, m_forwardInsecure})
+        w->setEnabled(!forwarding);
+    if (forwarding)
+        m_forwardStatus->setFullText(
+            tr("%1 → %2: send to %1, e.g. curl -F file=@/etc/os-release %1/upload").arg(base, upstream));
+    else
+        m_forwardStatus->setFullText(error.isEmpty() ? tr("Not forwarding") : tr("Not forwarding: %1").arg(error));
 }
 
 int ListenView::sourceRow(const QModelIndex& tableIndex) const
@@ -223,7 +299,8 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
 void ListenView::setTls(const QString& base, const QString& certificatePath, const QString& fingerprint)
 {
     m_statusText = tr("Listening on %1 and %2 — captures in %3").arg(m_base, base, m_captureRoot);
-    m_tlsDetail = tr("HTTPS certificate (self-signed unless you gave your own): %1\nSHA-256 fingerprint: %2")
+    m_tlsDetail = tr("HTTPS certificate (self-signed for localhost, 127.0.0.1 and ::1, made on first use): %1\n"
+                     "SHA-256 fingerprint: %2")
                       .arg(certificatePath, fingerprint);
     m_status->setFullText(m_statusText, m_tlsDetail);
     QStringList lines = m_examples->toPlainText().split(QLatin1Char('\n'));
@@ -237,9 +314,10 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
     for (const auto& e : batch)
         if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed) {
             ++m_failedHandshakes;
+            // First, where a long captures path cannot push it out of sight.
             m_status->setFullText(
-                tr("%1 — %n TLS handshake(s) failed, the last from %2: %3", nullptr, m_failedHandshakes)
-                    .arg(m_statusText, e.client, e.errorDetail),
+                tr("%n TLS handshake(s) failed, the last from %1: %2 — %3", nullptr, m_failedHandshakes)
+                    .arg(e.client, e.errorDetail, m_statusText),
                 m_tlsDetail);
         }
     m_model->apply(batch);

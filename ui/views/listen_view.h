@@ -1,6 +1,7 @@
 #pragma once
-// Listen: start and stop the built-in listener, copyable curl examples per endpoint, and the live list of
-// captures. Emits intents; never touches a socket.
+// Listen: start and stop the built-in listener, copyable curl examples per endpoint, the Forward panel (forward
+// mode: requests passed on to the user's own server), and the live list of captures. Emits intents; never touches
+// a socket.
 
 #include "capture/stored_captures.h"
 #include "models/capture_list_model.h"
@@ -8,6 +9,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -41,6 +43,10 @@ public slots:
     // list that showed its newest row still does.
     void addStored(const QList<upin::app::StoredCapture>& batch);
     void setSettings(const ListenerSettings& settings) { m_settings = settings; }
+    // The Forward panel: what it starts with (remembered), then whether a forwarder runs (base: its address) or why
+    // it could not start (error).
+    void setForwardDefaults(const QString& upstream, quint16 port);
+    void setForwarding(bool forwarding, const QString& base, const QString& upstream, const QString& error = {});
 
 signals:
     void startRequested(quint16 port);
@@ -50,11 +56,14 @@ signals:
     void curlRequested(const QString& folder);   // Copy as curl from a row's menu
     void deleteRequested(const QString& folder); // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
+    void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port);
+    void forwardStopRequested();
 
 private:
     void openRow(int row); // rows of m_model
     int sourceRow(const QModelIndex& tableIndex) const;
     void showRowMenu(const QPoint& at);
+    QLayout* makeForwardPanel();
 
     CaptureListModel* m_model;
     QSortFilterProxyModel* m_filtered;
@@ -72,6 +81,15 @@ private:
     QString m_base;
     int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
     ListenerSettings m_settings;
+    // The Forward panel.
+    QLineEdit* m_upstream;
+    QSpinBox* m_forwardPort;
+    QPushButton* m_forwardCa;     // a PEM file of certificates to trust for an https upstream
+    QCheckBox* m_forwardInsecure; // or none checked
+    QPushButton* m_forwardToggle;
+    ElidedLabel* m_forwardStatus;
+    QString m_forwardCaPath;
+    bool m_forwarding = false;
 };
 
 } // namespace upin::ui

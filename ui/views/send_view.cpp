@@ -90,8 +90,8 @@ SendView::SendView(QWidget* parent)
     m_insecure->setObjectName(QStringLiteral("sendInsecure"));
     m_insecure->setToolTip(
         tr("https: send even when the server's certificate cannot be checked (self-signed, expired,\n"
-           "another name), as curl --insecure does. Every run says so. Our own listener's\n"
-           "certificate is trusted without this."));
+           "another name), as curl --insecure does. Every run says so. Our own HTTPS listener's\n"
+           "certificate is trusted without this, on its port, as localhost, 127.0.0.1 or ::1."));
     auto* exportButton = new QPushButton(tr("Export…"));
     exportButton->setToolTip(tr("Save the last runs as CSV and JSON and the throughput chart as PNG"));
     connect(exportButton, &QPushButton::clicked, this, &SendView::exportRuns);
@@ -184,8 +184,9 @@ void SendView::setListenerBase(const QString& base)
     const auto followsListener = [&](const QString& text) {
         const QUrl url(text);
         const bool local = url.host() == QLatin1String("127.0.0.1") || url.host() == QLatin1String("localhost");
-        if (!local || url.port() == listener.port())
-            return QString();
+        if (!local || url.port() == listener.port() ||
+            (!m_forwarderBase.isEmpty() && url.port() == QUrl(m_forwarderBase).port()))
+            return QString(); // not a listener's, or the forwarder's (forward mode passes any path on)
         for (const char* path : {"/file-part", "/part-event", "/capture", "/discard"})
             if (url.path() == QLatin1String(path)) {
                 QUrl moved = url;
@@ -225,6 +226,16 @@ void SendView::setTlsListener(const QString& base, const QString& certificatePat
     }
 }
 
+void SendView::setForwarderBase(const QString& base)
+{
+    m_forwarderBase = base;
+    for (const char* path : {"/file-part", "/discard"}) { // through the forwarder: compared with sending directly
+        const QString url = base + QLatin1String(path);
+        if (!base.isEmpty() && m_target->findText(url) < 0)
+            m_target->addItem(url);
+    }
+}
+
 void SendView::setTargets(const QStringList& urls)
 {
     for (auto it = urls.rbegin(); it != urls.rend(); ++it)
@@ -253,8 +264,12 @@ app::UploadPlan SendView::plan() const
     p.expectContinue = m_expect->isChecked();
     p.insecure = m_insecure->isChecked();
     p.hash = core::HashKind(m_hash->currentData().toInt());
-    // Our own HTTPS listener's certificate is self-signed: trusted here, for it alone, as curl --cacert would.
-    if (!m_tlsBase.isEmpty() && m_target->currentText().startsWith(m_tlsBase + QLatin1Char('/')))
+    // Our own HTTPS listener's certificate is self-signed: trusted here, for it alone (any name it is made for,
+    // on its port), as curl --cacert would.
+    const QUrl target = p.targets.first();
+    const QString host = target.host();
+    if (!m_tlsBase.isEmpty() && target.scheme() == QLatin1String("https") && target.port() == QUrl(m_tlsBase).port() &&
+        (host == QLatin1String("localhost") || host == QLatin1String("127.0.0.1") || host == QLatin1String("::1")))
         p.caCertificates = m_tlsCertificate;
     return p;
 }
@@ -394,7 +409,7 @@ void SendView::showAnswer(int row)
     }
     QString text = QString::fromUtf8(r.statusLine) + QLatin1Char('\n');
     if (!r.tls.isEmpty()) // how it came: the status line says the HTTP version, not the TLS one
-        text = tr("(over %1%2)\n").arg(r.tls, r.insecure ? tr(", certificate NOT checked") : QString()) + text;
+        text += tr("(over %1%2)\n").arg(r.tls, r.insecure ? tr(", certificate NOT checked") : QString());
     for (const auto& [name, value] : r.responseHeaders)
         text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + QLatin1Char('\n');
     const QByteArray body = r.response.left(app::kShownResponseBytes);

@@ -35,6 +35,8 @@ public:
     void setListenerBase(const QString& base);
     // The listener's HTTPS side (empty base: none): its presets, and its certificate trusted for targets on it.
     void setTlsListener(const QString& base, const QString& certificatePath);
+    // Forward mode's address (empty: not forwarding): presets through it, left alone when the listener moves.
+    void setForwarderBase(const QString& base);
     ThroughputChart* chart() const { return m_chart; }
     QTableWidget* results() const { return m_results; }
     QPlainTextEdit* answer() const { return m_answer; }
@@ -79,6 +81,7 @@ private:
     QList<app::RunResult> m_shownRuns; // one per row of m_results
     ThroughputChart* m_chart;
     QString m_listenerBase;
+    QString m_forwarderBase;
     QString m_tlsBase;        // "https://localhost:8443" when the listener serves HTTPS
     QString m_tlsCertificate; // its certificate, trusted for targets on it
     QElapsedTimer m_runClock;
