@@ -18,6 +18,7 @@ namespace upin::app {
 
 namespace {
 constexpr qint64 kReadChunk = qint64{256} * 1024;
+constexpr size_t kReadBlocks = 16; // per connection, beyond the first from the listener's shared budget
 // Bytes waiting in one side's socket before the other side is read no more: the backpressure that keeps memory
 // flat whatever the sizes and speeds.
 constexpr qint64 kMaxBacklog = qint64{1} << 20;
@@ -56,11 +57,17 @@ struct ForwardConnection::BodyTap final : core::BodySink {
 ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<ListenerShared> shared,
                                      UploadSession::Publish publish, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_settings(*m_shared->config.forward),
-      m_publish(std::move(publish)), m_client(new QTcpSocket(this))
+      m_publish(std::move(publish)), m_client(new QTcpSocket(this)),
+      m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
+    // On the pipeline's thread, when it lets a block go that a read was waiting for.
+    m_blocks.setOnAvailable(
+        [this] { QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection); });
     ++m_shared->activeConnections;
     m_client->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
-    m_client->setReadBufferSize(kReadChunk); // as the listener's: bytes wait in the kernel, TCP slows the client
+    // Qt keeps almost nothing: reads take the kernel's bytes straight into blocks (readSocketInto), and while none
+    // is taken they wait in the kernel, so TCP slows the client.
+    m_client->setReadBufferSize(1);
     m_clientAddress = QStringLiteral("%1:%2").arg(m_client->peerAddress().toString()).arg(m_client->peerPort());
     for (QTimer* timer : {&m_headTimer, &m_connectTimer, &m_answerTimer, &m_lingerTimer})
         timer->setSingleShot(true);
@@ -114,6 +121,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
 
 ForwardConnection::~ForwardConnection()
 {
+    m_blocks.setOnAvailable({});
     if (m_session) // the forwarder stopped mid-exchange
         m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
                           QStringLiteral("the forwarder stopped"), record());
@@ -126,42 +134,53 @@ double ForwardConnection::msSinceHead() const
     return double(m_clock.nsecsElapsed()) / 1e6;
 }
 
+// Reads go into blocks of a pool, straight from the kernel: the body's bytes are then written to the upstream from
+// the block (straight to the kernel too, when it takes them) and the hashing pipeline holds the block instead of
+// copying. While the pool is empty or the upstream has not taken what it has, the client is not read.
 void ForwardConnection::onClientReadyRead()
 {
     while (true) {
-        if (m_state == State::Head) {
-            QByteArray data =
-                m_pendingClient.isEmpty() ? m_client->read(kReadChunk) : std::exchange(m_pendingClient, {});
-            if (data.isEmpty())
-                return;
-            processHead(data);
-            continue;
-        }
-        if (m_state == State::Body) {
-            // The answer came early: the rest is read and dropped, so that the client sees the answer, not a reset.
-            const bool dropping = m_earlyAtByte >= 0;
-            if (!dropping && (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog))
-                return; // resumes when the upstream takes what it has
-            QByteArray data =
-                m_pendingClient.isEmpty() ? m_client->read(kReadChunk) : std::exchange(m_pendingClient, {});
-            if (data.isEmpty())
-                return;
-            processBody(data);
-            continue;
-        }
         if (m_state == State::Closing && m_lingerTimer.isActive()) { // dropping what a client still sends
-            if (m_client->read(kReadChunk).isEmpty())
+            char scratch[65536];
+            if (readSocketInto(*m_client, scratch, qint64(sizeof scratch)) <= 0)
                 return;
             m_lingerTimer.start(kLingerMs);
             continue;
         }
-        return; // Connecting, Answer: the next request waits in the socket until this exchange ends
+        if (m_state != State::Head && m_state != State::Body)
+            return; // Connecting, Answer: the next request waits in the socket until this exchange ends
+        // The answer came early: the rest is read and dropped, so that the client sees the answer, not a reset.
+        const bool dropping = m_state == State::Body && m_earlyAtByte >= 0;
+        if (m_state == State::Body && !dropping && (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog))
+            return;                       // resumes when the upstream takes what it has
+        if (!m_pendingClient.isEmpty()) { // read with the head: not in a block, so the pipeline copies it
+            const QByteArray held = std::exchange(m_pendingClient, {});
+            consume(view(held), nullptr);
+            continue;
+        }
+        core::BlockPool::Block block = m_blocks.tryAcquire();
+        if (!block)
+            return; // all held by the hashing pipeline: called again when it lets one go
+        const qint64 got = readSocketInto(*m_client, block->data(), kReadChunk);
+        if (got <= 0)
+            return;
+        consume({block->data(), size_t(got)}, block);
     }
 }
 
-void ForwardConnection::processHead(QByteArray& data)
+void ForwardConnection::consume(core::ByteView data, const core::BlockPool::Block& block)
 {
-    auto used = m_head.feed(view(data));
+    if (m_state == State::Head)
+        processHead(data);
+    else if (m_state == State::Body)
+        processBody(data, block);
+    else // the next request's first bytes, read with the end of this one
+        m_pendingClient.append(data.data(), qsizetype(data.size()));
+}
+
+void ForwardConnection::processHead(core::ByteView data)
+{
+    auto used = m_head.feed(data);
     if (!used) {
         respondJson(400, {{"error", "bad request head"}, {"detail", errorToJson(used.error())}});
         m_state = State::Closing;
@@ -169,7 +188,7 @@ void ForwardConnection::processHead(QByteArray& data)
     }
     if (!m_head.complete())
         return;
-    m_pendingClient = data.mid(qsizetype(*used));
+    m_pendingClient = QByteArray(data.data() + *used, qsizetype(data.size() - *used));
     auto framing = core::bodyFraming(m_head.head());
     if (!framing) {
         respondJson(400, {{"error", "bad request framing"}, {"detail", errorToJson(framing.error())}});
@@ -367,9 +386,10 @@ void ForwardConnection::sendHead()
     QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
 }
 
-void ForwardConnection::processBody(QByteArray& data)
+void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::Block& block)
 {
-    auto used = m_decoder.feed(view(data), *m_tap);
+    m_session->setSource(block);
+    auto used = m_decoder.feed(data, *m_tap);
     m_session->flush();
     if (!used) { // the client's framing is broken: what came before went on; the upstream request is cut off
         failExchange(400, QStringLiteral("bad request body framing"),
@@ -378,16 +398,17 @@ void ForwardConnection::processBody(QByteArray& data)
                          .arg(used.error().offset));
         return;
     }
-    const auto n = qsizetype(*used);
-    m_wireIn += quint64(n);
+    const size_t n = *used;
+    m_wireIn += n;
     if (m_earlyAtByte < 0 && m_upstream) {
-        m_upstream->write(data.constData(), n);
-        m_wireOut += quint64(n);
+        writeSocketDirect(*m_upstream, data.data(), qint64(n));
+        m_wireOut += n;
+        sampleUpstream(false);
     }
     if (!m_decoder.done())
         return;
     m_requestDoneMs = msSinceHead();
-    m_pendingClient = data.mid(n); // the next request's first bytes
+    m_pendingClient = QByteArray(data.data() + n, qsizetype(data.size() - n)); // the next request's first bytes
     if (m_tap->digest)
         m_tap->digestHex = toQString(m_tap->digest->finishHex());
     m_state = State::Answer;
@@ -449,12 +470,12 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
         size = body.size();
     }
     if (m_answerUntilClose) {
-        m_client->write(data, size);
+        writeSocketDirect(*m_client, data, size);
     } else {
         NoSink none;
         auto used = m_answerDecoder->feed({data, size_t(size)}, none);
         const qint64 n = used ? qint64(*used) : size; // a broken answer goes on as it is
-        m_client->write(data, n);
+        writeSocketDirect(*m_client, data, n);
         size = n;
         if (!used || m_answerDecoder->done()) {
             m_answerKeepAlive = m_answerKeepAlive && used; // bytes past its end: the connection is not reused

@@ -48,8 +48,9 @@ private:
     enum class State : uint8_t { Head, Connecting, Body, Answer, Closing };
 
     void onClientReadyRead();
-    void processHead(QByteArray& data);
-    void processBody(QByteArray& data);
+    void consume(core::ByteView data, const core::BlockPool::Block& block);
+    void processHead(core::ByteView data);
+    void processBody(core::ByteView data, const core::BlockPool::Block& block); // block: where data lies, or null
     void startExchange();
     void connectUpstream();
     void sendHead();
@@ -80,6 +81,7 @@ private:
     QTimer m_lingerTimer;    // after an early answer: the client's rest is dropped until it pauses this long
     State m_state = State::Head;
     bool m_holdsSlot = true;
+    core::BlockPool m_blocks; // client reads, held by the hashing pipeline until it has seen them
 
     // The exchange under way.
     core::HeadReader m_head;
