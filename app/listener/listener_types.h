@@ -157,3 +157,4 @@ inline QString transportLabel(const QJsonObject& transport)
 } // namespace upin::app
 
 Q_DECLARE_METATYPE(upin::app::ListenerEvent)
+Q_DECLARE_METATYPE(upin::app::ForwardSettings)

@@ -58,6 +58,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -1492,4 +1493,82 @@ TEST_CASE("the Send chart follows a run while it goes", "[ui][send][charts]")
     REQUIRE(view.chart()->sentSeries()->count() == 3);   // the origin and two points, before the run ends
     CHECK(view.chart()->sentSeries()->at(2).y() == 3.0); // MB so far
     CHECK(view.chart()->sentSeries()->at(2).x() >= 0.1);
+}
+
+TEST_CASE("forward mode in the window: the panel's intent, the exchange listed with the upstream's answer and its "
+          "legs, Inspect telling what went on and what came back",
+          "[ui][forward]")
+{
+    ui::MainWindow window;
+    ui::ListenView* listen = window.listenView();
+    // The panel asks for a forwarder only with an http(s) URL, and says why not otherwise.
+    QSignalSpy asked(listen, &ui::ListenView::forwardRequested);
+    auto* upstreamField = listen->findChild<QLineEdit*>("forwardUpstream");
+    auto* toggle = listen->findChild<QPushButton*>("forwardToggle");
+    REQUIRE(upstreamField);
+    REQUIRE(toggle);
+    upstreamField->setText("ftp://example.test");
+    toggle->click();
+    CHECK(asked.isEmpty());
+    CHECK(listen->findChildren<ui::ElidedLabel*>().last()->fullText().contains("http:// or https://"));
+
+    test::ListenerFixture upstream;
+    upstreamField->setText(upstream.url(""));
+    listen->findChild<QSpinBox*>("forwardPort")->setValue(0);
+    listen->findChild<QCheckBox*>("forwardInsecure")->setChecked(true);
+    toggle->click();
+    REQUIRE(asked.size() == 1);
+    auto settings = asked.first().first().value<app::ForwardSettings>();
+    CHECK(settings.upstream == QUrl(upstream.url("")));
+    CHECK(settings.insecure);
+    CHECK(asked.first().last().toUInt() == 0);
+
+    // What ServiceWiring does with that intent: a forwarder, its events into the list.
+    app::ListenerConfig config;
+    config.forward = settings;
+    test::ListenerFixture forwarder(config);
+    QObject::connect(&forwarder.listener, &app::Listener::events, listen, &ui::ListenView::applyEvents);
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
+    listen->setForwarding(true, base, settings.upstream.toString());
+    CHECK(toggle->text() == "Stop forwarding");
+    CHECK_FALSE(upstreamField->isEnabled());
+    window.sendView()->setForwarderBase(base);
+    window.sendView()->setListenerBase(upstream.url("")); // the listener moving leaves the forwarder's presets
+    CHECK(window.sendView()->targets().contains(base + "/file-part"));
+
+    const QString file = forwarder.file("pic.bin", test::randomBytes(1 << 20, 31));
+    REQUIRE(test::curl({"-F", "photo=@" + file, "-F", "note=hello", base + "/file-part"}).status == 200);
+    auto* model = listen->model();
+    for (int i = 0; i < 100 && (model->rowCount() == 0 || model->row(0).state == app::CaptureState::Receiving); ++i)
+        QTest::qWait(20);
+    REQUIRE(model->rowCount() == 1);
+    const ui::CaptureListModel::Row row = model->row(0);
+    CHECK(row.endpoint == "→ " + upstream.url("/file-part"));
+    const QString shown = model->data(model->index(0, ui::CaptureListModel::Upstream), Qt::DisplayRole).toString();
+    CHECK(shown.startsWith("200, server "));
+    // The timeline: the two parts, then the two legs and the server's time.
+    QStringList labels;
+    for (const auto& span : row.partSpans)
+        labels << span.label;
+    REQUIRE(labels.size() == 5);
+    CHECK(labels[2] == "client → here");
+    CHECK(labels[3] == "here → upstream");
+    CHECK(labels[4].startsWith("server "));
+    CHECK(row.partSpans[4].kind == ui::CaptureListModel::Row::PartSpan::Kind::Server);
+
+    // Inspect: the Request row tells where it went, as sent, and the answer.
+    app::InspectWorker worker;
+    QSignalSpy opened(&worker, &app::InspectWorker::finished);
+    worker.open(row.folder);
+    REQUIRE((!opened.isEmpty() || opened.wait(10000)));
+    ui::InspectView& inspect = *window.inspectView();
+    inspect.showResult(opened.first().first().value<app::InspectResult>());
+    inspect.tree()->setCurrentIndex(inspect.model()->index(0, 0));
+    const QString text = inspect.text()->toPlainText();
+    CHECK(text.contains("Forwarded to " + upstream.url("")));
+    CHECK(text.contains("Answer:     200"));
+    CHECK(text.contains("As sent to the upstream:\nPOST /file-part HTTP/1.1\nHost: 127.0.0.1:"));
+    CHECK(text.contains("X-Forwarded-For: 127.0.0.1"));
+    CHECK(text.contains("\"capture_id\""));  // the upstream listener's JSON answer, kept
+    CHECK(inspect.model()->rowCount() == 3); // the request, photo, note
 }

@@ -409,6 +409,53 @@ void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
 
 namespace {
 // The Request row's Text tab: the request as it reads on the wire, then what the tool learnt about it.
+// Forward mode: where the request went on to, as it was sent, what came back, and when.
+QString describeForward(const QJsonObject& forward)
+{
+    auto ms = [&](const char* key) {
+        const QJsonValue at = forward[QStringLiteral("timings_ms")].toObject()[QLatin1String(key)];
+        return at.isNull() ? QObject::tr("—") : app::formatSeconds(at.toDouble() / 1e3);
+    };
+    QString out = QObject::tr("\nForwarded to %1 (%2)\n")
+                      .arg(forward[QStringLiteral("upstream")].toString(),
+                           forward[QStringLiteral("reused_connection")].toBool() ? QObject::tr("a kept connection")
+                                                                                 : QObject::tr("a new connection"));
+    const QJsonValue status = forward[QStringLiteral("status")];
+    out += status.isNull() ? QObject::tr("Answer:     none from the upstream\n")
+                           : QObject::tr("Answer:     %1, %2 bytes%3\n")
+                                 .arg(status.toInt())
+                                 .arg(forward[QStringLiteral("answer_bytes")].toInteger())
+                                 .arg(forward[QStringLiteral("early_at_byte")].isNull()
+                                          ? QString()
+                                          : QObject::tr(", early: after %1 bytes of the body")
+                                                .arg(forward[QStringLiteral("early_at_byte")].toInteger()));
+    if (forward.contains(QStringLiteral("error")))
+        out += QObject::tr("Fault:      %1: %2 (the client got our %3)\n")
+                   .arg(forward[QStringLiteral("error")].toObject()[QStringLiteral("error")].toString(),
+                        forward[QStringLiteral("error")].toObject()[QStringLiteral("detail")].toString())
+                   .arg(forward[QStringLiteral("error")].toObject()[QStringLiteral("status")].toInt());
+    out += QObject::tr("Server:     %1 from the upstream taking the last byte to its first answer byte\n")
+               .arg(forward[QStringLiteral("server_ms")].isNull()
+                        ? QObject::tr("—")
+                        : app::formatSeconds(forward[QStringLiteral("server_ms")].toDouble() / 1e3));
+    out += QObject::tr("Moments:    client's last byte %1, upstream took the last byte %2, first answer byte %3, "
+                       "answer relayed %4 (from the head)\n")
+               .arg(ms("client_last_byte"), ms("upstream_took_last_byte"), ms("first_answer_byte"), ms("answer_done"));
+    out += QObject::tr("\nAs sent to the upstream:\n");
+    for (const QString& line : forward[QStringLiteral("request_head")].toString().split(QStringLiteral("\r\n")))
+        if (!line.isEmpty())
+            out += app::printable(line) + QLatin1Char('\n');
+    out += QObject::tr("Its answer's header fields:\n");
+    for (const auto& field : forward[QStringLiteral("headers")].toArray())
+        out += app::printable(field[0].toString() + QStringLiteral(": ") + field[1].toString()) + QLatin1Char('\n');
+    const QString preview = forward[QStringLiteral("answer_preview")].toString();
+    out += forward[QStringLiteral("answer_preview_encoding")].toString() == QLatin1String("base64")
+               ? QObject::tr("\nIts answer's body: binary, first %1 bytes kept (base64 in capture.json)\n")
+                     .arg(QByteArray::fromBase64(preview.toLatin1()).size())
+               : QObject::tr("\nIts answer's body (first 64 KiB):\n%1\n").arg(preview);
+    return out;
+}
+
 QString describeRequest(const app::InspectResult& result)
 {
     const QJsonObject& request = result.request;
@@ -478,8 +525,22 @@ QString describeRequest(const app::InspectResult& result)
     out += QObject::tr("Endpoint:   %1, matcher %2, hash %3; %4\n")
                .arg(capture[QStringLiteral("endpoint")].toString(), capture[QStringLiteral("matcher")].toString(),
                     capture[QStringLiteral("hash")].toString(), capture[QStringLiteral("state")].toString());
-    out +=
-        QObject::tr("Transport:  plain %1 over TCP\n").arg(has("version") ? text("version") : QStringLiteral("HTTP"));
+    const QJsonObject transport = request[QStringLiteral("transport")].toObject();
+    if (transport[QStringLiteral("tls")].toBool())
+        out +=
+            QObject::tr("Transport:  %1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
+                .arg(has("version") ? text("version") : QStringLiteral("HTTP"),
+                     transport[QStringLiteral("protocol")].toString(), transport[QStringLiteral("cipher")].toString(),
+                     transport[QStringLiteral("alpn")].toString(QStringLiteral("none")),
+                     app::formatSeconds(transport[QStringLiteral("handshake_ms")].toDouble() / 1e3),
+                     transport[QStringLiteral("client_certificate")].toBool()
+                         ? QObject::tr(", with a client certificate")
+                         : QString());
+    else
+        out += QObject::tr("Transport:  plain %1 over TCP\n")
+                   .arg(has("version") ? text("version") : QStringLiteral("HTTP"));
+    if (capture.contains(QStringLiteral("forward")))
+        out += describeForward(capture[QStringLiteral("forward")].toObject());
     return out;
 }
 } // namespace
