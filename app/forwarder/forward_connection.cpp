@@ -629,7 +629,8 @@ void ForwardConnection::endExchange()
     m_session->finish(
         m_decoder, complete,
         complete ? std::nullopt : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
-        complete ? QString() : QStringLiteral("the upstream answered after %1 bytes of the body").arg(m_wireOut),
+        complete ? QString()
+                 : QStringLiteral("the upstream answered %1 after %2 bytes of the body").arg(m_status).arg(m_wireOut),
         record());
     m_session.reset();
     m_tap.reset();

@@ -1521,6 +1521,7 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     auto settings = asked.first().first().value<app::ForwardSettings>();
     CHECK(settings.upstream == QUrl(upstream.url("")));
     CHECK(settings.insecure);
+    CHECK(settings.saveParts); // by default: Inspect shows what passed
     CHECK(asked.first().last().toUInt() == 0);
 
     // What ServiceWiring does with that intent: a forwarder, its events into the list.

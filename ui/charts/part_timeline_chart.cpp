@@ -58,7 +58,9 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
                  : span.kind == Kind::Transfer ? QColor(0x5a, 0x8f, 0x5a) // forward mode: bytes on their way
                  : span.kind == Kind::Server   ? QColor(0x8e, 0x44, 0xad) // and the server's own time
                                                : QColor(0x1f, 0x6f, 0xd0)); // a part
-        pen.setWidth(std::max(4, 120 / std::max(count, 1)));
+        // As thick as the rows allow without touching: a forwarded capture adds three rows to its parts.
+        const double plot = chart()->plotArea().height() > 0 ? chart()->plotArea().height() : 120;
+        pen.setWidth(std::clamp(int(plot / (count + 1) * 0.6), 2, std::max(4, 120 / std::max(count, 1))));
         pen.setCapStyle(Qt::FlatCap);
         bar->setPen(pen);
         chart()->addSeries(bar);

@@ -33,8 +33,8 @@ ListenView::ListenView(QWidget* parent)
       m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
       m_status(new ElidedLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart),
       m_upstream(new QLineEdit), m_forwardPort(new QSpinBox), m_forwardCa(new QPushButton(tr("CA file…"))),
-      m_forwardInsecure(new QCheckBox(tr("Don't check its certificate"))), m_forwardToggle(new QPushButton),
-      m_forwardStatus(new ElidedLabel)
+      m_forwardInsecure(new QCheckBox(tr("Don't check certificate"))), m_forwardKeep(new QCheckBox(tr("Keep parts"))),
+      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -157,6 +157,10 @@ QLayout* ListenView::makeForwardPanel()
     });
     m_forwardInsecure->setObjectName(QStringLiteral("forwardInsecure"));
     m_forwardInsecure->setToolTip(tr("https upstream: pass requests on even when its certificate cannot be checked"));
+    m_forwardKeep->setObjectName(QStringLiteral("forwardKeep"));
+    m_forwardKeep->setChecked(true);
+    m_forwardKeep->setToolTip(tr("Store each part's bytes in the capture folder, as /file-part does, so that Inspect\n"
+                                 "shows images, text and hex and can save them; off: parsed and hashed only"));
     m_forwardToggle->setObjectName(QStringLiteral("forwardToggle"));
     connect(m_forwardToggle, &QPushButton::clicked, this, [this] {
         if (m_forwarding) {
@@ -173,6 +177,7 @@ QLayout* ListenView::makeForwardPanel()
         settings.upstream = upstream;
         settings.caCertificates = m_forwardCaPath;
         settings.insecure = m_forwardInsecure->isChecked();
+        settings.saveParts = m_forwardKeep->isChecked();
         emit forwardRequested(settings, quint16(m_forwardPort->value()));
     });
     auto* row = new QHBoxLayout;
@@ -182,6 +187,7 @@ QLayout* ListenView::makeForwardPanel()
     row->addWidget(m_forwardPort);
     row->addWidget(m_forwardCa);
     row->addWidget(m_forwardInsecure);
+    row->addWidget(m_forwardKeep);
     row->addWidget(m_forwardToggle);
     row->addWidget(m_forwardStatus, 3);
     return row;
@@ -197,13 +203,28 @@ void ListenView::setForwarding(bool forwarding, const QString& base, const QStri
 {
     m_forwarding = forwarding;
     m_forwardToggle->setText(forwarding ? tr("Stop forwarding") : tr("Forward"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardCa, m_forwardInsecure})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardCa, m_forwardInsecure, m_forwardKeep})
         w->setEnabled(!forwarding);
     if (forwarding)
-        m_forwardStatus->setFullText(
-            tr("%1 → %2: send to %1, e.g. curl -F file=@/etc/os-release %1/upload").arg(base, upstream));
+        m_forwardStatus->setFullText(tr("Forwarding %1 → %2").arg(base, upstream));
     else
         m_forwardStatus->setFullText(error.isEmpty() ? tr("Not forwarding") : tr("Not forwarding: %1").arg(error));
+    m_forwardExample = forwarding ? QStringLiteral("curl -F file=@/etc/os-release -F note=hello '%1/file-part'  # "
+                                                   "through the forwarder to %2")
+                                        .arg(base, upstream)
+                                  : QString();
+    showForwardExample();
+}
+
+// Where a user looks for what to type: among the examples, second, seen without scrolling.
+void ListenView::showForwardExample()
+{
+    QStringList lines = m_examples->toPlainText().split(QLatin1Char('\n'));
+    lines.removeIf([](const QString& line) { return line.contains(QLatin1String("# through the forwarder")); });
+    if (!m_forwardExample.isEmpty())
+        lines.insert(std::min<qsizetype>(1, lines.size()), m_forwardExample);
+    m_examples->setPlainText(lines.join(QLatin1Char('\n')));
 }
 
 int ListenView::sourceRow(const QModelIndex& tableIndex) const
@@ -274,6 +295,7 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
     if (!listening) {
         m_status->setFullText(tr("Not listening"));
         m_examples->setPlainText(tr("Start the listener to receive uploads."));
+        showForwardExample();
         return;
     }
     m_port->setValue(port);
@@ -294,6 +316,7 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
                        "curl -H 'Transfer-Encoding: chunked' -F file=@/etc/os-release '%1/capture'\n"
                        "curl -F file=@/etc/os-release '%1/discard'\n")
             .arg(base));
+    showForwardExample();
 }
 
 void ListenView::setTls(const QString& base, const QString& certificatePath, const QString& fingerprint)

@@ -64,6 +64,7 @@ private:
     int sourceRow(const QModelIndex& tableIndex) const;
     void showRowMenu(const QPoint& at);
     QLayout* makeForwardPanel();
+    void showForwardExample();
 
     CaptureListModel* m_model;
     QSortFilterProxyModel* m_filtered;
@@ -86,9 +87,11 @@ private:
     QSpinBox* m_forwardPort;
     QPushButton* m_forwardCa;     // a PEM file of certificates to trust for an https upstream
     QCheckBox* m_forwardInsecure; // or none checked
+    QCheckBox* m_forwardKeep;     // store the parts' bytes, so that Inspect can show them
     QPushButton* m_forwardToggle;
     ElidedLabel* m_forwardStatus;
     QString m_forwardCaPath;
+    QString m_forwardExample; // a curl line through the forwarder, among the examples while it runs
     bool m_forwarding = false;
 };
 
