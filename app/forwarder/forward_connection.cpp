@@ -69,12 +69,18 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     // is taken they wait in the kernel, so TCP slows the client.
     m_client->setReadBufferSize(1);
     m_clientAddress = QStringLiteral("%1:%2").arg(m_client->peerAddress().toString()).arg(m_client->peerPort());
-    for (QTimer* timer : {&m_headTimer, &m_connectTimer, &m_answerTimer, &m_lingerTimer})
+    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_connectTimer, &m_answerTimer, &m_lingerTimer})
         timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] {
         if (m_head.headBytes() > 0)
             respondJson(408, {{"error", "the request head did not arrive in time"}});
         closeClient();
+    });
+    connect(&m_idleTimer, &QTimer::timeout, this, [this] {
+        if (m_state == State::Body && m_earlyAtByte < 0)
+            failExchange(408, QStringLiteral("client too slow"),
+                         QStringLiteral("no byte of the body for %1 ms; the upstream request was cut off")
+                             .arg(m_shared->config.guards.idleTimeoutMs));
     });
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
         failExchange(502, QStringLiteral("upstream unreachable"),
@@ -164,6 +170,7 @@ void ForwardConnection::onClientReadyRead()
         const qint64 got = readSocketInto(*m_client, block->data(), kReadChunk);
         if (got <= 0)
             return;
+        m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
         consume({block->data(), size_t(got)}, block);
     }
 }
@@ -377,6 +384,7 @@ void ForwardConnection::sendHead()
     m_connectTimer.stop();
     m_upstream->write(m_upstreamHead);
     m_state = State::Body;
+    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
     if (m_decoder.done()) { // no body
         m_requestDoneMs = msSinceHead();
         m_state = State::Answer;
@@ -408,6 +416,7 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
     if (!m_decoder.done())
         return;
     m_requestDoneMs = msSinceHead();
+    m_idleTimer.stop();
     m_pendingClient = QByteArray(data.data() + n, qsizetype(data.size() - n)); // the next request's first bytes
     if (m_tap->digest)
         m_tap->digestHex = toQString(m_tap->digest->finishHex());
@@ -653,6 +662,7 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
 {
     if (!m_session)
         return;
+    m_idleTimer.stop();
     m_connectTimer.stop();
     m_answerTimer.stop();
     m_deliveredTimer.stop();

@@ -75,6 +75,7 @@ private:
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     QString m_clientAddress;
     QTimer m_headTimer;
+    QTimer m_idleTimer; // no byte from the client for this long mid-body: 408, the upstream request aborted
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written

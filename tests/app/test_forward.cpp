@@ -316,3 +316,31 @@ TEST_CASE("a body that is not multipart is counted and hashed whole, and a clien
     REQUIRE(json.open(QIODevice::ReadOnly));
     CHECK(QJsonDocument::fromJson(json.readAll()).object()["state"].toString() == "incomplete");
 }
+
+TEST_CASE("a client that stops mid-body gets 408 after the idle deadline, and the upstream request is cut off",
+          "[forward][faults]")
+{
+    ListenerFixture upstream;
+    app::ForwardSettings settings;
+    settings.upstream = QUrl(upstream.url(""));
+    app::ListenerConfig config;
+    config.forward = settings;
+    config.guards.idleTimeoutMs = 300;
+    ListenerFixture f(config);
+    QTcpSocket client;
+    client.connectToHost(QHostAddress::LocalHost, f.listener.port());
+    REQUIRE(client.waitForConnected(2000));
+    client.write("POST /file-part HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                 "Content-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhalf");
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray answer;
+    while (clock.elapsed() < 5000 && !answer.contains("\r\n\r\n{"))
+        if (client.waitForReadyRead(100))
+            answer += client.readAll();
+    CHECK(answer.startsWith("HTTP/1.1 408"));
+    CHECK(answer.contains("client too slow"));
+    const QJsonObject capture = forwardCaptures(f, 1).first();
+    CHECK(capture["state"].toString() == "incomplete");
+    CHECK(capture["forward"].toObject()["error"].toObject()["status"].toInt() == 408);
+}
