@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QSslCertificate>
 #include <QSslSocket>
+#include <QUrlQuery>
 
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
@@ -17,8 +18,10 @@
 namespace upin::app {
 
 namespace {
-constexpr qint64 kReadChunk = qint64{256} * 1024;
-constexpr size_t kReadBlocks = 16; // per connection, beyond the first from the listener's shared budget
+// Reads of up to 1 MiB: a quarter as many wakeups as the listener's 256 KiB, which measured 1.34x -> 1.16x curl
+// straight to the upstream (200 MiB, no hash). 4 per connection, beyond the first from the shared budget (16).
+constexpr qint64 kReadChunk = qint64{1024} * 1024;
+constexpr size_t kReadBlocks = 4;
 // Bytes waiting in one side's socket before the other side is read no more: the backpressure that keeps memory
 // flat whatever the sizes and speeds.
 constexpr qint64 kMaxBacklog = qint64{1} << 20;
@@ -289,7 +292,12 @@ void ForwardConnection::startExchange()
     request.transport = QJsonObject{{"tls", false}};
     request.parser = m_shared->config.parser;
     request.parser.maxBodySize = m_shared->config.maxBodyBytes;
-    request.hash = m_shared->config.hash;
+    // The hash as the listener chooses it: ?hash=, else the client's Upload-Inspector-Hash (our sender's), else
+    // --hash; both go on unchanged, so an upstream listener computes the same digests.
+    QString hash = QUrlQuery(QUrl(target).query()).queryItemValue(QStringLiteral("hash"));
+    if (hash.isEmpty())
+        hash = toQString(head.field(QByteArray(kHashHeader).toLower().toStdString()));
+    request.hash = core::kHashNames.find(hash.toStdString()).value_or(m_shared->config.hash);
     QUrl shown = m_settings.upstream;
     shown.setPath(prefix + QUrl(target).path());
     shown.setQuery(QUrl(target).query());

@@ -39,14 +39,17 @@ struct ListenerShared {
     std::atomic<int> lingeringConnections{0}; // reading and dropping the rest of a refused body
     WaitingConnections waiting;
     // Read blocks the connections may hold beyond one each while their uploads' pipelines catch up: 16 MiB in all,
-    // so that many uploads at once do not hold 4 MiB each.
-    std::shared_ptr<core::BlockBudget> readBlocks = std::make_shared<core::BlockBudget>(64);
+    // so that many uploads at once do not hold 4 MiB each (64 blocks of 256 KiB; forward mode's are 1 MiB: 16).
+    std::shared_ptr<core::BlockBudget> readBlocks;
     quint16 port = 0;
     quint16 tlsPort = 0;
     std::optional<TlsIdentity> tlsIdentity;   // with --tls
     QSslConfiguration tlsConfiguration;       // the server side of every TLS connection
     std::atomic<int> tlsHandshakeFailures{0}; // since the listener started
-    ListenerShared(const ListenerConfig& c) : config(c), store(c.captureDir, c.retention) {}
+    ListenerShared(const ListenerConfig& c)
+        : config(c), store(c.captureDir, c.retention),
+          readBlocks(std::make_shared<core::BlockBudget>(c.forward ? 16 : 64))
+    {}
 };
 
 } // namespace upin::app

@@ -113,6 +113,14 @@ TEST_CASE("curl through the forwarder to our listener: the upstream's answer, ex
     CHECK(forward["server_ms"].toDouble(-1) >= 0);
     CHECK(forward["upstream_throughput"].toArray().last().toArray()[1].toInteger() == capture["bytes"].toInteger());
     CHECK_FALSE(capture["throughput"].toArray().isEmpty()); // the client's leg
+
+    // ?hash= goes on to the upstream and chooses the forwarder's hash too: the same digests on both sides.
+    auto xxh3 = curl({"-F", "big=@" + file, f->url("/file-part?hash=xxh3")});
+    REQUIRE(xxh3.status == 200);
+    const QJsonObject second = forwardCaptures(*f, 2).last();
+    CHECK(second["hash"].toString() == "xxh3");
+    CHECK(partNamed(second, "big")["xxh3"].toString().toStdString() == test::toolDigest(core::HashKind::Xxh3, file));
+    CHECK(partNamed(second, "big")["xxh3"] == partNamed(xxh3.json, "big")["xxh3"]);
 }
 
 TEST_CASE("the head goes on rewritten: hop-by-hop fields dropped, Host the upstream's, X-Forwarded-* added",
