@@ -28,8 +28,9 @@ int runForward(const QStringList& arguments)
         QStringLiteral("capture-dir"),
         QStringLiteral("where captures are stored (default %1)").arg(CaptureStore::defaultRoot()),
         QStringLiteral("DIR"));
-    QCommandLineOption keepRaw(QStringLiteral("keep-raw"),
-                               QStringLiteral("keep each request's raw head and body, and its parts, in the capture"));
+    QCommandLineOption keepRaw(
+        QStringLiteral("keep-raw"),
+        QStringLiteral("keep each multipart request's raw head and body, and its parts, in the capture"));
     QCommandLineOption saveParts(QStringLiteral("save-parts"),
                                  QStringLiteral("store the parts' bytes in the capture folder (else parsed and hashed "
                                                 "only)"));

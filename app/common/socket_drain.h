@@ -30,7 +30,7 @@ qint64 drainSocket(QTcpSocket& socket, qint64 limit, Sink&& sink)
     if (fd < 0 || qobject_cast<QSslSocket*>(&socket))
         return taken;
     char buffer[65536];
-    while (taken < limit) {
+    while (taken < limit && socket.socketDescriptor() == fd) { // the sink may end the connection: stop there
         const ssize_t got =
             ::recv(int(fd), buffer, size_t(std::min<qint64>(qint64(sizeof buffer), limit - taken)), MSG_DONTWAIT);
         if (got <= 0)

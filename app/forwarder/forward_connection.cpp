@@ -4,6 +4,7 @@
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
 #include "inspect/report_json.h"
+#include "listener/listener_guards.h"
 
 #include <QJsonDocument>
 #include <QSslCertificate>
@@ -33,7 +34,8 @@ constexpr int kLingerMs = 2000;
 
 // Fields for one connection only (RFC 9110 7.6.1), never passed on; so is any field the Connection header names.
 // Transfer-Encoding is not among them here: the body goes on framed as it came.
-constexpr std::array<const char*, 5> kHopByHop{"connection", "keep-alive", "proxy-connection", "te", "upgrade"};
+constexpr std::array<const char*, 7> kHopByHop{"connection", "keep-alive",          "proxy-connection",  "te",
+                                               "upgrade",    "proxy-authorization", "proxy-authenticate"};
 
 core::ByteView view(const QByteArray& data)
 {
@@ -92,17 +94,28 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
                          .arg(m_settings.connectTimeoutMs));
     });
     connect(&m_answerTimer, &QTimer::timeout, this, [this] {
+        if (m_status >= 200) { // mid-answer: the upstream stopped sending, or the client stopped taking it
+            failExchange(504, QStringLiteral("answer stalled"),
+                         QStringLiteral("no progress for %1 ms after %2 bytes of the answer")
+                             .arg(m_settings.answerTimeoutMs)
+                             .arg(m_answerBytes));
+            return;
+        }
         failExchange(504, QStringLiteral("upstream too slow"),
                      QStringLiteral("no answer from %1 within %2 ms of the request's end")
                          .arg(m_settings.upstream.authority())
                          .arg(m_settings.answerTimeoutMs));
     });
     connect(&m_lingerTimer, &QTimer::timeout, this, &ForwardConnection::closeClient);
+    m_answerTimer.setTimerType(Qt::PreciseTimer); // a 504 says "within N ms": not 5% early
+    m_connectTimer.setTimerType(Qt::PreciseTimer);
     m_deliveredTimer.setInterval(kDeliveredPollMs);
     m_deliveredTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_deliveredTimer, &QTimer::timeout, this, &ForwardConnection::checkDelivered);
     connect(m_client, &QTcpSocket::readyRead, this, &ForwardConnection::onClientReadyRead);
     connect(m_client, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_answerTimer.isActive() && m_status >= 200) // the client takes the answer: its deadline restarts
+            m_answerTimer.start(m_settings.answerTimeoutMs);
         if (m_upstream && unsentBytes(*m_client) <= kMaxBacklog) // the answer's relay resumes
             onUpstreamReadyRead();
         if (m_state == State::Closing && unsentBytes(*m_client) == 0 && !m_lingerTimer.isActive())
@@ -160,20 +173,28 @@ void ForwardConnection::onClientReadyRead()
             return; // Connecting, Answer: the next request waits in the socket until this exchange ends
         // The answer came early: the rest is read and dropped, so that the client sees the answer, not a reset.
         const bool dropping = m_state == State::Body && m_earlyAtByte >= 0;
-        if (m_state == State::Body && !dropping && (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog))
-            return;                       // resumes when the upstream takes what it has
+        if (m_state == State::Body && !dropping && (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog)) {
+            m_idleTimer.stop(); // waiting for the upstream, not the client: a slow server is no slow client
+            return;             // resumes when the upstream takes what it has
+        }
         if (!m_pendingClient.isEmpty()) { // read with the head: not in a block, so the pipeline copies it
             const QByteArray held = std::exchange(m_pendingClient, {});
             consume(view(held), nullptr);
             continue;
         }
         core::BlockPool::Block block = m_blocks.tryAcquire();
-        if (!block)
-            return; // all held by the hashing pipeline: called again when it lets one go
-        const qint64 got = readSocketInto(*m_client, block->data(), kReadChunk);
-        if (got <= 0)
+        if (!block) {
+            m_idleTimer.stop(); // waiting for our own hashing: called again when it lets a block go
             return;
-        m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+        }
+        const qint64 got = readSocketInto(*m_client, block->data(), kReadChunk);
+        if (got <= 0) {
+            if (m_state == State::Body && !m_idleTimer.isActive()) // the client's turn: its deadline runs
+                m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+            return;
+        }
+        if (m_state == State::Body)
+            m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
         consume({block->data(), size_t(got)}, block);
     }
 }
@@ -199,6 +220,14 @@ void ForwardConnection::processHead(core::ByteView data)
     if (!m_head.complete())
         return;
     m_pendingClient = QByteArray(data.data() + *used, qsizetype(data.size() - *used));
+    // As the listener: a DNS-rebinding page would otherwise reach the user's server through 127.0.0.1.
+    const QString host = toQString(m_head.head().field("host"));
+    if (!host.isEmpty() && !hostAllowed(host, m_shared->config.guards.allowedHosts)) {
+        respondJson(421, {{"error", "this forwarder is not " + host},
+                          {"detail", "name it by an IP address or localhost, or allow the name (--allow-host)"}});
+        m_state = State::Closing;
+        return;
+    }
     auto framing = core::bodyFraming(m_head.head());
     if (!framing) {
         respondJson(400, {{"error", "bad request framing"}, {"detail", errorToJson(framing.error())}});
@@ -221,6 +250,7 @@ void ForwardConnection::startExchange()
     m_upstreamSamples = {};
     m_lastUpstreamSampleMs = -1;
     m_requestDoneMs = m_deliveredMs = m_firstAnswerMs = m_answerHeadMs = m_answerDoneMs = -1;
+    m_writtenMs = m_queuedSeenMs = -1;
     m_earlyAtByte = -1;
     m_answerHeadBuffer.clear();
     m_status = 0;
@@ -345,8 +375,13 @@ void ForwardConnection::connectUpstream()
         sampleUpstream(false);
         if (m_state == State::Body && unsentBytes(*m_upstream) <= kMaxBacklog)
             QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
-        if (m_state == State::Answer && m_deliveredMs < 0 && unsentBytes(*m_upstream) == 0)
+        if (m_state == State::Answer && m_deliveredMs < 0 && unsentBytes(*m_upstream) == 0) {
+            if (m_writtenMs < 0)
+                m_writtenMs = msSinceHead(); // the last request byte went to the kernel
             m_deliveredTimer.start();
+        }
+        if (m_answerTimer.isActive() && m_status >= 200) // a stalled answer's deadline counts from progress
+            m_answerTimer.start(m_settings.answerTimeoutMs);
     };
     connect(upstream, &QTcpSocket::bytesWritten, this, progress);
     connect(upstream, &QTcpSocket::errorOccurred, this, [this, upstream] {
@@ -433,8 +468,10 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
         return;
     if (m_status == 0 || m_status < 200) // no final answer yet: it has this long from here
         m_answerTimer.start(m_settings.answerTimeoutMs);
-    if (m_upstream && unsentBytes(*m_upstream) == 0)
+    if (m_upstream && unsentBytes(*m_upstream) == 0) {
+        m_writtenMs = msSinceHead();
         m_deliveredTimer.start();
+    }
 }
 
 void ForwardConnection::sampleUpstream(bool force)
@@ -447,6 +484,17 @@ void ForwardConnection::sampleUpstream(bool force)
     }
 }
 
+// Body bytes the upstream's kernel has acknowledged: those handed on, less what Qt and our kernel still hold.
+quint64 ForwardConnection::bytesUpstreamHas() const
+{
+    int queued = 0;
+    const qintptr fd = m_upstream ? m_upstream->socketDescriptor() : -1;
+    if (fd >= 0 && ::ioctl(int(fd), SIOCOUTQ, &queued) != 0)
+        queued = 0;
+    const quint64 held = quint64(queued) + quint64(m_upstream ? unsentBytes(*m_upstream) : 0);
+    return m_wireOut - std::min(m_wireOut, held);
+}
+
 // The moment the upstream's kernel has acknowledged every byte of the request: Qt's buffer empty is not enough,
 // the kernel's send queue may still hold megabytes a slow server has not taken.
 void ForwardConnection::checkDelivered()
@@ -457,8 +505,10 @@ void ForwardConnection::checkDelivered()
     }
     int queued = 0;
     const qintptr fd = m_upstream->socketDescriptor();
-    if (unsentBytes(*m_upstream) > 0 || (fd >= 0 && ::ioctl(int(fd), SIOCOUTQ, &queued) == 0 && queued > 0))
+    if (unsentBytes(*m_upstream) > 0 || (fd >= 0 && ::ioctl(int(fd), SIOCOUTQ, &queued) == 0 && queued > 0)) {
+        m_queuedSeenMs = msSinceHead(); // not yet: it came after this
         return;
+    }
     m_deliveredMs = msSinceHead();
     m_deliveredTimer.stop();
     sampleUpstream(true);
@@ -500,6 +550,8 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
         }
     }
     m_answerBytes += quint64(size);
+    if (!m_answerComplete) // the rest has as long, from this progress
+        m_answerTimer.start(m_settings.answerTimeoutMs);
     if (m_preview.size() < kPreviewBytes)
         m_preview.append(data, qsizetype(std::min<qint64>(size, kPreviewBytes - m_preview.size())));
     if (m_answerComplete)
@@ -529,7 +581,7 @@ bool ForwardConnection::parseAnswerHead()
                              .arg(printable(QString::fromLatin1(lines.first().left(80)))));
             return false;
         }
-        m_client->write(head);           // passed on as it came, interim or final
+        writeSocketDirect(*m_client, head.constData(), head.size()); // passed on as it came, interim or final
         if (code < 200 && code != 101) { // 100 Continue and its kind: the final answer follows
             if (m_answerHeadBuffer.isEmpty())
                 m_firstAnswerMs = -1; // the final answer's first byte is yet to come
@@ -538,6 +590,17 @@ bool ForwardConnection::parseAnswerHead()
         m_status = code;
         m_answerHeadMs = msSinceHead();
         m_answerTimer.stop();
+        // HTTP/1.0 closes unless it says keep-alive; 1.1 keeps the connection unless it says close.
+        const bool http10 = status.first() == "HTTP/1.0";
+        m_answerKeepAlive = !http10;
+        if (m_deliveredMs < 0 && m_state == State::Answer) {
+            // A whole answer means the upstream had the whole request: at the latest now, and not before the
+            // last moment we saw bytes of it still unacknowledged (or our last write to its kernel).
+            m_deliveredMs = std::max(m_writtenMs, m_queuedSeenMs);
+            if (m_deliveredMs < 0)
+                m_deliveredMs = m_firstAnswerMs;
+            m_deliveredTimer.stop();
+        }
         core::BodyFraming framing;
         bool chunked = false;
         for (qsizetype i = 1; i < lines.size(); ++i) {
@@ -554,7 +617,8 @@ bool ForwardConnection::parseAnswerHead()
             } else if (lower == "transfer-encoding") {
                 chunked = value.toLower().contains("chunked");
             } else if (lower == "connection") {
-                m_answerKeepAlive = !value.toLower().contains("close");
+                m_answerKeepAlive =
+                    http10 ? value.toLower().contains("keep-alive") : !value.toLower().contains("close");
             }
         }
         if (chunked)
@@ -566,8 +630,9 @@ bool ForwardConnection::parseAnswerHead()
         if (!m_answerUntilClose)
             m_answerDecoder.emplace(framing);
         if (m_state == State::Body || m_state == State::Connecting) { // before the body's end: it goes no further
-            m_earlyAtByte = qint64(m_wireOut);
+            m_earlyAtByte = qint64(bytesUpstreamHas());
             m_requestKeepAlive = false;
+            sampleUpstream(true);
         }
         if (!m_answerUntilClose && m_answerDecoder->done())
             m_answerComplete = true;
@@ -580,6 +645,16 @@ void ForwardConnection::onUpstreamGone(const QString& why)
     if (!m_session) { // between exchanges: a kept connection the upstream closed
         m_upstream->deleteLater();
         m_upstream = nullptr;
+        return;
+    }
+    if (m_upstreamReused && m_firstAnswerMs < 0 && m_wireOut == 0) {
+        // A kept connection the upstream closed as we used it (its idle timeout): nothing of the body went, so the
+        // request goes again on a new one, once.
+        QTcpSocket* stale = std::exchange(m_upstream, nullptr);
+        stale->deleteLater();
+        if (m_state == State::Answer) // no body: the head goes again
+            m_state = State::Connecting;
+        connectUpstream();
         return;
     }
     if (m_state == State::Connecting && m_status == 0) {
@@ -636,8 +711,6 @@ void ForwardConnection::endExchange()
     m_answerDoneMs = msSinceHead();
     m_answerTimer.stop();
     m_deliveredTimer.stop();
-    if (m_deliveredMs < 0 && m_earlyAtByte < 0 && m_firstAnswerMs >= 0) // answered before the kernel said so
-        checkDelivered();
     if (m_state == State::Body && m_earlyAtByte >= 0 && !m_decoder.done()) {
         // Early: the client is still sending the body no one reads; it is dropped until it ends, or pauses.
         m_lingerTimer.start(kLingerMs);
@@ -681,7 +754,12 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
                              {"body_bytes_to_upstream", qint64(m_wireOut)}});
     QJsonObject forward = record();
     forward["error"] = QJsonObject{{"status", status}, {"error", error}, {"detail", detail}};
-    m_session->finish(m_decoder, m_decoder.done(), core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
+    // The body's own outcome: whole (then the capture is complete, and forward.error says what went wrong), or cut
+    // off at the byte where it stopped.
+    const bool whole = m_decoder.done();
+    m_session->finish(m_decoder, whole,
+                      whole ? std::nullopt
+                            : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
                       QStringLiteral("%1: %2").arg(error, detail), forward);
     m_session.reset();
     m_tap.reset();
@@ -706,11 +784,9 @@ void ForwardConnection::dropUpstream()
 
 void ForwardConnection::respondJson(int status, const QJsonObject& body)
 {
-    static const QHash<int, QByteArray> reasons{{400, "Bad Request"},
-                                                {408, "Request Timeout"},
-                                                {502, "Bad Gateway"},
-                                                {503, "Service Unavailable"},
-                                                {504, "Gateway Timeout"}};
+    static const QHash<int, QByteArray> reasons{{400, "Bad Request"},         {408, "Request Timeout"},
+                                                {421, "Misdirected Request"}, {502, "Bad Gateway"},
+                                                {503, "Service Unavailable"}, {504, "Gateway Timeout"}};
     const QByteArray json = QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n';
     m_client->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasons.value(status, "Error") +
                     "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(json.size()) +
@@ -721,6 +797,8 @@ void ForwardConnection::closeClient()
 {
     m_lingerTimer.stop();
     m_client->disconnectFromHost(); // after what is still to be written; disconnected() ends this object
+    // A client that never takes the rest would hold the connection: it has the answer deadline to.
+    QTimer::singleShot(m_shared->config.guards.answerTimeoutMs, this, [this] { m_client->abort(); });
 }
 
 } // namespace upin::app

@@ -59,6 +59,7 @@ private:
     bool parseAnswerHead();
     void onUpstreamGone(const QString& why);
     void checkDelivered();
+    quint64 bytesUpstreamHas() const;
     void endExchange();
     QJsonObject record() const;
     void failExchange(int status, const QString& error, const QString& detail);
@@ -103,6 +104,8 @@ private:
     qint64 m_lastUpstreamSampleMs = -1;
     double m_requestDoneMs = -1; // the client's last body byte
     double m_deliveredMs = -1;   // the upstream's kernel acknowledged the last request byte
+    double m_writtenMs = -1;     // the last request byte went to our kernel
+    double m_queuedSeenMs = -1;  // the last moment request bytes were seen still unacknowledged
     double m_firstAnswerMs = -1; // the upstream's first answer byte (an interim 100 included)
     double m_answerHeadMs = -1;  // its final answer's head, complete
     double m_answerDoneMs = -1;  // its answer's last byte, relayed

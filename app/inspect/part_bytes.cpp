@@ -135,8 +135,8 @@ PartBytes locateRequest(const InspectResult& result)
     const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
     const bool hasHead = head.open(QIODevice::ReadOnly);
     if (!hasHead && !QFileInfo::exists(body)) {
-        where.missing = QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture or listen "
-                                    "--keep-raw keep the whole request")
+        where.missing = QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture, listen "
+                                    "--keep-raw or forward --keep-raw keep the whole request")
                             .arg(result.capture[QStringLiteral("endpoint")].toString());
         return where;
     }

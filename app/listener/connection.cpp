@@ -1,6 +1,7 @@
 #include "listener/connection.h"
 #include "common/qt_text.h"
 #include "common/unsent_bytes.h"
+#include "listener/listener_guards.h"
 
 #include "inspect/report_json.h"
 #include "listener/form_page.h"
@@ -75,24 +76,6 @@ int statusFor(CaptureState state)
 int statusForFraming(core::Errc code)
 {
     return code == core::Errc::UnsupportedTransferEncoding ? 501 : 400;
-}
-
-// A Host header naming this listener: an IP address (a rebinding page reaches us under its own DNS name, never an
-// address), localhost, or a name the user allowed.
-bool hostAllowed(const QString& host, const QStringList& allowed)
-{
-    QString name = host;
-    if (name.startsWith(QLatin1Char('['))) // [::1]:8080
-        return name.indexOf(QLatin1Char(']')) > 0;
-    const qsizetype colon = name.lastIndexOf(QLatin1Char(':'));
-    if (colon >= 0)
-        name.truncate(colon);
-    if (name.endsWith(QLatin1Char('.')))
-        name.chop(1);
-    name = name.toLower();
-    return QHostAddress(name).protocol() == QAbstractSocket::IPv4Protocol || name == QLatin1String("localhost") ||
-           name.endsWith(QLatin1String(".localhost")) || allowed.contains(QStringLiteral("*")) ||
-           allowed.contains(name, Qt::CaseInsensitive);
 }
 
 // Discards the body of /discard without looking at it.

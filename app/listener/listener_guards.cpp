@@ -1,5 +1,7 @@
 #include "listener/listener_guards.h"
 
+#include <QHostAddress>
+
 #include "common/byte_size.h"
 
 #include <cmath>
@@ -124,5 +126,23 @@ const std::array<GuardSetting, 7> kGuardSettings{{
          return list.has_value();
      }},
 }};
+
+// A Host header naming this listener: an IP address (a rebinding page reaches us under its own DNS name, never an
+// address), localhost, or a name the user allowed.
+bool hostAllowed(const QString& host, const QStringList& allowed)
+{
+    QString name = host;
+    if (name.startsWith(QLatin1Char('['))) // [::1]:8080
+        return name.indexOf(QLatin1Char(']')) > 0;
+    const qsizetype colon = name.lastIndexOf(QLatin1Char(':'));
+    if (colon >= 0)
+        name.truncate(colon);
+    if (name.endsWith(QLatin1Char('.')))
+        name.chop(1);
+    name = name.toLower();
+    return QHostAddress(name).protocol() == QAbstractSocket::IPv4Protocol || name == QLatin1String("localhost") ||
+           name.endsWith(QLatin1String(".localhost")) || allowed.contains(QStringLiteral("*")) ||
+           allowed.contains(name, Qt::CaseInsensitive);
+}
 
 } // namespace upin::app

@@ -20,4 +20,8 @@ struct GuardSetting {
 
 extern const std::array<GuardSetting, 7> kGuardSettings;
 
+// A Host header naming us (the listener or the forwarder): an IP address (a DNS-rebinding page reaches us under its
+// own name, never an address), localhost, or a name the user allowed (ListenerGuards::allowedHosts).
+bool hostAllowed(const QString& host, const QStringList& allowed);
+
 } // namespace upin::app

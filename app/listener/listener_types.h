@@ -99,11 +99,13 @@ struct ThroughputSample {
 // head); -1 where a moment did not come (no answer, an answer before the body's end).
 struct ForwardTimings {
     int status = 0;                   // the upstream's answer; 0: none (the client got our 502 or 504)
+    int faultStatus = 0;              // what we answered instead (502, 504, 408), with faultError in words
     double clientLastByte = -1;       // the client's last body byte arrived
     double upstreamTookLastByte = -1; // the upstream's kernel acknowledged the last request byte
     double firstAnswerByte = -1;      // the upstream's first answer byte
     double serverMs = -1;             // the last two apart
-    qint64 earlyAtByte = -1;          // it answered when this many body bytes had gone on
+    qint64 earlyAtByte = -1;          // it answered when its kernel had this many body bytes
+    QString faultError;
     static ForwardTimings fromJson(const QJsonObject& forward); // capture.json's "forward"
 };
 
@@ -145,6 +147,9 @@ inline ForwardTimings ForwardTimings::fromJson(const QJsonObject& forward)
     t.firstAnswerByte = at[QLatin1String("first_answer_byte")].toDouble(-1);
     t.serverMs = forward[QLatin1String("server_ms")].toDouble(-1);
     t.earlyAtByte = forward[QLatin1String("early_at_byte")].toInteger(-1);
+    const QJsonObject fault = forward[QLatin1String("error")].toObject();
+    t.faultStatus = fault[QLatin1String("status")].toInt();
+    t.faultError = fault[QLatin1String("error")].toString();
     return t;
 }
 

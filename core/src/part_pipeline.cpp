@@ -205,6 +205,9 @@ void PartPipeline::onBody(ByteView data)
 
 void PartPipeline::flush()
 {
+    // The batch pins the blocks it needs; the source is let go here, or a reader whose pool has one block left
+    // would wait for ever for the block this pipeline still held (found with 16 uploads through forward mode).
+    m_source.reset();
     if (m_batch.items.empty())
         return;
     {

@@ -9,6 +9,8 @@ usage: upstreams.py MODE [ARG]...; prints the port it listens on, then serves un
   reject AFTER        reads AFTER body bytes, then answers 413 (a 10 KiB text body) and closes, the rest unread
   close AFTER         reads AFTER body bytes, then closes without a word
   silent              reads the whole body and never answers
+  sleepy DELAY        waits DELAY seconds before reading anything, then answers as echo
+  http10              answers as echo, but as HTTP/1.0 (no keep-alive), and closes 0.2 s later
 """
 import hashlib
 import json
@@ -99,9 +101,9 @@ class Body:
                 return
 
 
-def answer(conn, status, body, content_type="application/json", close=False):
+def answer(conn, status, body, content_type="application/json", close=False, version="1.1"):
     reason = {200: "OK", 413: "Payload Too Large"}[status]
-    conn.sendall(f"HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+    conn.sendall(f"HTTP/{version} {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
                  f"{'Connection: close' + chr(13) + chr(10) if close else ''}\r\n".encode() + body)
 
 
@@ -109,6 +111,8 @@ def serve(conn, mode, args):
     rest = b""
     with conn:
         while True:
+            if mode == "sleepy":
+                time.sleep(float(args[0]))
             head, rest = read_head(conn, rest)
             if head is None:
                 return
@@ -134,6 +138,10 @@ def serve(conn, mode, args):
             if mode == "slow":
                 time.sleep(float(args[1]))
             reply = {"bytes": body.count, "sha256": body.digest.hexdigest(), "head": head}
+            if mode == "http10":
+                answer(conn, 200, json.dumps(reply).encode(), version="1.0")
+                time.sleep(0.2)
+                return
             answer(conn, 200, json.dumps(reply).encode())
             if (header(head, "connection") or "").lower() == "close":
                 return
@@ -143,7 +151,7 @@ def main():
     mode, args = sys.argv[1], sys.argv[2:]
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if mode == "slow":  # accepted sockets inherit it: little waits in our kernel, the rate is what we read
+    if mode in ("slow", "reject"):  # accepted sockets inherit it: little waits in its kernel
         server.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
     server.bind(("127.0.0.1", 0))
     server.listen(64)

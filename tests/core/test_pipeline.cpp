@@ -157,3 +157,24 @@ TEST_CASE("a pipeline hands callbacks to its thread in order, holding blocks ins
     CHECK(target.thread != std::this_thread::get_id());
     CHECK(target.raw.size() == size_t{20} * 6);
 }
+
+TEST_CASE("a flushed pipeline lets its source go: a reader with a one-block pool gets the block back", "[pipeline]")
+{
+    SlowRecorder target;
+    BlockPool pool(8, 1); // what a connection has left when the shared budget is spent
+    PartPipeline pipeline(target);
+    pipeline.onPartBegin(0, 0);
+    for (int i = 0; i < 3; ++i) {
+        BlockPool::Block block = pool.tryAcquire();
+        REQUIRE(block); // the last read's block came back once the target had seen it
+        std::copy_n("abcdefgh", 8, block->begin());
+        pipeline.setSource(block);
+        pipeline.onPartData(ByteView(block->data(), 8), uint64_t(i) * 8);
+        pipeline.flush();
+        block.reset();
+        pipeline.drain();
+    }
+    pipeline.onPartEnd(24);
+    pipeline.drain();
+    CHECK(target.seen == "begin 0;data@0:abcdefgh;data@8:abcdefgh;data@16:abcdefgh;end@24;");
+}

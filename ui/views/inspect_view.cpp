@@ -438,14 +438,15 @@ QString describeForward(const QJsonObject& forward)
                .arg(forward[QStringLiteral("server_ms")].isNull()
                         ? QObject::tr("—")
                         : app::formatSeconds(forward[QStringLiteral("server_ms")].toDouble() / 1e3));
-    out += QObject::tr("Moments:    client's last byte %1, upstream took the last byte %2, first answer byte %3, "
-                       "answer relayed %4 (from the head)\n")
+    out += QObject::tr("Moments:    from the request head: the client's last byte %1,\n"
+                       "            the upstream took the last byte %2, its first answer byte %3,\n"
+                       "            the answer relayed whole %4\n")
                .arg(ms("client_last_byte"), ms("upstream_took_last_byte"), ms("first_answer_byte"), ms("answer_done"));
     out += QObject::tr("\nAs sent to the upstream:\n");
     for (const QString& line : forward[QStringLiteral("request_head")].toString().split(QStringLiteral("\r\n")))
         if (!line.isEmpty())
             out += app::printable(line) + QLatin1Char('\n');
-    out += QObject::tr("Its answer's header fields:\n");
+    out += QObject::tr("\nIts answer's header fields:\n");
     for (const auto& field : forward[QStringLiteral("headers")].toArray())
         out += app::printable(field[0].toString() + QStringLiteral(": ") + field[1].toString()) + QLatin1Char('\n');
     const QString preview = forward[QStringLiteral("answer_preview")].toString();

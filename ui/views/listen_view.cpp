@@ -78,7 +78,8 @@ ListenView::ListenView(QWidget* parent)
     top->addWidget(copy);
 
     m_examples->setReadOnly(true);
-    m_examples->setMaximumHeight(96);
+    // Seven lines: the comment, the forwarder's line while it runs, five endpoints.
+    m_examples->setMaximumHeight(7 * QFontMetrics(QFont(QStringLiteral("monospace"))).lineSpacing() + 14);
     m_examples->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_examples->setFont(QFont(QStringLiteral("monospace")));
 

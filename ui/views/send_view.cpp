@@ -228,6 +228,10 @@ void SendView::setTlsListener(const QString& base, const QString& certificatePat
 
 void SendView::setForwarderBase(const QString& base)
 {
+    // The last forwarder's presets go with it (the target on show stays: the user may have chosen it).
+    for (int i = m_target->count() - 1; !m_forwarderBase.isEmpty() && i >= 0; --i)
+        if (m_target->itemText(i).startsWith(m_forwarderBase + QLatin1Char('/')) && i != m_target->currentIndex())
+            m_target->removeItem(i);
     m_forwarderBase = base;
     for (const char* path : {"/file-part", "/discard"}) { // through the forwarder: compared with sending directly
         const QString url = base + QLatin1String(path);

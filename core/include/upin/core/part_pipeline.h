@@ -86,7 +86,9 @@ public:
     PartPipeline(const PartPipeline&) = delete;
     PartPipeline& operator=(const PartPipeline&) = delete;
 
-    void setSource(BlockPool::Block block); // the block the next views lie in; nullptr: copy them all
+    // The block the next views lie in, until flush() (which lets it go: set it again for the next read); nullptr:
+    // copy them all.
+    void setSource(BlockPool::Block block);
 
     void onPartBegin(uint32_t index, uint64_t offset) override;
     void onHeader(std::string_view name, std::string_view value) override;
