@@ -78,10 +78,10 @@ ListenView::ListenView(QWidget* parent)
     top->addWidget(copy);
 
     m_examples->setReadOnly(true);
-    // Seven lines: the comment, the forwarder's line while it runs, five endpoints.
-    m_examples->setMaximumHeight(7 * QFontMetrics(QFont(QStringLiteral("monospace"))).lineSpacing() + 14);
     m_examples->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_examples->setFont(QFont(QStringLiteral("monospace")));
+    // Seven lines: the comment, the forwarder's line while it runs, five endpoints.
+    m_examples->setMaximumHeight(7 * m_examples->fontMetrics().lineSpacing() + 12);
 
     // The table shows the captures through a filter: any column holding the typed text (endpoint, client,
     // state, an error's words). Rows are always taken back to the model's own with sourceRow().
@@ -126,7 +126,7 @@ ListenView::ListenView(QWidget* parent)
     split->addWidget(m_timeline);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({300, 200}); // the timeline keeps room for its labels at 1024x700
+    split->setSizes({220, 280}); // the timeline keeps room for its labels at 1024x700 (forwarded rows add three)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(makeForwardPanel());
