@@ -6,6 +6,7 @@
 #include "inspect/body_file.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/report_json.h"
+#include "listener/listener_types.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -103,6 +104,19 @@ int printCapture(const QString& folder, bool json)
         printOut(QStringLiteral("capture %1: %2 from %3, %4\n")
                      .arg(capture["capture_id"].toString(), printable(request["target"].toString()),
                           request["client"].toString(), capture["state"].toString()));
+        if (capture.contains("forward")) { // forward mode: where it went and what came back
+            const ForwardTimings f = ForwardTimings::fromJson(capture["forward"].toObject());
+            QString line =
+                QStringLiteral("forwarded to %1: ").arg(capture["forward"].toObject()["upstream"].toString());
+            line += f.status > 0
+                        ? QStringLiteral("answered %1").arg(f.status)
+                        : QStringLiteral("no answer (we answered %1: %2)").arg(f.faultStatus).arg(f.faultError);
+            if (f.earlyAtByte >= 0)
+                line += QStringLiteral(" early, when it had %1 bytes of the body").arg(f.earlyAtByte);
+            if (f.serverMs >= 0)
+                line += QStringLiteral(", server time %1 ms after it took the last byte").arg(f.serverMs, 0, 'f', 1);
+            printOut(line + QLatin1Char('\n'));
+        }
         printOut(readableReport(folder, reportFromJson(capture), capture));
     }
     return capture["ok"].toBool() ? 0 : 1;

@@ -115,6 +115,14 @@ TEST_CASE("curl through the forwarder to our listener: the upstream's answer, ex
     CHECK(forward["server_ms"].toDouble(-1) > 0);
     CHECK(forward["upstream_throughput"].toArray().last().toArray()[1].toInteger() == capture["bytes"].toInteger());
     CHECK_FALSE(capture["throughput"].toArray().isEmpty()); // the client's leg
+    // parse CAPTURE_FOLDER says where it went and what came back.
+    QProcess parse;
+    const QString folder = QDir(f->listener.captureRoot())
+                               .filePath(QDir(f->listener.captureRoot()).entryList({"capture-*-forward"}).first());
+    parse.start(UPIN_CLI_PATH, {"parse", folder});
+    REQUIRE(parse.waitForFinished(30000));
+    const QString said = QString::fromUtf8(parse.readAllStandardOutput());
+    CHECK(said.contains("forwarded to " + upstream.url("") + ": answered 200, server time "));
 
     // ?hash= goes on to the upstream and chooses the forwarder's hash too: the same digests on both sides.
     auto xxh3 = curl({"-F", "big=@" + file, f->url("/file-part?hash=xxh3")});
