@@ -31,6 +31,7 @@ commands:
         inspect it on the way: parts, hashes, the upstream's answer and how long the server took after the last byte
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]
         [--chunked] [--expect-continue] [--hash sha256|xxh3|none] [-H 'Name: value'] [--cacert FILE] [--insecure]
+        [--stall-timeout S]
         [--json|--csv] [--print-curl]
         upload a streamed multipart body; time it; check part hashes against the listener's answer
   compare --target URL --target URL ... [same part options] [--runs N] [--csv]

@@ -43,6 +43,10 @@ struct PlanOptions {
                               "FILE"};
     QCommandLineOption insecure{{"k", "insecure"}, "https: do not check the server's certificate (said in every run)"};
     QCommandLineOption boundary{"boundary", "multipart boundary (default: random per run)", "B"};
+    QCommandLineOption stallTimeout{"stall-timeout",
+                                    "end a run that makes no progress (body not taken, no answer) for S seconds "
+                                    "(default 60)",
+                                    "S"};
     QCommandLineOption plan{"plan", "load the upload plan from a JSON file (options given here are added)", "FILE"};
     QCommandLineOption savePlan{"save-plan", "write the plan as JSON to FILE", "FILE"};
     QCommandLineOption printCurl{"print-curl", "print the equivalent curl command and exit"};
@@ -55,7 +59,7 @@ struct PlanOptions {
     void addTo(QCommandLineParser& cl)
     {
         cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, cacert, insecure, boundary,
-                       engine, plan, savePlan, printCurl, json, csv});
+                       stallTimeout, engine, plan, savePlan, printCurl, json, csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
@@ -122,6 +126,15 @@ struct PlanOptions {
             }
         }
         p.insecure = p.insecure || cl.isSet(insecure);
+        if (cl.isSet(stallTimeout)) {
+            bool ok = false;
+            const double seconds = cl.value(stallTimeout).toDouble(&ok);
+            if (!ok || seconds <= 0) {
+                error = QStringLiteral("--stall-timeout must be a number of seconds above 0");
+                return std::nullopt;
+            }
+            p.stallTimeoutMs = int(seconds * 1000);
+        }
         if (cl.isSet(engine)) {
             auto e = engineFromName(cl.value(engine));
             if (!e) {

@@ -38,6 +38,13 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     if (m_tls)
         static_cast<QSslSocket*>(m_socket)->setSslConfiguration(tls);
     m_continueTimer.setSingleShot(true);
+    m_stallTimer.setSingleShot(true);
+    connect(&m_stallTimer, &QTimer::timeout, this, [this] {
+        // Said first: the abort's own disconnected() would say "connection closed" instead.
+        finish(QStringLiteral("no progress for %1 s: the server neither took more of the body nor answered")
+                   .arg(m_stallTimeoutMs / 1000.0));
+        m_socket->abort();
+    });
     connect(&m_continueTimer, &QTimer::timeout, this, [this] {
         m_sending = true;
         sendMore();
@@ -76,9 +83,13 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     } else {
         connect(m_socket, &QTcpSocket::connected, this, sendHead);
     }
+    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] { m_stallTimer.start(m_stallTimeoutMs); });
     connect(m_socket, &QTcpSocket::bytesWritten, this, &RawUpload::sendMore);
-    if (m_tls) // the encrypted bytes drain after bytesWritten: sending resumes as they do
+    if (m_tls) { // the encrypted bytes drain after bytesWritten: sending resumes as they do
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this,
+                [this] { m_stallTimer.start(m_stallTimeoutMs); });
         connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, &RawUpload::sendMore);
+    }
     connect(m_socket, &QTcpSocket::readyRead, this, &RawUpload::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         onReadyRead();
@@ -104,7 +115,8 @@ quint16 RawUpload::defaultPort() const
 
 void RawUpload::start()
 {
-    if (m_tls) { // Qt decrypts into its own buffer: the answer is read from there
+    m_stallTimer.start(m_stallTimeoutMs); // connecting and the TLS handshake count too
+    if (m_tls) {                          // Qt decrypts into its own buffer: the answer is read from there
         static_cast<QSslSocket*>(m_socket)->connectToHostEncrypted(m_url.host(), quint16(m_url.port(443)));
         return;
     }
@@ -169,6 +181,8 @@ void RawUpload::keepAnswer(const char* data, qint64 size)
 {
     constexpr qsizetype kKeptAnswerBytes = (qsizetype{1} << 20) + qsizetype{64} * 1024;
     m_responseBytes += size;
+    if (size > 0)
+        m_stallTimer.start(m_stallTimeoutMs);
     const qint64 room = std::max<qint64>(0, kKeptAnswerBytes - m_response.size());
     m_response.append(data, qsizetype(std::min(size, room)));
 }
@@ -237,6 +251,7 @@ void RawUpload::finish(const QString& error)
     if (m_finished)
         return;
     m_finished = true;
+    m_stallTimer.stop();
     emit finished(error);
 }
 

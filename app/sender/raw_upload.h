@@ -30,6 +30,8 @@ public:
 
     void start();
     void abort();
+    // No byte of the body taken and no byte of an answer for this long: the run ends with an error.
+    void setStallTimeout(int ms) { m_stallTimeoutMs = ms; }
     int status() const { return m_status; }
     QByteArray responseHead() const { return m_headEnd < 0 ? QByteArray() : m_response.left(m_headEnd); }
     QByteArray responseBody() const;
@@ -58,6 +60,8 @@ private:
     QTcpSocket* m_socket; // a QSslSocket for https
     QString m_tlsProtocol;
     QTimer m_continueTimer;
+    QTimer m_stallTimer;
+    int m_stallTimeoutMs = 60'000;
     QByteArray m_response;      // the answer's first kKeptAnswerBytes; the rest is read and dropped
     qint64 m_responseBytes = 0; // the answer's bytes so far, kept or not
     qsizetype m_headEnd = -1;

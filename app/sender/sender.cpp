@@ -155,6 +155,7 @@ void Sender::startNext()
         auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
                                      m_plan.expectContinue, m_tls, this);
         body->setParent(upload);
+        upload->setStallTimeout(m_plan.stallTimeoutMs);
         m_raw = upload;
         connect(upload, &RawUpload::uploadProgress, this,
                 [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
@@ -180,6 +181,7 @@ void Sender::startNext()
     request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
     request.setHeader(QNetworkRequest::ContentLengthHeader, body->totalSize());
     request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+    request.setTransferTimeout(m_plan.stallTimeoutMs); // Qt's own: no bytes either way for this long
     // HTTP/2 where a server offers it over TLS (ALPN); over plain http QNAM would try an h2c upgrade.
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, https);
     if (https)
@@ -196,9 +198,14 @@ void Sender::startNext()
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &Sender::onResponseHead);
     connect(m_reply, &QNetworkReply::readyRead, this, [this] { appendResponse(m_reply->readAll()); });
     auto onFinished = [this, body] {
-        appendResponse(m_reply->readAll());
+        if (m_reply->isOpen()) // an aborted reply is closed: nothing more to read
+            appendResponse(m_reply->readAll());
         const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QString error = m_reply->error() == QNetworkReply::SslHandshakeFailedError
+        const bool stalled = m_reply->error() == QNetworkReply::OperationCanceledError && !m_cancelled;
+        const QString error = stalled ? QStringLiteral("no progress for %1 s: the server neither took more of the body "
+                                                       "nor answered")
+                                            .arg(m_plan.stallTimeoutMs / 1000.0)
+                              : m_reply->error() == QNetworkReply::SslHandshakeFailedError
                                   ? withTrustHint(m_reply->errorString())
                               : m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString()
                                                                                           : QString();

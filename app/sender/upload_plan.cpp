@@ -83,6 +83,7 @@ QJsonObject UploadPlan::toJson() const
                        {"hash", toQString(core::kHashNames.name(hash))},
                        {"cacert", caCertificates},
                        {"insecure", insecure},
+                       {"stall_timeout_ms", stallTimeoutMs},
                        {"engine", toQString(kEngineNames.name(engine))}};
 }
 
@@ -128,6 +129,7 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     plan.runs = std::max(1, json["runs"].toInt(1));
     plan.caCertificates = json["cacert"].toString();
     plan.insecure = json["insecure"].toBool();
+    plan.stallTimeoutMs = json["stall_timeout_ms"].toInt(plan.stallTimeoutMs);
     // Plans saved before XXH3 say true or false.
     const QJsonValue hash = json["hash"];
     if (hash.isBool() || hash.isUndefined()) {

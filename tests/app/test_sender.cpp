@@ -143,6 +143,39 @@ TEST_CASE("a cancelled upload leaves the listener healthy and the capture incomp
     CHECK(again.status == 200);
 }
 
+TEST_CASE("a server that accepts and then neither reads nor answers ends the run after the stall timeout",
+          "[sender][faults]")
+{
+    auto engine = GENERATE(UploadPlan::Engine::Qnam, UploadPlan::Engine::Raw);
+    auto size = GENERATE(quint64{1} << 10, quint64{64} << 20); // the body sent whole, or stuck in the kernels
+    INFO("engine " << int(engine) << ", " << size << " bytes");
+    // The kernel completes the connection from the listen backlog: nothing ever accepts, reads or answers it.
+    const int server = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(server >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(server, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(server, 4) == 0);
+    socklen_t length = sizeof address;
+    REQUIRE(::getsockname(server, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    UploadPlan plan;
+    plan.engine = engine;
+    plan.targets = {QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(ntohs(address.sin_port)))};
+    plan.parts = {synthetic("big", size)};
+    plan.stallTimeoutMs = 500;
+    SenderThread s;
+    QElapsedTimer clock;
+    clock.start();
+    const auto results = s.run(plan, 30000);
+    ::close(server);
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].httpStatus == 0);
+    INFO(results[0].error.toStdString());
+    CHECK(results[0].error.startsWith("no progress for 0.5 s"));
+    CHECK(clock.elapsed() < 10000);
+}
+
 TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
 {
     ListenerFixture f;
@@ -199,6 +232,7 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     plan.runs = 3;
     plan.hash = core::HashKind::None;
     plan.engine = UploadPlan::Engine::Qnam;
+    plan.stallTimeoutMs = 2500;
     auto back = UploadPlan::fromJson(plan.toJson());
     REQUIRE(back.has_value());
     CHECK(back->toJson() == plan.toJson());
