@@ -66,6 +66,21 @@ ListenerSettings loadListenerSettings()
     return settings;
 }
 
+// The listener's configuration from the remembered settings: the listener's own, and forward mode's (same hash,
+// limits, retention, guards and captures folder).
+app::ListenerConfig configFromSettings(const ListenerSettings& settings, const QString& captureDir)
+{
+    app::ListenerConfig config;
+    config.captureDir = captureDir;
+    config.hash = settings.hash;
+    config.tls = settings.tls;
+    config.retention = settings.retention;
+    config.parser = settings.limits;
+    config.maxBodyBytes = settings.limits.maxBodySize;
+    config.guards = settings.guards;
+    return config;
+}
+
 void saveListenerSettings(const ListenerSettings& settings)
 {
     QSettings stored;
@@ -117,15 +132,8 @@ QString ServiceWiring::defaultCaptureRoot()
 
 bool ServiceWiring::startListener(quint16 port)
 {
-    app::ListenerConfig config;
-    config.captureDir = m_captureDir;
     const ListenerSettings settings = loadListenerSettings();
-    config.hash = settings.hash;
-    config.tls = settings.tls;
-    config.retention = settings.retention;
-    config.parser = settings.limits;
-    config.maxBodyBytes = settings.limits.maxBodySize;
-    config.guards = settings.guards;
+    app::ListenerConfig config = configFromSettings(settings, m_captureDir);
     bool ok = false;
     for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
         config.port = port == 0 ? 0 : quint16(port + attempt);
@@ -257,14 +265,9 @@ void ServiceWiring::connectListener()
     connect(view, &ListenView::forwardRequested, this, [this](const app::ForwardSettings& forward, quint16 port) {
         QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
         QSettings().setValue(QStringLiteral("forward/port"), port);
-        app::ListenerConfig config;
-        config.captureDir = m_captureDir;
-        const ListenerSettings settings = loadListenerSettings();
-        config.hash = settings.hash;
-        config.retention = settings.retention;
-        config.parser = settings.limits;
+        app::ListenerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
+        config.tls = false;                                       // clients send plain http to the forwarder
         config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
-        config.guards = settings.guards;
         config.forward = forward;
         config.port = port;
         if (!m_forwarder->start(config)) {

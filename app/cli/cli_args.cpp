@@ -1,5 +1,7 @@
 #include "cli/cli_args.h"
 
+#include "capture/capture_store.h"
+
 #include "common/limits.h"
 #include "inspect/inspect_worker.h"
 
@@ -43,6 +45,26 @@ QList<QCommandLineOption> limitOptions(const core::Options& defaults)
                 .arg(QString::fromLatin1(limit.description), formatLimit(limit, limit.get(defaults))),
             limit.isCount ? QStringLiteral("N") : QStringLiteral("SIZE")));
     return options;
+}
+
+ServerOptions::ServerOptions(quint16 defaultPort)
+    : port(QStringLiteral("port"), QStringLiteral("TCP port (default %1; 0 picks a free one)").arg(defaultPort),
+           QStringLiteral("N"), QString::number(defaultPort)),
+      bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"), QStringLiteral("ADDR"),
+           QStringLiteral("127.0.0.1")),
+      captureDir(QStringLiteral("capture-dir"),
+                 QStringLiteral("where captures are stored (default %1)").arg(CaptureStore::defaultRoot()),
+                 QStringLiteral("DIR"))
+{}
+
+QString ServerOptions::apply(const QCommandLineParser& cl, ListenerConfig& config) const
+{
+    bool portOk = false;
+    config.port = quint16(cl.value(port).toUInt(&portOk));
+    config.captureDir = cl.value(captureDir);
+    return !portOk                                          ? QStringLiteral("--port")
+           : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
+                                                            : QString();
 }
 
 QCommandLineOption hashOption(const QString& what)

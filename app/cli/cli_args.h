@@ -2,6 +2,7 @@
 // Small helpers shared by the CLI commands.
 
 #include "inspect/inspect_types.h"
+#include "listener/listener_types.h"
 
 #include "upin/core/digest.h"
 #include "upin/core/multipart_parser.h"
@@ -32,6 +33,14 @@ QCommandLineOption hashOption(const QString& what);
 // The hash chosen with --hash, or none with --no-hash; nullopt, with "COMMAND: why" on stderr, for an unknown name.
 std::optional<core::HashKind> chosenHash(const QCommandLineParser& cl, const QCommandLineOption& hash,
                                          const QCommandLineOption& noHash, const char* command);
+
+// --port, --bind and --capture-dir, as listen and forward take them.
+struct ServerOptions {
+    explicit ServerOptions(quint16 defaultPort);
+    // Sets them in config; returns the first option whose value is not valid ("--port"), or an empty string.
+    QString apply(const QCommandLineParser& cl, ListenerConfig& config) const;
+    QCommandLineOption port, bind, captureDir;
+};
 
 // Opens SOURCE (body, HTTP request, HAR file or capture folder) with the inspect limits; nullopt, with
 // "COMMAND: why" on stderr, when it does not exist or cannot be read.

@@ -20,14 +20,7 @@ int runForward(const QStringList& arguments)
                        "Ctrl-C stops."));
     cl.addHelpOption();
     cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
-    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 8081; 0 picks a free one)"),
-                            QStringLiteral("N"), QStringLiteral("8081"));
-    QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"),
-                            QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
-    QCommandLineOption captureDir(
-        QStringLiteral("capture-dir"),
-        QStringLiteral("where captures are stored (default %1)").arg(CaptureStore::defaultRoot()),
-        QStringLiteral("DIR"));
+    const ServerOptions server(8081);
     QCommandLineOption keepRaw(
         QStringLiteral("keep-raw"),
         QStringLiteral("keep each multipart request's raw head and body, and its parts, in the capture"));
@@ -50,8 +43,8 @@ int runForward(const QStringList& arguments)
         QStringLiteral("S"), QStringLiteral("60"));
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part (and of a body that is not multipart)"));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
-    cl.addOptions({port, bind, captureDir, keepRaw, saveParts, preserveHost, cacert, insecure, connectTimeout,
-                   answerTimeout, hash, noHash});
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, preserveHost, cacert, insecure,
+                   connectTimeout, answerTimeout, hash, noHash});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli forward")} + arguments);
 
     if (cl.positionalArguments().size() != 1) {
@@ -76,16 +69,15 @@ int runForward(const QStringList& arguments)
             QStringLiteral("forward: --cacert %1: no PEM certificate could be read\n").arg(forward.caCertificates));
         return 2;
     }
-    bool connectOk = false, answerOk = false, portOk = false;
+    bool connectOk = false, answerOk = false;
     forward.connectTimeoutMs = int(cl.value(connectTimeout).toDouble(&connectOk) * 1000);
     forward.answerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
     ListenerConfig config;
-    config.port = quint16(cl.value(port).toUInt(&portOk));
-    const QString bad = !portOk                                          ? QStringLiteral("--port")
-                        : !connectOk || forward.connectTimeoutMs <= 0    ? QStringLiteral("--connect-timeout")
-                        : !answerOk || forward.answerTimeoutMs <= 0      ? QStringLiteral("--answer-timeout")
-                        : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
-                                                                         : QString();
+    QString bad = server.apply(cl, config);
+    if (bad.isEmpty())
+        bad = !connectOk || forward.connectTimeoutMs <= 0 ? QStringLiteral("--connect-timeout")
+              : !answerOk || forward.answerTimeoutMs <= 0 ? QStringLiteral("--answer-timeout")
+                                                          : QString();
     if (!bad.isEmpty()) {
         printErr(
             QStringLiteral("forward: %1: '%2' is not a valid value (see --help)\n").arg(bad, cl.value(bad.mid(2))));
@@ -95,14 +87,14 @@ int runForward(const QStringList& arguments)
     if (!hashKind)
         return 2;
     config.hash = *hashKind;
-    config.captureDir = cl.value(captureDir);
     config.keepRaw = cl.isSet(keepRaw);
     config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
     config.forward = forward;
 
     Listener forwarder;
     if (!forwarder.start(config)) {
-        printErr(QStringLiteral("forward: cannot listen on %1: %2\n").arg(cl.value(bind), forwarder.errorString()));
+        printErr(
+            QStringLiteral("forward: cannot listen on %1: %2\n").arg(cl.value(server.bind), forwarder.errorString()));
         return 1;
     }
     QDir().mkpath(forwarder.captureRoot());

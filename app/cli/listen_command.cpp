@@ -94,14 +94,7 @@ int runListen(const QStringList& arguments)
     cl.setApplicationDescription(
         QStringLiteral("Receive uploads over HTTP/1.1 and parse them as they stream in. Ctrl-C stops."));
     cl.addHelpOption();
-    QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 8080; 0 picks a free one)"),
-                            QStringLiteral("N"), QStringLiteral("8080"));
-    QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address to listen on (default 127.0.0.1)"),
-                            QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
-    QCommandLineOption captureDir(
-        QStringLiteral("capture-dir"),
-        QStringLiteral("where captures are stored (default %1)").arg(CaptureStore::defaultRoot()),
-        QStringLiteral("DIR"));
+    const ServerOptions server(8080);
     QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
     QCommandLineOption keep(QStringLiteral("keep"),
                             QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
@@ -122,7 +115,8 @@ int runListen(const QStringList& arguments)
                             QStringLiteral("your certificate (PEM, a full chain too), e.g. from mkcert; implies --tls"),
                             QStringLiteral("FILE"));
     QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
-    cl.addOptions({port, bind, captureDir, keepRaw, keep, keepBytes, hash, noHash, tls, tlsPort, tlsOnly, cert, key});
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, keep, keepBytes, hash, noHash, tls, tlsPort,
+                   tlsOnly, cert, key});
     std::vector<QCommandLineOption> guardOptions;
     guardOptions.reserve(kGuardSettings.size());
     for (const auto& guard : kGuardSettings)
@@ -134,15 +128,14 @@ int runListen(const QStringList& arguments)
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
 
     ListenerConfig config;
-    bool portOk = false, keepOk = false;
-    config.port = quint16(cl.value(port).toUInt(&portOk));
+    bool keepOk = false;
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
     auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes)) : std::optional<qulonglong>(0);
-    QString bad = !portOk                                          ? QStringLiteral("--port")
-                  : !keepOk || config.retention.keepCaptures < 1   ? QStringLiteral("--keep")
-                  : !keepSize                                      ? QStringLiteral("--keep-bytes")
-                  : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
-                                                                   : QString();
+    QString bad = server.apply(cl, config);
+    if (bad.isEmpty())
+        bad = !keepOk || config.retention.keepCaptures < 1 ? QStringLiteral("--keep")
+              : !keepSize                                  ? QStringLiteral("--keep-bytes")
+                                                           : QString();
     for (size_t i = 0; i < kGuardSettings.size() && bad.isEmpty(); ++i)
         if (cl.isSet(guardOptions[i]) &&
             !kGuardSettings[i].set(config.guards, cl.values(guardOptions[i]).join(QLatin1Char(','))))
@@ -157,7 +150,6 @@ int runListen(const QStringList& arguments)
     if (!applyLimitOptions(cl, config.parser))
         return 2;
     config.maxBodyBytes = config.parser.maxBodySize;
-    config.captureDir = cl.value(captureDir);
     config.keepRaw = cl.isSet(keepRaw);
     auto hashKind = chosenHash(cl, hash, noHash, "listen");
     if (!hashKind)
@@ -177,7 +169,8 @@ int runListen(const QStringList& arguments)
 
     Listener listener;
     if (!listener.start(config)) {
-        printErr(QStringLiteral("listen: cannot listen on %1: %2\n").arg(cl.value(bind), listener.errorString()));
+        printErr(
+            QStringLiteral("listen: cannot listen on %1: %2\n").arg(cl.value(server.bind), listener.errorString()));
         return 1;
     }
     if (!QDir().mkpath(listener.captureRoot())) // the listener runs; /file-part and /capture will answer 507

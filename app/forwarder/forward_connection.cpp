@@ -124,10 +124,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     connect(m_client, &QTcpSocket::disconnected, this, [this] {
         if (m_session) { // mid-exchange: the upstream request is aborted with it
             dropUpstream();
-            m_session->finish(m_decoder, m_decoder.done(),
-                              core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
-                              QStringLiteral("the client went away"), record());
-            m_session.reset();
+            finishSession(QStringLiteral("the client went away"), record());
         }
         deleteLater();
     });
@@ -145,10 +142,8 @@ ForwardConnection::~ForwardConnection()
 {
     m_blocks.setOnAvailable({});
     if (m_session) // the forwarder stopped mid-exchange
-        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
-                          QStringLiteral("the forwarder stopped"), record());
-    if (m_holdsSlot)
-        --m_shared->activeConnections;
+        finishSession(QStringLiteral("the forwarder stopped"), record());
+    --m_shared->activeConnections;
 }
 
 double ForwardConnection::msSinceHead() const
@@ -706,6 +701,19 @@ QJsonObject ForwardConnection::record() const
     return forward;
 }
 
+// Ends the exchange's capture with the body's own outcome: whole (complete; what went wrong, if anything, is in
+// forward), or cut off at the byte where it stopped. detail says why in words.
+void ForwardConnection::finishSession(const QString& detail, const QJsonObject& forward)
+{
+    const bool whole = m_decoder.done();
+    m_session->finish(m_decoder, whole,
+                      whole ? std::nullopt
+                            : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
+                      detail, forward);
+    m_session.reset();
+    m_tap.reset();
+}
+
 void ForwardConnection::endExchange()
 {
     m_answerDoneMs = msSinceHead();
@@ -715,15 +723,11 @@ void ForwardConnection::endExchange()
         // Early: the client is still sending the body no one reads; it is dropped until it ends, or pauses.
         m_lingerTimer.start(kLingerMs);
     }
-    const bool complete = m_decoder.done();
-    m_session->finish(
-        m_decoder, complete,
-        complete ? std::nullopt : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
-        complete ? QString()
-                 : QStringLiteral("the upstream answered %1 after %2 bytes of the body").arg(m_status).arg(m_wireOut),
+    finishSession(
+        m_decoder.done()
+            ? QString()
+            : QStringLiteral("the upstream answered %1 after %2 bytes of the body").arg(m_status).arg(m_wireOut),
         record());
-    m_session.reset();
-    m_tap.reset();
     const bool upstreamReusable = m_answerKeepAlive && !m_answerUntilClose && m_earlyAtByte < 0;
     if (!upstreamReusable)
         dropUpstream();
@@ -754,15 +758,7 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
                              {"body_bytes_to_upstream", qint64(m_wireOut)}});
     QJsonObject forward = record();
     forward["error"] = QJsonObject{{"status", status}, {"error", error}, {"detail", detail}};
-    // The body's own outcome: whole (then the capture is complete, and forward.error says what went wrong), or cut
-    // off at the byte where it stopped.
-    const bool whole = m_decoder.done();
-    m_session->finish(m_decoder, whole,
-                      whole ? std::nullopt
-                            : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
-                      QStringLiteral("%1: %2").arg(error, detail), forward);
-    m_session.reset();
-    m_tap.reset();
+    finishSession(QStringLiteral("%1: %2").arg(error, detail), forward);
     dropUpstream();
     m_state = State::Closing;
     if (m_decoder.done() || m_status != 0) {

@@ -61,6 +61,7 @@ private:
     void checkDelivered();
     quint64 bytesUpstreamHas() const;
     void endExchange();
+    void finishSession(const QString& detail, const QJsonObject& forward);
     QJsonObject record() const;
     void failExchange(int status, const QString& error, const QString& detail);
     void dropUpstream();
@@ -82,7 +83,6 @@ private:
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written
     QTimer m_lingerTimer;    // after an early answer: the client's rest is dropped until it pauses this long
     State m_state = State::Head;
-    bool m_holdsSlot = true;
     core::BlockPool m_blocks; // client reads, held by the hashing pipeline until it has seen them
 
     // The exchange under way.
