@@ -9,7 +9,6 @@
 #include <QJsonDocument>
 #include <QSslCertificate>
 #include <QSslSocket>
-#include <QUrlQuery>
 
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
@@ -319,9 +318,7 @@ void ForwardConnection::startExchange()
     request.parser.maxBodySize = m_shared->config.maxBodyBytes;
     // The hash as the listener chooses it: ?hash=, else the client's Upload-Inspector-Hash (our sender's), else
     // --hash; both go on unchanged, so an upstream listener computes the same digests.
-    QString hash = QUrlQuery(QUrl(target).query()).queryItemValue(QStringLiteral("hash"));
-    if (hash.isEmpty())
-        hash = toQString(head.field(QByteArray(kHashHeader).toLower().toStdString()));
+    const QString hash = requestedHashName(QUrl(target).query(), head);
     request.hash = core::kHashNames.find(hash.toStdString()).value_or(m_shared->config.hash);
     QUrl shown = m_settings.upstream;
     shown.setPath(prefix + QUrl(target).path());

@@ -449,9 +449,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
     request.transport = m_transport;
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
-    QString hash = query.queryItemValue(QStringLiteral("hash"));
-    if (hash.isEmpty())
-        hash = toQString(m_head.head().field(QByteArray(kHashHeader).toLower().toStdString()));
+    const QString hash = requestedHashName(query.query(), m_head.head());
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
     auto hashKind = hash.isEmpty() ? std::optional(m_shared->config.hash) : core::kHashNames.find(hash.toStdString());
     if (!kind || !hashKind) {

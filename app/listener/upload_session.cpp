@@ -1,5 +1,7 @@
 #include "listener/upload_session.h"
 
+#include <QUrlQuery>
+
 #include "common/qt_text.h"
 #include "inspect/report_json.h"
 
@@ -27,6 +29,12 @@ QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
 QString endpointPath(Endpoint endpoint)
 {
     return toQString(kEndpointPaths.name(endpoint));
+}
+
+QString requestedHashName(const QString& query, const core::RequestHead& head)
+{
+    const QString hash = QUrlQuery(query).queryItemValue(QStringLiteral("hash"));
+    return !hash.isEmpty() ? hash : toQString(head.field(QByteArray(kHashHeader).toLower().toStdString()));
 }
 
 QString captureStateName(CaptureState state)

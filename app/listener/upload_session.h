@@ -29,6 +29,8 @@ inline constexpr core::EnumNames<Endpoint, 4> kEndpointPaths{{{{Endpoint::PartEv
                                                                {Endpoint::Capture, "/capture"},
                                                                {Endpoint::Discard, "/discard"}}}};
 QString endpointPath(Endpoint endpoint);
+// The hash a request asks for: its ?hash=, else its Upload-Inspector-Hash header (our sender's); empty: neither.
+QString requestedHashName(const QString& query, const core::RequestHead& head);
 
 struct SessionRequest {
     Endpoint endpoint = Endpoint::PartEvent;
