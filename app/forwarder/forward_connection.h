@@ -22,7 +22,7 @@
 #include "listener/upload_session.h"
 
 #include "upin/core/digest.h"
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

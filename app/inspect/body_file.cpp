@@ -2,7 +2,7 @@
 #include "common/qt_text.h"
 #include "inspect/report_json.h"
 
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 #include "upin/core/part_pipeline.h"
 
 #include <QFile>

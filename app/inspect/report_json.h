@@ -3,7 +3,7 @@
 // capture.json; read back when a capture stored without its raw body is opened.
 
 #include "upin/core/event_recorder.h"
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 
 #include <QJsonObject>
 

@@ -5,7 +5,7 @@
 #include "listener/listener_shared.h"
 #include "listener/upload_session.h"
 
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -10,7 +10,7 @@
 #include "listener/listener_types.h"
 
 #include "upin/core/event_recorder.h"
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 #include "upin/core/part_pipeline.h"
 
 #include <QDateTime>

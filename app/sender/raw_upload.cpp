@@ -7,7 +7,7 @@
 #include <QSslCipher>
 #include <QSslSocket>
 
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 
 #include <QIODevice>
 #include <QTcpSocket>

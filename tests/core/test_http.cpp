@@ -1,6 +1,7 @@
 // HTTP/1.1 request heads and body framing, fed whole, byte by byte and split at every position.
 
-#include "upin/core/http_request.h"
+#include "support/http_log.h"
+#include "upin/core/http.h"
 
 #include <catch2/catch.hpp>
 
@@ -252,4 +253,28 @@ TEST_CASE("chunked errors carry wire offsets", "[http]")
           Errc::ChunkExtensionTooLarge);
     CHECK(decodeEveryWay(chunked(), "0\r\nX-T: " + std::string(20, 't') + "\r\n\r\n", limits).error.code ==
           Errc::TrailerTooLarge);
+}
+
+TEST_CASE("requests a relay refuses: two Hosts, LF alone, a CR alone, in the head and in chunk lines", "[http][relay]")
+{
+    using upin::test::readRequestEveryWay;
+    upin::test::HttpMessageOptions relay;
+    relay.limits.strictLineEnds = true;
+    CHECK(readRequestEveryWay("POST / HTTP/1.1\r\nHost: a\r\nHost: b\r\nContent-Length: 0\r\n\r\n") ==
+          "error in head: duplicate_host at 26\n");
+    CHECK(readRequestEveryWay("POST / HTTP/1.1\r\nHost: a\nContent-Length: 0\r\n\r\n", relay) ==
+          "error in head: bare_line_end at 24\n");
+    CHECK(readRequestEveryWay("\nPOST / HTTP/1.1\r\nHost: a\r\n\r\n", relay) == "error in head: bare_line_end at 0\n");
+    const std::string chunkedHead = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"; // 47 bytes
+    CHECK(readRequestEveryWay(chunkedHead + "3\nabc\r\n0\r\n\r\n", relay)
+              .ends_with("error in body: bare_line_end at 48\n"));
+    // The listener, which only reads, takes them as it always has.
+    CHECK(readRequestEveryWay(chunkedHead + "3\nabc\n0\n\n").ends_with("complete, 0 bytes after\n"));
+    CHECK(readRequestEveryWay(chunkedHead + "3\r\nabc\r\n0\r\n\r\n", relay) ==
+          "request POST / HTTP/1.1\n"
+          "field \"Transfer-Encoding\" \"chunked\"\n"
+          "framing chunked keep-alive\n"
+          "body 3 \"abc\"\n"
+          "chunks 1, trailer bytes 0\n"
+          "complete, 0 bytes after\n");
 }

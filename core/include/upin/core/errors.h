@@ -48,7 +48,7 @@ enum class Errc : uint8_t {
     FieldTooLarge,
     PartTooLarge,
     BodyTooLarge,
-    // HTTP/1.1 request head and body framing (the listener)
+    // HTTP/1.1 heads and body framing, requests and responses
     HeadTooLarge,
     TooManyHeaderFields,
     MalformedRequestLine,
@@ -61,6 +61,10 @@ enum class Errc : uint8_t {
     ChunkExtensionTooLarge,
     MalformedChunk,
     TrailerTooLarge,
+    MalformedStatusLine,
+    DuplicateHost,
+    BareLineEnd,
+    ConnectionNamesFraming,
     // storage (the listener writing what it received)
     IoError,
     Count

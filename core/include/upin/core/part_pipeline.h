@@ -23,7 +23,7 @@
 //     }
 //     pipeline.drain(); // the recorder's report is complete
 
-#include "upin/core/http_request.h"
+#include "upin/core/http.h"
 #include "upin/core/multipart_parser.h"
 
 #include <atomic>
