@@ -1,0 +1,98 @@
+// libFuzzer target for every HTTP parser of untrusted bytes: request heads and bodies (as the listener reads them,
+// and strictly, as the forwarder does), response heads and bodies (as the forwarder and the sender read an
+// upstream's answer), header parameters (Content-Type, Content-Disposition, RFC 8187 values) and the relayed
+// head. Byte 0 picks which, byte 1 seeds the chunking, the rest is the input. Besides the sanitizers' findings,
+// a message read in pieces must give the same log as read whole (support/http_log.h), and a relayed head must
+// parse again as a request.
+
+#include "support/http_log.h"
+#include "upin/core/header_params.h"
+#include "upin/core/http_relay.h"
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace upin;
+
+namespace {
+
+std::vector<size_t> pieces(uint8_t seed, size_t size)
+{
+    std::vector<size_t> out;
+    uint32_t rng = seed * 2654435761u + 1;
+    for (size_t total = 0; total < size;) {
+        rng = rng * 1103515245u + 12345u;
+        out.push_back(1 + (rng >> 16) % (seed % 32 + 1));
+        total += out.back();
+    }
+    return out;
+}
+
+void sameEveryWay(bool response, std::string_view input, uint8_t seed, const test::HttpMessageOptions& options)
+{
+    auto read = response ? test::readResponse : test::readRequest;
+    if (read(input, {}, options) != read(input, pieces(seed, input.size()), options))
+        std::abort();
+}
+
+void relayed(std::string_view input)
+{
+    core::HeadReader reader;
+    if (!reader.feed(input) || !reader.complete())
+        return;
+    core::RelayTarget target;
+    target.pathPrefix = "/prefix/";
+    target.upstreamHost = "upstream:1";
+    target.clientAddress = "127.0.0.1";
+    auto head = core::relayHead(reader.head(), target);
+    if (!head)
+        return;
+    core::HttpLimits roomier; // three fields of ours more, and their bytes
+    roomier.maxHeaderFields += 3;
+    roomier.maxHeadBytes += 1024;
+    core::HeadReader again(roomier); // what we send must read as one request, with the same framing
+    auto used = again.feed(*head);
+    if (!used || !again.complete() || *used != head->size())
+        std::abort();
+    auto before = core::bodyFraming(reader.head());
+    auto after = core::bodyFraming(again.head());
+    if (bool(before) != bool(after) ||
+        (before && (before->kind != after->kind || before->contentLength != after->contentLength)))
+        std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    const uint8_t mode = data[0] % 6;
+    const uint8_t seed = data[1];
+    const std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
+    test::HttpMessageOptions options;
+    options.limits.maxHeadBytes = 4096; // reachable by the fuzzer's inputs
+    options.limits.maxHeaderFields = 16;
+    options.limits.maxChunkExtension = 64;
+    options.limits.maxTrailerBytes = 128;
+    options.limits.strictLineEnds = mode == 1 || mode == 2;
+    options.answersHead = (seed & 0x80) != 0;
+    options.closeAtEnd = (seed & 0x40) != 0;
+    options.maxInterim = 4;
+    switch (mode) {
+    case 0:
+    case 1: sameEveryWay(false, input, seed, options); break;
+    case 2:
+    case 3: sameEveryWay(true, input, seed, options); break;
+    case 4: {
+        const auto value = core::parseHeaderValue(input);
+        (void)value.param("boundary");
+        (void)core::parseContentDisposition(input);
+        (void)core::decodeExtValue(input);
+        break;
+    }
+    default: relayed(input); break;
+    }
+    return 0;
+}
