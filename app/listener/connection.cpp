@@ -2,6 +2,7 @@
 #include "common/qt_text.h"
 #include "common/unsent_bytes.h"
 #include "listener/listener_guards.h"
+#include "server/request_admission.h"
 
 #include "inspect/report_json.h"
 #include "listener/form_page.h"
@@ -26,38 +27,7 @@ constexpr qint64 kReadChunk = qint64{256} * 1024;
 // pipeline falls behind, beyond the first only from the listener's shared budget (ListenerShared::readBlocks),
 // and all but one are given back when the upload ends.
 constexpr size_t kReadBlocks = 16;
-// Lingering close, as nginx's lingering_timeout and lingering_time: read and drop the rest of a body after an early
-// answer while it keeps coming (a pause of kLingerQuietMs ends it), for kLingerMaxMs and kLingerMaxBytes at most.
-constexpr int kLingerQuietMs = 5'000;
-constexpr qint64 kLingerMaxMs = 30'000;
-constexpr quint64 kLingerMaxBytes = quint64{256} << 20;
-// Lingering connections give up their slot (a refused client must not keep a new one out for 30 s), so they have
-// a cap of their own: past it, a connection closes right after its answer.
-constexpr int kMaxLingeringPerSlot = 2;
 constexpr qint64 kMaxAnswerBacklog = qint64{64} * 1024;
-
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 421: return "Misdirected Request";
-    case 431: return "Request Header Fields Too Large";
-    case 501: return "Not Implemented";
-    case 507: return "Insufficient Storage";
-    case 503: return "Service Unavailable";
-    }
-    return "Status";
-}
 
 std::optional<Endpoint> endpointFor(const QString& path)
 {
@@ -85,34 +55,10 @@ struct DropSink final : core::BodySink {
 
 } // namespace
 
-void WaitingConnections::add(Connection* connection)
-{
-    std::lock_guard lock(m_mutex);
-    m_connections.push_back(connection);
-}
-
-void WaitingConnections::remove(Connection* connection)
-{
-    std::lock_guard lock(m_mutex);
-    m_connections.remove(connection);
-}
-
-bool WaitingConnections::closeOldest()
-{
-    std::lock_guard lock(m_mutex);
-    if (m_connections.empty())
-        return false;
-    // Posted under the lock: the connection's destructor takes the lock to leave the list, so it cannot be
-    // destroyed before the call is queued, and a queued call to a destroyed object is dropped.
-    QMetaObject::invokeMethod(m_connections.front(), &Connection::closeIfWaiting, Qt::QueuedConnection);
-    m_connections.pop_front();
-    return true;
-}
-
 Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
                        UploadSession::Publish publish, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)),
-      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
+      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls), m_bodyRate(m_shared->config.guards),
       m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
     m_connectClock.start();
@@ -250,11 +196,12 @@ void Connection::onReadyRead()
 {
     if (m_state == State::Closing) { // lingering: drop what the client still sends
         core::BlockPool::Block scratch = m_blocks.tryAcquire();
+        quint64 dropped = 0;
         for (qint64 got; scratch && (got = m_socket->read(scratch->data(), kReadChunk)) > 0;)
-            m_lingerBytes += quint64(got);
+            dropped += quint64(got);
         if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
-            m_lingerTimer.start(kLingerQuietMs);
-        if (m_lingerBytes > kLingerMaxBytes || (m_lingerClock.isValid() && m_lingerClock.elapsed() > kLingerMaxMs))
+            m_lingerTimer.start(Linger::kQuietMs);
+        if (!m_linger.dropped(dropped))
             drop();
         return;
     }
@@ -266,8 +213,10 @@ void Connection::onReadyRead()
     }
     while (m_state != State::Closing && m_unprocessed.isEmpty() && m_socket->bytesAvailable() > 0) {
         m_readBlock = m_blocks.tryAcquire();
-        if (!m_readBlock)
-            return; // all in the upload's pipeline: called again when it lets one go
+        if (!m_readBlock) {
+            m_bodyRate.heldBack(); // our own pipeline is behind, not the client
+            return;                // all in the upload's pipeline: called again when it lets one go
+        }
         qint64 got = m_socket->read(m_readBlock->data(), kReadChunk);
         if (got > 0)
             consume(core::ByteView(m_readBlock->data(), size_t(got)));
@@ -317,31 +266,21 @@ void Connection::startRequest()
 {
     m_headTimer.stop();
     const core::RequestHead& head = m_head.head();
-    const QString target = toQString(head.target);
-    // Absolute form (`POST http://127.0.0.1:8080/file-part`), which RFC 9112 says servers accept, or origin form.
-    const bool absolute = target.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
-                          target.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
-    QUrl url(absolute ? target : QStringLiteral("http://listener") + target);
-    m_target =
-        url.path(QUrl::FullyEncoded) + (url.hasQuery() ? QLatin1Char('?') + url.query(QUrl::FullyEncoded) : QString());
-    const QString path = url.path();
-    const QString method = toQString(head.method);
-    auto framing = core::bodyFraming(head);
+    RequestAdmission admission = admitRequest(head, m_shared->config.guards, "listener", m_tls);
+    m_target = admission.target;
+    m_requestHost = admission.host;
+    m_headOnly = admission.headOnly;
+    m_corsHeaders = admission.corsHeaders;
+    const QString& path = admission.path;
+    const QString& method = admission.method;
+    auto& framing = admission.framing;
     const bool keepAlive = framing && framing->keepAlive;
-    m_headOnly = method == QLatin1String("HEAD");
-    // RFC 9112 3.2.2: with an absolute-form target, its authority names the host and the Host field is ignored.
-    bool hasHost = absolute;
-    m_requestHost = absolute ? url.authority() : toQString(head.field("host", &hasHost)).trimmed();
-    if (!callerAllowed(hasHost))
+    if (admission.refusal) {
+        respond(admission.refusal->status, "text/plain", admission.refusal->text, true);
         return;
+    }
     const bool options = method == QLatin1String("OPTIONS");
     if (method == QLatin1String("GET") || method == QLatin1String("HEAD") || options) {
-        // A body here would be read as the next request (request smuggling's shape): refused, connection closed.
-        if (!framing || framing->kind == core::BodyFraming::Kind::Chunked ||
-            (framing->kind == core::BodyFraming::Kind::ContentLength && framing->contentLength > 0)) {
-            respond(400, "text/plain", "GET, HEAD and OPTIONS requests carry no body here\n", true);
-            return;
-        }
         if (options) { // a CORS preflight (callerAllowed() set the allowing headers), or a plain question
             QByteArray allow = "Allow: GET, HEAD, POST, OPTIONS\r\n";
             if (!m_corsHeaders.isEmpty())
@@ -396,41 +335,7 @@ void Connection::startRequest()
         respondError(413, {core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}, true); // without reading it
         return;
     }
-    startUpload(*endpoint, QUrlQuery(url));
-}
-
-// Who may ask (see ListenerGuards). Answers 421 or 403 and returns false when the request is refused; for an
-// allowed page of another origin, sets the CORS headers every answer to this request carries.
-bool Connection::callerAllowed(bool hasHost)
-{
-    const core::RequestHead& head = m_head.head();
-    const auto& guards = m_shared->config.guards;
-    const QString& host = m_requestHost;
-    // No Host: HTTP/1.0 or a hand-made request; browsers always send one.
-    if (hasHost && !hostAllowed(host, guards.allowedHosts)) {
-        respond(421, "text/plain",
-                "this listener is not " + host.toUtf8() +
-                    ": call it by its address or localhost, or start it with --allow-host NAME\n",
-                true);
-        return false;
-    }
-    bool hasOrigin = false;
-    const QString origin = toQString(head.field("origin", &hasOrigin)).trimmed();
-    // No Origin: curl and other programs, or a page's same-origin GET. The listener's own form page (GET /) posts
-    // with the listener's own origin, the one the browser reached it by.
-    if (!hasOrigin || origin.compare(QLatin1String("http://") + host, Qt::CaseInsensitive) == 0)
-        return true;
-    if (guards.allowedOrigins.contains(QStringLiteral("*")) ||
-        guards.allowedOrigins.contains(origin, Qt::CaseInsensitive)) {
-        m_corsHeaders = "Access-Control-Allow-Origin: " + origin.toUtf8() + "\r\nVary: Origin\r\n";
-        return true;
-    }
-    // Any page the user has open could otherwise fill the captures folder or read the capture list.
-    respond(403, "text/plain",
-            "web pages of " + origin.toUtf8() + " may not use this listener; allow them with --allow-origin " +
-                origin.toUtf8() + " (or in the Listen tab's Settings)\n",
-            true);
-    return false;
+    startUpload(*endpoint, QUrlQuery(admission.query));
 }
 
 void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
@@ -477,10 +382,9 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     }
     m_decoder = core::BodyDecoder(m_framing);
     m_state = State::Body;
-    m_bodyClock.start();
-    m_bytesAtLastCheck = 0;
-    if (m_shared->config.guards.minBodyBytesPerSecond > 0)
-        m_rateTimer.start(m_shared->config.guards.bodyRateWindowMs);
+    m_bodyRate.start();
+    if (m_bodyRate.enabled())
+        m_rateTimer.start(m_bodyRate.windowMs());
     if (m_framing.expectContinue)
         m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     if (m_decoder.done())
@@ -528,19 +432,8 @@ void Connection::checkBodyRate()
         m_rateTimer.stop();
         return;
     }
-    const quint64 received = m_decoder.bodyBytes();
-    const quint64 inWindow = received - m_bytesAtLastCheck;
-    m_bytesAtLastCheck = received;
-    const auto& guards = m_shared->config.guards;
-    if (m_bodyClock.elapsed() + guards.bodyRateWindowMs / 10 < guards.bodyGraceMs + guards.bodyRateWindowMs)
-        return; // the window that just ended began inside the grace period
-    const quint64 needed = guards.minBodyBytesPerSecond * quint64(guards.bodyRateWindowMs) / 1000;
-    if (inWindow >= needed)
-        return;
-    const QString why = QStringLiteral("the body arrived at %1 bytes/s, under the minimum of %2 (--min-body-rate)")
-                            .arg(inWindow * 1000 / quint64(std::max(1, guards.bodyRateWindowMs)))
-                            .arg(guards.minBodyBytesPerSecond);
-    endUpload(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, 408, why);
+    if (auto why = m_bodyRate.check(m_decoder.bodyBytes()))
+        endUpload(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, 408, *why);
 }
 
 void Connection::onTimeout(const char* what)
@@ -619,7 +512,7 @@ void Connection::waitForNextRequest()
     m_headTimer.stop();
     m_idleTimer.stop();
     m_waiting = true;
-    m_shared->waiting.add(this);
+    m_shared->waiting.add(this, [this] { closeIfWaiting(); });
     m_keepAliveTimer.start(m_shared->config.guards.keepAliveTimeoutMs);
 }
 
@@ -659,7 +552,7 @@ void Connection::closeAfterAnswer()
     m_rateTimer.stop();
     m_keepAliveTimer.stop();
     releaseSlot();
-    if (++m_shared->lingeringConnections > kMaxLingeringPerSlot * m_shared->config.maxConnections) {
+    if (++m_shared->lingeringConnections > Linger::kMaxPerSlot * m_shared->config.maxConnections) {
         --m_shared->lingeringConnections; // too many already: the answer is sent, then the connection closed
         m_socket->disconnectFromHost();
         return;
@@ -674,8 +567,8 @@ void Connection::closeAfterAnswer()
             // closes; or the linger limits end the connection.
             if (!m_tls)
                 ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
-            m_lingerTimer.start(kLingerQuietMs);
-            m_lingerClock.start();
+            m_lingerTimer.start(Linger::kQuietMs);
+            m_linger.start();
         }
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);

@@ -4,6 +4,7 @@
 
 #include "listener/listener_shared.h"
 #include "listener/upload_session.h"
+#include "server/connection_guards.h"
 
 #include "upin/core/http.h"
 
@@ -44,7 +45,6 @@ private:
     size_t processHead(core::ByteView data);
     size_t processBody(core::ByteView data);
     void startRequest();
-    bool callerAllowed(bool hasHost);
     void startUpload(Endpoint endpoint, const QUrlQuery& query);
     // Ends the upload and answers with its report. Whole body (cutShort empty): the status follows the capture's
     // state. Cut short: `status`, unless storing had failed (507). detail says why in words.
@@ -72,15 +72,13 @@ private:
     QTimer m_headTimer;
     QTimer m_idleTimer;
     QTimer m_lingerTimer; // after an early answer: a pause this long in what the client still sends ends the linger
-    QElapsedTimer m_lingerClock;
-    quint64 m_lingerBytes = 0;
-    QTimer m_keepAliveTimer; // between requests
-    QTimer m_answerTimer;    // while an answer waits for the client to take it
-    QTimer m_rateTimer;      // every bodyRateWindowMs while a body arrives
-    QElapsedTimer m_bodyClock;
+    Linger m_linger;
+    QTimer m_keepAliveTimer;   // between requests
+    QTimer m_answerTimer;      // while an answer waits for the client to take it
+    QTimer m_rateTimer;        // every bodyRateWindowMs while a body arrives
     QElapsedTimer m_headClock; // from the request's first byte
     QDateTime m_headStartedAt; // the same moment, in UTC
-    quint64 m_bytesAtLastCheck = 0;
+    BodyRate m_bodyRate;
     State m_state = State::Head;
     core::HeadReader m_head;
     core::BodyDecoder m_decoder;

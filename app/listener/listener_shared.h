@@ -17,19 +17,23 @@
 
 namespace upin::app {
 
-class Connection;
-
-// Keep-alive connections waiting for their next request, oldest first, across all worker threads. When every slot
-// is taken, a new client gets the slot of the oldest of them (closed on its own thread) instead of a 503.
+// Keep-alive connections waiting for their next request, oldest first, across all worker threads and every mode.
+// When every slot is taken, a new client gets the slot of the oldest of them (closed on its own thread) instead
+// of a 503.
 class WaitingConnections {
 public:
-    void add(Connection* connection);
-    void remove(Connection* connection);
+    // close runs on the connection's thread, queued; it is dropped if the connection is gone by then.
+    void add(QObject* connection, std::function<void()> close);
+    void remove(QObject* connection);
     bool closeOldest(); // false when none is idle
 
 private:
+    struct Waiting {
+        QObject* connection;
+        std::function<void()> close;
+    };
     std::mutex m_mutex;
-    std::list<Connection*> m_connections;
+    std::list<Waiting> m_connections;
 };
 
 struct ListenerShared {

@@ -1,0 +1,100 @@
+#include "server/request_admission.h"
+
+#include "common/qt_text.h"
+#include "listener/listener_guards.h"
+
+#include <QUrl>
+
+namespace upin::app {
+
+namespace {
+
+// Who may ask: sets admission.refusal (421, 403), or the CORS headers for an allowed page of another origin.
+void checkCaller(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
+                 RequestAdmission& admission)
+{
+    const QString& host = admission.host;
+    // No Host: HTTP/1.0 or a hand-made request; browsers always send one.
+    if (admission.hasHost && !hostAllowed(host, guards.allowedHosts)) {
+        admission.refusal = Refusal{421, "this " + QByteArray(who) + " is not " + host.toUtf8() +
+                                             ": call it by its address or localhost, or start it with --allow-host "
+                                             "NAME\n"};
+        return;
+    }
+    bool hasOrigin = false;
+    const QString origin = toQString(head.field("origin", &hasOrigin)).trimmed();
+    // No Origin: curl and other programs, or a page's same-origin GET. The listener's own form page (GET /) posts
+    // with our own origin, the one the browser reached us by.
+    const QString own = (tls ? QLatin1String("https://") : QLatin1String("http://")) + host;
+    if (!hasOrigin || origin.compare(own, Qt::CaseInsensitive) == 0)
+        return;
+    if (guards.allowedOrigins.contains(QStringLiteral("*")) ||
+        guards.allowedOrigins.contains(origin, Qt::CaseInsensitive)) {
+        admission.corsHeaders = "Access-Control-Allow-Origin: " + origin.toUtf8() + "\r\nVary: Origin\r\n";
+        return;
+    }
+    // Any page the user has open could otherwise fill the captures folder, read the capture list, or reach the
+    // user's server through the forwarder.
+    admission.refusal = Refusal{403, "web pages of " + origin.toUtf8() + " may not use this " + QByteArray(who) +
+                                         "; allow them with --allow-origin " + origin.toUtf8() +
+                                         " (or in the Listen tab's Settings)\n"};
+}
+
+} // namespace
+
+RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls)
+{
+    RequestAdmission admission;
+    const QString target = toQString(head.target);
+    // Absolute form (`POST http://127.0.0.1:8080/file-part`), which RFC 9112 says servers accept, or origin form.
+    const bool absolute = target.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
+                          target.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+    const QUrl url(absolute ? target : QStringLiteral("http://server") + target);
+    admission.target =
+        url.path(QUrl::FullyEncoded) + (url.hasQuery() ? QLatin1Char('?') + url.query(QUrl::FullyEncoded) : QString());
+    admission.path = url.path();
+    admission.query = url.query(QUrl::FullyEncoded);
+    admission.method = toQString(head.method);
+    admission.headOnly = admission.method == QLatin1String("HEAD");
+    // RFC 9112 3.2.2: with an absolute-form target, its authority names the host and the Host field is ignored.
+    admission.hasHost = absolute;
+    admission.host = absolute ? url.authority() : toQString(head.field("host", &admission.hasHost)).trimmed();
+    admission.framing = core::bodyFraming(head);
+    checkCaller(head, guards, who, tls, admission);
+    if (admission.refusal)
+        return admission;
+    const bool bodiless =
+        admission.method == QLatin1String("GET") || admission.headOnly || admission.method == QLatin1String("OPTIONS");
+    auto& framing = admission.framing;
+    if (bodiless && (!framing || framing->kind == core::BodyFraming::Kind::Chunked ||
+                     (framing->kind == core::BodyFraming::Kind::ContentLength && framing->contentLength > 0)))
+        admission.refusal = Refusal{400, "GET, HEAD and OPTIONS requests carry no body here\n"};
+    return admission;
+}
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 421: return "Misdirected Request";
+    case 431: return "Request Header Fields Too Large";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 507: return "Insufficient Storage";
+    }
+    return "Status";
+}
+
+} // namespace upin::app
