@@ -18,8 +18,10 @@
 // body is read and dropped (so that the client sees the answer instead of a reset), and the capture says at which
 // byte. A client that goes away aborts the upstream request.
 
+#include "forwarder/upstream_answer.h"
 #include "listener/listener_shared.h"
 #include "listener/upload_session.h"
+#include "server/connection_guards.h"
 
 #include "upin/core/digest.h"
 #include "upin/core/http.h"
@@ -35,6 +37,8 @@ class QTcpSocket;
 
 namespace upin::app {
 
+struct RequestAdmission;
+
 class ForwardConnection final : public QObject {
     Q_OBJECT
 public:
@@ -43,20 +47,34 @@ public:
     ~ForwardConnection() override;
 
 private:
-    // Head: reading a request head. Connecting: to the upstream, the client not read meanwhile. Body: passing the
-    // body on. Answer: the request went whole; relaying the answer. Closing: the answer goes out, then the end.
+    // Head: reading a request head (or waiting for the next). Connecting: to the upstream, the client not read
+    // meanwhile. Body: passing the body on. Answer: the request went whole; relaying the answer. Closing: the
+    // answer goes out, then the rest of what the client sends is dropped until it closes (lingering close).
     enum class State : uint8_t { Head, Connecting, Body, Answer, Closing };
 
+    // The client's side (forward_connection.cpp): the listener's guards, deadlines, slots and lingering.
     void onClientReadyRead();
     void consume(core::ByteView data, const core::BlockPool::Block& block);
     void processHead(core::ByteView data);
     void processBody(core::ByteView data, const core::BlockPool::Block& block); // block: where data lies, or null
-    void startExchange();
+    void startExchange(const RequestAdmission& admission);
+    void startSession(const RequestAdmission& admission);
+    void checkBodyRate();
+    void waitForNextRequest();
+    void requestBegins();
+    void closeIfWaiting();
+    void refuse(int status, const QString& error, const QJsonValue& detail = {}, const QByteArray& extra = {});
+    void respondJson(int status, const QJsonObject& body, const QByteArray& extraHeaders = {});
+    void closeAfterAnswer();
+    void releaseSlot();
+    void drop();
+
+    // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
     void sendHead();
     void onUpstreamReadyRead();
     void takeAnswer(const char* data, qint64 size);
-    bool parseAnswerHead();
+    void onFinalHead();
     void onUpstreamGone(const QString& why);
     void checkDelivered();
     quint64 bytesUpstreamHas() const;
@@ -65,8 +83,6 @@ private:
     QJsonObject record() const;
     void failExchange(int status, const QString& error, const QString& detail);
     void dropUpstream();
-    void respondJson(int status, const QJsonObject& body);
-    void closeClient();
     double msSinceHead() const;
     void sampleUpstream(bool force);
 
@@ -77,12 +93,20 @@ private:
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     QString m_clientAddress;
     QTimer m_headTimer;
-    QTimer m_idleTimer; // no byte from the client for this long mid-body: 408, the upstream request aborted
+    QTimer m_idleTimer;      // no byte from the client for this long mid-body: 408, the upstream request aborted
+    QTimer m_keepAliveTimer; // between requests
+    QTimer m_rateTimer;      // every window while a body arrives
+    QTimer m_takeTimer;      // while our answer waits for the client to take it
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written
-    QTimer m_lingerTimer;    // after an early answer: the client's rest is dropped until it pauses this long
+    QTimer m_lingerTimer;    // lingering: a pause this long in what the client still sends ends the connection
+    Linger m_linger;
+    BodyRate m_bodyRate;
     State m_state = State::Head;
+    bool m_holdsSlot = true;  // counted in ListenerShared::activeConnections
+    bool m_lingering = false; // counted in ListenerShared::lingeringConnections
+    bool m_waiting = false;   // between requests, listed in ListenerShared::waiting
     core::BlockPool m_blocks; // client reads, held by the hashing pipeline until it has seen them
 
     // The exchange under way.
@@ -91,15 +115,26 @@ private:
     core::BodyDecoder m_decoder;
     // The body's bytes go to the session (multipart: parts, hashes; else only counted) and, for a body that is not
     // multipart, to a digest of the whole.
-    struct BodyTap;
+    struct BodyTap final : core::BodySink {
+        UploadSession* session = nullptr;
+        std::optional<core::Digest> digest; // a body that is not multipart: hashed whole
+        QString digestHex;                  // once the body is whole
+        void onBody(core::ByteView data) override
+        {
+            session->onBody(data);
+            if (digest)
+                digest->update(data);
+        }
+    };
     std::unique_ptr<UploadSession> m_session;
     std::unique_ptr<BodyTap> m_tap;
+    std::optional<UpstreamAnswer> m_answer;
     QByteArray m_upstreamHead;    // the rewritten head, as sent
     QByteArray m_pendingClient;   // read but not yet passed on (the next request, or bytes held while connecting)
     QElapsedTimer m_clock;        // from the request head's completion
+    QDateTime m_headStartedAt;    // the request's first byte, in UTC
     quint64 m_wireIn = 0;         // request body bytes (as framed) from the client
     quint64 m_wireOut = 0;        // of them, handed to the upstream socket
-    quint64 m_upstreamTaken = 0;  // bytes the upstream socket has written (head and body)
     QJsonArray m_upstreamSamples; // [ms, body bytes written] every 50 ms
     qint64 m_lastUpstreamSampleMs = -1;
     double m_requestDoneMs = -1; // the client's last body byte
@@ -111,19 +146,7 @@ private:
     double m_answerDoneMs = -1;  // its answer's last byte, relayed
     qint64 m_earlyAtByte = -1;   // the answer came when this many body bytes had gone on
     bool m_requestKeepAlive = true;
-    bool m_headRequest = false;
     bool m_upstreamReused = false;
-
-    // The upstream's answer.
-    QByteArray m_answerHeadBuffer; // until the final head is complete
-    int m_status = 0;
-    QJsonArray m_answerHeaders;
-    QByteArray m_preview; // the answer body's first 64 KiB (as framed)
-    quint64 m_answerBytes = 0;
-    std::optional<core::BodyDecoder> m_answerDecoder; // length-delimited or chunked; none: until the close
-    bool m_answerUntilClose = false;
-    bool m_answerKeepAlive = true;
-    bool m_answerComplete = false;
 };
 
 } // namespace upin::app

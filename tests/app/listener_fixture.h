@@ -217,6 +217,11 @@ inline QByteArray readAll(const QString& path)
     return f.readAll();
 }
 
+inline QJsonObject readJsonFile(const QString& path)
+{
+    return QJsonDocument::fromJson(readAll(path)).object();
+}
+
 // Sends raw bytes on a fresh connection and returns everything the server answered until it closed or timeout.
 inline QByteArray rawExchange(quint16 port, const QByteArray& request, int timeoutMs = 5000)
 {
@@ -234,6 +239,46 @@ inline QByteArray rawExchange(quint16 port, const QByteArray& request, int timeo
     }
     return answer + socket.readAll();
 }
+
+// A plain socket to 127.0.0.1:port, for what Qt's sockets hide: whether the peer reset the connection.
+struct RawClient {
+    int fd = -1;
+    explicit RawClient(quint16 port)
+    {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        REQUIRE(fd >= 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    }
+    ~RawClient() { ::close(fd); }
+    RawClient(const RawClient&) = delete;
+    RawClient& operator=(const RawClient&) = delete;
+    // False once the peer reset the connection (EPIPE, ECONNRESET).
+    bool send(const QByteArray& bytes)
+    {
+        for (qsizetype sent = 0; sent < bytes.size();) {
+            const ssize_t n = ::send(fd, bytes.constData() + sent, size_t(bytes.size() - sent), MSG_NOSIGNAL);
+            if (n <= 0)
+                return false;
+            sent += n;
+        }
+        return true;
+    }
+    // What arrives within timeoutMs (until the peer closes its side).
+    QByteArray receive(int timeoutMs)
+    {
+        QByteArray out;
+        timeval tv{timeoutMs / 1000, (timeoutMs % 1000) * 1000};
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        char buffer[4096];
+        for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+            out.append(buffer, n);
+        return out;
+    }
+};
 
 // A client that sends its whole body before it reads, as curl and many others do. A listener that closed right
 // after its early answer, with the body's rest unread, would have the kernel reset the connection: the client's

@@ -2,7 +2,7 @@
 // (tests/app/upstreams.py) that echo, read slowly, answer 413 early, close mid-upload or never answer. Clients are
 // curl. Each test checks what the client got and what the forwarder's capture recorded.
 
-#include "app/listener_fixture.h"
+#include "app/forward_fixture.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,37 +13,12 @@
 
 using namespace upin;
 using test::curl;
+using test::forwarder;
 using test::ListenerFixture;
 using test::partNamed;
+using test::PythonUpstream;
 
 namespace {
-
-// A Python upstream from upstreams.py, killed when it goes out of scope.
-struct PythonUpstream {
-    QProcess process;
-    quint16 port = 0;
-    PythonUpstream(const QString& mode, const QStringList& args = {})
-    {
-        process.start(QStringLiteral("python3"), QStringList{UPIN_TESTS_DIR "/app/upstreams.py", mode} + args);
-        REQUIRE(process.waitForReadyRead(10000));
-        port = quint16(process.readLine().trimmed().toUInt());
-        REQUIRE(port != 0);
-    }
-    ~PythonUpstream()
-    {
-        process.kill();
-        process.waitForFinished(5000);
-    }
-    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
-};
-
-std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::ForwardSettings settings = {})
-{
-    settings.upstream = QUrl(upstream);
-    app::ListenerConfig config;
-    config.forward = settings;
-    return std::make_unique<ListenerFixture>(config);
-}
 
 // The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
 QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)

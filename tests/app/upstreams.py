@@ -11,6 +11,10 @@ usage: upstreams.py MODE [ARG]...; prints the port it listens on, then serves un
   silent              reads the whole body and never answers
   sleepy DELAY        waits DELAY seconds before reading anything, then answers as echo
   http10              answers as echo, but as HTTP/1.0 (no keep-alive), and closes 0.2 s later
+  log FILE            appends every byte it receives to FILE and answers nothing (what a smuggled request would
+                      reach: the test reads FILE)
+  raw FILE [hold]     reads the request, then sends FILE's bytes as its whole answer and closes (with hold: keeps
+                      the connection open, sending nothing more)
 """
 import hashlib
 import json
@@ -109,6 +113,12 @@ def answer(conn, status, body, content_type="application/json", close=False, ver
 
 def serve(conn, mode, args):
     rest = b""
+    if mode == "log":
+        with conn, open(args[0], "ab") as log:
+            while data := conn.recv(65536):
+                log.write(data)
+                log.flush()
+        return
     with conn:
         while True:
             if mode == "sleepy":
@@ -132,6 +142,11 @@ def serve(conn, mode, args):
             except EOFError:
                 return
             rest = body.buffered
+            if mode == "raw":
+                conn.sendall(open(args[0], "rb").read())
+                if len(args) > 1:
+                    time.sleep(3600)
+                return
             if mode == "silent":
                 time.sleep(3600)
                 return

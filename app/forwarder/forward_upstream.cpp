@@ -1,0 +1,350 @@
+// Forward mode's upstream side: the connection to the user's server, its answer (read by UpstreamAnswer, relayed
+// as it comes), the faults, and the exchange's record.
+
+#include "forwarder/forward_connection.h"
+
+#include "common/qt_text.h"
+#include "common/socket_drain.h"
+#include "common/unsent_bytes.h"
+
+#include <QSslCertificate>
+#include <QSslSocket>
+
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+
+namespace upin::app {
+
+namespace {
+constexpr qint64 kAnswerRead = qint64{1024} * 1024;
+// Bytes waiting for the client before the upstream is read no more.
+constexpr qint64 kMaxBacklog = qint64{1} << 20;
+constexpr int kSampleIntervalMs = 50;
+} // namespace
+
+double ForwardConnection::msSinceHead() const
+{
+    return double(m_clock.nsecsElapsed()) / 1e6;
+}
+
+void ForwardConnection::connectUpstream()
+{
+    m_state = State::Connecting;
+    if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
+        m_upstreamReused = true;
+        sendHead();
+        return;
+    }
+    if (m_upstream)
+        m_upstream->deleteLater();
+    m_upstreamReused = false;
+    const bool https = m_settings.upstream.scheme() == QLatin1String("https");
+    m_upstream = https ? new QSslSocket(this) : new QTcpSocket(this);
+    // Plain: Qt keeps almost nothing, drainSocket reads the kernel (an early answer survives the reset that may
+    // follow it). TLS: Qt decrypts into a bounded buffer.
+    m_upstream->setReadBufferSize(https ? kAnswerRead : 1);
+    QTcpSocket* upstream = m_upstream;
+    connect(upstream, &QTcpSocket::readyRead, this, &ForwardConnection::onUpstreamReadyRead);
+    auto progress = [this, upstream] {
+        if (upstream != m_upstream)
+            return;
+        sampleUpstream(false);
+        if (m_state == State::Body && unsentBytes(*m_upstream) <= kMaxBacklog)
+            QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
+        if (m_state == State::Answer && m_deliveredMs < 0 && unsentBytes(*m_upstream) == 0) {
+            if (m_writtenMs < 0)
+                m_writtenMs = msSinceHead(); // the last request byte went to the kernel
+            m_deliveredTimer.start();
+        }
+        if (m_answerTimer.isActive() && m_answer->headRelayed()) // a stalled answer's deadline counts from progress
+            m_answerTimer.start(m_settings.answerTimeoutMs);
+    };
+    connect(upstream, &QTcpSocket::bytesWritten, this, progress);
+    connect(upstream, &QTcpSocket::errorOccurred, this, [this, upstream] {
+        if (upstream != m_upstream)
+            return;
+        drainSocket(*upstream, std::numeric_limits<qint64>::max(),
+                    [this](const char* data, qint64 size) { takeAnswer(data, size); });
+        if (m_upstream == upstream) // the answer may have ended the exchange and let the socket go
+            onUpstreamGone(upstream->errorString());
+    });
+    connect(upstream, &QTcpSocket::disconnected, this, [this, upstream] {
+        if (upstream == m_upstream)
+            onUpstreamGone(QStringLiteral("the upstream closed the connection"));
+    });
+    m_connectTimer.start(m_settings.connectTimeoutMs);
+    const QString host = m_settings.upstream.host();
+    if (https) {
+        auto* tls = static_cast<QSslSocket*>(upstream);
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        if (m_settings.insecure)
+            config.setPeerVerifyMode(QSslSocket::VerifyNone);
+        if (!m_settings.caCertificates.isEmpty())
+            config.addCaCertificates(QSslCertificate::fromPath(m_settings.caCertificates, QSsl::Pem));
+        config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // what is passed on is HTTP/1.1
+        tls->setSslConfiguration(config);
+        connect(tls, &QSslSocket::encrypted, this, [this, upstream] {
+            if (upstream == m_upstream)
+                sendHead();
+        });
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
+        tls->connectToHostEncrypted(host, quint16(m_settings.upstream.port(443)));
+    } else {
+        connect(upstream, &QTcpSocket::connected, this, [this, upstream] {
+            if (upstream == m_upstream)
+                sendHead();
+        });
+        upstream->connectToHost(host, quint16(m_settings.upstream.port(80)));
+    }
+}
+
+void ForwardConnection::sendHead()
+{
+    m_connectTimer.stop();
+    m_upstream->write(m_upstreamHead);
+    m_state = State::Body;
+    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+    if (m_decoder.done()) { // no body
+        m_requestDoneMs = msSinceHead();
+        m_state = State::Answer;
+        m_answerTimer.start(m_settings.answerTimeoutMs);
+        return;
+    }
+    m_bodyRate.start();
+    if (m_bodyRate.enabled())
+        m_rateTimer.start(m_bodyRate.windowMs());
+    QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
+}
+
+void ForwardConnection::sampleUpstream(bool force)
+{
+    const qint64 now = qint64(msSinceHead());
+    const quint64 body = m_wireOut - std::min<quint64>(m_wireOut, quint64(unsentBytes(*m_upstream)));
+    if (force || m_lastUpstreamSampleMs < 0 || now - m_lastUpstreamSampleMs >= kSampleIntervalMs) {
+        m_upstreamSamples.append(QJsonArray{now, qint64(body)});
+        m_lastUpstreamSampleMs = now;
+    }
+}
+
+// Body bytes the upstream's kernel has acknowledged: those handed on, less what Qt and our kernel still hold.
+quint64 ForwardConnection::bytesUpstreamHas() const
+{
+    int queued = 0;
+    const qintptr fd = m_upstream ? m_upstream->socketDescriptor() : -1;
+    if (fd >= 0 && ::ioctl(int(fd), SIOCOUTQ, &queued) != 0)
+        queued = 0;
+    const quint64 held = quint64(queued) + quint64(m_upstream ? unsentBytes(*m_upstream) : 0);
+    return m_wireOut - std::min(m_wireOut, held);
+}
+
+// The moment the upstream's kernel has acknowledged every byte of the request: Qt's buffer empty is not enough,
+// the kernel's send queue may still hold megabytes a slow server has not taken.
+void ForwardConnection::checkDelivered()
+{
+    if (!m_upstream || m_deliveredMs >= 0) {
+        m_deliveredTimer.stop();
+        return;
+    }
+    int queued = 0;
+    const qintptr fd = m_upstream->socketDescriptor();
+    if (unsentBytes(*m_upstream) > 0 || (fd >= 0 && ::ioctl(int(fd), SIOCOUTQ, &queued) == 0 && queued > 0)) {
+        m_queuedSeenMs = msSinceHead(); // not yet: it came after this
+        return;
+    }
+    m_deliveredMs = msSinceHead();
+    m_deliveredTimer.stop();
+    sampleUpstream(true);
+}
+
+void ForwardConnection::onUpstreamReadyRead()
+{
+    if (!m_upstream || unsentBytes(*m_client) > kMaxBacklog)
+        return; // resumes when the client takes what it has
+    drainSocket(*m_upstream, kAnswerRead, [this](const char* data, qint64 size) { takeAnswer(data, size); });
+}
+
+void ForwardConnection::takeAnswer(const char* data, qint64 size)
+{
+    if (size <= 0 || !m_session || !m_answer || m_answer->complete())
+        return;
+    if (m_firstAnswerMs < 0)
+        m_firstAnswerMs = msSinceHead();
+    const auto progress =
+        m_answer->take(data, size, [this](const char* d, qint64 n) { writeSocketDirect(*m_client, d, n); });
+    if (m_answer->interimOnly())
+        m_firstAnswerMs = -1; // the final answer's first byte is yet to come
+    if (progress.finalHead)
+        onFinalHead();
+    if (progress.error) {
+        failExchange(502, QStringLiteral("bad answer from upstream"), *progress.error);
+        return;
+    }
+    if (!progress.complete) {
+        if (m_answer->headRelayed()) // the rest has as long, from this progress
+            m_answerTimer.start(m_settings.answerTimeoutMs);
+        return;
+    }
+    endExchange();
+}
+
+// The final answer's head went to the client: its moment, and whether it came before the body's end.
+void ForwardConnection::onFinalHead()
+{
+    m_answerHeadMs = msSinceHead();
+    m_answerTimer.stop();
+    if (m_deliveredMs < 0 && m_state == State::Answer) {
+        // A whole answer means the upstream had the whole request: at the latest now, and not before the last
+        // moment we saw bytes of it still unacknowledged (or our last write to its kernel).
+        m_deliveredMs = std::max(m_writtenMs, m_queuedSeenMs);
+        if (m_deliveredMs < 0)
+            m_deliveredMs = m_firstAnswerMs;
+        m_deliveredTimer.stop();
+    }
+    if (m_state == State::Body || m_state == State::Connecting) { // before the body's end: it goes no further
+        m_earlyAtByte = qint64(bytesUpstreamHas());
+        m_requestKeepAlive = false;
+        m_rateTimer.stop();
+        m_idleTimer.stop();
+        sampleUpstream(true);
+    }
+}
+
+void ForwardConnection::onUpstreamGone(const QString& why)
+{
+    if (!m_session) { // between exchanges: a kept connection the upstream closed
+        m_upstream->deleteLater();
+        m_upstream = nullptr;
+        return;
+    }
+    if (m_upstreamReused && !m_answer->started() && m_wireOut == 0) {
+        // A kept connection the upstream closed as we used it (its idle timeout): nothing of the body went, so the
+        // request goes again on a new one, once.
+        QTcpSocket* stale = std::exchange(m_upstream, nullptr);
+        stale->deleteLater();
+        if (m_state == State::Answer) // no body: the head goes again
+            m_state = State::Connecting;
+        connectUpstream();
+        return;
+    }
+    if (m_state == State::Connecting && !m_answer->started()) {
+        failExchange(502, QStringLiteral("upstream unreachable"),
+                     QStringLiteral("%1: %2").arg(m_settings.upstream.authority(), why));
+        return;
+    }
+    const auto progress = m_answer->closed();
+    if (progress.complete) { // the close ends such an answer
+        endExchange();
+        return;
+    }
+    failExchange(502, QStringLiteral("upstream closed the connection"),
+                 m_answer->headRelayed()
+                     ? QStringLiteral("in the middle of its answer, after %1 bytes of it").arg(m_answer->bytes())
+                     : QStringLiteral("before answering, after %1 bytes of the body: %2 (%3)")
+                           .arg(m_wireOut)
+                           .arg(why, progress.error.value_or(QString())));
+}
+
+QJsonObject ForwardConnection::record() const
+{
+    auto at = [](double ms) { return ms >= 0 ? QJsonValue(ms) : QJsonValue(QJsonValue::Null); };
+    QJsonObject forward{
+        {"upstream", m_settings.upstream.toString()},
+        {"request_head", QString::fromUtf8(m_upstreamHead)},
+        {"reused_connection", m_upstreamReused},
+        {"status", m_answer->headRelayed() ? QJsonValue(m_answer->status()) : QJsonValue(QJsonValue::Null)},
+        {"headers", m_answer->headers()},
+        {"answer_bytes", qint64(m_answer->bytes())},
+        {"early_at_byte", m_earlyAtByte >= 0 ? QJsonValue(m_earlyAtByte) : QJsonValue(QJsonValue::Null)},
+        {"body_bytes_to_upstream", qint64(m_wireOut)}};
+    const QByteArray& preview = m_answer->preview();
+    const bool text = QString::fromUtf8(preview).toUtf8() == preview;
+    forward["answer_preview"] = text ? QString::fromUtf8(preview) : QString::fromLatin1(preview.toBase64());
+    forward["answer_preview_encoding"] = text ? "utf-8" : "base64";
+    forward["timings_ms"] = QJsonObject{{"client_last_byte", at(m_requestDoneMs)},
+                                        {"upstream_took_last_byte", at(m_deliveredMs)},
+                                        {"first_answer_byte", at(m_firstAnswerMs)},
+                                        {"answer_head", at(m_answerHeadMs)},
+                                        {"answer_done", at(m_answerDoneMs)}};
+    // Server time: from the moment the upstream had the whole request to its first answer byte. Transfer time:
+    // from the request's head to that moment. Neither for an answer that came before the body's end.
+    const bool timed = m_earlyAtByte < 0 && m_deliveredMs >= 0 && m_firstAnswerMs >= 0;
+    forward["server_ms"] =
+        timed ? QJsonValue(std::max(0.0, m_firstAnswerMs - m_deliveredMs)) : QJsonValue(QJsonValue::Null);
+    forward["transfer_ms"] = at(m_deliveredMs);
+    forward["upstream_throughput"] = m_upstreamSamples;
+    if (m_tap && m_tap->digest && !m_tap->digestHex.isEmpty())
+        forward["body_" + toQString(core::kHashNames.name(m_tap->digest->kind()))] = m_tap->digestHex;
+    return forward;
+}
+
+// Ends the exchange's capture with the body's own outcome: whole (complete; what went wrong, if anything, is in
+// forward), or cut off at the byte where it stopped. detail says why in words.
+void ForwardConnection::finishSession(const QString& detail, const QJsonObject& forward)
+{
+    const bool whole = m_decoder.done();
+    m_session->finish(m_decoder, whole,
+                      whole ? std::nullopt
+                            : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
+                      detail, forward);
+    m_session.reset();
+    m_tap.reset();
+}
+
+void ForwardConnection::endExchange()
+{
+    m_answerDoneMs = msSinceHead();
+    m_answerTimer.stop();
+    m_deliveredTimer.stop();
+    const bool early = m_earlyAtByte >= 0;
+    const QString detail = m_decoder.done() ? QString()
+                                            : QStringLiteral("the upstream answered %1 after %2 bytes of the body")
+                                                  .arg(m_answer->status())
+                                                  .arg(m_wireOut);
+    const QJsonObject forward = record();
+    const bool upstreamReusable = m_answer->keepAlive() && !m_answer->untilClose() && !early;
+    if (!upstreamReusable)
+        dropUpstream();
+    if (unsentBytes(*m_client) > 0) // the client must take the answer within the deadline
+        m_takeTimer.start(m_shared->config.guards.answerTimeoutMs);
+    // The slot is free for others before the capture is written (that waits for the pipelines and the disk).
+    if (m_requestKeepAlive && upstreamReusable && m_decoder.done())
+        waitForNextRequest();
+    else // early, the client may still be sending the body no one reads: dropped, within the linger caps
+        closeAfterAnswer();
+    finishSession(detail, forward);
+}
+
+// A fault: the client gets our JSON answer saying which when it has had nothing of the upstream's final answer;
+// when it has, the connection is closed (the answer it had is cut off) and the record says where and why.
+void ForwardConnection::failExchange(int status, const QString& error, const QString& detail)
+{
+    if (!m_session)
+        return;
+    for (QTimer* timer : {&m_idleTimer, &m_rateTimer, &m_connectTimer, &m_answerTimer, &m_deliveredTimer})
+        timer->stop();
+    const bool answerRelayed = m_answer && m_answer->headRelayed();
+    if (!answerRelayed)
+        respondJson(status, {{"error", error},
+                             {"detail", detail},
+                             {"upstream", m_settings.upstream.toString()},
+                             {"body_bytes_to_upstream", qint64(m_wireOut)}});
+    QJsonObject forward = record();
+    forward["error"] = QJsonObject{{"status", status}, {"error", error}, {"detail", detail}};
+    finishSession(QStringLiteral("%1: %2").arg(error, detail), forward);
+    dropUpstream();
+    if (answerRelayed)
+        drop();
+    else
+        closeAfterAnswer(); // the client may still be sending: read and drop it, so that it reads our answer
+}
+
+// Closes the upstream connection at once. m_upstream is cleared first: the signals the abort sends find it gone.
+void ForwardConnection::dropUpstream()
+{
+    if (QTcpSocket* upstream = std::exchange(m_upstream, nullptr)) {
+        upstream->abort();
+        upstream->deleteLater();
+    }
+}
+
+} // namespace upin::app

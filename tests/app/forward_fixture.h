@@ -1,0 +1,38 @@
+#pragma once
+// Forward mode in tests: a forwarder (a Listener whose config says forward) in front of an upstream, and the
+// small Python upstreams of upstreams.py.
+
+#include "app/listener_fixture.h"
+
+#include <memory>
+
+namespace upin::test {
+
+// A Python upstream from upstreams.py, killed when it goes out of scope.
+struct PythonUpstream {
+    QProcess process;
+    quint16 port = 0;
+    PythonUpstream(const QString& mode, const QStringList& args = {})
+    {
+        process.start(QStringLiteral("python3"), QStringList{UPIN_TESTS_DIR "/app/upstreams.py", mode} + args);
+        REQUIRE(process.waitForReadyRead(10000));
+        port = quint16(process.readLine().trimmed().toUInt());
+        REQUIRE(port != 0);
+    }
+    ~PythonUpstream()
+    {
+        process.kill();
+        process.waitForFinished(5000);
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
+};
+
+inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::ForwardSettings settings = {})
+{
+    settings.upstream = QUrl(upstream);
+    app::ListenerConfig config;
+    config.forward = settings;
+    return std::make_unique<ListenerFixture>(config);
+}
+
+} // namespace upin::test

@@ -1,0 +1,170 @@
+// What an attacker tried against the forwarder (issue 22), each against a real upstream on 127.0.0.1: smuggling
+// through a Connection list, hostile upstream answers, invalid upstream framing, and 64 trickling clients.
+
+#include "app/forward_fixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QTemporaryDir>
+
+using namespace upin;
+using test::forwarder;
+using test::PythonUpstream;
+
+namespace {
+
+// An upstream whose whole answer is `answer`, as upstreams.py's raw mode sends it.
+struct RawUpstream {
+    QTemporaryDir dir;
+    std::unique_ptr<PythonUpstream> server;
+    explicit RawUpstream(const QByteArray& answer, bool hold = false)
+    {
+        const QString file = dir.filePath(QStringLiteral("answer"));
+        QFile out(file);
+        REQUIRE(out.open(QIODevice::WriteOnly));
+        out.write(answer);
+        out.close();
+        server = std::make_unique<PythonUpstream>(QStringLiteral("raw"),
+                                                  hold ? QStringList{file, "hold"} : QStringList{file});
+    }
+    QString url() const { return server->url(); }
+};
+
+QByteArray post(const QByteArray& fields, const QByteArray& body)
+{
+    return "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields +
+           "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+} // namespace
+
+TEST_CASE("a Connection list naming the framing is refused with 400 and nothing reaches the upstream (smuggling)",
+          "[forward][hostile][smuggling]")
+{
+    QTemporaryDir dir;
+    const QString log = dir.filePath(QStringLiteral("upstream.log"));
+    PythonUpstream upstream(QStringLiteral("log"), {log});
+    auto f = forwarder(upstream.url());
+    // The body is a whole request of its own: an upstream that lost the Content-Length would read it as one.
+    const QByteArray hidden = "POST /capture HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-For: 6.6.6.6\r\n"
+                              "Content-Length: 0\r\n\r\n";
+    for (const QByteArray connection : {"Content-Length", "close, Content-Length", "transfer-encoding", "Host"}) {
+        INFO(connection.constData());
+        const QByteArray answer =
+            test::rawExchange(f->listener.port(), post("Connection: " + connection + "\r\n", hidden), 3000);
+        CHECK(answer.startsWith("HTTP/1.1 400"));
+        CHECK(answer.contains("connection_names_framing"));
+    }
+    QThread::msleep(300);
+    CHECK(test::readAll(log).isEmpty());
+}
+
+TEST_CASE("hostile upstream answers give the client a 502 saying why, never an empty reply", "[forward][hostile]")
+{
+    struct Case {
+        const char* what;
+        QByteArray answer;
+        const char* detail; // in the 502's detail
+    };
+    const Case cases[] = {
+        {"garbage status line", "FOO BAR\r\n\r\n", "malformed_status_line"},
+        {"two spaces after the version", "HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\nok", "malformed_status_line"},
+        {"an HTTP/0.9 body", "hello, this is no head at all", "before answering"},
+        {"a bare-LF answer", "HTTP/1.1 200 OK\nContent-Length: 2\n\nok", "bare_line_end"},
+        {"a head over the limit", "HTTP/1.1 200 OK\r\nX-Big: " + QByteArray(70000, 'a') + "\r\n\r\n", "head_too_large"},
+        {"Content-Length: -1", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "invalid_content_length"},
+        {"a 20-digit length", "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n",
+         "invalid_content_length"},
+        {"two lengths", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok",
+         "invalid_content_length"},
+        {"+5", "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nhello", "invalid_content_length"},
+        {"length and chunked", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n",
+         "conflicting_framing"},
+        {"too many interim answers", QByteArray("HTTP/1.1 100 Continue\r\n\r\n").repeated(100), "interim"},
+        {"a close mid-head", "HTTP/1.1 200 OK\r\nContent-Le", "middle of its answer's head"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        RawUpstream upstream(c.answer);
+        auto f = forwarder(upstream.url());
+        const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+        CHECK(answer.contains("HTTP/1.1 502 Bad Gateway\r\n")); // after any interim answers it relayed
+        CHECK_FALSE(answer.startsWith("HTTP/1.1 200"));
+        CHECK(answer.contains(c.detail));
+        const QJsonObject capture = test::readJsonFile(f->onlyCaptureFolder() + "/capture.json");
+        CHECK(capture["forward"].toObject()["error"].toObject()["status"].toInt() == 502);
+    }
+}
+
+TEST_CASE("an upstream head that never ends gives 504 at the answer deadline", "[forward][hostile]")
+{
+    RawUpstream upstream("HTTP/1.1 200 OK\r\nX: y\r\n", true);
+    app::ForwardSettings settings;
+    settings.answerTimeoutMs = 800;
+    auto f = forwarder(upstream.url(), settings);
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+    CHECK(answer.startsWith("HTTP/1.1 504"));
+    CHECK(clock.elapsed() < 3000);
+}
+
+TEST_CASE("a broken chunk in an answer already on its way closes the connection, and the capture says 502 and where",
+          "[forward][hostile]")
+{
+    RawUpstream upstream("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n", true);
+    auto f = forwarder(upstream.url());
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+    CHECK(answer.startsWith("HTTP/1.1 200 OK\r\n")); // the head went, and the bytes before the error
+    CHECK(answer.endsWith("5\r\nhello\r\n"));        // but nothing of the broken chunk line
+    CHECK(clock.elapsed() < 3000);                   // closed at once, not at a deadline
+    const QJsonObject capture = test::readJsonFile(f->onlyCaptureFolder() + "/capture.json");
+    const QJsonObject error = capture["forward"].toObject()["error"].toObject();
+    CHECK(error["status"].toInt() == 502);
+    CHECK(error["detail"].toString().contains("invalid_chunk_size"));
+}
+
+TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a normal upload is then served",
+          "[forward][hostile][slots]")
+{
+    test::ListenerFixture upstream;
+    app::ListenerConfig config;
+    config.forward = app::ForwardSettings{};
+    config.forward->upstream = QUrl(upstream.url(QString()));
+    config.guards.minBodyBytesPerSecond = 1024;
+    config.guards.bodyGraceMs = 1000;
+    config.guards.bodyRateWindowMs = 1000;
+    test::ListenerFixture f(config);
+    std::vector<std::unique_ptr<QTcpSocket>> tricklers;
+    for (int i = 0; i < 64; ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
+        REQUIRE(socket->waitForConnected(2000));
+        socket->write("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                      "boundary=b\r\nContent-Length: 1000000\r\n\r\n--b");
+        tricklers.push_back(std::move(socket));
+    }
+    for (auto& s : tricklers)
+        s->waitForBytesWritten(100);
+    QThread::msleep(300);
+    const QByteArray busy = test::rawExchange(f.listener.port(), post({}, "hi"), 3000);
+    CHECK(busy.startsWith("HTTP/1.1 503"));
+    CHECK(busy.contains("Retry-After: 2"));
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray served;
+    while (clock.elapsed() < 8000 && !served.startsWith("HTTP/1.1 200")) {
+        for (auto& s : tricklers)
+            if (s->state() == QAbstractSocket::ConnectedState)
+                s->write("x");
+        QThread::msleep(200);
+        served = test::rawExchange(
+            f.listener.port(),
+            post("Connection: close\r\nContent-Type: multipart/form-data; boundary=b\r\n", "--b--\r\n"), 2000);
+    }
+    INFO(served.left(200).constData());
+    CHECK(served.startsWith("HTTP/1.1 200"));
+    CHECK(clock.elapsed() < 6000);
+}

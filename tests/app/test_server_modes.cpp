@@ -1,0 +1,234 @@
+// The hostile-client suite, run against every mode: the listener, and the forwarder in front of a listener. Each
+// guard is written once (app/server/) and must hold for both: strict heads, who may call, every deadline and the
+// slowest body, slots with a 503 a client can read, and the lingering close with its caps.
+
+#include "app/forward_fixture.h"
+
+#include <catch2/catch.hpp>
+
+using namespace upin;
+using test::ListenerFixture;
+
+namespace {
+
+enum class Mode { Listener, Forwarder };
+
+// The server under test on port(), configured by `config`: the listener itself, or a forwarder with that config
+// in front of a default listener.
+struct Server {
+    std::unique_ptr<ListenerFixture> upstream;
+    std::unique_ptr<ListenerFixture> front;
+    Server(Mode mode, app::ListenerConfig config = {})
+    {
+        if (mode == Mode::Forwarder) {
+            upstream = std::make_unique<ListenerFixture>();
+            app::ForwardSettings forward;
+            forward.upstream = QUrl(upstream->url(QString()));
+            config.forward = forward;
+        }
+        front = std::make_unique<ListenerFixture>(config);
+    }
+    quint16 port() const { return front->listener.port(); }
+};
+
+const char* name(Mode mode)
+{
+    return mode == Mode::Listener ? "listener" : "forwarder";
+}
+
+QByteArray upload(const QByteArray& extraFields, const QByteArray& path = "/part-event")
+{
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhello\r\n--b--\r\n";
+    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extraFields +
+           "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: " + QByteArray::number(body.size()) +
+           "\r\n\r\n" + body;
+}
+
+std::unique_ptr<QTcpSocket> connectAndSend(quint16 port, const QByteArray& bytes)
+{
+    auto socket = std::make_unique<QTcpSocket>();
+    socket->connectToHost(QHostAddress::LocalHost, port);
+    REQUIRE(socket->waitForConnected(2000));
+    socket->write(bytes);
+    socket->waitForBytesWritten(1000);
+    return socket;
+}
+
+// Waits until the server closes the socket (or timeoutMs); true if it did.
+bool closedWithin(QTcpSocket& socket, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        if (socket.state() != QAbstractSocket::ConnectedState)
+            return true;
+        socket.waitForReadyRead(50);
+        socket.readAll();
+    }
+    return socket.state() != QAbstractSocket::ConnectedState;
+}
+
+} // namespace
+
+TEST_CASE("every mode: a normal upload is served", "[modes]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    Server server(mode);
+    const QByteArray answer = test::rawExchange(server.port(), upload("Connection: close\r\n"));
+    CHECK(answer.startsWith("HTTP/1.1 200"));
+    CHECK(answer.contains("\"complete\""));
+}
+
+TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control characters) are refused with 400",
+          "[modes][strict]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    Server server(mode);
+    const QByteArray bad[] = {
+        "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n",
+        "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello",
+        "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        QByteArray("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a") + '\0' + "b\r\nContent-Length: 0\r\n\r\n",
+        "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
+        "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+    };
+    for (const QByteArray& request : bad) {
+        INFO(request.left(80).constData());
+        CHECK(test::rawExchange(server.port(), request).startsWith("HTTP/1.1 400"));
+    }
+    if (server.upstream) // nothing of them went on
+        CHECK(QDir(server.upstream->listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty());
+}
+
+TEST_CASE("every mode: pages of another origin get 403, other host names and absolute-form targets naming "
+          "another host 421",
+          "[modes][guards]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    Server server(mode);
+    CHECK(test::rawExchange(server.port(), upload("Origin: http://evil.example\r\n")).startsWith("HTTP/1.1 403"));
+    CHECK(test::rawExchange(server.port(), "GET /captures HTTP/1.1\r\nHost: rebound.example\r\n\r\n")
+              .startsWith("HTTP/1.1 421"));
+    CHECK(test::rawExchange(server.port(), "GET http://rebound.example/captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+              .startsWith("HTTP/1.1 421"));
+    if (server.upstream)
+        CHECK(QDir(server.upstream->listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty());
+}
+
+TEST_CASE("every mode: a head that trickles gets 408 at the head deadline, a body slower than the minimum rate 408",
+          "[modes][deadlines]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.guards.headTimeoutMs = 800;
+    config.guards.minBodyBytesPerSecond = 1024;
+    config.guards.bodyGraceMs = 500;
+    config.guards.bodyRateWindowMs = 500;
+    Server server(mode, config);
+    auto head = connectAndSend(server.port(), "POST /part-event HTTP/1.1\r\nHost: 127");
+    QByteArray got;
+    for (int i = 0; i < 60 && !got.contains("408"); ++i)
+        if (head->waitForReadyRead(50))
+            got += head->readAll();
+    CHECK(got.startsWith("HTTP/1.1 408"));
+    auto slow = connectAndSend(server.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                              "multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b");
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray answer;
+    while (clock.elapsed() < 4000 && !answer.contains("408")) {
+        slow->write("x"); // 20 bytes a second
+        slow->waitForBytesWritten(100);
+        if (slow->waitForReadyRead(50))
+            answer += slow->readAll();
+    }
+    CHECK(answer.startsWith("HTTP/1.1 408"));
+    CHECK(clock.elapsed() < 3000);
+}
+
+TEST_CASE("every mode: when every slot holds an upload a new client reads a whole 503 with Retry-After, and once "
+          "the holders go a normal upload is served",
+          "[modes][slots]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.maxConnections = 2;
+    Server server(mode, config);
+    const QByteArray partial = "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                               "boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n";
+    std::vector<std::unique_ptr<QTcpSocket>> holders;
+    holders.push_back(connectAndSend(server.port(), partial));
+    holders.push_back(connectAndSend(server.port(), partial));
+    QThread::msleep(300);
+    const QByteArray big(4 << 20, 'x');
+    const auto [sentAll, answer] = test::sendAllThenRead(
+        server.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                       "boundary=b\r\nContent-Length: " +
+                           QByteArray::number(big.size()) + "\r\n\r\n" + big);
+    CHECK(sentAll); // lingered: the refused client sent its body without a reset
+    CHECK(answer.startsWith("HTTP/1.1 503"));
+    CHECK(answer.contains("Retry-After: 2\r\n"));
+    holders.clear();
+    QThread::msleep(300);
+    CHECK(test::rawExchange(server.port(), upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
+}
+
+TEST_CASE("every mode: a kept-alive connection waiting for its next request gives its slot to a new client",
+          "[modes][slots]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.maxConnections = 1;
+    Server server(mode, config);
+    auto kept = connectAndSend(server.port(), upload({}));
+    QByteArray first;
+    for (int i = 0; i < 60 && !first.contains("\"complete\""); ++i)
+        if (kept->waitForReadyRead(50))
+            first += kept->readAll();
+    REQUIRE(first.startsWith("HTTP/1.1 200"));
+    QThread::msleep(200); // its exchange has ended: it waits for a next request
+    const QByteArray second = test::rawExchange(server.port(), upload("Connection: close\r\n"));
+    INFO(second.left(300).constData());
+    CHECK(second.startsWith("HTTP/1.1 200"));
+    CHECK(closedWithin(*kept, 2000)); // the waiting connection was closed for it
+}
+
+TEST_CASE("every mode: after an early answer the rest of the body is dropped within the linger caps: 256 MiB, "
+          "and a 5 s pause",
+          "[modes][linger]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    Server server(mode);
+    // Plain sockets: a half close (our answer, then our sending side shut) and a full close look alike to Qt's,
+    // but a send after a full close fails (the peer resets it), which is what says the linger ended.
+    const QByteArray head = "POST /no-such-path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4000000000\r\n\r\n";
+    test::RawClient flood(server.port());
+    flood.send(head);
+    const QByteArray block(1 << 20, 'x');
+    qint64 sent = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (sent < (qint64{600} << 20) && clock.elapsed() < 30000 && flood.send(block))
+        sent += block.size();
+    INFO("sent " << sent);
+    CHECK(sent > (qint64{200} << 20)); // it lingered: the answer was not followed by a reset at once
+    CHECK(sent < (qint64{400} << 20)); // and not for ever
+    test::RawClient pausing(server.port());
+    pausing.send(head + "some of the body");
+    CHECK(pausing.receive(2000).startsWith("HTTP/1.1 404"));
+    QThread::msleep(1000);
+    CHECK(pausing.send("more")); // still lingering: the quiet time starts again
+    QThread::msleep(200);
+    CHECK(pausing.send("more"));
+    QThread::msleep(6500); // longer than the 5 s pause
+    pausing.send("late");
+    QThread::msleep(100);
+    CHECK_FALSE(pausing.send("late")); // closed: reset
+}
