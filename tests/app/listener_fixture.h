@@ -271,7 +271,7 @@ struct RawClient {
     QByteArray receive(int timeoutMs)
     {
         QByteArray out;
-        timeval tv{timeoutMs / 1000, (timeoutMs % 1000) * 1000};
+        timeval tv{timeoutMs / 1000, suseconds_t(timeoutMs % 1000) * 1000};
         ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
         char buffer[4096];
         for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)

@@ -158,7 +158,7 @@ std::string read(HeadReader::Kind kind, std::string_view wire, const std::vector
 
 std::string everyWay(HeadReader::Kind kind, std::string_view wire, const HttpMessageOptions& options)
 {
-    const std::string whole = read(kind, wire, {}, options);
+    std::string whole = read(kind, wire, {}, options);
     auto differs = [&](const std::string& how, const std::string& log) {
         return "differs " + how + ":\n" + log + "whole:\n" + whole;
     };
