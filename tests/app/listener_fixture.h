@@ -292,26 +292,10 @@ struct SendThenRead {
 
 inline SendThenRead sendAllThenRead(quint16 port, const QByteArray& request)
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    qsizetype sent = 0;
-    while (sent < request.size()) {
-        const ssize_t n = ::send(fd, request.constData() + sent, size_t(request.size() - sent), MSG_NOSIGNAL);
-        if (n <= 0)
-            break; // reset (EPIPE or ECONNRESET): the listener closed without lingering
-        sent += n;
-    }
+    RawClient client(port);
     SendThenRead result;
-    result.sentAll = sent == request.size();
-    char buffer[4096];
-    for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
-        result.answer.append(buffer, n);
-    ::close(fd);
+    result.sentAll = client.send(request); // false: reset (EPIPE or ECONNRESET), the listener did not linger
+    result.answer = client.receive(60000);
     return result;
 }
 
