@@ -33,6 +33,26 @@ Result<int> httpVersion(std::string_view version, uint64_t offset, Errc malforme
     return version[7] - '0';
 }
 
+// The head's extent and its start line, once its blank line has arrived (span.end == 0 before).
+struct StartLine {
+    HeadSpan span;
+    Line line;
+};
+Result<StartLine> startLine(ByteView buffer, const HttpLimits& limits)
+{
+    auto span = locateHead(buffer, limits);
+    if (!span)
+        return span.error();
+    if (span->end == 0)
+        return StartLine{};
+    if (auto error = checkLeadingLines(buffer, span->start, limits))
+        return *error;
+    auto first = lineAt(buffer, span->start, limits);
+    if (!first)
+        return first.error();
+    return StartLine{*span, *first};
+}
+
 } // namespace
 
 std::string_view findField(std::span<const HttpField> fields, std::string_view name, bool* found)
@@ -51,18 +71,14 @@ std::string_view findField(std::span<const HttpField> fields, std::string_view n
 Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, RequestHead& out,
                                 const HttpLimits& limits)
 {
-    auto span = locateHead(buffer, limits);
-    if (!span)
-        return span.error();
-    if (span->end == 0)
+    auto head = startLine(buffer, limits);
+    if (!head)
+        return head.error();
+    const auto& [span, first] = *head;
+    if (span.end == 0)
         return size_t(0);
-    const size_t start = span->start;
-    if (auto error = checkLeadingLines(buffer, start, limits))
-        return *error;
-    auto first = lineAt(buffer, start, limits);
-    if (!first)
-        return first.error();
-    const std::string_view line = trimSpaces(first->text);
+    const size_t start = span.start;
+    const std::string_view line = trimSpaces(first.text);
     const size_t sp1 = line.find(' ');
     const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
     if (sp2 == std::string_view::npos || sp1 == 0 || sp2 == sp1 + 1)
@@ -78,7 +94,7 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
     if (!minor)
         return minor.error();
     out.minorVersion = *minor;
-    auto fields = parseFields(buffer, first->next, span->end, storage, limits);
+    auto fields = parseFields(buffer, first.next, span.end, storage, limits);
     if (!fields)
         return fields.error();
     out.fields = *fields;
@@ -86,24 +102,21 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
     for (const HttpField& field : out.fields)
         if (equalsIgnoreCase(field.name, "host") && std::exchange(seenHost, true))
             return Error{Errc::DuplicateHost, size_t(field.name.data() - buffer.data())};
-    return span->end;
+    return span.end;
 }
 
 Result<size_t> parseResponseHead(ByteView buffer, std::span<HttpField> storage, ResponseHead& out,
                                  const HttpLimits& limits)
 {
-    auto span = locateHead(buffer, limits);
-    if (!span)
-        return span.error();
-    if (span->end == 0)
+    auto head = startLine(buffer, limits);
+    if (!head)
+        return head.error();
+    const auto& [span, first] = *head;
+    if (span.end == 0)
         return size_t(0);
-    const size_t start = span->start;
-    if (start > 0) // no empty lines before a status line: whatever came there is not an answer
+    if (span.start > 0) // no empty lines before a status line: whatever came there is not an answer
         return Error{Errc::MalformedStatusLine, 0};
-    auto first = lineAt(buffer, start, limits);
-    if (!first)
-        return first.error();
-    const std::string_view line = first->text;
+    const std::string_view line = first.text;
     for (size_t i = 0; i < line.size(); ++i)
         if (isControl(line[i]))
             return Error{Errc::MalformedStatusLine, i};
@@ -120,11 +133,11 @@ Result<size_t> parseResponseHead(ByteView buffer, std::span<HttpField> storage, 
     out.minorVersion = *minor;
     out.status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
     out.reason = line.size() > 13 ? line.substr(13) : std::string_view();
-    auto fields = parseFields(buffer, first->next, span->end, storage, limits);
+    auto fields = parseFields(buffer, first.next, span.end, storage, limits);
     if (!fields)
         return fields.error();
     out.fields = *fields;
-    return span->end;
+    return span.end;
 }
 
 HeadReader::HeadReader(const HttpLimits& limits, Kind kind)
