@@ -315,7 +315,7 @@ void ForwardConnection::endExchange()
 }
 
 // A fault: the client gets our JSON answer saying which when it has had nothing of the upstream's final answer;
-// when it has, the connection is closed (the answer it had is cut off) and the record says where and why.
+// when it has, the connection is closed after what it had (the answer cut off) and the record says where and why.
 void ForwardConnection::failExchange(int status, const QString& error, const QString& detail)
 {
     if (!m_session)
@@ -332,10 +332,9 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
     forward["error"] = QJsonObject{{"status", status}, {"error", error}, {"detail", detail}};
     finishSession(QStringLiteral("%1: %2").arg(error, detail), forward);
     dropUpstream();
-    if (answerRelayed)
-        drop();
-    else
-        closeAfterAnswer(); // the client may still be sending: read and drop it, so that it reads our answer
+    // What went to the client goes out, then our side closes: a cut answer ends at the close (its framing says
+    // it is short), ours is whole. The client may still be sending: dropped, so that it reads either.
+    closeAfterAnswer();
 }
 
 // Closes the upstream connection at once. m_upstream is cleared first: the signals the abort sends find it gone.
