@@ -274,7 +274,9 @@ void ForwardConnection::startExchange(const RequestAdmission& admission)
     m_clock.start();
     m_decoder = core::BodyDecoder(m_framing, relayLimits());
     m_requestKeepAlive = m_framing.keepAlive;
-    m_answer.emplace(head.method == "HEAD");
+    HttpAnswer::Options answer;
+    answer.answersHead = head.method == "HEAD";
+    m_answer.emplace(answer);
     m_wireIn = m_wireOut = 0;
     m_upstreamSamples = {};
     m_lastUpstreamSampleMs = -1;

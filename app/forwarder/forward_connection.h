@@ -18,7 +18,7 @@
 // body is read and dropped (so that the client sees the answer instead of a reset), and the capture says at which
 // byte. A client that goes away aborts the upstream request.
 
-#include "forwarder/upstream_answer.h"
+#include "common/http_answer.h"
 #include "listener/listener_shared.h"
 #include "listener/upload_session.h"
 #include "server/connection_guards.h"
@@ -128,7 +128,7 @@ private:
     };
     std::unique_ptr<UploadSession> m_session;
     std::unique_ptr<BodyTap> m_tap;
-    std::optional<UpstreamAnswer> m_answer;
+    std::optional<HttpAnswer> m_answer;
     QByteArray m_upstreamHead;    // the rewritten head, as sent
     QByteArray m_pendingClient;   // read but not yet passed on (the next request, or bytes held while connecting)
     QElapsedTimer m_clock;        // from the request head's completion

@@ -1,4 +1,4 @@
-// Forward mode's upstream side: the connection to the user's server, its answer (read by UpstreamAnswer, relayed
+// Forward mode's upstream side: the connection to the user's server, its answer (read by HttpAnswer, relayed
 // as it comes), the faults, and the exchange's record.
 
 #include "forwarder/forward_connection.h"
@@ -20,6 +20,15 @@ constexpr qint64 kAnswerRead = qint64{1024} * 1024;
 // Bytes waiting for the client before the upstream is read no more.
 constexpr qint64 kMaxBacklog = qint64{1} << 20;
 constexpr int kSampleIntervalMs = 50;
+
+// capture.json's "forward.headers": [name, value] pairs, as sent.
+QJsonArray fieldsToJson(const HttpAnswer::Fields& fields)
+{
+    QJsonArray out;
+    for (const auto& [name, value] : fields)
+        out.append(QJsonArray{QString::fromLatin1(name), QString::fromUtf8(value)});
+    return out;
+}
 } // namespace
 
 double ForwardConnection::msSinceHead() const
@@ -252,11 +261,11 @@ QJsonObject ForwardConnection::record() const
         {"request_head", QString::fromUtf8(m_upstreamHead)},
         {"reused_connection", m_upstreamReused},
         {"status", m_answer->headRelayed() ? QJsonValue(m_answer->status()) : QJsonValue(QJsonValue::Null)},
-        {"headers", m_answer->headers()},
+        {"headers", fieldsToJson(m_answer->fields())},
         {"answer_bytes", qint64(m_answer->bytes())},
         {"early_at_byte", m_earlyAtByte >= 0 ? QJsonValue(m_earlyAtByte) : QJsonValue(QJsonValue::Null)},
         {"body_bytes_to_upstream", qint64(m_wireOut)}};
-    const QByteArray& preview = m_answer->preview();
+    const QByteArray& preview = m_answer->body();
     const bool text = QString::fromUtf8(preview).toUtf8() == preview;
     forward["answer_preview"] = text ? QString::fromUtf8(preview) : QString::fromLatin1(preview.toBase64());
     forward["answer_preview_encoding"] = text ? "utf-8" : "base64";

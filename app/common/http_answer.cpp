@@ -1,0 +1,153 @@
+#include "common/http_answer.h"
+
+#include "common/qt_text.h"
+
+namespace upin::app {
+
+namespace {
+
+core::HttpLimits limitsFor(const HttpAnswer::Options& options)
+{
+    core::HttpLimits limits;
+    limits.strictLineEnds = options.strict;
+    return limits;
+}
+
+QString describeError(const char* where, core::Error error)
+{
+    return QStringLiteral("%1: %2 (%3, at byte %4 of it)")
+        .arg(QLatin1String(where), toQString(core::describe(error.code)), toQString(core::codeName(error.code)))
+        .arg(error.offset);
+}
+
+// The decoded body's first bytes, for the record and for checks of what the server said.
+struct KeepFirst final : core::BodySink {
+    QByteArray& out;
+    qsizetype limit;
+    KeepFirst(QByteArray& o, qsizetype l) : out(o), limit(l) {}
+    void onBody(core::ByteView data) override
+    {
+        if (out.size() < limit)
+            out.append(data.data(), std::min(qsizetype(data.size()), limit - out.size()));
+    }
+};
+
+QByteArray toBytes(core::ByteView view)
+{
+    return {view.data(), qsizetype(view.size())};
+}
+
+} // namespace
+
+HttpAnswer::HttpAnswer(Options options)
+    : m_options(options), m_head(limitsFor(options), core::HeadReader::Kind::Response)
+{}
+
+HttpAnswer::Progress HttpAnswer::fail(QString why)
+{
+    m_failed = true;
+    Progress progress;
+    progress.error = std::move(why);
+    return progress;
+}
+
+HttpAnswer::Progress HttpAnswer::takeHead(const char*& data, qint64& size, const Relay& relay)
+{
+    Progress progress;
+    while (size > 0 && m_status == 0) {
+        auto used = m_head.feed({data, size_t(size)});
+        if (!used)
+            return fail(describeError("its head", used.error()));
+        data += *used;
+        size -= qint64(*used);
+        if (!m_head.complete())
+            return progress;
+        const core::ResponseHead& head = m_head.response();
+        if (head.status == 101) // no Upgrade is ever asked for: a switch is not an answer to take
+            return fail(QStringLiteral("it switched protocols (101), which was not asked for"));
+        if (head.status < 200) { // interim: passed on as it came, the final answer follows
+            if (++m_interim > kMaxInterim)
+                return fail(QStringLiteral("more than %1 interim (1xx) answers").arg(kMaxInterim));
+            if (relay)
+                relay(m_head.raw().data(), qint64(m_head.raw().size()));
+            progress.continued = progress.continued || head.status == 100;
+            m_head.reset();
+            continue;
+        }
+        auto framing = core::responseFraming(head, m_options.answersHead);
+        if (!framing)
+            return fail(describeError("its framing", framing.error()));
+        m_framing = *framing;
+        m_decoder = core::BodyDecoder(m_framing, limitsFor(m_options));
+        m_status = head.status;
+        m_keepAlive = framing->keepAlive;
+        const core::ByteView raw = m_head.raw();
+        m_statusLine = toBytes(raw.substr(0, raw.find_first_of("\r\n")));
+        for (const core::HttpField& field : head.fields)
+            m_fields.append({toBytes(field.name), toBytes(field.value)});
+        if (relay) // valid: it may go on
+            relay(raw.data(), qint64(raw.size()));
+        progress.finalHead = true;
+        m_complete = m_decoder.done();
+    }
+    return progress;
+}
+
+HttpAnswer::Progress HttpAnswer::take(const char* data, qint64 size, const Relay& relay)
+{
+    Progress progress;
+    if (size <= 0 || m_complete || m_failed)
+        return progress;
+    m_firstByte = true;
+    if (m_status == 0) {
+        progress = takeHead(data, size, relay);
+        if (progress.error || m_complete || size == 0) {
+            progress.complete = m_complete;
+            return progress;
+        }
+    }
+    KeepFirst keep(m_body, m_options.keepBytes);
+    const uint64_t before = m_decoder.wireBytes();
+    auto used = m_decoder.feed({data, size_t(size)}, keep);
+    if (!used) { // what came before the error goes on; the rest does not
+        if (relay)
+            relay(data, qint64(std::min<uint64_t>(quint64(size), used.error().offset - before)));
+        auto failed = fail(describeError("its body", used.error()));
+        failed.finalHead = progress.finalHead;
+        return failed;
+    }
+    if (relay)
+        relay(data, qint64(*used));
+    if (m_decoder.done()) {
+        m_complete = true;
+        m_keepAlive = m_keepAlive && qint64(*used) == size; // bytes past its end: the connection is not reused
+    }
+    progress.complete = m_complete;
+    return progress;
+}
+
+HttpAnswer::Progress HttpAnswer::closed()
+{
+    Progress progress;
+    if (m_complete || m_failed)
+        return progress;
+    if (m_status != 0) {
+        m_decoder.closed();
+        if (m_decoder.done()) {
+            m_complete = true;
+            m_keepAlive = false;
+            progress.complete = true;
+            return progress;
+        }
+        return fail(QStringLiteral("it closed the connection in the middle of its answer's body, after %1 bytes of "
+                                   "it")
+                        .arg(m_decoder.wireBytes()));
+    }
+    return fail(m_head.headBytes() > 0
+                    ? QStringLiteral("it closed the connection in the middle of its answer's head, after %1 bytes "
+                                     "of it")
+                          .arg(m_head.headBytes())
+                    : QStringLiteral("it closed the connection before answering"));
+}
+
+} // namespace upin::app
