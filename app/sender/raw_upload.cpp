@@ -22,18 +22,24 @@ namespace {
 constexpr qint64 kChunk = qint64{256} * 1024;
 constexpr qint64 kMaxQueued = 1 << 20; // bytes waiting in the socket before reading more of the body
 constexpr int kContinueWaitMs = 1000;  // like curl: send anyway if no 100 Continue arrives
+// A server may answer with any amount: the body's first MiB is kept (runs show 64 KiB of it), the rest only
+// read, so memory stays bounded whatever the server sends.
+constexpr qsizetype kKeptAnswerBytes = (qsizetype{1} << 20) + qsizetype{64} * 1024;
 
-struct Collect final : core::BodySink {
-    QByteArray out;
-    void onBody(core::ByteView data) override { out.append(data.data(), qsizetype(data.size())); }
-};
+HttpAnswer::Options answerOptions()
+{
+    HttpAnswer::Options options;
+    options.strict = false; // a client takes what servers send, LF alone included
+    options.keepBytes = kKeptAnswerBytes;
+    return options;
+}
 } // namespace
 
 RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
                      const QSslConfiguration& tls, QObject* parent)
     : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize),
       m_expectContinue(expectContinue), m_tls(url.scheme() == QLatin1String("https")),
-      m_socket(m_tls ? new QSslSocket(this) : new QTcpSocket(this))
+      m_socket(m_tls ? new QSslSocket(this) : new QTcpSocket(this)), m_answer(answerOptions())
 {
     if (m_tls)
         static_cast<QSslSocket*>(m_socket)->setSslConfiguration(tls);
@@ -93,13 +99,20 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     connect(m_socket, &QTcpSocket::readyRead, this, &RawUpload::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         onReadyRead();
-        finish(m_headEnd < 0 ? QStringLiteral("connection closed before an answer") : QString());
+        if (m_finished)
+            return;
+        if (!m_answer.headRelayed()) {
+            finish(QStringLiteral("connection closed before an answer"));
+            return;
+        }
+        const auto progress = m_answer.closed(); // a close-delimited answer ends here
+        finish(progress.error ? QStringLiteral("the answer was cut off: %1").arg(*progress.error) : QString());
     });
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         onReadyRead(); // takes what the kernel still holds, before Qt closes the socket
         // A server that answers early often closes with the body's rest unread, and the kernel then resets the
         // connection: the answer that came first is what counts, as curl reports it.
-        if (m_headEnd >= 0)
+        if (m_answer.headRelayed())
             finish({});
         else if (error == QAbstractSocket::SslHandshakeFailedError)
             finish(withTrustHint(m_socket->errorString()));
@@ -175,35 +188,18 @@ void RawUpload::takeUnreadAnswer()
                 [this](const char* data, qint64 size) { keepAnswer(data, size); });
 }
 
-// A server may answer with any amount: a head and the body's first MiB are kept (runs show 64 KiB of it), the
-// rest only counted, so memory stays bounded whatever the server sends.
 void RawUpload::keepAnswer(const char* data, qint64 size)
 {
-    constexpr qsizetype kKeptAnswerBytes = (qsizetype{1} << 20) + qsizetype{64} * 1024;
-    m_responseBytes += size;
-    if (size > 0)
-        m_stallTimer.start(m_stallTimeoutMs);
-    const qint64 room = std::max<qint64>(0, kKeptAnswerBytes - m_response.size());
-    m_response.append(data, qsizetype(std::min(size, room)));
-}
-
-void RawUpload::onReadyRead()
-{
-    takeUnreadAnswer();
-    while (m_headEnd < 0) {
-        qsizetype end = m_response.indexOf("\r\n\r\n");
-        if (end < 0)
-            return;
-        m_status = m_response.mid(9, 3).toInt(); // "HTTP/1.1 200 ..."
-        if (m_status == 100) {                   // interim answer: drop it and start the body now
-            m_response.remove(0, end + 4);
-            m_responseBytes -= end + 4;
-            m_continueTimer.stop();
-            m_sending = true;
-            sendMore();
-            continue;
-        }
-        m_headEnd = end + 4;
+    if (size <= 0 || m_finished)
+        return;
+    m_stallTimer.start(m_stallTimeoutMs);
+    const auto progress = m_answer.take(data, size);
+    if (progress.continued && !m_sending) { // the server asks for the body: it goes now
+        m_continueTimer.stop();
+        m_sending = true;
+        sendMore();
+    }
+    if (progress.finalHead) {
         // Early: before the whole body was handed over (401, 404, 413...); the server will not read the rest. A
         // Content-Length body counts as sent once its last byte is written, even before the read that ends it.
         const bool allSent = m_bodyDone || (m_bodySize >= 0 && m_sent >= m_bodySize);
@@ -214,36 +210,17 @@ void RawUpload::onReadyRead()
         m_bodyDone = true;
         emit responseHeadArrived();
     }
-    // Once an answer's Content-Length is in, the exchange is over: the server of an early answer may keep
-    // waiting for the body we stopped sending, and any server may keep the connection open despite our close.
-    if (m_headEnd >= 0) {
-        const QByteArray head = m_response.left(m_headEnd).toLower();
-        const qsizetype at = head.indexOf("\r\ncontent-length:");
-        if (at >= 0) {
-            const qsizetype lineEnd = head.indexOf("\r\n", at + 2);
-            const qint64 length = head.mid(at + 17, lineEnd - at - 17).trimmed().toLongLong();
-            if (m_responseBytes - m_headEnd >= length) {
-                finish({});
-                m_socket->abort();
-            }
-        }
+    // Once the answer is whole the exchange is over: the server of an early answer may keep waiting for the body
+    // we stopped sending, and any server may keep the connection open despite our close.
+    if (progress.complete || progress.error) {
+        finish(progress.error ? QStringLiteral("bad answer from the server: %1").arg(*progress.error) : QString());
+        m_socket->abort();
     }
 }
 
-QByteArray RawUpload::responseBody() const
+void RawUpload::onReadyRead()
 {
-    if (m_headEnd < 0)
-        return {};
-    const QByteArray head = m_response.left(m_headEnd).toLower();
-    QByteArray body = m_response.mid(m_headEnd);
-    if (!head.contains("transfer-encoding: chunked"))
-        return body;
-    core::BodyFraming framing;
-    framing.kind = core::BodyFraming::Kind::Chunked;
-    core::BodyDecoder decoder(framing);
-    Collect sink;
-    (void)decoder.feed({body.constData(), size_t(body.size())}, sink);
-    return sink.out;
+    takeUnreadAnswer();
 }
 
 void RawUpload::finish(const QString& error)

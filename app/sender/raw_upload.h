@@ -6,6 +6,8 @@
 // Plain http only (https goes through QNAM); one request per connection (Connection: close). Lives in the
 // sender's thread.
 
+#include "common/http_answer.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QObject>
@@ -32,9 +34,10 @@ public:
     void abort();
     // No byte of the body taken and no byte of an answer for this long: the run ends with an error.
     void setStallTimeout(int ms) { m_stallTimeoutMs = ms; }
-    int status() const { return m_status; }
-    QByteArray responseHead() const { return m_headEnd < 0 ? QByteArray() : m_response.left(m_headEnd); }
-    QByteArray responseBody() const;
+    int status() const { return m_answer.status(); }
+    const QByteArray& statusLine() const { return m_answer.statusLine(); }
+    const HttpAnswer::Fields& responseHeaders() const { return m_answer.fields(); }
+    const QByteArray& responseBody() const { return m_answer.body(); } // decoded, its first 1 MiB
     bool answeredEarly() const { return m_answeredEarly; }
     QString tlsProtocol() const { return m_tlsProtocol; } // "TLSv1.3"; empty over plain http
 
@@ -62,11 +65,8 @@ private:
     QTimer m_continueTimer;
     QTimer m_stallTimer;
     int m_stallTimeoutMs = 60'000;
-    QByteArray m_response;      // the answer's first kKeptAnswerBytes; the rest is read and dropped
-    qint64 m_responseBytes = 0; // the answer's bytes so far, kept or not
-    qsizetype m_headEnd = -1;
+    HttpAnswer m_answer;
     qint64 m_sent = 0;
-    int m_status = 0;
     bool m_sending = false;
     bool m_bodyDone = false;
     bool m_finished = false;

@@ -161,7 +161,8 @@ void Sender::startNext()
                 [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
         connect(upload, &RawUpload::responseHeadArrived, this, &Sender::onResponseHead);
         connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
-            setResponseHead(upload->responseHead());
+            m_current.statusLine = upload->statusLine();
+            m_current.responseHeaders = upload->responseHeaders();
             m_current.answeredEarly = upload->answeredEarly();
             m_current.tls = upload->tlsProtocol();
             if (upload->status() > 0)
@@ -215,11 +216,10 @@ void Sender::startNext()
             m_current.protocol = http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1");
             if (m_current.target.scheme() == QLatin1String("https"))
                 m_current.tls = m_reply->sslConfiguration().sessionCipher().protocolString();
-            QByteArray head = (http2 ? "HTTP/2 " : "HTTP/1.1 ") + QByteArray::number(status) + ' ' +
-                              m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray() + "\r\n";
-            for (const auto& [name, value] : m_reply->rawHeaderPairs())
-                head += name + ": " + value + "\r\n";
-            setResponseHead(head);
+            // Qt has parsed the answer: its status, reason and fields are taken as they are.
+            m_current.statusLine = (http2 ? "HTTP/2 " : "HTTP/1.1 ") + QByteArray::number(status) + ' ' +
+                                   m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+            m_current.responseHeaders = m_reply->rawHeaderPairs();
             m_current.answeredEarly = m_current.lastByteSeconds < 0;
         }
         m_reply->deleteLater();
@@ -236,20 +236,6 @@ void Sender::onResponseHead()
 {
     if (m_current.responseHeadSeconds < 0)
         m_current.responseHeadSeconds = seconds(m_clock);
-}
-
-// The status line and headers of the answer, as sent.
-void Sender::setResponseHead(const QByteArray& head)
-{
-    const QList<QByteArray> lines = head.trimmed().split('\n');
-    if (lines.isEmpty())
-        return;
-    m_current.statusLine = lines.first().trimmed();
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0)
-            m_current.responseHeaders.append({lines[i].left(colon).trimmed(), lines[i].mid(colon + 1).trimmed()});
-    }
 }
 
 void Sender::appendResponse(const QByteArray& chunk)

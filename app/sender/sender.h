@@ -44,7 +44,6 @@ private:
     void onUploadProgress(qint64 sent, qint64 total);
     void onResponseHead();
     void appendResponse(const QByteArray& chunk);
-    void setResponseHead(const QByteArray& head);
     void completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body);
 
     UploadPlan m_plan;
