@@ -208,6 +208,7 @@ void ForwardConnection::onFinalHead()
         if (m_deliveredMs < 0)
             m_deliveredMs = m_firstAnswerMs;
         m_deliveredTimer.stop();
+        sampleUpstream(true); // the upstream had every byte: the throughput ends there, as when the poll sees it
     }
     if (m_state == State::Body || m_state == State::Connecting) { // before the body's end: it goes no further
         m_earlyAtByte = qint64(bytesUpstreamHas());
