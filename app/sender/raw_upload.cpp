@@ -99,21 +99,16 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     connect(m_socket, &QTcpSocket::readyRead, this, &RawUpload::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         onReadyRead();
-        if (m_finished)
-            return;
-        if (!m_answer.headRelayed()) {
+        if (!m_answer.headRelayed())
             finish(QStringLiteral("connection closed before an answer"));
-            return;
-        }
-        const auto progress = m_answer.closed(); // a close-delimited answer ends here
-        finish(progress.error ? QStringLiteral("the answer was cut off: %1").arg(*progress.error) : QString());
+        endAtClose();
     });
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         onReadyRead(); // takes what the kernel still holds, before Qt closes the socket
         // A server that answers early often closes with the body's rest unread, and the kernel then resets the
         // connection: the answer that came first is what counts, as curl reports it.
         if (m_answer.headRelayed())
-            finish({});
+            endAtClose();
         else if (error == QAbstractSocket::SslHandshakeFailedError)
             finish(withTrustHint(m_socket->errorString()));
         else if (error != QAbstractSocket::RemoteHostClosedError)
@@ -216,6 +211,14 @@ void RawUpload::keepAnswer(const char* data, qint64 size)
         finish(progress.error ? QStringLiteral("bad answer from the server: %1").arg(*progress.error) : QString());
         m_socket->abort();
     }
+}
+
+// The connection ended after the answer's head: a close-delimited answer is whole now; any other that is not
+// whole yet was cut off, and the run says so.
+void RawUpload::endAtClose()
+{
+    const auto progress = m_answer.closed();
+    finish(progress.error ? QStringLiteral("the answer was cut off: %1").arg(*progress.error) : QString());
 }
 
 void RawUpload::onReadyRead()

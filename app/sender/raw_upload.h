@@ -50,6 +50,7 @@ private:
     void sendMore();
     void onReadyRead();
     void takeUnreadAnswer();
+    void endAtClose();
     void finish(const QString& error);
     void keepAnswer(const char* data, qint64 size);
     quint16 defaultPort() const;

@@ -4,6 +4,8 @@
 
 #include "app/listener_fixture.h"
 
+#include <QTemporaryDir>
+
 #include <memory>
 
 namespace upin::test {
@@ -34,5 +36,23 @@ inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::
     config.forward = settings;
     return std::make_unique<ListenerFixture>(config);
 }
+
+// A server whose whole answer is `answer`, as upstreams.py's raw mode sends it (hold: it then keeps the
+// connection open).
+struct RawUpstream {
+    QTemporaryDir dir;
+    std::unique_ptr<PythonUpstream> server;
+    explicit RawUpstream(const QByteArray& answer, bool hold = false)
+    {
+        const QString file = dir.filePath(QStringLiteral("answer"));
+        QFile out(file);
+        REQUIRE(out.open(QIODevice::WriteOnly));
+        out.write(answer);
+        out.close();
+        server = std::make_unique<PythonUpstream>(QStringLiteral("raw"),
+                                                  hold ? QStringList{file, "hold"} : QStringList{file});
+    }
+    QString url() const { return server->url(); }
+};
 
 } // namespace upin::test

@@ -10,25 +10,9 @@
 using namespace upin;
 using test::forwarder;
 using test::PythonUpstream;
+using test::RawUpstream;
 
 namespace {
-
-// An upstream whose whole answer is `answer`, as upstreams.py's raw mode sends it.
-struct RawUpstream {
-    QTemporaryDir dir;
-    std::unique_ptr<PythonUpstream> server;
-    explicit RawUpstream(const QByteArray& answer, bool hold = false)
-    {
-        const QString file = dir.filePath(QStringLiteral("answer"));
-        QFile out(file);
-        REQUIRE(out.open(QIODevice::WriteOnly));
-        out.write(answer);
-        out.close();
-        server = std::make_unique<PythonUpstream>(QStringLiteral("raw"),
-                                                  hold ? QStringList{file, "hold"} : QStringList{file});
-    }
-    QString url() const { return server->url(); }
-};
 
 QByteArray post(const QByteArray& fields, const QByteArray& body)
 {
