@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -182,6 +183,33 @@ void CaptureStore::deleteOldFolders()
         if (!QDir(path).removeRecursively())
             QDir(path).removeRecursively();
     }
+}
+
+QString CaptureStore::refusedLog() const
+{
+    return QDir(m_root).filePath(QStringLiteral("refused.jsonl"));
+}
+
+void CaptureStore::recordRefused(RefusedRequest& refused)
+{
+    refused.id = nextId();
+    const QJsonObject json = refused.toJson();
+    {
+        QMutexLocker lock(&m_mutex);
+        m_recent.append(json);
+        while (m_recent.size() > std::min(m_retention.keepCaptures, kMaxRecent))
+            m_recent.removeFirst();
+    }
+    QMutexLocker lock(&m_refusedMutex);
+    const QString path = refusedLog();
+    if (QFileInfo(path).size() > kRefusedLogBytes) {
+        QFile::remove(path + QStringLiteral(".1"));
+        QFile::rename(path, path + QStringLiteral(".1"));
+    }
+    QDir().mkpath(m_root);
+    QFile file(path);
+    if (file.open(QIODevice::Append))
+        file.write(QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n');
 }
 
 QJsonArray CaptureStore::recent() const

@@ -3,6 +3,7 @@
 // policy, and an in-memory list of recent captures for GET /captures. Shared by the listener's worker threads.
 
 #include "capture/capture_types.h"
+#include "capture/refused_request.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -37,6 +38,13 @@ public:
     // can still say what happened to it: writeCaptureJson releases the space just before it writes. The file also
     // marks the folder as receiving for other processes that share the captures folder (a CLI and a window).
     static void reserveCaptureJsonSpace(const QString& folder);
+    // A request refused before its body (refused_request.h): given an id, listed in the recent list, and appended
+    // as one line to refusedLog() in the captures folder, which rolls over to refusedLog() + ".1" past
+    // kRefusedLogBytes, so refusals take at most twice that on disk whatever their number. A failed write is
+    // dropped: the refusal's answer matters more than its record.
+    void recordRefused(RefusedRequest& refused);
+    static constexpr qint64 kRefusedLogBytes = qint64{1} << 20;
+    QString refusedLog() const;
     QJsonArray recent() const;
     // One capture's report for GET /captures/ID: capture.json of a finished capture, a short summary of one still
     // receiving, nullopt when there is no such capture.
@@ -60,6 +68,7 @@ private:
     QJsonArray m_recent;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
     std::atomic<bool> m_cleanupQueued{false};
+    QMutex m_refusedMutex; // the rolling file's appends
     QThreadPool m_cleaner; // last member: destroyed (and waited for) first
 };
 

@@ -1,4 +1,5 @@
 #include "capture/stored_captures.h"
+#include "capture/refused_request.h"
 
 #include <QDir>
 #include <QFile>
@@ -51,6 +52,37 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     }
     return c;
 }
+// The refused requests of the rolling log (CaptureStore::recordRefused), the older file first: at most two small
+// files whatever their number.
+QList<StoredCapture> refusedCaptures(const QString& root)
+{
+    QList<StoredCapture> out;
+    const QString log = QDir(root).filePath(QStringLiteral("refused.jsonl"));
+    for (const QString& path : {log + QStringLiteral(".1"), log}) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        while (!file.atEnd()) {
+            const auto refused = RefusedRequest::fromJson(QJsonDocument::fromJson(file.readLine()).object());
+            if (!refused)
+                continue;
+            StoredCapture c;
+            c.id = refused->id;
+            c.finished = c.started = refused->receivedAt;
+            c.client = refused->client;
+            c.tls = refused->tls;
+            c.endpoint = refused->label();
+            c.matcher = QStringLiteral("none");
+            c.state = CaptureState::Refused;
+            c.error = refused->error;
+            c.errorDetail = refused->reason;
+            c.answerStatus = refused->status;
+            out.append(c);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QList<StoredCapture> storedCaptures(const QString& root, int limit)
@@ -69,13 +101,16 @@ void storedCaptures(const QString& root, int limit, const std::function<void(con
     struct Found {
         QString folder;
         QDateTime finished;
+        std::optional<StoredCapture> refused; // read already, from the refused log
     };
     std::vector<Found> found;
     for (const QFileInfo& dir : QDir(root).entryInfoList({QStringLiteral("capture-*")}, QDir::Dirs)) {
         const QFileInfo json(QDir(dir.filePath()).filePath(QStringLiteral("capture.json")));
         if (json.isFile())
-            found.push_back({dir.filePath(), json.lastModified()});
+            found.push_back({dir.filePath(), json.lastModified(), std::nullopt});
     }
+    for (const StoredCapture& c : refusedCaptures(root))
+        found.push_back({QString(), c.finished, c});
     std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.finished > b.finished; });
     if (found.size() > size_t(limit))
         found.resize(size_t(limit));
@@ -84,7 +119,7 @@ void storedCaptures(const QString& root, int limit, const std::function<void(con
         QList<StoredCapture> out;
         const size_t to = std::min(found.size(), from + size_t(batchSize));
         for (size_t i = to; i-- > from;) // oldest first within the batch
-            if (auto c = readStored(found[i].folder, found[i].finished))
+            if (auto c = found[i].refused ? found[i].refused : readStored(found[i].folder, found[i].finished))
                 out.append(*c);
         if (!out.isEmpty())
             batch(out);

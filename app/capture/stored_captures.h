@@ -24,10 +24,11 @@ struct StoredCapture {
     CaptureState state = CaptureState::Incomplete;
     std::optional<core::Error> error;
     QString errorDetail;
+    int answerStatus = 0; // refused: what the client was answered
 };
 
-// The newest `limit` finished captures under root, oldest first; folders without a readable capture.json (still
-// receiving, or damaged) are left out.
+// The newest `limit` finished captures under root, oldest first, refused requests (the rolling refused.jsonl)
+// among them; folders without a readable capture.json (still receiving, or damaged) are left out.
 QList<StoredCapture> storedCaptures(const QString& root, int limit);
 // The same, handed out as they are read, newest first in batches of batchSize (each batch oldest first), so that
 // a list shows the latest captures at once while older ones are still being read.

@@ -81,12 +81,15 @@ struct ListenerConfig {
 };
 
 // Failed: the listener could not store what arrived (disk full, file size limit): see the io_error.
-enum class CaptureState : uint8_t { Receiving, Complete, Incomplete, Rejected, Failed };
-inline constexpr core::EnumNames<CaptureState, 5> kCaptureStateNames{{{{CaptureState::Receiving, "receiving"},
+// Refused: turned away before its body was taken (a wrong path or method, a bad head, a guard): no parts, a
+// RefusedRequest record (capture/refused_request.h) instead of a folder.
+enum class CaptureState : uint8_t { Receiving, Complete, Incomplete, Rejected, Failed, Refused };
+inline constexpr core::EnumNames<CaptureState, 6> kCaptureStateNames{{{{CaptureState::Receiving, "receiving"},
                                                                        {CaptureState::Complete, "complete"},
                                                                        {CaptureState::Incomplete, "incomplete"},
                                                                        {CaptureState::Rejected, "rejected"},
-                                                                       {CaptureState::Failed, "failed"}}}};
+                                                                       {CaptureState::Failed, "failed"},
+                                                                       {CaptureState::Refused, "refused"}}}};
 QString captureStateName(CaptureState state);
 
 // One throughput sample: body bytes received by msSinceStart.
@@ -135,6 +138,7 @@ struct ListenerEvent {
     QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
+    int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
 };
 
 inline ForwardTimings ForwardTimings::fromJson(const QJsonObject& forward)
