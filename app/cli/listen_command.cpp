@@ -26,8 +26,22 @@ void onSignal(int)
     g_stop = true;
 }
 
+// "12:04:31  127.0.0.1:53972  PUT /file-part  refused 405  use POST"
+QString refusedLine(const ListenerEvent& e)
+{
+    QString line = QStringLiteral("%1  %2  %3  refused %4  %5")
+                       .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.endpoint)
+                       .arg(e.answerStatus)
+                       .arg(e.errorDetail);
+    if (e.error)
+        line += QStringLiteral("  error=%1@%2").arg(toQString(core::codeName(e.error->code))).arg(e.error->offset);
+    return line + QLatin1Char('\n');
+}
+
 QString captureLine(const ListenerEvent& e)
 {
+    if (e.state == CaptureState::Refused)
+        return refusedLine(e);
     double seconds = double(e.elapsedMs) / 1000.0;
     double mbps = seconds > 0 ? double(e.bytes) / 1e6 / seconds : 0;
     QString line = QStringLiteral("%1  %2  %3  %4  %5 bytes  %6 parts  %7 ms  %8 MB/s  matcher=%9")

@@ -4,6 +4,7 @@
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
 #include "inspect/report_json.h"
+#include "server/refusal_record.h"
 #include "server/request_admission.h"
 
 #include "upin/core/http_relay.h"
@@ -60,7 +61,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
         if (m_state != State::Head)
             return;
         if (m_head.headBytes() > 0)
-            refuse(408, QStringLiteral("head timeout"), QStringLiteral("the request head did not arrive in time"));
+            refuse(408, QStringLiteral("head timeout"), {}, QStringLiteral("the request head did not arrive in time"));
         else
             closeAfterAnswer();
     });
@@ -121,7 +122,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     });
     // Every slot taken: the longest-waiting kept-alive connection gives its own, else a 503 the client can read.
     if (m_shared->activeConnections > m_shared->config.maxConnections && !m_shared->waiting.closeOldest()) {
-        refuse(503, QStringLiteral("too many connections"), QJsonValue(), "Retry-After: 2\r\n");
+        refuse(503, QStringLiteral("too many connections"), {}, {}, "Retry-After: 2\r\n");
         return;
     }
     m_headTimer.start(guards.headTimeoutMs);
@@ -225,7 +226,7 @@ void ForwardConnection::processHead(core::ByteView data)
     if (!used) {
         const bool tooLarge =
             used.error().code == core::Errc::HeadTooLarge || used.error().code == core::Errc::TooManyHeaderFields;
-        refuse(tooLarge ? 431 : 400, QStringLiteral("bad request head"), errorToJson(used.error()));
+        refuse(tooLarge ? 431 : 400, QStringLiteral("bad request head"), used.error());
         return;
     }
     if (!m_head.complete())
@@ -241,14 +242,14 @@ void ForwardConnection::processHead(core::ByteView data)
     if (!admission.framing) {
         const core::Errc code = admission.framing.error().code;
         refuse(code == core::Errc::UnsupportedTransferEncoding ? 501 : 400, QStringLiteral("bad request framing"),
-               errorToJson(admission.framing.error()));
+               admission.framing.error());
         return;
     }
     m_framing = admission.framing.value();
     if (m_framing.kind == core::BodyFraming::Kind::ContentLength &&
         m_framing.contentLength > m_shared->config.maxBodyBytes) { // without reading it
         refuse(413, QStringLiteral("body too large"),
-               errorToJson({core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes}));
+               core::Error{core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes});
         return;
     }
     startExchange(admission);
@@ -267,7 +268,7 @@ void ForwardConnection::startExchange(const RequestAdmission& admission)
     target.clientAddress = {client.constData(), size_t(client.size())};
     auto relayed = core::relayHead(head, target);
     if (!relayed) { // Connection names the framing: passing the body on would smuggle a request
-        refuse(400, QStringLiteral("bad request head"), errorToJson(relayed.error()));
+        refuse(400, QStringLiteral("bad request head"), relayed.error());
         return;
     }
     m_upstreamHead = QByteArray::fromStdString(*relayed);
@@ -417,13 +418,28 @@ void ForwardConnection::closeIfWaiting()
     closeAfterAnswer();
 }
 
-// Our own answer (a refusal or a fault), in JSON, with the connection closed after it.
-void ForwardConnection::refuse(int status, const QString& error, const QJsonValue& detail, const QByteArray& extra)
+// Our own answer to a request turned away before it went on, in JSON, with the connection closed after it; the
+// request leaves a refusal record (a connection that sent nothing before its head deadline is not a request).
+void ForwardConnection::refuse(int status, const QString& error, std::optional<core::Error> code, const QString& detail,
+                               const QByteArray& extra)
 {
     QJsonObject body{{"error", error}};
-    if (!detail.isUndefined() && !detail.isNull())
+    if (code)
+        body["detail"] = errorToJson(*code);
+    else if (!detail.isEmpty())
         body["detail"] = detail;
     respondJson(status, body, extra);
+    if (!(status == 408 && m_head.headBytes() == 0)) {
+        RefusedRequest refused =
+            RefusedRequest::fromHead(m_head, status,
+                                     code ? QStringLiteral("%1: %2").arg(error, toQString(core::describe(code->code)))
+                                     : detail.isEmpty() ? error
+                                                        : QStringLiteral("%1: %2").arg(error, detail),
+                                     code);
+        refused.receivedAt = m_headStartedAt;
+        refused.client = m_clientAddress;
+        recordRefusal(m_shared->store, m_publish, std::move(refused));
+    }
     closeAfterAnswer();
 }
 

@@ -63,7 +63,8 @@ private:
     void waitForNextRequest();
     void requestBegins();
     void closeIfWaiting();
-    void refuse(int status, const QString& error, const QJsonValue& detail = {}, const QByteArray& extra = {});
+    void refuse(int status, const QString& error, std::optional<core::Error> code = std::nullopt,
+                const QString& detail = {}, const QByteArray& extra = {});
     void respondJson(int status, const QJsonObject& body, const QByteArray& extraHeaders = {});
     void closeAfterAnswer();
     void releaseSlot();

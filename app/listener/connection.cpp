@@ -2,6 +2,7 @@
 #include "common/qt_text.h"
 #include "common/unsent_bytes.h"
 #include "listener/listener_guards.h"
+#include "server/refusal_record.h"
 #include "server/request_admission.h"
 
 #include "inspect/report_json.h"
@@ -248,6 +249,7 @@ size_t Connection::processHead(core::ByteView data)
 {
     if (m_head.headBytes() == 0) { // the request's first byte: its capture's received_at and head time count from here
         m_headStartedAt = QDateTime::currentDateTimeUtc();
+        m_requestRecorded = false;
         m_headClock.start();
     }
     auto used = m_head.feed(data);
@@ -376,6 +378,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
         return;
     }
     m_session = std::move(*session);
+    m_requestRecorded = true;  // its capture is its record
     if (m_session->failed()) { // e.g. the capture folder could not be created: say so before any body byte
         endUpload();
         return;
@@ -481,8 +484,12 @@ void Connection::onDisconnected()
 }
 
 void Connection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
-                         const QByteArray& extraHeaders)
+                         const QByteArray& extraHeaders, std::optional<core::Error> error)
 {
+    // A request turned away before an upload began leaves a record of its own (an upload's capture is its record);
+    // a connection that sent nothing before its head deadline is not a request.
+    if (status >= 400 && !std::exchange(m_requestRecorded, true) && !(status == 408 && m_head.headBytes() == 0))
+        recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body), status, error);
     // A HEAD answer has the head a GET would get, and no body.
     const QByteArray framing =
         status == 204 // RFC 9110: a 204 has no content, and no Content-Length
@@ -586,7 +593,19 @@ void Connection::respondJson(int status, const QJsonObject& body, bool close)
 
 void Connection::respondError(int status, core::Error error, bool close)
 {
-    respondJson(status, QJsonObject{{"ok", false}, {"error", errorToJson(error)}}, close);
+    respond(status, "application/json",
+            QJsonDocument(QJsonObject{{"ok", false}, {"error", errorToJson(error)}}).toJson(QJsonDocument::Compact) +
+                '\n',
+            close, {}, error);
+}
+
+void Connection::recordRefusal(const QString& reason, int status, std::optional<core::Error> error)
+{
+    RefusedRequest refused = RefusedRequest::fromHead(m_head, status, reason, error);
+    refused.receivedAt = m_headStartedAt;
+    refused.client = m_client;
+    refused.tls = transportLabel(m_transport);
+    app::recordRefusal(m_shared->store, m_publish, std::move(refused));
 }
 
 } // namespace upin::app

@@ -49,8 +49,11 @@ private:
     // Ends the upload and answers with its report. Whole body (cutShort empty): the status follows the capture's
     // state. Cut short: `status`, unless storing had failed (507). detail says why in words.
     void endUpload(std::optional<core::Error> cutShort = std::nullopt, int status = 0, const QString& detail = {});
+    // An answer of 400 or more to a request that no upload has recorded leaves a refusal record (error: its code
+    // and offset, when it has one).
     void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
-                 const QByteArray& extraHeaders = {});
+                 const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt);
+    void recordRefusal(const QString& reason, int status, std::optional<core::Error> error);
     void respondJson(int status, const QJsonObject& body, bool close);
     void respondError(int status, core::Error error, bool close);
     void closeAfterAnswer();
@@ -84,13 +87,14 @@ private:
     core::BodyDecoder m_decoder;
     core::BodyFraming m_framing;
     std::unique_ptr<UploadSession> m_session;
-    QString m_target;         // the request target in origin form (path and query)
-    bool m_headOnly = false;  // the request is HEAD: its answer has no body
-    QByteArray m_corsHeaders; // for an allowed page of another origin: sent with this request's answer
-    bool m_holdsSlot = true;  // counted in ListenerShared::activeConnections
-    bool m_lingering = false; // counted in ListenerShared::lingeringConnections
-    QString m_requestHost;    // the Host header, or the authority of an absolute-form target
-    bool m_waiting = false;   // between requests, listed in ListenerShared::waiting
+    QString m_target;               // the request target in origin form (path and query)
+    bool m_headOnly = false;        // the request is HEAD: its answer has no body
+    bool m_requestRecorded = false; // by its upload's capture, or by a refusal record
+    QByteArray m_corsHeaders;       // for an allowed page of another origin: sent with this request's answer
+    bool m_holdsSlot = true;        // counted in ListenerShared::activeConnections
+    bool m_lingering = false;       // counted in ListenerShared::lingeringConnections
+    QString m_requestHost;          // the Host header, or the authority of an absolute-form target
+    bool m_waiting = false;         // between requests, listed in ListenerShared::waiting
     // Reads go into blocks of this pool; an upload's pipeline holds the blocks it has not hashed and written yet,
     // and while it holds them all the socket is not read (TCP slows the client) until one comes back.
     core::BlockPool m_blocks;

@@ -62,6 +62,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                                    : QString::number(f.status);
         }
         case State: {
+            if (r.state == app::CaptureState::Refused) // "refused 405: use POST", "refused 400: ... (byte 18)"
+                return tr("refused %1: %2").arg(r.answerStatus).arg(r.errorDetail) +
+                       (r.error ? tr(" (byte %1)").arg(r.error->offset) : QString());
             // In words, with the byte offset: "rejected: the body has no delimiter line for this boundary (byte 3)".
             QString text = app::captureStateName(r.state);
             if (r.error)
@@ -83,11 +86,14 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case app::CaptureState::Complete: return QBrush(QColor(0x1a, 0x7f, 0x37));
         case app::CaptureState::Incomplete: return QBrush(QColor(0xb0, 0x6d, 0x00));
         case app::CaptureState::Rejected:
+        case app::CaptureState::Refused:
         case app::CaptureState::Failed: return QBrush(QColor(0xc0, 0x1c, 0x28));
         }
     }
     if (role == Qt::ToolTipRole) {
-        QString tip = r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)") : r.folder;
+        QString tip = r.state == app::CaptureState::Refused ? tr("refused before its body: no parts, nothing stored")
+                      : r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)")
+                                           : r.folder;
         if (r.error)
             tip += QStringLiteral("\n%1 at byte %2")
                        .arg(app::toQString(core::codeName(r.error->code)))
@@ -142,6 +148,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.state = c.state;
         row.error = c.error;
         row.errorDetail = c.errorDetail;
+        row.answerStatus = c.answerStatus;
         row.forward = c.forward;
         addLegs(row);
         rows.append(row);
@@ -191,6 +198,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.state = e.state;
             row.error = e.error;
             row.errorDetail = e.errorDetail;
+            row.answerStatus = e.answerStatus;
             row.parts = e.partCount;
             row.forward = e.forward;
             addLegs(row);

@@ -25,7 +25,8 @@ public:
         qint64 elapsedMs = 0;
         app::CaptureState state = app::CaptureState::Receiving;
         std::optional<core::Error> error;
-        QString errorDetail; // failed: the file that could not be written, and why
+        QString errorDetail;  // failed: the file that could not be written, and why; refused: the reason
+        int answerStatus = 0; // refused: what the client was answered
         QList<app::ThroughputSample> samples;
         struct PartSpan {
             QString label; // "0 file (photo.jpg)"

@@ -1,0 +1,16 @@
+#pragma once
+// Every request leaves a record, refused ones included: one function for every mode, so that a request the
+// listener or the forwarder turns away is stored (CaptureStore::recordRefused) and published as a finished
+// capture in state Refused, listed by GET /captures, the CLI's line log and the Listen tab alike.
+
+#include "capture/capture_store.h"
+#include "listener/upload_session.h"
+
+namespace upin::app {
+
+void recordRefusal(CaptureStore& store, const UploadSession::Publish& publish, RefusedRequest refused);
+
+// The reason a refusal's plain-text answer gives, as one line ("not found", "use POST").
+QString refusalReason(const QByteArray& text);
+
+} // namespace upin::app
