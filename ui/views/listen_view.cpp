@@ -237,7 +237,14 @@ void ListenView::openRow(int index)
 {
     {
         const CaptureListModel::Row& row = m_model->row(index);
-        if (row.folder.isEmpty())
+        if (row.state == app::CaptureState::Refused)
+            QMessageBox::information(
+                this, tr("Refused"),
+                tr("%1 %2\n\nThe request was turned away before its body was taken: it has no parts. Its head as "
+                   "received is kept in refused.jsonl in the captures folder (and in GET /captures).")
+                    .arg(row.endpoint,
+                         m_model->data(m_model->index(index, CaptureListModel::State), Qt::DisplayRole).toString()));
+        else if (row.folder.isEmpty())
             QMessageBox::information(
                 this, tr("Not stored"),
                 // The capture's outcome in words first (a rejected one is why the user double-clicked it).
