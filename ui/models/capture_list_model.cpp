@@ -32,6 +32,11 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Row& r = m_rows[index.row()];
+    const bool refused = r.state == app::CaptureState::Refused;
+    // A refused request took no body: its size, parts, time and rate are not zeros but absent.
+    if (role == Qt::DisplayRole && refused &&
+        (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
+        return QString();
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Time: // a capture from another day says which
@@ -62,9 +67,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                                    : QString::number(f.status);
         }
         case State: {
-            if (r.state == app::CaptureState::Refused) // "refused 405: use POST", "refused 400: ... (byte 18)"
+            if (refused) // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause
                 return tr("refused %1: %2").arg(r.answerStatus).arg(r.errorDetail) +
-                       (r.error ? tr(" (byte %1)").arg(r.error->offset) : QString());
+                       (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
             // In words, with the byte offset: "rejected: the body has no delimiter line for this boundary (byte 3)".
             QString text = app::captureStateName(r.state);
             if (r.error)
