@@ -1,11 +1,11 @@
 #include "service_wiring.h"
-#include "listener/listener_guards.h"
+#include "server/listener_guards.h"
 
 #include "bench/shootout_worker.h"
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
-#include "listener/listener.h"
+#include "server/listener.h"
 #include "main_window.h"
 #include "sender/sender.h"
 #include "views/compare_view.h"

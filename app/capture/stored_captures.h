@@ -2,7 +2,7 @@
 // The captures an earlier session (or the other app sharing the folder) left in the captures folder, read back as
 // the summaries the Listen tab lists. Reads files: call it off the GUI thread.
 
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include <QDateTime>
 #include <QList>

@@ -2,7 +2,7 @@
 // Small helpers shared by the CLI commands.
 
 #include "inspect/inspect_types.h"
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include "upin/core/digest.h"
 #include "upin/core/multipart_parser.h"

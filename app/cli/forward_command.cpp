@@ -3,7 +3,7 @@
 // exchange, with the upstream's status and the server time.
 
 #include "cli/cli_args.h"
-#include "listener/listener.h"
+#include "server/listener.h"
 
 #include <QCommandLineParser>
 #include <QDir>

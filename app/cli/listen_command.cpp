@@ -4,8 +4,8 @@
 #include "common/byte_size.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
-#include "listener/listener.h"
-#include "listener/listener_guards.h"
+#include "server/listener.h"
+#include "server/listener_guards.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

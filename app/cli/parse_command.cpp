@@ -6,7 +6,7 @@
 #include "inspect/body_file.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/report_json.h"
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include <QCommandLineParser>
 #include <QDir>

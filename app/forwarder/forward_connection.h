@@ -19,8 +19,8 @@
 // byte. A client that goes away aborts the upstream request.
 
 #include "common/http_answer.h"
-#include "listener/listener_shared.h"
-#include "listener/upload_session.h"
+#include "server/listener_shared.h"
+#include "capture/upload_session.h"
 #include "server/connection_guards.h"
 
 #include "upin/core/digest.h"

@@ -1,7 +1,7 @@
 #include "listener/connection.h"
 #include "common/qt_text.h"
 #include "common/unsent_bytes.h"
-#include "listener/listener_guards.h"
+#include "server/listener_guards.h"
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
 

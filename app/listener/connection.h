@@ -2,8 +2,8 @@
 // One client connection, created and used on a worker thread: reads request heads, routes them, streams bodies
 // into an UploadSession, answers, and keeps the connection alive between requests when the client allows.
 
-#include "listener/listener_shared.h"
-#include "listener/upload_session.h"
+#include "server/listener_shared.h"
+#include "capture/upload_session.h"
 #include "server/connection_guards.h"
 
 #include "upin/core/http.h"

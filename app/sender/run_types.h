@@ -2,7 +2,7 @@
 // The values a send produces, one RunResult per request sent: timings, the answer, per-part integrity checks.
 // Owned values: they cross from the sender's thread to the GUI thread.
 
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include <QByteArray>
 #include <QList>

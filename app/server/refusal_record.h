@@ -4,7 +4,7 @@
 // capture in state Refused, listed by GET /captures, the CLI's line log and the Listen tab alike.
 
 #include "capture/capture_store.h"
-#include "listener/upload_session.h"
+#include "capture/upload_session.h"
 
 namespace upin::app {
 

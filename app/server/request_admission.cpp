@@ -1,7 +1,7 @@
 #include "server/request_admission.h"
 
 #include "common/qt_text.h"
-#include "listener/listener_guards.h"
+#include "server/listener_guards.h"
 
 #include <QUrl>
 

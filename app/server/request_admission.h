@@ -9,7 +9,7 @@
 // - GET, HEAD and OPTIONS carry no body (a body there would be read as the next request: smuggling's shape): 400.
 // Two Host fields never get here: core refuses the head (duplicate_host).
 
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include "upin/core/http.h"
 

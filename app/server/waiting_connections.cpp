@@ -1,4 +1,4 @@
-#include "listener/listener_shared.h"
+#include "server/listener_shared.h"
 
 namespace upin::app {
 

@@ -2,7 +2,7 @@
 // Origin, CORS), and how connections that hold a slot without progress give it up. Real sockets on 127.0.0.1.
 
 #include "app/listener_fixture.h"
-#include "listener/listener_guards.h"
+#include "server/listener_guards.h"
 
 #include <catch2/catch.hpp>
 

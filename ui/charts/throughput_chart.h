@@ -2,7 +2,7 @@
 // Bytes over time for one run: the sender's bytes-sent curve and the listener's bytes-received curve (MB, left
 // axis), and beside each its rate (MB/s, right axis, dashed), so a stall or a slow phase shows as a dip.
 
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include <QChartView>
 

@@ -4,7 +4,7 @@
 // place.
 
 #include "capture/stored_captures.h"
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

@@ -2,7 +2,7 @@
 
 #include "common/byte_size.h"
 #include "common/qt_text.h"
-#include "listener/listener_guards.h"
+#include "server/listener_guards.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,4 +1,4 @@
-#include "listener/listener.h"
+#include "server/listener.h"
 
 #include "forwarder/forward_connection.h"
 #include "listener/connection.h"

@@ -6,8 +6,8 @@
 // parser's order, and finish() waits for both before it answers.
 
 #include "capture/capture_store.h"
-#include "listener/capture_writer.h"
-#include "listener/listener_types.h"
+#include "capture/capture_writer.h"
+#include "server/listener_types.h"
 
 #include "upin/core/event_recorder.h"
 #include "upin/core/http.h"

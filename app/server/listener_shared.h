@@ -2,9 +2,9 @@
 // State shared by the listener and its worker threads.
 
 #include "capture/capture_store.h"
-#include "listener/listener_types.h"
+#include "server/listener_types.h"
 
-#include "listener/tls_identity.h"
+#include "server/tls_identity.h"
 
 #include "upin/core/part_pipeline.h"
 

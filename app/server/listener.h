@@ -4,7 +4,7 @@
 // QTcpSocket is created, read, parsed and answered. Workers publish owned ListenerEvent values in batches
 // (every ~30 ms), delivered to this object's thread as the events() signal.
 
-#include "listener/listener_shared.h"
+#include "server/listener_shared.h"
 
 #include <QList>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "listener/tls_identity.h"
+#include "server/tls_identity.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,4 +1,4 @@
-#include "listener/capture_writer.h"
+#include "capture/capture_writer.h"
 
 #include "capture/capture_store.h"
 #include "capture/field_value.h"

@@ -1,4 +1,4 @@
-#include "listener/upload_session.h"
+#include "capture/upload_session.h"
 
 #include <QUrlQuery>
 

@@ -1,4 +1,4 @@
-#include "listener/listener_guards.h"
+#include "server/listener_guards.h"
 
 #include <QHostAddress>
 
