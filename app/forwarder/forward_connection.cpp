@@ -182,6 +182,13 @@ void ForwardConnection::onClientReadyRead()
             m_bodyRate.heldBack();
             return; // resumes when the upstream takes what it has
         }
+        if (m_state == State::Body && !dropping && m_upstream) {
+            // As curl does: look for an answer before each write, so that an early one stops the body at once
+            // rather than after whatever this loop could pass on before the event loop came round to it.
+            onUpstreamReadyRead();
+            if (m_state != State::Body || m_earlyAtByte >= 0)
+                continue;
+        }
         if (!m_pendingClient.isEmpty()) { // read with the head: not in a block, so the pipeline copies it
             const QByteArray held = std::exchange(m_pendingClient, {});
             consume(view(held), nullptr);
