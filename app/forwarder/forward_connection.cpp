@@ -41,21 +41,21 @@ core::HttpLimits relayLimits()
 ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<ListenerShared> shared,
                                      UploadSession::Publish publish, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_settings(*m_shared->config.forward),
-      m_publish(std::move(publish)), m_client(new QTcpSocket(this)), m_bodyRate(m_shared->config.guards),
-      m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks), m_head(relayLimits())
+      m_publish(std::move(publish)), m_client(new QTcpSocket(this)),
+      m_clientSide(*m_client, false, *m_shared, *this, [this] { closeIfWaiting(); }),
+      m_bodyRate(m_shared->config.guards), m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks),
+      m_head(relayLimits())
 {
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable(
         [this] { QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection); });
-    ++m_shared->activeConnections;
     m_client->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
     // Qt keeps almost nothing: reads take the kernel's bytes straight into blocks (readSocketInto), and while none
     // is taken they wait in the kernel, so TCP slows the client.
     m_client->setReadBufferSize(1);
     m_clientAddress = QStringLiteral("%1:%2").arg(m_client->peerAddress().toString()).arg(m_client->peerPort());
     const ListenerGuards& guards = m_shared->config.guards;
-    for (QTimer* timer :
-         {&m_headTimer, &m_idleTimer, &m_keepAliveTimer, &m_takeTimer, &m_connectTimer, &m_answerTimer, &m_lingerTimer})
+    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_connectTimer, &m_answerTimer})
         timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] {
         if (m_state != State::Head)
@@ -71,13 +71,9 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
                          QStringLiteral("no byte of the body for %1 ms; the upstream request was cut off")
                              .arg(m_shared->config.guards.idleTimeoutMs));
     });
-    connect(&m_keepAliveTimer, &QTimer::timeout, this, &ForwardConnection::closeIfWaiting);
     // Precise: a window that ends just before the grace period's end would be skipped (see Connection).
     m_rateTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_rateTimer, &QTimer::timeout, this, &ForwardConnection::checkBodyRate);
-    // A client that does not take its answer would hold the slot and the answer's memory for ever.
-    connect(&m_takeTimer, &QTimer::timeout, this, &ForwardConnection::drop);
-    connect(&m_lingerTimer, &QTimer::timeout, this, &ForwardConnection::drop);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
         failExchange(502, QStringLiteral("upstream unreachable"),
                      QStringLiteral("no connection to %1 within %2 ms")
@@ -106,10 +102,6 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     connect(m_client, &QTcpSocket::bytesWritten, this, [this] {
         if (m_answerTimer.isActive() && m_answer && m_answer->headRelayed()) // the client takes the answer
             m_answerTimer.start(m_settings.answerTimeoutMs);
-        if (unsentBytes(*m_client) == 0)
-            m_takeTimer.stop();
-        else if (m_takeTimer.isActive()) // taking it: the deadline counts from the latest progress
-            m_takeTimer.start(m_shared->config.guards.answerTimeoutMs);
         if (m_upstream && unsentBytes(*m_client) <= kMaxBacklog) // the answer's relay resumes
             onUpstreamReadyRead();
     });
@@ -121,7 +113,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
         deleteLater();
     });
     // Every slot taken: the longest-waiting kept-alive connection gives its own, else a 503 the client can read.
-    if (m_shared->activeConnections > m_shared->config.maxConnections && !m_shared->waiting.closeOldest()) {
+    if (!m_clientSide.admitted()) {
         refuse(503, QStringLiteral("too many connections"), {}, {}, "Retry-After: 2\r\n");
         return;
     }
@@ -132,26 +124,9 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
 
 ForwardConnection::~ForwardConnection()
 {
-    if (m_waiting)
-        m_shared->waiting.remove(this);
     m_blocks.setOnAvailable({});
     if (m_session) // the forwarder stopped mid-exchange
         finishSession(QStringLiteral("the forwarder stopped"), record());
-    releaseSlot();
-    if (m_lingering)
-        --m_shared->lingeringConnections;
-}
-
-void ForwardConnection::releaseSlot()
-{
-    if (std::exchange(m_holdsSlot, false))
-        --m_shared->activeConnections;
-}
-
-void ForwardConnection::drop()
-{
-    m_client->abort(); // disconnected() ends this object
-    deleteLater();
 }
 
 // Reads go into blocks of a pool, straight from the kernel: the body's bytes are then written to the upstream from
@@ -165,12 +140,8 @@ void ForwardConnection::onClientReadyRead()
             const qint64 got = readSocketInto(*m_client, scratch, qint64(sizeof scratch));
             if (got <= 0)
                 return;
-            if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
-                m_lingerTimer.start(Linger::kQuietMs);
-            if (!m_linger.dropped(quint64(got))) {
-                drop();
-                return;
-            }
+            if (!m_clientSide.dropped(quint64(got)))
+                return; // a cap ended it
             continue;
         }
         if (m_state != State::Head && m_state != State::Body)
@@ -225,7 +196,7 @@ void ForwardConnection::consume(core::ByteView data, const core::BlockPool::Bloc
 void ForwardConnection::processHead(core::ByteView data)
 {
     if (m_head.headBytes() == 0) {
-        if (m_waiting)
+        if (m_clientSide.waiting())
             requestBegins();
         m_headStartedAt = QDateTime::currentDateTimeUtc();
     }
@@ -361,8 +332,7 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
         writeSocketDirect(*m_upstream, data.data(), qint64(n));
         m_wireOut += n;
         sampleUpstream(false);
-    } else if (m_earlyAtByte >= 0 && !m_linger.dropped(n)) { // read only to be dropped: the linger caps hold
-        drop();
+    } else if (m_earlyAtByte >= 0 && !m_clientSide.dropped(n)) { // read only to be dropped: the linger caps hold
         return;
     }
     if (!m_decoder.done())
@@ -400,27 +370,22 @@ void ForwardConnection::waitForNextRequest()
 {
     m_state = State::Head;
     m_head.reset();
-    m_waiting = true;
-    m_shared->waiting.add(this, [this] { closeIfWaiting(); });
-    m_keepAliveTimer.start(m_shared->config.guards.keepAliveTimeoutMs);
+    m_clientSide.waitForNextRequest();
     QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
 }
 
 void ForwardConnection::requestBegins()
 {
-    m_waiting = false;
-    m_shared->waiting.remove(this);
-    m_keepAliveTimer.stop();
+    m_clientSide.requestBegins();
     m_headTimer.start(m_shared->config.guards.headTimeoutMs);
 }
 
 // Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
 void ForwardConnection::closeIfWaiting()
 {
-    if (!m_waiting || m_state != State::Head || m_head.headBytes() > 0)
+    if (!m_clientSide.waiting() || m_state != State::Head || m_head.headBytes() > 0)
         return; // a request began after the slot was given away: serve it (one over the cap, briefly)
-    m_shared->waiting.remove(this);
-    m_waiting = false;
+    m_clientSide.stopWaiting();
     dropUpstream();
     closeAfterAnswer();
 }
@@ -458,34 +423,13 @@ void ForwardConnection::respondJson(int status, const QJsonObject& body, const Q
                     "\r\n" + extraHeaders + "Connection: close\r\n\r\n" + json);
 }
 
-// Lingering close, as the listener's (Connection::closeAfterAnswer): the answer goes out, our sending side is shut,
-// and what the client still sends is dropped until it closes, pauses, or the linger caps are reached. The slot is
-// given up at once; a client that does not take the answer has the answer deadline.
+// The lingering close (ClientSide::closeAfterAnswer says why): the answer goes out, then the rest is dropped.
 void ForwardConnection::closeAfterAnswer()
 {
     m_state = State::Closing;
-    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_rateTimer, &m_keepAliveTimer})
+    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_rateTimer})
         timer->stop();
-    releaseSlot();
-    if (unsentBytes(*m_client) > 0)
-        m_takeTimer.start(m_shared->config.guards.answerTimeoutMs);
-    if (++m_shared->lingeringConnections > Linger::kMaxPerSlot * m_shared->config.maxConnections) {
-        --m_shared->lingeringConnections; // too many already: the answer is sent, then the connection closed
-        m_client->disconnectFromHost();
-        return;
-    }
-    m_lingering = true;
-    auto shutdownWhenSent = [this] {
-        if (unsentBytes(*m_client) == 0 && m_client->state() == QAbstractSocket::ConnectedState &&
-            !m_linger.started()) {
-            ::shutdown(int(m_client->socketDescriptor()), SHUT_WR);
-            m_lingerTimer.start(Linger::kQuietMs);
-            m_linger.start();
-        }
-    };
-    connect(m_client, &QTcpSocket::bytesWritten, this, shutdownWhenSent);
-    m_client->flush();
-    shutdownWhenSent();
+    m_clientSide.closeAfterAnswer();
     QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
 }
 

@@ -18,10 +18,11 @@
 // body is read and dropped (so that the client sees the answer instead of a reset), and the capture says at which
 // byte. A client that goes away aborts the upstream request.
 
-#include "common/http_answer.h"
-#include "server/listener_shared.h"
 #include "capture/upload_session.h"
+#include "common/http_answer.h"
+#include "server/client_side.h"
 #include "server/connection_guards.h"
+#include "server/listener_shared.h"
 
 #include "upin/core/digest.h"
 #include "upin/core/http.h"
@@ -67,8 +68,6 @@ private:
                 const QString& detail = {}, const QByteArray& extra = {});
     void respondJson(int status, const QJsonObject& body, const QByteArray& extraHeaders = {});
     void closeAfterAnswer();
-    void releaseSlot();
-    void drop();
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
@@ -91,23 +90,17 @@ private:
     const ForwardSettings& m_settings;
     UploadSession::Publish m_publish;
     QTcpSocket* m_client;
+    ClientSide m_clientSide;          // slot, keep-alive wait, answer deadline, lingering close
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     QString m_clientAddress;
     QTimer m_headTimer;
-    QTimer m_idleTimer;      // no byte from the client for this long mid-body: 408, the upstream request aborted
-    QTimer m_keepAliveTimer; // between requests
-    QTimer m_rateTimer;      // every window while a body arrives
-    QTimer m_takeTimer;      // while our answer waits for the client to take it
+    QTimer m_idleTimer; // no byte from the client for this long mid-body: 408, the upstream request aborted
+    QTimer m_rateTimer; // every window while a body arrives
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written
-    QTimer m_lingerTimer;    // lingering: a pause this long in what the client still sends ends the connection
-    Linger m_linger;
     BodyRate m_bodyRate;
     State m_state = State::Head;
-    bool m_holdsSlot = true;  // counted in ListenerShared::activeConnections
-    bool m_lingering = false; // counted in ListenerShared::lingeringConnections
-    bool m_waiting = false;   // between requests, listed in ListenerShared::waiting
     core::BlockPool m_blocks; // client reads, held by the hashing pipeline until it has seen them
 
     // The exchange under way.

@@ -314,8 +314,7 @@ void ForwardConnection::endExchange()
     const bool upstreamReusable = m_answer->keepAlive() && !m_answer->untilClose() && !early;
     if (!upstreamReusable)
         dropUpstream();
-    if (unsentBytes(*m_client) > 0) // the client must take the answer within the deadline
-        m_takeTimer.start(m_shared->config.guards.answerTimeoutMs);
+    m_clientSide.answerWritten(); // the client must take the answer within the deadline
     // The slot is free for others before the capture is written (that waits for the pipelines and the disk).
     if (m_requestKeepAlive && upstreamReusable && m_decoder.done())
         waitForNextRequest();

@@ -59,14 +59,14 @@ struct DropSink final : core::BodySink {
 Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
                        UploadSession::Publish publish, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)),
-      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls), m_bodyRate(m_shared->config.guards),
+      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
+      m_clientSide(*m_socket, tls, *m_shared, *this, [this] { closeIfWaiting(); }), m_bodyRate(m_shared->config.guards),
       m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
     m_connectClock.start();
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable(
         [this] { QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection); });
-    ++m_shared->activeConnections;
     // A socket adopted by descriptor reads into Qt's own buffer whatever arrives, Unbuffered or not, and by default
     // without limit: a connection that stops reading (its upload's pipeline holds every block, or answers wait
     // for the client) would hold the whole body in memory. Capped, Qt stops reading when the buffer is full, bytes
@@ -77,16 +77,11 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
     m_transport = QJsonObject{{"tls", false}};
     if (m_tls)
         startTls();
-    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
+    for (QTimer* timer : {&m_headTimer, &m_idleTimer})
         timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
     connect(&m_idleTimer, &QTimer::timeout, this, [this] { onTimeout("idle"); });
-    connect(&m_keepAliveTimer, &QTimer::timeout, this, &Connection::closeIfWaiting);
-    // A client that does not take its answer would hold the slot and the answer's memory for ever.
-    connect(&m_answerTimer, &QTimer::timeout, this, &Connection::drop);
-    auto answerProgress = [this] {
-        if (unsentBytes(*m_socket) == 0)
-            m_answerTimer.stop();
+    auto answerProgress = [this] { // requests held back while the client did not take its answers
         if (!m_unprocessed.isEmpty() && unsentBytes(*m_socket) <= kMaxAnswerBacklog)
             QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
     };
@@ -99,9 +94,8 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
     connect(&m_rateTimer, &QTimer::timeout, this, &Connection::checkBodyRate);
     connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
-    if (m_shared->activeConnections > m_shared->config.maxConnections &&
-        !m_shared->waiting.closeOldest()) { // answered, then lingering, as any
-        if (m_tls) {                        // over TLS, once the handshake is done (within the head deadline, as any)
+    if (!m_clientSide.admitted()) { // answered, then lingering, as any
+        if (m_tls) {                // over TLS, once the handshake is done (within the head deadline, as any)
             m_busyAnswerPending = true;
             m_headTimer.start(m_shared->config.guards.headTimeoutMs);
         } else {
@@ -164,33 +158,16 @@ void Connection::tlsFailed(const QString& why)
     e.elapsedMs = m_connectClock.elapsed();
     m_publish(std::move(e));
     m_state = State::Closing;
-    drop();
+    m_clientSide.drop();
 }
 
 Connection::~Connection()
 {
-    if (m_waiting)
-        m_shared->waiting.remove(this);
     if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
         m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()},
                           QStringLiteral("the listener stopped while the upload was arriving"));
     m_session.reset(); // its pipeline ends: no block comes back after this
     m_blocks.setOnAvailable({});
-    releaseSlot();
-    if (m_lingering)
-        --m_shared->lingeringConnections;
-}
-
-void Connection::releaseSlot()
-{
-    if (std::exchange(m_holdsSlot, false))
-        --m_shared->activeConnections;
-}
-
-void Connection::drop()
-{
-    m_socket->abort();
-    deleteLater();
 }
 
 void Connection::onReadyRead()
@@ -200,10 +177,7 @@ void Connection::onReadyRead()
         quint64 dropped = 0;
         for (qint64 got; scratch && (got = m_socket->read(scratch->data(), kReadChunk)) > 0;)
             dropped += quint64(got);
-        if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
-            m_lingerTimer.start(Linger::kQuietMs);
-        if (!m_linger.dropped(dropped))
-            drop();
+        m_clientSide.dropped(dropped); // ends the connection at a cap
         return;
     }
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
@@ -237,7 +211,7 @@ bool Connection::consume(core::ByteView data)
             m_unprocessed = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
-        if (m_waiting)
+        if (m_clientSide.waiting())
             requestBegins();
         size_t used = m_state == State::Head ? processHead(data) : processBody(data);
         data.remove_prefix(std::min(used, data.size()));
@@ -502,8 +476,7 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
         m_socket->write(body); // apart from the head: a large answer is not copied once more
     m_headOnly = false;
     m_corsHeaders.clear();
-    if (unsentBytes(*m_socket) > 0)
-        m_answerTimer.start(m_shared->config.guards.answerTimeoutMs);
+    m_clientSide.answerWritten();
     if (close)
         closeAfterAnswer();
     else
@@ -518,16 +491,12 @@ void Connection::waitForNextRequest()
     m_head.reset();
     m_headTimer.stop();
     m_idleTimer.stop();
-    m_waiting = true;
-    m_shared->waiting.add(this, [this] { closeIfWaiting(); });
-    m_keepAliveTimer.start(m_shared->config.guards.keepAliveTimeoutMs);
+    m_clientSide.waitForNextRequest();
 }
 
 void Connection::requestBegins()
 {
-    m_waiting = false;
-    m_shared->waiting.remove(this);
-    m_keepAliveTimer.stop();
+    m_clientSide.requestBegins();
     m_headTimer.start(m_shared->config.guards.headTimeoutMs);
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
 }
@@ -535,10 +504,9 @@ void Connection::requestBegins()
 // Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
 void Connection::closeIfWaiting()
 {
-    if (!m_waiting || m_state != State::Head)
+    if (!m_clientSide.waiting() || m_state != State::Head)
         return; // a request began after the slot was given away: serve it (one over the cap, briefly)
-    m_shared->waiting.remove(this);
-    m_waiting = false;
+    m_clientSide.stopWaiting();
     if (!m_unprocessed.isEmpty() || m_socket->bytesAvailable() > 0) { // requests held back: unread bytes would
         closeAfterAnswer();                                           // make the close a reset
         return;
@@ -547,43 +515,14 @@ void Connection::closeIfWaiting()
     m_socket->disconnectFromHost(); // after any answer bytes still waiting; onDisconnected deletes
 }
 
-// Lingering close, as nginx and Kestrel do it: the client may still be sending a body we will not read, and
-// closing with unread bytes makes the kernel send RST, which can destroy our answer before the client reads it.
-// So the answer is sent, our sending side shut down, and what still arrives is read and dropped until the client
-// closes, pauses, or the linger limits are reached.
+// The lingering close (ClientSide::closeAfterAnswer says why): the answer goes out, then the rest is dropped.
 void Connection::closeAfterAnswer()
 {
     m_state = State::Closing;
     m_headTimer.stop();
     m_idleTimer.stop();
     m_rateTimer.stop();
-    m_keepAliveTimer.stop();
-    releaseSlot();
-    if (++m_shared->lingeringConnections > Linger::kMaxPerSlot * m_shared->config.maxConnections) {
-        --m_shared->lingeringConnections; // too many already: the answer is sent, then the connection closed
-        m_socket->disconnectFromHost();
-        return;
-    }
-    m_lingering = true;
-    // The linger time counts from the end of the answer; until then the answer deadline applies.
-    auto shutdownWhenSent = [this] {
-        if (unsentBytes(*m_socket) == 0 && m_socket->state() == QAbstractSocket::ConnectedState &&
-            !m_lingerTimer.isActive()) {
-            // Over TLS the sending side stays open: shutting the descriptor's would cut the TLS stream (and only Qt
-            // can send close_notify, with a full close). The client reads the answer, which has a length, and
-            // closes; or the linger limits end the connection.
-            if (!m_tls)
-                ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
-            m_lingerTimer.start(Linger::kQuietMs);
-            m_linger.start();
-        }
-    };
-    connect(m_socket, &QTcpSocket::bytesWritten, this, shutdownWhenSent);
-    if (m_tls)
-        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, shutdownWhenSent);
-    connect(&m_lingerTimer, &QTimer::timeout, this, &Connection::drop);
-    m_socket->flush();
-    shutdownWhenSent();
+    m_clientSide.closeAfterAnswer();
 }
 
 void Connection::respondJson(int status, const QJsonObject& body, bool close)

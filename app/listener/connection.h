@@ -2,9 +2,10 @@
 // One client connection, created and used on a worker thread: reads request heads, routes them, streams bodies
 // into an UploadSession, answers, and keeps the connection alive between requests when the client allows.
 
-#include "server/listener_shared.h"
 #include "capture/upload_session.h"
+#include "server/client_side.h"
 #include "server/connection_guards.h"
+#include "server/listener_shared.h"
 
 #include "upin/core/http.h"
 
@@ -57,8 +58,6 @@ private:
     void respondJson(int status, const QJsonObject& body, bool close);
     void respondError(int status, core::Error error, bool close);
     void closeAfterAnswer();
-    void releaseSlot();
-    void drop(); // at once, without lingering
     void waitForNextRequest();
     void requestBegins();
 
@@ -66,6 +65,7 @@ private:
     UploadSession::Publish m_publish;
     QTcpSocket* m_socket; // a QSslSocket on the TLS port
     bool m_tls = false;
+    ClientSide m_clientSide;          // slot, keep-alive wait, answer deadline, lingering close
     bool m_encrypted = false;         // the handshake finished
     bool m_busyAnswerPending = false; // a 503 to send once the handshake is done
     bool m_tlsFailed = false;         // counted once
@@ -74,10 +74,6 @@ private:
     QString m_client;
     QTimer m_headTimer;
     QTimer m_idleTimer;
-    QTimer m_lingerTimer; // after an early answer: a pause this long in what the client still sends ends the linger
-    Linger m_linger;
-    QTimer m_keepAliveTimer;   // between requests
-    QTimer m_answerTimer;      // while an answer waits for the client to take it
     QTimer m_rateTimer;        // every bodyRateWindowMs while a body arrives
     QElapsedTimer m_headClock; // from the request's first byte
     QDateTime m_headStartedAt; // the same moment, in UTC
@@ -91,10 +87,7 @@ private:
     bool m_headOnly = false;        // the request is HEAD: its answer has no body
     bool m_requestRecorded = false; // by its upload's capture, or by a refusal record
     QByteArray m_corsHeaders;       // for an allowed page of another origin: sent with this request's answer
-    bool m_holdsSlot = true;        // counted in ListenerShared::activeConnections
-    bool m_lingering = false;       // counted in ListenerShared::lingeringConnections
     QString m_requestHost;          // the Host header, or the authority of an absolute-form target
-    bool m_waiting = false;         // between requests, listed in ListenerShared::waiting
     // Reads go into blocks of this pool; an upload's pipeline holds the blocks it has not hashed and written yet,
     // and while it holds them all the socket is not read (TCP slows the client) until one comes back.
     core::BlockPool m_blocks;

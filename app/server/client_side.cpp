@@ -1,0 +1,129 @@
+#include "server/client_side.h"
+
+#include "common/unsent_bytes.h"
+
+#include <QSslSocket>
+
+#include <sys/socket.h>
+
+namespace upin::app {
+
+ClientSide::ClientSide(QTcpSocket& socket, bool tls, ListenerShared& shared, QObject& connection,
+                       std::function<void()> closeIfWaiting)
+    : m_socket(socket), m_tls(tls), m_shared(shared), m_connection(connection)
+{
+    for (QTimer* timer : {&m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
+        timer->setSingleShot(true);
+    connect(&m_keepAliveTimer, &QTimer::timeout, this, [this] { m_waitingClose(); });
+    connect(&m_answerTimer, &QTimer::timeout, this, &ClientSide::drop);
+    connect(&m_lingerTimer, &QTimer::timeout, this, &ClientSide::drop);
+    auto progress = [this] {
+        if (unsentBytes(m_socket) == 0)
+            m_answerTimer.stop();
+        else if (m_answerTimer.isActive()) // taking it: the deadline counts from the latest progress
+            m_answerTimer.start(m_shared.config.guards.answerTimeoutMs);
+        if (m_closing)
+            shutdownWhenSent();
+    };
+    connect(&m_socket, &QTcpSocket::bytesWritten, this, progress);
+    if (m_tls)
+        connect(static_cast<QSslSocket*>(&m_socket), &QSslSocket::encryptedBytesWritten, this, progress);
+    // Every slot taken: the longest-waiting kept-alive connection gives its own, else the new client is refused.
+    m_waitingClose = std::move(closeIfWaiting);
+    m_admitted = ++m_shared.activeConnections <= m_shared.config.maxConnections ||
+                 m_shared.waiting.closeOldest(); // closed on its own thread
+}
+
+ClientSide::~ClientSide()
+{
+    if (m_waiting)
+        m_shared.waiting.remove(&m_connection);
+    releaseSlot();
+    if (m_lingering)
+        --m_shared.lingeringConnections;
+}
+
+void ClientSide::releaseSlot()
+{
+    if (std::exchange(m_holdsSlot, false))
+        --m_shared.activeConnections;
+}
+
+void ClientSide::answerWritten()
+{
+    if (unsentBytes(m_socket) > 0 && !m_answerTimer.isActive())
+        m_answerTimer.start(m_shared.config.guards.answerTimeoutMs);
+}
+
+// Keep-alive: the connection waits for the next request up to keepAliveTimeoutMs, and gives its slot to a new
+// client when all are taken.
+void ClientSide::waitForNextRequest()
+{
+    m_waiting = true;
+    m_shared.waiting.add(&m_connection, m_waitingClose);
+    m_keepAliveTimer.start(m_shared.config.guards.keepAliveTimeoutMs);
+}
+
+void ClientSide::requestBegins()
+{
+    stopWaiting();
+}
+
+void ClientSide::stopWaiting()
+{
+    if (std::exchange(m_waiting, false))
+        m_shared.waiting.remove(&m_connection);
+    m_keepAliveTimer.stop();
+}
+
+// Lingering close, as nginx and Kestrel do it: the client may still be sending a body we will not read, and
+// closing with unread bytes makes the kernel send RST, which can destroy our answer before the client reads it.
+void ClientSide::closeAfterAnswer()
+{
+    if (std::exchange(m_closing, true))
+        return;
+    stopWaiting();
+    releaseSlot();
+    answerWritten();
+    if (++m_shared.lingeringConnections > Linger::kMaxPerSlot * m_shared.config.maxConnections) {
+        --m_shared.lingeringConnections; // too many already: the answer is sent, then the connection closed
+        m_socket.disconnectFromHost();
+        return;
+    }
+    m_lingering = true;
+    m_socket.flush();
+    shutdownWhenSent();
+}
+
+// The linger time counts from the end of the answer; until then the answer deadline applies.
+void ClientSide::shutdownWhenSent()
+{
+    if (!m_lingering || m_linger.started() || unsentBytes(m_socket) > 0 ||
+        m_socket.state() != QAbstractSocket::ConnectedState)
+        return;
+    // Over TLS the sending side stays open: shutting the descriptor's would cut the TLS stream (and only Qt can
+    // send close_notify, with a full close). The client reads the answer, which has a length, and closes; or the
+    // linger limits end the connection.
+    if (!m_tls)
+        ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR);
+    m_lingerTimer.start(Linger::kQuietMs);
+    m_linger.start();
+}
+
+bool ClientSide::dropped(quint64 bytes)
+{
+    if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
+        m_lingerTimer.start(Linger::kQuietMs);
+    if (m_linger.dropped(bytes))
+        return true;
+    drop();
+    return false;
+}
+
+void ClientSide::drop()
+{
+    m_socket.abort();
+    m_connection.deleteLater();
+}
+
+} // namespace upin::app

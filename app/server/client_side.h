@@ -1,0 +1,65 @@
+#pragma once
+// What every mode's connection does with its client between and after requests, written once: the slot it holds
+// (given up to a new client while it waits for its next request), the keep-alive wait, the client's deadline to
+// take an answer, and the lingering close with its caps (Linger). The listener's Connection and the forwarder's
+// ForwardConnection each hold one as a member, after their socket, on their thread; what they do with requests is
+// their own.
+
+#include "server/connection_guards.h"
+#include "server/listener_shared.h"
+
+#include <QObject>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <functional>
+
+namespace upin::app {
+
+class ClientSide final : public QObject {
+    Q_OBJECT
+public:
+    // closeIfWaiting: the connection's own close while it waits for a next request (when its slot is given to a
+    // new client, or the keep-alive time is up); it may decline if a request has begun.
+    ClientSide(QTcpSocket& socket, bool tls, ListenerShared& shared, QObject& connection,
+               std::function<void()> closeIfWaiting);
+    ~ClientSide() override;
+
+    // False when every slot is taken and no waiting connection gave its own: answer 503, then closeAfterAnswer().
+    bool admitted() const { return m_admitted; }
+    // An answer was written: while it is not all sent, each answerTimeoutMs must see progress, or the connection
+    // is dropped (a client that never reads would hold the slot and the answer's memory for ever).
+    void answerWritten();
+    void waitForNextRequest();
+    void requestBegins(); // the next request's first byte: no longer waiting
+    bool waiting() const { return m_waiting; }
+    void stopWaiting();
+    // The answer goes out, our sending side is shut, and what the client still sends is dropped (dropped()) until
+    // it closes, pauses for Linger::kQuietMs, or a cap is reached. The slot is given up at once.
+    void closeAfterAnswer();
+    bool closing() const { return m_closing; }
+    // Lingering: `bytes` more arrived and were dropped. False when that ends the connection (it is dropped).
+    bool dropped(quint64 bytes);
+    void drop(); // at once, without lingering
+
+private:
+    void releaseSlot();
+    void shutdownWhenSent();
+
+    QTcpSocket& m_socket;
+    bool m_tls;
+    ListenerShared& m_shared;
+    QObject& m_connection;
+    std::function<void()> m_waitingClose;
+    QTimer m_keepAliveTimer;
+    QTimer m_answerTimer;
+    QTimer m_lingerTimer; // a pause this long in what the client still sends ends the linger
+    Linger m_linger;
+    bool m_admitted = true;
+    bool m_holdsSlot = true;
+    bool m_waiting = false;
+    bool m_closing = false;
+    bool m_lingering = false; // counted in ListenerShared::lingeringConnections
+};
+
+} // namespace upin::app
