@@ -417,10 +417,8 @@ void ForwardConnection::refuse(int status, const QString& error, std::optional<c
 
 void ForwardConnection::respondJson(int status, const QJsonObject& body, const QByteArray& extraHeaders)
 {
-    const QByteArray json = QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n';
-    m_client->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
-                    "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(json.size()) +
-                    "\r\n" + extraHeaders + "Connection: close\r\n\r\n" + json);
+    m_clientSide.writeAnswer(status, "application/json", QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n',
+                             extraHeaders, true);
 }
 
 // The lingering close (ClientSide::closeAfterAnswer says why): the answer goes out, then the rest is dropped.

@@ -1,7 +1,6 @@
 #include "listener/connection.h"
 #include "common/qt_text.h"
 #include "common/unsent_bytes.h"
-#include "server/listener_guards.h"
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
 
@@ -10,12 +9,8 @@
 
 #include <QHostAddress>
 #include <QJsonDocument>
-#include <QSslCipher>
 #include <QSslSocket>
 #include <QTcpSocket>
-#include <QUrl>
-
-#include <sys/socket.h>
 
 namespace upin::app {
 
@@ -44,16 +39,6 @@ int statusFor(CaptureState state)
     }
 }
 
-int statusForFraming(core::Errc code)
-{
-    return code == core::Errc::UnsupportedTransferEncoding ? 501 : 400;
-}
-
-// Discards the body of /discard without looking at it.
-struct DropSink final : core::BodySink {
-    void onBody(core::ByteView) override {}
-};
-
 } // namespace
 
 Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
@@ -63,7 +48,6 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
       m_clientSide(*m_socket, tls, *m_shared, *this, [this] { closeIfWaiting(); }), m_bodyRate(m_shared->config.guards),
       m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
-    m_connectClock.start();
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable(
         [this] { QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection); });
@@ -74,9 +58,17 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
     m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
     m_socket->setReadBufferSize(kReadChunk);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
-    m_transport = QJsonObject{{"tls", false}};
-    if (m_tls)
-        startTls();
+    if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
+        m_handshake.emplace(
+            *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client,
+            [this] {
+                if (std::exchange(m_busyAnswerPending, false))
+                    respondBusy();
+            },
+            [this] {
+                m_state = State::Closing;
+                m_clientSide.drop();
+            });
     for (QTimer* timer : {&m_headTimer, &m_idleTimer})
         timer->setSingleShot(true);
     connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
@@ -109,56 +101,15 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
         QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
 }
 
-// The server side of the handshake, under the same head deadline as the request head that follows it. A client
-// that does not finish it (plain HTTP sent to this port, a version or cipher we do not share, a client that
-// stalls or goes away) is counted, said in an event, and dropped: it never reaches the request code.
-void Connection::startTls()
+QJsonObject Connection::transport() const
 {
-    auto* tls = static_cast<QSslSocket*>(m_socket);
-    tls->setSslConfiguration(m_shared->tlsConfiguration);
-    connect(tls, &QSslSocket::encrypted, this, [this, tls] {
-        m_encrypted = true;
-        if (m_busyAnswerPending)
-            respondBusy();
-        const QSslCipher cipher = tls->sessionCipher();
-        const QByteArray alpn = tls->sslConfiguration().nextNegotiatedProtocol();
-        m_transport = QJsonObject{
-            {"tls", true},
-            {"protocol", cipher.protocolString()},
-            {"cipher", cipher.name()},
-            {"alpn", alpn.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromLatin1(alpn))},
-            {"client_certificate", !tls->peerCertificate().isNull()},
-            {"handshake_ms", double(m_connectClock.nsecsElapsed()) / 1e6},
-        };
-    });
-    // Server side, no client certificate is asked for or checked: nothing here is a reason to refuse.
-    connect(tls, &QSslSocket::sslErrors, tls, [tls] { tls->ignoreSslErrors(); });
-    connect(tls, &QAbstractSocket::errorOccurred, this, [this, tls] {
-        if (!m_encrypted)
-            tlsFailed(tls->errorString());
-    });
-    tls->startServerEncryption();
+    return m_handshake ? m_handshake->transport() : QJsonObject{{"tls", false}};
 }
 
 void Connection::respondBusy()
 {
     m_busyAnswerPending = false;
     respond(503, "text/plain", "too many connections\n", true, "Retry-After: 2\r\n");
-}
-
-void Connection::tlsFailed(const QString& why)
-{
-    if (std::exchange(m_tlsFailed, true))
-        return;
-    ++m_shared->tlsHandshakeFailures;
-    ListenerEvent e;
-    e.kind = ListenerEvent::Kind::TlsHandshakeFailed;
-    e.client = m_client;
-    e.errorDetail = why;
-    e.elapsedMs = m_connectClock.elapsed();
-    m_publish(std::move(e));
-    m_state = State::Closing;
-    m_clientSide.drop();
 }
 
 Connection::~Connection()
@@ -298,7 +249,8 @@ void Connection::startRequest()
         return;
     }
     if (!framing) {
-        respondError(statusForFraming(framing.error().code), framing.error(), true);
+        const bool coding = framing.error().code == core::Errc::UnsupportedTransferEncoding;
+        respondError(coding ? 501 : 400, framing.error(), true);
         return;
     }
     m_framing = *framing;
@@ -328,7 +280,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
     request.receivedAt = m_headStartedAt;
     request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
-    request.transport = m_transport;
+    request.transport = transport();
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = requestedHashName(query.query(), m_head.head());
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
@@ -415,10 +367,10 @@ void Connection::checkBodyRate()
 
 void Connection::onTimeout(const char* what)
 {
-    if (m_tls && !m_encrypted) {
-        tlsFailed(QStringLiteral("the TLS handshake did not finish within the %1 timeout (%2 s)")
-                      .arg(QLatin1String(what))
-                      .arg(double(m_shared->config.guards.headTimeoutMs) / 1000));
+    if (m_handshake && !m_handshake->done()) {
+        m_handshake->fail(QStringLiteral("the TLS handshake did not finish within the %1 timeout (%2 s)")
+                              .arg(QLatin1String(what))
+                              .arg(double(m_shared->config.guards.headTimeoutMs) / 1000));
         return;
     }
     if (m_state == State::Closing)
@@ -432,8 +384,8 @@ void Connection::onTimeout(const char* what)
 
 void Connection::onDisconnected()
 {
-    if (m_tls && !m_encrypted) {
-        tlsFailed(QStringLiteral("the client closed the connection during the TLS handshake"));
+    if (m_handshake && !m_handshake->done()) {
+        m_handshake->fail(QStringLiteral("the client closed the connection during the TLS handshake"));
         return;
     }
     // A client that closed its side right after its last byte: what Qt read before the close may still wait for a
@@ -464,19 +416,9 @@ void Connection::respond(int status, const QByteArray& contentType, const QByteA
     // a connection that sent nothing before its head deadline is not a request.
     if (status >= 400 && !std::exchange(m_requestRecorded, true) && !(status == 408 && m_head.headBytes() == 0))
         recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body), status, error);
-    // A HEAD answer has the head a GET would get, and no body.
-    const QByteArray framing =
-        status == 204 // RFC 9110: a 204 has no content, and no Content-Length
-            ? QByteArray()
-            : "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
-    const QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n" + framing +
-                            extraHeaders + m_corsHeaders + (close ? "Connection: close\r\n" : "") + "\r\n";
-    m_socket->write(head);
-    if (!m_headOnly)
-        m_socket->write(body); // apart from the head: a large answer is not copied once more
+    m_clientSide.writeAnswer(status, contentType, body, extraHeaders + m_corsHeaders, close, m_headOnly);
     m_headOnly = false;
     m_corsHeaders.clear();
-    m_clientSide.answerWritten();
     if (close)
         closeAfterAnswer();
     else
@@ -543,7 +485,7 @@ void Connection::recordRefusal(const QString& reason, int status, std::optional<
     RefusedRequest refused = RefusedRequest::fromHead(m_head, status, reason, error);
     refused.receivedAt = m_headStartedAt;
     refused.client = m_client;
-    refused.tls = transportLabel(m_transport);
+    refused.tls = transportLabel(transport());
     app::recordRefusal(m_shared->store, m_publish, std::move(refused));
 }
 

@@ -6,6 +6,7 @@
 #include "server/client_side.h"
 #include "server/connection_guards.h"
 #include "server/listener_shared.h"
+#include "server/tls_handshake.h"
 
 #include "upin/core/http.h"
 
@@ -35,9 +36,8 @@ public:
 private:
     enum class State : uint8_t { Head, Body, Closing };
 
-    void startTls();
-    void tlsFailed(const QString& why);
-    void respondBusy(); // 503: every slot is taken
+    QJsonObject transport() const; // {"tls": false}, or what the TLS handshake agreed
+    void respondBusy();            // 503: every slot is taken
     void onReadyRead();
     bool consume(core::ByteView data);
     void onDisconnected();
@@ -65,12 +65,9 @@ private:
     UploadSession::Publish m_publish;
     QTcpSocket* m_socket; // a QSslSocket on the TLS port
     bool m_tls = false;
-    ClientSide m_clientSide;          // slot, keep-alive wait, answer deadline, lingering close
-    bool m_encrypted = false;         // the handshake finished
-    bool m_busyAnswerPending = false; // a 503 to send once the handshake is done
-    bool m_tlsFailed = false;         // counted once
-    QJsonObject m_transport;          // {"tls": false}, or the TLS session's protocol, cipher, ALPN, handshake time
-    QElapsedTimer m_connectClock;
+    ClientSide m_clientSide;                 // slot, keep-alive wait, answer deadline, lingering close
+    std::optional<TlsHandshake> m_handshake; // on the TLS port
+    bool m_busyAnswerPending = false;        // a 503 to send once the handshake is done
     QString m_client;
     QTimer m_headTimer;
     QTimer m_idleTimer;

@@ -1,6 +1,7 @@
 #include "server/client_side.h"
 
 #include "common/unsent_bytes.h"
+#include "server/request_admission.h"
 
 #include <QSslSocket>
 
@@ -47,6 +48,20 @@ void ClientSide::releaseSlot()
 {
     if (std::exchange(m_holdsSlot, false))
         --m_shared.activeConnections;
+}
+
+void ClientSide::writeAnswer(int status, const QByteArray& contentType, const QByteArray& body,
+                             const QByteArray& extraFields, bool close, bool headOnly)
+{
+    const QByteArray framing =
+        status == 204 // RFC 9110: a 204 has no content, and no Content-Length
+            ? QByteArray()
+            : "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    m_socket.write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n" + framing +
+                   extraFields + (close ? "Connection: close\r\n" : "") + "\r\n");
+    if (!headOnly)            // a HEAD answer has the head a GET would get, and no body
+        m_socket.write(body); // apart from the head: a large answer is not copied once more
+    answerWritten();
 }
 
 void ClientSide::answerWritten()

@@ -1,0 +1,43 @@
+#pragma once
+// The server side of a connection's TLS handshake, for any mode served over TLS: under the request head's
+// deadline, with the listener's configuration. A client that does not finish it (plain HTTP sent to this port, a
+// version or cipher we do not share, a client that stalls or goes away) is counted, published as
+// TlsHandshakeFailed and dropped: it never reaches the request code. Once done, transport() says what was agreed.
+
+#include "capture/upload_session.h"
+#include "server/listener_shared.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QSslSocket>
+
+#include <functional>
+
+namespace upin::app {
+
+class TlsHandshake final : public QObject {
+    Q_OBJECT
+public:
+    // onEncrypted: the handshake finished; onFailed: it did not (the connection is to be dropped).
+    TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
+                 std::function<void()> onEncrypted, std::function<void()> onFailed);
+    bool done() const { return m_done; }
+    // Counted and published once, however many reasons come (a deadline, the client's close, an error).
+    void fail(const QString& why);
+    // {"tls": true, "protocol", "cipher", "alpn", "client_certificate", "handshake_ms"} once done.
+    const QJsonObject& transport() const { return m_transport; }
+
+private:
+    QSslSocket& m_socket;
+    ListenerShared& m_shared;
+    UploadSession::Publish m_publish;
+    QString m_client;
+    std::function<void()> m_onFailed;
+    QElapsedTimer m_clock;
+    QJsonObject m_transport{{"tls", true}};
+    bool m_done = false;
+    bool m_failed = false;
+};
+
+} // namespace upin::app
