@@ -1,4 +1,5 @@
 #include "capture/stored_captures.h"
+#include "capture/forward_record.h"
 #include "capture/refused_request.h"
 
 #include <QDir>
@@ -33,7 +34,7 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     c.client = request[QStringLiteral("client")].toString();
     c.tls = transportLabel(request[QStringLiteral("transport")].toObject());
     if (json.contains(QStringLiteral("forward")))
-        c.forward = ForwardTimings::fromJson(json[QStringLiteral("forward")].toObject());
+        c.forward = ForwardRecord::fromJson(json[QStringLiteral("forward")].toObject()).timings();
     c.endpoint = json[QStringLiteral("endpoint")].toString();
     c.matcher = json[QStringLiteral("matcher")].toString();
     c.bytes = quint64(json[QStringLiteral("bytes")].toInteger());

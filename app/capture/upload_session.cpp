@@ -242,7 +242,7 @@ void UploadSession::applyStoreFailure(core::ParseReport& report) const
 
 QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                                   std::optional<core::Error> transportError, const QString& detail,
-                                  const QJsonObject& forward)
+                                  const ForwardRecord* forward)
 {
     if (m_parser && !failed() && complete)
         m_status = m_parser->finish(*m_partTarget);
@@ -310,8 +310,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
         answer["elapsed_ms"] = double(m_clock.nsecsElapsed()) / 1e6;
     };
     setOutcome();
-    if (!forward.isEmpty())
-        answer["forward"] = forward;
+    if (forward)
+        answer["forward"] = forward->toJson();
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
         QJsonObject request = m_request.head;
@@ -348,8 +348,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     done.errorDetail =
         m_storeFailure ? QStringLiteral("%1: %2").arg(m_storeFailure->file, m_storeFailure->message) : detail;
     done.partCount = int(report.parts.size());
-    if (!forward.isEmpty())
-        done.forward = ForwardTimings::fromJson(forward);
+    if (forward)
+        done.forward = forward->timings();
     m_publish(std::move(done));
     return answer;
 }

@@ -7,6 +7,7 @@
 
 #include "capture/capture_store.h"
 #include "capture/capture_writer.h"
+#include "capture/forward_record.h"
 #include "server/listener_types.h"
 
 #include "upin/core/event_recorder.h"
@@ -73,10 +74,10 @@ public:
     // Ends the session: complete = the whole body arrived. Returns the JSON answer; writes capture.json, with
     // the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says why in words
     // (e.g. the listener stopped); it goes into the error and the event.
-    // forward: forward mode's record of the exchange (forward_connection.h), kept in capture.json as "forward".
+    // forward: forward mode's record of the exchange (forward_record.h), kept in capture.json as "forward".
     QJsonObject finish(const core::BodyDecoder& wire, bool complete,
                        std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
-                       const QJsonObject& forward = {});
+                       const ForwardRecord* forward = nullptr);
     CaptureState state() const { return m_state; } // after finish()
 
 private:

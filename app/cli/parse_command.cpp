@@ -1,5 +1,6 @@
 // upload-inspector-cli parse FILE|CAPTURE_FOLDER: inspect a stored request body or a capture.
 
+#include "capture/forward_record.h"
 #include "cli/cli_args.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
@@ -105,9 +106,9 @@ int printCapture(const QString& folder, bool json)
                      .arg(capture["capture_id"].toString(), printable(request["target"].toString()),
                           request["client"].toString(), capture["state"].toString()));
         if (capture.contains("forward")) { // forward mode: where it went and what came back
-            const ForwardTimings f = ForwardTimings::fromJson(capture["forward"].toObject());
-            QString line =
-                QStringLiteral("forwarded to %1: ").arg(capture["forward"].toObject()["upstream"].toString());
+            const ForwardRecord record = ForwardRecord::fromJson(capture["forward"].toObject());
+            const ForwardTimings f = record.timings();
+            QString line = QStringLiteral("forwarded to %1: ").arg(record.upstream);
             line += f.status > 0
                         ? QStringLiteral("answered %1").arg(f.status)
                         : QStringLiteral("no answer (we answered %1: %2)").arg(f.faultStatus).arg(f.faultError);

@@ -259,7 +259,7 @@ void ForwardConnection::startExchange(const RequestAdmission& admission)
     m_wireIn = m_wireOut = 0;
     m_upstreamSamples = {};
     m_lastUpstreamSampleMs = -1;
-    m_requestDoneMs = m_deliveredMs = m_firstAnswerMs = m_answerHeadMs = m_answerDoneMs = -1;
+    m_at = {};
     m_writtenMs = m_queuedSeenMs = -1;
     m_earlyAtByte = -1;
     startSession(admission);
@@ -337,7 +337,7 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
     }
     if (!m_decoder.done())
         return;
-    m_requestDoneMs = msSinceHead();
+    m_at.clientLastByte = msSinceHead();
     m_idleTimer.stop();
     m_rateTimer.stop();
     m_pendingClient = QByteArray(data.data() + n, qsizetype(data.size() - n)); // the next request's first bytes

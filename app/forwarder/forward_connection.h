@@ -18,6 +18,7 @@
 // body is read and dropped (so that the client sees the answer instead of a reset), and the capture says at which
 // byte. A client that goes away aborts the upstream request.
 
+#include "capture/forward_record.h"
 #include "capture/upload_session.h"
 #include "common/http_answer.h"
 #include "server/client_side.h"
@@ -79,8 +80,8 @@ private:
     void checkDelivered();
     quint64 bytesUpstreamHas() const;
     void endExchange();
-    void finishSession(const QString& detail, const QJsonObject& forward);
-    QJsonObject record() const;
+    void finishSession(const QString& detail, const ForwardRecord& forward);
+    ForwardRecord record() const;
     void failExchange(int status, const QString& error, const QString& detail);
     void dropUpstream();
     double msSinceHead() const;
@@ -123,21 +124,17 @@ private:
     std::unique_ptr<UploadSession> m_session;
     std::unique_ptr<BodyTap> m_tap;
     std::optional<HttpAnswer> m_answer;
-    QByteArray m_upstreamHead;    // the rewritten head, as sent
-    QByteArray m_pendingClient;   // read but not yet passed on (the next request, or bytes held while connecting)
-    QElapsedTimer m_clock;        // from the request head's completion
-    QDateTime m_headStartedAt;    // the request's first byte, in UTC
-    quint64 m_wireIn = 0;         // request body bytes (as framed) from the client
-    quint64 m_wireOut = 0;        // of them, handed to the upstream socket
-    QJsonArray m_upstreamSamples; // [ms, body bytes written] every 50 ms
+    QByteArray m_upstreamHead;  // the rewritten head, as sent
+    QByteArray m_pendingClient; // read but not yet passed on (the next request, or bytes held while connecting)
+    QElapsedTimer m_clock;      // from the request head's completion
+    QDateTime m_headStartedAt;  // the request's first byte, in UTC
+    quint64 m_wireIn = 0;       // request body bytes (as framed) from the client
+    quint64 m_wireOut = 0;      // of them, handed to the upstream socket
+    QList<ThroughputSample> m_upstreamSamples; // body bytes the upstream had taken, every 50 ms
     qint64 m_lastUpstreamSampleMs = -1;
-    double m_requestDoneMs = -1; // the client's last body byte
-    double m_deliveredMs = -1;   // the upstream's kernel acknowledged the last request byte
+    ForwardRecord::Moments m_at; // the exchange's moments, as its record names them
     double m_writtenMs = -1;     // the last request byte went to our kernel
     double m_queuedSeenMs = -1;  // the last moment request bytes were seen still unacknowledged
-    double m_firstAnswerMs = -1; // the upstream's first answer byte (an interim 100 included)
-    double m_answerHeadMs = -1;  // its final answer's head, complete
-    double m_answerDoneMs = -1;  // its answer's last byte, relayed
     qint64 m_earlyAtByte = -1;   // the answer came when this many body bytes had gone on
     bool m_requestKeepAlive = true;
     bool m_upstreamReused = false;

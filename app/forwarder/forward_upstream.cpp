@@ -21,14 +21,6 @@ constexpr qint64 kAnswerRead = qint64{1024} * 1024;
 constexpr qint64 kMaxBacklog = qint64{1} << 20;
 constexpr int kSampleIntervalMs = 50;
 
-// capture.json's "forward.headers": [name, value] pairs, as sent.
-QJsonArray fieldsToJson(const HttpAnswer::Fields& fields)
-{
-    QJsonArray out;
-    for (const auto& [name, value] : fields)
-        out.append(QJsonArray{QString::fromLatin1(name), QString::fromUtf8(value)});
-    return out;
-}
 } // namespace
 
 double ForwardConnection::msSinceHead() const
@@ -60,7 +52,7 @@ void ForwardConnection::connectUpstream()
         sampleUpstream(false);
         if (m_state == State::Body && unsentBytes(*m_upstream) <= kMaxBacklog)
             QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
-        if (m_state == State::Answer && m_deliveredMs < 0 && unsentBytes(*m_upstream) == 0) {
+        if (m_state == State::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
             if (m_writtenMs < 0)
                 m_writtenMs = msSinceHead(); // the last request byte went to the kernel
             m_deliveredTimer.start();
@@ -114,7 +106,7 @@ void ForwardConnection::sendHead()
     m_state = State::Body;
     m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
     if (m_decoder.done()) { // no body
-        m_requestDoneMs = msSinceHead();
+        m_at.clientLastByte = msSinceHead();
         m_state = State::Answer;
         m_answerTimer.start(m_settings.answerTimeoutMs);
         return;
@@ -130,7 +122,7 @@ void ForwardConnection::sampleUpstream(bool force)
     const qint64 now = qint64(msSinceHead());
     const quint64 body = m_wireOut - std::min<quint64>(m_wireOut, quint64(unsentBytes(*m_upstream)));
     if (force || m_lastUpstreamSampleMs < 0 || now - m_lastUpstreamSampleMs >= kSampleIntervalMs) {
-        m_upstreamSamples.append(QJsonArray{now, qint64(body)});
+        m_upstreamSamples.append({now, quint64(body)});
         m_lastUpstreamSampleMs = now;
     }
 }
@@ -150,7 +142,7 @@ quint64 ForwardConnection::bytesUpstreamHas() const
 // the kernel's send queue may still hold megabytes a slow server has not taken.
 void ForwardConnection::checkDelivered()
 {
-    if (!m_upstream || m_deliveredMs >= 0) {
+    if (!m_upstream || m_at.upstreamTookLastByte >= 0) {
         m_deliveredTimer.stop();
         return;
     }
@@ -160,7 +152,7 @@ void ForwardConnection::checkDelivered()
         m_queuedSeenMs = msSinceHead(); // not yet: it came after this
         return;
     }
-    m_deliveredMs = msSinceHead();
+    m_at.upstreamTookLastByte = msSinceHead();
     m_deliveredTimer.stop();
     sampleUpstream(true);
 }
@@ -176,12 +168,12 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
 {
     if (size <= 0 || !m_session || !m_answer || m_answer->complete())
         return;
-    if (m_firstAnswerMs < 0)
-        m_firstAnswerMs = msSinceHead();
+    if (m_at.firstAnswerByte < 0)
+        m_at.firstAnswerByte = msSinceHead();
     const auto progress =
         m_answer->take(data, size, [this](const char* d, qint64 n) { writeSocketDirect(*m_client, d, n); });
     if (m_answer->interimOnly())
-        m_firstAnswerMs = -1; // the final answer's first byte is yet to come
+        m_at.firstAnswerByte = -1; // the final answer's first byte is yet to come
     if (progress.finalHead)
         onFinalHead();
     if (progress.error) {
@@ -199,14 +191,14 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
 // The final answer's head went to the client: its moment, and whether it came before the body's end.
 void ForwardConnection::onFinalHead()
 {
-    m_answerHeadMs = msSinceHead();
+    m_at.answerHead = msSinceHead();
     m_answerTimer.stop();
-    if (m_deliveredMs < 0 && m_state == State::Answer) {
+    if (m_at.upstreamTookLastByte < 0 && m_state == State::Answer) {
         // A whole answer means the upstream had the whole request: at the latest now, and not before the last
         // moment we saw bytes of it still unacknowledged (or our last write to its kernel).
-        m_deliveredMs = std::max(m_writtenMs, m_queuedSeenMs);
-        if (m_deliveredMs < 0)
-            m_deliveredMs = m_firstAnswerMs;
+        m_at.upstreamTookLastByte = std::max(m_writtenMs, m_queuedSeenMs);
+        if (m_at.upstreamTookLastByte < 0)
+            m_at.upstreamTookLastByte = m_at.firstAnswerByte;
         m_deliveredTimer.stop();
         sampleUpstream(true); // the upstream had every byte: the throughput ends there, as when the poll sees it
     }
@@ -254,55 +246,43 @@ void ForwardConnection::onUpstreamGone(const QString& why)
                            .arg(why, progress.error.value_or(QString())));
 }
 
-QJsonObject ForwardConnection::record() const
+ForwardRecord ForwardConnection::record() const
 {
-    auto at = [](double ms) { return ms >= 0 ? QJsonValue(ms) : QJsonValue(QJsonValue::Null); };
-    QJsonObject forward{
-        {"upstream", m_settings.upstream.toString()},
-        {"request_head", QString::fromUtf8(m_upstreamHead)},
-        {"reused_connection", m_upstreamReused},
-        {"status", m_answer->headRelayed() ? QJsonValue(m_answer->status()) : QJsonValue(QJsonValue::Null)},
-        {"headers", fieldsToJson(m_answer->fields())},
-        {"answer_bytes", qint64(m_answer->bytes())},
-        {"early_at_byte", m_earlyAtByte >= 0 ? QJsonValue(m_earlyAtByte) : QJsonValue(QJsonValue::Null)},
-        {"body_bytes_to_upstream", qint64(m_wireOut)}};
-    const QByteArray& preview = m_answer->body();
-    const bool text = QString::fromUtf8(preview).toUtf8() == preview;
-    forward["answer_preview"] = text ? QString::fromUtf8(preview) : QString::fromLatin1(preview.toBase64());
-    forward["answer_preview_encoding"] = text ? "utf-8" : "base64";
-    forward["timings_ms"] = QJsonObject{{"client_last_byte", at(m_requestDoneMs)},
-                                        {"upstream_took_last_byte", at(m_deliveredMs)},
-                                        {"first_answer_byte", at(m_firstAnswerMs)},
-                                        {"answer_head", at(m_answerHeadMs)},
-                                        {"answer_done", at(m_answerDoneMs)}};
-    // Server time: from the moment the upstream had the whole request to its first answer byte. Transfer time:
-    // from the request's head to that moment. Neither for an answer that came before the body's end.
-    const bool timed = m_earlyAtByte < 0 && m_deliveredMs >= 0 && m_firstAnswerMs >= 0;
-    forward["server_ms"] =
-        timed ? QJsonValue(std::max(0.0, m_firstAnswerMs - m_deliveredMs)) : QJsonValue(QJsonValue::Null);
-    forward["transfer_ms"] = at(m_deliveredMs);
-    forward["upstream_throughput"] = m_upstreamSamples;
-    if (m_tap && m_tap->digest && !m_tap->digestHex.isEmpty())
-        forward["body_" + toQString(core::kHashNames.name(m_tap->digest->kind()))] = m_tap->digestHex;
-    return forward;
+    ForwardRecord r;
+    r.upstream = m_settings.upstream.toString();
+    r.headAsSent = m_upstreamHead;
+    r.reusedConnection = m_upstreamReused;
+    r.status = m_answer->status();
+    r.headers = m_answer->fields();
+    r.answerBytes = m_answer->bytes();
+    r.answerPreview = m_answer->body();
+    r.earlyAtByte = m_earlyAtByte;
+    r.bodyBytesToUpstream = m_wireOut;
+    r.at = m_at;
+    r.upstreamThroughput = m_upstreamSamples;
+    if (m_tap && m_tap->digest && !m_tap->digestHex.isEmpty()) {
+        r.bodyHashName = toQString(core::kHashNames.name(m_tap->digest->kind()));
+        r.bodyDigest = m_tap->digestHex;
+    }
+    return r;
 }
 
 // Ends the exchange's capture with the body's own outcome: whole (complete; what went wrong, if anything, is in
 // forward), or cut off at the byte where it stopped. detail says why in words.
-void ForwardConnection::finishSession(const QString& detail, const QJsonObject& forward)
+void ForwardConnection::finishSession(const QString& detail, const ForwardRecord& forward)
 {
     const bool whole = m_decoder.done();
     m_session->finish(m_decoder, whole,
                       whole ? std::nullopt
                             : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
-                      detail, forward);
+                      detail, &forward);
     m_session.reset();
     m_tap.reset();
 }
 
 void ForwardConnection::endExchange()
 {
-    m_answerDoneMs = msSinceHead();
+    m_at.answerDone = msSinceHead();
     m_answerTimer.stop();
     m_deliveredTimer.stop();
     const bool early = m_earlyAtByte >= 0;
@@ -310,7 +290,7 @@ void ForwardConnection::endExchange()
                                             : QStringLiteral("the upstream answered %1 after %2 bytes of the body")
                                                   .arg(m_answer->status())
                                                   .arg(m_wireOut);
-    const QJsonObject forward = record();
+    const ForwardRecord forward = record();
     const bool upstreamReusable = m_answer->keepAlive() && !m_answer->untilClose() && !early;
     if (!upstreamReusable)
         dropUpstream();
@@ -337,8 +317,8 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
                              {"detail", detail},
                              {"upstream", m_settings.upstream.toString()},
                              {"body_bytes_to_upstream", qint64(m_wireOut)}});
-    QJsonObject forward = record();
-    forward["error"] = QJsonObject{{"status", status}, {"error", error}, {"detail", detail}};
+    ForwardRecord forward = record();
+    forward.fault = ForwardRecord::Fault{status, error, detail};
     finishSession(QStringLiteral("%1: %2").arg(error, detail), forward);
     dropUpstream();
     // What went to the client goes out, then our side closes: a cut answer ends at the close (its framing says

@@ -98,8 +98,9 @@ struct ThroughputSample {
     quint64 bytes = 0;
 };
 
-// Forward mode: the upstream's answer and the exchange's moments, in ms on the capture's clock (from the request's
-// head); -1 where a moment did not come (no answer, an answer before the body's end).
+// Forward mode: what the captures list shows of an exchange's record (ForwardRecord::timings(), in
+// capture/forward_record.h): the upstream's answer and the moments, in ms from the request's head; -1 where a
+// moment did not come (no answer, an answer before the body's end).
 struct ForwardTimings {
     int status = 0;                   // the upstream's answer; 0: none (the client got our 502 or 504)
     int faultStatus = 0;              // what we answered instead (502, 504, 408), with faultError in words
@@ -109,7 +110,6 @@ struct ForwardTimings {
     double serverMs = -1;             // the last two apart
     qint64 earlyAtByte = -1;          // it answered when its kernel had this many body bytes
     QString faultError;
-    static ForwardTimings fromJson(const QJsonObject& forward); // capture.json's "forward"
 };
 
 struct ListenerEvent {
@@ -140,22 +140,6 @@ struct ListenerEvent {
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
     int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
 };
-
-inline ForwardTimings ForwardTimings::fromJson(const QJsonObject& forward)
-{
-    const QJsonObject at = forward[QLatin1String("timings_ms")].toObject();
-    ForwardTimings t;
-    t.status = forward[QLatin1String("status")].toInt();
-    t.clientLastByte = at[QLatin1String("client_last_byte")].toDouble(-1);
-    t.upstreamTookLastByte = at[QLatin1String("upstream_took_last_byte")].toDouble(-1);
-    t.firstAnswerByte = at[QLatin1String("first_answer_byte")].toDouble(-1);
-    t.serverMs = forward[QLatin1String("server_ms")].toDouble(-1);
-    t.earlyAtByte = forward[QLatin1String("early_at_byte")].toInteger(-1);
-    const QJsonObject fault = forward[QLatin1String("error")].toObject();
-    t.faultStatus = fault[QLatin1String("status")].toInt();
-    t.faultError = fault[QLatin1String("error")].toString();
-    return t;
-}
 
 // A capture's request.transport (capture.json) as the captures list shows it: "TLSv1.3", or empty over plain HTTP.
 inline QString transportLabel(const QJsonObject& transport)

@@ -5,6 +5,7 @@
 #include "views/status_line.h"
 
 #include "capture/field_value.h"
+#include "capture/forward_record.h"
 #include "inspect/part_bytes.h"
 #include "sender/upload_plan.h"
 
@@ -410,50 +411,44 @@ void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
 namespace {
 // The Request row's Text tab: the request as it reads on the wire, then what the tool learnt about it.
 // Forward mode: where the request went on to, as it was sent, what came back, and when.
-QString describeForward(const QJsonObject& forward)
+QString describeForward(const app::ForwardRecord& forward)
 {
-    auto ms = [&](const char* key) {
-        const QJsonValue at = forward[QStringLiteral("timings_ms")].toObject()[QLatin1String(key)];
-        return at.isNull() ? QObject::tr("—") : app::formatSeconds(at.toDouble() / 1e3);
-    };
+    auto ms = [](double at) { return at < 0 ? QObject::tr("—") : app::formatSeconds(at / 1e3); };
     QString out = QObject::tr("\nForwarded to %1 (%2)\n")
-                      .arg(forward[QStringLiteral("upstream")].toString(),
-                           forward[QStringLiteral("reused_connection")].toBool() ? QObject::tr("a kept connection")
-                                                                                 : QObject::tr("a new connection"));
-    const QJsonValue status = forward[QStringLiteral("status")];
-    out += status.isNull() ? QObject::tr("Answer:     none from the upstream\n")
-                           : QObject::tr("Answer:     %1, %2 bytes%3\n")
-                                 .arg(status.toInt())
-                                 .arg(forward[QStringLiteral("answer_bytes")].toInteger())
-                                 .arg(forward[QStringLiteral("early_at_byte")].isNull()
-                                          ? QString()
-                                          : QObject::tr(", early: after %1 bytes of the body")
-                                                .arg(forward[QStringLiteral("early_at_byte")].toInteger()));
-    if (forward.contains(QStringLiteral("error")))
+                      .arg(forward.upstream, forward.reusedConnection ? QObject::tr("a kept connection")
+                                                                      : QObject::tr("a new connection"));
+    out += forward.status == 0
+               ? QObject::tr("Answer:     none from the upstream\n")
+               : QObject::tr("Answer:     %1, %2 bytes%3\n")
+                     .arg(forward.status)
+                     .arg(forward.answerBytes)
+                     .arg(forward.earlyAtByte < 0
+                              ? QString()
+                              : QObject::tr(", early: after %1 bytes of the body").arg(forward.earlyAtByte));
+    if (forward.fault)
         out += QObject::tr("Fault:      %1: %2 (the client got our %3)\n")
-                   .arg(forward[QStringLiteral("error")].toObject()[QStringLiteral("error")].toString(),
-                        forward[QStringLiteral("error")].toObject()[QStringLiteral("detail")].toString())
-                   .arg(forward[QStringLiteral("error")].toObject()[QStringLiteral("status")].toInt());
+                   .arg(forward.fault->error, forward.fault->detail)
+                   .arg(forward.fault->status);
     out += QObject::tr("Server:     %1 from the upstream taking the last byte to its first answer byte\n")
-               .arg(forward[QStringLiteral("server_ms")].isNull()
-                        ? QObject::tr("—")
-                        : app::formatSeconds(forward[QStringLiteral("server_ms")].toDouble() / 1e3));
+               .arg(ms(forward.serverMs()));
     out += QObject::tr("Moments:    from the request head: the client's last byte %1,\n"
                        "            the upstream took the last byte %2, its first answer byte %3,\n"
                        "            the answer relayed whole %4\n")
-               .arg(ms("client_last_byte"), ms("upstream_took_last_byte"), ms("first_answer_byte"), ms("answer_done"));
+               .arg(ms(forward.at.clientLastByte), ms(forward.at.upstreamTookLastByte), ms(forward.at.firstAnswerByte),
+                    ms(forward.at.answerDone));
     out += QObject::tr("\nAs sent to the upstream:\n");
-    for (const QString& line : forward[QStringLiteral("request_head")].toString().split(QStringLiteral("\r\n")))
+    for (const QString& line : QString::fromUtf8(forward.headAsSent).split(QStringLiteral("\r\n")))
         if (!line.isEmpty())
             out += app::printable(line) + QLatin1Char('\n');
     out += QObject::tr("\nIts answer's header fields:\n");
-    for (const auto& field : forward[QStringLiteral("headers")].toArray())
-        out += app::printable(field[0].toString() + QStringLiteral(": ") + field[1].toString()) + QLatin1Char('\n');
-    const QString preview = forward[QStringLiteral("answer_preview")].toString();
-    out += forward[QStringLiteral("answer_preview_encoding")].toString() == QLatin1String("base64")
+    for (const auto& [name, value] : forward.headers)
+        out += app::printable(QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value)) +
+               QLatin1Char('\n');
+    const QByteArray& preview = forward.answerPreview;
+    out += QString::fromUtf8(preview).toUtf8() != preview
                ? QObject::tr("\nIts answer's body: binary, first %1 bytes kept (base64 in capture.json)\n")
-                     .arg(QByteArray::fromBase64(preview.toLatin1()).size())
-               : QObject::tr("\nIts answer's body (first 64 KiB):\n%1\n").arg(preview);
+                     .arg(preview.size())
+               : QObject::tr("\nIts answer's body (first 64 KiB):\n%1\n").arg(QString::fromUtf8(preview));
     return out;
 }
 
@@ -541,7 +536,7 @@ QString describeRequest(const app::InspectResult& result)
         out += QObject::tr("Transport:  plain %1 over TCP\n")
                    .arg(has("version") ? text("version") : QStringLiteral("HTTP"));
     if (capture.contains(QStringLiteral("forward")))
-        out += describeForward(capture[QStringLiteral("forward")].toObject());
+        out += describeForward(app::ForwardRecord::fromJson(capture[QStringLiteral("forward")].toObject()));
     return out;
 }
 } // namespace
