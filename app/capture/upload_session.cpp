@@ -14,6 +14,17 @@ namespace upin::app {
 
 namespace {
 constexpr qint64 kSampleIntervalMs = 50;
+
+// capture.json's request: method, target, version, headers, head_bytes, read again from the head as received
+// (a connection passes bytes, not JSON; it read the head with at least these limits, so it reads again).
+QJsonObject headJson(const QByteArray& rawHead)
+{
+    core::HttpLimits limits;
+    limits.maxHeadBytes = std::max<size_t>(limits.maxHeadBytes, size_t(rawHead.size()));
+    core::HeadReader reader(limits);
+    auto used = reader.feed({rawHead.constData(), size_t(rawHead.size())});
+    return used && reader.complete() ? requestHeadToJson(reader.head(), reader.headBytes()) : QJsonObject{};
+}
 constexpr qsizetype kMaxStoredSamples = 20'000;
 
 QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
@@ -131,7 +142,7 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     e.captureId = m_id;
     e.endpoint = endpointLabel();
     e.client = m_request.client;
-    e.tls = transportLabel(m_request.transport);
+    e.tls = m_request.transport.label();
     e.matcher = matcherLabel();
     e.bytes = m_bodyBytes;
     // Whole milliseconds begun, as stored captures are listed: a sub-millisecond capture reads 1 ms, with a rate.
@@ -314,14 +325,14 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
         answer["forward"] = forward->toJson();
     if (!m_folder.isEmpty()) {
         QJsonObject capture = answer;
-        QJsonObject request = m_request.head;
+        QJsonObject request = headJson(m_request.rawHead);
         request["target"] = m_request.target; // normalised: an absolute-form target's path and query
         request["host"] = m_request.host;
         request["content_type"] = m_request.contentType;
         request["client"] = m_request.client;
         request["received_at"] = m_request.receivedAt.toString(Qt::ISODateWithMs);
         request["head_ms"] = m_request.headMs;
-        request["transport"] = m_request.transport;
+        request["transport"] = m_request.transport.toJson();
         addWireToJson(request, m_request.framing, &wire);
         capture["request"] = request;
         capture["throughput"] = samplesToJson(m_allSamples);

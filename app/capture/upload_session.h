@@ -43,11 +43,10 @@ struct SessionRequest {
     QString target;
     QString host; // the listener as the client named it (Host, or an absolute-form target's authority)
     core::BodyFraming framing;
-    QJsonObject head;      // requestHeadToJson: method, target, version, headers, head_bytes
-    QByteArray rawHead;    // the head's bytes as received: head.raw, beside body.raw
-    QDateTime receivedAt;  // when the head's first byte arrived (UTC)
-    double headMs = 0;     // from the head's first byte to its last
-    QJsonObject transport; // {"tls": false}, or protocol, cipher, alpn, client_certificate, handshake_ms
+    QByteArray rawHead;   // the head's bytes as received: head.raw, beside body.raw, and capture.json's request
+    QDateTime receivedAt; // when the head's first byte arrived (UTC)
+    double headMs = 0;    // from the head's first byte to its last
+    Transport transport;
     // Forward mode: the upstream URL the request goes on to. Its capture gets a folder of its own ("forward") even
     // when no part is stored, listed as "→ URL", and finish() adds the upstream's side.
     QString forwardedTo;

@@ -282,10 +282,8 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     request.contentType = toQString(head.field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing;
-    request.head = requestHeadToJson(head, m_head.headBytes());
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
     request.receivedAt = m_headStartedAt;
-    request.transport = QJsonObject{{"tls", false}};
     request.parser = m_shared->config.parser;
     request.parser.maxBodySize = m_shared->config.maxBodyBytes;
     // The hash as the listener chooses it: ?hash=, else the client's Upload-Inspector-Hash (our sender's), else

@@ -101,9 +101,9 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
         QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
 }
 
-QJsonObject Connection::transport() const
+Transport Connection::transport() const
 {
-    return m_handshake ? m_handshake->transport() : QJsonObject{{"tls", false}};
+    return m_handshake ? m_handshake->transport() : Transport{};
 }
 
 void Connection::respondBusy()
@@ -276,7 +276,6 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing;
-    request.head = requestHeadToJson(m_head.head(), m_head.headBytes());
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
     request.receivedAt = m_headStartedAt;
     request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
@@ -485,7 +484,7 @@ void Connection::recordRefusal(const QString& reason, int status, std::optional<
     RefusedRequest refused = RefusedRequest::fromHead(m_head, status, reason, error);
     refused.receivedAt = m_headStartedAt;
     refused.client = m_client;
-    refused.tls = transportLabel(transport());
+    refused.tls = transport().label();
     app::recordRefusal(m_shared->store, m_publish, std::move(refused));
 }
 

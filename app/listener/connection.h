@@ -36,8 +36,8 @@ public:
 private:
     enum class State : uint8_t { Head, Body, Closing };
 
-    QJsonObject transport() const; // {"tls": false}, or what the TLS handshake agreed
-    void respondBusy();            // 503: every slot is taken
+    Transport transport() const; // plain, or what the TLS handshake agreed
+    void respondBusy();          // 503: every slot is taken
     void onReadyRead();
     bool consume(core::ByteView data);
     void onDisconnected();

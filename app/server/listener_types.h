@@ -141,6 +141,29 @@ struct ListenerEvent {
     int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
 };
 
+// How a request came: plain TCP, or TLS and what its handshake agreed (server/tls_handshake.h). capture.json keeps
+// it as request.transport.
+struct Transport {
+    bool tls = false;
+    QString protocol; // "TLSv1.3"
+    QString cipher;
+    QString alpn; // empty: none negotiated
+    bool clientCertificate = false;
+    double handshakeMs = 0;
+    QJsonObject toJson() const
+    {
+        if (!tls)
+            return QJsonObject{{"tls", false}};
+        return QJsonObject{{"tls", true},
+                           {"protocol", protocol},
+                           {"cipher", cipher},
+                           {"alpn", alpn.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(alpn)},
+                           {"client_certificate", clientCertificate},
+                           {"handshake_ms", handshakeMs}};
+    }
+    QString label() const { return tls ? protocol : QString(); } // as the captures list shows it
+};
+
 // A capture's request.transport (capture.json) as the captures list shows it: "TLSv1.3", or empty over plain HTTP.
 inline QString transportLabel(const QJsonObject& transport)
 {

@@ -15,14 +15,12 @@ TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSes
         m_done = true;
         const QSslCipher cipher = m_socket.sessionCipher();
         const QByteArray alpn = m_socket.sslConfiguration().nextNegotiatedProtocol();
-        m_transport = QJsonObject{
-            {"tls", true},
-            {"protocol", cipher.protocolString()},
-            {"cipher", cipher.name()},
-            {"alpn", alpn.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromLatin1(alpn))},
-            {"client_certificate", !m_socket.peerCertificate().isNull()},
-            {"handshake_ms", double(m_clock.nsecsElapsed()) / 1e6},
-        };
+        m_transport = Transport{true,
+                                cipher.protocolString(),
+                                cipher.name(),
+                                QString::fromLatin1(alpn),
+                                !m_socket.peerCertificate().isNull(),
+                                double(m_clock.nsecsElapsed()) / 1e6};
         onEncrypted();
     });
     // Server side, no client certificate is asked for or checked: nothing here is a reason to refuse.

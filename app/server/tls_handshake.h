@@ -25,8 +25,8 @@ public:
     bool done() const { return m_done; }
     // Counted and published once, however many reasons come (a deadline, the client's close, an error).
     void fail(const QString& why);
-    // {"tls": true, "protocol", "cipher", "alpn", "client_certificate", "handshake_ms"} once done.
-    const QJsonObject& transport() const { return m_transport; }
+    // What the handshake agreed, once done.
+    const Transport& transport() const { return m_transport; }
 
 private:
     QSslSocket& m_socket;
@@ -35,7 +35,7 @@ private:
     QString m_client;
     std::function<void()> m_onFailed;
     QElapsedTimer m_clock;
-    QJsonObject m_transport{{"tls", true}};
+    Transport m_transport{true, {}, {}, {}, false, 0};
     bool m_done = false;
     bool m_failed = false;
 };
