@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace upin::core {
@@ -76,9 +77,12 @@ Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target
     const std::string_view clientHost = head.field("host");
     appendField(out, "Host", target.preserveHost && !clientHost.empty() ? clientHost : target.upstreamHost);
     std::string forwardedFor;
+    bool lengthSent = false; // Content-Length repeated with one value (bodyFraming allows it) goes on once
     for (const HttpField& field : head.fields) {
         if (equalsIgnoreCase(field.name, "host") || named(field.name, kHopByHop) || named(field.name, dropped) ||
             named(field.name, kReplaced))
+            continue;
+        if (equalsIgnoreCase(field.name, "content-length") && std::exchange(lengthSent, true))
             continue;
         if (equalsIgnoreCase(field.name, "x-forwarded-for")) { // a chain, in the order the fields came
             forwardedFor.append(field.value).append(", ");

@@ -97,6 +97,10 @@ TEST_CASE("relayed heads: Host preserved on request, X-Forwarded-For chained in 
     CHECK(originForm("/p") == "/p");
     CHECK(relay("GET http://h?q HTTP/1.1\r\n\r\n").value().starts_with("GET /?q HTTP/1.1\r\n"));
     CHECK(relay("OPTIONS * HTTP/1.1\r\n\r\n").value().starts_with("OPTIONS * HTTP/1.1\r\n"));
+    // Content-Length repeated with one value goes on once.
+    CHECK(relay("POST /x HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n").value() ==
+          "POST /x HTTP/1.1\r\nHost: up:9000\r\nContent-Length: 5\r\nX-Forwarded-For: 127.0.0.1\r\n"
+          "X-Forwarded-Proto: http\r\n\r\n");
     // HTTP/1.0 in, HTTP/1.1 out: what we send is ours.
     CHECK(relay("POST /x HTTP/1.0\r\nContent-Length: 0\r\n\r\n").value().starts_with("POST /x HTTP/1.1\r\n"));
 }

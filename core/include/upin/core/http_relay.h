@@ -8,7 +8,8 @@
 //   dropping the framing while the body goes on would let the upstream read the body as a request of its own
 //   (request smuggling), and nginx refuses framing conflicts the same way.
 // - The framing fields go on as they came, so the upstream reads the body exactly as it is passed on: byte for
-//   byte, in the client's framing (bodyFraming() has already refused anything ambiguous).
+//   byte, in the client's framing (bodyFraming() has already refused anything ambiguous); a Content-Length
+//   repeated with the same value goes on once (RFC 9110 8.6).
 // - Host is the upstream's, unless preserved; X-Forwarded-For gets the client's address after any it had,
 //   X-Forwarded-Proto and X-Forwarded-Host are ours (a client's own are replaced).
 // - The target goes in origin form (an absolute-form target's path and query) after the upstream's path prefix.
