@@ -195,27 +195,61 @@ void CaptureStore::recordRefused(RefusedRequest& refused)
     refused.id = nextId();
     const QJsonObject json = refused.toJson();
     {
+        // A quota of their own in the recent list: a flood of refusals does not push captures out of it.
         QMutexLocker lock(&m_mutex);
-        m_recent.append(json);
-        while (m_recent.size() > std::min(m_retention.keepCaptures, kMaxRecent))
-            m_recent.removeFirst();
+        m_recentRefused.append(json);
+        while (m_recentRefused.size() > std::min(m_retention.keepCaptures, kMaxRecent))
+            m_recentRefused.removeFirst();
     }
-    QMutexLocker lock(&m_refusedMutex);
+    {
+        // Appended on the store's own low-priority thread, in batches: a flood of refusals puts no file work on
+        // the thread that serves uploads. What waits is bounded too: past a log's size, newer lines are dropped.
+        QMutexLocker lock(&m_refusedMutex);
+        if (m_refusedPending.size() > kRefusedLogBytes)
+            return;
+        m_refusedPending += QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
+    }
+    if (!m_refusedFlushQueued.exchange(true))
+        m_cleaner.start([this] { flushRefused(); });
+}
+
+void CaptureStore::flushRefused()
+{
+    m_refusedFlushQueued = false;
+    QByteArray lines;
+    {
+        QMutexLocker lock(&m_refusedMutex);
+        lines.swap(m_refusedPending);
+    }
+    if (lines.isEmpty())
+        return;
     const QString path = refusedLog();
-    if (QFileInfo(path).size() > kRefusedLogBytes) {
+    const qint64 size = QFileInfo(path).size();
+    if (size > 0 && size + lines.size() > kRefusedLogBytes) { // each file stays within the bound
         QFile::remove(path + QStringLiteral(".1"));
         QFile::rename(path, path + QStringLiteral(".1"));
     }
     QDir().mkpath(m_root);
     QFile file(path);
     if (file.open(QIODevice::Append))
-        file.write(QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n');
+        file.write(lines);
 }
 
 QJsonArray CaptureStore::recent() const
 {
     QMutexLocker lock(&m_mutex);
-    return m_recent;
+    if (m_recentRefused.isEmpty())
+        return m_recent;
+    // Oldest first, as the ids were given.
+    QList<QJsonValue> all(m_recent.begin(), m_recent.end());
+    all.append(QList<QJsonValue>(m_recentRefused.begin(), m_recentRefused.end()));
+    std::stable_sort(all.begin(), all.end(), [](const QJsonValue& a, const QJsonValue& b) {
+        return a[QLatin1String("id")].toString().toULongLong() < b[QLatin1String("id")].toString().toULongLong();
+    });
+    QJsonArray out;
+    for (const QJsonValue& entry : all)
+        out.append(entry);
+    return out;
 }
 
 std::optional<QJsonObject> CaptureStore::report(const QString& id) const
@@ -232,10 +266,11 @@ std::optional<QJsonObject> CaptureStore::report(const QString& id) const
                                {"folder", QDir(m_root).filePath(it.key())}};
     // Captures that stored no folder (/part-event, /discard, or one whose folder could not be created): the
     // summary in the recent list is all there is.
-    for (const auto& entry : m_recent)
-        if (entry.toObject()[QStringLiteral("id")].toString() == id &&
-            entry.toObject()[QStringLiteral("folder")].toString().isEmpty())
-            return entry.toObject();
+    for (const QJsonArray* list : {&m_recent, &m_recentRefused})
+        for (const auto& entry : *list)
+            if (entry.toObject()[QStringLiteral("id")].toString() == id &&
+                entry.toObject()[QStringLiteral("folder")].toString().isEmpty())
+                return entry.toObject();
     lock.unlock();
     // Folder names carry the id: "capture-<time>-<id>-<endpoint>", also for captures of earlier sessions.
     QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);

@@ -38,10 +38,11 @@ public:
     // can still say what happened to it: writeCaptureJson releases the space just before it writes. The file also
     // marks the folder as receiving for other processes that share the captures folder (a CLI and a window).
     static void reserveCaptureJsonSpace(const QString& folder);
-    // A request refused before its body (refused_request.h): given an id, listed in the recent list, and appended
-    // as one line to refusedLog() in the captures folder, which rolls over to refusedLog() + ".1" past
-    // kRefusedLogBytes, so refusals take at most twice that on disk whatever their number. A failed write is
-    // dropped: the refusal's answer matters more than its record.
+    // A request refused before its body (refused_request.h): given an id, listed in the recent list (with a
+    // quota of its own, keepCaptures), and appended as one line to refusedLog() in the captures folder, on the
+    // store's own thread; the log rolls over to refusedLog() + ".1" past kRefusedLogBytes, so refusals take at
+    // most about twice that on disk whatever their number. A failed write is dropped: the refusal's answer
+    // matters more than its record.
     void recordRefused(RefusedRequest& refused);
     static constexpr qint64 kRefusedLogBytes = qint64{1} << 20;
     QString refusedLog() const;
@@ -66,9 +67,13 @@ private:
     mutable QMutex m_mutex;
     quint64 m_lastId = 0;
     QJsonArray m_recent;
+    QJsonArray m_recentRefused;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
     std::atomic<bool> m_cleanupQueued{false};
-    QMutex m_refusedMutex; // the rolling file's appends
+    void flushRefused();
+    QMutex m_refusedMutex;       // m_refusedPending
+    QByteArray m_refusedPending; // lines for the refused log, waiting for the store's thread
+    std::atomic<bool> m_refusedFlushQueued{false};
     QThreadPool m_cleaner; // last member: destroyed (and waited for) first
 };
 
