@@ -55,6 +55,12 @@ HttpAnswer::Progress HttpAnswer::takeHead(const char*& data, qint64& size, const
 {
     Progress progress;
     while (size > 0 && m_status == 0) {
+        // Every answer starts "HTTP/": anything else (HTTP/0.9, another protocol, garbage) is said at once, not
+        // when a blank line that may never come arrives.
+        for (qint64 i = 0; m_head.headBytes() + size_t(i) < 5 && i < size; ++i)
+            if (data[i] != "HTTP/"[m_head.headBytes() + size_t(i)])
+                return fail(describeError(
+                    "its head", core::Error{core::Errc::MalformedStatusLine, m_head.headBytes() + uint64_t(i)}));
         auto used = m_head.feed({data, size_t(size)});
         if (!used)
             return fail(describeError("its head", used.error()));
@@ -85,9 +91,7 @@ HttpAnswer::Progress HttpAnswer::takeHead(const char*& data, qint64& size, const
         m_statusLine = toBytes(raw.substr(0, raw.find_first_of("\r\n")));
         for (const core::HttpField& field : head.fields)
             m_fields.append({toBytes(field.name), toBytes(field.value)});
-        if (relay) // valid: it may go on
-            relay(raw.data(), qint64(raw.size()));
-        progress.finalHead = true;
+        progress.finalHead = true; // relayed by take(), with the body bytes it came with once they prove valid
         m_complete = m_decoder.done();
     }
     return progress;
@@ -101,21 +105,23 @@ HttpAnswer::Progress HttpAnswer::take(const char* data, qint64 size, const Relay
     m_firstByte = true;
     if (m_status == 0) {
         progress = takeHead(data, size, relay);
-        if (progress.error || m_complete || size == 0) {
-            progress.complete = m_complete;
+        if (progress.error || !progress.finalHead)
             return progress;
-        }
     }
     KeepFirst keep(m_body, m_options.keepBytes);
     const uint64_t before = m_decoder.wireBytes();
-    auto used = m_decoder.feed({data, size_t(size)}, keep);
-    if (!used) { // what came before the error goes on; the rest does not
-        if (relay)
+    auto used = size > 0 ? m_decoder.feed({data, size_t(size)}, keep) : core::Result<size_t>(size_t(0));
+    if (!used) {
+        // A head with broken body bytes in hand goes nowhere (the client can still get a 502); once the head
+        // went, what came before the error goes on, the rest does not.
+        if (relay && !progress.finalHead)
             relay(data, qint64(std::min<uint64_t>(quint64(size), used.error().offset - before)));
-        auto failed = fail(describeError("its body", used.error()));
-        failed.finalHead = progress.finalHead;
-        return failed;
+        if (progress.finalHead)
+            m_status = 0; // not relayed: as if no answer had come
+        return fail(describeError("its body", used.error()));
     }
+    if (progress.finalHead && relay) // valid, and so are the bytes that came with it: it may go on
+        relay(m_head.raw().data(), qint64(m_head.raw().size()));
     if (relay)
         relay(data, qint64(*used));
     if (m_decoder.done()) {

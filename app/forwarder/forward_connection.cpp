@@ -88,6 +88,19 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
                              .arg(m_answer->bytes()));
             return;
         }
+        if (m_state == State::Body && m_earlyAtByte < 0) { // the upstream took nothing more of the body
+            failExchange(504, QStringLiteral("upstream stopped taking the body"),
+                         QStringLiteral("%1 took nothing more of the body for %2 ms, after %3 bytes of it")
+                             .arg(m_settings.upstream.authority())
+                             .arg(m_settings.answerTimeoutMs)
+                             .arg(bytesUpstreamHas()));
+            return;
+        }
+        if (m_answer && m_answer->started()) { // bytes came, but never a whole head
+            failExchange(502, QStringLiteral("bad answer from upstream"),
+                         QStringLiteral("its head did not end within %1 ms").arg(m_settings.answerTimeoutMs));
+            return;
+        }
         failExchange(504, QStringLiteral("upstream too slow"),
                      QStringLiteral("no answer from %1 within %2 ms of the request's end")
                          .arg(m_settings.upstream.authority())
@@ -151,6 +164,8 @@ void ForwardConnection::onClientReadyRead()
         if (m_state == State::Body && !dropping && (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog)) {
             m_idleTimer.stop(); // waiting for the upstream, not the client: a slow server is no slow client
             m_bodyRate.heldBack();
+            if (!m_answerTimer.isActive()) // but the upstream has as long as for an answer to take more
+                m_answerTimer.start(m_settings.answerTimeoutMs);
             return; // resumes when the upstream takes what it has
         }
         if (m_state == State::Body && !dropping && m_upstream) {
@@ -358,6 +373,10 @@ void ForwardConnection::checkBodyRate()
         m_rateTimer.stop();
         return;
     }
+    // Held back now, the upstream not having taken what it has: not the client's fault, whenever in the window it
+    // began (no read comes meanwhile to say so).
+    if (m_upstream && unsentBytes(*m_upstream) > kMaxBacklog)
+        m_bodyRate.heldBack();
     if (auto why = m_bodyRate.check(m_decoder.bodyBytes()))
         failExchange(408, QStringLiteral("client too slow"), *why);
 }

@@ -57,7 +57,8 @@ void ForwardConnection::connectUpstream()
                 m_writtenMs = msSinceHead(); // the last request byte went to the kernel
             m_deliveredTimer.start();
         }
-        if (m_answerTimer.isActive() && m_answer->headRelayed()) // a stalled answer's deadline counts from progress
+        // A stalled answer's deadline, and the one for taking the body, count from progress.
+        if (m_answerTimer.isActive() && (m_answer->headRelayed() || m_state == State::Body))
             m_answerTimer.start(m_settings.answerTimeoutMs);
     };
     connect(upstream, &QTcpSocket::bytesWritten, this, progress);

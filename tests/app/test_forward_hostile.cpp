@@ -53,7 +53,7 @@ TEST_CASE("hostile upstream answers give the client a 502 saying why, never an e
     const Case cases[] = {
         {"garbage status line", "FOO BAR\r\n\r\n", "malformed_status_line"},
         {"two spaces after the version", "HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\nok", "malformed_status_line"},
-        {"an HTTP/0.9 body", "hello, this is no head at all", "before answering"},
+        {"an HTTP/0.9 body", "hello, this is no head at all", "malformed_status_line"},
         {"a bare-LF answer", "HTTP/1.1 200 OK\nContent-Length: 2\n\nok", "bare_line_end"},
         {"a head over the limit", "HTTP/1.1 200 OK\r\nX-Big: " + QByteArray(70000, 'a') + "\r\n\r\n", "head_too_large"},
         {"Content-Length: -1", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "invalid_content_length"},
@@ -66,6 +66,8 @@ TEST_CASE("hostile upstream answers give the client a 502 saying why, never an e
          "conflicting_framing"},
         {"too many interim answers", QByteArray("HTTP/1.1 100 Continue\r\n\r\n").repeated(100), "interim"},
         {"a close mid-head", "HTTP/1.1 200 OK\r\nContent-Le", "middle of its answer's head"},
+        {"a broken first chunk that came with the head", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+         "invalid_chunk_size"},
     };
     for (const Case& c : cases) {
         INFO(c.what);
@@ -80,7 +82,20 @@ TEST_CASE("hostile upstream answers give the client a 502 saying why, never an e
     }
 }
 
-TEST_CASE("an upstream head that never ends gives 504 at the answer deadline", "[forward][hostile]")
+TEST_CASE("an answer that is not HTTP is said at once, even while the upstream keeps the connection open",
+          "[forward][hostile]")
+{
+    RawUpstream upstream("hello, this is no head at all", true);
+    auto f = forwarder(upstream.url());
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+    CHECK(answer.startsWith("HTTP/1.1 502"));
+    CHECK(answer.contains("malformed_status_line"));
+    CHECK(clock.elapsed() < 2000); // not the 60 s answer deadline
+}
+
+TEST_CASE("an upstream head that never ends gives a 502 at the answer deadline", "[forward][hostile]")
 {
     RawUpstream upstream("HTTP/1.1 200 OK\r\nX: y\r\n", true);
     app::ForwardSettings settings;
@@ -89,14 +104,17 @@ TEST_CASE("an upstream head that never ends gives 504 at the answer deadline", "
     QElapsedTimer clock;
     clock.start();
     const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
-    CHECK(answer.startsWith("HTTP/1.1 504"));
+    CHECK(answer.startsWith("HTTP/1.1 502"));
+    CHECK(answer.contains("its head did not end within 800 ms"));
     CHECK(clock.elapsed() < 3000);
 }
 
 TEST_CASE("a broken chunk in an answer already on its way closes the connection, and the capture says 502 and where",
           "[forward][hostile]")
 {
-    RawUpstream upstream("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n", true);
+    RawUpstream upstream(QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n") +
+                             QByteArray("\0SPLIT\0zz\r\n", 10),
+                         true);
     auto f = forwarder(upstream.url());
     QElapsedTimer clock;
     clock.start();
@@ -108,6 +126,25 @@ TEST_CASE("a broken chunk in an answer already on its way closes the connection,
     const QJsonObject error = capture["forward"].toObject()["error"].toObject();
     CHECK(error["status"].toInt() == 502);
     CHECK(error["detail"].toString().contains("invalid_chunk_size"));
+}
+
+TEST_CASE("an upstream that stops taking the body gets a 504 at the answer deadline, and the client no 408",
+          "[forward][hostile]")
+{
+    PythonUpstream upstream(QStringLiteral("silent-reader"));
+    app::ListenerConfig config;
+    config.forward = app::ForwardSettings{};
+    config.forward->upstream = QUrl(upstream.url());
+    config.forward->answerTimeoutMs = 3000;
+    config.guards.minBodyBytesPerSecond = 1024;
+    config.guards.bodyGraceMs = 500;
+    config.guards.bodyRateWindowMs = 500;
+    test::ListenerFixture f(config);
+    const QByteArray body(64 << 20, 'x');
+    const auto [sentAll, answer] = test::sendAllThenRead(f.listener.port(), post({}, body));
+    INFO(answer.left(300).constData());
+    CHECK(answer.startsWith("HTTP/1.1 504"));
+    CHECK(answer.contains("upstream stopped taking the body"));
 }
 
 TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a normal upload is then served",

@@ -11,10 +11,11 @@ usage: upstreams.py MODE [ARG]...; prints the port it listens on, then serves un
   silent              reads the whole body and never answers
   sleepy DELAY        waits DELAY seconds before reading anything, then answers as echo
   http10              answers as echo, but as HTTP/1.0 (no keep-alive), and closes 0.2 s later
+  silent-reader       reads the request head and nothing more, and never answers
   log FILE            appends every byte it receives to FILE and answers nothing (what a smuggled request would
                       reach: the test reads FILE)
   raw FILE [hold]     reads the request, then sends FILE's bytes as its whole answer and closes (with hold: keeps
-                      the connection open, sending nothing more)
+                      the connection open, sending nothing more); a NUL SPLIT NUL in FILE is a 300 ms pause
 """
 import hashlib
 import json
@@ -113,6 +114,11 @@ def answer(conn, status, body, content_type="application/json", close=False, ver
 
 def serve(conn, mode, args):
     rest = b""
+    if mode == "silent-reader":
+        with conn:
+            read_head(conn, b"")
+            time.sleep(3600)
+        return
     if mode == "log":
         with conn, open(args[0], "ab") as log:
             while data := conn.recv(65536):
@@ -143,7 +149,10 @@ def serve(conn, mode, args):
                 return
             rest = body.buffered
             if mode == "raw":
-                conn.sendall(open(args[0], "rb").read())
+                for i, piece in enumerate(open(args[0], "rb").read().split(b"\0SPLIT\0")):
+                    if i:
+                        time.sleep(0.3)
+                    conn.sendall(piece)
                 if len(args) > 1:
                     time.sleep(3600)
                 return
