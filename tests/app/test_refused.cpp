@@ -162,7 +162,7 @@ TEST_CASE("a flood of refused requests stays within the rolling file's bound and
             requests +=
                 "GET /nothing-here-" + QByteArray::number(batch * 100 + i) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
         socket.write(requests);
-        while (answers.count("HTTP/1.1 404") < (batch + 1) * 100 && socket.waitForReadyRead(2000))
+        while (answers.count("HTTP/1.1 404") < qsizetype(batch + 1) * 100 && socket.waitForReadyRead(2000))
             answers += socket.readAll();
     }
     CHECK(answers.count("HTTP/1.1 404") == 6000);
