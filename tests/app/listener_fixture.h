@@ -2,8 +2,8 @@
 // A real listener on 127.0.0.1, port 0, with its own temporary capture folder, for tests that talk to it with
 // real clients (curl, QNetworkAccessManager, raw sockets).
 
-#include "server/listener.h"
 #include "sender/sender.h"
+#include "server/listener.h"
 
 #include "upin/core/digest.h"
 
