@@ -336,7 +336,8 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
         failExchange(400, QStringLiteral("bad request body framing"),
                      QStringLiteral("%1 at byte %2 of the body")
                          .arg(toQString(core::codeName(used.error().code)))
-                         .arg(used.error().offset));
+                         .arg(used.error().offset),
+                     used.error()); // the capture says the same code and byte
         return;
     }
     const size_t n = *used;

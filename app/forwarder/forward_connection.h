@@ -80,9 +80,12 @@ private:
     void checkDelivered();
     quint64 bytesUpstreamHas() const;
     void endExchange();
-    void finishSession(const QString& detail, const ForwardRecord& forward);
+    // cause: why a body that is not whole stopped (default: it ended early, unexpected_eof where it stopped).
+    void finishSession(const QString& detail, const ForwardRecord& forward,
+                       std::optional<core::Error> cause = std::nullopt);
     ForwardRecord record() const;
-    void failExchange(int status, const QString& error, const QString& detail);
+    void failExchange(int status, const QString& error, const QString& detail,
+                      std::optional<core::Error> cause = std::nullopt);
     void dropUpstream();
     double msSinceHead() const;
     void sampleUpstream(bool force);

@@ -270,13 +270,13 @@ ForwardRecord ForwardConnection::record() const
 
 // Ends the exchange's capture with the body's own outcome: whole (complete; what went wrong, if anything, is in
 // forward), or cut off at the byte where it stopped. detail says why in words.
-void ForwardConnection::finishSession(const QString& detail, const ForwardRecord& forward)
+void ForwardConnection::finishSession(const QString& detail, const ForwardRecord& forward,
+                                      std::optional<core::Error> cause)
 {
     const bool whole = m_decoder.done();
-    m_session->finish(m_decoder, whole,
-                      whole ? std::nullopt
-                            : std::optional(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}),
-                      detail, &forward);
+    if (!whole && !cause)
+        cause = core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()};
+    m_session->finish(m_decoder, whole, whole ? std::nullopt : cause, detail, &forward);
     m_session.reset();
     m_tap.reset();
 }
@@ -306,7 +306,8 @@ void ForwardConnection::endExchange()
 
 // A fault: the client gets our JSON answer saying which when it has had nothing of the upstream's final answer;
 // when it has, the connection is closed after what it had (the answer cut off) and the record says where and why.
-void ForwardConnection::failExchange(int status, const QString& error, const QString& detail)
+void ForwardConnection::failExchange(int status, const QString& error, const QString& detail,
+                                     std::optional<core::Error> cause)
 {
     if (!m_session)
         return;
@@ -320,7 +321,7 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
                              {"body_bytes_to_upstream", qint64(m_wireOut)}});
     ForwardRecord forward = record();
     forward.fault = ForwardRecord::Fault{status, error, detail};
-    finishSession(QStringLiteral("%1: %2").arg(error, detail), forward);
+    finishSession(QStringLiteral("%1: %2").arg(error, detail), forward, cause);
     dropUpstream();
     // What went to the client goes out, then our side closes: a cut answer ends at the close (its framing says
     // it is short), ours is whole. The client may still be sending: dropped, so that it reads either.

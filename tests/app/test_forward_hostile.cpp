@@ -189,3 +189,18 @@ TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a nor
     CHECK(served.startsWith("HTTP/1.1 200"));
     CHECK(clock.elapsed() < 6000);
 }
+
+TEST_CASE("a client body whose framing breaks mid-way: the client and the capture name the same code and byte",
+          "[forward][hostile]")
+{
+    test::ListenerFixture upstream;
+    auto f = forwarder(upstream.url(QString()));
+    const QByteArray answer = test::rawExchange(
+        f->listener.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+                            "Content-Type: multipart/form-data; boundary=b\r\n\r\n5\nhello\r\n0\r\n\r\n");
+    CHECK(answer.startsWith("HTTP/1.1 400"));
+    CHECK(answer.contains("bare_line_end at byte 1 of the body"));
+    const QJsonObject capture = test::readJsonFile(f->onlyCaptureFolder() + "/capture.json");
+    CHECK(capture["error"].toObject()["code"].toString() == "bare_line_end");
+    CHECK(capture["error"].toObject()["offset"].toInteger() == 1);
+}
