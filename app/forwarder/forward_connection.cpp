@@ -43,8 +43,10 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     : QObject(parent), m_shared(std::move(shared)), m_settings(*m_shared->config.forward),
       m_publish(std::move(publish)), m_client(new QTcpSocket(this)),
       m_clientSide(*m_client, false, *m_shared, *this, [this] { closeIfWaiting(); }),
-      m_bodyRate(m_shared->config.guards), m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks),
-      m_head(relayLimits())
+      m_deadlines(
+          m_shared->config.guards, [this] { return m_decoder.bodyBytes(); },
+          [this](ClientDeadlines::Missed missed, const QString& why) { onDeadlineMissed(missed, why); }),
+      m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks), m_head(relayLimits())
 {
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable(
@@ -54,26 +56,10 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     // is taken they wait in the kernel, so TCP slows the client.
     m_client->setReadBufferSize(1);
     m_clientAddress = QStringLiteral("%1:%2").arg(m_client->peerAddress().toString()).arg(m_client->peerPort());
-    const ListenerGuards& guards = m_shared->config.guards;
-    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_connectTimer, &m_answerTimer})
+    // Held back now, the upstream not having taken what it has: not the client's fault.
+    m_deadlines.setHeldBackNow([this] { return m_upstream && unsentBytes(*m_upstream) > kMaxBacklog; });
+    for (QTimer* timer : {&m_connectTimer, &m_answerTimer})
         timer->setSingleShot(true);
-    connect(&m_headTimer, &QTimer::timeout, this, [this] {
-        if (m_state != State::Head)
-            return;
-        if (m_head.headBytes() > 0)
-            refuse(408, QStringLiteral("head timeout"), {}, QStringLiteral("the request head did not arrive in time"));
-        else
-            closeAfterAnswer();
-    });
-    connect(&m_idleTimer, &QTimer::timeout, this, [this] {
-        if (m_state == State::Body && m_earlyAtByte < 0)
-            failExchange(408, QStringLiteral("client too slow"),
-                         QStringLiteral("no byte of the body for %1 ms; the upstream request was cut off")
-                             .arg(m_shared->config.guards.idleTimeoutMs));
-    });
-    // Precise: a window that ends just before the grace period's end would be skipped (see Connection).
-    m_rateTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_rateTimer, &QTimer::timeout, this, &ForwardConnection::checkBodyRate);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
         failExchange(502, QStringLiteral("upstream unreachable"),
                      QStringLiteral("no connection to %1 within %2 ms")
@@ -130,7 +116,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
         refuse(503, QStringLiteral("too many connections"), {}, {}, "Retry-After: 2\r\n");
         return;
     }
-    m_headTimer.start(guards.headTimeoutMs);
+    m_deadlines.headDeadline();
     if (m_client->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
 }
@@ -162,8 +148,7 @@ void ForwardConnection::onClientReadyRead()
         // The answer came early: the rest is read and dropped, so that the client sees the answer, not a reset.
         const bool dropping = m_state == State::Body && m_earlyAtByte >= 0;
         if (m_state == State::Body && !dropping && (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog)) {
-            m_idleTimer.stop(); // waiting for the upstream, not the client: a slow server is no slow client
-            m_bodyRate.heldBack();
+            m_deadlines.waitingOnUs();     // waiting for the upstream, not the client: a slow server is no slow client
             if (!m_answerTimer.isActive()) // but the upstream has as long as for an answer to take more
                 m_answerTimer.start(m_settings.answerTimeoutMs);
             return; // resumes when the upstream takes what it has
@@ -182,18 +167,15 @@ void ForwardConnection::onClientReadyRead()
         }
         core::BlockPool::Block block = m_blocks.tryAcquire();
         if (!block) {
-            m_idleTimer.stop(); // waiting for our own hashing: called again when it lets a block go
-            m_bodyRate.heldBack();
+            m_deadlines.waitingOnUs(); // waiting for our own hashing: called again when it lets a block go
             return;
         }
         const qint64 got = readSocketInto(*m_client, block->data(), kReadChunk);
         if (got <= 0) {
-            if (m_state == State::Body && !m_idleTimer.isActive()) // the client's turn: its deadline runs
-                m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+            m_deadlines.clientsTurn(); // its idle deadline runs
             return;
         }
-        if (m_state == State::Body)
-            m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+        m_deadlines.clientSent();
         consume({block->data(), size_t(got)}, block);
     }
 }
@@ -213,7 +195,7 @@ void ForwardConnection::processHead(core::ByteView data)
     if (m_head.headBytes() == 0) {
         if (m_clientSide.waiting())
             requestBegins();
-        m_headStartedAt = QDateTime::currentDateTimeUtc();
+        m_deadlines.headArrives();
     }
     auto used = m_head.feed(data);
     if (!used) {
@@ -224,7 +206,7 @@ void ForwardConnection::processHead(core::ByteView data)
     }
     if (!m_head.complete())
         return;
-    m_headTimer.stop();
+    m_deadlines.headDone();
     m_pendingClient = QByteArray(data.data() + *used, qsizetype(data.size() - *used));
     // The listener's guards, word for word: Host, Origin, bodies on GET/HEAD/OPTIONS.
     const RequestAdmission admission = admitRequest(m_head.head(), m_shared->config.guards, "forwarder", false);
@@ -298,7 +280,7 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing;
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
-    request.receivedAt = m_headStartedAt;
+    request.receivedAt = m_deadlines.headStartedAt();
     request.parser = m_shared->config.parser;
     request.parser.maxBodySize = m_shared->config.maxBodyBytes;
     // The hash as the listener chooses it: ?hash=, else the client's Upload-Inspector-Hash (our sender's), else
@@ -352,8 +334,7 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
     if (!m_decoder.done())
         return;
     m_at.clientLastByte = msSinceHead();
-    m_idleTimer.stop();
-    m_rateTimer.stop();
+    m_deadlines.stop();
     m_pendingClient = QByteArray(data.data() + n, qsizetype(data.size() - n)); // the next request's first bytes
     if (m_tap->digest)
         m_tap->digestHex = toQString(m_tap->digest->finishHex());
@@ -368,18 +349,21 @@ void ForwardConnection::processBody(core::ByteView data, const core::BlockPool::
     }
 }
 
-void ForwardConnection::checkBodyRate()
+void ForwardConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why)
 {
-    if (m_state != State::Body || m_earlyAtByte >= 0) {
-        m_rateTimer.stop();
+    if (missed == ClientDeadlines::Missed::Head) {
+        if (m_state != State::Head)
+            return;
+        if (m_head.headBytes() > 0)
+            refuse(408, QStringLiteral("head timeout"), {}, why);
+        else
+            closeAfterAnswer(); // a connection that sent nothing is not a request
         return;
     }
-    // Held back now, the upstream not having taken what it has: not the client's fault, whenever in the window it
-    // began (no read comes meanwhile to say so).
-    if (m_upstream && unsentBytes(*m_upstream) > kMaxBacklog)
-        m_bodyRate.heldBack();
-    if (auto why = m_bodyRate.check(m_decoder.bodyBytes()))
-        failExchange(408, QStringLiteral("client too slow"), *why);
+    if (m_state == State::Body && m_earlyAtByte < 0)
+        failExchange(
+            408, QStringLiteral("client too slow"),
+            missed == ClientDeadlines::Missed::Idle ? why + QStringLiteral("; the upstream request was cut off") : why);
 }
 
 // Keep-alive: the connection waits for the next request up to keepAliveTimeoutMs, and gives its slot to a new
@@ -395,7 +379,7 @@ void ForwardConnection::waitForNextRequest()
 void ForwardConnection::requestBegins()
 {
     m_clientSide.requestBegins();
-    m_headTimer.start(m_shared->config.guards.headTimeoutMs);
+    m_deadlines.headDeadline();
 }
 
 // Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
@@ -426,7 +410,7 @@ void ForwardConnection::refuse(int status, const QString& error, std::optional<c
                                      : detail.isEmpty() ? error
                                                         : QStringLiteral("%1: %2").arg(error, detail),
                                      code);
-        refused.receivedAt = m_headStartedAt;
+        refused.receivedAt = m_deadlines.headStartedAt();
         refused.client = m_clientAddress;
         recordRefusal(m_shared->store, m_publish, std::move(refused));
     }
@@ -443,8 +427,7 @@ void ForwardConnection::respondJson(int status, const QJsonObject& body, const Q
 void ForwardConnection::closeAfterAnswer()
 {
     m_state = State::Closing;
-    for (QTimer* timer : {&m_headTimer, &m_idleTimer, &m_rateTimer})
-        timer->stop();
+    m_deadlines.stop();
     m_clientSide.closeAfterAnswer();
     QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
 }

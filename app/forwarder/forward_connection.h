@@ -21,6 +21,7 @@
 #include "capture/forward_record.h"
 #include "capture/upload_session.h"
 #include "common/http_answer.h"
+#include "server/client_deadlines.h"
 #include "server/client_side.h"
 #include "server/connection_guards.h"
 #include "server/listener_shared.h"
@@ -61,7 +62,7 @@ private:
     void processBody(core::ByteView data, const core::BlockPool::Block& block); // block: where data lies, or null
     void startExchange(const RequestAdmission& admission);
     void startSession(const RequestAdmission& admission);
-    void checkBodyRate();
+    void onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why);
     void waitForNextRequest();
     void requestBegins();
     void closeIfWaiting();
@@ -97,13 +98,10 @@ private:
     ClientSide m_clientSide;          // slot, keep-alive wait, answer deadline, lingering close
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     QString m_clientAddress;
-    QTimer m_headTimer;
-    QTimer m_idleTimer; // no byte from the client for this long mid-body: 408, the upstream request aborted
-    QTimer m_rateTimer; // every window while a body arrives
+    ClientDeadlines m_deadlines; // the head's, a pause in the body's, the minimum body rate
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written
-    BodyRate m_bodyRate;
     State m_state = State::Head;
     core::BlockPool m_blocks; // client reads, held by the hashing pipeline until it has seen them
 
@@ -130,7 +128,6 @@ private:
     QByteArray m_upstreamHead;  // the rewritten head, as sent
     QByteArray m_pendingClient; // read but not yet passed on (the next request, or bytes held while connecting)
     QElapsedTimer m_clock;      // from the request head's completion
-    QDateTime m_headStartedAt;  // the request's first byte, in UTC
     quint64 m_wireIn = 0;       // request body bytes (as framed) from the client
     quint64 m_wireOut = 0;      // of them, handed to the upstream socket
     QList<ThroughputSample> m_upstreamSamples; // body bytes the upstream had taken, every 50 ms

@@ -105,16 +105,13 @@ void ForwardConnection::sendHead()
     m_connectTimer.stop();
     m_upstream->write(m_upstreamHead);
     m_state = State::Body;
-    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
     if (m_decoder.done()) { // no body
         m_at.clientLastByte = msSinceHead();
         m_state = State::Answer;
         m_answerTimer.start(m_settings.answerTimeoutMs);
         return;
     }
-    m_bodyRate.start();
-    if (m_bodyRate.enabled())
-        m_rateTimer.start(m_bodyRate.windowMs());
+    m_deadlines.bodyBegins();
     QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
 }
 
@@ -206,8 +203,7 @@ void ForwardConnection::onFinalHead()
     if (m_state == State::Body || m_state == State::Connecting) { // before the body's end: it goes no further
         m_earlyAtByte = qint64(bytesUpstreamHas());
         m_requestKeepAlive = false;
-        m_rateTimer.stop();
-        m_idleTimer.stop();
+        m_deadlines.stop();
         sampleUpstream(true);
     }
 }
@@ -311,7 +307,8 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
 {
     if (!m_session)
         return;
-    for (QTimer* timer : {&m_idleTimer, &m_rateTimer, &m_connectTimer, &m_answerTimer, &m_deliveredTimer})
+    m_deadlines.stop();
+    for (QTimer* timer : {&m_connectTimer, &m_answerTimer, &m_deliveredTimer})
         timer->stop();
     const bool answerRelayed = m_answer && m_answer->headRelayed();
     if (!answerRelayed)

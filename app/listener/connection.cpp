@@ -45,7 +45,10 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
                        UploadSession::Publish publish, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)),
       m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
-      m_clientSide(*m_socket, tls, *m_shared, *this, [this] { closeIfWaiting(); }), m_bodyRate(m_shared->config.guards),
+      m_clientSide(*m_socket, tls, *m_shared, *this, [this] { closeIfWaiting(); }),
+      m_deadlines(
+          m_shared->config.guards, [this] { return m_decoder.bodyBytes(); },
+          [this](ClientDeadlines::Missed missed, const QString& why) { onDeadlineMissed(missed, why); }),
       m_blocks(size_t(kReadChunk), kReadBlocks, m_shared->readBlocks)
 {
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
@@ -69,10 +72,6 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
                 m_state = State::Closing;
                 m_clientSide.drop();
             });
-    for (QTimer* timer : {&m_headTimer, &m_idleTimer})
-        timer->setSingleShot(true);
-    connect(&m_headTimer, &QTimer::timeout, this, [this] { onTimeout("head"); });
-    connect(&m_idleTimer, &QTimer::timeout, this, [this] { onTimeout("idle"); });
     auto answerProgress = [this] { // requests held back while the client did not take its answers
         if (!m_unprocessed.isEmpty() && unsentBytes(*m_socket) <= kMaxAnswerBacklog)
             QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
@@ -80,23 +79,18 @@ Connection::Connection(qintptr descriptor, bool tls, std::shared_ptr<ListenerSha
     connect(m_socket, &QTcpSocket::bytesWritten, this, answerProgress);
     if (m_tls)
         connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, answerProgress);
-    // Precise: a coarse timer may fire 5% early, and a window that ends just before the grace period's end would
-    // be skipped, holding a too-slow client for a whole window more.
-    m_rateTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_rateTimer, &QTimer::timeout, this, &Connection::checkBodyRate);
     connect(m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &Connection::onDisconnected);
     if (!m_clientSide.admitted()) { // answered, then lingering, as any
         if (m_tls) {                // over TLS, once the handshake is done (within the head deadline, as any)
             m_busyAnswerPending = true;
-            m_headTimer.start(m_shared->config.guards.headTimeoutMs);
+            m_deadlines.headDeadline();
         } else {
             respondBusy();
         }
         return;
     }
-    m_headTimer.start(m_shared->config.guards.headTimeoutMs);
-    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+    m_deadlines.headDeadline();
     if (m_socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &Connection::onReadyRead, Qt::QueuedConnection);
 }
@@ -131,7 +125,7 @@ void Connection::onReadyRead()
         m_clientSide.dropped(dropped); // ends the connection at a cap
         return;
     }
-    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+    m_deadlines.clientSent();
     if (!m_unprocessed.isEmpty()) {
         const QByteArray held = std::exchange(m_unprocessed, {});
         if (!consume(core::ByteView(held.constData(), size_t(held.size()))))
@@ -140,8 +134,8 @@ void Connection::onReadyRead()
     while (m_state != State::Closing && m_unprocessed.isEmpty() && m_socket->bytesAvailable() > 0) {
         m_readBlock = m_blocks.tryAcquire();
         if (!m_readBlock) {
-            m_bodyRate.heldBack(); // our own pipeline is behind, not the client
-            return;                // all in the upload's pipeline: called again when it lets one go
+            m_deadlines.waitingOnUs(); // our own pipeline is behind, not the client
+            return;                    // all in the upload's pipeline: called again when it lets one go
         }
         qint64 got = m_socket->read(m_readBlock->data(), kReadChunk);
         if (got > 0)
@@ -173,9 +167,8 @@ bool Connection::consume(core::ByteView data)
 size_t Connection::processHead(core::ByteView data)
 {
     if (m_head.headBytes() == 0) { // the request's first byte: its capture's received_at and head time count from here
-        m_headStartedAt = QDateTime::currentDateTimeUtc();
+        m_deadlines.headArrives();
         m_requestRecorded = false;
-        m_headClock.start();
     }
     auto used = m_head.feed(data);
     if (!used) {
@@ -191,7 +184,7 @@ size_t Connection::processHead(core::ByteView data)
 
 void Connection::startRequest()
 {
-    m_headTimer.stop();
+    m_deadlines.headDone();
     const core::RequestHead& head = m_head.head();
     RequestAdmission admission = admitRequest(head, m_shared->config.guards, "listener", m_tls);
     m_target = admission.target;
@@ -277,8 +270,8 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     request.keepRaw = m_shared->config.keepRaw;
     request.framing = m_framing;
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
-    request.receivedAt = m_headStartedAt;
-    request.headMs = double(m_headClock.nsecsElapsed()) / 1e6;
+    request.receivedAt = m_deadlines.headStartedAt();
+    request.headMs = m_deadlines.headMs();
     request.transport = transport();
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = requestedHashName(query.query(), m_head.head());
@@ -310,9 +303,7 @@ void Connection::startUpload(Endpoint endpoint, const QUrlQuery& query)
     }
     m_decoder = core::BodyDecoder(m_framing);
     m_state = State::Body;
-    m_bodyRate.start();
-    if (m_bodyRate.enabled())
-        m_rateTimer.start(m_bodyRate.windowMs());
+    m_deadlines.bodyBegins();
     if (m_framing.expectContinue)
         m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     if (m_decoder.done())
@@ -347,38 +338,30 @@ void Connection::endUpload(std::optional<core::Error> cutShort, int status, cons
     const CaptureState state = m_session->state();
     m_session.reset();
     m_blocks.releaseIdle(1);
-    m_rateTimer.stop();
+    m_deadlines.stop();
     if (state == CaptureState::Failed || !cutShort) // storing failed (507), or the capture's own outcome
         status = statusFor(state);
     respondJson(status, answer, status != 200 || !m_framing.keepAlive);
 }
 
-// Body too slow: after the grace period, each window must bring its share of the minimum rate.
-void Connection::checkBodyRate()
-{
-    if (m_state != State::Body || !m_session) {
-        m_rateTimer.stop();
-        return;
-    }
-    if (auto why = m_bodyRate.check(m_decoder.bodyBytes()))
-        endUpload(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, 408, *why);
-}
-
-void Connection::onTimeout(const char* what)
+void Connection::onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why)
 {
     if (m_handshake && !m_handshake->done()) {
-        m_handshake->fail(QStringLiteral("the TLS handshake did not finish within the %1 timeout (%2 s)")
-                              .arg(QLatin1String(what))
-                              .arg(double(m_shared->config.guards.headTimeoutMs) / 1000));
+        m_handshake->fail(QStringLiteral("the TLS handshake did not finish in time: %1").arg(why));
         return;
     }
     if (m_state == State::Closing)
         return;
+    if (missed == ClientDeadlines::Missed::BodyRate && m_session) {
+        endUpload(core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, 408, why);
+        return;
+    }
     if (m_session) {
-        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
+        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()}, why);
         m_session.reset();
     }
-    respond(408, "text/plain", QByteArray(what) + " timeout\n", true);
+    const QByteArray what = missed == ClientDeadlines::Missed::Head ? "head timeout: " : "idle timeout: ";
+    respond(408, "text/plain", what + why.toUtf8() + '\n', true);
 }
 
 void Connection::onDisconnected()
@@ -403,8 +386,7 @@ void Connection::onDisconnected()
         m_session.reset();
     }
     m_state = State::Closing;
-    m_headTimer.stop();
-    m_idleTimer.stop();
+    m_deadlines.stop();
     deleteLater();
 }
 
@@ -430,16 +412,14 @@ void Connection::waitForNextRequest()
 {
     m_state = State::Head;
     m_head.reset();
-    m_headTimer.stop();
-    m_idleTimer.stop();
+    m_deadlines.stop();
     m_clientSide.waitForNextRequest();
 }
 
 void Connection::requestBegins()
 {
     m_clientSide.requestBegins();
-    m_headTimer.start(m_shared->config.guards.headTimeoutMs);
-    m_idleTimer.start(m_shared->config.guards.idleTimeoutMs);
+    m_deadlines.headDeadline();
 }
 
 // Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
@@ -460,9 +440,7 @@ void Connection::closeIfWaiting()
 void Connection::closeAfterAnswer()
 {
     m_state = State::Closing;
-    m_headTimer.stop();
-    m_idleTimer.stop();
-    m_rateTimer.stop();
+    m_deadlines.stop();
     m_clientSide.closeAfterAnswer();
 }
 
@@ -482,7 +460,7 @@ void Connection::respondError(int status, core::Error error, bool close)
 void Connection::recordRefusal(const QString& reason, int status, std::optional<core::Error> error)
 {
     RefusedRequest refused = RefusedRequest::fromHead(m_head, status, reason, error);
-    refused.receivedAt = m_headStartedAt;
+    refused.receivedAt = m_deadlines.headStartedAt();
     refused.client = m_client;
     refused.tls = transport().label();
     app::recordRefusal(m_shared->store, m_publish, std::move(refused));

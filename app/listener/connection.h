@@ -3,6 +3,7 @@
 // into an UploadSession, answers, and keeps the connection alive between requests when the client allows.
 
 #include "capture/upload_session.h"
+#include "server/client_deadlines.h"
 #include "server/client_side.h"
 #include "server/connection_guards.h"
 #include "server/listener_shared.h"
@@ -11,9 +12,7 @@
 #include "upin/core/http.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
 #include <QUrlQuery>
 
 #include <memory>
@@ -41,8 +40,7 @@ private:
     void onReadyRead();
     bool consume(core::ByteView data);
     void onDisconnected();
-    void onTimeout(const char* what);
-    void checkBodyRate();
+    void onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why);
     size_t processHead(core::ByteView data);
     size_t processBody(core::ByteView data);
     void startRequest();
@@ -69,12 +67,7 @@ private:
     std::optional<TlsHandshake> m_handshake; // on the TLS port
     bool m_busyAnswerPending = false;        // a 503 to send once the handshake is done
     QString m_client;
-    QTimer m_headTimer;
-    QTimer m_idleTimer;
-    QTimer m_rateTimer;        // every bodyRateWindowMs while a body arrives
-    QElapsedTimer m_headClock; // from the request's first byte
-    QDateTime m_headStartedAt; // the same moment, in UTC
-    BodyRate m_bodyRate;
+    ClientDeadlines m_deadlines; // the head's (and the TLS handshake's), a pause in the body's, the minimum rate
     State m_state = State::Head;
     core::HeadReader m_head;
     core::BodyDecoder m_decoder;
