@@ -135,13 +135,8 @@ void ForwardConnection::onClientReadyRead()
 {
     while (true) {
         if (m_state == State::Closing) { // lingering: drop what the client still sends, within the caps
-            char scratch[65536];
-            const qint64 got = readSocketInto(*m_client, scratch, qint64(sizeof scratch));
-            if (got <= 0)
-                return;
-            if (!m_clientSide.dropped(quint64(got)))
-                return; // a cap ended it
-            continue;
+            m_clientSide.dropArriving();
+            return;
         }
         if (m_state != State::Head && m_state != State::Body)
             return; // Connecting, Answer: the next request waits in the socket until this exchange ends

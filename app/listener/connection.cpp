@@ -118,11 +118,7 @@ Connection::~Connection()
 void Connection::onReadyRead()
 {
     if (m_state == State::Closing) { // lingering: drop what the client still sends
-        core::BlockPool::Block scratch = m_blocks.tryAcquire();
-        quint64 dropped = 0;
-        for (qint64 got; scratch && (got = m_socket->read(scratch->data(), kReadChunk)) > 0;)
-            dropped += quint64(got);
-        m_clientSide.dropped(dropped); // ends the connection at a cap
+        m_clientSide.dropArriving();
         return;
     }
     m_deadlines.clientSent();

@@ -1,5 +1,6 @@
 #include "server/client_side.h"
 
+#include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
 #include "server/request_admission.h"
 
@@ -133,6 +134,14 @@ bool ClientSide::dropped(quint64 bytes)
         return true;
     drop();
     return false;
+}
+
+void ClientSide::dropArriving()
+{
+    char scratch[65536];
+    for (qint64 got; (got = readSocketInto(m_socket, scratch, qint64(sizeof scratch))) > 0;)
+        if (!dropped(quint64(got)))
+            return; // a cap ended it
 }
 
 void ClientSide::drop()

@@ -44,6 +44,8 @@ public:
     bool closing() const { return m_closing; }
     // Lingering: `bytes` more arrived and were dropped. False when that ends the connection (it is dropped).
     bool dropped(quint64 bytes);
+    // Lingering: reads what the client still sends and drops it, within the caps. Called on each readyRead.
+    void dropArriving();
     void drop(); // at once, without lingering
 
 private:
