@@ -185,7 +185,7 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
         if (why.isEmpty())
             plan = app::resendPlanFor(result, base, {}, &why); // this listener, on the port it has now
         const QString command = plan ? plan->toCurl() : QString();
-        const QString partsDir = result.capture.isEmpty() ? result.path + QStringLiteral(".parts") : QString();
+        const QString partsDir = !result.capture ? result.path + QStringLiteral(".parts") : QString();
         QMetaObject::invokeMethod(
             qApp,
             [window, self, command, why, partsDir] {
@@ -301,7 +301,7 @@ void ServiceWiring::connectSender()
     connect(m_sender, &app::Sender::runFinished, view, [this](const app::RunResult& result) {
         m_window.sendView()->onRunFinished(result);
         // Our own listener's answer names its capture: show what it received beside what was sent.
-        const QString id = QJsonDocument::fromJson(result.response).object()[QStringLiteral("capture_id")].toString();
+        const QString id = app::CaptureRecord::fromJson(QJsonDocument::fromJson(result.response).object()).id;
         if (id.isEmpty())
             return;
         QStringList sent;

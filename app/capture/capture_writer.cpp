@@ -1,7 +1,7 @@
 #include "capture/capture_writer.h"
 
 #include "capture/capture_store.h"
-#include "capture/field_value.h"
+#include "capture/kept_part.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -90,7 +90,7 @@ bool CaptureWriter::openPartFile(const core::PartSummary& part)
     m_partFile.setFileName(QDir(m_folder).filePath(name));
     if (!m_partFile.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) // large writes: skip Qt's extra copy
         return write(m_partFile, {}, part.bodyOffset);
-    m_kept.last()["saved_as"] = name;
+    m_kept.last().savedAs = name;
     return true;
 }
 
@@ -101,7 +101,7 @@ void CaptureWriter::onHeadersComplete(uint64_t offset)
     m_parts.onHeadersComplete(offset);
     const core::PartSummary& part = *m_parts.currentPart();
     m_partStored = 0;
-    m_kept.append(QJsonObject{});
+    m_kept.append(KeptPart{});
     m_collectingField = !part.filename.has_value();
     m_fieldValue.clear();
     m_fieldTruncated = false;
@@ -146,9 +146,9 @@ void CaptureWriter::finishKeptValue()
     if (!m_collectingField || m_kept.isEmpty())
         return;
     m_collectingField = false;
-    QJsonObject& kept = m_kept.last();
-    storeFieldValue(kept, m_fieldValue, m_parts.currentPart()->contentType);
-    kept["value_truncated"] = m_fieldTruncated;
+    KeptPart& kept = m_kept.last();
+    kept.setValue(m_fieldValue, m_parts.currentPart()->contentType);
+    kept.valueTruncated = m_fieldTruncated;
     m_fieldValue.clear();
 }
 

@@ -5,6 +5,8 @@
 // hashes: writing then overlaps hashing as well as reading. It knows nothing of hashes or answers. The first write
 // that fails stops it; failure() says which file, why, and the first body byte not stored.
 
+#include "capture/kept_part.h"
+
 #include "upin/core/event_recorder.h"
 
 #include <QByteArray>
@@ -47,9 +49,8 @@ public:
     void close();
     bool failed() const { return m_failed.load(std::memory_order_relaxed); } // from any thread
     const std::optional<StoreFailure>& failure() const { return m_failure; } // after close()
-    // What was kept of each top-level part, by index: "saved_as" (a file in the folder) and/or an inline "value"
-    // of a form field ("value_encoding", "value_truncated"). Merged into the parts' JSON.
-    const QList<QJsonObject>& kept() const { return m_kept; }
+    // What was kept of each top-level part, by index: a file in the folder and/or a form field's inline value.
+    const QList<KeptPart>& kept() const { return m_kept; }
 
 private:
     bool write(QFile& file, core::ByteView data, uint64_t fileStartOffset);
@@ -63,7 +64,7 @@ private:
     QFile m_partFile;
     QFile m_rawFile;
     bool m_keepsRaw = false;
-    QList<QJsonObject> m_kept;
+    QList<KeptPart> m_kept;
     QByteArray m_fieldValue; // the current field's first bytes, bounded by kInlineFieldBytes
     bool m_collectingField = false;
     bool m_fieldTruncated = false;

@@ -1,5 +1,5 @@
 #include "capture/stored_captures.h"
-#include "capture/forward_record.h"
+#include "capture/capture_record.h"
 #include "capture/refused_request.h"
 
 #include <QDir>
@@ -17,40 +17,27 @@ namespace upin::app {
 namespace {
 std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& finished)
 {
-    QFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
-    if (!file.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
-    if (json.isEmpty())
+    const std::optional<CaptureRecord> record = CaptureRecord::read(folder);
+    if (!record)
         return std::nullopt;
     StoredCapture c;
-    c.id = json[QStringLiteral("capture_id")].toString().toULongLong();
+    c.id = record->id.toULongLong();
     c.folder = folder;
     c.finished = finished;
     // Rounded up: a capture that took a fraction of a millisecond has a rate, not a duration of 0 ms.
-    c.elapsedMs = qint64(std::ceil(json[QStringLiteral("elapsed_ms")].toDouble()));
+    c.elapsedMs = qint64(std::ceil(record->elapsedMs));
     c.started = c.finished.addMSecs(-c.elapsedMs);
-    const QJsonObject request = json[QStringLiteral("request")].toObject();
-    c.client = request[QStringLiteral("client")].toString();
-    c.tls = transportLabel(request[QStringLiteral("transport")].toObject());
-    if (json.contains(QStringLiteral("forward")))
-        c.forward = ForwardRecord::fromJson(json[QStringLiteral("forward")].toObject()).timings();
-    c.endpoint = json[QStringLiteral("endpoint")].toString();
-    c.matcher = json[QStringLiteral("matcher")].toString();
-    c.bytes = quint64(json[QStringLiteral("bytes")].toInteger());
-    c.parts = int(json[QStringLiteral("parts")].toArray().size());
-    const QString state = json[QStringLiteral("state")].toString();
-    c.state = kCaptureStateNames.find(state.toStdString()).value_or(CaptureState::Incomplete);
-    const QJsonObject error = json[QStringLiteral("error")].toObject();
-    if (!error.isEmpty()) {
-        auto code = core::codeFromName(error[QStringLiteral("code")].toString().toStdString());
-        if (code)
-            c.error = core::Error{*code, quint64(error[QStringLiteral("offset")].toInteger())};
-        c.errorDetail = error.contains(QStringLiteral("file"))
-                            ? QStringLiteral("%1: %2").arg(error[QStringLiteral("file")].toString(),
-                                                           error[QStringLiteral("system_message")].toString())
-                            : error[QStringLiteral("detail")].toString();
-    }
+    c.client = record->request.client;
+    c.tls = record->request.transport ? record->request.transport->label() : QString();
+    if (record->forward)
+        c.forward = record->forward->timings();
+    c.endpoint = record->endpoint;
+    c.matcher = record->matcher;
+    c.bytes = record->bytes;
+    c.parts = int(record->report.parts.size());
+    c.state = record->state;
+    c.error = record->error;
+    c.errorDetail = record->errorInWords();
     return c;
 }
 // The refused requests of the rolling log (CaptureStore::recordRefused), the older file first: at most two small

@@ -1,4 +1,5 @@
 #include "capture/upload_session.h"
+#include "capture/capture_record.h"
 
 #include <QUrlQuery>
 
@@ -15,25 +16,7 @@ namespace upin::app {
 namespace {
 constexpr qint64 kSampleIntervalMs = 50;
 
-// capture.json's request: method, target, version, headers, head_bytes, read again from the head as received
-// (a connection passes bytes, not JSON; it read the head with at least these limits, so it reads again).
-QJsonObject headJson(const QByteArray& rawHead)
-{
-    core::HttpLimits limits;
-    limits.maxHeadBytes = std::max<size_t>(limits.maxHeadBytes, size_t(rawHead.size()));
-    core::HeadReader reader(limits);
-    auto used = reader.feed({rawHead.constData(), size_t(rawHead.size())});
-    return used && reader.complete() ? requestHeadToJson(reader.head(), reader.headBytes()) : QJsonObject{};
-}
 constexpr qsizetype kMaxStoredSamples = 20'000;
-
-QJsonArray samplesToJson(const QList<ThroughputSample>& samples)
-{
-    QJsonArray out;
-    for (const auto& s : samples)
-        out.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
-    return out;
-}
 
 } // namespace
 
@@ -286,79 +269,74 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
               : error        ? CaptureState::Rejected
                              : CaptureState::Complete;
 
-    QJsonObject answer = reportToJson(report, m_writer ? m_writer->kept() : QList<QJsonObject>{});
-    answer["endpoint"] = endpointLabel();
-    answer["matcher"] = matcherLabel();
-    answer["hash"] = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
-    answer["bytes"] = qint64(m_bodyBytes);
-    answer["framing"] = framingName(m_request.framing.kind);
-    answer["capture_id"] = QString::number(m_id);
+    CaptureRecord record;
+    record.id = QString::number(m_id);
+    record.endpoint = endpointLabel();
+    record.matcher = matcherLabel();
+    record.hash = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
+    record.report = std::move(report);
+    if (m_writer)
+        record.kept = m_writer->kept();
+    record.bytes = m_bodyBytes;
+    record.framing = framingName(m_request.framing.kind);
     // Where the time went, per thread: reading and parsing (the connection's thread, which also records when there
     // is no hashing pipeline; its CPU time from the body's start, so it includes other connections the thread
     // served meanwhile: Qt reads the socket before we see the bytes, so there is no finer way to count it),
     // hashing, storing. With a core for each they overlap; see bench-e2e.
     auto ms = [](uint64_t ns) { return double(ns) / 1e6; };
-    answer["cpu_ms"] =
-        QJsonObject{{"read_parse", ms(core::threadCpuNanoseconds() - m_readCpuStartNs)},
-                    {"hash", m_hashing ? QJsonValue(ms(m_hashing->cpuNanoseconds())) : QJsonValue(QJsonValue::Null)},
-                    {"store", m_storing ? QJsonValue(ms(m_storing->cpuNanoseconds())) : QJsonValue(QJsonValue::Null)}};
-
+    record.cpuMs.readParse = ms(core::threadCpuNanoseconds() - m_readCpuStartNs);
+    if (m_hashing)
+        record.cpuMs.hash = ms(m_hashing->cpuNanoseconds());
+    if (m_storing)
+        record.cpuMs.store = ms(m_storing->cpuNanoseconds());
     auto setOutcome = [&] {
-        answer["ok"] = m_state == CaptureState::Complete;
-        QJsonValue errorJson = error ? QJsonValue(errorToJson(*error)) : QJsonValue(QJsonValue::Null);
-        if (m_storeFailure) {
-            QJsonObject io = errorJson.toObject();
-            io["file"] = m_storeFailure->file;
-            io["system_message"] = m_storeFailure->message;
-            errorJson = io;
-        } else if (!detail.isEmpty() && errorJson.isObject()) {
-            QJsonObject withDetail = errorJson.toObject();
-            withDetail["detail"] = detail;
-            errorJson = withDetail;
-        }
-        answer["error"] = errorJson;
-        answer["state"] = captureStateName(m_state);
-        answer["elapsed_ms"] = double(m_clock.nsecsElapsed()) / 1e6;
+        record.state = m_state;
+        record.error = error;
+        record.detail = detail;
+        if (m_storeFailure)
+            record.writeFailure = CaptureRecord::WriteFailure{m_storeFailure->file, m_storeFailure->message};
+        record.elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
     };
     setOutcome();
     if (forward)
-        answer["forward"] = forward->toJson();
+        record.forward = *forward;
     if (!m_folder.isEmpty()) {
-        QJsonObject capture = answer;
-        QJsonObject request = headJson(m_request.rawHead);
-        request["target"] = m_request.target; // normalised: an absolute-form target's path and query
-        request["host"] = m_request.host;
-        request["content_type"] = m_request.contentType;
-        request["client"] = m_request.client;
-        request["received_at"] = m_request.receivedAt.toString(Qt::ISODateWithMs);
-        request["head_ms"] = m_request.headMs;
-        request["transport"] = m_request.transport.toJson();
-        addWireToJson(request, m_request.framing, &wire);
-        capture["request"] = request;
-        capture["throughput"] = samplesToJson(m_allSamples);
-        capture["raw_body"] =
-            m_writer && m_writer->keepsRaw() ? QJsonValue(QStringLiteral("body.raw")) : QJsonValue(QJsonValue::Null);
+        record.request = RequestRecord::fromRawHead(m_request.rawHead);
+        record.request.target = m_request.target; // normalised: an absolute-form target's path and query
+        record.request.host = m_request.host;
+        record.request.contentType = m_request.contentType;
+        record.request.client = m_request.client;
+        record.request.receivedAt = m_request.receivedAt;
+        record.request.headMs = m_request.headMs;
+        record.request.transport = m_request.transport;
+        record.request.setWire(m_request.framing, &wire);
+        record.throughput = m_allSamples;
+        record.rawBodyKept = m_writer && m_writer->keepsRaw();
         QString writeError;
-        if (!CaptureStore::writeCaptureJson(m_folder, capture, &writeError) && !m_storeFailure) {
+        if (!CaptureStore::writeCaptureJson(m_folder, record.toJson(), &writeError) && !m_storeFailure) {
             m_storeFailure = StoreFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes};
             error = core::Error{core::Errc::IoError, m_bodyBytes};
             m_state = CaptureState::Failed;
             setOutcome();
         }
     }
-    QJsonObject summary{{"id", QString::number(m_id)},        {"endpoint", answer["endpoint"]},
-                        {"client", m_request.client},         {"state", answer["state"]},
-                        {"bytes", answer["bytes"]},           {"parts", qint64(report.parts.size())},
-                        {"elapsed_ms", answer["elapsed_ms"]}, {"folder", m_folder}};
+    QJsonObject answer = record.answerJson();
+    QJsonObject summary{{"id", record.id},
+                        {"endpoint", record.endpoint},
+                        {"client", m_request.client},
+                        {"state", captureStateName(record.state)},
+                        {"bytes", qint64(record.bytes)},
+                        {"parts", qint64(record.report.parts.size())},
+                        {"elapsed_ms", record.elapsedMs},
+                        {"folder", m_folder}};
     m_store.endCapture(m_folder, summary);
 
     ListenerEvent done = event(ListenerEvent::Kind::CaptureFinished);
-    done.elapsedMs = qint64(std::ceil(answer["elapsed_ms"].toDouble())); // as capture.json says, so rows read alike
+    done.elapsedMs = qint64(std::ceil(record.elapsedMs)); // as capture.json says, so rows read alike
     done.state = m_state;
     done.error = error;
-    done.errorDetail =
-        m_storeFailure ? QStringLiteral("%1: %2").arg(m_storeFailure->file, m_storeFailure->message) : detail;
-    done.partCount = int(report.parts.size());
+    done.errorDetail = record.errorInWords();
+    done.partCount = int(record.report.parts.size());
     if (forward)
         done.forward = forward->timings();
     m_publish(std::move(done));

@@ -1,6 +1,6 @@
 // upload-inspector-cli parse FILE|CAPTURE_FOLDER: inspect a stored request body or a capture.
 
-#include "capture/forward_record.h"
+#include "capture/capture_record.h"
 #include "cli/cli_args.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
@@ -25,22 +25,18 @@ QString optionalText(const std::optional<std::string>& value)
 }
 
 // A kept field value, as capture.json holds it (top-level parts only).
-QString valueLine(const QJsonObject& kept, const QString& indent)
+QString valueLine(const KeptPart& kept, const QString& indent)
 {
-    if (!kept["value"].isString())
+    if (!kept.value)
         return {};
-    const bool base64 = kept["value_encoding"].toString() == QLatin1String("base64");
     return QStringLiteral("%1    value%2: %3%4\n")
-        .arg(indent, base64 ? QStringLiteral(" (base64)") : QString(),
-             base64 ? kept["value"].toString()
-                    : QLatin1Char('"') + printable(kept["value"].toString()) + QLatin1Char('"'),
-             kept["value_truncated"].toBool()
-                 ? QStringLiteral(" … (first bytes; all of it in %1)").arg(kept["saved_as"].toString())
-                 : QString());
+        .arg(indent, kept.valueBase64 ? QStringLiteral(" (base64)") : QString(),
+             kept.valueBase64 ? *kept.value : QLatin1Char('"') + printable(*kept.value) + QLatin1Char('"'),
+             kept.valueTruncated ? QStringLiteral(" … (first bytes; all of it in %1)").arg(kept.savedAs) : QString());
 }
 
 void printParts(QString& out, const std::vector<core::PartSummary>& parts, const QString& indent,
-                const QJsonArray& kept = {})
+                const QList<KeptPart>& kept = {})
 {
     for (const auto& part : parts) {
         out += QStringLiteral("%1%2  %3  %4  %5  @%6  %7 bytes%8  %9\n")
@@ -51,14 +47,13 @@ void printParts(QString& out, const std::vector<core::PartSummary>& parts, const
                    .arg(part.size)
                    .arg(part.complete ? QString() : QStringLiteral(" (incomplete)"))
                    .arg(part.digest.empty() ? QStringLiteral("-") : QString::fromStdString(part.digest));
-        for (const auto& k : kept)
-            if (k.toObject()["index"].toInteger() == part.index)
-                out += valueLine(k.toObject(), indent);
+        if (part.index < uint32_t(kept.size()))
+            out += valueLine(kept[part.index], indent);
         printParts(out, part.children, indent + QStringLiteral("    "));
     }
 }
 
-QString readableReport(const QString& path, const core::ParseReport& report, const QJsonObject& capture = {})
+QString readableReport(const QString& path, const core::ParseReport& report, const CaptureRecord* capture = nullptr)
 {
     QString out = QStringLiteral("%1: %2 parts, %3 bytes, boundary \"%4\"\n")
                       .arg(path)
@@ -68,7 +63,7 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
     if (!report.parts.empty()) {
         out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  %1\n")
                    .arg(toQString(core::kHashNames.name(report.hash)));
-        printParts(out, report.parts, QStringLiteral("  "), capture["parts"].toArray());
+        printParts(out, report.parts, QStringLiteral("  "), capture ? capture->kept : QList<KeptPart>{});
     }
     for (const auto& d : report.diagnostics)
         out += QStringLiteral("  note @%1 %2: %3\n")
@@ -78,10 +73,8 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)
                    .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
-        const QJsonObject error = capture["error"].toObject();
-        if (error.contains("file")) // a capture that could not be stored
-            out += QStringLiteral("  while writing %1: %2\n")
-                       .arg(error["file"].toString(), error["system_message"].toString());
+        if (capture && capture->writeFailure) // a capture that could not be stored
+            out += QStringLiteral("  while writing %1\n").arg(capture->errorInWords());
     } else
         out += QStringLiteral("ok\n");
     return out;
@@ -92,35 +85,32 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
 // A capture folder: its capture.json is the report (values included), whether or not body.raw was kept.
 int printCapture(const QString& folder, bool json)
 {
-    QFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
-    if (!file.open(QIODevice::ReadOnly)) {
-        printErr(QStringLiteral("%1: not a capture folder (no readable capture.json)\n").arg(folder));
+    QString why;
+    const std::optional<CaptureRecord> capture = CaptureRecord::read(folder, &why);
+    if (!capture) {
+        printErr(why + QLatin1Char('\n'));
         return 2;
     }
-    const QJsonObject capture = QJsonDocument::fromJson(file.readAll()).object();
     if (json) {
-        printOut(QString::fromUtf8(QJsonDocument(capture).toJson(QJsonDocument::Indented)));
-    } else {
-        const QJsonObject request = capture["request"].toObject();
-        printOut(QStringLiteral("capture %1: %2 from %3, %4\n")
-                     .arg(capture["capture_id"].toString(), printable(request["target"].toString()),
-                          request["client"].toString(), capture["state"].toString()));
-        if (capture.contains("forward")) { // forward mode: where it went and what came back
-            const ForwardRecord record = ForwardRecord::fromJson(capture["forward"].toObject());
-            const ForwardTimings f = record.timings();
-            QString line = QStringLiteral("forwarded to %1: ").arg(record.upstream);
-            line += f.status > 0
-                        ? QStringLiteral("answered %1").arg(f.status)
-                        : QStringLiteral("no answer (we answered %1: %2)").arg(f.faultStatus).arg(f.faultError);
-            if (f.earlyAtByte >= 0)
-                line += QStringLiteral(" early, when it had %1 bytes of the body").arg(f.earlyAtByte);
-            if (f.serverMs >= 0)
-                line += QStringLiteral(", server time %1 ms after it took the last byte").arg(f.serverMs, 0, 'f', 1);
-            printOut(line + QLatin1Char('\n'));
-        }
-        printOut(readableReport(folder, reportFromJson(capture), capture));
+        printOut(QString::fromUtf8(QJsonDocument(capture->toJson()).toJson(QJsonDocument::Indented)));
+        return capture->ok() ? 0 : 1;
     }
-    return capture["ok"].toBool() ? 0 : 1;
+    printOut(QStringLiteral("capture %1: %2 from %3, %4\n")
+                 .arg(capture->id, printable(capture->request.target), capture->request.client,
+                      captureStateName(capture->state)));
+    if (capture->forward) { // forward mode: where it went and what came back
+        const ForwardTimings f = capture->forward->timings();
+        QString line = QStringLiteral("forwarded to %1: ").arg(capture->forward->upstream);
+        line += f.status > 0 ? QStringLiteral("answered %1").arg(f.status)
+                             : QStringLiteral("no answer (we answered %1: %2)").arg(f.faultStatus).arg(f.faultError);
+        if (f.earlyAtByte >= 0)
+            line += QStringLiteral(" early, when it had %1 bytes of the body").arg(f.earlyAtByte);
+        if (f.serverMs >= 0)
+            line += QStringLiteral(", server time %1 ms after it took the last byte").arg(f.serverMs, 0, 'f', 1);
+        printOut(line + QLatin1Char('\n'));
+    }
+    printOut(readableReport(folder, capture->report, &*capture));
+    return capture->ok() ? 0 : 1;
 }
 
 int runParse(const QStringList& arguments)
@@ -188,13 +178,13 @@ int runParse(const QStringList& arguments)
     if (cl.isSet(json)) {
         QJsonObject doc = reportToJson(result.report);
         if (request.rawHttp)
-            doc["request"] = result.request;
+            doc["request"] = result.request.toJson();
         printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
     } else {
         if (request.rawHttp && !result.request.isEmpty())
-            printOut(QStringLiteral("%1 %2 %3, %4 framing\n")
-                         .arg(result.request["method"].toString(), result.request["target"].toString(),
-                              result.request["version"].toString(), result.request["framing"].toString()));
+            printOut(
+                QStringLiteral("%1 %2 %3, %4 framing\n")
+                    .arg(result.request.method, result.request.target, result.request.version, result.request.framing));
         printOut(readableReport(request.path, result.report));
     }
     return result.report.ok ? 0 : 1;

@@ -91,8 +91,8 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
             return result;
         }
         framing = *parsedFraming;
-        result.request = requestHeadToJson(head.head(), head.headBytes());
-        addWireToJson(result.request, framing, nullptr);
+        result.request = RequestRecord::fromHead(head.head(), head.headBytes());
+        result.request.setWire(framing, nullptr);
         result.bodyFileOffset = framing.kind == core::BodyFraming::Kind::Chunked ? -1 : qint64(head.headBytes());
         if (!contentType) {
             bool found = false;
@@ -161,7 +161,7 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
     if (status && decode && !decoder.done())
         status = core::Error{core::Errc::UnexpectedEof, decoder.wireBytes()};
     if (request.rawHttp)
-        addWireToJson(result.request, framing, &decoder);
+        result.request.setWire(framing, &decoder);
     if (status)
         status = parser->finish(handler);
     pipeline.reset(); // drained: the recorder holds every part

@@ -2,9 +2,10 @@
 // Parses a request body stored in a file, or a whole captured HTTP request (head + body in either framing),
 // streaming it in fixed-size reads: a multi-GB file never sits in memory.
 
+#include "capture/request_record.h"
+
 #include "upin/core/event_recorder.h"
 
-#include <QJsonObject>
 #include <QString>
 
 #include <QFile>
@@ -33,7 +34,7 @@ struct BodyFileResult {
     core::ParseReport report;
     QString ioError;           // non-empty when the file could not be read
     bool guessed = false;      // the boundary came from the body, not a Content-Type
-    QJsonObject request;       // rawHttp: method, target, version, headers, framing
+    RequestRecord request;     // rawHttp: method, target, version, headers, framing
     qint64 bodyFileOffset = 0; // where body offset 0 is in the file; -1 when body offsets do not map (chunked)
     // keepDecodedBody and a chunked body: the body, de-chunked, in a temporary file deleted with the last copy of
     // this pointer; body offsets map into it from 0.

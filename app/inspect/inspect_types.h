@@ -1,11 +1,12 @@
 #pragma once
 // What the inspect worker hands the GUI: one opened source's parse report and where its bytes are. Owned values.
 
+#include "capture/capture_record.h"
+
 #include "upin/core/event_recorder.h"
 
 #include <QByteArray>
 #include <QFile>
-#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -23,10 +24,10 @@ struct InspectResult {
     QString unmappedReason;               // why part offsets do not map into bodyFile, when bodyFileOffset < 0
     qint64 bodyFileOffset = 0;            // file offset of body offset 0; -1 when offsets do not map
     QString partsFolder;                  // capture folder whose saved parts can be opened
-    QJsonObject capture;                  // capture.json, for captures
-    // The request, for whole HTTP requests and captures (empty for bodies and HAR files): requestHeadToJson's
-    // fields and framing; a capture's also host, client, received_at, head_ms (see report_json.h).
-    QJsonObject request;
+    std::optional<CaptureRecord> capture; // capture.json, for captures
+    // The request, for whole HTTP requests and captures (empty for bodies and HAR files): its head and framing; a
+    // capture's also its client, host, arrival and transport.
+    RequestRecord request;
     QList<QByteArray> harBodies; // HAR: each multipart request's body, by top-level node (HAR keeps them inline)
     QString error;
     bool cancelled = false;

@@ -119,27 +119,24 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     }
     if (kind == SourceKind::CaptureFolder) {
         QDir dir(path);
-        QFile json(dir.filePath(QStringLiteral("capture.json")));
-        if (!json.open(QIODevice::ReadOnly)) {
-            result.error = QObject::tr("%1 is not a capture folder (no capture.json)").arg(path);
+        QString why;
+        result.capture = CaptureRecord::read(path, &why);
+        if (!result.capture) {
+            result.error = why;
             return result;
         }
-        result.capture = QJsonDocument::fromJson(json.readAll()).object();
-        result.request = result.capture["request"].toObject();
-        if (!result.request.contains("framing")) // captures stored before the request kept its own
-            result.request["framing"] = result.capture["framing"];
+        result.request = result.capture->request;
         result.partsFolder = QDir(path).absolutePath(); // part files are named by it, e.g. in curl commands
         // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
-        result.title = QObject::tr("capture %1 (%2)")
-                           .arg(result.capture["capture_id"].toString(), result.capture["endpoint"].toString());
+        result.title = QObject::tr("capture %1 (%2)").arg(result.capture->id, result.capture->endpoint);
         if (!dir.exists(QStringLiteral("body.raw"))) { // parts only: show what capture.json recorded
-            result.report = reportFromJson(result.capture);
+            result.report = result.capture->report;
             return result;
         }
         request.path = dir.filePath(QStringLiteral("body.raw"));
-        request.contentType = result.capture["request"].toObject()["content_type"].toString().toStdString();
+        request.contentType = result.capture->request.contentType.toStdString();
         // The digests the listener reported, so that a part reads the same here (SHA-256 where it had none).
-        const auto hash = core::kHashNames.find(result.capture["hash"].toString().toStdString());
+        const auto hash = core::kHashNames.find(result.capture->hash.toStdString());
         request.settings.hash = hash && *hash != core::HashKind::None ? *hash : core::HashKind::Sha256;
     } else {
         request.path = path;

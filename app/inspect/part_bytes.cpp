@@ -3,7 +3,7 @@
 #include "capture/capture_store.h"
 #include "common/qt_text.h"
 
-#include "capture/field_value.h"
+#include "capture/kept_part.h"
 
 #include <QDir>
 #include <QFile>
@@ -56,24 +56,21 @@ PartBytes fromCapture(const InspectResult& result, const core::ParseReport& repo
     PartBytes where;
     where.partRelative = true;
     const core::PartSummary* top = topLevelOf(report, part);
-    const QJsonArray keptParts = result.capture[QStringLiteral("parts")].toArray();
-    QJsonObject kept;
-    if (top && top->index < uint32_t(keptParts.size()) &&
-        keptParts[top->index].toObject()[QStringLiteral("index")].toInteger() == top->index)
-        kept = keptParts[top->index].toObject(); // parts are listed in index order
+    const QList<KeptPart>& keptParts = result.capture->kept;
+    const KeptPart kept = top && top->index < uint32_t(keptParts.size()) ? keptParts[top->index] : KeptPart{};
     const quint64 within = top ? part.bodyOffset - top->bodyOffset : 0;
-    if (kept.contains(QStringLiteral("saved_as"))) {
-        where.file = QDir(result.partsFolder).filePath(kept[QStringLiteral("saved_as")].toString());
+    if (!kept.savedAs.isEmpty()) {
+        where.file = QDir(result.partsFolder).filePath(kept.savedAs);
         where.fileOffset = qint64(within);
         const qint64 onDisk = QFileInfo(where.file).size();
         where.available = std::min<quint64>(part.size, quint64(std::max<qint64>(0, onDisk - qint64(within))));
         if (!QFileInfo::exists(where.file))
-            where.missing = QObject::tr("the saved file %1 is gone").arg(kept[QStringLiteral("saved_as")].toString());
+            where.missing = QObject::tr("the saved file %1 is gone").arg(kept.savedAs);
         return where;
     }
-    if (auto value = fieldValueBytes(kept))
+    if (auto value = kept.valueBytes(top ? top->contentType : std::nullopt))
         return inMemory(*value, within, part.size, true);
-    const QString endpoint = result.capture[QStringLiteral("endpoint")].toString();
+    const QString endpoint = result.capture->endpoint;
     where.missing = endpoint == QLatin1String("/file-part") || endpoint == QLatin1String("/capture")
                         ? QObject::tr("this part's bytes were not stored (the capture failed before them)")
                         : QObject::tr("%1 keeps no part bytes, only their sizes and hashes").arg(endpoint);
@@ -113,7 +110,7 @@ PartBytes locatePart(const InspectResult& result, const core::ParseReport& repor
                             : result.unmappedReason;
         return where;
     }
-    if (!result.partsFolder.isEmpty())
+    if (result.capture)
         return fromCapture(result, report, part);
     where.missing = QObject::tr("no bytes were kept for this part");
     return where;
@@ -126,7 +123,7 @@ PartBytes locateRequest(const InspectResult& result)
         where.missing = QObject::tr("this source holds a body only, no request");
         return where;
     }
-    if (result.capture.isEmpty()) { // a whole HTTP request in a file
+    if (!result.capture) { // a whole HTTP request in a file
         where.file = result.path;
         where.available = quint64(QFileInfo(result.path).size());
         return where;
@@ -137,7 +134,7 @@ PartBytes locateRequest(const InspectResult& result)
     if (!hasHead && !QFileInfo::exists(body)) {
         where.missing = QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture, listen "
                                     "--keep-raw or forward --keep-raw keep the whole request")
-                            .arg(result.capture[QStringLiteral("endpoint")].toString());
+                            .arg(result.capture->endpoint);
         return where;
     }
     // Without head.raw (a capture stored by an earlier version, which kept body.raw only) the body is all there is.
@@ -147,7 +144,7 @@ PartBytes locateRequest(const InspectResult& result)
     const qint64 bodySize = std::max<qint64>(0, QFileInfo(body).size());
     // body.raw holds the body de-chunked; after a head that says chunked, it goes as one chunk, so that the
     // request saved from here is a valid request again (the original chunk sizes were not kept).
-    if (hasHead && result.request[QStringLiteral("framing")].toString() == QLatin1String("chunked")) {
+    if (hasHead && result.request.framing == QLatin1String("chunked")) {
         if (bodySize > 0)
             where.before += QByteArray::number(bodySize, 16) + "\r\n";
         where.after = bodySize > 0 ? QByteArray("\r\n0\r\n\r\n") : QByteArray("0\r\n\r\n");
@@ -228,47 +225,42 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
     return write(where.after.constData(), where.after.size()) && out.flush();
 }
 
-std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString& base, QString* why)
+std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString& base, QString* why)
 {
-    const QJsonArray parts = capture.capture[QStringLiteral("parts")].toArray();
-    if (capture.capture.isEmpty() || parts.isEmpty()) {
-        *why = capture.capture.isEmpty() ? QObject::tr("only captures can be sent again")
-                                         : QObject::tr("this capture has no parts");
+    if (!source.capture || source.capture->report.parts.empty()) {
+        *why =
+            !source.capture ? QObject::tr("only captures can be sent again") : QObject::tr("this capture has no parts");
         return std::nullopt;
     }
+    const CaptureRecord& capture = *source.capture;
     UploadPlan plan;
-    plan.targets = {
-        QUrl(base + capture.capture[QStringLiteral("request")].toObject()[QStringLiteral("target")].toString())};
-    for (const auto& value : parts) {
-        const QJsonObject part = value.toObject();
-        const QString label = QObject::tr("part %1 ('%2')")
-                                  .arg(part[QStringLiteral("index")].toInteger())
-                                  .arg(part[QStringLiteral("name")].toString());
+    plan.targets = {QUrl(base + capture.request.target)};
+    for (const core::PartSummary& part : capture.report.parts) {
+        const QString name = part.name ? QString::fromStdString(*part.name) : QString();
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(name);
+        const KeptPart kept = part.index < uint32_t(capture.kept.size()) ? capture.kept[part.index] : KeptPart{};
         PlanPart p;
-        p.name = part[QStringLiteral("name")].toString();
-        p.contentType = part[QStringLiteral("content_type")].toString();
-        const bool isFile = part[QStringLiteral("filename")].isString();
-        p.filename = isFile ? part[QStringLiteral("filename")].toString() : QString();
-        const QString saved = QDir(capture.partsFolder).filePath(part[QStringLiteral("saved_as")].toString());
-        const auto fieldValue = fieldValueBytes(part);
-        if (!part[QStringLiteral("complete")].toBool()) {
+        p.name = name;
+        p.contentType = part.contentType ? QString::fromStdString(*part.contentType) : QString();
+        p.filename = part.filename ? QString::fromStdString(*part.filename) : QString();
+        const QString saved = QDir(source.partsFolder).filePath(kept.savedAs);
+        const auto fieldValue = kept.valueBytes(part.contentType);
+        if (!part.complete) {
             *why = QObject::tr("%1 did not arrive whole").arg(label);
             return std::nullopt;
         }
-        if (part.contains(QStringLiteral("saved_as")) &&
-            QFileInfo(saved).size() == part[QStringLiteral("size")].toInteger()) {
-            p.kind = isFile ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
+        if (!kept.savedAs.isEmpty() && quint64(QFileInfo(saved).size()) == part.size) {
+            p.kind = part.filename ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
             p.path = saved;
-        } else if (fieldValue && !part[QStringLiteral("value_truncated")].toBool() &&
-                   part[QStringLiteral("value")].toString().toUtf8() == *fieldValue && !fieldValue->contains('\0')) {
+        } else if (fieldValue && !kept.valueTruncated && !kept.valueBase64 && !fieldValue->contains('\0') &&
+                   kept.value->toUtf8() == *fieldValue) {
             p.kind = PlanPart::Kind::Field; // a command line carries its bytes exactly: UTF-8 text without NUL
-            p.value = part[QStringLiteral("value")].toString();
+            p.value = *kept.value;
         } else {
             *why = fieldValue ? QObject::tr("%1 holds bytes that are not UTF-8 text, which a command line cannot "
                                             "carry exactly (Save part writes them)")
                                     .arg(label)
-                              : QObject::tr("%1 was not kept (%2 stores no part bytes)")
-                                    .arg(label, capture.capture[QStringLiteral("endpoint")].toString());
+                              : QObject::tr("%1 was not kept (%2 stores no part bytes)").arg(label, capture.endpoint);
             return std::nullopt;
         }
         plan.parts.append(p);
@@ -279,21 +271,20 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
                                         QString* why, const QString& fallback)
 {
-    const QString capturedHost =
-        source.capture[QStringLiteral("request")].toObject()[QStringLiteral("host")].toString();
+    const QString capturedHost = source.request.host;
     const QString base = !to.isEmpty()            ? to
                          : capturedHost.isEmpty() ? fallback
                                                   : QStringLiteral("http://") + capturedHost;
     const QUrl url(base);
     const bool wholeUrl = url.path().length() > 1;
-    if (!source.capture.isEmpty()) {
+    if (source.capture) {
         auto plan = resendPlan(source, wholeUrl ? QString() : base.chopped(base.endsWith('/') ? 1 : 0), why);
         if (plan && wholeUrl)
             plan->targets = {url};
         return plan;
     }
     // A whole request goes to its own path (not its Host: that may be a real server); a body to /file-part.
-    const QString ownPath = source.request[QStringLiteral("target")].toString();
+    const QString ownPath = source.request.target;
     const QString path = ownPath.startsWith(QLatin1Char('/')) ? ownPath : QStringLiteral("/file-part");
     return resendPlanFromParts(source, wholeUrl ? url : QUrl(base.chopped(base.endsWith('/') ? 1 : 0) + path),
                                partsDir.isEmpty() ? source.path + QStringLiteral(".parts") : partsDir, why);

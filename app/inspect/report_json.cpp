@@ -145,39 +145,11 @@ core::ParseReport reportFromJson(const QJsonObject& json)
     return r;
 }
 
-QJsonObject requestHeadToJson(const core::RequestHead& head, size_t headBytes)
-{
-    QJsonArray headers;
-    for (const auto& f : head.fields)
-        headers.append(QJsonObject{{"name", toQString(f.name)}, {"value", toQString(f.value)}});
-    return QJsonObject{{"method", toQString(head.method)},
-                       {"target", toQString(head.target)},
-                       {"version", QStringLiteral("HTTP/1.%1").arg(head.minorVersion)},
-                       {"headers", headers},
-                       {"content_type", toQString(head.field("content-type"))},
-                       {"head_bytes", qint64(headBytes)}};
-}
-
 QString framingName(core::BodyFraming::Kind kind)
 {
     return kind == core::BodyFraming::Kind::Chunked         ? QStringLiteral("chunked")
            : kind == core::BodyFraming::Kind::ContentLength ? QStringLiteral("content-length")
                                                             : QStringLiteral("none");
-}
-
-void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder* decoder)
-{
-    request["framing"] = framingName(framing.kind);
-    if (framing.kind == core::BodyFraming::Kind::ContentLength)
-        request["content_length"] = qint64(framing.contentLength);
-    if (!decoder) // the body was not read
-        return;
-    if (framing.kind == core::BodyFraming::Kind::Chunked) {
-        request["chunks"] = qint64(decoder->chunks());
-        request["trailer_bytes"] = qint64(decoder->trailerBytes());
-    }
-    if (!decoder->failed()) // a failed read's bytes are not counted: the error's offset says where it stopped
-        request["wire_bytes"] = qint64(decoder->wireBytes());
 }
 
 } // namespace upin::app

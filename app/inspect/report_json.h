@@ -16,13 +16,7 @@ QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObjec
 // capture.json's parts and diagnostics back into a report.
 core::ParseReport reportFromJson(const QJsonObject& json);
 
-// A request as capture.json's "request" and `parse --json` keep it (what Inspect's Request row shows): method,
-// target, version, the header fields in order as sent, content_type, head_bytes; then how its body came on the
-// wire: framing ("content-length", "chunked" or "none"), content_length, and for chunked bodies chunks and
-// trailer_bytes (trailer fields are skipped, not kept), and wire_bytes.
-QJsonObject requestHeadToJson(const core::RequestHead& head, size_t headBytes);
+// How a body came on the wire, as records name it: "content-length", "chunked" or "none".
 QString framingName(core::BodyFraming::Kind kind);
-// decoder: what reading the body counted; nullptr when the body was not read (framing only).
-void addWireToJson(QJsonObject& request, const core::BodyFraming& framing, const core::BodyDecoder* decoder);
 
 } // namespace upin::app

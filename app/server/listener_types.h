@@ -7,7 +7,6 @@
 #include "upin/core/event_recorder.h"
 
 #include <QHostAddress>
-#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -126,7 +125,7 @@ struct ListenerEvent {
     quint64 captureId = 0;
     QString endpoint; // "/file-part"
     QString client;   // "127.0.0.1:53312"
-    QString tls;      // "TLSv1.3" over TLS (transportLabel), empty over plain HTTP
+    QString tls;      // "TLSv1.3" over TLS (Transport::label), empty over plain HTTP
     QString matcher;
     CaptureState state = CaptureState::Receiving;
     quint64 bytes = 0; // body bytes so far
@@ -150,25 +149,8 @@ struct Transport {
     QString alpn; // empty: none negotiated
     bool clientCertificate = false;
     double handshakeMs = 0;
-    QJsonObject toJson() const
-    {
-        if (!tls)
-            return QJsonObject{{"tls", false}};
-        return QJsonObject{{"tls", true},
-                           {"protocol", protocol},
-                           {"cipher", cipher},
-                           {"alpn", alpn.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(alpn)},
-                           {"client_certificate", clientCertificate},
-                           {"handshake_ms", handshakeMs}};
-    }
     QString label() const { return tls ? protocol : QString(); } // as the captures list shows it
 };
-
-// A capture's request.transport (capture.json) as the captures list shows it: "TLSv1.3", or empty over plain HTTP.
-inline QString transportLabel(const QJsonObject& transport)
-{
-    return transport[QLatin1String("tls")].toBool() ? transport[QLatin1String("protocol")].toString() : QString();
-}
 
 } // namespace upin::app
 

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "capture/field_value.h"
+#include "capture/kept_part.h"
 #include "common/byte_size.h"
 #include "inspect/body_file.h"
 #include "inspect/inspect_worker.h"
@@ -316,13 +316,15 @@ TEST_CASE("field values kept in capture.json give back exactly the bytes that ar
     };
     for (const auto& [bytes, type] : cases) {
         INFO(bytes.toHex().toStdString());
-        QJsonObject part;
-        if (type)
-            part["content_type"] = type;
-        upin::app::storeFieldValue(part, bytes, type ? std::optional<std::string>(type) : std::nullopt);
+        const auto contentType = type ? std::optional<std::string>(type) : std::nullopt;
+        upin::app::KeptPart kept;
+        kept.setValue(bytes, contentType);
         // through JSON text and back, as capture.json is written and read
+        QJsonObject part;
+        kept.addTo(part);
         part = QJsonDocument::fromJson(QJsonDocument(part).toJson()).object();
-        const auto back = upin::app::fieldValueBytes(part);
+        kept = upin::app::KeptPart::fromJson(part);
+        const auto back = kept.valueBytes(contentType);
         REQUIRE(back.has_value());
         CHECK(*back == bytes);
         if (part["value_encoding"] == "text") // text that people read: never a BOM or byte-order garbage

@@ -15,7 +15,7 @@ QString text(const std::optional<std::string>& value)
 }
 } // namespace
 
-void PartTreeModel::setReport(core::ParseReport report, QJsonObject request)
+void PartTreeModel::setReport(core::ParseReport report, app::RequestRecord request)
 {
     beginResetModel();
     m_report = std::move(report);
@@ -119,12 +119,9 @@ QVariant PartTreeModel::requestData(int column, int role) const
         switch (column) {
         case Name: return tr("Request");
         case Filename: // the request line
-            return QStringLiteral("%1 %2 %3")
-                .arg(m_request[QStringLiteral("method")].toString(), m_request[QStringLiteral("target")].toString(),
-                     m_request[QStringLiteral("version")].toString())
-                .trimmed();
+            return QStringLiteral("%1 %2 %3").arg(m_request.method, m_request.target, m_request.version).trimmed();
         case ContentType: // the media type: the boundary would widen the column (it is in the request's Headers)
-            return m_request[QStringLiteral("content_type")].toString().section(QLatin1Char(';'), 0, 0).trimmed();
+            return m_request.contentType.section(QLatin1Char(';'), 0, 0).trimmed();
         case Size: return app::formatBytes(m_report.bytes);
         default: return {};
         }

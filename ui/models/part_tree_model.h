@@ -2,11 +2,12 @@
 // The parts of a parsed body as a tree (nested multipart parts are children of their part), below a Request row
 // when the source was a whole request or a capture.
 
+#include "capture/request_record.h"
+
 #include "upin/core/event_recorder.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
-#include <QJsonObject>
 
 namespace upin::ui {
 
@@ -17,7 +18,7 @@ public:
     using QAbstractItemModel::QAbstractItemModel;
 
     // request: InspectResult::request; when not empty, a Request row comes first.
-    void setReport(core::ParseReport report, QJsonObject request = {});
+    void setReport(core::ParseReport report, app::RequestRecord request = {});
     // SHA-256 of each top-level part as our sender sent it (empty: unknown); the Sent column compares.
     void setSentHashes(const QStringList& hashes);
     const core::ParseReport& report() const { return m_report; }
@@ -37,11 +38,14 @@ private:
     const std::vector<core::PartSummary>& childrenOf(const core::PartSummary* part) const;
     void indexParents(const core::PartSummary* parent, const std::vector<core::PartSummary>& parts);
 
-    void* requestTag() const { return const_cast<QJsonObject*>(&m_request); } // the Request row's internal pointer
+    void* requestTag() const
+    {
+        return const_cast<app::RequestRecord*>(&m_request);
+    } // the Request row's internal pointer
     QVariant requestData(int column, int role) const;
 
     core::ParseReport m_report;
-    QJsonObject m_request;
+    app::RequestRecord m_request;
     QStringList m_sent;
     QHash<const core::PartSummary*, const core::PartSummary*> m_parent; // nullptr for top-level parts
 };

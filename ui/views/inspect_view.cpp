@@ -4,7 +4,6 @@
 #include "views/elided_label.h"
 #include "views/status_line.h"
 
-#include "capture/field_value.h"
 #include "capture/forward_record.h"
 #include "inspect/part_bytes.h"
 #include "sender/upload_plan.h"
@@ -226,21 +225,17 @@ void InspectView::showResult(const app::InspectResult& result)
     m_cancel->setVisible(false);
     m_result = result;
     m_model->setReport(result.report, result.request);
-    m_model->setSentHashes(m_sentHashes.value(result.capture[QStringLiteral("capture_id")].toString()));
+    m_model->setSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
     m_tree->expandAll();
     for (int c = 0; c < PartTreeModel::Digest; ++c)
         m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
     // A capture that could not be stored says which file and why (capture.json keeps both).
-    const QJsonObject captureError = result.capture[QStringLiteral("error")].toObject();
-    const QString ioDetail = captureError.contains(QStringLiteral("file"))
-                                 ? tr(" (%1: %2)")
-                                       .arg(captureError[QStringLiteral("file")].toString(),
-                                            captureError[QStringLiteral("system_message")].toString())
-                                 : QString();
+    const QString ioDetail =
+        result.capture && result.capture->writeFailure ? tr(" (%1)").arg(result.capture->errorInWords()) : QString();
     // A capture's own state (failed, incomplete, rejected) when it has one; for a file, a body that just ends is
     // incomplete, anything else rejected.
-    const QString captureState = result.capture[QStringLiteral("state")].toString();
+    const QString captureState = result.capture ? app::captureStateName(result.capture->state) : QString();
     const QString verdict = !captureState.isEmpty() && captureState != QLatin1String("complete") ? captureState
                             : r.error && r.error->code == core::Errc::UnexpectedEof              ? tr("incomplete")
                                                                                                  : tr("rejected");
@@ -452,91 +447,85 @@ QString describeForward(const app::ForwardRecord& forward)
     return out;
 }
 
+QString describeWire(const app::RequestRecord& request, const QString& notRecorded)
+{
+    if (request.framing == QLatin1String("chunked") && !request.chunks)
+        return QObject::tr("chunked (chunk count %1)").arg(notRecorded);
+    if (request.framing == QLatin1String("chunked"))
+        return QObject::tr("chunked: %1 data %2")
+                   .arg(*request.chunks)
+                   .arg(*request.chunks == 1 ? QObject::tr("chunk") : QObject::tr("chunks")) +
+               (request.trailerBytes.value_or(0) > 0
+                    ? QObject::tr(", %1 bytes of trailer fields (read, not kept)").arg(*request.trailerBytes)
+                    : QObject::tr(", no trailer fields"));
+    if (request.framing == QLatin1String("content-length"))
+        return QObject::tr("Content-Length: %1 bytes").arg(request.contentLength.value_or(0));
+    return QObject::tr("no body framing (the body runs to the end of the file)");
+}
+
+QString describeTransport(const app::RequestRecord& request)
+{
+    const QString http = request.headRecorded() ? request.version : QStringLiteral("HTTP");
+    const app::Transport transport = request.transport.value_or(app::Transport{});
+    if (!transport.tls)
+        return QObject::tr("Transport:  plain %1 over TCP\n").arg(http);
+    return QObject::tr("Transport:  %1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
+        .arg(http, transport.protocol, transport.cipher,
+             transport.alpn.isEmpty() ? QStringLiteral("none") : transport.alpn,
+             app::formatSeconds(transport.handshakeMs / 1e3),
+             transport.clientCertificate ? QObject::tr(", with a client certificate") : QString());
+}
+
 QString describeRequest(const app::InspectResult& result)
 {
-    const QJsonObject& request = result.request;
-    auto text = [&](const char* key) { return request[QLatin1String(key)].toString(); };
-    auto number = [&](const char* key) { return quint64(request[QLatin1String(key)].toInteger()); };
-    auto has = [&](const char* key) { return request.contains(QLatin1String(key)); };
+    const app::RequestRecord& request = result.request;
     // Captures stored by earlier versions kept only target, content type and client: the rest reads "not recorded".
     const QString notRecorded = QObject::tr("(not recorded: stored by an earlier version)");
-    QString out = has("method")
-                      ? app::printable(QStringLiteral("%1 %2 %3").arg(text("method"), text("target"), text("version")))
-                      : QObject::tr("%1 %2").arg(app::printable(text("target")), notRecorded);
+    QString out = request.headRecorded()
+                      ? app::printable(QStringLiteral("%1 %2 %3").arg(request.method, request.target, request.version))
+                      : QObject::tr("%1 %2").arg(app::printable(request.target), notRecorded);
     out += QLatin1Char('\n');
-    if (!has("headers"))
+    if (!request.headers)
         out += QObject::tr("Header fields %1\n").arg(notRecorded);
-    for (const auto& field : request[QStringLiteral("headers")].toArray())
-        out += app::printable(field[QStringLiteral("name")].toString() + QStringLiteral(": ") +
-                              field[QStringLiteral("value")].toString()) +
-               QLatin1Char('\n');
+    for (const auto& [name, value] : request.headers.value_or(QList<QPair<QString, QString>>{}))
+        out += app::printable(name + QStringLiteral(": ") + value) + QLatin1Char('\n');
     out += QLatin1Char('\n');
 
-    const QString framing = text("framing");
-    QString wire =
-        framing == QLatin1String("chunked") && !has("chunks") ? QObject::tr("chunked (chunk count %1)").arg(notRecorded)
-        : framing == QLatin1String("chunked")
-            ? QObject::tr("chunked: %1 data %2")
-                      .arg(number("chunks"))
-                      .arg(number("chunks") == 1 ? QObject::tr("chunk") : QObject::tr("chunks")) +
-                  (number("trailer_bytes") > 0
-                       ? QObject::tr(", %1 bytes of trailer fields (read, not kept)").arg(number("trailer_bytes"))
-                       : QObject::tr(", no trailer fields"))
-        : framing == QLatin1String("content-length")
-            ? QObject::tr("Content-Length: %1 bytes").arg(number("content_length"))
-            : QObject::tr("no body framing (the body runs to the end of the file)");
-    out += QObject::tr("Framing:    %1\n").arg(wire);
+    out += QObject::tr("Framing:    %1\n").arg(describeWire(request, notRecorded));
     out += result.report.bytes < 1024 ? QObject::tr("Body:       %1 bytes").arg(result.report.bytes)
                                       : QObject::tr("Body:       %1 (%2 bytes)")
                                             .arg(app::formatBytes(result.report.bytes))
                                             .arg(result.report.bytes);
-    if (request.contains(QStringLiteral("wire_bytes")) && number("wire_bytes") != result.report.bytes)
-        out += QObject::tr(", %1 bytes on the wire").arg(number("wire_bytes"));
-    out += has("head_bytes") ? QObject::tr("\nHead:       %1 bytes").arg(number("head_bytes"))
+    if (request.wireBytes && *request.wireBytes != result.report.bytes)
+        out += QObject::tr(", %1 bytes on the wire").arg(*request.wireBytes);
+    out += request.headBytes ? QObject::tr("\nHead:       %1 bytes").arg(*request.headBytes)
                              : QObject::tr("\nHead:       %1").arg(notRecorded);
-    if (request.contains(QStringLiteral("head_ms")))
-        out +=
-            QObject::tr(", arrived in %1").arg(app::formatSeconds(request[QStringLiteral("head_ms")].toDouble() / 1e3));
+    if (request.headMs)
+        out += QObject::tr(", arrived in %1").arg(app::formatSeconds(*request.headMs / 1e3));
     out += QLatin1Char('\n');
 
-    const QJsonObject& capture = result.capture;
-    if (capture.isEmpty()) {
+    if (!result.capture) {
         out += QObject::tr("Client:     not recorded (a request file holds only the request's bytes)\n");
         out += QObject::tr("Transport:  not recorded\n");
         return out;
     }
-    out += QObject::tr("Client:     %1\n").arg(text("client"));
-    if (!text("host").isEmpty())
-        out += QObject::tr("Listener:   %1 (as the client named it)\n").arg(text("host"));
-    if (!text("received_at").isEmpty())
+    const app::CaptureRecord& capture = *result.capture;
+    out += QObject::tr("Client:     %1\n").arg(request.client);
+    if (!request.host.isEmpty())
+        out += QObject::tr("Listener:   %1 (as the client named it)\n").arg(request.host);
+    if (request.receivedAt.isValid())
         out += QObject::tr("Received:   %1\n")
-                   .arg(QDateTime::fromString(text("received_at"), Qt::ISODateWithMs)
-                            .toLocalTime()
-                            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz t")));
-    const double seconds = capture[QStringLiteral("elapsed_ms")].toDouble() / 1e3;
+                   .arg(request.receivedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz t")));
+    const double seconds = capture.elapsedMs / 1e3;
     out += QObject::tr("Body time:  %1 from the head's end to the answer").arg(app::formatSeconds(seconds));
     if (seconds > 0 && result.report.bytes > 0)
         out += QObject::tr(" (%1 MB/s)").arg(double(result.report.bytes) / 1e6 / seconds, 0, 'f', 1);
     out += QLatin1Char('\n');
     out += QObject::tr("Endpoint:   %1, matcher %2, hash %3; %4\n")
-               .arg(capture[QStringLiteral("endpoint")].toString(), capture[QStringLiteral("matcher")].toString(),
-                    capture[QStringLiteral("hash")].toString(), capture[QStringLiteral("state")].toString());
-    const QJsonObject transport = request[QStringLiteral("transport")].toObject();
-    if (transport[QStringLiteral("tls")].toBool())
-        out +=
-            QObject::tr("Transport:  %1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
-                .arg(has("version") ? text("version") : QStringLiteral("HTTP"),
-                     transport[QStringLiteral("protocol")].toString(), transport[QStringLiteral("cipher")].toString(),
-                     transport[QStringLiteral("alpn")].toString(QStringLiteral("none")),
-                     app::formatSeconds(transport[QStringLiteral("handshake_ms")].toDouble() / 1e3),
-                     transport[QStringLiteral("client_certificate")].toBool()
-                         ? QObject::tr(", with a client certificate")
-                         : QString());
-    else
-        out += QObject::tr("Transport:  plain %1 over TCP\n")
-                   .arg(has("version") ? text("version") : QStringLiteral("HTTP"));
-    if (capture.contains(QStringLiteral("forward")))
-        out += describeForward(app::ForwardRecord::fromJson(capture[QStringLiteral("forward")].toObject()));
+               .arg(capture.endpoint, capture.matcher, capture.hash, app::captureStateName(capture.state));
+    out += describeTransport(request);
+    if (capture.forward)
+        out += describeForward(*capture.forward);
     return out;
 }
 } // namespace
@@ -544,11 +533,11 @@ QString describeRequest(const app::InspectResult& result)
 void InspectView::showRequest()
 {
     m_headers->setRowCount(0);
-    for (const auto& field : m_result.request[QStringLiteral("headers")].toArray()) {
+    for (const auto& [name, value] : m_result.request.headers.value_or(QList<QPair<QString, QString>>{})) {
         const int row = m_headers->rowCount();
         m_headers->insertRow(row);
-        m_headers->setItem(row, 0, new QTableWidgetItem(app::printable(field[QStringLiteral("name")].toString())));
-        m_headers->setItem(row, 1, new QTableWidgetItem(app::printable(field[QStringLiteral("value")].toString())));
+        m_headers->setItem(row, 0, new QTableWidgetItem(app::printable(name)));
+        m_headers->setItem(row, 1, new QTableWidgetItem(app::printable(value)));
     }
     m_text->setFont(QFont(QStringLiteral("monospace"))); // aligned like the wire; showPart sets it back
     m_encoding->setVisible(false);                       // the request's text is ours, not the client's bytes
@@ -559,17 +548,17 @@ void InspectView::showRequest()
     m_partBytes = app::locateRequest(m_result);
     m_savePart->setEnabled(m_partBytes.missing.isEmpty());
     m_savePart->setToolTip(!m_partBytes.missing.isEmpty() ? tr("Nothing to save: %1").arg(m_partBytes.missing)
-                           : !m_result.capture.isEmpty() && m_partBytes.before.isEmpty()
+                           : m_result.capture && m_partBytes.before.isEmpty()
                                ? tr("Save body.raw (this capture kept no head) to a file")
                                : tr("Save the whole request, as stored, to a file"));
     const QString note =
-        m_result.capture.isEmpty() ? tr("the request file, from its first byte")
+        !m_result.capture ? tr("the request file, from its first byte")
         : m_partBytes.before.isEmpty()
             ? tr("body.raw only: this capture was stored before its head was kept (head.raw)")
         : m_partBytes.after.isEmpty()
             ? tr("the request as stored: head.raw, then body.raw")
             : tr("head.raw, then body.raw as one chunk (sent as %1)")
-                  .arg(countOf(m_result.request[QStringLiteral("chunks")].toInteger(), tr("chunk"), tr("chunks")));
+                  .arg(countOf(qint64(m_result.request.chunks.value_or(0)), tr("chunk"), tr("chunks")));
     showHex(m_partBytes, 0, m_partBytes.missing.isEmpty() ? note : QString());
 }
 
@@ -599,13 +588,13 @@ void InspectView::showText(const core::PartSummary& part)
 void InspectView::rememberSentHashes(const QString& captureId, const QStringList& hashes)
 {
     m_sentHashes.insert(captureId, hashes);
-    if (m_result.capture[QStringLiteral("capture_id")].toString() == captureId)
+    if (m_result.capture && m_result.capture->id == captureId)
         m_model->setSentHashes(hashes);
 }
 
 QString InspectView::curlBlocker() const
 {
-    if (!m_result.capture.isEmpty()) { // a capture's plan reads nothing: made now to check it
+    if (m_result.capture) { // a capture's plan reads nothing: made now to check it
         QString why;
         return app::resendPlanFor(m_result, m_listenerBase, {}, &why) ? QString() : why;
     }
@@ -616,7 +605,7 @@ QString InspectView::curlBlocker() const
 
 void InspectView::copyAsCurl()
 {
-    if (!m_result.capture.isEmpty()) {
+    if (m_result.capture) {
         QString why;
         // To this listener, on the port it has now (the one that stored the capture may be gone).
         if (auto plan = app::resendPlanFor(m_result, m_listenerBase, {}, &why)) {
@@ -733,7 +722,7 @@ void InspectView::onPartsSaved(int count, const QStringList& failures)
 void InspectView::savePart()
 {
     if (m_model->isRequest(m_tree->currentIndex())) {
-        const bool bodyOnly = !m_result.capture.isEmpty() && m_partBytes.before.isEmpty(); // no head.raw kept
+        const bool bodyOnly = m_result.capture && m_partBytes.before.isEmpty(); // no head.raw kept
         const QString target =
             QFileDialog::getSaveFileName(this, bodyOnly ? tr("Save the body") : tr("Save the request"),
                                          bodyOnly ? QStringLiteral("body.bin") : QStringLiteral("request.http"));

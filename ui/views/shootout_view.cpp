@@ -89,7 +89,7 @@ void ShootoutView::offerInspected(const app::InspectResult& result)
     if (result.bodyFile.isEmpty() || result.bodyFileOffset != 0 || result.bodyFileOwner ||
         result.report.boundary.empty() || result.report.parts.empty())
         return;
-    QString type = result.capture[QStringLiteral("request")].toObject()[QStringLiteral("content_type")].toString();
+    QString type = result.capture ? result.capture->request.contentType : QString();
     if (type.isEmpty()) // a raw body whose boundary was read from its first delimiter line
         type = QStringLiteral("multipart/form-data; boundary=") + QString::fromStdString(result.report.boundary);
     const int chosen = m_source->currentIndex();

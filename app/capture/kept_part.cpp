@@ -1,4 +1,4 @@
-#include "capture/field_value.h"
+#include "capture/kept_part.h"
 
 #include "upin/core/header_params.h"
 
@@ -33,32 +33,45 @@ QByteArray encode(const QString& text, const QByteArray& charset)
 }
 } // namespace
 
-void storeFieldValue(QJsonObject& part, const QByteArray& value, const std::optional<std::string>& contentType)
+void KeptPart::setValue(const QByteArray& bytes, const std::optional<std::string>& contentType)
 {
     const QByteArray charset = charsetOf(contentType);
     QStringDecoder decoder(charset.constData(), kFlags);
-    const QString text = decoder.decode(value);
-    // Text only when it gives back exactly these bytes.
-    if (!decoder.hasError() && encode(text, charset) == value) {
-        part["value"] = text;
-        part["value_encoding"] = QStringLiteral("text");
-    } else {
-        part["value"] = QString::fromLatin1(value.toBase64());
-        part["value_encoding"] = QStringLiteral("base64");
+    const QString text = decoder.decode(bytes);
+    valueBase64 = decoder.hasError() || encode(text, charset) != bytes; // text only when it gives back these bytes
+    value = valueBase64 ? QString::fromLatin1(bytes.toBase64()) : text;
+}
+
+std::optional<QByteArray> KeptPart::valueBytes(const std::optional<std::string>& contentType) const
+{
+    if (!value)
+        return std::nullopt;
+    if (valueBase64)
+        return QByteArray::fromBase64(value->toLatin1());
+    return encode(*value, charsetOf(contentType));
+}
+
+void KeptPart::addTo(QJsonObject& part) const
+{
+    if (!savedAs.isEmpty())
+        part["saved_as"] = savedAs;
+    if (value) {
+        part["value"] = *value;
+        part["value_encoding"] = valueBase64 ? QStringLiteral("base64") : QStringLiteral("text");
+        part["value_truncated"] = valueTruncated;
     }
 }
 
-std::optional<QByteArray> fieldValueBytes(const QJsonObject& part)
+KeptPart KeptPart::fromJson(const QJsonObject& part)
 {
-    if (!part["value"].isString())
-        return std::nullopt;
-    const QString value = part["value"].toString();
-    if (part["value_encoding"].toString() == QLatin1String("base64"))
-        return QByteArray::fromBase64(value.toLatin1());
-    std::optional<std::string> type;
-    if (part["content_type"].isString())
-        type = part["content_type"].toString().toStdString();
-    return encode(value, charsetOf(type));
+    KeptPart kept;
+    kept.savedAs = part["saved_as"].toString();
+    if (part["value"].isString()) {
+        kept.value = part["value"].toString();
+        kept.valueBase64 = part["value_encoding"].toString() == QLatin1String("base64");
+        kept.valueTruncated = part["value_truncated"].toBool();
+    }
+    return kept;
 }
 
 } // namespace upin::app

@@ -1,0 +1,64 @@
+#pragma once
+// A capture's record, capture.json, as one value: the parse report (parts, digests, diagnostics) with what was kept
+// of each part, the outcome (state, error and where, why in words, the file that could not be written), the
+// request, forward mode's exchange, and where the time went. UploadSession fills and writes it; the captures list,
+// parse, Inspect and Send again read it back. toJson/fromJson (capture_record.cpp) are the only code that knows
+// capture.json's keys (the report's parts are report_json's, the request's RequestRecord's, the exchange's
+// ForwardRecord's).
+
+#include "capture/forward_record.h"
+#include "capture/kept_part.h"
+#include "capture/request_record.h"
+#include "server/listener_types.h"
+
+#include "upin/core/event_recorder.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace upin::app {
+
+struct CaptureRecord {
+    struct CpuMs {
+        double readParse = 0;        // the connection's thread, from the body's start
+        std::optional<double> hash;  // the hashing pipeline's thread, when there was one
+        std::optional<double> store; // the storing pipeline's
+    };
+    struct WriteFailure {
+        QString file;          // inside the capture folder
+        QString systemMessage; // the system's error text
+    };
+
+    QString id;
+    QString endpoint, matcher, hash;
+    core::ParseReport report;
+    QList<KeptPart> kept; // by top-level part index
+    quint64 bytes = 0;    // body bytes, decoded
+    QString framing;      // framingName(), as the request's
+    CaptureState state = CaptureState::Incomplete;
+    std::optional<core::Error> error; // the capture's (not only the parser's): code and body offset
+    QString detail;                   // why, in words, when there is more to say than the code
+    std::optional<WriteFailure> writeFailure;
+    double elapsedMs = 0; // from the head's end to the answer
+    CpuMs cpuMs;
+    std::optional<ForwardRecord> forward;
+    // Stored in capture.json only (not in the upload's answer):
+    RequestRecord request;
+    QList<ThroughputSample> throughput;
+    bool rawBodyKept = false;
+
+    bool ok() const { return state == CaptureState::Complete; }
+    // Why it is not complete, in words: the write that failed ("body.raw: No space left on device"), else detail.
+    QString errorInWords() const;
+    // The upload's answer to its client: everything but the request, the throughput and the files.
+    QJsonObject answerJson() const;
+    QJsonObject toJson() const; // capture.json
+    static CaptureRecord fromJson(const QJsonObject& json);
+    // The folder's capture.json; why says what is wrong when there is none to read.
+    static std::optional<CaptureRecord> read(const QString& folder, QString* why = nullptr);
+};
+
+} // namespace upin::app
