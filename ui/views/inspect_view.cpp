@@ -2,9 +2,9 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "views/elided_label.h"
+#include "views/request_text.h"
 #include "views/status_line.h"
 
-#include "capture/forward_record.h"
 #include "inspect/part_bytes.h"
 #include "sender/upload_plan.h"
 
@@ -402,133 +402,6 @@ void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
         m_headers->setItem(row, 1, value);
     }
 }
-
-namespace {
-// The Request row's Text tab: the request as it reads on the wire, then what the tool learnt about it.
-// Forward mode: where the request went on to, as it was sent, what came back, and when.
-QString describeForward(const app::ForwardRecord& forward)
-{
-    auto ms = [](double at) { return at < 0 ? QObject::tr("—") : app::formatSeconds(at / 1e3); };
-    QString out = QObject::tr("\nForwarded to %1 (%2)\n")
-                      .arg(forward.upstream, forward.reusedConnection ? QObject::tr("a kept connection")
-                                                                      : QObject::tr("a new connection"));
-    out += forward.status == 0
-               ? QObject::tr("Answer:     none from the upstream\n")
-               : QObject::tr("Answer:     %1, %2 bytes%3\n")
-                     .arg(forward.status)
-                     .arg(forward.answerBytes)
-                     .arg(forward.earlyAtByte < 0
-                              ? QString()
-                              : QObject::tr(", early: after %1 bytes of the body").arg(forward.earlyAtByte));
-    if (forward.fault)
-        out += QObject::tr("Fault:      %1: %2 (the client got our %3)\n")
-                   .arg(forward.fault->error, forward.fault->detail)
-                   .arg(forward.fault->status);
-    out += QObject::tr("Server:     %1 from the upstream taking the last byte to its first answer byte\n")
-               .arg(ms(forward.serverMs()));
-    out += QObject::tr("Moments:    from the request head: the client's last byte %1,\n"
-                       "            the upstream took the last byte %2, its first answer byte %3,\n"
-                       "            the answer relayed whole %4\n")
-               .arg(ms(forward.at.clientLastByte), ms(forward.at.upstreamTookLastByte), ms(forward.at.firstAnswerByte),
-                    ms(forward.at.answerDone));
-    out += QObject::tr("\nAs sent to the upstream:\n");
-    for (const QString& line : QString::fromUtf8(forward.headAsSent).split(QStringLiteral("\r\n")))
-        if (!line.isEmpty())
-            out += app::printable(line) + QLatin1Char('\n');
-    out += QObject::tr("\nIts answer's header fields:\n");
-    for (const auto& [name, value] : forward.headers)
-        out += app::printable(QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value)) +
-               QLatin1Char('\n');
-    const QByteArray& preview = forward.answerPreview;
-    out += QString::fromUtf8(preview).toUtf8() != preview
-               ? QObject::tr("\nIts answer's body: binary, first %1 bytes kept (base64 in capture.json)\n")
-                     .arg(preview.size())
-               : QObject::tr("\nIts answer's body (first 64 KiB):\n%1\n").arg(QString::fromUtf8(preview));
-    return out;
-}
-
-QString describeWire(const app::RequestRecord& request, const QString& notRecorded)
-{
-    if (request.framing == QLatin1String("chunked") && !request.chunks)
-        return QObject::tr("chunked (chunk count %1)").arg(notRecorded);
-    if (request.framing == QLatin1String("chunked"))
-        return QObject::tr("chunked: %1 data %2")
-                   .arg(*request.chunks)
-                   .arg(*request.chunks == 1 ? QObject::tr("chunk") : QObject::tr("chunks")) +
-               (request.trailerBytes.value_or(0) > 0
-                    ? QObject::tr(", %1 bytes of trailer fields (read, not kept)").arg(*request.trailerBytes)
-                    : QObject::tr(", no trailer fields"));
-    if (request.framing == QLatin1String("content-length"))
-        return QObject::tr("Content-Length: %1 bytes").arg(request.contentLength.value_or(0));
-    return QObject::tr("no body framing (the body runs to the end of the file)");
-}
-
-QString describeTransport(const app::RequestRecord& request)
-{
-    const QString http = request.headRecorded() ? request.version : QStringLiteral("HTTP");
-    const app::Transport transport = request.transport.value_or(app::Transport{});
-    if (!transport.tls)
-        return QObject::tr("Transport:  plain %1 over TCP\n").arg(http);
-    return QObject::tr("Transport:  %1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
-        .arg(http, transport.protocol, transport.cipher,
-             transport.alpn.isEmpty() ? QStringLiteral("none") : transport.alpn,
-             app::formatSeconds(transport.handshakeMs / 1e3),
-             transport.clientCertificate ? QObject::tr(", with a client certificate") : QString());
-}
-
-QString describeRequest(const app::InspectResult& result)
-{
-    const app::RequestRecord& request = result.request;
-    // Captures stored by earlier versions kept only target, content type and client: the rest reads "not recorded".
-    const QString notRecorded = QObject::tr("(not recorded: stored by an earlier version)");
-    QString out = request.headRecorded()
-                      ? app::printable(QStringLiteral("%1 %2 %3").arg(request.method, request.target, request.version))
-                      : QObject::tr("%1 %2").arg(app::printable(request.target), notRecorded);
-    out += QLatin1Char('\n');
-    if (!request.headers)
-        out += QObject::tr("Header fields %1\n").arg(notRecorded);
-    for (const auto& [name, value] : request.headers.value_or(QList<QPair<QString, QString>>{}))
-        out += app::printable(name + QStringLiteral(": ") + value) + QLatin1Char('\n');
-    out += QLatin1Char('\n');
-
-    out += QObject::tr("Framing:    %1\n").arg(describeWire(request, notRecorded));
-    out += result.report.bytes < 1024 ? QObject::tr("Body:       %1 bytes").arg(result.report.bytes)
-                                      : QObject::tr("Body:       %1 (%2 bytes)")
-                                            .arg(app::formatBytes(result.report.bytes))
-                                            .arg(result.report.bytes);
-    if (request.wireBytes && *request.wireBytes != result.report.bytes)
-        out += QObject::tr(", %1 bytes on the wire").arg(*request.wireBytes);
-    out += request.headBytes ? QObject::tr("\nHead:       %1 bytes").arg(*request.headBytes)
-                             : QObject::tr("\nHead:       %1").arg(notRecorded);
-    if (request.headMs)
-        out += QObject::tr(", arrived in %1").arg(app::formatSeconds(*request.headMs / 1e3));
-    out += QLatin1Char('\n');
-
-    if (!result.capture) {
-        out += QObject::tr("Client:     not recorded (a request file holds only the request's bytes)\n");
-        out += QObject::tr("Transport:  not recorded\n");
-        return out;
-    }
-    const app::CaptureRecord& capture = *result.capture;
-    out += QObject::tr("Client:     %1\n").arg(request.client);
-    if (!request.host.isEmpty())
-        out += QObject::tr("Listener:   %1 (as the client named it)\n").arg(request.host);
-    if (request.receivedAt.isValid())
-        out += QObject::tr("Received:   %1\n")
-                   .arg(request.receivedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz t")));
-    const double seconds = capture.elapsedMs / 1e3;
-    out += QObject::tr("Body time:  %1 from the head's end to the answer").arg(app::formatSeconds(seconds));
-    if (seconds > 0 && result.report.bytes > 0)
-        out += QObject::tr(" (%1 MB/s)").arg(double(result.report.bytes) / 1e6 / seconds, 0, 'f', 1);
-    out += QLatin1Char('\n');
-    out += QObject::tr("Endpoint:   %1, matcher %2, hash %3; %4\n")
-               .arg(capture.endpoint, capture.matcher, capture.hash, app::captureStateName(capture.state));
-    out += describeTransport(request);
-    if (capture.forward)
-        out += describeForward(*capture.forward);
-    return out;
-}
-} // namespace
 
 void InspectView::showRequest()
 {
