@@ -86,6 +86,7 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
     for (size_t i = 0; i < line.size(); ++i)
         if (isControl(line[i]) || line[i] == '\t')
             return Error{Errc::MalformedRequestLine, size_t(line.data() - buffer.data()) + i};
+    out.begin = buffer.data();
     out.method = line.substr(0, sp1);
     out.target = line.substr(sp1 + 1, sp2 - sp1 - 1);
     if (!std::all_of(out.method.begin(), out.method.end(), isTokenChar))
@@ -130,6 +131,7 @@ Result<size_t> parseResponseHead(ByteView buffer, std::span<HttpField> storage, 
         return Error{Errc::MalformedStatusLine, 8};
     if (line.size() > 12 && line[12] != ' ')
         return Error{Errc::MalformedStatusLine, 12};
+    out.begin = buffer.data();
     out.minorVersion = *minor;
     out.status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
     out.reason = line.size() > 13 ? line.substr(13) : std::string_view();
@@ -184,8 +186,9 @@ Result<size_t> HeadReader::feed(ByteView data)
 
 namespace {
 
-// Content-Length fields: one value however often repeated (RFC 9110 8.6), nothing but digits.
-Result<std::optional<uint64_t>> contentLength(std::span<const HttpField> fields)
+// Content-Length fields: one value however often repeated (RFC 9110 8.6), nothing but digits. An error is at the
+// offending value (begin: the head's first byte).
+Result<std::optional<uint64_t>> contentLength(std::span<const HttpField> fields, const char* begin)
 {
     std::optional<uint64_t> length;
     for (const auto& f : fields) {
@@ -193,7 +196,7 @@ Result<std::optional<uint64_t>> contentLength(std::span<const HttpField> fields)
             continue;
         uint64_t value = 0;
         if (!parseDecimal(f.value, value) || (length && value != *length))
-            return Error{Errc::InvalidContentLength, 0};
+            return Error{Errc::InvalidContentLength, offsetIn(begin, f.value)};
         length = value;
     }
     return length;
@@ -209,21 +212,23 @@ bool keepAlive(int minorVersion, std::string_view connection)
 Result<BodyFraming> bodyFraming(const RequestHead& head)
 {
     BodyFraming framing;
-    auto length = contentLength(head.fields);
+    auto length = contentLength(head.fields, head.begin);
     if (!length)
         return length.error();
     bool hasEncoding = false;
+    std::string_view encodingField;
     for (const auto& f : head.fields) {
         if (equalsIgnoreCase(f.name, "transfer-encoding")) {
             if (!equalsIgnoreCase(trimSpaces(f.value), "chunked") || hasEncoding)
-                return Error{Errc::UnsupportedTransferEncoding, 0};
+                return Error{Errc::UnsupportedTransferEncoding, offsetIn(head.begin, f.value)};
             hasEncoding = true;
+            encodingField = f.name;
         } else if (equalsIgnoreCase(f.name, "expect")) {
             framing.expectContinue = equalsIgnoreCase(f.value, "100-continue");
         }
     }
-    if (*length && hasEncoding) // a request-smuggling shape: refuse rather than pick one
-        return Error{Errc::ConflictingFraming, 0};
+    if (*length && hasEncoding) // a request-smuggling shape: refuse rather than pick one; at Transfer-Encoding
+        return Error{Errc::ConflictingFraming, offsetIn(head.begin, encodingField)};
     framing.kind = hasEncoding ? BodyFraming::Kind::Chunked
                    : *length   ? BodyFraming::Kind::ContentLength
                                : BodyFraming::Kind::None;
@@ -236,14 +241,16 @@ Result<BodyFraming> responseFraming(const ResponseHead& head, bool answersHead)
 {
     BodyFraming framing;
     framing.keepAlive = keepAlive(head.minorVersion, head.field("connection"));
-    auto length = contentLength(head.fields);
+    auto length = contentLength(head.fields, head.begin);
     if (!length)
         return length.error();
     // Every coding in order, across all Transfer-Encoding fields: chunked may only be the last.
     bool hasEncoding = false, chunkedLast = false;
+    std::string_view encodingField;
     for (const auto& f : head.fields) {
         if (!equalsIgnoreCase(f.name, "transfer-encoding"))
             continue;
+        encodingField = f.name;
         for (size_t start = 0; start <= f.value.size();) {
             const size_t comma = std::min(f.value.find(',', start), f.value.size());
             const std::string_view coding = trimSpaces(f.value.substr(start, comma - start));
@@ -251,13 +258,13 @@ Result<BodyFraming> responseFraming(const ResponseHead& head, bool answersHead)
             if (coding.empty())
                 continue;
             if (chunkedLast) // chunked, then another coding: not a framing anyone can read the same way
-                return Error{Errc::UnsupportedTransferEncoding, 0};
+                return Error{Errc::UnsupportedTransferEncoding, offsetIn(head.begin, coding)};
             hasEncoding = true;
             chunkedLast = equalsIgnoreCase(coding, "chunked");
         }
     }
     if (*length && hasEncoding)
-        return Error{Errc::ConflictingFraming, 0};
+        return Error{Errc::ConflictingFraming, offsetIn(head.begin, encodingField)};
     if (answersHead || head.status < 200 || head.status == 204 || head.status == 304)
         return framing; // no body, whatever the fields say
     if (chunkedLast) {

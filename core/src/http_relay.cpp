@@ -63,7 +63,7 @@ Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target
     const std::vector<std::string_view> dropped = connectionTokens(head);
     for (std::string_view token : dropped)
         if (named(token, kNotHopByHop))
-            return Error{Errc::ConnectionNamesFraming, 0};
+            return Error{Errc::ConnectionNamesFraming, offsetIn(head.begin, token)};
     std::string_view prefix = target.pathPrefix;
     if (!prefix.empty() && prefix.back() == '/')
         prefix.remove_suffix(1);

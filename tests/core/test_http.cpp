@@ -199,6 +199,11 @@ TEST_CASE("body framing rules", "[http]")
     CHECK(framingOf("Content-Length: -1\r\n").error().code == Errc::InvalidContentLength);
     CHECK(framingOf("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n").error().code == Errc::ConflictingFraming);
     CHECK(framingOf("Transfer-Encoding: gzip, chunked\r\n").error().code == Errc::UnsupportedTransferEncoding);
+    // Each error says where in the head: the value, or the field, that made it (the request line is 17 bytes).
+    CHECK(framingOf("Content-Length: -1\r\n").error().offset == 33);
+    CHECK(framingOf("Content-Length: 5\r\nContent-Length: 6\r\n").error().offset == 52);
+    CHECK(framingOf("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n").error().offset == 36);
+    CHECK(framingOf("Transfer-Encoding: gzip, chunked\r\n").error().offset == 36);
     CHECK_FALSE(framingOf("Connection: close\r\n")->keepAlive);
     CHECK_FALSE(framingOf("", 0)->keepAlive);
     CHECK(framingOf("Connection: Keep-Alive\r\n", 0)->keepAlive);

@@ -72,6 +72,10 @@ TEST_CASE("a Connection list that names the framing or Host is refused: the body
         REQUIRE_FALSE(out.has_value());
         CHECK(out.error().code == Errc::ConnectionNamesFraming);
     }
+    // Where: at the token in the Connection field (the head up to the field's value is 57 bytes).
+    CHECK(relay("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nConnection: close, Content-Length\r\n\r\n")
+              .error()
+              .offset == 64);
     // Named in a second Connection field too.
     CHECK_FALSE(relay("POST / HTTP/1.1\r\nConnection: close\r\nConnection: Transfer-Encoding\r\n"
                       "Transfer-Encoding: chunked\r\n\r\n")

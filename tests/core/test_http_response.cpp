@@ -117,18 +117,21 @@ TEST_CASE("responses a relay refuses say what and where", "[http][response][gold
           "error in head: bare_line_end at 21\n");
     CHECK(readResponseEveryWay("HTTP/1.1 200 OK\r\n folded: x\r\n\r\n", relay()) ==
           "error in head: invalid_header_field at 17\n");
-    // Content-Length: nothing but digits, one value, at most 19 digits; never beside Transfer-Encoding.
-    for (const char* length : {"-1", "+5", "99999999999999999999", "5, 5", "0x10", ""}) {
+    // Content-Length: nothing but digits, one value, at most 19 digits; never beside Transfer-Encoding. Each error
+    // is at the value (or field) that caused it.
+    for (const char* length : {"-1", "+5", "99999999999999999999", "5, 5", "0x10"}) {
         INFO(length);
         CHECK(readResponseEveryWay(std::string("HTTP/1.1 200 OK\r\nContent-Length: ") + length + "\r\n\r\n", relay())
-                  .ends_with("error in framing: invalid_content_length at 0\n"));
+                  .ends_with("error in framing: invalid_content_length at 33\n"));
     }
+    CHECK(readResponseEveryWay("HTTP/1.1 200 OK\r\nContent-Length:\r\n\r\n", relay())
+              .ends_with("error in framing: invalid_content_length at 32\n"));
     CHECK(readResponseEveryWay("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", relay())
-              .ends_with("error in framing: invalid_content_length at 0\n"));
+              .ends_with("error in framing: invalid_content_length at 52\n"));
     CHECK(readResponseEveryWay("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", relay())
-              .ends_with("error in framing: conflicting_framing at 0\n"));
+              .ends_with("error in framing: conflicting_framing at 36\n"));
     CHECK(readResponseEveryWay("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", relay())
-              .ends_with("error in framing: unsupported_transfer_encoding at 0\n"));
+              .ends_with("error in framing: unsupported_transfer_encoding at 45\n"));
     // Chunks: the size is hex of at most 15 digits, its line and the data's end are CRLF.
     CHECK(readResponseEveryWay("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", relay()) ==
           "response HTTP/1.1 200 \"OK\"\n"

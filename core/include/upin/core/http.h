@@ -39,7 +39,15 @@ struct HttpField {
 // The value of the first field with this name (case-insensitive), or an empty view with found=false.
 std::string_view findField(std::span<const HttpField> fields, std::string_view name, bool* found = nullptr);
 
+// Where a view into a parsed head starts, from the head's first byte: the offset an error in a field reports.
+// 0 for a head that was not parsed from a buffer (begin unset).
+inline uint64_t offsetIn(const char* begin, std::string_view part)
+{
+    return begin && part.data() >= begin ? uint64_t(part.data() - begin) : 0;
+}
+
 struct RequestHead {
+    const char* begin = nullptr; // the head's first byte, in the buffer it was parsed from
     std::string_view method;
     std::string_view target;
     int minorVersion = 1; // HTTP/1.minorVersion
@@ -51,6 +59,7 @@ struct RequestHead {
 };
 
 struct ResponseHead {
+    const char* begin = nullptr; // the head's first byte, in the buffer it was parsed from
     int minorVersion = 1;
     int status = 0;          // 100..999
     std::string_view reason; // may be empty
