@@ -1,6 +1,7 @@
 // upload-inspector-cli parse FILE|CAPTURE_FOLDER: inspect a stored request body or a capture.
 
 #include "capture/capture_record.h"
+#include "capture/outcome.h"
 #include "cli/cli_args.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
@@ -53,7 +54,8 @@ void printParts(QString& out, const std::vector<core::PartSummary>& parts, const
     }
 }
 
-QString readableReport(const QString& path, const core::ParseReport& report, const CaptureRecord* capture = nullptr)
+QString readableReport(const QString& path, const core::ParseReport& report, const CaptureRecord* capture = nullptr,
+                       std::optional<quint64> contentLength = std::nullopt)
 {
     QString out = QStringLiteral("%1: %2 parts, %3 bytes, boundary \"%4\"\n")
                       .arg(path)
@@ -66,15 +68,20 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
         printParts(out, report.parts, QStringLiteral("  "), capture ? capture->kept : QList<KeptPart>{});
     }
     for (const auto& d : report.diagnostics)
-        out += QStringLiteral("  note @%1 %2: %3\n")
+        out += QStringLiteral("  note @%1 %2: %3%4\n")
                    .arg(d.offset)
-                   .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
+                   .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)),
+                        d.code == core::Errc::BodyCutShort && d.value > 0
+                            ? QStringLiteral(" (%1 bytes missing)").arg(d.value)
+                            : QString());
     if (report.error) {
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)
                    .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
         if (capture && capture->writeFailure) // a capture that could not be stored
             out += QStringLiteral("  while writing %1\n").arg(capture->errorInWords());
+        if (report.error->code == core::Errc::BodyCutShort) // the transfer, not the content: say what is missing
+            out += QStringLiteral("  %1\n").arg(parseOutcomeInWords(report, contentLength));
     } else
         out += QStringLiteral("ok\n");
     return out;
@@ -185,7 +192,7 @@ int runParse(const QStringList& arguments)
             printOut(
                 QStringLiteral("%1 %2 %3, %4 framing\n")
                     .arg(result.request.method, result.request.target, result.request.version, result.request.framing));
-        printOut(readableReport(request.path, result.report));
+        printOut(readableReport(request.path, result.report, nullptr, result.request.contentLength));
     }
     return result.report.ok ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 #include "forwarder/forward_connection.h"
+#include "capture/outcome.h"
 
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
@@ -107,7 +108,11 @@ ForwardConnection::ForwardConnection(qintptr descriptor, std::shared_ptr<Listene
     connect(m_client, &QTcpSocket::disconnected, this, [this] {
         if (m_session) { // mid-exchange: the upstream request is aborted with it
             dropUpstream();
-            finishSession(QStringLiteral("the client went away"), record());
+            if (m_decoder.done())
+                finishSession(QStringLiteral("the client closed the connection before the whole answer"), record());
+            else
+                finishSession(clientGoneInWords(m_decoder.bodyBytes(), expectedLength(m_framing)), record(),
+                              core::Error{core::Errc::BodyCutShort, m_decoder.wireBytes()});
         }
         deleteLater();
     });

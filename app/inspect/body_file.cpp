@@ -158,12 +158,20 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
         if (pipeline)
             pipeline->flush();
     } while (status && !(decode && decoder.done()) && readChunk(pending));
-    if (status && decode && !decoder.done())
-        status = core::Error{core::Errc::UnexpectedEof, decoder.wireBytes()};
     if (request.rawHttp)
         result.request.setWire(framing, &decoder);
-    if (status)
+    if (status && decode && !decoder.done()) {
+        // The file ended before its framing did: the transfer's fault, whatever the content. Whether the multipart
+        // body is whole anyway (a wrong Content-Length) is the parser's to say, beside it as a diagnostic.
+        const quint64 missing =
+            framing.kind == core::BodyFraming::Kind::ContentLength ? framing.contentLength - decoder.bodyBytes() : 0;
+        handler.onDiagnostic({core::Errc::BodyCutShort, decoder.bodyBytes(), missing});
+        if (auto content = parser->finish(handler); !content)
+            handler.onDiagnostic({content.error().code, content.error().offset});
+        status = core::Error{core::Errc::BodyCutShort, decoder.bodyBytes()};
+    } else if (status) {
         status = parser->finish(handler);
+    }
     pipeline.reset(); // drained: the recorder holds every part
     result.report = recorder.takeReport(status, *parser);
     if (result.decodedBody) {

@@ -1,4 +1,5 @@
 #include "listener/connection.h"
+#include "capture/outcome.h"
 #include "common/qt_text.h"
 #include "common/unsent_bytes.h"
 #include "server/refusal_record.h"
@@ -377,8 +378,9 @@ void Connection::onDisconnected()
         if (got <= 0)
             break;
     }
-    if (m_session) { // client went away mid-body: keep what arrived, marked incomplete
-        m_session->finish(m_decoder, false, core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()});
+    if (m_session) { // client went away mid-body: keep what arrived, marked incomplete, saying so
+        m_session->finish(m_decoder, false, core::Error{core::Errc::BodyCutShort, m_decoder.wireBytes()},
+                          clientGoneInWords(m_decoder.bodyBytes(), expectedLength(m_framing)));
         m_session.reset();
     }
     m_state = State::Closing;

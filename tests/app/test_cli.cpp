@@ -103,6 +103,45 @@ TEST_CASE("parse and send --hash xxh3: digests as xxh128sum prints them, checked
     CHECK(runCli({"send", "-F", "a=b", "--hash", "crc", f.url("/file-part")}).exitCode != 0);
 }
 
+TEST_CASE("parse --raw-http of a whole body under a Content-Length that promises more blames the length, not the "
+          "body",
+          "[cli][verdict]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
+    QFile file(dir.filePath("request.http"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+               QByteArray::number(body.size() + 13) + "\r\n\r\n" + body);
+    file.close();
+    Run text = runCli({"parse", "--raw-http", file.fileName()});
+    CHECK(text.exitCode == 1);
+    INFO(text.out.toStdString());
+    CHECK(QString::fromUtf8(text.out).contains(
+        QStringLiteral("13 bytes missing: Content-Length %1, the file has %2 (the body itself is whole)")
+            .arg(body.size() + 13)
+            .arg(body.size())));
+    CHECK_FALSE(text.out.contains("input ended inside a part"));
+    Run json = runCli({"parse", "--raw-http", file.fileName(), "--json"});
+    const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
+    CHECK(doc["error"].toObject()["code"].toString() == "body_cut_short");
+    CHECK(doc["error"].toObject()["offset"].toInt() == body.size());
+    const QJsonObject cut = doc["diagnostics"].toArray()[0].toObject();
+    CHECK(cut["code"].toString() == "body_cut_short");
+    CHECK(cut["offset"].toInt() == body.size());
+    CHECK(cut["value"].toInt() == 13);
+    CHECK(cut["message"].toString().contains("Content-Length"));
+    CHECK(doc["parts"].toArray()[0].toObject()["complete"].toBool()); // what arrived is whole, and kept
+
+    // Cut inside the content as well: said too.
+    REQUIRE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("POST /upload HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 999\r\n\r\n" +
+               body.left(40));
+    file.close();
+    CHECK(runCli({"parse", "--raw-http", file.fileName()}).out.contains("(the multipart body is cut short too)"));
+}
+
 TEST_CASE("parse guesses the boundary and exits non-zero on a rejected body", "[cli]")
 {
     QTemporaryDir dir;

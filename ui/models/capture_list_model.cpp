@@ -2,6 +2,8 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 
+#include "capture/outcome.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -70,15 +72,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             if (refused) // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause
                 return tr("refused %1: %2").arg(r.answerStatus).arg(r.errorDetail) +
                        (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
-            // In words, with the byte offset: "rejected: the body has no delimiter line for this boundary (byte 3)".
-            QString text = app::captureStateName(r.state);
-            if (r.error)
-                text += QStringLiteral(": %1 (byte %2)")
-                            .arg(app::toQString(core::describe(r.error->code)))
-                            .arg(r.error->offset);
-            if (!r.errorDetail.isEmpty())
-                text += QStringLiteral(" (%1)").arg(r.errorDetail);
-            return text;
+            // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
+            // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
+            return app::outcomeInWords(r.state, r.error, r.errorDetail);
         }
         }
     }

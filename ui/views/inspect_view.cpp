@@ -3,6 +3,8 @@
 #include "common/qt_text.h"
 #include "views/elided_label.h"
 #include "views/request_text.h"
+
+#include "capture/outcome.h"
 #include "views/status_line.h"
 
 #include "inspect/part_bytes.h"
@@ -230,25 +232,14 @@ void InspectView::showResult(const app::InspectResult& result)
     for (int c = 0; c < PartTreeModel::Digest; ++c)
         m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
-    // A capture that could not be stored says which file and why (capture.json keeps both).
-    const QString ioDetail =
-        result.capture && result.capture->writeFailure ? tr(" (%1)").arg(result.capture->errorInWords()) : QString();
-    // A capture's own state (failed, incomplete, rejected) when it has one; for a file, a body that just ends is
-    // incomplete, anything else rejected.
-    const QString captureState = result.capture ? app::captureStateName(result.capture->state) : QString();
-    const QString verdict = !captureState.isEmpty() && captureState != QLatin1String("complete") ? captureState
-                            : r.error && r.error->code == core::Errc::UnexpectedEof              ? tr("incomplete")
-                                                                                                 : tr("rejected");
-    QString state = result.cancelled          ? tr("cancelled")
-                    : !result.error.isEmpty() ? result.error
-                    : r.error                 ? tr("%1: %2 (byte %3)%4")
-                                    .arg(verdict, app::toQString(core::describe(r.error->code)))
-                                    .arg(r.error->offset)
-                                    .arg(ioDetail)
-                              : tr("ok");
-    // The verdict before the details: when the window is narrow, the end of the line is what is cut.
-    if (state == tr("ok") && !r.diagnostics.empty())
-        state = r.diagnostics.size() == 1 ? tr("ok, 1 diagnostic") : tr("ok, %1 diagnostics").arg(r.diagnostics.size());
+    // The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
+    // first: a capture's own state and why, else what the parse found.
+    const QString state =
+        result.cancelled          ? tr("cancelled")
+        : !result.error.isEmpty() ? result.error
+        : result.capture && !result.capture->ok()
+            ? app::outcomeInWords(result.capture->state, result.capture->error, result.capture->errorInWords())
+            : app::parseOutcomeInWords(r, result.request.contentLength);
     m_title->setFullText(tr("%1 — %2 — %3, %4, boundary \"%5\"")
                              .arg(result.title, state, countOf(qsizetype(r.parts.size()), tr("part"), tr("parts")),
                                   app::formatBytes(r.bytes), QString::fromStdString(r.boundary)),
@@ -260,6 +251,9 @@ void InspectView::showResult(const app::InspectResult& result)
                 .arg(d.offset)
                 .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));
     if (r.error) {
+        const QString ioDetail = result.capture && result.capture->writeFailure
+                                     ? tr(" (%1)").arg(result.capture->errorInWords())
+                                     : QString();
         m_diagnostics->addItem(tr("@%1  ERROR %2 — %3%4")
                                    .arg(r.error->offset)
                                    .arg(app::toQString(core::codeName(r.error->code)),

@@ -1,0 +1,81 @@
+#include "capture/outcome.h"
+#include "common/byte_size.h"
+#include "common/qt_text.h"
+
+#include <QObject>
+
+#include <algorithm>
+
+namespace upin::app {
+
+namespace {
+
+QString atByte(const std::optional<core::Error>& error)
+{
+    return error ? QObject::tr(" (byte %1)").arg(error->offset) : QString();
+}
+
+// A body cut short by its transfer: the bytes missing (when the framing says how many) and whether the multipart
+// content was whole anyway (the parser then reported nothing of its own).
+QString cutShortInWords(const core::ParseReport& report, std::optional<quint64> contentLength)
+{
+    quint64 missing = 0;
+    bool contentWhole = true;
+    for (const auto& d : report.diagnostics) {
+        if (d.code == core::Errc::BodyCutShort)
+            missing = d.value;
+        else if (d.code == core::Errc::UnexpectedEof || d.code == core::Errc::MissingCloseDelimiter ||
+                 d.code == core::Errc::NoDelimiter)
+            contentWhole = false;
+    }
+    const QString content =
+        contentWhole ? QObject::tr("the body itself is whole") : QObject::tr("the multipart body is cut short too");
+    if (contentLength && missing > 0)
+        return QObject::tr("%1 missing: Content-Length %2, the file has %3 (%4)")
+            .arg(missing == 1 ? QObject::tr("1 byte") : QObject::tr("%1 bytes").arg(missing))
+            .arg(*contentLength)
+            .arg(report.bytes)
+            .arg(content);
+    return QObject::tr("the body ended inside a chunk after %1 (%2)").arg(formatBytes(report.bytes), content);
+}
+
+} // namespace
+
+QString outcomeInWords(CaptureState state, const std::optional<core::Error>& error, const QString& detail)
+{
+    QString name = captureStateName(state);
+    if (state == CaptureState::Complete || state == CaptureState::Receiving)
+        return name;
+    if (!detail.isEmpty())
+        return QObject::tr("%1: %2").arg(name, detail) + atByte(error);
+    if (error)
+        return QObject::tr("%1: %2").arg(name, toQString(core::describe(error->code))) + atByte(error);
+    return name;
+}
+
+QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected)
+{
+    const QString after = bodyBytes == 0 ? QObject::tr("before the body's first byte")
+                                         : QObject::tr("after %1 of the body").arg(formatBytes(bodyBytes));
+    return QObject::tr("the client closed the connection %1").arg(after) +
+           (expected ? QObject::tr(" (of %1)").arg(formatBytes(*expected)) : QString());
+}
+
+QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength)
+{
+    if (!report.error) {
+        const auto n = report.diagnostics.size();
+        return n == 0   ? QObject::tr("ok")
+               : n == 1 ? QObject::tr("ok, 1 diagnostic")
+                        : QObject::tr("ok, %1 diagnostics").arg(n);
+    }
+    if (report.error->code == core::Errc::BodyCutShort)
+        return cutShortInWords(report, contentLength);
+    const bool endedEarly = report.error->code == core::Errc::UnexpectedEof;
+    return QObject::tr("%1: %2 (byte %3)")
+        .arg(endedEarly ? QObject::tr("incomplete") : QObject::tr("rejected"),
+             toQString(core::describe(report.error->code)))
+        .arg(report.error->offset);
+}
+
+} // namespace upin::app

@@ -1,0 +1,38 @@
+#pragma once
+// What happened to a capture or an opened request, in words, the cause first: the captures list, Inspect's title
+// line, and the CLI's line log and `parse` all say it the same way. A cause that is not the multipart content
+// (the client went away, the listener stopped, the upstream, a deadline, the disk, a limit, a Content-Length that
+// promised more than came) is named as such, so that nobody goes looking for a parser problem that is not there.
+
+#include "capture/capture_record.h"
+
+#include "upin/core/event_recorder.h"
+#include "upin/core/http.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace upin::app {
+
+// "complete"; "incomplete: the client closed the connection after 1.33 GiB of the body (byte 1428000000)";
+// "rejected: the body has no delimiter line for this boundary (byte 3)"; "failed: body.raw: No space left on
+// device". detail, when given, is the cause in words and comes before the code's own description.
+QString outcomeInWords(CaptureState state, const std::optional<core::Error>& error, const QString& detail);
+
+// A client that closed its connection mid-body: "the client closed the connection after 1.33 GiB of the body
+// (of 2.00 GiB)". expected: the Content-Length, when the body had one.
+QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected);
+// The Content-Length a body was framed with, if it was.
+inline std::optional<quint64> expectedLength(const core::BodyFraming& framing)
+{
+    return framing.kind == core::BodyFraming::Kind::ContentLength ? std::optional(quint64(framing.contentLength))
+                                                                  : std::nullopt;
+}
+
+// A parse of a body or request file (no capture): "ok", "ok, 2 diagnostics", "incomplete: …", "rejected: …",
+// and for a request whose body ended before its Content-Length, what is missing and whether the multipart body
+// itself is whole: "13 bytes missing: Content-Length 205, the file has 192 (the body itself is whole)".
+QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength);
+
+} // namespace upin::app

@@ -1,0 +1,102 @@
+// The window says what happened, the cause first: a Content-Length that promised more than the file holds, a
+// client that went away, an upstream that was down. None of them reads as a parser problem.
+
+#include "app/forward_fixture.h"
+#include "app/listener_fixture.h"
+#include "inspect/inspect_worker.h"
+#include "models/capture_list_model.h"
+#include "views/inspect_view.h"
+#include "views/listen_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace upin;
+
+namespace {
+app::InspectResult inspect(const QString& path)
+{
+    app::InspectWorker worker;
+    QSignalSpy finished(&worker, &app::InspectWorker::finished);
+    worker.open(path);
+    return finished.first().first().value<app::InspectResult>();
+}
+
+// The State cell of the list's one row once its capture has finished.
+QString finishedState(test::ListenerFixture& f, ui::ListenView& view)
+{
+    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    const auto state = [&] {
+        auto* model = view.model();
+        return model->rowCount() == 0
+                   ? QString()
+                   : model->data(model->index(0, ui::CaptureListModel::State), Qt::DisplayRole).toString();
+    };
+    for (int i = 0; i < 200 && (state().isEmpty() || state() == "receiving"); ++i)
+        QTest::qWait(20);
+    return state();
+}
+} // namespace
+
+TEST_CASE("Inspect blames a Content-Length that promises more than the file has, not the whole body",
+          "[ui][inspect][verdict]")
+{
+    QTemporaryDir dir;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
+    QFile file(dir.filePath("request.http"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("POST /upload HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+               QByteArray::number(body.size() + 13) + "\r\n\r\n" + body);
+    file.close();
+    ui::InspectView view;
+    view.showResult(inspect(file.fileName()));
+    INFO(view.title().toStdString());
+    CHECK(view.title().contains(QStringLiteral("13 bytes missing: Content-Length %1, the file has %2 (the body "
+                                               "itself is whole)")
+                                    .arg(body.size() + 13)
+                                    .arg(body.size())));
+    CHECK_FALSE(view.title().contains("input ended inside a part"));
+}
+
+TEST_CASE("the Listen tab says a client went away, and after how much of the body", "[ui][listen][verdict]")
+{
+    test::ListenerFixture f;
+    ui::ListenView view;
+    {
+        test::RawClient client(f.listener.port());
+        REQUIRE(client.send("POST /file-part HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                            "boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; "
+                            "name=\"f\"; filename=\"x\"\r\n\r\n" +
+                            QByteArray(2000, 'x')));
+        QTest::qWait(200);
+    } // closed mid-body
+    const QString state = finishedState(f, view);
+    INFO(state.toStdString());
+    CHECK(state.startsWith("incomplete: the client closed the connection after "));
+    CHECK(state.contains(" of the body (of 97.7 KiB)"));
+    CHECK_FALSE(state.contains("input ended inside a part"));
+}
+
+TEST_CASE("the Listen tab says the upstream was down, not that the body ended", "[ui][listen][forward][verdict]")
+{
+    quint16 closedPort = 0;
+    {
+        QTcpServer probe; // a port nothing listens on once it closes
+        REQUIRE(probe.listen(QHostAddress::LocalHost));
+        closedPort = probe.serverPort();
+    }
+    auto f = test::forwarder(QStringLiteral("http://127.0.0.1:%1").arg(closedPort));
+    ui::ListenView view;
+    QTemporaryDir dir;
+    QFile file(dir.filePath("a.txt"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("hello");
+    file.close();
+    CHECK(test::curl({"-F", "f=@" + file.fileName(), f->url("/upload")}).status == 502);
+    const QString state = finishedState(*f, view);
+    INFO(state.toStdString());
+    CHECK(state.startsWith("incomplete: upstream unreachable: "));
+    CHECK_FALSE(state.contains("input ended inside a part"));
+}
