@@ -9,17 +9,6 @@
 #include <unistd.h>
 
 namespace upin::app::cli {
-namespace {
-
-// The parts a user numbers: the body's top-level parts; for a HAR file, the parts of its first multipart request.
-const std::vector<core::PartSummary>& numberedParts(const InspectResult& result)
-{
-    if (!result.harBodies.isEmpty() && !result.report.parts.empty())
-        return result.report.parts.front().children;
-    return result.report.parts;
-}
-
-} // namespace
 
 int runExtract(const QStringList& arguments)
 {

@@ -6,6 +6,7 @@
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "inspect/body_file.h"
+#include "inspect/har.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/report_json.h"
 #include "server/listener_types.h"
@@ -89,6 +90,58 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
 
 } // namespace
 
+// A HAR file: every entry, in order, with its response; a multipart request's parts beneath it.
+int printHar(const QString& path, bool json)
+{
+    const InspectResult result = inspectSource(path, {}, inspectLimits());
+    if (!result.error.isEmpty()) {
+        printErr(result.error + QLatin1Char('\n'));
+        return 2;
+    }
+    const core::ParseReport& report = result.report;
+    if (json) {
+        QJsonObject doc = reportToJson(report);
+        QJsonArray entries;
+        for (const HarEntry& e : result.harEntries)
+            entries.append(QJsonObject{{"method", e.method},
+                                       {"url", e.url},
+                                       {"content_type", e.contentType},
+                                       {"body_bytes", qint64(e.body.size())},
+                                       {"multipart", e.multipart},
+                                       {"status", e.status},
+                                       {"status_text", e.statusText},
+                                       {"response_type", e.responseType},
+                                       {"response_bytes", qint64(e.responseSize)}});
+        doc["entries"] = entries; // by index: entries[i] is parts[i], whose children are its parts
+        printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
+        return report.ok ? 0 : 1;
+    }
+    QString out = QStringLiteral("%1: %2\n").arg(path, harSummary(result.harEntries, report));
+    for (qsizetype i = 0; i < result.harEntries.size() && size_t(i) < report.parts.size(); ++i) {
+        const HarEntry& e = result.harEntries[i];
+        const core::PartSummary& node = report.parts[size_t(i)];
+        out += QStringLiteral("  %1  %2 %3  -> %4  body %5%6\n")
+                   .arg(i)
+                   .arg(e.method, printable(e.url),
+                        e.status > 0 ? QStringLiteral("%1 %2").arg(e.status).arg(printable(e.statusText))
+                                     : QStringLiteral("no response"))
+                   .arg(e.body.size())
+                   .arg(e.body.isEmpty() ? QString() : QStringLiteral(" bytes, ") + printable(e.contentType));
+        printParts(out, node.children, QStringLiteral("      "));
+    }
+    for (const auto& d : report.diagnostics)
+        out += QStringLiteral("  note @%1 %2: %3\n")
+                   .arg(d.offset)
+                   .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
+    out += report.error
+               ? QStringLiteral("error @%1 %2: %3\n")
+                     .arg(report.error->offset)
+                     .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)))
+               : QStringLiteral("ok\n");
+    printOut(out);
+    return report.ok ? 0 : 1;
+}
+
 // A capture folder: its capture.json is the report (values included), whether or not body.raw was kept.
 int printCapture(const QString& folder, bool json)
 {
@@ -127,7 +180,7 @@ int runParse(const QStringList& arguments)
     cl.addHelpOption();
     cl.addPositionalArgument(
         QStringLiteral("FILE"),
-        QStringLiteral("the request body (or, with --raw-http, the whole request), or a capture folder"));
+        QStringLiteral("the request body (or, with --raw-http, the whole request), a HAR file, or a capture folder"));
     QCommandLineOption contentType(
         QStringLiteral("content-type"),
         QStringLiteral(
@@ -162,6 +215,8 @@ int runParse(const QStringList& arguments)
                                     "digests; --hash applies to body files (parse its body.raw to hash again)\n"));
         return printCapture(cl.positionalArguments().constFirst(), cl.isSet(json));
     }
+    if (detectSource(cl.positionalArguments().constFirst()) == SourceKind::Har)
+        return printHar(cl.positionalArguments().constFirst(), cl.isSet(json));
     BodyFileRequest request;
     request.path = cl.positionalArguments().constFirst();
     if (cl.isSet(contentType))

@@ -2,6 +2,7 @@
 // What the inspect worker hands the GUI: one opened source's parse report and where its bytes are. Owned values.
 
 #include "capture/capture_record.h"
+#include "inspect/har.h"
 
 #include "upin/core/event_recorder.h"
 
@@ -28,7 +29,7 @@ struct InspectResult {
     // The request, for whole HTTP requests and captures (empty for bodies and HAR files): its head and framing; a
     // capture's also its client, host, arrival and transport.
     RequestRecord request;
-    QList<QByteArray> harBodies; // HAR: each multipart request's body, by top-level node (HAR keeps them inline)
+    QList<HarEntry> harEntries; // HAR: every entry, by top-level node (HAR keeps bodies inline)
     QString error;
     bool cancelled = false;
 };

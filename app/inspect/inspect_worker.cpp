@@ -2,6 +2,7 @@
 
 #include "common/limits.h"
 #include "inspect/body_file.h"
+#include "inspect/har.h"
 #include "inspect/part_bytes.h"
 #include "inspect/report_json.h"
 
@@ -14,52 +15,6 @@
 #include <QJsonDocument>
 
 namespace upin::app {
-
-core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& limits, QList<QByteArray>* bodies,
-                                QString* error)
-{
-    core::ParseReport combined;
-    combined.ok = true;
-    combined.hash = core::HashKind::Sha256;
-    uint32_t index = 0;
-    for (const auto& value : har["log"].toObject()["entries"].toArray()) {
-        const QJsonObject request = value.toObject()["request"].toObject();
-        const QJsonObject post = request["postData"].toObject();
-        const QString mime = post["mimeType"].toString();
-        if (!mime.startsWith(QLatin1String("multipart/")))
-            continue;
-        // HAR keeps bodies as text; some exporters mark binary ones as base64.
-        QByteArray body = post["encoding"].toString() == QLatin1String("base64")
-                              ? QByteArray::fromBase64(post["text"].toString().toLatin1())
-                              : post["text"].toString().toUtf8();
-        core::PartSummary node;
-        node.index = index++;
-        node.name = (request["method"].toString() + QLatin1Char(' ') + request["url"].toString()).toStdString();
-        node.contentType = mime.toStdString();
-        node.size = quint64(body.size());
-        node.complete = true;
-        bodies->append(body);
-        auto parser = core::MultipartParser::fromContentType(mime.toStdString(), limits);
-        if (!parser) {
-            combined.diagnostics.push_back({parser.error().code, 0});
-            combined.parts.push_back(node);
-            continue;
-        }
-        core::ParseReport report = core::parseBuffer(*parser, {body.constData(), size_t(body.size())},
-                                                     {core::HashKind::Sha256, false, limits});
-        node.children = std::move(report.parts);
-        node.digest = core::Digest::hex(core::HashKind::Sha256, {body.constData(), size_t(body.size())});
-        combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(), report.diagnostics.end());
-        if (report.error && !combined.error)
-            combined.error = report.error;
-        combined.ok = combined.ok && report.ok;
-        combined.bytes += quint64(body.size());
-        combined.parts.push_back(std::move(node));
-    }
-    if (combined.parts.empty() && error)
-        *error = QObject::tr("no multipart requests in this HAR file");
-    return combined;
-}
 
 SourceKind detectSource(const QString& path)
 {
@@ -106,15 +61,19 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     const SourceKind kind = detectSource(path);
     if (kind == SourceKind::Har) { // JSON is read whole: HAR files hold their bodies as text anyway
         QFile file(path);
-        file.open(QIODevice::ReadOnly);
-        QJsonParseError parseError;
-        QJsonDocument har = QJsonDocument::fromJson(file.readAll(), &parseError);
-        if (har.isNull())
-            result.error = QObject::tr("%1: not valid JSON (%2 at byte %3)")
-                               .arg(path, parseError.errorString())
-                               .arg(parseError.offset);
-        else
-            result.report = reportFromHar(har.object(), limits, &result.harBodies, &result.error);
+        if (!file.open(QIODevice::ReadOnly)) {
+            result.error = QObject::tr("%1: %2").arg(path, file.errorString());
+            return result;
+        }
+        QString why;
+        if (auto entries = readHar(file.readAll(), &why)) {
+            result.harEntries = std::move(*entries);
+            result.report = reportFromHar(result.harEntries, limits);
+            if (result.harEntries.isEmpty())
+                result.error = QObject::tr("%1: the HAR file has no requests").arg(path);
+        } else {
+            result.error = QObject::tr("%1: %2").arg(path, why);
+        }
         return result;
     }
     if (kind == SourceKind::CaptureFolder) {

@@ -35,11 +35,6 @@ private:
     std::atomic<bool> m_cancel{false};
 };
 
-// The multipart requests of a HAR file, each as a top-level node ("POST url") whose children are its parts;
-// their bodies are appended to *bodies, by node.
-core::ParseReport reportFromHar(const QJsonObject& har, const core::Options& limits, QList<QByteArray>* bodies,
-                                QString* error);
-
 // Opens any source: a capture folder, a HAR file, a whole HTTP request or a body. Blocking: the worker, the CLI.
 // contentType, when given, names the boundary instead of the request head or a guess. progress may cancel.
 InspectResult inspectSource(const QString& path, const QString& contentType, const core::Options& limits,

@@ -86,13 +86,19 @@ PartBytes locatePart(const InspectResult& result, const core::PartSummary& part)
 PartBytes locatePart(const InspectResult& result, const core::ParseReport& report, const core::PartSummary& part)
 {
     PartBytes where;
-    if (!result.harBodies.isEmpty()) { // HAR: top-level nodes are requests, their children the parts
-        for (qsizetype i = 0; i < result.harBodies.size() && size_t(i) < report.parts.size(); ++i) {
+    if (!result.harEntries.isEmpty()) { // HAR: top-level nodes are requests, their children the parts
+        for (qsizetype i = 0; i < result.harEntries.size() && size_t(i) < report.parts.size(); ++i) {
             const core::PartSummary& request = report.parts[size_t(i)];
-            if (&request == &part)
-                return inMemory(result.harBodies[i], 0, part.size, false);
+            const QByteArray& body = result.harEntries[i].body;
+            if (&request == &part) {
+                if (body.isEmpty()) {
+                    where.missing = QObject::tr("this request has no body");
+                    return where;
+                }
+                return inMemory(body, 0, part.size, false);
+            }
             if (holds(request, part)) // child offsets count from the start of their request's body
-                return inMemory(result.harBodies[i], part.bodyOffset, part.size, false);
+                return inMemory(body, part.bodyOffset, part.size, false);
         }
         where.missing = QObject::tr("this part is not in the HAR file's requests");
         return where;
@@ -294,17 +300,19 @@ namespace {
 constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
 } // namespace
 
-namespace {
-const std::vector<core::PartSummary>& resendableParts(const InspectResult& source)
+const std::vector<core::PartSummary>& numberedParts(const InspectResult& source)
 {
-    return !source.harBodies.isEmpty() && !source.report.parts.empty() ? source.report.parts.front().children
-                                                                       : source.report.parts;
+    static const std::vector<core::PartSummary> none;
+    if (source.harEntries.isEmpty())
+        return source.report.parts;
+    const int upload = firstUpload(source.harEntries);
+    return upload >= 0 && size_t(upload) < source.report.parts.size() ? source.report.parts[size_t(upload)].children
+                                                                      : none;
 }
-} // namespace
 
 QString whyPartsCannotBeResent(const InspectResult& source)
 {
-    const auto& parts = resendableParts(source);
+    const auto& parts = numberedParts(source);
     if (parts.empty())
         return source.report.error ? QObject::tr("the source has no parts: %1 (byte %2)")
                                          .arg(toQString(core::describe(source.report.error->code)))
@@ -328,7 +336,7 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
     *why = whyPartsCannotBeResent(source);
     if (!why->isEmpty())
         return std::nullopt;
-    const auto& parts = resendableParts(source);
+    const auto& parts = numberedParts(source);
     if (!QDir().mkpath(partsDir)) {
         *why = QObject::tr("cannot create %1").arg(partsDir);
         return std::nullopt;

@@ -24,17 +24,20 @@ QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length);
 // when reading or writing fails or fewer bytes than expected were available. Blocking: off the GUI thread.
 bool copyPartBytes(const PartBytes& where, const QString& target, QString* error);
 
+// The parts a user numbers (extract --part N, Copy as curl): the body's top-level parts; for a HAR file, the parts
+// of its first multipart request (none when it has none).
+const std::vector<core::PartSummary>& numberedParts(const InspectResult& source);
 // A plan that sends a capture's parts again as they arrived (names, file names, types, bytes), to base + the
 // captured request target; nullopt with *why set when the capture did not keep every part whole.
 std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString& base, QString* why);
 // The same for any source (a raw body, an HTTP request, a HAR file's first multipart request): each part's bytes
 // are written to partsDir as NNN-<name> and sent from there; text fields (UTF-8 without NUL, up to 64 KiB) go
 // inline. For a capture, resendPlan's files and values are used and nothing is written.
+std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
+                                              QString* why);
 // Why resendPlanFromParts would refuse this source (no parts, a part not whole or not kept); empty when it would
 // not. Reads nothing but the report: a view can ask before anything is written.
 QString whyPartsCannotBeResent(const InspectResult& source);
-std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
-                                              QString* why);
 // One of the two, as `upload-inspector-cli curl` and the window's Copy as curl choose: to is a base
 // (http://host:port, the captured path is kept) or a whole URL; empty: the listener that stored the capture, as
 // its client named it, else fallback. The path is the captured one, a whole request's own, else /file-part.

@@ -10,8 +10,10 @@
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
 
+#include "support/run_cli.h"
 #include <QDir>
 #include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -19,19 +21,8 @@
 
 namespace {
 
-struct Run {
-    int exitCode;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(UPIN_CLI_PATH), arguments);
-    REQUIRE(process.waitForFinished(120000));
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
+using Run = upin::test::CliRun;
+using upin::test::runCli;
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
 {

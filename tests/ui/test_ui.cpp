@@ -565,7 +565,7 @@ TEST_CASE("the part timeline shows when each part of a capture started and ended
     CHECK_FALSE(time->labelsVisible()); // were "…" under an empty chart
 }
 
-TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][inspect]")
+TEST_CASE("HAR files: each request is a node, a multipart one with its parts", "[ui][inspect]")
 {
     QTemporaryDir dir;
     const QString body = "--b\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n"
@@ -588,9 +588,10 @@ TEST_CASE("HAR files: each multipart request is a node with its parts", "[ui][in
     auto result = finished.first().first().value<app::InspectResult>();
     ui::InspectView view;
     view.showResult(result);
-    REQUIRE(view.model()->rowCount() == 1);
-    QModelIndex request = view.model()->index(0, 0);
-    CHECK(view.model()->data(view.model()->index(0, ui::PartTreeModel::Name), Qt::DisplayRole).toString() ==
+    REQUIRE(view.model()->rowCount() == 2); // the JSON request is listed too, without parts
+    CHECK(view.model()->rowCount(view.model()->index(0, 0)) == 0);
+    QModelIndex request = view.model()->index(1, 0);
+    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Name), Qt::DisplayRole).toString() ==
           "POST https://example.test/upload");
     REQUIRE(view.model()->rowCount(request) == 2);
     CHECK(view.model()

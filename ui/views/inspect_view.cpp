@@ -240,10 +240,13 @@ void InspectView::showResult(const app::InspectResult& result)
         : result.capture && !result.capture->ok()
             ? app::outcomeInWords(result.capture->state, result.capture->error, result.capture->errorInWords())
             : app::parseOutcomeInWords(r, result.request.contentLength);
-    m_title->setFullText(tr("%1 — %2 — %3, %4, boundary \"%5\"")
-                             .arg(result.title, state, countOf(qsizetype(r.parts.size()), tr("part"), tr("parts")),
-                                  app::formatBytes(r.bytes), QString::fromStdString(r.boundary)),
-                         result.path);
+    // A HAR file's nodes are its requests, each with its own boundary: say what it holds instead.
+    const QString contents = !result.harEntries.isEmpty()
+                                 ? tr("%1, %2").arg(app::harSummary(result.harEntries, r), app::formatBytes(r.bytes))
+                                 : tr("%1, %2, boundary \"%3\"")
+                                       .arg(countOf(qsizetype(r.parts.size()), tr("part"), tr("parts")),
+                                            app::formatBytes(r.bytes), QString::fromStdString(r.boundary));
+    m_title->setFullText(tr("%1 — %2 — %3").arg(result.title, state, contents), result.path);
     m_diagnostics->clear();
     for (const auto& d : r.diagnostics)
         m_diagnostics->addItem(
@@ -334,7 +337,13 @@ void InspectView::showPart(const core::PartSummary* part)
         if (index >= 0)
             m_encoding->setCurrentIndex(index);
     }
-    showText(*part);
+    if (const app::HarEntry* entry = harEntryOf(*part)) { // a HAR request: its line, body and response
+        m_text->setFont(QFont(QStringLiteral("monospace")));
+        m_encoding->setVisible(false);
+        m_text->setPlainText(describeHarEntry(*entry, *part));
+    } else {
+        showText(*part);
+    }
     QImage image;
     if (type.startsWith(QLatin1String("image/")) && part->size <= kMaxImageBytes)
         image = QImage::fromData(app::readPartBytes(m_partBytes, 0, qint64(part->size)));
@@ -358,6 +367,15 @@ void InspectView::showPart(const core::PartSummary* part)
                                 .arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
     }
     showHexAt(part->bodyOffset);
+}
+
+const app::HarEntry* InspectView::harEntryOf(const core::PartSummary& part) const
+{
+    const auto& nodes = m_model->report().parts;
+    for (qsizetype i = 0; i < m_result.harEntries.size() && size_t(i) < nodes.size(); ++i)
+        if (&nodes[size_t(i)] == &part)
+            return &m_result.harEntries[i];
+    return nullptr;
 }
 
 void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)

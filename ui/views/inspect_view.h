@@ -62,6 +62,7 @@ signals:
 private:
     void showPart(const core::PartSummary* part);
     void showRequest(); // the Request row: its fields, framing, client and timings, and its stored bytes
+    const app::HarEntry* harEntryOf(const core::PartSummary& part) const; // a HAR file's request node, or null
     // Header lines of this part that did not parse, from the diagnostics inside its header block.
     void addUnparsedHeaderLines(const core::PartSummary& part);
     void showText(const core::PartSummary& part);

@@ -2,6 +2,7 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 
+#include <QJsonDocument>
 #include <QObject>
 
 namespace upin::ui {
@@ -131,6 +132,34 @@ QString describeRequest(const app::InspectResult& result)
     out += describeTransport(request);
     if (capture.forward)
         out += describeForward(*capture.forward);
+    return out;
+}
+
+QString describeHarEntry(const app::HarEntry& entry, const core::PartSummary& node)
+{
+    QString out = app::printable(QStringLiteral("%1 %2 %3").arg(entry.method, entry.url, entry.httpVersion)) + '\n';
+    out += entry.body.isEmpty() ? QObject::tr("No request body\n")
+           : entry.multipart    ? QObject::tr("Body: %1, multipart, %2 (choose one to see it)\n")
+                                   .arg(app::formatBytes(quint64(entry.body.size())))
+                                   .arg(node.children.size() == 1 ? QObject::tr("1 part")
+                                                                  : QObject::tr("%1 parts").arg(node.children.size()))
+                             : QObject::tr("Body: %1, %2 (not multipart: see Hex)\n")
+                                   .arg(app::formatBytes(quint64(entry.body.size())), entry.contentType);
+    out += QLatin1Char('\n');
+    if (entry.status == 0)
+        return out + QObject::tr("No response in the HAR file (the request failed or was blocked)\n");
+    out += QObject::tr("Response: %1 %2\n").arg(entry.status).arg(app::printable(entry.statusText));
+    for (const auto& [name, value] : entry.responseHeaders)
+        out += app::printable(name + QStringLiteral(": ") + value) + '\n';
+    out += QLatin1Char('\n');
+    if (entry.responseBody.isEmpty())
+        return out + QObject::tr("(no response body kept)\n");
+    const QJsonDocument json = QJsonDocument::fromJson(entry.responseBody);
+    out += !json.isNull() ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
+                          : QString::fromUtf8(entry.responseBody);
+    if (entry.responseSize > quint64(entry.responseBody.size()))
+        out += QObject::tr("\n… (first %1 of %2)")
+                   .arg(app::formatBytes(quint64(entry.responseBody.size())), app::formatBytes(entry.responseSize));
     return out;
 }
 

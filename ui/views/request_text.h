@@ -9,5 +9,8 @@
 namespace upin::ui {
 
 QString describeRequest(const app::InspectResult& result);
+// A HAR entry's node: its request line and body, then the response the HAR kept (status, headers, body; JSON
+// indented).
+QString describeHarEntry(const app::HarEntry& entry, const core::PartSummary& node);
 
 } // namespace upin::ui

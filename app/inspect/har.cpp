@@ -1,0 +1,154 @@
+#include "inspect/har.h"
+
+#include "upin/core/digest.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+
+namespace upin::app {
+
+namespace {
+
+HeaderList headersOf(const QJsonArray& array)
+{
+    HeaderList out;
+    for (const auto& h : array)
+        out.append({h[QLatin1String("name")].toString(), h[QLatin1String("value")].toString()});
+    return out;
+}
+
+QString headerValue(const HeaderList& headers, QLatin1String name)
+{
+    for (const auto& [n, v] : headers)
+        if (n.compare(name, Qt::CaseInsensitive) == 0)
+            return v;
+    return {};
+}
+
+// HAR keeps text as text, and binary bodies as base64 where the exporter says so.
+QByteArray bodyOf(const QJsonObject& content)
+{
+    const QString text = content[QLatin1String("text")].toString();
+    return content[QLatin1String("encoding")].toString() == QLatin1String("base64")
+               ? QByteArray::fromBase64(text.toLatin1())
+               : text.toUtf8();
+}
+
+HarEntry entryOf(const QJsonObject& entry)
+{
+    HarEntry e;
+    const QJsonObject request = entry[QLatin1String("request")].toObject();
+    e.method = request[QLatin1String("method")].toString();
+    e.url = request[QLatin1String("url")].toString();
+    e.httpVersion = request[QLatin1String("httpVersion")].toString();
+    e.requestHeaders = headersOf(request[QLatin1String("headers")].toArray());
+    const QJsonObject post = request[QLatin1String("postData")].toObject();
+    if (!post.isEmpty()) {
+        e.body = bodyOf(post);
+        // Exporters differ: some keep the boundary in postData's mimeType, some only in the header.
+        const QString mime = post[QLatin1String("mimeType")].toString();
+        const QString header = headerValue(e.requestHeaders, QLatin1String("content-type"));
+        e.contentType = mime.contains(QLatin1String("boundary=")) || header.isEmpty() ? mime : header;
+    }
+    e.multipart = e.contentType.startsWith(QLatin1String("multipart/"), Qt::CaseInsensitive);
+    const QJsonObject response = entry[QLatin1String("response")].toObject();
+    e.status = response[QLatin1String("status")].toInt();
+    e.statusText = response[QLatin1String("statusText")].toString();
+    e.responseHeaders = headersOf(response[QLatin1String("headers")].toArray());
+    const QJsonObject content = response[QLatin1String("content")].toObject();
+    e.responseType = content[QLatin1String("mimeType")].toString();
+    e.responseBody = bodyOf(content);
+    e.responseSize = quint64(std::max<qint64>(content[QLatin1String("size")].toInteger(), e.responseBody.size()));
+    e.responseBody.truncate(HarEntry::kMaxResponseBody);
+    return e;
+}
+
+} // namespace
+
+std::optional<QList<HarEntry>> readHar(const QByteArray& json, QString* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (doc.isNull()) {
+        *error = QObject::tr("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset);
+        return std::nullopt;
+    }
+    const QJsonValue entries = doc.object()[QLatin1String("log")].toObject()[QLatin1String("entries")];
+    if (!entries.isArray()) {
+        *error = QObject::tr("not a HAR file (no log.entries)");
+        return std::nullopt;
+    }
+    QList<HarEntry> out;
+    for (const auto& entry : entries.toArray())
+        out.append(entryOf(entry.toObject()));
+    return out;
+}
+
+core::ParseReport reportFromHar(const QList<HarEntry>& entries, const core::Options& limits)
+{
+    core::ParseReport combined;
+    combined.ok = true;
+    combined.hash = core::HashKind::Sha256;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const HarEntry& e = entries[i];
+        core::PartSummary node;
+        node.index = uint32_t(i);
+        node.name = (e.method + QLatin1Char(' ') + e.url).toStdString();
+        if (!e.contentType.isEmpty())
+            node.contentType = e.contentType.toStdString();
+        for (const auto& [name, value] : e.requestHeaders)
+            node.headers.emplace_back(name.toStdString(), value.toStdString());
+        node.size = quint64(e.body.size());
+        node.complete = true;
+        const core::ByteView body(e.body.constData(), size_t(e.body.size()));
+        if (!e.body.isEmpty())
+            node.digest = core::Digest::hex(core::HashKind::Sha256, body);
+        combined.bytes += node.size;
+        if (e.multipart) {
+            auto parser = core::MultipartParser::fromContentType(e.contentType.toStdString(), limits);
+            if (!parser) {
+                combined.diagnostics.push_back({parser.error().code, 0});
+            } else {
+                core::ParseReport report = core::parseBuffer(*parser, body, {core::HashKind::Sha256, false, limits});
+                node.children = std::move(report.parts);
+                combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(),
+                                            report.diagnostics.end());
+                if (report.error && !combined.error)
+                    combined.error = report.error;
+                combined.ok = combined.ok && report.ok;
+            }
+        }
+        combined.parts.push_back(std::move(node));
+    }
+    return combined;
+}
+
+int firstUpload(const QList<HarEntry>& entries)
+{
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (entries[i].multipart)
+            return int(i);
+    return -1;
+}
+
+QString harSummary(const QList<HarEntry>& entries, const core::ParseReport& report)
+{
+    qsizetype uploads = 0;
+    size_t parts = 0;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (entries[i].multipart) {
+            ++uploads;
+            parts += size_t(i) < report.parts.size() ? report.parts[size_t(i)].children.size() : 0;
+        }
+    const QString requests =
+        entries.size() == 1 ? QObject::tr("1 request") : QObject::tr("%1 requests").arg(entries.size());
+    if (uploads == 0)
+        return QObject::tr("%1, no multipart upload").arg(requests);
+    return QObject::tr("%1, %2 with %3")
+        .arg(requests, uploads == 1 ? QObject::tr("1 upload") : QObject::tr("%1 uploads").arg(uploads),
+             parts == 1 ? QObject::tr("1 part") : QObject::tr("%1 parts").arg(parts));
+}
+
+} // namespace upin::app

@@ -1,0 +1,81 @@
+// HAR files: every entry is listed with its response, a multipart request with its parts, in `parse` (text and
+// JSON) as in Inspect; the boundary is found wherever the exporter put it; extract numbers the first upload's parts.
+
+#include "support/run_cli.h"
+#include "support/sample_har.h"
+
+#include "inspect/inspect_worker.h"
+#include "inspect/part_bytes.h"
+
+#include <catch2/catch.hpp>
+
+#include <QTemporaryDir>
+
+using namespace upin;
+
+namespace {
+QString writeHar(const QTemporaryDir& dir, const QByteArray& har)
+{
+    QFile file(dir.filePath("sample.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(har);
+    return file.fileName();
+}
+} // namespace
+
+TEST_CASE("parse lists every entry of a HAR file, its response, and an upload's parts", "[cli][har]")
+{
+    QTemporaryDir dir;
+    const QString har = writeHar(dir, test::sampleHar());
+    const test::CliRun text = test::runCli({"parse", har});
+    INFO(text.out.toStdString() << text.err.toStdString());
+    CHECK(text.exitCode == 0);
+    CHECK(text.out.contains(": 2 requests, 1 upload with 2 parts\n"));
+    CHECK(text.out.contains("  0  GET https://example.test/status  -> 200 OK  body 0\n"));
+    CHECK(text.out.contains("  1  POST https://example.test/upload  -> 201 Created  body "));
+    CHECK(text.out.contains("file  a.txt  text/plain"));
+    CHECK(text.out.contains("note  -  -"));
+    CHECK(text.out.endsWith("ok\n"));
+
+    const test::CliRun json = test::runCli({"parse", har, "--json"});
+    CHECK(json.exitCode == 0);
+    const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
+    const QJsonArray entries = doc["entries"].toArray();
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].toObject()["method"].toString() == "GET");
+    CHECK(entries[0].toObject()["status"].toInt() == 200);
+    CHECK(entries[1].toObject()["status"].toInt() == 201);
+    CHECK(entries[1].toObject()["multipart"].toBool());
+    const QJsonArray parts = doc["parts"].toArray();
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0].toObject()["children"].toArray().isEmpty());
+    CHECK(parts[1].toObject()["children"].toArray().size() == 2);
+}
+
+TEST_CASE("a HAR upload's boundary comes from its Content-Type header when postData's type lacks it", "[inspect][har]")
+{
+    QTemporaryDir dir;
+    const app::InspectResult result = app::inspectSource(writeHar(dir, test::sampleHar(true)), {}, {});
+    CHECK(result.error.isEmpty());
+    REQUIRE(result.harEntries.size() == 2);
+    REQUIRE(result.report.parts.size() == 2);
+    const core::PartSummary& upload = result.report.parts[1];
+    CHECK(upload.children.size() == 2);
+    CHECK(upload.contentType == "multipart/form-data; boundary=----x");
+    // Its request headers are the node's, for the Headers tab.
+    REQUIRE(upload.headers.size() == 2);
+    CHECK(upload.headers[1].first == "Authorization");
+    CHECK(result.harEntries[1].responseBody == "{\"id\":7,\"ok\":true}");
+    // The parts a user numbers are the first upload's, though a GET comes first.
+    REQUIRE(app::numberedParts(result).size() == 2);
+    CHECK(app::readPartBytes(app::locatePart(result, app::numberedParts(result)[0]), 0, 100) == "hello file");
+    CHECK_FALSE(app::locatePart(result, result.report.parts[0]).missing.isEmpty()); // the GET has no body
+}
+
+TEST_CASE("extract numbers the parts of a HAR file's first upload", "[cli][har][extract]")
+{
+    QTemporaryDir dir;
+    const test::CliRun run = test::runCli({"extract", writeHar(dir, test::sampleHar()), "--part", "0", "-o", "-"});
+    CHECK(run.exitCode == 0);
+    CHECK(run.out == "hello file");
+}

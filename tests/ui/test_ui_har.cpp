@@ -1,0 +1,53 @@
+// Inspect opens a HAR file with every entry as a node: the request's headers in Headers, its response in Text,
+// an upload's parts beneath it, and a title that counts requests rather than naming one boundary.
+
+#include "support/sample_har.h"
+
+#include "inspect/inspect_worker.h"
+#include "views/inspect_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QAbstractItemModelTester>
+#include <QPlainTextEdit>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+
+using namespace upin;
+
+TEST_CASE("Inspect shows every HAR entry with its request headers and its response", "[ui][inspect][har]")
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath("sample.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(test::sampleHar());
+    file.close();
+    ui::InspectView view;
+    QAbstractItemModelTester tester(view.model());
+    view.showResult(app::inspectSource(file.fileName(), {}, {}));
+    INFO(view.title().toStdString());
+    CHECK(view.title().contains(" — ok — 2 requests, 1 upload with 2 parts, "));
+    CHECK_FALSE(view.title().contains("boundary \"\""));
+    REQUIRE(view.model()->rowCount() == 2); // the GET too
+    CHECK(view.model()->rowCount(view.model()->index(1, 0)) == 2);
+
+    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the upload's node
+    QStringList headers;
+    for (int row = 0; row < view.headers()->rowCount(); ++row)
+        headers << view.headers()->item(row, 0)->text();
+    CHECK(headers.contains("Content-Type"));
+    CHECK(headers.contains("Authorization"));
+    const QString text = view.text()->toPlainText();
+    INFO(text.toStdString());
+    CHECK(text.startsWith("POST https://example.test/upload HTTP/1.1\n"));
+    CHECK(text.contains("Response: 201 Created\n"));
+    CHECK(text.contains("    \"id\": 7")); // JSON indented
+
+    view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the GET
+    CHECK(view.text()->toPlainText().contains("No request body"));
+    CHECK(view.text()->toPlainText().contains("Response: 200 OK"));
+
+    view.tree()->setCurrentIndex(view.model()->index(0, 0, view.model()->index(1, 0))); // a part: its own text
+    CHECK(view.text()->toPlainText() == "hello file");
+}
