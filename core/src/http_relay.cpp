@@ -58,6 +58,16 @@ std::string_view originForm(std::string_view target)
     return path == std::string_view::npos ? std::string_view("/") : target.substr(path);
 }
 
+std::string_view authorityOf(std::string_view target)
+{
+    const size_t scheme = target.find("://");
+    if (target.empty() || target.front() == '/' || scheme == std::string_view::npos)
+        return {};
+    const size_t start = scheme + 3;
+    const size_t end = target.find_first_of("/?#", start);
+    return target.substr(start, (end == std::string_view::npos ? target.size() : end) - start);
+}
+
 Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target)
 {
     const std::vector<std::string_view> dropped = connectionTokens(head);
@@ -74,7 +84,9 @@ Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target
     if (path.front() != '/' && path != "*") // "?q" of "http://h?q"
         out.append("/");
     out.append(path == "*" && !prefix.empty() ? "/" : path).append(" HTTP/1.1\r\n");
-    const std::string_view clientHost = head.field("host");
+    // RFC 9112 3.2.2: an absolute-form target's authority is the request's host, whatever Host says.
+    const std::string_view clientHost =
+        path.size() == head.target.size() ? head.field("host") : authorityOf(head.target);
     appendField(out, "Host", target.preserveHost && !clientHost.empty() ? clientHost : target.upstreamHost);
     std::string forwardedFor;
     bool lengthSent = false; // Content-Length repeated with one value (bodyFraming allows it) goes on once

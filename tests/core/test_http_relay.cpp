@@ -61,6 +61,18 @@ TEST_CASE("relayed heads: hop-by-hop fields and what Connection names dropped, f
                   "X-Forwarded-Host: localhost:8081\r\n\r\n");
 }
 
+TEST_CASE("an absolute-form target's authority is the host passed on, not the Host field (RFC 9112 3.2.2)",
+          "[http][relay]")
+{
+    auto out = relay("GET http://127.0.0.1:8081/x HTTP/1.1\r\nHost: evil.example\r\n\r\n", preservingHost("1.2.3.4"));
+    REQUIRE(out.has_value());
+    CHECK(out->find("Host: 127.0.0.1:8081\r\n") != std::string::npos);
+    CHECK(out->find("X-Forwarded-Host: 127.0.0.1:8081\r\n") != std::string::npos);
+    CHECK(out->find("evil.example") == std::string::npos);
+    CHECK(authorityOf("https://h:1?q") == "h:1");
+    CHECK(authorityOf("/x").empty());
+}
+
 TEST_CASE("a Connection list that names the framing or Host is refused: the body would become a request",
           "[http][relay][smuggling]")
 {
@@ -91,10 +103,10 @@ TEST_CASE("relayed heads: Host preserved on request, X-Forwarded-For chained in 
                      preservingHost("::1"));
     REQUIRE(out.has_value());
     CHECK(*out == "GET /a/b?c HTTP/1.1\r\n"
-                  "Host: other\r\n"
+                  "Host: localhost:8081\r\n" // the absolute-form target's authority, not the Host field
                   "X-Forwarded-For: 1.1.1.1, 2.2.2.2, 3.3.3.3, ::1\r\n"
                   "X-Forwarded-Proto: http\r\n"
-                  "X-Forwarded-Host: other\r\n\r\n");
+                  "X-Forwarded-Host: localhost:8081\r\n\r\n");
     CHECK(originForm("http://h:1") == "/");
     CHECK(originForm("http://h:1?q") == "?q");
     CHECK(originForm("https://h/x") == "/x");

@@ -28,6 +28,8 @@ struct RelayTarget {
 
 // The target in origin form: "/path?query" of an absolute-form target, "/" when it has none, as it is otherwise.
 std::string_view originForm(std::string_view target);
+// The authority ("host:port") of an absolute-form target; empty for any other form.
+std::string_view authorityOf(std::string_view target);
 
 Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target);
 
