@@ -60,6 +60,18 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
     admission.hasHost = absolute;
     admission.host = absolute ? url.authority() : toQString(head.field("host", &admission.hasHost)).trimmed();
     admission.framing = core::bodyFraming(head);
+    // Only the forms a server of uploads is asked for (RFC 9112 3.2), read one way by every mode: a target that
+    // a relay and its upstream could read differently ("captures", "http:/x", a ".." that climbs out of the
+    // forwarder's path prefix once the upstream normalises it) is refused.
+    const bool asterisk = target == QLatin1String("*") && admission.method == QLatin1String("OPTIONS");
+    if (!asterisk && ((!absolute && !target.startsWith(QLatin1Char('/'))) || !url.isValid())) {
+        admission.refusal = Refusal{400, "the request target must be a path (/...) or an absolute http:// URL\n"};
+        return admission;
+    }
+    if (url.path().split(QLatin1Char('/')).contains(QLatin1String(".."))) {
+        admission.refusal = Refusal{400, "the request target may not have a \"..\" segment\n"};
+        return admission;
+    }
     checkCaller(head, guards, who, tls, admission);
     if (admission.refusal)
         return admission;

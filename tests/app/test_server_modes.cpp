@@ -80,7 +80,8 @@ TEST_CASE("every mode: a normal upload is served", "[modes]")
     CHECK(answer.contains("\"complete\""));
 }
 
-TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control characters) are refused with 400",
+TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control characters, odd targets) are refused "
+          "with 400",
           "[modes][strict]")
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
@@ -93,6 +94,12 @@ TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control chara
         QByteArray("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a") + '\0' + "b\r\nContent-Length: 0\r\n\r\n",
         "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
         "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+        // Targets a relay and its upstream could read differently: neither a path nor an absolute URL, or a ".."
+        // that climbs out of the forwarder's path prefix once the upstream normalises it.
+        "GET captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET http:/captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /a/../../captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /a/%2e%2e/%2E%2E/captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     };
     for (const QByteArray& request : bad) {
         INFO(request.left(80).constData());
