@@ -4,6 +4,7 @@
 
 #include "common/limits.h"
 #include "inspect/inspect_worker.h"
+#include "server/listener_guards.h"
 
 #include <QFileInfo>
 
@@ -45,6 +46,28 @@ QList<QCommandLineOption> limitOptions(const core::Options& defaults)
                 .arg(QString::fromLatin1(limit.description), formatLimit(limit, limit.get(defaults))),
             limit.isCount ? QStringLiteral("N") : QStringLiteral("SIZE")));
     return options;
+}
+
+GuardOptions::GuardOptions()
+{
+    options.reserve(kGuardSettings.size());
+    for (const auto& guard : kGuardSettings)
+        options.emplace_back(QString::fromLatin1(guard.option),
+                             QString::fromLatin1(guard.help) + (guard.repeatable ? "; repeatable" : ""),
+                             QString::fromLatin1(guard.valueName));
+}
+
+void GuardOptions::addTo(QCommandLineParser& cl) const
+{
+    cl.addOptions({options.begin(), options.end()});
+}
+
+QString GuardOptions::apply(const QCommandLineParser& cl, ListenerGuards& guards) const
+{
+    for (size_t i = 0; i < kGuardSettings.size(); ++i)
+        if (cl.isSet(options[i]) && !kGuardSettings[i].set(guards, cl.values(options[i]).join(QLatin1Char(','))))
+            return QLatin1String("--") + QLatin1String(kGuardSettings[i].option);
+    return {};
 }
 
 ServerOptions::ServerOptions(quint16 defaultPort)

@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <vector>
 
 namespace upin::app {
 class Listener;
@@ -40,6 +41,16 @@ struct ServerOptions {
     // Sets them in config; returns the first option whose value is not valid ("--port"), or an empty string.
     QString apply(const QCommandLineParser& cl, ListenerConfig& config) const;
     QCommandLineOption port, bind, captureDir;
+};
+
+// The guards every server mode keeps (Host and Origin allow-lists, deadlines, the minimum body rate, slots), one
+// option each from kGuardSettings: listen and forward take the same ones.
+struct GuardOptions {
+    GuardOptions();
+    void addTo(QCommandLineParser& cl) const;
+    // Sets them in guards; returns the first option whose value is not valid ("--head-timeout"), or empty.
+    QString apply(const QCommandLineParser& cl, ListenerGuards& guards) const;
+    std::vector<QCommandLineOption> options;
 };
 
 // Opens SOURCE (body, HTTP request, HAR file or capture folder) with the inspect limits; nullopt, with

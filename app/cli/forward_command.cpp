@@ -45,6 +45,8 @@ int runForward(const QStringList& arguments)
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
     cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, preserveHost, cacert, insecure,
                    connectTimeout, answerTimeout, hash, noHash});
+    const GuardOptions guards; // the listener's own: --allow-origin for a web app's page, deadlines, the rate
+    guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli forward")} + arguments);
 
     if (cl.positionalArguments().size() != 1) {
@@ -75,12 +77,14 @@ int runForward(const QStringList& arguments)
     ListenerConfig config;
     QString bad = server.apply(cl, config);
     if (bad.isEmpty())
+        bad = guards.apply(cl, config.guards);
+    if (bad.isEmpty())
         bad = !connectOk || forward.connectTimeoutMs <= 0 ? QStringLiteral("--connect-timeout")
               : !answerOk || forward.answerTimeoutMs <= 0 ? QStringLiteral("--answer-timeout")
                                                           : QString();
     if (!bad.isEmpty()) {
-        printErr(
-            QStringLiteral("forward: %1: '%2' is not a valid value (see --help)\n").arg(bad, cl.value(bad.mid(2))));
+        printErr(QStringLiteral("forward: %1: '%2' is not a valid value (see --help)\n")
+                     .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
         return 2;
     }
     auto hashKind = chosenHash(cl, hash, noHash, "forward");

@@ -131,13 +131,8 @@ int runListen(const QStringList& arguments)
     QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
     cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, keep, keepBytes, hash, noHash, tls, tlsPort,
                    tlsOnly, cert, key});
-    std::vector<QCommandLineOption> guardOptions;
-    guardOptions.reserve(kGuardSettings.size());
-    for (const auto& guard : kGuardSettings)
-        guardOptions.emplace_back(QString::fromLatin1(guard.option),
-                                  QString::fromLatin1(guard.help) + (guard.repeatable ? "; repeatable" : ""),
-                                  QString::fromLatin1(guard.valueName));
-    cl.addOptions({guardOptions.begin(), guardOptions.end()});
+    const GuardOptions guards;
+    guards.addTo(cl);
     cl.addOptions(limitOptions(listenerLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
 
@@ -150,10 +145,8 @@ int runListen(const QStringList& arguments)
         bad = !keepOk || config.retention.keepCaptures < 1 ? QStringLiteral("--keep")
               : !keepSize                                  ? QStringLiteral("--keep-bytes")
                                                            : QString();
-    for (size_t i = 0; i < kGuardSettings.size() && bad.isEmpty(); ++i)
-        if (cl.isSet(guardOptions[i]) &&
-            !kGuardSettings[i].set(config.guards, cl.values(guardOptions[i]).join(QLatin1Char(','))))
-            bad = QLatin1String("--") + QLatin1String(kGuardSettings[i].option);
+    if (bad.isEmpty())
+        bad = guards.apply(cl, config.guards);
     if (!bad.isEmpty()) {
         printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n")
                      .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));

@@ -178,3 +178,35 @@ TEST_CASE("a flood of refused requests stays within the rolling file's bound and
     CHECK(recent.size() == 6);
     CHECK(recent.first().toObject()["state"].toString() == "complete");
 }
+
+TEST_CASE("the forward command takes the listener's guards: a page of an allowed origin posts through it",
+          "[forward][cli][guards]")
+{
+    app::ListenerConfig upstreamConfig; // the user's server allows its own page too
+    upstreamConfig.guards.allowedOrigins = {QStringLiteral("http://localhost:3000")};
+    ListenerFixture upstream(upstreamConfig);
+    QTemporaryDir dir;
+    QProcess forward;
+    forward.start(QStringLiteral(UPIN_CLI_PATH), {"forward", upstream.url(QString()), "--port", "0", "--capture-dir",
+                                                  dir.filePath("caps"), "--allow-origin", "http://localhost:3000"});
+    REQUIRE(forward.waitForReadyRead(10000));
+    const QByteArray first = forward.readLine();
+    INFO(first.constData());
+    const qsizetype colon = first.indexOf(':', first.indexOf("127.0.0.1"));
+    const QByteArray port = first.mid(colon + 1).split(' ').first().trimmed();
+    REQUIRE(port.toInt() > 0);
+    const QString base = "http://127.0.0.1:" + QString::fromLatin1(port);
+    const auto allowed = curl({"-H", "Origin: http://localhost:3000", "-F", "f=@/etc/hostname", base + "/file-part"});
+    CHECK(allowed.status == 200);
+    const auto refused = curl({"-H", "Origin: http://evil.example", "-F", "f=@/etc/hostname", base + "/file-part"});
+    CHECK(refused.status == 403);
+    // Refused by the forwarder, not the upstream.
+    CHECK(refused.json["error"].toString().contains("may not use this forwarder"));
+    forward.terminate();
+    forward.waitForFinished(5000);
+    QProcess bad;
+    bad.start(QStringLiteral(UPIN_CLI_PATH), {"forward", upstream.url(QString()), "--head-timeout", "nan"});
+    REQUIRE(bad.waitForFinished(10000));
+    CHECK(bad.exitCode() == 2);
+    CHECK(bad.readAllStandardError().contains("--head-timeout"));
+}
