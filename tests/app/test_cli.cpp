@@ -11,6 +11,7 @@
 #include "inspect/part_bytes.h"
 
 #include "support/run_cli.h"
+#include "support/sample_requests.h"
 #include <QDir>
 #include <QJsonArray>
 
@@ -100,12 +101,8 @@ TEST_CASE("parse --raw-http of a whole body under a Content-Length that promises
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
-    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
-    QFile file(dir.filePath("request.http"));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
-               QByteArray::number(body.size() + 13) + "\r\n\r\n" + body);
-    file.close();
+    const QByteArray body = upin::test::wholeMultipartBody();
+    QFile file(upin::test::requestShortOfItsLength(dir));
     Run text = runCli({"parse", "--raw-http", file.fileName()});
     CHECK(text.exitCode == 1);
     INFO(text.out.toStdString());

@@ -26,6 +26,8 @@
 #include "views/send_view.h"
 #include "views/shootout_view.h"
 
+#include "support/inspect_file.h"
+
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
@@ -1129,13 +1131,7 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
 }
 
 namespace {
-app::InspectResult inspectFile(const QString& path)
-{
-    app::InspectWorker worker;
-    QSignalSpy finished(&worker, &app::InspectWorker::finished);
-    worker.open(path);
-    return finished.first().first().value<app::InspectResult>();
-}
+using test::inspectFile;
 
 QStringList headerRows(const QTableWidget* table)
 {

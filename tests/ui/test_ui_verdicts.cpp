@@ -3,8 +3,9 @@
 
 #include "app/forward_fixture.h"
 #include "app/listener_fixture.h"
-#include "inspect/inspect_worker.h"
 #include "models/capture_list_model.h"
+#include "support/inspect_file.h"
+#include "support/sample_requests.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 
@@ -16,14 +17,6 @@
 using namespace upin;
 
 namespace {
-app::InspectResult inspect(const QString& path)
-{
-    app::InspectWorker worker;
-    QSignalSpy finished(&worker, &app::InspectWorker::finished);
-    worker.open(path);
-    return finished.first().first().value<app::InspectResult>();
-}
-
 // The State cell of the list's one row once its capture has finished.
 QString finishedState(test::ListenerFixture& f, ui::ListenView& view)
 {
@@ -44,14 +37,10 @@ TEST_CASE("Inspect blames a Content-Length that promises more than the file has,
           "[ui][inspect][verdict]")
 {
     QTemporaryDir dir;
-    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
-    QFile file(dir.filePath("request.http"));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write("POST /upload HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
-               QByteArray::number(body.size() + 13) + "\r\n\r\n" + body);
-    file.close();
+    const QByteArray body = test::wholeMultipartBody();
+    const QString file = test::requestShortOfItsLength(dir);
     ui::InspectView view;
-    view.showResult(inspect(file.fileName()));
+    view.showResult(test::inspectFile(file));
     INFO(view.title().toStdString());
     CHECK(view.title().contains(QStringLiteral("13 bytes missing: Content-Length %1, the file has %2 (the body "
                                                "itself is whole)")
