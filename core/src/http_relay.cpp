@@ -70,6 +70,10 @@ std::string_view authorityOf(std::string_view target)
 
 Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target)
 {
+    // A head whose framing does not read one way is never sent on: the repeated Content-Length below goes on once,
+    // which would otherwise turn "5, then x5" into a valid head.
+    if (auto framing = bodyFraming(head); !framing)
+        return framing.error();
     const std::vector<std::string_view> dropped = connectionTokens(head);
     for (std::string_view token : dropped)
         if (named(token, kNotHopByHop))

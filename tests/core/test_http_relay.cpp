@@ -73,6 +73,16 @@ TEST_CASE("an absolute-form target's authority is the host passed on, not the Ho
     CHECK(authorityOf("/x").empty());
 }
 
+TEST_CASE("a head whose framing is invalid is refused, never made valid by sending one Content-Length of several",
+          "[http][relay][smuggling]")
+{
+    // Found by fuzz_http: the relay sent the first of repeated Content-Length fields and dropped the rest.
+    auto out = relay("POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 5\r\nContent-Length: x5\r\n\r\n");
+    REQUIRE_FALSE(out.has_value());
+    CHECK(out.error().code == Errc::InvalidContentLength);
+    CHECK(out.error().offset == 71);
+}
+
 TEST_CASE("a Connection list that names the framing or Host is refused: the body would become a request",
           "[http][relay][smuggling]")
 {
