@@ -61,6 +61,7 @@ HarEntry entryOf(const QJsonObject& entry)
     e.responseType = content[QLatin1String("mimeType")].toString();
     e.responseBody = bodyOf(content);
     e.responseSize = quint64(std::max<qint64>(content[QLatin1String("size")].toInteger(), e.responseBody.size()));
+    e.responseCut = e.responseBody.size() > HarEntry::kMaxResponseBody;
     e.responseBody.truncate(HarEntry::kMaxResponseBody);
     return e;
 }

@@ -30,8 +30,9 @@ struct HarEntry {
     QString statusText;
     HeaderList responseHeaders;
     QString responseType;
-    QByteArray responseBody; // its first kMaxResponseBody bytes (HAR files may hold whole pages)
-    quint64 responseSize = 0;
+    QByteArray responseBody;  // its first kMaxResponseBody bytes (HAR files may hold whole pages)
+    bool responseCut = false; // the HAR held more of it than that
+    quint64 responseSize = 0; // as the HAR says (exporters may keep no text at all)
     static constexpr qsizetype kMaxResponseBody = qsizetype{64} * 1024;
 };
 

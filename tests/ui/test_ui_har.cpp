@@ -43,6 +43,7 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
     CHECK(text.startsWith("POST https://example.test/upload HTTP/1.1\n"));
     CHECK(text.contains("Response: 201 Created\n"));
     CHECK(text.contains("    \"id\": 7")); // JSON indented
+    CHECK_FALSE(text.contains("first "));  // the whole answer is there: no note of a cut
 
     view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the GET
     CHECK(view.text()->toPlainText().contains("No request body"));

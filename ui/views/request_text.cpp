@@ -153,11 +153,14 @@ QString describeHarEntry(const app::HarEntry& entry, const core::PartSummary& no
         out += app::printable(name + QStringLiteral(": ") + value) + '\n';
     out += QLatin1Char('\n');
     if (entry.responseBody.isEmpty())
-        return out + QObject::tr("(no response body kept)\n");
+        return out +
+               (entry.responseSize > 0
+                    ? QObject::tr("(the HAR file kept none of its %1 body)\n").arg(app::formatBytes(entry.responseSize))
+                    : QObject::tr("(no response body)\n"));
     const QJsonDocument json = QJsonDocument::fromJson(entry.responseBody);
     out += !json.isNull() ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
                           : QString::fromUtf8(entry.responseBody);
-    if (entry.responseSize > quint64(entry.responseBody.size()))
+    if (entry.responseCut)
         out += QObject::tr("\n… (first %1 of %2)")
                    .arg(app::formatBytes(quint64(entry.responseBody.size())), app::formatBytes(entry.responseSize));
     return out;
