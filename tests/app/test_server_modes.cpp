@@ -180,9 +180,43 @@ TEST_CASE("every mode: when every slot holds an upload a new client reads a whol
     CHECK(sentAll); // lingered: the refused client sent its body without a reset
     CHECK(answer.startsWith("HTTP/1.1 503"));
     CHECK(answer.contains("Retry-After: 2\r\n"));
+    CHECK(answer.endsWith("\n")); // whole
+    // Two more are refused and stay connected (lingering, up to 5 s of quiet); then the holders go.
+    auto refused1 = connectAndSend(server.port(), partial);
+    auto refused2 = connectAndSend(server.port(), partial);
+    QByteArray refusal = refused1->readAll(); // it may have come in while the request was written
+    for (int i = 0; i < 40 && !refusal.contains("too many connections"); ++i)
+        if (refused1->waitForReadyRead(50))
+            refusal += refused1->readAll();
+    CHECK(refusal.startsWith("HTTP/1.1 503"));
     holders.clear();
     QThread::msleep(300);
+    // The lingering refused clients hold no slot: a new upload is served at once.
     CHECK(test::rawExchange(server.port(), upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
+    CHECK(refused2->state() == QAbstractSocket::ConnectedState); // still lingering meanwhile
+}
+
+TEST_CASE("every mode: a kept-alive connection waits keep-alive-timeout for its next request, then closes quietly",
+          "[modes][slots]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.guards.keepAliveTimeoutMs = 300;
+    config.guards.headTimeoutMs = 5'000;
+    Server server(mode, config);
+    QElapsedTimer clock;
+    clock.start();
+    auto socket = connectAndSend(server.port(), "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QByteArray got;
+    for (int i = 0; i < 60 && socket->state() == QAbstractSocket::ConnectedState; ++i)
+        if (socket->waitForReadyRead(50))
+            got += socket->readAll();
+    got += socket->readAll();
+    CHECK(got.startsWith("HTTP/1.1 200"));
+    CHECK(got.count("HTTP/1.1") == 1); // closed without a 408: nothing was asked
+    CHECK(socket->state() != QAbstractSocket::ConnectedState);
+    CHECK(clock.elapsed() < 2000); // the keep-alive wait, not the 5 s head deadline
 }
 
 TEST_CASE("every mode: a kept-alive connection waiting for its next request gives its slot to a new client",
