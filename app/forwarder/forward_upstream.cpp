@@ -170,6 +170,9 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
         m_at.firstAnswerByte = msSinceHead();
     const auto progress =
         m_answer->take(data, size, [this](const char* d, qint64 n) { writeSocketDirect(*m_client, d, n); });
+    // What the client has not taken yet has the guards' answer deadline, as our own answers have (ClientSide drops
+    // a client that takes nothing for that long), not the upstream's much longer one.
+    m_clientSide.answerWritten();
     if (m_answer->interimOnly())
         m_at.firstAnswerByte = -1; // the final answer's first byte is yet to come
     if (progress.finalHead)

@@ -29,10 +29,10 @@ struct PythonUpstream {
     QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
 };
 
-inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::ForwardSettings settings = {})
+inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::ForwardSettings settings = {},
+                                                  app::ListenerConfig config = {})
 {
     settings.upstream = QUrl(upstream);
-    app::ListenerConfig config;
     config.forward = settings;
     return std::make_unique<ListenerFixture>(config);
 }

@@ -1,0 +1,43 @@
+// The forwarder's client that stops reading a relayed answer: it has the guards' answer deadline (as for the
+// listener's own answers), not the upstream's 60 s answer timeout, and the upstream connection goes with it.
+
+#include "app/forward_fixture.h"
+#include "app/listener_fixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QElapsedTimer>
+#include <QTcpSocket>
+#include <QThread>
+
+using namespace upin;
+
+TEST_CASE("forward: a client that stops reading a long answer is dropped at the guards' answer deadline",
+          "[forward][guards]")
+{
+    const QByteArray body(16 << 20, 'a'); // far more than the kernel's buffers and the 1 MiB relay backlog hold
+    test::RawUpstream upstream("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" +
+                               body);
+    app::ListenerConfig config;
+    config.guards.answerTimeoutMs = 500;
+    auto f = test::forwarder(upstream.url(), {}, config);
+    QTcpSocket socket;
+    socket.setReadBufferSize(1); // reads almost nothing: the kernel's buffers fill, as a stuck client's
+    socket.connectToHost(QHostAddress::LocalHost, f->listener.port());
+    REQUIRE(socket.waitForConnected(2000));
+    socket.write("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 2'000) // reads nothing meanwhile: Qt's one-byte buffer stays full
+        socket.waitForBytesWritten(50);
+    // Now read: what the kernels hold arrives, then the end. Without the deadline the whole answer would follow
+    // and the connection would stay open for the 15 s keep-alive wait.
+    socket.setReadBufferSize(0);
+    qint64 got = 0;
+    clock.restart();
+    while (socket.state() == QAbstractSocket::ConnectedState && clock.elapsed() < 5'000)
+        if (socket.waitForReadyRead(100))
+            got += socket.readAll().size();
+    CHECK(socket.state() != QAbstractSocket::ConnectedState);
+    CHECK(got < body.size()); // cut off: the rest never went out
+}
