@@ -165,11 +165,11 @@ TEST_CASE("a capture's record round-trips through capture.json, its request, kep
 TEST_CASE("a capture stored by an earlier version reads with what it has and says what it lacks", "[records]")
 {
     // Early captures kept only target, content type and client in "request", and framing at the top.
-    const auto back = app::CaptureRecord::fromJson(QJsonObject{
-        {"capture_id", "7"},
-        {"state", "complete"},
-        {"framing", "content-length"},
-        {"request", QJsonObject{{"target", "/file-part"}, {"client", "127.0.0.1:1"}}}});
+    const auto back = app::CaptureRecord::fromJson(
+        QJsonObject{{"capture_id", "7"},
+                    {"state", "complete"},
+                    {"framing", "content-length"},
+                    {"request", QJsonObject{{"target", "/file-part"}, {"client", "127.0.0.1:1"}}}});
     CHECK(back.ok());
     CHECK_FALSE(back.request.headRecorded());
     CHECK_FALSE(back.request.headers.has_value());
