@@ -46,6 +46,8 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
     CHECK_FALSE(text.contains("first "));  // the whole answer is there: no note of a cut
 
     view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the GET
+    REQUIRE(view.headers()->rowCount() == 1);                // says it has none, rather than an empty table
+    CHECK(view.headers()->item(0, 0)->text().startsWith("(none: "));
     CHECK(view.text()->toPlainText().contains("No request body"));
     CHECK(view.text()->toPlainText().contains("Response: 200 OK"));
 

@@ -295,6 +295,7 @@ void InspectView::showResult(const app::InspectResult& result)
 void InspectView::showPart(const core::PartSummary* part)
 {
     m_headers->setRowCount(0);
+    m_headers->clearSpans();
     m_text->setFont(font());
     m_encoding->setVisible(true);
     m_text->clear();
@@ -337,7 +338,15 @@ void InspectView::showPart(const core::PartSummary* part)
         if (index >= 0)
             m_encoding->setCurrentIndex(index);
     }
-    if (const app::HarEntry* entry = harEntryOf(*part)) { // a HAR request: its line, body and response
+    const app::HarEntry* entry = harEntryOf(*part);
+    if (entry && part->headers.empty()) { // an empty table would look like a fault of ours
+        m_headers->insertRow(0);
+        auto* none = new QTableWidgetItem(tr("(none: the HAR file has no request header fields for it)"));
+        none->setForeground(palette().color(QPalette::PlaceholderText));
+        m_headers->setItem(0, 0, none);
+        m_headers->setSpan(0, 0, 1, 2); // across both columns: the Header column is narrow
+    }
+    if (entry) { // a HAR request: its line, body and response
         m_text->setFont(QFont(QStringLiteral("monospace")));
         m_encoding->setVisible(false);
         m_text->setPlainText(describeHarEntry(*entry, *part));
@@ -418,6 +427,7 @@ void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
 void InspectView::showRequest()
 {
     m_headers->setRowCount(0);
+    m_headers->clearSpans();
     for (const auto& [name, value] : m_result.request.headers.value_or(QList<QPair<QString, QString>>{})) {
         const int row = m_headers->rowCount();
         m_headers->insertRow(row);
