@@ -55,19 +55,12 @@ void printParts(QString& out, const std::vector<core::PartSummary>& parts, const
     }
 }
 
-QString readableReport(const QString& path, const core::ParseReport& report, const CaptureRecord* capture = nullptr,
-                       std::optional<quint64> contentLength = std::nullopt)
+// The report's diagnostics, then its error (and for a capture, the write that failed; for a body cut short, what is
+// missing) or "ok": the last lines of every parse, whatever the source.
+QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* capture = nullptr,
+                        std::optional<quint64> contentLength = std::nullopt)
 {
-    QString out = QStringLiteral("%1: %2 parts, %3 bytes, boundary \"%4\"\n")
-                      .arg(path)
-                      .arg(report.parts.size())
-                      .arg(report.bytes)
-                      .arg(printable(QString::fromStdString(report.boundary)));
-    if (!report.parts.empty()) {
-        out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  %1\n")
-                   .arg(toQString(core::kHashNames.name(report.hash)));
-        printParts(out, report.parts, QStringLiteral("  "), capture ? capture->kept : QList<KeptPart>{});
-    }
+    QString out;
     for (const auto& d : report.diagnostics)
         out += QStringLiteral("  note @%1 %2: %3%4\n")
                    .arg(d.offset)
@@ -85,6 +78,23 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
             out += QStringLiteral("  %1\n").arg(parseOutcomeInWords(report, contentLength));
     } else
         out += QStringLiteral("ok\n");
+    return out;
+}
+
+QString readableReport(const QString& path, const core::ParseReport& report, const CaptureRecord* capture = nullptr,
+                       std::optional<quint64> contentLength = std::nullopt)
+{
+    QString out = QStringLiteral("%1: %2 parts, %3 bytes, boundary \"%4\"\n")
+                      .arg(path)
+                      .arg(report.parts.size())
+                      .arg(report.bytes)
+                      .arg(printable(QString::fromStdString(report.boundary)));
+    if (!report.parts.empty()) {
+        out += QStringLiteral("  #  name  filename  content-type  @body-offset  size  %1\n")
+                   .arg(toQString(core::kHashNames.name(report.hash)));
+        printParts(out, report.parts, QStringLiteral("  "), capture ? capture->kept : QList<KeptPart>{});
+    }
+    out += notesAndOutcome(report, capture, contentLength);
     return out;
 }
 
@@ -129,16 +139,7 @@ int printHar(const QString& path, bool json)
                    .arg(e.body.isEmpty() ? QString() : QStringLiteral(" bytes, ") + printable(e.contentType));
         printParts(out, node.children, QStringLiteral("      "));
     }
-    for (const auto& d : report.diagnostics)
-        out += QStringLiteral("  note @%1 %2: %3\n")
-                   .arg(d.offset)
-                   .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)));
-    out += report.error
-               ? QStringLiteral("error @%1 %2: %3\n")
-                     .arg(report.error->offset)
-                     .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)))
-               : QStringLiteral("ok\n");
-    printOut(out);
+    printOut(out + notesAndOutcome(report));
     return report.ok ? 0 : 1;
 }
 
