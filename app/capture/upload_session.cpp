@@ -7,7 +7,6 @@
 #include "inspect/report_json.h"
 
 #include <QDir>
-#include <QJsonArray>
 
 #include <cmath>
 

@@ -5,7 +5,6 @@
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "server/listener.h"
-#include "server/listener_guards.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
