@@ -1,7 +1,7 @@
 #pragma once
-// Forward mode (`forward UPSTREAM_URL`): one client connection, on a worker thread, passed on to the user's own
-// server. For each request the head is read and rewritten (hop-by-hop fields dropped, Host set to the upstream's
-// unless preserved, X-Forwarded-For/-Proto/-Host added), a connection to the upstream is opened on the same thread
+// Forward mode (`forward UPSTREAM_URL`), the forwarder's mode on the server connection (server/server_connection.h):
+// each request is passed on to the user's own server. For each request the head is rewritten (hop-by-hop fields
+// dropped, Host set to the upstream's unless preserved, X-Forwarded-For/-Proto/-Host added), a connection to the upstream is opened on the same thread
 // (or the previous request's reused), and the body goes on as it arrives, its bytes unchanged (Content-Length or
 // chunked, as sent). While the upstream has not taken what was sent (1 MiB), the client is not read: a slow server
 // slows the client through TCP, and memory stays flat. The answer streams back unchanged, the same way.
@@ -21,55 +21,38 @@
 #include "capture/forward_record.h"
 #include "capture/upload_session.h"
 #include "common/http_answer.h"
-#include "server/client_deadlines.h"
-#include "server/client_side.h"
-#include "server/connection_guards.h"
-#include "server/listener_shared.h"
+#include "server/server_connection.h"
 
 #include "upin/core/digest.h"
-#include "upin/core/http.h"
 
 #include <QElapsedTimer>
-#include <QJsonArray>
-#include <QObject>
 #include <QTimer>
 
 #include <memory>
 
-class QTcpSocket;
-
 namespace upin::app {
 
-struct RequestAdmission;
-
-class ForwardConnection final : public QObject {
+class ForwardConnection final : public ServerConnection {
     Q_OBJECT
 public:
-    ForwardConnection(qintptr descriptor, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
-                      QObject* parent = nullptr);
+    ForwardConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+                      UploadSession::Publish publish, QObject* parent = nullptr);
     ~ForwardConnection() override;
 
 private:
-    // Head: reading a request head (or waiting for the next). Connecting: to the upstream, the client not read
-    // meanwhile. Body: passing the body on. Answer: the request went whole; relaying the answer. Closing: the
-    // answer goes out, then the rest of what the client sends is dropped until it closes (lingering close).
-    enum class State : uint8_t { Head, Connecting, Body, Answer, Closing };
+    // Connecting: to the upstream, the client not read meanwhile. Sending: passing the body on. Answer: the request
+    // went whole; relaying the answer (the next request waits).
+    enum class Phase : uint8_t { Connecting, Sending, Answer };
 
-    // The client's side (forward_connection.cpp): the listener's guards, deadlines, slots and lingering.
-    void onClientReadyRead();
-    void consume(core::ByteView data, const core::BlockPool::Block& block);
-    void processHead(core::ByteView data);
-    void processBody(core::ByteView data, const core::BlockPool::Block& block); // block: where data lies, or null
-    void startExchange(const RequestAdmission& admission);
+    // The client's side (forward_connection.cpp), on the server connection.
+    void onRequest(const RequestAdmission& admission) override;
+    bool takesBody() override;
+    size_t onBody(core::ByteView data, const core::BlockPool::Block& block) override;
+    void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) override;
+    void onClientGone() override;
+    void onClosing() override;
     void startSession(const RequestAdmission& admission);
-    void onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why);
-    void waitForNextRequest();
-    void requestBegins();
-    void closeIfWaiting();
-    void refuse(int status, const QString& error, std::optional<core::Error> code = std::nullopt,
-                const QString& detail = {}, const QByteArray& extra = {});
-    void respondJson(int status, const QJsonObject& body, const QByteArray& extraHeaders = {});
-    void closeAfterAnswer();
+    void bodyWhole();
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
@@ -91,24 +74,14 @@ private:
     double msSinceHead() const;
     void sampleUpstream(bool force);
 
-    std::shared_ptr<ListenerShared> m_shared;
     const ForwardSettings& m_settings;
-    UploadSession::Publish m_publish;
-    QTcpSocket* m_client;
-    ClientSide m_clientSide;          // slot, keep-alive wait, answer deadline, lingering close
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
-    QString m_clientAddress;
-    ClientDeadlines m_deadlines; // the head's, a pause in the body's, the minimum body rate
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written
-    State m_state = State::Head;
-    core::BlockPool m_blocks; // client reads, held by the hashing pipeline until it has seen them
+    Phase m_phase = Phase::Connecting;
 
     // The exchange under way.
-    core::HeadReader m_head;
-    core::BodyFraming m_framing;
-    core::BodyDecoder m_decoder;
     // The body's bytes go to the session (multipart: parts, hashes; else only counted) and, for a body that is not
     // multipart, to a digest of the whole.
     struct BodyTap final : core::BodySink {
@@ -125,11 +98,10 @@ private:
     std::unique_ptr<UploadSession> m_session;
     std::unique_ptr<BodyTap> m_tap;
     std::optional<HttpAnswer> m_answer;
-    QByteArray m_upstreamHead;  // the rewritten head, as sent
-    QByteArray m_pendingClient; // read but not yet passed on (the next request, or bytes held while connecting)
-    QElapsedTimer m_clock;      // from the request head's completion
-    quint64 m_wireIn = 0;       // request body bytes (as framed) from the client
-    quint64 m_wireOut = 0;      // of them, handed to the upstream socket
+    QByteArray m_upstreamHead;                 // the rewritten head, as sent
+    QElapsedTimer m_clock;                     // from the request head's completion
+    quint64 m_wireIn = 0;                      // request body bytes (as framed) from the client
+    quint64 m_wireOut = 0;                     // of them, handed to the upstream socket
     QList<ThroughputSample> m_upstreamSamples; // body bytes the upstream had taken, every 50 ms
     qint64 m_lastUpstreamSampleMs = -1;
     ForwardRecord::Moments m_at; // the exchange's moments, as its record names them

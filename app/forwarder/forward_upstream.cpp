@@ -7,6 +7,7 @@
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
 
+#include <QJsonDocument>
 #include <QSslCertificate>
 #include <QSslSocket>
 
@@ -30,7 +31,7 @@ double ForwardConnection::msSinceHead() const
 
 void ForwardConnection::connectUpstream()
 {
-    m_state = State::Connecting;
+    m_phase = Phase::Connecting;
     if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
         m_upstreamReused = true;
         sendHead();
@@ -50,15 +51,15 @@ void ForwardConnection::connectUpstream()
         if (upstream != m_upstream)
             return;
         sampleUpstream(false);
-        if (m_state == State::Body && unsentBytes(*m_upstream) <= kMaxBacklog)
-            QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
-        if (m_state == State::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
+        if (m_phase == Phase::Sending && unsentBytes(*m_upstream) <= kMaxBacklog)
+            resumeReading();
+        if (m_phase == Phase::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
             if (m_writtenMs < 0)
                 m_writtenMs = msSinceHead(); // the last request byte went to the kernel
             m_deliveredTimer.start();
         }
         // A stalled answer's deadline, and the one for taking the body, count from progress.
-        if (m_answerTimer.isActive() && (m_answer->headRelayed() || m_state == State::Body))
+        if (m_answerTimer.isActive() && (m_answer->headRelayed() || m_phase == Phase::Sending))
             m_answerTimer.start(m_settings.answerTimeoutMs);
     };
     connect(upstream, &QTcpSocket::bytesWritten, this, progress);
@@ -104,15 +105,15 @@ void ForwardConnection::sendHead()
 {
     m_connectTimer.stop();
     m_upstream->write(m_upstreamHead);
-    m_state = State::Body;
-    if (m_decoder.done()) { // no body
+    m_phase = Phase::Sending;
+    if (decoder().done()) { // no body
         m_at.clientLastByte = msSinceHead();
-        m_state = State::Answer;
+        m_phase = Phase::Answer;
         m_answerTimer.start(m_settings.answerTimeoutMs);
         return;
     }
-    m_deadlines.bodyBegins();
-    QMetaObject::invokeMethod(this, &ForwardConnection::onClientReadyRead, Qt::QueuedConnection);
+    deadlines().bodyBegins();
+    resumeReading();
 }
 
 void ForwardConnection::sampleUpstream(bool force)
@@ -157,7 +158,7 @@ void ForwardConnection::checkDelivered()
 
 void ForwardConnection::onUpstreamReadyRead()
 {
-    if (!m_upstream || unsentBytes(*m_client) > kMaxBacklog)
+    if (!m_upstream || unsentBytes(socket()) > kMaxBacklog)
         return; // resumes when the client takes what it has
     drainSocket(*m_upstream, kAnswerRead, [this](const char* data, qint64 size) { takeAnswer(data, size); });
 }
@@ -169,10 +170,10 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
     if (m_at.firstAnswerByte < 0)
         m_at.firstAnswerByte = msSinceHead();
     const auto progress =
-        m_answer->take(data, size, [this](const char* d, qint64 n) { writeSocketDirect(*m_client, d, n); });
+        m_answer->take(data, size, [this](const char* d, qint64 n) { writeSocketDirect(socket(), d, n); });
     // What the client has not taken yet has the guards' answer deadline, as our own answers have (ClientSide drops
     // a client that takes nothing for that long), not the upstream's much longer one.
-    m_clientSide.answerWritten();
+    clientSide().answerWritten();
     if (m_answer->interimOnly())
         m_at.firstAnswerByte = -1; // the final answer's first byte is yet to come
     if (progress.finalHead)
@@ -194,7 +195,7 @@ void ForwardConnection::onFinalHead()
 {
     m_at.answerHead = msSinceHead();
     m_answerTimer.stop();
-    if (m_at.upstreamTookLastByte < 0 && m_state == State::Answer) {
+    if (m_at.upstreamTookLastByte < 0 && m_phase == Phase::Answer) {
         // A whole answer means the upstream had the whole request: at the latest now, and not before the last
         // moment we saw bytes of it still unacknowledged (or our last write to its kernel).
         m_at.upstreamTookLastByte = std::max(m_writtenMs, m_queuedSeenMs);
@@ -203,10 +204,10 @@ void ForwardConnection::onFinalHead()
         m_deliveredTimer.stop();
         sampleUpstream(true); // the upstream had every byte: the throughput ends there, as when the poll sees it
     }
-    if (m_state == State::Body || m_state == State::Connecting) { // before the body's end: it goes no further
+    if (m_phase == Phase::Sending || m_phase == Phase::Connecting) { // before the body's end: it goes no further
         m_earlyAtByte = qint64(bytesUpstreamHas());
         m_requestKeepAlive = false;
-        m_deadlines.stop();
+        deadlines().stop();
         sampleUpstream(true);
     }
 }
@@ -223,12 +224,12 @@ void ForwardConnection::onUpstreamGone(const QString& why)
         // request goes again on a new one, once.
         QTcpSocket* stale = std::exchange(m_upstream, nullptr);
         stale->deleteLater();
-        if (m_state == State::Answer) // no body: the head goes again
-            m_state = State::Connecting;
+        if (m_phase == Phase::Answer) // no body: the head goes again
+            m_phase = Phase::Connecting;
         connectUpstream();
         return;
     }
-    if (m_state == State::Connecting && !m_answer->started()) {
+    if (m_phase == Phase::Connecting && !m_answer->started()) {
         failExchange(502, QStringLiteral("upstream unreachable"),
                      QStringLiteral("%1: %2").arg(m_settings.upstream.authority(), why));
         return;
@@ -272,10 +273,10 @@ ForwardRecord ForwardConnection::record() const
 void ForwardConnection::finishSession(const QString& detail, const ForwardRecord& forward,
                                       std::optional<core::Error> cause)
 {
-    const bool whole = m_decoder.done();
+    const bool whole = decoder().done();
     if (!whole && !cause)
-        cause = core::Error{core::Errc::UnexpectedEof, m_decoder.wireBytes()};
-    m_session->finish(m_decoder, whole, whole ? std::nullopt : cause, detail, &forward);
+        cause = core::Error{core::Errc::UnexpectedEof, decoder().wireBytes()};
+    m_session->finish(decoder(), whole, whole ? std::nullopt : cause, detail, &forward);
     m_session.reset();
     m_tap.reset();
 }
@@ -286,7 +287,7 @@ void ForwardConnection::endExchange()
     m_answerTimer.stop();
     m_deliveredTimer.stop();
     const bool early = m_earlyAtByte >= 0;
-    const QString detail = m_decoder.done() ? QString()
+    const QString detail = decoder().done() ? QString()
                                             : QStringLiteral("the upstream answered %1 after %2 bytes of the body")
                                                   .arg(m_answer->status())
                                                   .arg(m_wireOut);
@@ -294,9 +295,9 @@ void ForwardConnection::endExchange()
     const bool upstreamReusable = m_answer->keepAlive() && !m_answer->untilClose() && !early;
     if (!upstreamReusable)
         dropUpstream();
-    m_clientSide.answerWritten(); // the client must take the answer within the deadline
+    clientSide().answerWritten(); // the client must take the answer within the deadline
     // The slot is free for others before the capture is written (that waits for the pipelines and the disk).
-    if (m_requestKeepAlive && upstreamReusable && m_decoder.done())
+    if (m_requestKeepAlive && upstreamReusable && decoder().done())
         waitForNextRequest();
     else // early, the client may still be sending the body no one reads: dropped, within the linger caps
         closeAfterAnswer();
@@ -310,22 +311,27 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
 {
     if (!m_session)
         return;
-    m_deadlines.stop();
+    deadlines().stop();
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer, &m_deliveredTimer})
         timer->stop();
     const bool answerRelayed = m_answer && m_answer->headRelayed();
-    if (!answerRelayed)
-        respondJson(status, {{"error", error},
-                             {"detail", detail},
-                             {"upstream", m_settings.upstream.toString()},
-                             {"body_bytes_to_upstream", qint64(m_wireOut)}});
     ForwardRecord forward = record();
     forward.fault = ForwardRecord::Fault{status, error, detail};
+    // Stored before the client hears of it, as the listener's captures are: its answer means the record is there.
     finishSession(QStringLiteral("%1: %2").arg(error, detail), forward, cause);
     dropUpstream();
-    // What went to the client goes out, then our side closes: a cut answer ends at the close (its framing says
-    // it is short), ours is whole. The client may still be sending: dropped, so that it reads either.
-    closeAfterAnswer();
+    if (answerRelayed) {    // what went to the client goes out, then our side closes: the cut answer ends at the
+        closeAfterAnswer(); // close (its framing says it is short); the client may still be sending: dropped
+        return;
+    }
+    respond(status, "application/json",
+            QJsonDocument(QJsonObject{{"error", error},
+                                      {"detail", detail},
+                                      {"upstream", m_settings.upstream.toString()},
+                                      {"body_bytes_to_upstream", qint64(m_wireOut)}})
+                    .toJson(QJsonDocument::Compact) +
+                '\n',
+            true);
 }
 
 // Closes the upstream connection at once. m_upstream is cleared first: the signals the abort sends find it gone.

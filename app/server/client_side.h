@@ -1,9 +1,8 @@
 #pragma once
 // What every mode's connection does with its client between and after requests, written once: the slot it holds
 // (given up to a new client while it waits for its next request), the keep-alive wait, the client's deadline to
-// take an answer, and the lingering close with its caps (Linger). The listener's Connection and the forwarder's
-// ForwardConnection each hold one as a member, after their socket, on their thread; what they do with requests is
-// their own.
+// take an answer, and the lingering close with its caps (Linger). ServerConnection holds one, after its socket, on
+// its thread.
 
 #include "server/connection_guards.h"
 #include "server/listener_shared.h"

@@ -1,7 +1,7 @@
 #include "server/listener.h"
 
 #include "forwarder/forward_connection.h"
-#include "listener/connection.h"
+#include "listener/listener_connection.h"
 
 #include <QThread>
 #include <QTimer>
@@ -182,17 +182,15 @@ void ListenerWorker::adopt(qintptr descriptor, bool tls)
     }
     auto publisher = [this](ListenerEvent e) { publish(std::move(e)); };
     if (m_shared->config.forward)
-        new ForwardConnection(descriptor, m_shared, publisher, this);
+        new ForwardConnection(descriptor, tls, m_shared, publisher, this);
     else
-        new Connection(descriptor, tls, m_shared, publisher, this);
+        new ListenerConnection(descriptor, tls, m_shared, publisher, this);
 }
 
 void ListenerWorker::shutdown()
 {
-    for (auto* connection : findChildren<Connection*>(Qt::FindDirectChildrenOnly))
-        delete connection; // its destructor finishes an upload in progress
-    for (auto* connection : findChildren<ForwardConnection*>(Qt::FindDirectChildrenOnly))
-        delete connection; // and an exchange in progress
+    for (auto* connection : findChildren<ServerConnection*>(Qt::FindDirectChildrenOnly))
+        delete connection; // its destructor finishes an upload or an exchange in progress
     flush();
 }
 

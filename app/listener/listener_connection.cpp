@@ -1,0 +1,230 @@
+#include "listener/listener_connection.h"
+#include "capture/outcome.h"
+#include "common/qt_text.h"
+#include "server/request_admission.h"
+
+#include "inspect/report_json.h"
+#include "listener/form_page.h"
+
+#include <QJsonDocument>
+#include <QTcpSocket>
+
+namespace upin::app {
+
+namespace {
+
+// Up to 4 MiB of reads in flight while an upload's pipelines hash and store them: with fewer, the reader and the
+// hashing thread wait on each other whenever the scheduler runs something else (measured here: 8 blocks took 10%
+// longer for /part-event with SHA-256, 4 blocks 40%, and 64 were no faster than 16). Blocks are allocated when a
+// pipeline falls behind, beyond the first only from the listener's shared budget (ListenerShared::readBlocks),
+// and all but one are given back when the upload ends.
+ServerConnection::Mode listenerMode()
+{
+    ServerConnection::Mode mode;
+    mode.name = "listener";
+    mode.readChunk = qint64{256} * 1024;
+    mode.readBlocks = 16;
+    return mode;
+}
+
+std::optional<Endpoint> endpointFor(const QString& path)
+{
+    return kEndpointPaths.find(path.toStdString());
+}
+
+int statusFor(CaptureState state)
+{
+    switch (state) {
+    case CaptureState::Complete: return 200;
+    case CaptureState::Failed: return 507; // the body was fine; storing it was not
+    default: return 400;
+    }
+}
+
+} // namespace
+
+ListenerConnection::ListenerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+                                       UploadSession::Publish publish, QObject* parent)
+    : ServerConnection(descriptor, tls, std::move(shared), std::move(publish), listenerMode(), parent)
+{}
+
+ListenerConnection::~ListenerConnection()
+{
+    if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
+        m_session->finish(decoder(), false, core::Error{core::Errc::UnexpectedEof, decoder().wireBytes()},
+                          QStringLiteral("the listener stopped while the upload was arriving"));
+    m_session.reset(); // its pipeline ends: no block comes back after this
+}
+
+void ListenerConnection::onRequest(const RequestAdmission& admission)
+{
+    const QString& method = admission.method;
+    if (method == QLatin1String("GET") || method == QLatin1String("HEAD") || method == QLatin1String("OPTIONS")) {
+        answerQuestion(admission);
+        return;
+    }
+    auto endpoint = endpointFor(admission.path);
+    if (!endpoint) {
+        refuse(404, QStringLiteral("not found"));
+        return;
+    }
+    if (method != QLatin1String("POST")) {
+        refuse(405, QStringLiteral("use POST"), {}, {}, "Allow: POST\r\n");
+        return;
+    }
+    if (framing().kind == core::BodyFraming::Kind::None) {
+        refuse(411, QStringLiteral("Content-Length or Transfer-Encoding: chunked required"));
+        return;
+    }
+    startUpload(*endpoint, admission);
+}
+
+void ListenerConnection::answerQuestion(const RequestAdmission& admission)
+{
+    const bool keepAlive = admission.framing && admission.framing->keepAlive;
+    const QString& path = admission.path;
+    if (admission.method == QLatin1String("OPTIONS")) {           // a CORS preflight (admitRequest set the allowing
+        QByteArray allow = "Allow: GET, HEAD, POST, OPTIONS\r\n"; // headers), or a plain question
+        const core::RequestHead& h = head().head();
+        if (!admission.corsHeaders.isEmpty())
+            allow += "Access-Control-Allow-Methods: GET, HEAD, POST\r\nAccess-Control-Allow-Headers: " +
+                     toQString(h.field("access-control-request-headers")).toUtf8() +
+                     "\r\nAccess-Control-Max-Age: 600\r\n" +
+                     // Chrome's Private Network Access: a public page may call a local address only when the
+                     // local server says so, here because the user allowed the origin.
+                     (h.field("access-control-request-private-network").empty()
+                          ? QByteArray()
+                          : QByteArray("Access-Control-Allow-Private-Network: true\r\n"));
+        respond(204, "text/plain", {}, !keepAlive, allow);
+        return;
+    }
+    if (path == QLatin1String("/"))
+        respond(200, "text/html; charset=utf-8", formPage(shared().port), !keepAlive);
+    else if (path == QLatin1String("/captures"))
+        respond(200, "application/json", QJsonDocument(shared().store.recent()).toJson(QJsonDocument::Compact),
+                !keepAlive);
+    else if (path.startsWith(QLatin1String("/captures/"))) {
+        auto report = shared().store.report(path.mid(QStringLiteral("/captures/").size()));
+        if (report)
+            respondJson(200, *report, !keepAlive);
+        else
+            respond(404, "text/plain", "no such capture\n", !keepAlive);
+    } else if (endpointFor(path))
+        respond(405, "text/plain", "use POST\n", !keepAlive, "Allow: POST\r\n");
+    else
+        respond(404, "text/plain", "not found\n", !keepAlive);
+}
+
+void ListenerConnection::startUpload(Endpoint endpoint, const RequestAdmission& admission)
+{
+    const QUrlQuery query(admission.query);
+    SessionRequest request;
+    request.endpoint = endpoint;
+    request.client = clientAddress();
+    request.target = admission.target;
+    request.host = admission.host;
+    request.contentType = toQString(head().head().field("content-type"));
+    request.keepRaw = shared().config.keepRaw;
+    request.framing = framing();
+    request.rawHead = QByteArray(head().raw().data(), qsizetype(head().raw().size()));
+    request.receivedAt = deadlines().headStartedAt();
+    request.headMs = deadlines().headMs();
+    request.transport = transport();
+    const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
+    const QString hash = requestedHashName(query.query(), head().head());
+    auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
+    auto hashKind = hash.isEmpty() ? std::optional(shared().config.hash) : core::kHashNames.find(hash.toStdString());
+    if (!kind || !hashKind) {
+        refuse(400, QStringLiteral("matcher must be kmp, chunked or simd; hash (?hash= or %1) must be sha256, xxh3 "
+                                   "or none")
+                        .arg(QLatin1String(kHashHeader)));
+        return;
+    }
+    request.parser = shared().config.parser;
+    request.parser.matcher = *kind;
+    request.parser.maxBodySize = shared().config.maxBodyBytes;
+    request.hash = *hashKind;
+    auto session = UploadSession::start(request, shared().store, publisher());
+    if (!session) {
+        const core::Errc code = session.error().code;
+        const bool notMultipart = code == core::Errc::NotMultipart || code == core::Errc::MissingBoundary;
+        refuse(notMultipart ? 415 : 400, {}, session.error());
+        return;
+    }
+    m_session = std::move(*session);
+    markRecorded();            // its capture is its record
+    if (m_session->failed()) { // e.g. the capture folder could not be created: say so before any body byte
+        endUpload();
+        return;
+    }
+    beginBody();
+    if (framing().expectContinue)
+        socket().write("HTTP/1.1 100 Continue\r\n\r\n");
+    if (decoder().done())
+        endUpload();
+}
+
+size_t ListenerConnection::onBody(core::ByteView data, const core::BlockPool::Block& block)
+{
+    m_session->setSource(block); // none for held-back bytes: the pipeline copies those
+    auto used = decoder().feed(data, *m_session);
+    m_session->flush();
+    const quint64 maxBody = shared().config.maxBodyBytes;
+    if (!used) {
+        endUpload(used.error(), 400);
+        return data.size();
+    }
+    if (decoder().bodyBytes() > maxBody) {
+        endUpload(core::Error{core::Errc::BodyTooLarge, maxBody}, 413);
+        return data.size();
+    }
+    if (m_session->failed()) { // the parser rejected the body or storing it failed: answer now, read no more
+        endUpload();
+        return data.size();
+    }
+    if (decoder().done())
+        endUpload();
+    return *used;
+}
+
+void ListenerConnection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
+{
+    const QJsonObject answer = m_session->finish(decoder(), !cutShort, cutShort, detail);
+    const CaptureState state = m_session->state();
+    m_session.reset();
+    deadlines().stop();
+    if (state == CaptureState::Failed || !cutShort) // storing failed (507), or the capture's own outcome
+        status = statusFor(state);
+    respondJson(status, answer, status != 200 || !framing().keepAlive);
+}
+
+void ListenerConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QString& why)
+{
+    if (!m_session)
+        return;
+    const core::Error cut{core::Errc::UnexpectedEof, decoder().wireBytes()};
+    if (missed == ClientDeadlines::Missed::BodyRate) {
+        endUpload(cut, 408, why);
+        return;
+    }
+    m_session->finish(decoder(), false, cut, why);
+    m_session.reset();
+    respond(408, "text/plain", "idle timeout: " + why.toUtf8() + '\n', true);
+}
+
+void ListenerConnection::onClientGone()
+{
+    if (!m_session)
+        return;
+    // Keep what arrived, marked incomplete, saying so.
+    m_session->finish(decoder(), false, core::Error{core::Errc::BodyCutShort, decoder().wireBytes()},
+                      clientGoneInWords(decoder().bodyBytes(), expectedLength(framing())));
+    m_session.reset();
+}
+
+void ListenerConnection::respondJson(int status, const QJsonObject& body, bool close)
+{
+    respond(status, "application/json", QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n', close);
+}
+
+} // namespace upin::app

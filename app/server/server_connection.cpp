@@ -1,0 +1,336 @@
+#include "server/server_connection.h"
+
+#include "common/qt_text.h"
+#include "common/socket_drain.h"
+#include "common/unsent_bytes.h"
+#include "inspect/report_json.h"
+#include "server/refusal_record.h"
+#include "server/request_admission.h"
+
+#include <QHostAddress>
+#include <QJsonDocument>
+#include <QSslSocket>
+#include <QTcpSocket>
+
+namespace upin::app {
+
+namespace {
+// Answers the client has not taken before its next request waits (pipelining without reading the answers).
+constexpr qint64 kMaxAnswerBacklog = qint64{64} * 1024;
+
+core::ByteView view(const QByteArray& data)
+{
+    return {data.constData(), size_t(data.size())};
+}
+} // namespace
+
+ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+                                   UploadSession::Publish publish, Mode mode, QObject* parent)
+    : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_mode(mode),
+      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
+      m_clientSide(*m_socket, tls, *m_shared, *this, [this] { closeIfWaiting(); }),
+      m_deadlines(
+          m_shared->config.guards, [this] { return m_decoder.bodyBytes(); },
+          [this](ClientDeadlines::Missed missed, const QString& why) { onDeadlineMissed(missed, why); }),
+      m_head(mode.headLimits), m_blocks(size_t(mode.readChunk), mode.readBlocks, m_shared->readBlocks)
+{
+    // On the pipeline's thread, when it lets a block go that a read was waiting for.
+    m_blocks.setOnAvailable([this] { resumeReading(); });
+    m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
+    // A socket adopted by descriptor reads into Qt's own buffer whatever arrives, by default without limit: a
+    // connection that stops reading (the pipeline holds every block, the upstream is behind, answers wait for the
+    // client) would hold the whole body in memory. Plain: Qt keeps almost nothing, reads take the kernel's bytes
+    // straight into blocks (readSocketInto), and while none is taken they wait in the kernel, so TCP slows the
+    // client. TLS: Qt decrypts into a buffer of one read.
+    m_socket->setReadBufferSize(tls ? mode.readChunk : 1);
+    m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
+        m_handshake.emplace(
+            *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client,
+            [this] {
+                if (std::exchange(m_busyAnswerPending, false))
+                    respondBusy();
+            },
+            [this] {
+                m_state = State::Closing;
+                m_clientSide.drop();
+            });
+    auto answerProgress = [this] { // requests held back while the client did not take its answers
+        if (!m_held.isEmpty() && unsentBytes(*m_socket) <= kMaxAnswerBacklog)
+            resumeReading();
+    };
+    connect(m_socket, &QTcpSocket::bytesWritten, this, answerProgress);
+    if (m_tls)
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, answerProgress);
+    connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::onDisconnected);
+    m_deadlines.headDeadline();
+    if (!m_clientSide.admitted()) { // every slot taken: a 503 the client can read, then lingering, as any
+        if (m_tls)                  // over TLS, once the handshake is done (within the head deadline, as any)
+            m_busyAnswerPending = true;
+        else
+            respondBusy();
+        return;
+    }
+    if (m_socket->bytesAvailable() > 0)
+        resumeReading();
+}
+
+ServerConnection::~ServerConnection()
+{
+    m_blocks.setOnAvailable({});
+}
+
+Transport ServerConnection::transport() const
+{
+    return m_handshake ? m_handshake->transport() : Transport{};
+}
+
+void ServerConnection::respondBusy()
+{
+    m_busyAnswerPending = false;
+    refuse(503, QStringLiteral("too many connections"), {}, {}, "Retry-After: 2\r\n");
+}
+
+void ServerConnection::resumeReading()
+{
+    QMetaObject::invokeMethod(this, &ServerConnection::onReadyRead, Qt::QueuedConnection);
+}
+
+// Reads go into blocks of the pool, straight from the kernel; the mode's pipeline then holds the block instead of
+// copying it. While the pool is empty, or the mode does not take bytes, the client is not read.
+void ServerConnection::onReadyRead()
+{
+    while (true) {
+        if (m_state == State::Closing) { // lingering: drop what the client still sends, within the caps
+            m_clientSide.dropArriving();
+            return;
+        }
+        if (!m_held.isEmpty()) {
+            const QByteArray held = std::exchange(m_held, {});
+            if (!consume(view(held), nullptr))
+                return; // held again
+            continue;
+        }
+        if (m_state == State::Request && !takesBody())
+            return; // the mode holds the client back, and resumes reading
+        core::BlockPool::Block block = m_blocks.tryAcquire();
+        if (!block) {
+            m_deadlines.waitingOnUs(); // our own pipeline is behind, not the client: called again when it lets go
+            return;
+        }
+        const qint64 got = readSocketInto(*m_socket, block->data(), m_mode.readChunk);
+        if (got <= 0) {
+            m_deadlines.clientsTurn(); // its idle deadline runs
+            return;
+        }
+        m_deadlines.clientSent();
+        if (!consume({block->data(), size_t(got)}, block))
+            return;
+    }
+}
+
+// One read may end one request and start the next (keep-alive, pipelining). What the connection cannot handle now
+// waits in m_held: the next request while the client has not taken kMaxAnswerBacklog of answers (the socket is
+// not read meanwhile, so TCP holds it back), or bytes the mode does not take yet. False when bytes were held.
+bool ServerConnection::consume(core::ByteView data, const core::BlockPool::Block& block)
+{
+    while (!data.empty() && m_state != State::Closing) {
+        const bool hold = (m_state == State::Head && unsentBytes(*m_socket) > kMaxAnswerBacklog) ||
+                          (m_state == State::Request && !takesBody());
+        if (m_state == State::Closing) // the mode's look at its peer ended the request: the rest is dropped
+            break;
+        if (hold) {
+            m_held = QByteArray(data.data(), qsizetype(data.size()));
+            return false;
+        }
+        const size_t used = m_state == State::Head ? processHead(data) : onBody(data, block);
+        data.remove_prefix(std::min(used, data.size()));
+    }
+    return true;
+}
+
+size_t ServerConnection::processHead(core::ByteView data)
+{
+    if (m_head.headBytes() == 0) { // the request's first byte: its received_at and head time count from here
+        if (m_clientSide.waiting()) {
+            m_clientSide.requestBegins();
+            m_deadlines.headDeadline();
+        }
+        m_deadlines.headArrives();
+        m_requestRecorded = false;
+    }
+    auto used = m_head.feed(data);
+    if (!used) {
+        const core::Errc code = used.error().code;
+        const bool tooLarge = code == core::Errc::HeadTooLarge || code == core::Errc::TooManyHeaderFields;
+        refuse(tooLarge ? 431 : 400, {}, used.error());
+        return data.size();
+    }
+    if (m_head.complete())
+        admit();
+    return *used;
+}
+
+// What every mode asks of a request before it handles it: the guards, then a body it can frame within the limit.
+void ServerConnection::admit()
+{
+    m_deadlines.headDone();
+    m_state = State::Request;
+    const RequestAdmission admission = admitRequest(m_head.head(), m_shared->config.guards, m_mode.name, m_tls);
+    m_headOnly = admission.headOnly;
+    m_corsHeaders = admission.corsHeaders;
+    if (admission.refusal) {
+        refuse(admission.refusal->status, refusalReason(admission.refusal->text));
+        return;
+    }
+    if (!admission.framing) {
+        const bool coding = admission.framing.error().code == core::Errc::UnsupportedTransferEncoding;
+        refuse(coding ? 501 : 400, {}, admission.framing.error());
+        return;
+    }
+    m_framing = *admission.framing;
+    if (m_framing.kind == core::BodyFraming::Kind::ContentLength &&
+        m_framing.contentLength > m_shared->config.maxBodyBytes) { // refused without reading it
+        refuse(413, {}, core::Error{core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes});
+        return;
+    }
+    m_decoder = core::BodyDecoder(m_framing, m_mode.headLimits);
+    onRequest(admission);
+}
+
+void ServerConnection::beginBody()
+{
+    m_deadlines.bodyBegins();
+    resumeReading();
+}
+
+void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why)
+{
+    if (m_handshake && !m_handshake->done()) {
+        m_handshake->fail(QStringLiteral("the TLS handshake did not finish in time: %1").arg(why));
+        return;
+    }
+    if (m_state == State::Closing)
+        return;
+    if (m_state == State::Request) {
+        onBodyDeadline(missed, why);
+        return;
+    }
+    if (m_head.headBytes() == 0) { // a connection that sent nothing is not a request: no record, no answer
+        closeAfterAnswer();
+        return;
+    }
+    refuse(408, QStringLiteral("head timeout"), {}, why);
+}
+
+void ServerConnection::onDisconnected()
+{
+    if (m_handshake && !m_handshake->done()) {
+        m_handshake->fail(QStringLiteral("the client closed the connection during the TLS handshake"));
+        return;
+    }
+    if (m_state == State::Request) {
+        // A client that closed its side right after its last byte: what Qt read before the close may still wait
+        // for a block the pipelines hold. Taken here, waiting for them, so that a whole body is not called cut.
+        while (m_state == State::Request && takesBody() && m_socket->bytesAvailable() > 0) {
+            core::BlockPool::Block block = m_blocks.acquire();
+            const qint64 got = m_socket->read(block->data(), m_mode.readChunk);
+            if (got <= 0 || !consume({block->data(), size_t(got)}, block))
+                break;
+        }
+        if (m_state == State::Request)
+            onClientGone();
+    }
+    m_state = State::Closing;
+    m_deadlines.stop();
+    deleteLater();
+}
+
+void ServerConnection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+                               const QByteArray& extraHeaders, std::optional<core::Error> error)
+{
+    if (status >= 400 && !std::exchange(m_requestRecorded, true))
+        recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body), status, error);
+    m_clientSide.writeAnswer(status, contentType, body, extraHeaders + m_corsHeaders, close, m_headOnly);
+    m_headOnly = false;
+    m_corsHeaders.clear();
+    if (close)
+        closeAfterAnswer();
+    else
+        waitForNextRequest();
+}
+
+void ServerConnection::refuse(int status, const QString& reason, std::optional<core::Error> error,
+                              const QString& detail, const QByteArray& extraHeaders)
+{
+    const QString why = error ? toQString(core::describe(error->code)) : detail;
+    const QString recorded = reason.isEmpty() ? why : why.isEmpty() ? reason : reason + QStringLiteral(": ") + why;
+    if (!std::exchange(m_requestRecorded, true))
+        recordRefusal(recorded, status, error);
+    QByteArray body;
+    if (m_mode.jsonRefusals) {
+        QJsonObject json{{"error", reason.isEmpty() ? why : reason}};
+        if (error)
+            json["detail"] = errorToJson(*error);
+        else if (!detail.isEmpty())
+            json["detail"] = detail;
+        body = QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
+    } else if (error) {
+        body =
+            QJsonDocument(QJsonObject{{"ok", false}, {"error", errorToJson(*error)}}).toJson(QJsonDocument::Compact) +
+            '\n';
+    } else {
+        body = recorded.toUtf8() + '\n';
+    }
+    const bool json = m_mode.jsonRefusals || error;
+    respond(status, json ? "application/json" : "text/plain", body, true, extraHeaders, error);
+}
+
+void ServerConnection::waitForNextRequest()
+{
+    m_state = State::Head;
+    m_blocks.releaseIdle(1); // the request is over: all but one block back to the shared budget
+    m_head.reset();
+    m_deadlines.stop();
+    m_clientSide.waitForNextRequest();
+    resumeReading(); // the next request may be here already
+}
+
+// Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
+void ServerConnection::closeIfWaiting()
+{
+    if (!m_clientSide.waiting() || m_state != State::Head || m_head.headBytes() > 0)
+        return; // a request began after the slot was given away: serve it (one over the cap, briefly)
+    m_clientSide.stopWaiting();
+    if (!m_held.isEmpty() || m_socket->bytesAvailable() > 0) { // requests held back: unread bytes would make the
+        closeAfterAnswer();                                    // close a reset
+        return;
+    }
+    m_state = State::Closing;
+    onClosing();
+    m_socket->disconnectFromHost(); // after any answer bytes still waiting; onDisconnected deletes
+}
+
+// The lingering close (ClientSide::closeAfterAnswer says why): the answer goes out, then the rest is dropped.
+void ServerConnection::closeAfterAnswer()
+{
+    m_state = State::Closing;
+    m_held.clear();
+    m_blocks.releaseIdle(1);
+    m_deadlines.stop();
+    onClosing();
+    m_clientSide.closeAfterAnswer();
+    resumeReading();
+}
+
+void ServerConnection::recordRefusal(const QString& reason, int status, std::optional<core::Error> error)
+{
+    RefusedRequest refused = RefusedRequest::fromHead(m_head, status, reason, error);
+    refused.receivedAt = m_deadlines.headStartedAt();
+    refused.client = m_client;
+    refused.tls = transport().label();
+    app::recordRefusal(m_shared->store, m_publish, std::move(refused));
+}
+
+} // namespace upin::app

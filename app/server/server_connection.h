@@ -1,0 +1,138 @@
+#pragma once
+// One client connection, on a worker thread, whatever the mode: what every mode shares is done here once, and a
+// mode is a subclass that handles the requests (heaptrack's shape: one reader, its users as subclasses). Here:
+// the socket (plain or TLS, with its handshake), reading into pool blocks, the request head (HeadReader), the
+// admission checks (strict heads, Host and Origin guards, CORS, bodies on GET/HEAD/OPTIONS, framing, the body
+// size limit), every client deadline and the minimum body rate, the slot with keep-alive reclaim and a lingered
+// 503, our own answers with a record for every refused request, requests held back while the client does not
+// take its answers, and the lingering close.
+//
+// A mode gets each admitted request (onRequest) and, while it takes them (takesBody), the bytes after the head
+// (onBody); it answers with respond() or refuse(), then the connection waits for the next request or closes.
+// Everything runs on the connection's thread; none of it is thread-safe.
+
+#include "capture/upload_session.h"
+#include "server/client_deadlines.h"
+#include "server/client_side.h"
+#include "server/listener_shared.h"
+#include "server/tls_handshake.h"
+
+#include "upin/core/http.h"
+#include "upin/core/part_pipeline.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class QTcpSocket;
+
+namespace upin::app {
+
+struct RequestAdmission;
+
+class ServerConnection : public QObject {
+    Q_OBJECT
+public:
+    // What differs between modes, as values.
+    struct Mode {
+        const char* name = "listener";    // in the words of a refusal ("... may not use this forwarder")
+        qint64 readChunk = 256 * 1024;    // one read, one pool block
+        size_t readBlocks = 16;           // blocks of this connection's pool (beyond one, from the shared budget)
+        core::HttpLimits headLimits = {}; // a relay reads strictly (bare LF refused)
+        bool jsonRefusals = false;        // the forwarder's refusals are JSON, told apart from the upstream's
+    };
+    ~ServerConnection() override;
+
+    // Closes the connection if it is still waiting for its next request (its slot was given to a new client).
+    void closeIfWaiting();
+
+protected:
+    // tls: the TLS port's connection: a QSslSocket, whose handshake comes first.
+    ServerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+                     UploadSession::Publish publish, Mode mode, QObject* parent);
+
+    // A request whose head was admitted, with valid framing within the body size limit. The mode answers it
+    // (respond, refuse), or calls beginBody() and takes the body.
+    virtual void onRequest(const RequestAdmission& admission) = 0;
+    // Body bytes (and, once the body is whole, whatever follows it), while takesBody(); returns the bytes it used.
+    // block: the pool block the bytes lie in, or null (held-back bytes: a pipeline copies them).
+    virtual size_t onBody(core::ByteView data, const core::BlockPool::Block& block) = 0;
+    // Asked before each read during a request: false holds the client back (reads resume on resumeReading()).
+    virtual bool takesBody() { return true; }
+    // The idle deadline or the minimum rate, during a request.
+    virtual void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) = 0;
+    // The client closed the connection during a request.
+    virtual void onClientGone() = 0;
+    // The connection starts its lingering close (the request, if any, is over).
+    virtual void onClosing() {}
+
+    // An answer of ours; status 400 or more for a request no capture has recorded leaves a refusal record (error:
+    // its code and offset). Then the connection waits for the next request, or closes (close).
+    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+                 const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt);
+    // A request turned away, with the connection closed: reason in words (the record's reason too), error its
+    // code and offset, or detail in words.
+    void refuse(int status, const QString& reason, std::optional<core::Error> error = std::nullopt,
+                const QString& detail = {}, const QByteArray& extraHeaders = {});
+    void beginBody(); // the request has a body: its deadlines start, and its bytes go to onBody
+    void markRecorded() { m_requestRecorded = true; } // a capture records this request
+    void closeAfterAnswer();
+    // Keep-alive, once the mode's answer went out whole (respond() does it for ours): the connection waits for
+    // the next request without a head deadline, up to keepAliveTimeoutMs, and gives its slot to a new client
+    // when all are taken.
+    void waitForNextRequest();
+    void resumeReading(); // queued: the mode takes bytes again
+
+    QTcpSocket& socket() const { return *m_socket; }
+    ListenerShared& shared() const { return *m_shared; }
+    const std::shared_ptr<ListenerShared>& sharedPtr() const { return m_shared; }
+    const UploadSession::Publish& publisher() const { return m_publish; }
+    ClientSide& clientSide() { return m_clientSide; }
+    ClientDeadlines& deadlines() { return m_deadlines; }
+    const core::HeadReader& head() const { return m_head; }
+    const core::BodyFraming& framing() const { return m_framing; }
+    core::BodyDecoder& decoder() { return m_decoder; }
+    const QString& clientAddress() const { return m_client; }
+    bool tls() const { return m_tls; }
+    bool closing() const { return m_state == State::Closing; }
+    Transport transport() const; // plain, or what the TLS handshake agreed
+
+private:
+    enum class State : uint8_t { Head, Request, Closing };
+
+    void onReadyRead();
+    bool consume(core::ByteView data, const core::BlockPool::Block& block);
+    size_t processHead(core::ByteView data);
+    void admit();
+    void respondBusy();
+    void onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why);
+    void onDisconnected();
+    void recordRefusal(const QString& reason, int status, std::optional<core::Error> error);
+
+    std::shared_ptr<ListenerShared> m_shared;
+    UploadSession::Publish m_publish;
+    Mode m_mode;
+    QTcpSocket* m_socket; // a QSslSocket on the TLS port
+    bool m_tls = false;
+    QString m_client;
+    ClientSide m_clientSide;                 // slot, keep-alive wait, answer deadline, lingering close
+    std::optional<TlsHandshake> m_handshake; // on the TLS port
+    bool m_busyAnswerPending = false;        // a 503 to send once the handshake is done
+    ClientDeadlines m_deadlines; // the head's (and the TLS handshake's), a pause in the body's, the minimum rate
+    State m_state = State::Head;
+    core::HeadReader m_head;
+    core::BodyFraming m_framing;
+    core::BodyDecoder m_decoder;
+    bool m_headOnly = false;        // the request is HEAD: our answer has no body
+    bool m_requestRecorded = false; // by its capture, or by a refusal record
+    QByteArray m_corsHeaders;       // for an allowed page of another origin: sent with this request's answer
+    // Reads go into blocks of this pool; an upload's pipeline holds the blocks it has not hashed and written yet,
+    // and while it holds them all the socket is not read (TCP slows the client) until one comes back.
+    core::BlockPool m_blocks;
+    // Read but not handled yet: the next request while the client does not take its answers, or bytes the mode
+    // does not take now (the rest of a read, while it connects or waits for an answer).
+    QByteArray m_held;
+};
+
+} // namespace upin::app
