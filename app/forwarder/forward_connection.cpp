@@ -15,10 +15,6 @@
 namespace upin::app {
 
 namespace {
-// Bytes waiting in one side's socket before the other side is read no more: the backpressure that keeps memory
-// flat whatever the sizes and speeds.
-constexpr qint64 kMaxBacklog = qint64{1} << 20;
-
 // Reads of up to 1 MiB: a quarter as many wakeups as the listener's 256 KiB, which measured 1.34x -> 1.16x curl
 // straight to the upstream (200 MiB, no hash). 4 per connection, beyond the first from the shared budget (16).
 // A relay reads strictly: a line that ends in LF alone, which the upstream may split differently, is refused.

@@ -43,6 +43,9 @@ private:
     // Connecting: to the upstream, the client not read meanwhile. Sending: passing the body on. Answer: the request
     // went whole; relaying the answer (the next request waits).
     enum class Phase : uint8_t { Connecting, Sending, Answer };
+    // Bytes waiting in one side's socket before the other side is read no more: the backpressure that keeps
+    // memory flat whatever the sizes and speeds.
+    static constexpr qint64 kMaxBacklog = qint64{1} << 20;
 
     // The client's side (forward_connection.cpp), on the server connection.
     void onRequest(const RequestAdmission& admission) override;

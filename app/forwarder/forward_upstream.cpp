@@ -18,8 +18,6 @@ namespace upin::app {
 
 namespace {
 constexpr qint64 kAnswerRead = qint64{1024} * 1024;
-// Bytes waiting for the client before the upstream is read no more.
-constexpr qint64 kMaxBacklog = qint64{1} << 20;
 constexpr int kSampleIntervalMs = 50;
 
 } // namespace
