@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/socket.h>
+
 using namespace upin;
 using test::ListenerFixture;
 
@@ -54,17 +56,22 @@ std::unique_ptr<QTcpSocket> connectAndSend(quint16 port, const QByteArray& bytes
     return socket;
 }
 
-// Waits until the server closes the socket (or timeoutMs); true if it did.
-bool closedWithin(QTcpSocket& socket, int timeoutMs)
+// What the server sends until it closes the socket (or timeoutMs).
+QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs)
 {
     QElapsedTimer clock;
     clock.start();
-    while (clock.elapsed() < timeoutMs) {
-        if (socket.state() != QAbstractSocket::ConnectedState)
-            return true;
-        socket.waitForReadyRead(50);
-        socket.readAll();
-    }
+    QByteArray got;
+    while (clock.elapsed() < timeoutMs && socket.state() == QAbstractSocket::ConnectedState)
+        if (socket.waitForReadyRead(50))
+            got += socket.readAll();
+    return got + socket.readAll();
+}
+
+// Waits until the server closes the socket (or timeoutMs); true if it did.
+bool closedWithin(QTcpSocket& socket, int timeoutMs)
+{
+    readUntilClosed(socket, timeoutMs);
     return socket.state() != QAbstractSocket::ConnectedState;
 }
 
@@ -272,4 +279,68 @@ TEST_CASE("every mode: after an early answer the rest of the body is dropped wit
     pausing.send("late");
     QThread::msleep(100);
     CHECK_FALSE(pausing.send("late")); // closed: reset
+}
+
+TEST_CASE("every mode: a body that pauses longer than the idle deadline gets 408 saying so", "[modes][deadlines]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.guards.idleTimeoutMs = 400;
+    Server server(mode, config);
+    auto paused = connectAndSend(server.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                                "multipart/form-data; boundary=b\r\nContent-Length: 1000\r\n\r\n--b");
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray got = readUntilClosed(*paused, 3000);
+    CHECK(got.startsWith("HTTP/1.1 408"));
+    CHECK(got.contains("no byte from the client for 400 ms"));
+    CHECK(clock.elapsed() < 2000);
+    CHECK(paused->state() != QAbstractSocket::ConnectedState);
+}
+
+TEST_CASE("every mode: a client that sends requests but never reads the answers is dropped at the answer deadline",
+          "[modes][slots]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.guards.answerTimeoutMs = 500;
+    Server server(mode, config);
+    QTcpSocket socket;
+    // A small receive window: the server's sending side fills after a few hundred answers, not after megabytes
+    // (the forwarder takes each answer from its upstream, and would still be making progress at the deadline).
+    socket.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 8192);
+    socket.connectToHost(QHostAddress::LocalHost, server.port());
+    REQUIRE(socket.waitForConnected(2000));
+    socket.setReadBufferSize(1); // Qt reads no more than this for us: the kernel's buffers fill, as a stuck client's
+    // 20,000 pipelined requests for the form page: 26 MB of answers if the server wrote them all.
+    QByteArray requests;
+    for (int i = 0; i < 20'000; ++i)
+        requests += "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    socket.write(requests);
+    // Until the server gives up on us (its answer deadline resets the connection), or 20 s: the listener fills its
+    // sending side (up to 4 MiB here) at once; the forwarder passes each request on and stores a record of each
+    // exchange, some 500 a second, so it takes seconds.
+    const auto reset = [&socket] {
+        int error = 0;
+        socklen_t size = sizeof error;
+        ::getsockopt(int(socket.socketDescriptor()), SOL_SOCKET, SO_ERROR, &error, &size);
+        return error != 0;
+    };
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 20'000 && !reset())
+        if (!socket.waitForBytesWritten(50))
+            QThread::msleep(20);
+    INFO("waited " << clock.elapsed() << " ms");
+    // Now read: what the kernel holds arrives, then the end; without the deadline all 20,000 answers would
+    // follow and the connection would stay open for the 15 s keep-alive wait.
+    socket.setReadBufferSize(0);
+    const QByteArray got = readUntilClosed(socket, 3000);
+    CHECK(socket.state() != QAbstractSocket::ConnectedState);
+    CHECK(got.count("HTTP/1.1 200") > 0);
+    CHECK(got.count("HTTP/1.1 200") < 20'000);
+    // The server held the rest of the requests back rather than piling up their answers, and is still serving.
+    CHECK(test::rawExchange(server.port(), upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
 }
