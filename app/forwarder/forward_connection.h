@@ -64,6 +64,7 @@ private:
     void takeAnswer(const char* data, qint64 size);
     void onFinalHead();
     void onUpstreamGone(const QString& why);
+    bool mayRetry() const;
     void checkDelivered();
     quint64 bytesUpstreamHas() const;
     void endExchange();

@@ -11,6 +11,9 @@
 #include <QSslCertificate>
 #include <QSslSocket>
 
+#include <algorithm>
+#include <array>
+
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 
@@ -217,9 +220,9 @@ void ForwardConnection::onUpstreamGone(const QString& why)
         m_upstream = nullptr;
         return;
     }
-    if (m_upstreamReused && !m_answer->started() && m_wireOut == 0) {
-        // A kept connection the upstream closed as we used it (its idle timeout): nothing of the body went, so the
-        // request goes again on a new one, once.
+    if (m_upstreamReused && !m_answer->started() && m_wireOut == 0 && mayRetry()) {
+        // A kept connection the upstream closed as we used it (its idle timeout): the request goes again on a new
+        // one, once.
         QTcpSocket* stale = std::exchange(m_upstream, nullptr);
         stale->deleteLater();
         if (m_phase == Phase::Answer) // no body: the head goes again
@@ -243,6 +246,17 @@ void ForwardConnection::onUpstreamGone(const QString& why)
                      : QStringLiteral("before answering, after %1 bytes of the body: %2 (%3)")
                            .arg(m_wireOut)
                            .arg(why, progress.error.value_or(QString())));
+}
+
+// Whether a request the upstream may have had goes again, as RFC 9110 9.2.2 allows a relay: when nothing of its
+// body went (the upstream never had a whole request), or when its method is idempotent. A POST without a body
+// may have been acted on: sending it twice could submit twice (nginx does not retry it either).
+bool ForwardConnection::mayRetry() const
+{
+    if (!decoder().done())
+        return true;
+    static const std::array<std::string_view, 6> idempotent{"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"};
+    return std::find(idempotent.begin(), idempotent.end(), head().head().method) != idempotent.end();
 }
 
 ForwardRecord ForwardConnection::record() const

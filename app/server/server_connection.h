@@ -93,6 +93,7 @@ protected:
     const core::HeadReader& head() const { return m_head; }
     const core::BodyFraming& framing() const { return m_framing; }
     core::BodyDecoder& decoder() { return m_decoder; }
+    const core::BodyDecoder& decoder() const { return m_decoder; }
     const QString& clientAddress() const { return m_client; }
     bool tls() const { return m_tls; }
     bool closing() const { return m_state == State::Closing; }

@@ -204,3 +204,30 @@ TEST_CASE("a client body whose framing breaks mid-way: the client and the captur
     CHECK(capture["error"].toObject()["code"].toString() == "bare_line_end");
     CHECK(capture["error"].toObject()["offset"].toInteger() == 1);
 }
+
+TEST_CASE("a kept upstream connection that closes as a request arrives: a GET goes again, a POST without a body "
+          "is not sent twice",
+          "[forward][faults]")
+{
+    QTemporaryDir dir;
+    const QString log = dir.filePath("requests.log");
+    test::PythonUpstream once("once", {log});
+    auto f = test::forwarder(once.url());
+    const auto secondAnswer = [&](const QByteArray& second) {
+        test::RawClient client(f->listener.port());
+        client.send("GET /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        REQUIRE(client.receive(1000).startsWith("HTTP/1.1 200")); // kept alive: read until the time is up
+        client.send(second);
+        return client.receive(3000);
+    };
+    CHECK(
+        secondAnswer("GET /again HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").startsWith("HTTP/1.1 200"));
+    const QByteArray post = secondAnswer("POST /order HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n");
+    CHECK(post.startsWith("HTTP/1.1 502"));
+    CHECK(post.contains("upstream closed the connection"));
+    QFile file(log);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QByteArray lines = file.readAll();
+    CHECK(lines.count("GET /again") == 2); // the stale connection's, then the new one's
+    CHECK(lines.count("POST /order") == 1);
+}

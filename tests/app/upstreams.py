@@ -10,6 +10,8 @@ usage: upstreams.py MODE [ARG]...; prints the port it listens on, then serves un
   close AFTER         reads AFTER body bytes, then closes without a word
   silent              reads the whole body and never answers
   sleepy DELAY        waits DELAY seconds before reading anything, then answers as echo
+  once LOG            answers a connection's first request as echo, then reads the next head and closes without
+                      an answer (an idle timeout that came as the request did); each request line goes to LOG
   http10              answers as echo, but as HTTP/1.0 (no keep-alive), and closes 0.2 s later
   silent-reader       reads the request head and nothing more, and never answers
   log FILE            appends every byte it receives to FILE and answers nothing (what a smuggled request would
@@ -124,6 +126,20 @@ def serve(conn, mode, args):
             while data := conn.recv(65536):
                 log.write(data)
                 log.flush()
+        return
+    if mode == "once":
+        with conn, open(args[0], "a") as log:
+            head, rest = read_head(conn, rest)
+            while head is not None:
+                log.write(head.split("\r\n")[0] + "\n")
+                log.flush()
+                if mode == "closing":
+                    return
+                body = Body(conn, rest)
+                body.read(head)
+                answer(conn, 200, json.dumps({"bytes": body.count}).encode())
+                mode = "closing"
+                head, rest = read_head(conn, body.buffered)
         return
     with conn:
         while True:
