@@ -53,6 +53,9 @@ std::optional<Error> BodyDecoder::checkLineEnds(ByteView line, uint64_t offset, 
             return fail(Errc::BareLineEnd, offset + i).error();
         if (lf && !m_lastWasCr)
             return fail(Errc::BareLineEnd, offset + i).error();
+        const auto byte = static_cast<unsigned char>(line[i]);
+        if ((byte < 0x20 && byte != '\t' && byte != '\r' && byte != '\n') || byte == 0x7f)
+            return fail(Errc::InvalidChunkLine, offset + i).error();
         m_lastWasCr = line[i] == '\r';
     }
     return std::nullopt;
@@ -116,7 +119,9 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
                     return fail(Errc::InvalidChunkSize, at);
                 m_chunkSize = m_chunkSize * 16 + uint64_t(digit);
             } else if (m_sizeDigits > 0 && (c == ';' || c == ' ' || c == '\t')) {
-                m_state = State::SizeExt;
+                // Strict (RFC 9112 7.1.1): white space after the size is BWS before an extension's ';', never
+                // the end of the line ("5 \r\n"), which servers read differently.
+                m_state = strict && c != ';' ? State::SizeBws : State::SizeExt;
                 m_lineBytes = 0;
                 m_lastWasCr = false;
             } else if (m_sizeDigits > 0 && c == '\r') {
@@ -130,6 +135,16 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
             } else {
                 return fail(Errc::InvalidChunkSize, at);
             }
+            continue;
+        }
+        case State::SizeBws: {
+            const char c = wire[pos++];
+            if (c == ';')
+                m_state = State::SizeExt;
+            else if (c != ' ' && c != '\t')
+                return fail(Errc::InvalidChunkLine, at);
+            else if (++m_lineBytes > m_limits.maxChunkExtension)
+                return fail(Errc::ChunkExtensionTooLarge, at);
             continue;
         }
         case State::SizeExt: // extensions are skipped, up to their limit

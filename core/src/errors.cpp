@@ -60,6 +60,8 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
      "differently)"},
     {"connection_names_framing",
      "Connection names Content-Length, Transfer-Encoding or Host, which a hop-by-hop list may not remove"},
+    {"invalid_chunk_line",
+     "a chunk line has white space not followed by ';', or a control character in an extension or a trailer"},
     {"body_cut_short", "the body ended before the length its head announced (Content-Length or a chunk size)"},
     {"io_error", "writing what was received to disk failed (disk full, file size limit or permissions)"},
 }};

@@ -283,3 +283,25 @@ TEST_CASE("requests a relay refuses: two Hosts, LF alone, a CR alone, in the hea
           "chunks 1, trailer bytes 0\n"
           "complete, 0 bytes after\n");
 }
+
+TEST_CASE("chunk lines a relay refuses: white space not before ';', control characters in extensions and trailers",
+          "[http][relay]")
+{
+    using upin::test::readRequestEveryWay;
+    upin::test::HttpMessageOptions relay;
+    relay.limits.strictLineEnds = true;
+    const std::string head = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"; // 47 bytes: offsets from here
+    CHECK(readRequestEveryWay(head + "3 \r\nabc\r\n0\r\n\r\n", relay)
+              .ends_with("error in body: invalid_chunk_line at 49\n"));
+    CHECK(readRequestEveryWay(head + "3 \t x\r\nabc\r\n0\r\n\r\n", relay)
+              .ends_with("error in body: invalid_chunk_line at 51\n"));
+    CHECK(readRequestEveryWay(head + "3;a=\x01\r\nabc\r\n0\r\n\r\n", relay)
+              .ends_with("error in body: invalid_chunk_line at 51\n"));
+    CHECK(readRequestEveryWay(head + "3\r\nabc\r\n0\r\nX-T: a\x7f\r\n\r\n", relay)
+              .ends_with("error in body: invalid_chunk_line at 64\n"));
+    // BWS before an extension, an extension with a tab, and a trailer field are passed on.
+    CHECK(readRequestEveryWay(head + "3 \t;a=\"b\tc\"\r\nabc\r\n0\r\nX-T: 1\r\n\r\n", relay)
+              .ends_with("chunks 1, trailer bytes 8\ncomplete, 0 bytes after\n"));
+    // The listener, which only reads, takes them as it always has.
+    CHECK(readRequestEveryWay(head + "3 \r\nabc\r\n0\r\n\r\n").ends_with("complete, 0 bytes after\n"));
+}

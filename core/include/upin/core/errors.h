@@ -65,6 +65,7 @@ enum class Errc : uint8_t {
     DuplicateHost,
     BareLineEnd,
     ConnectionNamesFraming,
+    InvalidChunkLine,
     // A body that stopped before the length its framing announced (Content-Length, or inside a chunk): the cause
     // is the transfer, not the multipart content (whose own state the parser reports beside it). The diagnostic's
     // value is the bytes missing, when the framing says how many.

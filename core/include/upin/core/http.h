@@ -149,6 +149,7 @@ private:
         Length,
         UntilClose,
         Size,
+        SizeBws, // strict: white space after the size, which only ';' may follow
         SizeExt,
         SizeLf,
         Data,
@@ -163,7 +164,8 @@ private:
     Result<size_t> fail(Errc code, uint64_t offset);
     // Skips to the end of an extension or trailer line, counting its bytes against limit.
     std::optional<Error> skipLine(ByteView wire, size_t& pos, size_t limit, Errc code, State next, bool consumeLf);
-    // Strict line ends: a CR in a skipped line must be followed by its LF, and the LF must follow a CR.
+    // Strict line ends: a CR in a skipped line must be followed by its LF, and the LF must follow a CR; and no
+    // other control character but HTAB (a relay's upstream may split the line at one).
     std::optional<Error> checkLineEnds(ByteView line, uint64_t offset, bool endsWithLf);
 
     HttpLimits m_limits;
