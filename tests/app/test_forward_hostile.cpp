@@ -231,3 +231,20 @@ TEST_CASE("a kept upstream connection that closes as a request arrives: a GET go
     CHECK(lines.count("GET /again") == 2); // the stale connection's, then the new one's
     CHECK(lines.count("POST /order") == 1);
 }
+
+TEST_CASE("a chunk size line with white space before its end is refused, never passed on", "[forward][hostile]")
+{
+    QTemporaryDir dir;
+    const QString log = dir.filePath("upstream.log");
+    test::PythonUpstream logging("log", {log});
+    auto f = forwarder(logging.url());
+    const QByteArray answer = test::rawExchange(
+        f->listener.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+                            "Content-Type: multipart/form-data; boundary=b\r\n\r\n5 \r\nhello\r\n0\r\n\r\n");
+    CHECK(answer.startsWith("HTTP/1.1 400"));
+    CHECK(answer.contains("invalid_chunk_line at byte 2 of the body"));
+    QThread::msleep(300);
+    QFile file(log);
+    const QByteArray seen = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    CHECK_FALSE(seen.contains("5 \r\n")); // the upstream had the head at most, never the line
+}
