@@ -3,6 +3,7 @@
 #include "capture/capture_record.h"
 #include "capture/outcome.h"
 #include "cli/cli_args.h"
+#include "cli/terminal_progress.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "inspect/body_file.h"
@@ -198,7 +199,10 @@ int runParse(const QStringList& arguments)
     QCommandLineOption rawHttp(
         QStringLiteral("raw-http"),
         QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
-    cl.addOptions({contentType, strict, matcher, json, hash, noHash, rawHttp});
+    QCommandLineOption silent(
+        {QStringLiteral("s"), QStringLiteral("silent")},
+        QStringLiteral("no progress line on the terminal (there is none when stderr is not one)"));
+    cl.addOptions({contentType, strict, matcher, json, hash, noHash, rawHttp, silent});
     cl.addOptions(limitOptions(inspectLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
     if (cl.positionalArguments().size() != 1) {
@@ -233,7 +237,14 @@ int runParse(const QStringList& arguments)
         return 2;
     request.settings.parser.strict = cl.isSet(strict);
     request.settings.parser.matcher = *kind;
+    TerminalProgress meter(cl.isSet(silent));
+    request.progress = [&meter, &request](qint64 done, qint64 total) {
+        meter.update(QStringLiteral("parsing %1").arg(QFileInfo(request.path).fileName()), quint64(done),
+                     quint64(total));
+        return true;
+    };
     BodyFileResult result = parseBodyFile(request);
+    meter.clear();
     if (!result.ioError.isEmpty()) {
         printErr(QStringLiteral("%1: %2\n").arg(request.path, result.ioError));
         return 2;

@@ -3,6 +3,7 @@
 // several targets interleaved.
 
 #include "cli/cli_args.h"
+#include "cli/terminal_progress.h"
 #include "common/qt_text.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
@@ -55,11 +56,13 @@ struct PlanOptions {
         "NAME"};
     QCommandLineOption json{"json", "print the runs as JSON"};
     QCommandLineOption csv{"csv", "print the runs as CSV"};
+    QCommandLineOption silent{{"s", "silent"},
+                              "no progress line on the terminal (there is none when stderr is not one)"};
 
     void addTo(QCommandLineParser& cl)
     {
         cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, cacert, insecure, boundary,
-                       stallTimeout, engine, plan, savePlan, printCurl, json, csv});
+                       silent, stallTimeout, engine, plan, savePlan, printCurl, json, csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
@@ -219,7 +222,15 @@ int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o
     thread.start();
     QList<RunResult> results;
     QEventLoop loop;
+    TerminalProgress meter(cl.isSet(o.silent));
+    QObject::connect(sender, &Sender::progress, &loop, [&](int targetIndex, int run, quint64 sent, quint64 total) {
+        QString label = QStringLiteral("run %1/%2").arg(run + 1).arg(plan.runs);
+        if (plan.targets.size() > 1)
+            label += QStringLiteral(" to %1").arg(plan.targets.value(targetIndex).toString());
+        meter.update(label, sent, total);
+    });
     QObject::connect(sender, &Sender::runFinished, &loop, [&](const RunResult& r) {
+        meter.clear();
         if (!quiet)
             printOut(runLine(r));
         std::fflush(stdout);
@@ -239,6 +250,7 @@ int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o
     QMetaObject::invokeMethod(
         sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
     loop.exec();
+    meter.clear();
     thread.quit();
     thread.wait();
     std::signal(SIGINT, SIG_DFL);
