@@ -96,22 +96,23 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 
 QString runsToCsv(const QList<RunResult>& runs)
 {
-    QString csv =
-        QStringLiteral("target,run,status,error,bytes,total_s,last_byte_s,response_head_s,mb_per_s,integrity,protocol,"
-                       "tls,certificate_checked\n");
+    // What a run did not measure is an empty cell, never -1 or 0 that a spreadsheet would average in.
+    const auto seconds = [](double s) { return s >= 0 ? QString::number(s, 'f', 6) : QString(); };
+    QString csv = QStringLiteral("target,run,status,error,body_bytes,bytes_sent,total_s,last_byte_s,response_head_s,"
+                                 "mb_per_s,integrity,protocol,tls,certificate_checked\n");
     for (const auto& r : runs) {
         QString error = r.error;
         error.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10,%11,%12,%13\n")
+        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10,%11,%12,%13,%14\n")
                    .arg(r.target.toString())
                    .arg(r.run + 1)
-                   .arg(r.httpStatus)
+                   .arg(r.httpStatus > 0 ? QString::number(r.httpStatus) : QString())
                    .arg(error)
                    .arg(r.bodyBytes)
-                   .arg(r.totalSeconds, 0, 'f', 6)
-                   .arg(r.lastByteSeconds, 0, 'f', 6)
-                   .arg(r.responseHeadSeconds, 0, 'f', 6)
-                   .arg(r.mbPerSecond(), 0, 'f', 2)
+                   .arg(r.bodySent() ? r.bodyBytes : r.bytesSent)
+                   .arg(seconds(r.totalSeconds), r.bodySent() ? seconds(r.lastByteSeconds) : QString(),
+                        seconds(r.responseHeadSeconds))
+                   .arg(r.mbPerSecond() > 0 ? QString::number(r.mbPerSecond(), 'f', 2) : QString())
                    .arg(integrityText(r))
                    .arg(r.protocol, r.tls)
                    // "no" for --insecure; empty over plain http, where there is no certificate

@@ -279,6 +279,30 @@ TEST_CASE("per-target statistics", "[sender]")
     CHECK(app::runsToCsv(runs).count('\n') == 5);
 }
 
+TEST_CASE("the runs' CSV leaves what a run did not measure empty and counts the bytes it really sent",
+          "[sender][export]")
+{
+    RunResult refused; // no connection: no status, no times, no rate
+    refused.target = QUrl("http://a/");
+    refused.error = "Connection refused";
+    refused.bodyBytes = 1000;
+    RunResult early; // a 404 after 1% of the body
+    early.target = QUrl("http://a/");
+    early.run = 1;
+    early.httpStatus = 404;
+    early.answeredEarly = true;
+    early.bodyBytes = 1000;
+    early.bytesSent = 10;
+    early.totalSeconds = 0.5;
+    early.responseHeadSeconds = 0.25;
+    const QStringList lines = app::runsToCsv({refused, early}).split('\n');
+    CHECK(lines[0].startsWith("target,run,status,error,body_bytes,bytes_sent,total_s,last_byte_s,response_head_s,"
+                              "mb_per_s,"));
+    CHECK(lines[1].startsWith("http://a/,1,,\"Connection refused\",1000,0,,,,,"));
+    CHECK(lines[2].startsWith("http://a/,2,404,\"\",1000,10,0.500000,,0.250000,,"));
+    CHECK_FALSE(lines.join('\n').contains("-1.0"));
+}
+
 TEST_CASE("an early answer stops the body and is reported with its status line, headers and body", "[sender][answer]")
 {
     ListenerFixture f; // POST to a path it does not serve: 404 from the head, before the body is read
