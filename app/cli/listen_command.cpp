@@ -5,6 +5,7 @@
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "server/listener.h"
+#include "server/tls_advice.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -74,13 +75,18 @@ QString captureLine(const ListenerEvent& e)
 int serveUntilStopped(Listener& listener)
 {
     std::fflush(stdout);
-    QObject::connect(&listener, &Listener::events, [](const QList<ListenerEvent>& batch) {
+    const auto tls = listener.tlsIdentity();
+    const QString certificate = tls ? tls->certificatePath : QString();
+    QObject::connect(&listener, &Listener::events, [certificate](const QList<ListenerEvent>& batch) {
         for (const auto& e : batch) {
-            if (e.kind == ListenerEvent::Kind::CaptureFinished)
+            if (e.kind == ListenerEvent::Kind::CaptureFinished) {
                 printOut(captureLine(e));
-            else if (e.kind == ListenerEvent::Kind::TlsHandshakeFailed)
-                printOut(QStringLiteral("%1  %2  TLS handshake failed: %3\n")
-                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.errorDetail));
+            } else if (e.kind == ListenerEvent::Kind::TlsHandshakeFailed) {
+                const QString advice = tlsFailureAdvice(e.errorDetail, certificate);
+                printOut(QStringLiteral("%1  %2  TLS handshake failed: %3%4\n")
+                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.errorDetail,
+                                  advice.isEmpty() ? QString() : QStringLiteral("\n    ") + advice));
+            }
         }
         std::fflush(stdout);
     });

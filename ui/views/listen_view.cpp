@@ -1,4 +1,5 @@
 #include "views/listen_view.h"
+#include "server/tls_advice.h"
 #include "views/elided_label.h"
 #include "views/status_line.h"
 
@@ -312,8 +313,9 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
     const QString base = QStringLiteral("http://%1:%2").arg(address).arg(port);
     m_base = base;
     m_captureRoot = captureRoot;
-    m_statusText = tr("Listening on %1 — captures in %2").arg(base, captureRoot);
-    m_status->setFullText(m_statusText); // a long path: "…"
+    m_statusText = tr("Listening on %1").arg(base);
+    m_lastHandshakeFailure = {};
+    showListeningStatus();
     // Ready to paste: a file every Linux has (the comment says to use any), URLs quoted (zsh would read the ? of
     // a query as a pattern).
     m_examples->setPlainText(
@@ -329,15 +331,31 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
 
 void ListenView::setTls(const QString& base, const QString& certificatePath, const QString& fingerprint)
 {
-    m_statusText = tr("Listening on %1 and %2 — captures in %3").arg(m_base, base, m_captureRoot);
+    m_statusText = tr("Listening on %1 and %2").arg(m_base, base);
+    m_certificatePath = certificatePath;
     m_tlsDetail = tr("HTTPS certificate (self-signed for localhost, 127.0.0.1 and ::1, made on first use): %1\n"
                      "SHA-256 fingerprint: %2")
                       .arg(certificatePath, fingerprint);
-    m_status->setFullText(m_statusText, m_tlsDetail);
+    showListeningStatus();
     QStringList lines = m_examples->toPlainText().split(QLatin1Char('\n'));
     lines.insert(
         1, QStringLiteral("curl --cacert '%1' -F file=@/etc/os-release '%2/file-part'").arg(certificatePath, base));
     m_examples->setPlainText(lines.join(QLatin1Char('\n'))); // second, after the comment: seen without scrolling
+}
+
+// Where we listen first, then what went wrong and what to do about it, then the captures' folder (a long path is
+// elided, so it comes last); OpenSSL's own words and the certificate in the tooltip.
+void ListenView::showListeningStatus()
+{
+    QString text = m_statusText;
+    QString detail = m_tlsDetail;
+    if (m_failedHandshakes > 0) {
+        const QString advice = app::tlsFailureAdvice(m_lastHandshakeFailure.errorDetail, m_certificatePath);
+        text += tr(" — %n TLS handshake(s) failed, the last from %1: %2", nullptr, m_failedHandshakes)
+                    .arg(m_lastHandshakeFailure.client, advice.isEmpty() ? m_lastHandshakeFailure.errorDetail : advice);
+        detail += tr("\nLast failed handshake: %1").arg(m_lastHandshakeFailure.errorDetail);
+    }
+    m_status->setFullText(text + tr(" — captures in %1").arg(m_captureRoot), detail);
 }
 
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
@@ -345,11 +363,8 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
     for (const auto& e : batch)
         if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed) {
             ++m_failedHandshakes;
-            // First, where a long captures path cannot push it out of sight.
-            m_status->setFullText(
-                tr("%n TLS handshake(s) failed, the last from %1: %2 — %3", nullptr, m_failedHandshakes)
-                    .arg(e.client, e.errorDetail, m_statusText),
-                m_tlsDetail);
+            m_lastHandshakeFailure = e;
+            showListeningStatus();
         }
     m_model->apply(batch);
     // The timeline follows the selected capture, or the newest one when none is selected; it is redrawn only

@@ -60,6 +60,7 @@ signals:
     void forwardStopRequested();
 
 private:
+    void showListeningStatus();
     void openRow(int row); // rows of m_model
     int sourceRow(const QModelIndex& tableIndex) const;
     void showRowMenu(const QPoint& at);
@@ -76,11 +77,13 @@ private:
     QPlainTextEdit* m_examples;
     PartTimelineChart* m_timeline;
     bool m_listening = false;
-    QString m_statusText; // what setListening and setTls said; failed handshakes are added to it
+    QString m_statusText; // where it listens, as setListening and setTls said
     QString m_tlsDetail;  // the certificate's path and fingerprint, in the status's tooltip
     QString m_captureRoot;
     QString m_base;
     int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
+    app::ListenerEvent m_lastHandshakeFailure;
+    QString m_certificatePath;
     ListenerSettings m_settings;
     // The Forward panel.
     QLineEdit* m_upstream;

@@ -1,0 +1,57 @@
+// Statuses that keep what the user needs in sight and say what to do (issue 23, item 11).
+
+#include "views/elided_label.h"
+#include "views/listen_view.h"
+
+#include <catch2/catch.hpp>
+
+using namespace upin;
+
+namespace {
+
+app::ListenerEvent handshakeFailed(const QString& client, const QString& error)
+{
+    app::ListenerEvent e;
+    e.kind = app::ListenerEvent::Kind::TlsHandshakeFailed;
+    e.client = client;
+    e.errorDetail = error;
+    return e;
+}
+
+// The Listen tab's status line: the one ElidedLabel whose text says where it listens.
+const ui::ElidedLabel* listeningStatus(const ui::ListenView& view)
+{
+    for (const auto* label : view.findChildren<ui::ElidedLabel*>())
+        if (label->fullText().startsWith(QLatin1String("Listening on")))
+            return label;
+    return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("a failed TLS handshake keeps the listening address first and says what to do", "[ui][listen][status]")
+{
+    ui::ListenView view;
+    view.setListening(true, "127.0.0.1", 8080, "/home/u/.local/share/UploadInspector/captures");
+    view.setTls("https://localhost:8443", "/home/u/.local/share/UploadInspector/tls/cert.pem", "AB:CD");
+    // What OpenSSL says here when curl is not given the certificate, then when plain HTTP comes to the TLS port.
+    view.applyEvents({handshakeFailed(
+        "127.0.0.1:52492", "Error during SSL handshake: error:0A000418:SSL routines::tlsv1 alert unknown ca")});
+    const ui::ElidedLabel* status = listeningStatus(view);
+    REQUIRE(status);
+    CHECK(status->fullText().startsWith("Listening on http://127.0.0.1:8080 and https://localhost:8443 — 1 TLS "
+                                        "handshake(s) failed, the last from 127.0.0.1:52492: the client does not "
+                                        "trust this certificate: give it --cacert "
+                                        "/home/u/.local/share/UploadInspector/tls/cert.pem"));
+    CHECK(status->fullText().endsWith(" — captures in /home/u/.local/share/UploadInspector/captures"));
+    CHECK(status->toolTip().contains("tlsv1 alert unknown ca"));
+    view.applyEvents(
+        {handshakeFailed("127.0.0.1:52506", "Error during SSL handshake: error:0A00009C:SSL routines::http request")});
+    CHECK(status->fullText().contains("2 TLS handshake(s) failed, the last from 127.0.0.1:52506: the client spoke "
+                                      "plain HTTP to the HTTPS port"));
+    // An error we cannot explain is shown as it is.
+    view.applyEvents({handshakeFailed("127.0.0.1:52510", "The remote host closed the connection")});
+    CHECK(status->fullText().contains("the last from 127.0.0.1:52510: The remote host closed the connection"));
+    view.setListening(true, "127.0.0.1", 8080, "/c"); // a restart counts afresh
+    CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 — captures in /c");
+}
