@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTimer>
@@ -81,7 +82,10 @@ int main(int argc, char** argv)
     if (!cl.positionalArguments().isEmpty())
         wiring.open(cl.positionalArguments().first());
     if (cl.isSet(send)) {
-        window.sendView()->partsModel()->addFiles(cl.values(send));
+        window.sendView()->addFiles(cl.values(send));
+        for (const QString& path : cl.values(send))
+            if (!QFileInfo(path).isFile())
+                std::fprintf(stderr, "--send %s: not a file\n", qPrintable(path));
         window.tabs()->setCurrentWidget(window.sendView());
     }
     window.resize(window.size().expandedTo(QSize(1200, 760)));

@@ -61,6 +61,11 @@ void MainWindow::setListenerStatus(const QString& text)
     m_listenerStatus->setText(text);
 }
 
+QString MainWindow::listenerStatus() const
+{
+    return m_listenerStatus->text();
+}
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;

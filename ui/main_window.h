@@ -26,6 +26,7 @@ public:
     ShootoutView* shootoutView() const { return m_shootout; }
     QTabWidget* tabs() const { return m_tabs; }
     void setListenerStatus(const QString& text);
+    QString listenerStatus() const;                                      // what the status bar says of the listener
     void setCapturesRoot(const QString& root) { m_capturesRoot = root; } // where Open capture folder… starts
     void restoreSettings();
     void saveSettings() const;

@@ -134,9 +134,14 @@ bool ServiceWiring::startListener(quint16 port)
 {
     const ListenerSettings settings = loadListenerSettings();
     app::ListenerConfig config = configFromSettings(settings, m_captureDir);
+    // A port taken (another instance, another server): the next ones, but never the forwarder's, which a second
+    // instance would otherwise take from its own Forward row.
+    const quint16 forwardPort = quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt());
     bool ok = false;
-    for (int attempt = 0; attempt < 20 && !ok; ++attempt) {
-        config.port = port == 0 ? 0 : quint16(port + attempt);
+    for (int attempt = 0, step = 0; attempt < 20 && !ok; ++attempt, ++step) {
+        if (port != 0 && quint16(port + step) == forwardPort)
+            ++step;
+        config.port = port == 0 ? 0 : quint16(port + step);
         config.tlsPort = quint16(settings.tlsPort + attempt); // both move on when one is taken
         ok = m_listener->start(config);
     }
@@ -147,14 +152,19 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.sendView()->setListenerBase(base);
         m_window.inspectView()->setListenerBase(base);
         m_listenerBase = base;
-        m_window.setListenerStatus(tr("Listening on %1").arg(base));
+        m_window.setListenerStatus(port != 0 && m_listener->port() != port
+                                       ? tr("Port %1 was in use: listening on %2").arg(port).arg(base)
+                                       : tr("Listening on %1").arg(base));
         const auto tls = m_listener->tlsIdentity();
         const QString tlsBase =
             tls ? QStringLiteral("https://localhost:%1").arg(m_listener->tlsPort()) : QString(); // the name it has
         m_window.sendView()->setTlsListener(tlsBase, tls ? tls->certificatePath : QString());
         if (tls) {
             m_window.listenView()->setTls(tlsBase, tls->certificatePath, tls->fingerprint);
-            m_window.setListenerStatus(tr("Listening on %1 and %2").arg(base, tlsBase));
+            m_window.setListenerStatus(
+                port != 0 && m_listener->port() != port
+                    ? tr("Port %1 was in use: listening on %2 and %3").arg(port).arg(base, tlsBase)
+                    : tr("Listening on %1 and %2").arg(base, tlsBase));
         }
         m_window.setCapturesRoot(m_listener->captureRoot());
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);

@@ -1,9 +1,18 @@
 // Statuses that keep what the user needs in sight and say what to do (issue 23, item 11).
 
+#include "main_window.h"
+#include "models/plan_parts_model.h"
+#include "service_wiring.h"
 #include "views/elided_label.h"
 #include "views/listen_view.h"
+#include "views/send_view.h"
 
 #include <catch2/catch.hpp>
+
+#include <QSettings>
+#include <QStatusBar>
+#include <QTcpServer>
+#include <QTemporaryDir>
 
 using namespace upin;
 
@@ -54,4 +63,33 @@ TEST_CASE("a failed TLS handshake keeps the listening address first and says wha
     CHECK(status->fullText().contains("the last from 127.0.0.1:52510: The remote host closed the connection"));
     view.setListening(true, "127.0.0.1", 8080, "/c"); // a restart counts afresh
     CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 — captures in /c");
+}
+
+TEST_CASE("a window whose port is taken skips the forwarder's port and says which it took", "[ui][listen][status]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QTcpServer other; // another instance, or another server
+    REQUIRE(other.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = other.serverPort();
+    QSettings().setValue(QStringLiteral("forward/port"), port + 1);
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    REQUIRE(wiring.startListener(port));
+    CHECK(window.listenerStatus() ==
+          QStringLiteral("Port %1 was in use: listening on http://127.0.0.1:%2").arg(port).arg(port + 2));
+}
+
+TEST_CASE("files that cannot be added to the Send tab are named, not dropped without a word", "[ui][send][status]")
+{
+    QTemporaryDir dir;
+    QFile real(dir.filePath("real.bin"));
+    REQUIRE(real.open(QIODevice::WriteOnly));
+    real.write("x");
+    real.close();
+    ui::MainWindow window;
+    window.sendView()->addFiles({real.fileName(), dir.filePath("missing.bin"), dir.path()});
+    CHECK(window.sendView()->partsModel()->rowCount() == 1);
+    CHECK(window.statusBar()->currentMessage() ==
+          QStringLiteral("Not added: %1, %2: not a file").arg(dir.filePath("missing.bin"), dir.path()));
 }

@@ -29,12 +29,15 @@ void PlanPartsModel::addPart(const app::PlanPart& part)
     endInsertRows();
 }
 
-void PlanPartsModel::addFiles(const QStringList& paths)
+QStringList PlanPartsModel::addFiles(const QStringList& paths)
 {
+    QStringList skipped;
     for (const auto& path : paths) {
         QFileInfo info(path);
-        if (!info.isFile())
+        if (!info.isFile()) {
+            skipped << path;
             continue;
+        }
         app::PlanPart part;
         part.kind = app::PlanPart::Kind::File;
         part.path = info.absoluteFilePath();
@@ -42,6 +45,7 @@ void PlanPartsModel::addFiles(const QStringList& paths)
         part.name = uniqueName(m_parts, QStringLiteral("file"));
         addPart(part);
     }
+    return skipped;
 }
 
 void PlanPartsModel::removePart(int row)

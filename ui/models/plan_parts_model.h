@@ -16,7 +16,8 @@ public:
 
     const QList<app::PlanPart>& parts() const { return m_parts; }
     void addPart(const app::PlanPart& part);
-    void addFiles(const QStringList& paths);
+    // Regular files only; returns the paths that are not (missing, a folder), for the caller to name.
+    QStringList addFiles(const QStringList& paths);
     void removePart(int row);
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -1,24 +1,21 @@
 #include "views/send_view.h"
 
+#include "charts/chart_export.h"
 #include "charts/throughput_chart.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "sender/run_report.h"
 #include "views/status_line.h"
 
-#include "charts/chart_export.h"
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
-
-#include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -280,7 +277,14 @@ app::UploadPlan SendView::plan() const
 
 void SendView::addFilesDialog()
 {
-    m_parts->addFiles(QFileDialog::getOpenFileNames(this, tr("Add files to upload")));
+    addFiles(QFileDialog::getOpenFileNames(this, tr("Add files to upload")));
+}
+
+void SendView::addFiles(const QStringList& paths)
+{
+    const QStringList skipped = m_parts->addFiles(paths);
+    if (!skipped.isEmpty())
+        showStatus(this, tr("Not added: %1: not a file").arg(skipped.join(QStringLiteral(", "))));
 }
 
 void SendView::addField()
@@ -487,7 +491,7 @@ void SendView::dropEvent(QDropEvent* event)
     for (const QUrl& url : event->mimeData()->urls())
         if (url.isLocalFile())
             paths << url.toLocalFile();
-    m_parts->addFiles(paths);
+    addFiles(paths);
     event->acceptProposedAction();
 }
 

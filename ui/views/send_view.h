@@ -29,6 +29,8 @@ class SendView final : public QWidget {
 public:
     explicit SendView(QWidget* parent = nullptr);
     PlanPartsModel* partsModel() const { return m_parts; }
+    // Adds files to the plan; paths that are not files (missing, a folder) are named in the status bar.
+    void addFiles(const QStringList& paths);
     app::UploadPlan plan() const;
     void setTargets(const QStringList& urls); // history, newest first
     QStringList targets() const;
