@@ -272,22 +272,24 @@ void ServiceWiring::connectListener()
     connect(m_forwarder, &app::Listener::events, view, &ListenView::applyEvents);
     view->setForwardDefaults(QSettings().value(QStringLiteral("forward/upstream")).toString(),
                              quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()));
-    connect(view, &ListenView::forwardRequested, this, [this](const app::ForwardSettings& forward, quint16 port) {
-        QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
-        QSettings().setValue(QStringLiteral("forward/port"), port);
-        app::ListenerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
-        config.tls = false;                                       // clients send plain http to the forwarder
-        config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
-        config.forward = forward;
-        config.port = port;
-        if (!m_forwarder->start(config)) {
-            m_window.listenView()->setForwarding(false, {}, {}, m_forwarder->errorString());
-            return;
-        }
-        const QString base = QStringLiteral("http://127.0.0.1:%1").arg(m_forwarder->port());
-        m_window.listenView()->setForwarding(true, base, forward.upstream.toString());
-        m_window.sendView()->setForwarderBase(base); // a target to compare with sending directly
-    });
+    connect(view, &ListenView::forwardRequested, this,
+            [this](const app::ForwardSettings& forward, quint16 port, bool keepWholeRequests) {
+                QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
+                QSettings().setValue(QStringLiteral("forward/port"), port);
+                app::ListenerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
+                config.tls = false;                                       // clients send plain http to the forwarder
+                config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
+                config.forward = forward;
+                config.keepRaw = keepWholeRequests;
+                config.port = port;
+                if (!m_forwarder->start(config)) {
+                    m_window.listenView()->setForwarding(false, {}, {}, m_forwarder->errorString());
+                    return;
+                }
+                const QString base = QStringLiteral("http://127.0.0.1:%1").arg(m_forwarder->port());
+                m_window.listenView()->setForwarding(true, base, forward.upstream.toString());
+                m_window.sendView()->setForwarderBase(base); // a target to compare with sending directly
+            });
     connect(view, &ListenView::forwardStopRequested, this, [this] {
         m_forwarder->stop();
         m_window.listenView()->setForwarding(false, {}, {});

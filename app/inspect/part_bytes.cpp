@@ -138,9 +138,13 @@ PartBytes locateRequest(const InspectResult& result)
     const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
     const bool hasHead = head.open(QIODevice::ReadOnly);
     if (!hasHead && !QFileInfo::exists(body)) {
-        where.missing = QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture, listen "
-                                    "--keep-raw or forward --keep-raw keep the whole request")
-                            .arg(result.capture->endpoint);
+        where.missing =
+            result.capture->forward
+                ? QObject::tr("a forwarded exchange keeps the request's fields (in Headers), not its bytes: tick "
+                              "Keep whole requests in the Forward row (forward --keep-raw) to keep them")
+                : QObject::tr("%1 keeps the request's fields (in Headers), not its bytes: /capture, or listen "
+                              "--keep-raw, keeps the whole request")
+                      .arg(result.capture->endpoint);
         return where;
     }
     // Without head.raw (a capture stored by an earlier version, which kept body.raw only) the body is all there is.

@@ -1523,7 +1523,8 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     CHECK(settings.upstream == QUrl(upstream.url("")));
     CHECK(settings.insecure);
     CHECK(settings.saveParts); // by default: Inspect shows what passed
-    CHECK(asked.first().last().toUInt() == 0);
+    CHECK(asked.first().at(1).toUInt() == 0);
+    CHECK_FALSE(asked.first().at(2).toBool()); // whole requests are kept only when asked for
 
     // What ServiceWiring does with that intent: a forwarder, its events into the list.
     app::ListenerConfig config;
@@ -1573,4 +1574,11 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     CHECK(text.contains("X-Forwarded-For: 127.0.0.1"));
     CHECK(text.contains("\"capture_id\""));  // the upstream listener's JSON answer, kept
     CHECK(inspect.model()->rowCount() == 3); // the request, photo, note
+    // Its bytes were not kept: the Request row says where to ask for them, in the window.
+    CHECK(inspect.hex()->toPlainText().contains("tick Keep whole requests in the Forward row"));
+    listen->setForwarding(false, {}, {});
+    listen->findChild<QCheckBox*>("forwardKeepRequests")->setChecked(true);
+    toggle->click();
+    REQUIRE(asked.size() == 2);
+    CHECK(asked.last().at(2).toBool());
 }

@@ -35,7 +35,8 @@ ListenView::ListenView(QWidget* parent)
       m_status(new ElidedLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart),
       m_upstream(new QLineEdit), m_forwardPort(new QSpinBox), m_forwardCa(new QPushButton(tr("CA file…"))),
       m_forwardInsecure(new QCheckBox(tr("Don't check certificate"))), m_forwardKeep(new QCheckBox(tr("Keep parts"))),
-      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel)
+      m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))), m_forwardToggle(new QPushButton),
+      m_forwardStatus(new ElidedLabel)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -163,6 +164,9 @@ QLayout* ListenView::makeForwardPanel()
     m_forwardKeep->setChecked(true);
     m_forwardKeep->setToolTip(tr("Store each part's bytes in the capture folder, as /file-part does, so that Inspect\n"
                                  "shows images, text and hex and can save them; off: parsed and hashed only"));
+    m_forwardKeepRequests->setObjectName(QStringLiteral("forwardKeepRequests"));
+    m_forwardKeepRequests->setToolTip(tr("Also store each request as it came, head and body (forward --keep-raw), so\n"
+                                         "that Inspect's Request row shows its bytes and Save part saves it"));
     m_forwardToggle->setObjectName(QStringLiteral("forwardToggle"));
     connect(m_forwardToggle, &QPushButton::clicked, this, [this] {
         if (m_forwarding) {
@@ -180,7 +184,7 @@ QLayout* ListenView::makeForwardPanel()
         settings.caCertificates = m_forwardCaPath;
         settings.insecure = m_forwardInsecure->isChecked();
         settings.saveParts = m_forwardKeep->isChecked();
-        emit forwardRequested(settings, quint16(m_forwardPort->value()));
+        emit forwardRequested(settings, quint16(m_forwardPort->value()), m_forwardKeepRequests->isChecked());
     });
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Forward to")));
@@ -190,6 +194,7 @@ QLayout* ListenView::makeForwardPanel()
     row->addWidget(m_forwardCa);
     row->addWidget(m_forwardInsecure);
     row->addWidget(m_forwardKeep);
+    row->addWidget(m_forwardKeepRequests);
     row->addWidget(m_forwardToggle);
     row->addWidget(m_forwardStatus, 3);
     return row;
@@ -205,8 +210,8 @@ void ListenView::setForwarding(bool forwarding, const QString& base, const QStri
 {
     m_forwarding = forwarding;
     m_forwardToggle->setText(forwarding ? tr("Stop forwarding") : tr("Forward"));
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardCa, m_forwardInsecure, m_forwardKeep})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardCa, m_forwardInsecure,
+                                                      m_forwardKeep, m_forwardKeepRequests})
         w->setEnabled(!forwarding);
     if (forwarding)
         m_forwardStatus->setFullText(tr("Forwarding %1 → %2").arg(base, upstream));

@@ -56,7 +56,8 @@ signals:
     void curlRequested(const QString& folder);   // Copy as curl from a row's menu
     void deleteRequested(const QString& folder); // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
-    void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port);
+    // keepWholeRequests: each request's head and body stored as they came (forward --keep-raw).
+    void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port, bool keepWholeRequests);
     void forwardStopRequested();
 
 private:
@@ -91,6 +92,7 @@ private:
     QPushButton* m_forwardCa;     // a PEM file of certificates to trust for an https upstream
     QCheckBox* m_forwardInsecure; // or none checked
     QCheckBox* m_forwardKeep;     // store the parts' bytes, so that Inspect can show them
+    QCheckBox* m_forwardKeepRequests;
     QPushButton* m_forwardToggle;
     ElidedLabel* m_forwardStatus;
     QString m_forwardCaPath;
