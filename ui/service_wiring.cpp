@@ -167,6 +167,7 @@ bool ServiceWiring::startListener(quint16 port)
                     : tr("Listening on %1 and %2").arg(base, tlsBase));
         }
         m_window.setCapturesRoot(m_listener->captureRoot());
+        m_keepBytes = settings.retention.keepBytes;
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
     } else {
         m_window.setListenerStatus(tr("Listener stopped: %1").arg(m_listener->errorString()));
@@ -248,6 +249,11 @@ void ServiceWiring::connectListener()
 {
     ListenView* view = m_window.listenView();
     connect(m_listener, &app::Listener::events, view, &ListenView::applyEvents);
+    connect(&m_folderUsageTimer, &QTimer::timeout, this, [this] {
+        if (const auto bytes = m_listener->capturesBytes())
+            m_window.listenView()->setFolderUsage(*bytes, m_keepBytes);
+    });
+    m_folderUsageTimer.start(1000);
     connect(view, &ListenView::startRequested, this, [this](quint16 port) {
         QSettings().setValue(QStringLiteral("listen/port"), port); // the user's choice is remembered
         startListener(port);

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <QTimer>
 
 #include <optional>
 
@@ -49,7 +50,9 @@ private:
     QString m_captureDir;
     core::Options m_inspectLimits;
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080"); // where the listener is, as it started
-    bool m_curlBusy = false; // a Copy as curl is being made (set and cleared on the GUI thread)
+    quint64 m_keepBytes = 0;   // the captures folder's size limit, as the listener started
+    QTimer m_folderUsageTimer; // reads what the store measured (an atomic), for the Listen tab
+    bool m_curlBusy = false;   // a Copy as curl is being made (set and cleared on the GUI thread)
     app::Listener* m_listener;
     app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
     QThread m_senderThread, m_inspectThread, m_benchThread;

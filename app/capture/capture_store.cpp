@@ -56,6 +56,14 @@ CaptureStore::CaptureStore(QString root, RetentionPolicy retention) : m_root(std
                quint64(QCoreApplication::applicationPid()) % kIdStride;
     m_cleaner.setMaxThreadCount(1);
     m_cleaner.setThreadPriority(QThread::LowestPriority);
+    m_cleanupQueued = true; // the folder as an earlier session left it: measured, and held to the policy
+    m_cleaner.start([this] { deleteOldFolders(); });
+}
+
+std::optional<quint64> CaptureStore::keptBytes() const
+{
+    const qint64 bytes = m_keptBytes;
+    return bytes < 0 ? std::nullopt : std::optional(quint64(bytes));
 }
 
 QString CaptureStore::defaultRoot()
@@ -166,7 +174,7 @@ void CaptureStore::deleteOldFolders()
         if (stillReceiving(folder.name))
             continue;
         const QString path = dir.filePath(folder.name);
-        const quint64 bytes = m_retention.keepBytes > 0 ? folderBytes(path) : 0;
+        const quint64 bytes = folderBytes(path);
         // The newest finished capture stays even when it alone is over the size limit.
         full = full || kept >= m_retention.keepCaptures ||
                (kept > 0 && m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
@@ -183,6 +191,7 @@ void CaptureStore::deleteOldFolders()
         if (!QDir(path).removeRecursively())
             QDir(path).removeRecursively();
     }
+    m_keptBytes = qint64(keptBytes);
 }
 
 QString CaptureStore::refusedLog() const

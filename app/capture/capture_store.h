@@ -47,6 +47,9 @@ public:
     static constexpr qint64 kRefusedLogBytes = qint64{1} << 20;
     QString refusedLog() const;
     QJsonArray recent() const;
+    // The finished captures' total size on disk, as the last retention pass found it (one runs at start and after
+    // each capture); nullopt before the first has ended.
+    std::optional<quint64> keptBytes() const;
     // One capture's report for GET /captures/ID: capture.json of a finished capture, a short summary of one still
     // receiving, nullopt when there is no such capture.
     std::optional<QJsonObject> report(const QString& id) const;
@@ -70,6 +73,7 @@ private:
     QJsonArray m_recentRefused;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
     std::atomic<bool> m_cleanupQueued{false};
+    std::atomic<qint64> m_keptBytes{-1}; // -1: not measured yet
     void flushRefused();
     QMutex m_refusedMutex;       // m_refusedPending
     QByteArray m_refusedPending; // lines for the refused log, waiting for the store's thread

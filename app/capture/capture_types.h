@@ -9,7 +9,8 @@ namespace upin::app {
 // every capture still receiving are never deleted, whatever the limits say.
 struct RetentionPolicy {
     int keepCaptures = 200;
-    quint64 keepBytes = 0; // total size of kept folders; 0: no size limit
+    // Total size of kept folders; 0: no size limit. 5 GiB by default: an unlimited folder of uploads fills disks.
+    quint64 keepBytes = quint64{5} << 30;
 };
 
 } // namespace upin::app

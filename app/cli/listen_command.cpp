@@ -120,7 +120,8 @@ int runListen(const QStringList& arguments)
                             QStringLiteral("N"), QStringLiteral("200"));
     QCommandLineOption keepBytes(
         QStringLiteral("keep-bytes"),
-        QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default: no limit)"),
+        QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default 5G; 0: no "
+                       "limit)"),
         QStringLiteral("SIZE"));
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part when the request has no ?hash="));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
@@ -144,7 +145,8 @@ int runListen(const QStringList& arguments)
     ListenerConfig config;
     bool keepOk = false;
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
-    auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes)) : std::optional<qulonglong>(0);
+    auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes))
+                                        : std::optional<qulonglong>(RetentionPolicy{}.keepBytes);
     QString bad = server.apply(cl, config);
     if (bad.isEmpty())
         bad = !keepOk || config.retention.keepCaptures < 1 ? QStringLiteral("--keep")

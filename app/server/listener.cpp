@@ -124,6 +124,10 @@ quint16 Listener::port() const
 {
     return isListening() ? m_shared->port : 0;
 }
+std::optional<quint64> Listener::capturesBytes() const
+{
+    return isListening() ? m_shared->store.keptBytes() : std::nullopt;
+}
 quint16 Listener::tlsPort() const
 {
     return isListening() ? m_shared->tlsPort : 0;

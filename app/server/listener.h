@@ -32,7 +32,9 @@ public:
     void stop();
     bool isListening() const;
     QHostAddress address() const;
-    quint16 port() const;    // plain HTTP's; 0 when it is off
+    quint16 port() const; // plain HTTP's; 0 when it is off
+    // The finished captures' size on disk (CaptureStore::keptBytes); nullopt when not listening or not measured yet.
+    std::optional<quint64> capturesBytes() const;
     quint16 tlsPort() const; // with TLS on
     std::optional<TlsIdentity> tlsIdentity() const;
     int tlsHandshakeFailures() const;

@@ -314,6 +314,33 @@ TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that
         keptIds << name.section('-', 4, 4);
     keptIds.sort();
     CHECK(keptIds == QStringList{ids[2], ids[3]});
+    // What the folder holds, as the retention pass measured it: the two kept, each a little over 100 KiB.
+    std::optional<quint64> held;
+    for (int i = 0; i < 100 && (!held || *held > quint64{250} * 1024); ++i, QThread::msleep(20))
+        held = f.listener.capturesBytes();
+    REQUIRE(held);
+    CHECK(*held > quint64{200} * 1024);
+    CHECK(*held <= quint64{250} * 1024);
+}
+
+TEST_CASE("the captures folder is kept to 5 GiB unless told otherwise, and measured from the start",
+          "[listener][storage]")
+{
+    CHECK(app::RetentionPolicy{}.keepBytes == quint64{5} << 30);
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("capture-20260101-000000-000-1-file-part");
+    QFile part(dir.filePath("capture-20260101-000000-000-1-file-part/000-a.bin"));
+    REQUIRE(part.open(QIODevice::WriteOnly));
+    part.write(QByteArray(5000, 'a'));
+    part.close();
+    app::ListenerConfig config;
+    config.captureDir = dir.path();
+    ListenerFixture f(config);
+    std::optional<quint64> held;
+    for (int i = 0; i < 100 && !held; ++i, QThread::msleep(20))
+        held = f.listener.capturesBytes(); // an earlier session's folder, before any upload here
+    REQUIRE(held);
+    CHECK(*held >= 5000);
 }
 
 TEST_CASE("stopping the listener mid-upload ends the capture as incomplete, with its capture.json",

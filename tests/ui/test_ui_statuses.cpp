@@ -93,3 +93,15 @@ TEST_CASE("files that cannot be added to the Send tab are named, not dropped wit
     CHECK(window.statusBar()->currentMessage() ==
           QStringLiteral("Not added: %1, %2: not a file").arg(dir.filePath("missing.bin"), dir.path()));
 }
+
+TEST_CASE("the Listen tab says how much the captures folder holds, beside its path", "[ui][listen][status]")
+{
+    ui::ListenView view;
+    view.setListening(true, "127.0.0.1", 8080, "/c");
+    const ui::ElidedLabel* status = listeningStatus(view);
+    REQUIRE(status);
+    view.setFolderUsage(quint64{1288490189}, quint64{5} << 30);
+    CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 — captures in /c (1.20 GiB of 5.00 GiB)");
+    view.setFolderUsage(quint64{2048}, 0);
+    CHECK(status->fullText().endsWith("(2.00 KiB, no size limit)"));
+}

@@ -1,4 +1,5 @@
 #include "views/listen_view.h"
+#include "common/byte_size.h"
 #include "server/tls_advice.h"
 #include "views/elided_label.h"
 #include "views/status_line.h"
@@ -320,6 +321,7 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
     m_captureRoot = captureRoot;
     m_statusText = tr("Listening on %1").arg(base);
     m_lastHandshakeFailure = {};
+    m_folderUsage.clear(); // perhaps another folder: measured again
     showListeningStatus();
     // Ready to paste: a file every Linux has (the comment says to use any), URLs quoted (zsh would read the ? of
     // a query as a pattern).
@@ -360,7 +362,19 @@ void ListenView::showListeningStatus()
                     .arg(m_lastHandshakeFailure.client, advice.isEmpty() ? m_lastHandshakeFailure.errorDetail : advice);
         detail += tr("\nLast failed handshake: %1").arg(m_lastHandshakeFailure.errorDetail);
     }
-    m_status->setFullText(text + tr(" — captures in %1").arg(m_captureRoot), detail);
+    const QString usage = m_folderUsage.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_folderUsage);
+    m_status->setFullText(text + tr(" — captures in %1%2").arg(m_captureRoot, usage), detail);
+}
+
+void ListenView::setFolderUsage(quint64 bytes, quint64 limit)
+{
+    const QString usage = limit > 0 ? tr("%1 of %2").arg(app::formatBytes(bytes), app::formatBytes(limit))
+                                    : tr("%1, no size limit").arg(app::formatBytes(bytes));
+    if (usage == m_folderUsage)
+        return;
+    m_folderUsage = usage;
+    if (m_listening)
+        showListeningStatus();
 }
 
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)

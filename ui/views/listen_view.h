@@ -36,6 +36,8 @@ public:
 
 public slots:
     void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
+    // How much the captures folder holds, and the size it is kept to (0: no limit): said beside its path.
+    void setFolderUsage(quint64 bytes, quint64 limit);
     // The listener's HTTPS side, after setListening: its address and certificate in the status and the examples.
     void setTls(const QString& base, const QString& certificatePath, const QString& fingerprint);
     void applyEvents(const QList<upin::app::ListenerEvent>& batch);
@@ -85,6 +87,7 @@ private:
     int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
     app::ListenerEvent m_lastHandshakeFailure;
     QString m_certificatePath;
+    QString m_folderUsage; // "1.20 GiB of 5.00 GiB", once measured
     ListenerSettings m_settings;
     // The Forward panel.
     QLineEdit* m_upstream;
