@@ -284,7 +284,7 @@ TEST_CASE("requests a relay refuses: two Hosts, LF alone, a CR alone, in the hea
           "complete, 0 bytes after\n");
 }
 
-TEST_CASE("chunk lines a relay refuses: white space not before ';', control characters in extensions and trailers",
+TEST_CASE("chunk lines a relay refuses: white space before the line end, control characters in extensions and trailers",
           "[http][relay]")
 {
     using upin::test::readRequestEveryWay;
