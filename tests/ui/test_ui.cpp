@@ -357,7 +357,11 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
     for (int i = 0; i < 50 && !window.listenView()->findChild<ui::ElidedLabel*>()->fullText().contains("TLS handshake");
          ++i)
         QTest::qWait(20);
-    CHECK(window.listenView()->findChild<ui::ElidedLabel*>()->fullText().startsWith("1 TLS handshake(s) failed"));
+    // After where it listens, which stays in sight, with what to do (issue 23, item 11).
+    const QString status = window.listenView()->findChild<ui::ElidedLabel*>()->fullText();
+    CHECK(status.startsWith("Listening on "));
+    CHECK(status.contains(" — 1 TLS handshake(s) failed, the last from 127.0.0.1:"));
+    CHECK(status.contains("the client spoke plain HTTP to the HTTPS port"));
     thread.quit();
     thread.wait();
 }
@@ -969,10 +973,14 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     CHECK(view.chart()->sentSeries()->count() <= 1);
     view.onRunFinished(refused);
     view.onFinished({refused});
-    REQUIRE(view.results()->rowCount() == 1);
-    CHECK(view.results()->item(0, 2)->text() == "Connection refused");
-    CHECK(view.results()->item(0, 5)->text() == "—");
+    REQUIRE(view.results()->rowCount() == 2); // the session's runs are kept, the new one selected
+    CHECK(view.results()->item(0, 2)->text() == "200 OK");
+    CHECK(view.results()->item(1, 2)->text() == "Connection refused");
+    CHECK(view.results()->item(1, 5)->text() == "—");
     CHECK(view.answer()->toPlainText() == "No answer: Connection refused");
+    view.results()->setCurrentCell(0, 2); // an earlier run's answer is still there to read
+    CHECK(view.answer()->toPlainText().startsWith("HTTP/1.1 200 OK\n"));
+    view.results()->setCurrentCell(1, 2);
     CHECK(progress->text() == "failed: Connection refused");
     CHECK(progress->value() == 0);                                                     // not the last send's 100 %
     CHECK(progress->palette().color(QPalette::Highlight) == QColor(0xc0, 0x1c, 0x28)); // red
@@ -985,6 +993,16 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     view.onRunFinished(cancelled);
     view.onFinished({cancelled});
     CHECK(progress->text() == "cancelled at 30%");
+    CHECK(view.results()->rowCount() == 3);
+    QPushButton* clear = nullptr;
+    for (auto* b : view.findChildren<QPushButton*>())
+        if (b->text() == "Clear runs")
+            clear = b;
+    REQUIRE(clear);
+    clear->click();
+    CHECK(view.results()->rowCount() == 0);
+    CHECK(view.answer()->toPlainText().isEmpty());
+    CHECK(view.answer()->lineWrapMode() == QPlainTextEdit::WidgetWidth); // a long error line reads whole
 }
 
 TEST_CASE("the Listen tab's curl examples run as pasted, in sh", "[ui][listen]")

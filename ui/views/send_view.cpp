@@ -5,6 +5,7 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "sender/run_report.h"
+#include "views/run_list.h"
 #include "views/status_line.h"
 
 #include <QApplication>
@@ -37,7 +38,7 @@ SendView::SendView(QWidget* parent)
       m_expect(new QCheckBox(tr("Expect: 100-continue"))),
       m_insecure(new QCheckBox(tr("Don't check https certificates"))), m_hash(new QComboBox),
       m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
-      m_rate(new QLabel), m_results(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit), m_chart(new ThroughputChart)
+      m_rate(new QLabel), m_runList(new RunList), m_chart(new ThroughputChart)
 {
     setAcceptDrops(true);
     auto* drop =
@@ -90,7 +91,7 @@ SendView::SendView(QWidget* parent)
            "another name), as curl --insecure does. Every run says so. Our own HTTPS listener's\n"
            "certificate is trusted without this, on its port, as localhost, 127.0.0.1 or ::1."));
     auto* exportButton = new QPushButton(tr("Export…"));
-    exportButton->setToolTip(tr("Save the last runs as CSV and JSON and the throughput chart as PNG"));
+    exportButton->setToolTip(tr("Save this session's runs as CSV and JSON and the throughput chart as PNG"));
     connect(exportButton, &QPushButton::clicked, this, &SendView::exportRuns);
     auto* curl = new QPushButton(tr("Copy as curl"));
     connect(curl, &QPushButton::clicked, this, &SendView::copyAsCurl);
@@ -103,10 +104,8 @@ SendView::SendView(QWidget* parent)
                                                         : tr("Nothing to send to: choose a target URL"));
             return;
         }
-        // Nothing of the last send stays on show: its rows, their answers, its chart.
-        m_results->setRowCount(0);
-        m_shownRuns.clear();
-        m_answer->clear();
+        // The session's runs stay (Clear runs empties them); the last send's answer and chart go.
+        m_runList->sendBegins();
         m_chart->setSent({});
         m_chart->setReceived({});
         setBusy(true);
@@ -126,20 +125,17 @@ SendView::SendView(QWidget* parent)
     options->addWidget(curl, 1, 4);
     options->addWidget(exportButton, 1, 5);
     options->addWidget(m_insecure, 2, 1, 1, 3);
+    auto* clearRuns = new QPushButton(tr("Clear runs"));
+    clearRuns->setToolTip(tr("Remove this session's runs from the list (each send adds its own)"));
+    connect(clearRuns, &QPushButton::clicked, m_runList, &RunList::clear);
+    options->addWidget(clearRuns, 2, 5);
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_send);
     actions->addWidget(m_cancel);
     actions->addWidget(m_progress, 1);
     actions->addWidget(m_rate);
 
-    m_results->setHorizontalHeaderLabels(
-        {tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
-    m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_results->setMinimumWidth(420);
     m_chart->setMinimumWidth(360); // room for its axis labels beside the runs
-    m_results->verticalHeader()->hide();
-    m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
@@ -149,16 +145,9 @@ SendView::SendView(QWidget* parent)
     topLayout->addLayout(partButtons);
     topLayout->addLayout(options);
     topLayout->addLayout(actions);
-    m_answer->setReadOnly(true);
-    m_answer->setPlaceholderText(tr("Select a run to see the server's answer: status line, headers and body"));
-    m_answer->setLineWrapMode(QPlainTextEdit::NoWrap);
-    connect(m_results, &QTableWidget::currentCellChanged, this, [this](int row) { showAnswer(row); });
-    auto* runsAndAnswer = new QSplitter(Qt::Vertical);
-    runsAndAnswer->addWidget(m_results);
-    runsAndAnswer->addWidget(m_answer);
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setObjectName(QStringLiteral("sendResultsSplitter"));
-    bottom->addWidget(runsAndAnswer);
+    bottom->addWidget(m_runList);
     bottom->addWidget(m_chart);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
@@ -356,43 +345,7 @@ void SendView::onRunFinished(const app::RunResult& r)
 {
     m_runClock.start();
     m_liveSamples.clear();
-    int row = m_results->rowCount();
-    m_results->insertRow(row);
-    // No listener report to check against: no answer, or an answer that is not a success (an early 404).
-    const bool answered = r.httpStatus >= 200 && r.httpStatus < 300;
-    QString checks = answered ? QString() : QStringLiteral("—");
-    for (const auto& p : answered ? r.parts : QList<app::PartCheck>{})
-        checks += p.state == app::PartCheck::State::Match      ? QStringLiteral("✓")
-                  : p.state == app::PartCheck::State::Mismatch ? QStringLiteral("✗")
-                                                               : QStringLiteral("?");
-    // "404 Not Found" as the server said it; MB/s only for a body that was sent whole.
-    const QString status = !r.error.isEmpty() ? r.error
-                           : r.statusLine.isEmpty()
-                               ? QString::number(r.httpStatus)
-                               : QString::fromUtf8(r.statusLine.mid(r.statusLine.indexOf(' ') + 1));
-    const QString shownStatus = r.answeredEarly ? tr("%1 (early)").arg(status) : status;
-    const QStringList cells{QString::number(r.run + 1),
-                            r.target.toString(),
-                            r.insecure ? QStringLiteral("⚠ ") + shownStatus : shownStatus,
-                            app::formatSeconds(r.totalSeconds),
-                            r.bodySent() && r.httpStatus > 0 ? QString::number(r.mbPerSecond(), 'f', 1)
-                                                             : QStringLiteral("—"),
-                            checks};
-    for (int c = 0; c < cells.size(); ++c)
-        m_results->setItem(row, c, new QTableWidgetItem(cells[c]));
-    m_results->item(row, 5)->setToolTip(
-        r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
-                        : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
-    QStringList statusTips;
-    if (!r.protocol.isEmpty())
-        statusTips << (r.tls.isEmpty() ? r.protocol : tr("%1 over %2").arg(r.protocol, r.tls));
-    if (r.insecure)
-        statusTips << tr("The server's certificate was NOT checked (Don't check https certificates)");
-    if (r.answeredEarly)
-        statusTips
-            << tr("The server answered after %1 of %2 bytes; sending stopped there").arg(r.bytesSent).arg(r.bodyBytes);
-    m_results->item(row, 2)->setToolTip(statusTips.join(QLatin1Char('\n')));
-    m_shownRuns.append(r);
+    m_runList->addRun(r);
     // The sent line ends when the run did (samples come every 100 ms: a short run has one at most).
     QList<app::ThroughputSample> upload = r.upload;
     const qint64 endMs = qint64(r.totalSeconds * 1000);
@@ -400,35 +353,6 @@ void SendView::onRunFinished(const app::RunResult& r)
         upload.append({endMs, r.bytesSent});
     m_chart->setSent(upload);
     m_chart->setReceived({});
-    if (row == 0 || r.httpStatus >= 300 || !r.error.isEmpty()) // a failure's answer is what the user looks for
-        m_results->setCurrentCell(row, 2);
-}
-
-void SendView::showAnswer(int row)
-{
-    if (row < 0 || row >= m_shownRuns.size()) {
-        m_answer->clear();
-        return;
-    }
-    const app::RunResult& r = m_shownRuns[row];
-    if (r.statusLine.isEmpty()) {
-        m_answer->setPlainText(r.error.isEmpty() ? tr("No answer.") : tr("No answer: %1").arg(r.error));
-        return;
-    }
-    QString text = QString::fromUtf8(r.statusLine) + QLatin1Char('\n');
-    if (!r.tls.isEmpty()) // how it came: the status line says the HTTP version, not the TLS one
-        text += tr("(over %1%2)\n").arg(r.tls, r.insecure ? tr(", certificate NOT checked") : QString());
-    for (const auto& [name, value] : r.responseHeaders)
-        text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + QLatin1Char('\n');
-    const QByteArray body = r.response.left(app::kShownResponseBytes);
-    const QJsonDocument json = QJsonDocument::fromJson(body);
-    const QString decoded = QString::fromUtf8(body);
-    text += QLatin1Char('\n') + (!json.isNull()             ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
-                                 : decoded.toUtf8() == body ? decoded
-                                                            : tr("(binary, %1 bytes)").arg(r.response.size()));
-    if (r.response.size() > app::kShownResponseBytes)
-        text += tr("\n… the first %1 KiB are shown").arg(app::kShownResponseBytes / 1024);
-    m_answer->setPlainText(text);
 }
 
 void SendView::exportRuns()
@@ -439,14 +363,13 @@ void SendView::exportRuns()
         return;
     base = exportBase(base);
     // Each file is checked; the first failure is reported and stops the rest (they would fail the same way).
-    if (writeExport(this, base + QStringLiteral(".csv"), app::runsToCsv(m_lastRuns).toUtf8()) &&
-        writeExport(this, base + QStringLiteral(".json"), QJsonDocument(app::runsToJson(m_lastRuns)).toJson()))
+    if (writeExport(this, base + QStringLiteral(".csv"), app::runsToCsv(m_runList->runs()).toUtf8()) &&
+        writeExport(this, base + QStringLiteral(".json"), QJsonDocument(app::runsToJson(m_runList->runs())).toJson()))
         writePng(this, m_chart, base + QStringLiteral(".png"));
 }
 
 void SendView::onFinished(const QList<app::RunResult>& results)
 {
-    m_lastRuns = results;
     setBusy(false);
     if (results.isEmpty())
         return;

@@ -6,6 +6,7 @@
 #include "models/plan_parts_model.h"
 #include "sender/run_types.h"
 #include "sender/upload_plan.h"
+#include "views/run_list.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -40,8 +41,8 @@ public:
     // Forward mode's address (empty: not forwarding): presets through it, left alone when the listener moves.
     void setForwarderBase(const QString& base);
     ThroughputChart* chart() const { return m_chart; }
-    QTableWidget* results() const { return m_results; }
-    QPlainTextEdit* answer() const { return m_answer; }
+    QTableWidget* results() const { return m_runList->table(); }
+    QPlainTextEdit* answer() const { return m_runList->answer(); }
 
 public slots:
     void onProgress(int targetIndex, int run, quint64 sent, quint64 total);
@@ -64,7 +65,6 @@ private:
     void copyAsCurl();
     void exportRuns();
     void setBusy(bool busy);
-    void showAnswer(int row);
 
     PlanPartsModel* m_parts;
     QTableView* m_table;
@@ -78,16 +78,13 @@ private:
     QPushButton* m_cancel;
     QProgressBar* m_progress;
     QLabel* m_rate;
-    QTableWidget* m_results;
-    QPlainTextEdit* m_answer;          // the selected run's answer: status line, headers, body
-    QList<app::RunResult> m_shownRuns; // one per row of m_results
+    RunList* m_runList; // this session's runs, and the selected one's answer
     ThroughputChart* m_chart;
     QString m_listenerBase;
     QString m_forwarderBase;
     QString m_tlsBase;        // "https://localhost:8443" when the listener serves HTTPS
     QString m_tlsCertificate; // its certificate, trusted for targets on it
     QElapsedTimer m_runClock;
-    QList<app::RunResult> m_lastRuns;
     QList<app::ThroughputSample> m_liveSamples; // the current run's progress, drawn while it goes
 };
 

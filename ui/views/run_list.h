@@ -1,0 +1,38 @@
+#pragma once
+// The Send tab's runs of this session, one row each (kept across sends until Clear runs), and the selected run's
+// answer in a pane of its own below them: status line, header fields, body (JSON indented), wrapped, in a splitter
+// the user sizes.
+
+#include "sender/run_types.h"
+
+#include <QList>
+#include <QWidget>
+
+class QPlainTextEdit;
+class QTableWidget;
+
+namespace upin::ui {
+
+class RunList final : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunList(QWidget* parent = nullptr);
+    QTableWidget* table() const { return m_table; }
+    QPlainTextEdit* answer() const { return m_answer; }
+    const QList<app::RunResult>& runs() const { return m_runs; }
+
+    void sendBegins(); // a new send: the runs stay, the selection and its answer go
+    // A finished run's row; the send's first run, and any failure, is selected (its answer is what users look for).
+    void addRun(const app::RunResult& run);
+    void clear();
+
+private:
+    void showAnswer(int row);
+
+    QTableWidget* m_table;
+    QPlainTextEdit* m_answer;
+    QList<app::RunResult> m_runs; // one per row
+    int m_sendFirstRow = 0;
+};
+
+} // namespace upin::ui
