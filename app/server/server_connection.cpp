@@ -158,7 +158,11 @@ size_t ServerConnection::processHead(core::ByteView data)
             m_deadlines.headDeadline();
         }
         m_deadlines.headArrives();
+        // What the last request asked of our answers is not this one's (a relayed answer ends a request without
+        // respond(), which would have cleared them).
         m_requestRecorded = false;
+        m_headOnly = false;
+        m_corsHeaders.clear();
     }
     auto used = m_head.feed(data);
     if (!used) {

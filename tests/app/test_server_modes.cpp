@@ -20,10 +20,11 @@ enum class Mode { Listener, Forwarder };
 struct Server {
     std::unique_ptr<ListenerFixture> upstream;
     std::unique_ptr<ListenerFixture> front;
-    Server(Mode mode, app::ListenerConfig config = {})
+    // upstreamConfig: the forwarder's upstream listener's.
+    Server(Mode mode, app::ListenerConfig config = {}, const app::ListenerConfig& upstreamConfig = {})
     {
         if (mode == Mode::Forwarder) {
-            upstream = std::make_unique<ListenerFixture>();
+            upstream = std::make_unique<ListenerFixture>(upstreamConfig);
             app::ForwardSettings forward;
             forward.upstream = QUrl(upstream->url(QString()));
             config.forward = forward;
@@ -343,4 +344,34 @@ TEST_CASE("every mode: a client that sends requests but never reads the answers 
     CHECK(got.count("HTTP/1.1 200") < 20'000);
     // The server held the rest of the requests back rather than piling up their answers, and is still serving.
     CHECK(test::rawExchange(server.port(), upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
+}
+
+TEST_CASE("every mode: what a HEAD or an allowed page asked of one answer does not carry over to the next request's",
+          "[modes]")
+{
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    INFO(name(mode));
+    app::ListenerConfig config;
+    config.guards.allowedOrigins = {"http://localhost:3000"};
+    Server server(mode, config, config); // through the forwarder, the upstream allows the page too
+    for (const QByteArray& first : {QByteArray("HEAD /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+                                    QByteArray("GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: "
+                                               "http://localhost:3000\r\n\r\n")}) {
+        INFO(first.left(20).constData());
+        auto socket = connectAndSend(server.port(), first);
+        QByteArray got;
+        for (int i = 0; i < 40 && !got.contains("\r\n\r\n"); ++i)
+            if (socket->waitForReadyRead(50))
+                got += socket->readAll();
+        QThread::msleep(100);
+        got += socket->readAll();
+        socket->write("GARBAGE\r\n\r\n");
+        const QByteArray all = got + readUntilClosed(*socket, 3000);
+        const qsizetype second = all.indexOf("HTTP/1.1 400");
+        REQUIRE(second >= 0);
+        const QByteArray refusal = all.mid(second);
+        const qsizetype bodyAt = refusal.indexOf("\r\n\r\n") + 4;
+        CHECK(refusal.size() > bodyAt); // its body came: it answers no HEAD
+        CHECK_FALSE(refusal.left(bodyAt).contains("Access-Control-Allow-Origin"));
+    }
 }
