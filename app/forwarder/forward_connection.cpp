@@ -61,7 +61,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, std::shared_p
                              .arg(bytesUpstreamHas()));
             return;
         }
-        if (m_answer && m_answer->started()) { // bytes came, but never a whole head
+        if (m_answer && m_answer->started() && !m_answer->interimOnly()) { // bytes came, never a whole head
             failExchange(502, QStringLiteral("bad answer from upstream"),
                          QStringLiteral("its head did not end within %1 ms").arg(m_settings.answerTimeoutMs));
             return;
