@@ -45,6 +45,15 @@ Result<size_t> BodyDecoder::fail(Errc code, uint64_t offset)
     return m_error;
 }
 
+namespace {
+// A control character other than HTAB, CR and LF (which the line rules handle): never in a line a relay passes on.
+bool isControl(char c)
+{
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\t' && c != '\r' && c != '\n') || byte == 0x7f;
+}
+} // namespace
+
 std::optional<Error> BodyDecoder::checkLineEnds(ByteView line, uint64_t offset, bool endsWithLf)
 {
     for (size_t i = 0; i < line.size(); ++i) {
@@ -53,8 +62,7 @@ std::optional<Error> BodyDecoder::checkLineEnds(ByteView line, uint64_t offset, 
             return fail(Errc::BareLineEnd, offset + i).error();
         if (lf && !m_lastWasCr)
             return fail(Errc::BareLineEnd, offset + i).error();
-        const auto byte = static_cast<unsigned char>(line[i]);
-        if ((byte < 0x20 && byte != '\t' && byte != '\r' && byte != '\n') || byte == 0x7f)
+        if (isControl(line[i]))
             return fail(Errc::InvalidChunkLine, offset + i).error();
         m_lastWasCr = line[i] == '\r';
     }
@@ -189,6 +197,8 @@ Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
                 return fail(Errc::BareLineEnd, at);
             } else if (c == '\r') {
                 m_state = State::TrailerLf;
+            } else if (strict && (c == ' ' || c == '\t' || isControl(c))) {
+                return fail(Errc::InvalidChunkLine, at); // a folded trailer line, or a control byte to start one
             } else {
                 m_state = State::TrailerLine;
                 ++m_trailerBytes;

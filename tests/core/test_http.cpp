@@ -299,6 +299,11 @@ TEST_CASE("chunk lines a relay refuses: white space before the line end, control
               .ends_with("error in body: invalid_chunk_line at 51\n"));
     CHECK(readRequestEveryWay(head + "3\r\nabc\r\n0\r\nX-T: a\x7f\r\n\r\n", relay)
               .ends_with("error in body: invalid_chunk_line at 64\n"));
+    // The first byte of a trailer line too, and a folded one (RFC 9112 5.2: obs-fold is refused by a relay).
+    CHECK(readRequestEveryWay(head + "3\r\nabc\r\n0\r\n\x01X: 1\r\n\r\n", relay)
+              .ends_with("error in body: invalid_chunk_line at 58\n"));
+    CHECK(readRequestEveryWay(head + "3\r\nabc\r\n0\r\nX-T: 1\r\n Smuggled: 1\r\n\r\n", relay)
+              .ends_with("error in body: invalid_chunk_line at 66\n"));
     // BWS before an extension, an extension with a tab, and a trailer field are passed on.
     CHECK(readRequestEveryWay(head + "3 \t;a=\"b\tc\"\r\nabc\r\n0\r\nX-T: 1\r\n\r\n", relay)
               .ends_with("chunks 1, trailer bytes 8\ncomplete, 0 bytes after\n"));
