@@ -114,8 +114,9 @@ TEST_CASE("the CLI's line log says each refused request with its status and reas
     const QString base = "http://127.0.0.1:" + QString::fromLatin1(port);
     for (const Refused& r : commonRefusals())
         curl(r.curlArguments + QStringList{base + r.path});
+    curl({"-F", "f=@/etc/hostname", base + "/nope?next=%2Fhome%3Dx"}); // percent escapes, as they came
     QByteArray log;
-    for (int i = 0; i < 100 && log.count("refused") < 4; ++i)
+    for (int i = 0; i < 100 && log.count("refused") < 5; ++i)
         if (listen.waitForReadyRead(50))
             log += listen.readAll();
     listen.terminate();
@@ -125,6 +126,7 @@ TEST_CASE("the CLI's line log says each refused request with its status and reas
     CHECK(log.contains("POST /no-such-path  refused 404  not found"));
     CHECK(log.contains("POST /file-part  refused 415"));
     CHECK(log.count("refused 415") == 2);
+    CHECK(log.contains("POST /nope?next=%2Fhome%3Dx  refused 404  not found"));
 }
 
 TEST_CASE("through the forwarder a refused request is recorded the same, and never reaches the upstream",
