@@ -26,7 +26,7 @@ commands:
         receive uploads on http://127.0.0.1:8080, and with --tls on https://localhost:8443 (/part-event,
         /file-part, /capture, /discard, GET /captures/ID)
   forward UPSTREAM_URL [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--save-parts] [--preserve-host]
-        [--cacert FILE | --insecure] [--connect-timeout S] [--answer-timeout S] [--hash sha256|xxh3|none]
+        [--cacert FILE | --insecure] [--connect-timeout S] [--upstream-timeout S] [--hash sha256|xxh3|none]
         pass every request on to your own server (http or https) as it arrives, on http://127.0.0.1:8081, and
         inspect it on the way: parts, hashes, the upstream's answer and how long the server took after the last byte
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]

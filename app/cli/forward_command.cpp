@@ -37,8 +37,9 @@ int runForward(const QStringList& arguments)
     QCommandLineOption connectTimeout(QStringLiteral("connect-timeout"),
                                       QStringLiteral("seconds to reach the upstream, else 502 (default 10)"),
                                       QStringLiteral("S"), QStringLiteral("10"));
+    // Not --answer-timeout: that is the guards' (the client's time to take an answer), as listen has it.
     QCommandLineOption answerTimeout(
-        QStringLiteral("answer-timeout"),
+        QStringLiteral("upstream-timeout"),
         QStringLiteral("seconds from the request's end to the upstream's answer, else 504 (default 60)"),
         QStringLiteral("S"), QStringLiteral("60"));
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part (and of a body that is not multipart)"));
@@ -80,7 +81,7 @@ int runForward(const QStringList& arguments)
         bad = guards.apply(cl, config.guards);
     if (bad.isEmpty())
         bad = !connectOk || forward.connectTimeoutMs <= 0 ? QStringLiteral("--connect-timeout")
-              : !answerOk || forward.answerTimeoutMs <= 0 ? QStringLiteral("--answer-timeout")
+              : !answerOk || forward.answerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
                                                           : QString();
     if (!bad.isEmpty()) {
         printErr(QStringLiteral("forward: %1: '%2' is not a valid value (see --help)\n")

@@ -3,6 +3,7 @@
 
 #include "app/forward_fixture.h"
 #include "app/listener_fixture.h"
+#include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
 
@@ -40,4 +41,16 @@ TEST_CASE("forward: a client that stops reading a long answer is dropped at the 
             got += socket.readAll().size();
     CHECK(socket.state() != QAbstractSocket::ConnectedState);
     CHECK(got < body.size()); // cut off: the rest never went out
+}
+
+TEST_CASE("forward's options: --upstream-timeout for the upstream, --answer-timeout for the client, as listen has it",
+          "[forward][cli]")
+{
+    const auto help = upin::test::runCli({"forward", "--help"});
+    CHECK_FALSE(help.err.contains("already having an option")); // two options had one name: the second was lost
+    CHECK(help.out.contains("--upstream-timeout <S>"));
+    CHECK(help.out.contains("--answer-timeout <SECONDS>"));
+    const auto bad = upin::test::runCli({"forward", "http://127.0.0.1:1", "--port", "0", "--answer-timeout", "x"});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("--answer-timeout"));
 }
