@@ -24,7 +24,7 @@ ServerConnection::Mode forwarderMode()
     mode.name = "forwarder";
     mode.readChunk = qint64{1024} * 1024;
     mode.readBlocks = 4;
-    mode.headLimits.strictLineEnds = true;
+    mode.httpLimits.strictLineEnds = true;
     mode.jsonRefusals = true;
     return mode;
 }
@@ -126,23 +126,10 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
 // --save-parts), any other body counted and hashed whole.
 void ForwardConnection::startSession(const RequestAdmission& admission)
 {
-    const QString& target = admission.target;
     QString prefix = m_settings.upstream.path(QUrl::FullyEncoded);
     if (prefix.endsWith(QLatin1Char('/')))
         prefix.chop(1);
-    SessionRequest request;
-    request.client = clientAddress();
-    request.target = target;
-    request.host = admission.host;
-    request.contentType = toQString(head().head().field("content-type"));
-    request.keepRaw = shared().config.keepRaw;
-    request.framing = framing();
-    request.rawHead = QByteArray(head().raw().data(), qsizetype(head().raw().size()));
-    request.receivedAt = deadlines().headStartedAt();
-    request.headMs = deadlines().headMs();
-    request.transport = transport();
-    request.parser = shared().config.parser;
-    request.parser.maxBodySize = shared().config.maxBodyBytes;
+    SessionRequest request = sessionRequest(admission);
     // The hash as the listener chooses it: ?hash=, else the client's Upload-Inspector-Hash (our sender's), else
     // --hash; both go on unchanged, so an upstream listener computes the same digests.
     const QString hash = requestedHashName(admission.query, head().head());

@@ -1,9 +1,9 @@
 #pragma once
 // Forward mode (`forward UPSTREAM_URL`), the forwarder's mode on the server connection (server/server_connection.h):
 // each request is passed on to the user's own server. For each request the head is rewritten (hop-by-hop fields
-// dropped, Host set to the upstream's unless preserved, X-Forwarded-For/-Proto/-Host added), a connection to the upstream is opened on the same thread
-// (or the previous request's reused), and the body goes on as it arrives, its bytes unchanged (Content-Length or
-// chunked, as sent). While the upstream has not taken what was sent (1 MiB), the client is not read: a slow server
+// dropped, Host set to the upstream's unless preserved, X-Forwarded-For/-Proto/-Host added), a connection to the
+// upstream is opened on the same thread (or the previous request's reused), and the body goes on as it arrives,
+// its bytes unchanged (Content-Length or chunked, as sent). While the upstream has not taken what was sent (1 MiB), the client is not read: a slow server
 // slows the client through TCP, and memory stays flat. The answer streams back unchanged, the same way.
 //
 // On the way the body is parsed (UploadSession: parts, hashes, diagnostics, a capture folder; a body that is not

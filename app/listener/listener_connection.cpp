@@ -118,18 +118,8 @@ void ListenerConnection::answerQuestion(const RequestAdmission& admission)
 void ListenerConnection::startUpload(Endpoint endpoint, const RequestAdmission& admission)
 {
     const QUrlQuery query(admission.query);
-    SessionRequest request;
+    SessionRequest request = sessionRequest(admission);
     request.endpoint = endpoint;
-    request.client = clientAddress();
-    request.target = admission.target;
-    request.host = admission.host;
-    request.contentType = toQString(head().head().field("content-type"));
-    request.keepRaw = shared().config.keepRaw;
-    request.framing = framing();
-    request.rawHead = QByteArray(head().raw().data(), qsizetype(head().raw().size()));
-    request.receivedAt = deadlines().headStartedAt();
-    request.headMs = deadlines().headMs();
-    request.transport = transport();
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = requestedHashName(query.query(), head().head());
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
@@ -140,9 +130,7 @@ void ListenerConnection::startUpload(Endpoint endpoint, const RequestAdmission& 
                         .arg(QLatin1String(kHashHeader)));
         return;
     }
-    request.parser = shared().config.parser;
     request.parser.matcher = *kind;
-    request.parser.maxBodySize = shared().config.maxBodyBytes;
     request.hash = *hashKind;
     auto session = UploadSession::start(request, shared().store, publisher());
     if (!session) {

@@ -32,7 +32,7 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
       m_deadlines(
           m_shared->config.guards, [this] { return m_decoder.bodyBytes(); },
           [this](ClientDeadlines::Missed missed, const QString& why) { onDeadlineMissed(missed, why); }),
-      m_head(mode.headLimits), m_blocks(size_t(mode.readChunk), mode.readBlocks, m_shared->readBlocks)
+      m_head(mode.httpLimits), m_blocks(size_t(mode.readChunk), mode.readBlocks, m_shared->readBlocks)
 {
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable([this] { resumeReading(); });
@@ -65,8 +65,10 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
     connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::onDisconnected);
     m_deadlines.headDeadline();
-    if (!m_clientSide.admitted()) { // every slot taken: a 503 the client can read, then lingering, as any
-        if (m_tls)                  // over TLS, once the handshake is done (within the head deadline, as any)
+    // Every slot taken: a 503 the client can read, then lingering, as any. (On a plain port this answers from
+    // the constructor, where a mode's onClosing() is not reached yet: nothing of the mode has begun.)
+    if (!m_clientSide.admitted()) {
+        if (m_tls) // over TLS, once the handshake is done (within the head deadline, as any)
             m_busyAnswerPending = true;
         else
             respondBusy();
@@ -168,7 +170,7 @@ size_t ServerConnection::processHead(core::ByteView data)
     if (!used) {
         const core::Errc code = used.error().code;
         const bool tooLarge = code == core::Errc::HeadTooLarge || code == core::Errc::TooManyHeaderFields;
-        refuse(tooLarge ? 431 : 400, {}, used.error());
+        refuse(tooLarge ? 431 : 400, QStringLiteral("bad request head"), used.error());
         return data.size();
     }
     if (m_head.complete())
@@ -190,17 +192,36 @@ void ServerConnection::admit()
     }
     if (!admission.framing) {
         const bool coding = admission.framing.error().code == core::Errc::UnsupportedTransferEncoding;
-        refuse(coding ? 501 : 400, {}, admission.framing.error());
+        refuse(coding ? 501 : 400, QStringLiteral("bad request framing"), admission.framing.error());
         return;
     }
     m_framing = *admission.framing;
     if (m_framing.kind == core::BodyFraming::Kind::ContentLength &&
         m_framing.contentLength > m_shared->config.maxBodyBytes) { // refused without reading it
-        refuse(413, {}, core::Error{core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes});
+        refuse(413, QStringLiteral("body too large"),
+               core::Error{core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes});
         return;
     }
-    m_decoder = core::BodyDecoder(m_framing, m_mode.headLimits);
+    m_decoder = core::BodyDecoder(m_framing, m_mode.httpLimits);
     onRequest(admission);
+}
+
+SessionRequest ServerConnection::sessionRequest(const RequestAdmission& admission) const
+{
+    SessionRequest request;
+    request.client = m_client;
+    request.target = admission.target;
+    request.host = admission.host;
+    request.contentType = toQString(m_head.head().field("content-type"));
+    request.keepRaw = m_shared->config.keepRaw;
+    request.framing = m_framing;
+    request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
+    request.receivedAt = m_deadlines.headStartedAt();
+    request.headMs = m_deadlines.headMs();
+    request.transport = transport();
+    request.parser = m_shared->config.parser;
+    request.parser.maxBodySize = m_shared->config.maxBodyBytes;
+    return request;
 }
 
 void ServerConnection::beginBody()
@@ -235,8 +256,9 @@ void ServerConnection::onDisconnected()
         return;
     }
     if (m_state == State::Request) {
-        // A client that closed its side right after its last byte: what Qt read before the close may still wait
-        // for a block the pipelines hold. Taken here, waiting for them, so that a whole body is not called cut.
+        // A client that closed its side right after its last byte: what Qt read before the close (over TLS, a
+        // whole read's worth; on a plain socket at most a byte) may still wait for a block the pipelines hold.
+        // Taken here, waiting for them, so that a whole body is not called cut.
         while (m_state == State::Request && takesBody() && m_socket->bytesAvailable() > 0) {
             core::BlockPool::Block block = m_blocks.acquire();
             const qint64 got = m_socket->read(block->data(), m_mode.readChunk);

@@ -39,7 +39,7 @@ public:
         const char* name = "listener";    // in the words of a refusal ("... may not use this forwarder")
         qint64 readChunk = 256 * 1024;    // one read, one pool block
         size_t readBlocks = 16;           // blocks of this connection's pool (beyond one, from the shared budget)
-        core::HttpLimits headLimits = {}; // a relay reads strictly (bare LF refused)
+        core::HttpLimits httpLimits = {}; // heads and body framing; a relay reads strictly (bare LF refused)
         bool jsonRefusals = false;        // the forwarder's refusals are JSON, told apart from the upstream's
     };
     ~ServerConnection() override;
@@ -76,6 +76,9 @@ protected:
     void refuse(int status, const QString& reason, std::optional<core::Error> error = std::nullopt,
                 const QString& detail = {}, const QByteArray& extraHeaders = {});
     void beginBody(); // the request has a body: its deadlines start, and its bytes go to onBody
+    // What every mode's capture of this request starts from: who, what, its head and framing, when, how it came,
+    // the parser's limits; the mode sets the endpoint, the hash and what it keeps.
+    SessionRequest sessionRequest(const RequestAdmission& admission) const;
     void markRecorded() { m_requestRecorded = true; } // a capture records this request
     void closeAfterAnswer();
     // Keep-alive, once the mode's answer went out whole (respond() does it for ours): the connection waits for
