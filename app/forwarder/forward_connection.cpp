@@ -32,8 +32,8 @@ ServerConnection::Mode forwarderMode()
 
 ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
                                      UploadSession::Publish publish, QObject* parent)
-    : ServerConnection(descriptor, tls, shared, std::move(publish), forwarderMode(), parent),
-      m_settings(*shared->config.forward)
+    : ServerConnection(descriptor, tls, std::move(shared), std::move(publish), forwarderMode(), parent),
+      m_settings(*this->shared().config.forward)
 {
     // Held back now, the upstream not having taken what it has: not the client's fault.
     deadlines().setHeldBackNow([this] { return m_upstream && unsentBytes(*m_upstream) > kMaxBacklog; });

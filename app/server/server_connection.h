@@ -36,11 +36,11 @@ class ServerConnection : public QObject {
 public:
     // What differs between modes, as values.
     struct Mode {
-        const char* name = "listener";    // in the words of a refusal ("... may not use this forwarder")
-        qint64 readChunk = 256 * 1024;    // one read, one pool block
-        size_t readBlocks = 16;           // blocks of this connection's pool (beyond one, from the shared budget)
-        core::HttpLimits httpLimits = {}; // heads and body framing; a relay reads strictly (bare LF refused)
-        bool jsonRefusals = false;        // the forwarder's refusals are JSON, told apart from the upstream's
+        const char* name = "listener";         // in the words of a refusal ("... may not use this forwarder")
+        qint64 readChunk = qint64{256} * 1024; // one read, one pool block
+        size_t readBlocks = 16;                // blocks of this connection's pool (beyond one, from the shared budget)
+        core::HttpLimits httpLimits = {};      // heads and body framing; a relay reads strictly (bare LF refused)
+        bool jsonRefusals = false;             // the forwarder's refusals are JSON, told apart from the upstream's
     };
     ~ServerConnection() override;
 
@@ -89,7 +89,6 @@ protected:
 
     QTcpSocket& socket() const { return *m_socket; }
     ListenerShared& shared() const { return *m_shared; }
-    const std::shared_ptr<ListenerShared>& sharedPtr() const { return m_shared; }
     const UploadSession::Publish& publisher() const { return m_publish; }
     ClientSide& clientSide() { return m_clientSide; }
     ClientDeadlines& deadlines() { return m_deadlines; }
