@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "help_pages.h"
 
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
@@ -46,6 +47,10 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Getting started"), QKeySequence::HelpContents, this,
+                    [this] { showHelpPage(tr("Getting started"), gettingStartedPage(m_listenerBase)); });
+    help->addAction(tr("&Keyboard shortcuts"), this,
+                    [this] { showHelpPage(tr("Keyboard shortcuts"), keyboardShortcutsPage()); });
     help->addAction(tr("&About Upload Inspector"), this, [this] {
         QMessageBox::about(
             this, tr("About Upload Inspector"),
@@ -54,6 +59,17 @@ MainWindow::MainWindow(QWidget* parent)
                "<p>Qt %2, OpenSSL for SHA-256.</p>")
                 .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     });
+}
+
+// A page of help beside the window, not in front of it: it stays open while the user tries what it says.
+void MainWindow::showHelpPage(const QString& title, const QString& html)
+{
+    auto* box = new QMessageBox(QMessageBox::NoIcon, title, html, QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("helpPage"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
 }
 
 void MainWindow::setListenerStatus(const QString& text)

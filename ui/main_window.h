@@ -28,6 +28,7 @@ public:
     void setListenerStatus(const QString& text);
     QString listenerStatus() const;                                      // what the status bar says of the listener
     void setCapturesRoot(const QString& root) { m_capturesRoot = root; } // where Open capture folder… starts
+    void setListenerBase(const QString& base) { m_listenerBase = base; } // for Getting started's curl line
     void restoreSettings();
     void saveSettings() const;
 
@@ -37,12 +38,14 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void showHelpPage(const QString& title, const QString& html);
     QTabWidget* m_tabs;
     SendView* m_send;
     ListenView* m_listen;
     InspectView* m_inspect;
     CompareView* m_compare;
     ShootoutView* m_shootout;
+    QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QLabel* m_listenerStatus;
     QString m_capturesRoot;
 };

@@ -152,6 +152,7 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.sendView()->setListenerBase(base);
         m_window.inspectView()->setListenerBase(base);
         m_listenerBase = base;
+        m_window.setListenerBase(base);
         m_window.setListenerStatus(port != 0 && m_listener->port() != port
                                        ? tr("Port %1 was in use: listening on %2").arg(port).arg(base)
                                        : tr("Listening on %1").arg(base));

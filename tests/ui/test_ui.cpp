@@ -996,7 +996,7 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     CHECK(view.results()->rowCount() == 3);
     QPushButton* clear = nullptr;
     for (auto* b : view.findChildren<QPushButton*>())
-        if (b->text() == "Clear runs")
+        if (b->text() == "Clear &runs")
             clear = b;
     REQUIRE(clear);
     clear->click();
@@ -1073,13 +1073,14 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     QTableView* table = window.listenView()->table();
     window.listenView()->filter()->setText("REJECTED"); // the filter: any column, any case
     REQUIRE(table->model()->rowCount() == 1);
-    emit table->doubleClicked(table->model()->index(0, 0)); // the filtered row is the rejected capture's
+    // A double-click or Enter: the filtered row is the rejected capture's.
+    emit table->activated(table->model()->index(0, 0));
     REQUIRE(opened.size() == 1);
     CHECK(opened.first().first().toString().endsWith("-capture"));
     window.listenView()->filter()->clear();
     REQUIRE(table->model()->rowCount() == 2);
     opened.clear();
-    emit table->doubleClicked(table->model()->index(0, 0));
+    emit table->activated(table->model()->index(0, 0));
     CHECK(app::storedCaptures(root, 1).size() == 1); // the newest only
     model->removeFinished(1);                        // the row menu's Remove from list, and Clear list: folders stay
     CHECK(model->rowCount() == 1);
@@ -1376,7 +1377,7 @@ TEST_CASE("clicks that change nothing on screen say what happened in the status 
     for (auto* b : send->findChildren<QPushButton*>()) {
         if (b->text() == "Send")
             sendButton = b;
-        if (b->text() == "Copy as curl")
+        if (b->text() == "Copy as c&url")
             curlButton = b;
     }
     REQUIRE(sendButton);

@@ -29,9 +29,9 @@ CompareView::CompareView(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    auto* csv = new QPushButton(tr("Export CSV…"));
-    auto* png = new QPushButton(tr("Export PNG…"));
-    auto* clearButton = new QPushButton(tr("Clear"));
+    auto* csv = new QPushButton(tr("E&xport CSV…"));
+    auto* png = new QPushButton(tr("Export &PNG…"));
+    auto* clearButton = new QPushButton(tr("Clea&r"));
     connect(csv, &QPushButton::clicked, this, &CompareView::exportCsv);
     connect(png, &QPushButton::clicked, this, &CompareView::exportPng);
     connect(clearButton, &QPushButton::clicked, this, &CompareView::clear);

@@ -87,16 +87,16 @@ QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
 InspectView::InspectView(QWidget* parent)
     : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView),
       m_title(new ElidedLabel(tr("Nothing open"))), m_progress(new QProgressBar),
-      m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save part…"))),
-      m_saveAll(new QPushButton(tr("Save all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
+      m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save &part…"))),
+      m_saveAll(new QPushButton(tr("Save &all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
       m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox),
-      m_image(new QLabel), m_copyCurl(new QPushButton(tr("Copy as curl")))
+      m_image(new QLabel), m_copyCurl(new QPushButton(tr("Copy as c&url")))
 {
     setAcceptDrops(true);
     m_copyCurl->setEnabled(false);
     m_copyCurl->setToolTip(tr("Open a capture to copy a curl command that sends its parts again"));
     connect(m_copyCurl, &QPushButton::clicked, this, &InspectView::copyAsCurl);
-    auto* open = new QPushButton(tr("Open…"));
+    auto* open = new QPushButton(tr("&Open…"));
     open->setToolTip(tr("Open a request body, a whole HTTP request or a capture folder (Ctrl+O)"));
     connect(open, &QPushButton::clicked, this, &InspectView::openDialog);
     connect(m_cancel, &QPushButton::clicked, this, &InspectView::cancelRequested);

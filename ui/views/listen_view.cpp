@@ -42,14 +42,14 @@ ListenView::ListenView(QWidget* parent)
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
     m_port->setToolTip(tr("TCP port on 127.0.0.1 (0 picks a free one)"));
-    auto* folder = new QPushButton(tr("Captures folder…"));
+    auto* folder = new QPushButton(tr("Captures f&older…"));
     folder->setToolTip(tr("Where stored captures go; the listener restarts there"));
     connect(folder, &QPushButton::clicked, this, [this] {
         QString dir = QFileDialog::getExistingDirectory(this, tr("Store captures in"));
         if (!dir.isEmpty())
             emit captureFolderChosen(dir);
     });
-    auto* settings = new QPushButton(tr("Settings…"));
+    auto* settings = new QPushButton(tr("Setti&ngs…"));
     settings->setToolTip(tr("The hash of each part, how many captures are kept, the limits for uploads, and the "
                             "guards against slow and cross-site clients"));
     connect(settings, &QPushButton::clicked, this, [this] {
@@ -59,7 +59,7 @@ ListenView::ListenView(QWidget* parent)
             emit settingsChosen(m_settings);
         }
     });
-    auto* copy = new QPushButton(tr("Copy examples"));
+    auto* copy = new QPushButton(tr("Cop&y examples"));
     copy->setToolTip(tr("Copy the curl commands below"));
     connect(copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_examples->toPlainText());
@@ -105,10 +105,11 @@ ListenView::ListenView(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Double-click a stored capture to inspect it"));
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openRow(sourceRow(index)); });
+    // Enter, or a double-click: the row is opened, as a file manager opens a file.
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { openRow(sourceRow(index)); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, &ListenView::showRowMenu);
-    auto* clear = new QPushButton(tr("Clear list"));
+    auto* clear = new QPushButton(tr("Clea&r list"));
     clear->setToolTip(tr("Take the finished captures off this list; their folders stay on disk"));
     connect(clear, &QPushButton::clicked, this, [this] {
         if (QMessageBox::question(this, tr("Clear the list?"),
@@ -305,7 +306,7 @@ void ListenView::showRowMenu(const QPoint& at)
 void ListenView::setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot)
 {
     m_listening = listening;
-    m_toggle->setText(listening ? tr("Stop") : tr("Start"));
+    m_toggle->setText(listening ? tr("S&top") : tr("S&tart"));
     m_port->setEnabled(!listening);
     if (!listening) {
         m_status->setFullText(tr("Not listening"));

@@ -55,9 +55,9 @@ SendView::SendView(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(PlanPartsModel::Source, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
 
-    auto* addFiles = new QPushButton(tr("Add files…"));
-    auto* addField = new QPushButton(tr("Add field"));
-    auto* addSynthetic = new QPushButton(tr("Add synthetic…"));
+    auto* addFiles = new QPushButton(tr("&Add files…"));
+    auto* addField = new QPushButton(tr("Add fiel&d"));
+    auto* addSynthetic = new QPushButton(tr("Add s&ynthetic…"));
     auto* remove = new QPushButton(tr("Remove"));
     addFiles->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+A")));
     remove->setShortcut(QKeySequence::Delete);
@@ -90,10 +90,10 @@ SendView::SendView(QWidget* parent)
         tr("https: send even when the server's certificate cannot be checked (self-signed, expired,\n"
            "another name), as curl --insecure does. Every run says so. Our own HTTPS listener's\n"
            "certificate is trusted without this, on its port, as localhost, 127.0.0.1 or ::1."));
-    auto* exportButton = new QPushButton(tr("Export…"));
+    auto* exportButton = new QPushButton(tr("E&xport…"));
     exportButton->setToolTip(tr("Save this session's runs as CSV and JSON and the throughput chart as PNG"));
     connect(exportButton, &QPushButton::clicked, this, &SendView::exportRuns);
-    auto* curl = new QPushButton(tr("Copy as curl"));
+    auto* curl = new QPushButton(tr("Copy as c&url"));
     connect(curl, &QPushButton::clicked, this, &SendView::copyAsCurl);
     m_send->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
     m_send->setToolTip(tr("Send (Ctrl+Enter)"));
@@ -125,7 +125,7 @@ SendView::SendView(QWidget* parent)
     options->addWidget(curl, 1, 4);
     options->addWidget(exportButton, 1, 5);
     options->addWidget(m_insecure, 2, 1, 1, 3);
-    auto* clearRuns = new QPushButton(tr("Clear runs"));
+    auto* clearRuns = new QPushButton(tr("Clear &runs"));
     clearRuns->setToolTip(tr("Remove this session's runs from the list (each send adds its own)"));
     connect(clearRuns, &QPushButton::clicked, m_runList, &RunList::clear);
     options->addWidget(clearRuns, 2, 5);
