@@ -10,6 +10,7 @@ usage: upstreams.py MODE [ARG]...; prints the port it listens on, then serves un
   close AFTER         reads AFTER body bytes, then closes without a word
   silent              reads the whole body and never answers
   sleepy DELAY        waits DELAY seconds before reading anything, then answers as echo
+  big SIZE            answers every request with SIZE bytes of text, keeping the connection
   once LOG            answers a connection's first request as echo, then reads the next head and closes without
                       an answer (an idle timeout that came as the request did); each request line goes to LOG
   http10              answers as echo, but as HTTP/1.0 (no keep-alive), and closes 0.2 s later
@@ -177,6 +178,9 @@ def serve(conn, mode, args):
                 return
             if mode == "slow":
                 time.sleep(float(args[1]))
+            if mode == "big":
+                answer(conn, 200, b"x" * int(args[0]), "text/plain")
+                continue
             reply = {"bytes": body.count, "sha256": body.digest.hexdigest(), "head": head}
             if mode == "http10":
                 answer(conn, 200, json.dumps(reply).encode(), version="1.0")
