@@ -1,6 +1,7 @@
 #include "main_window.h"
 #include "help_pages.h"
 
+#include "models/plan_parts_model.h"
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
@@ -9,6 +10,8 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -27,6 +30,18 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("Upload Inspector"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
     setAcceptDrops(true);
+    // Settings are written soon after they change, not only on a clean quit: a crash keeps the plan and targets.
+    m_saveSoon.setSingleShot(true);
+    m_saveSoon.setInterval(500);
+    connect(&m_saveSoon, &QTimer::timeout, this, &MainWindow::saveSettings);
+    const auto changed = [this] { m_saveSoon.start(); };
+    PlanPartsModel* parts = m_send->partsModel();
+    connect(parts, &QAbstractItemModel::rowsInserted, this, changed);
+    connect(parts, &QAbstractItemModel::rowsRemoved, this, changed);
+    connect(parts, &QAbstractItemModel::rowsMoved, this, changed);
+    connect(parts, &QAbstractItemModel::dataChanged, this, changed);
+    connect(parts, &QAbstractItemModel::modelReset, this, changed);
+    connect(m_send, &SendView::sendRequested, this, changed);
     m_tabs->addTab(m_send, tr("&Send"));
     m_tabs->addTab(m_listen, tr("&Listen"));
     m_tabs->addTab(m_inspect, tr("&Inspect"));
@@ -90,6 +105,11 @@ void MainWindow::restoreSettings()
         if (!splitter->objectName().isEmpty())
             splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 1).toInt());
+    // The last session's parts and options, then its targets (the plan's first among them).
+    const QJsonObject plan =
+        QJsonDocument::fromJson(settings.value(QStringLiteral("send/plan")).toByteArray()).object();
+    if (auto restored = plan.isEmpty() ? std::nullopt : app::UploadPlan::fromJson(plan))
+        m_send->setPlan(*restored);
     m_send->setTargets(settings.value(QStringLiteral("send/targets")).toStringList());
 }
 
@@ -102,6 +122,9 @@ void MainWindow::saveSettings() const
             settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("send/targets"), m_send->targets());
+    QJsonObject plan = m_send->plan().toJson();
+    plan.remove(QStringLiteral("insecure")); // never remembered (the Send tab's checkbox says so)
+    settings.setValue(QStringLiteral("send/plan"), QJsonDocument(plan).toJson(QJsonDocument::Compact));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -3,6 +3,7 @@
 // state, settings that persist. It only shows values and emits intents; ServiceWiring connects it to the services.
 
 #include <QMainWindow>
+#include <QTimer>
 
 class QLabel;
 class QTabWidget;
@@ -48,6 +49,7 @@ private:
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QLabel* m_listenerStatus;
     QString m_capturesRoot;
+    QTimer m_saveSoon; // settings written once changes settle
 };
 
 } // namespace upin::ui

@@ -29,6 +29,13 @@ void PlanPartsModel::addPart(const app::PlanPart& part)
     endInsertRows();
 }
 
+void PlanPartsModel::setParts(const QList<app::PlanPart>& parts)
+{
+    beginResetModel();
+    m_parts = parts;
+    endResetModel();
+}
+
 QStringList PlanPartsModel::addFiles(const QStringList& paths)
 {
     QStringList skipped;

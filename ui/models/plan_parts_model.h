@@ -16,6 +16,7 @@ public:
 
     const QList<app::PlanPart>& parts() const { return m_parts; }
     void addPart(const app::PlanPart& part);
+    void setParts(const QList<app::PlanPart>& parts); // all of them, as a plan has them
     // Regular files only; returns the paths that are not (missing, a folder), for the caller to name.
     QStringList addFiles(const QStringList& paths);
     void removePart(int row);

@@ -264,6 +264,17 @@ app::UploadPlan SendView::plan() const
     return p;
 }
 
+void SendView::setPlan(const app::UploadPlan& plan)
+{
+    m_parts->setParts(plan.parts);
+    m_runs->setValue(plan.runs);
+    m_chunked->setChecked(plan.chunked);
+    m_expect->setChecked(plan.expectContinue);
+    m_hash->setCurrentIndex(std::max(0, m_hash->findData(int(plan.hash))));
+    if (!plan.targets.isEmpty())
+        setTargets({plan.targets.first().toString()});
+}
+
 void SendView::addFilesDialog()
 {
     addFiles(QFileDialog::getOpenFileNames(this, tr("Add files to upload")));

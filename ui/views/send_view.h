@@ -33,6 +33,9 @@ public:
     // Adds files to the plan; paths that are not files (missing, a folder) are named in the status bar.
     void addFiles(const QStringList& paths);
     app::UploadPlan plan() const;
+    // A plan's parts and options in the tab (the last session's); its first target becomes the current one.
+    // "Don't check https certificates" is never taken from it: that is the user's choice each time.
+    void setPlan(const app::UploadPlan& plan);
     void setTargets(const QStringList& urls); // history, newest first
     QStringList targets() const;
     void setListenerBase(const QString& base);

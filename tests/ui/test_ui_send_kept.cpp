@@ -1,0 +1,47 @@
+// The Send tab keeps the user's work (issue 23, item 4): the plan and the target come back after a restart, and
+// they are written as they change, so that a crash does not lose them.
+
+#include "main_window.h"
+#include "models/plan_parts_model.h"
+#include "views/send_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCheckBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace upin;
+
+TEST_CASE("the Send tab's parts, options and target come back after a restart, written as they change",
+          "[ui][send][settings]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QFile file(dir.filePath("photo.png"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("png");
+    file.close();
+    {
+        ui::MainWindow window;
+        ui::SendView* send = window.sendView();
+        send->setTargets({"http://127.0.0.1:9/upload"});
+        send->findChild<QSpinBox*>()->setValue(3);
+        for (auto* box : send->findChildren<QCheckBox*>())
+            if (box->text() == "Chunked" || box->text().startsWith("Don't check"))
+                box->setChecked(true);
+        send->addFiles({file.fileName()});
+        QTest::qWait(800); // the window is never closed: as a crash would leave it
+    }
+    ui::MainWindow again;
+    again.restoreSettings();
+    const app::UploadPlan plan = again.sendView()->plan();
+    REQUIRE(plan.parts.size() == 1);
+    CHECK(plan.parts.first().path == file.fileName());
+    CHECK(plan.targets.first() == QUrl("http://127.0.0.1:9/upload"));
+    CHECK(plan.runs == 3);
+    CHECK(plan.chunked);
+    CHECK_FALSE(plan.insecure); // not checking certificates is never remembered
+}
