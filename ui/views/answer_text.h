@@ -1,7 +1,8 @@
 #pragma once
 // An HTTP answer as a person reads it: the status line, a note on how it came, the header fields, a blank line
-// and the body (JSON indented, text as text, binary said as such, the first 64 KiB). One wording for every
-// answer the window shows: the Send tab's runs, and forwarded exchanges and HAR responses in Inspect.
+// and the body (JSON indented, text as text, binary said as such, the first 64 KiB). The Send tab's runs use it;
+// Inspect's forwarded exchanges and HAR responses still have wordings of their own (request_text.cpp), which
+// should move onto this one.
 
 #include <QByteArray>
 #include <QList>
