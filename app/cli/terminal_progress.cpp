@@ -2,6 +2,7 @@
 
 #include "common/byte_size.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include <unistd.h>
@@ -14,7 +15,7 @@ constexpr qint64 kRateWindowMs = 3000; // a moving window: steady where a per-re
 
 QString timeLeft(double seconds)
 {
-    const auto s = qint64(seconds + 0.5);
+    const auto s = qint64(std::llround(seconds));
     return QStringLiteral("%1:%2 left").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 } // namespace
