@@ -1,13 +1,15 @@
 // libFuzzer target for every HTTP parser of untrusted bytes: request heads and bodies (as the listener reads them,
 // and strictly, as the forwarder does), response heads and bodies (as the forwarder and the sender read an
 // upstream's answer), header parameters (Content-Type, Content-Disposition, RFC 8187 values) and the relayed
-// head. Byte 0 picks which, byte 1 seeds the chunking, the rest is the input. Besides the sanitizers' findings,
-// a message read in pieces must give the same log as read whole (support/http_log.h), and a relayed head must
-// parse again as a request.
+// head, and a part's transfer encoding (base64, quoted-printable). Byte 0 picks which, byte 1 seeds the
+// chunking, the rest is the input. Besides the sanitizers' findings, a message read in pieces must give the same
+// log as read whole (support/http_log.h), a relayed head must parse again as a request, and a part decoded in
+// pieces must give the same bytes and error offset as decoded whole.
 
 #include "support/http_log.h"
 #include "upin/core/header_params.h"
 #include "upin/core/http_relay.h"
+#include "upin/core/part_decoding.h"
 
 #include <cstdlib>
 #include <string>
@@ -33,6 +35,29 @@ void sameEveryWay(bool response, std::string_view input, uint8_t seed, const tes
 {
     auto read = response ? test::readResponse : test::readRequest;
     if (read(input, {}, options) != read(input, pieces(seed, input.size()), options))
+        std::abort();
+}
+
+// A part's transfer encoding decoded whole and in pieces must give the same bytes and the same error offset.
+void decodedEveryWay(std::string_view input, uint8_t seed)
+{
+    const auto encoding = (seed & 1) != 0 ? core::PartEncoding::Base64 : core::PartEncoding::QuotedPrintable;
+    auto decode = [&](const std::vector<size_t>& sizes) {
+        core::PartDecoder decoder(encoding);
+        std::string out;
+        size_t at = 0;
+        for (size_t size : sizes) {
+            if (auto r = decoder.feed(input.substr(at, size), out); !r)
+                return std::make_pair(out, r.error().offset);
+            at += size;
+        }
+        auto r = decoder.feed(input.substr(at), out);
+        if (r)
+            r = decoder.finish(out);
+        return std::make_pair(out, r ? ~uint64_t(0) : r.error().offset);
+    };
+    const auto whole = decode({});
+    if (whole != decode(pieces(seed, input.size())) || whole.first.size() > input.size())
         std::abort();
 }
 
@@ -68,7 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     if (size < 2)
         return 0;
-    const uint8_t mode = data[0] % 6;
+    const uint8_t mode = data[0] % 7;
     const uint8_t seed = data[1];
     const std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
     test::HttpMessageOptions options;
@@ -92,7 +117,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         (void)core::decodeExtValue(input);
         break;
     }
-    default: relayed(input); break;
+    case 5: relayed(input); break;
+    default: decodedEveryWay(input, seed); break;
     }
     return 0;
 }

@@ -72,6 +72,9 @@ enum class Errc : uint8_t {
     BodyCutShort,
     // storage (the listener writing what it received)
     IoError,
+    // a part's Content-Transfer-Encoding (decoded on request: extract --decoded, Inspect's decoded view)
+    InvalidBase64,
+    InvalidQuotedPrintable,
     Count
 };
 
