@@ -1,6 +1,6 @@
 // The typed records (capture/capture_record.h, request_record.h, kept_part.h, forward_record.h,
 // refused_request.h) survive capture.json and the refused log: toJson then fromJson gives the same values, and the
-// JSON has the names the README documents.
+// JSON has the names docs/capture-format.md documents.
 
 #include "capture/capture_record.h"
 #include "capture/forward_record.h"
