@@ -1,7 +1,9 @@
-// upload-inspector-cli extract SOURCE --part N|--name NAME [-o FILE|-]: one part's bytes out of whatever holds
-// them: a raw body, a whole HTTP request, a HAR file or a capture folder (body.raw, part files or inline values).
+// upload-inspector-cli extract SOURCE --part N|--name NAME [-o FILE|-] [--decoded]: one part's bytes out of
+// whatever holds them: a raw body, a whole HTTP request, a HAR file or a capture folder (body.raw, part files or
+// inline values); the bytes as received, or with the part's Content-Transfer-Encoding undone.
 
 #include "cli/cli_args.h"
+#include "common/qt_text.h"
 #include "inspect/part_bytes.h"
 
 #include <QCommandLineParser>
@@ -9,6 +11,28 @@
 #include <unistd.h>
 
 namespace upin::app::cli {
+
+namespace {
+// The coding to undo: none unless asked; nullopt (said on stderr) for a coding we cannot undo.
+std::optional<core::PartEncoding> chosenEncoding(const core::PartSummary& part, bool decode)
+{
+    if (!decode)
+        return core::PartEncoding::Identity;
+    const std::string named = part.transferEncoding.value_or(std::string());
+    const auto encoding = core::partEncodingFromName(named);
+    if (!encoding)
+        printErr(QStringLiteral("extract: part %1's Content-Transfer-Encoding '%2' is not one --decoded undoes "
+                                "(base64, quoted-printable); without --decoded its bytes are written as received\n")
+                     .arg(part.index)
+                     .arg(toQString(named)));
+    else if (*encoding == core::PartEncoding::Identity)
+        printErr(QStringLiteral("extract: part %1 has no transfer encoding to undo (%2); its bytes are written as "
+                                "received\n")
+                     .arg(part.index)
+                     .arg(named.empty() ? QStringLiteral("no Content-Transfer-Encoding") : toQString(named)));
+    return encoding;
+}
+} // namespace
 
 int runExtract(const QStringList& arguments)
 {
@@ -28,7 +52,10 @@ int runExtract(const QStringList& arguments)
     QCommandLineOption contentType(QStringLiteral("content-type"),
                                    QStringLiteral("Content-Type with the boundary, when the source has none"),
                                    QStringLiteral("VALUE"));
-    cl.addOptions({part, name, output, contentType});
+    QCommandLineOption decoded(QStringLiteral("decoded"),
+                               QStringLiteral("undo the part's Content-Transfer-Encoding (base64 or quoted-printable); "
+                                              "without it the bytes are written as received"));
+    cl.addOptions({part, name, output, contentType, decoded});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli extract")} + arguments);
     if (cl.positionalArguments().size() != 1 || cl.isSet(part) == cl.isSet(name)) {
         printErr(QStringLiteral("extract: give SOURCE and one of --part N or --name NAME\n\n") + cl.helpText());
@@ -60,9 +87,12 @@ int runExtract(const QStringList& arguments)
                      .arg(parts.size()));
         return 1;
     }
+    const auto encoding = chosenEncoding(*chosen, cl.isSet(decoded));
+    if (!encoding)
+        return 1;
     const PartBytes where = locatePart(result, *chosen);
     QString error;
-    if (!copyPartBytes(where, target, &error)) {
+    if (!copyPartBytes(where, target, &error, *encoding)) {
         printErr(QStringLiteral("extract: part %1: %2\n").arg(chosen->index).arg(error));
         return 1;
     }

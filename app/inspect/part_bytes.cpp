@@ -10,6 +10,7 @@
 #include <QJsonArray>
 
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 namespace upin::app {
@@ -190,7 +191,47 @@ QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length)
     return out;
 }
 
-bool copyPartBytes(const PartBytes& where, const QString& target, QString* error)
+namespace {
+// Hands the part's available bytes to sink in pieces of at most 1 MiB (before, the file's range, after); false
+// with *error set when the file cannot be read or sink says stop (sink sets *error itself).
+bool forEachPiece(const PartBytes& where, const std::function<bool(const char*, qint64)>& sink, QString* error)
+{
+    if (where.inMemory)
+        return sink(where.memory.constData(), where.memory.size());
+    if (!sink(where.before.constData(), where.before.size()))
+        return false;
+    const quint64 fileBytes = where.available - quint64(where.before.size() + where.after.size());
+    if (fileBytes > 0) {
+        QFile in(where.file);
+        if (!in.open(QIODevice::ReadOnly) || !in.seek(where.fileOffset)) {
+            *error = QObject::tr("cannot read %1: %2").arg(where.file, in.errorString());
+            return false;
+        }
+        std::vector<char> buffer(static_cast<size_t>(kCopyPiece));
+        for (quint64 done = 0; done < fileBytes;) {
+            const qint64 got = in.read(buffer.data(), qint64(std::min<quint64>(quint64(kCopyPiece), fileBytes - done)));
+            if (got <= 0) {
+                *error = QObject::tr("%1 ended %2 bytes early").arg(where.file).arg(fileBytes - done);
+                return false;
+            }
+            if (!sink(buffer.data(), got))
+                return false;
+            done += quint64(got);
+        }
+    }
+    return sink(where.after.constData(), where.after.size());
+}
+} // namespace
+
+QString decodingError(const core::Error& error, core::PartEncoding encoding)
+{
+    return QObject::tr("the part's %1 is invalid at byte %2 of its body: %3; the bytes decoded before it were kept")
+        .arg(QString::fromLatin1(core::partEncodingName(encoding)))
+        .arg(error.offset)
+        .arg(toQString(core::describe(error.code)));
+}
+
+bool copyPartBytes(const PartBytes& where, const QString& target, QString* error, core::PartEncoding encoding)
 {
     if (!where.missing.isEmpty()) {
         *error = where.missing;
@@ -209,30 +250,28 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
         *error = QObject::tr("writing %1 failed: %2").arg(target, out.errorString());
         return false;
     };
-    if (where.inMemory)
-        return write(where.memory.constData(), where.memory.size()) && out.flush();
-    if (!write(where.before.constData(), where.before.size()))
-        return false;
-    const quint64 fileBytes = where.available - quint64(where.before.size() + where.after.size());
-    if (fileBytes > 0) {
-        QFile in(where.file);
-        if (!in.open(QIODevice::ReadOnly) || !in.seek(where.fileOffset)) {
-            *error = QObject::tr("cannot read %1: %2").arg(where.file, in.errorString());
+    core::PartDecoder decoder(encoding);
+    std::string decoded;
+    auto decodeAndWrite = [&](const char* data, qint64 size) {
+        decoded.clear();
+        const auto ok = decoder.feed(core::ByteView(data, size_t(size)), decoded);
+        if (!write(decoded.data(), qint64(decoded.size())))
             return false;
-        }
-        std::vector<char> buffer(static_cast<size_t>(kCopyPiece));
-        for (quint64 done = 0; done < fileBytes;) {
-            const qint64 got = in.read(buffer.data(), qint64(std::min<quint64>(quint64(kCopyPiece), fileBytes - done)));
-            if (got <= 0) {
-                *error = QObject::tr("%1 ended %2 bytes early").arg(where.file).arg(fileBytes - done);
-                return false;
-            }
-            if (!write(buffer.data(), got))
-                return false;
-            done += quint64(got);
-        }
+        if (!ok)
+            *error = decodingError(ok.error(), encoding);
+        return bool(ok);
+    };
+    if (!forEachPiece(where, decodeAndWrite, error))
+        return out.flush(), false;
+    decoded.clear();
+    const auto finished = decoder.finish(decoded);
+    if (!write(decoded.data(), qint64(decoded.size())))
+        return false;
+    if (!finished) {
+        *error = decodingError(finished.error(), encoding);
+        return out.flush(), false;
     }
-    return write(where.after.constData(), where.after.size()) && out.flush();
+    return out.flush();
 }
 
 std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString& base, QString* why)

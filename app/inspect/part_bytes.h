@@ -7,6 +7,8 @@
 #include "inspect/inspect_types.h"
 #include "sender/upload_plan.h"
 
+#include "upin/core/part_decoding.h"
+
 #include <optional>
 
 namespace upin::app {
@@ -20,9 +22,14 @@ PartBytes locatePart(const InspectResult& result, const core::ParseReport& repor
 PartBytes locateRequest(const InspectResult& result);
 // Up to length bytes from offset (relative to the part's first body byte). Blocking file I/O of at most length.
 QByteArray readPartBytes(const PartBytes& where, quint64 offset, qint64 length);
-// Writes the part's available bytes to target ("-": standard output), in 1 MiB pieces. False with *error set
-// when reading or writing fails or fewer bytes than expected were available. Blocking: off the GUI thread.
-bool copyPartBytes(const PartBytes& where, const QString& target, QString* error);
+// Writes the part's available bytes to target ("-": standard output), in 1 MiB pieces, with its transfer
+// encoding undone when encoding says one (extract --decoded, Save part of a decoded view). False with *error set
+// when reading or writing fails, fewer bytes than expected were available, or the encoding is invalid (what
+// decoded before the bad byte is written). Blocking: off the GUI thread.
+bool copyPartBytes(const PartBytes& where, const QString& target, QString* error,
+                   core::PartEncoding encoding = core::PartEncoding::Identity);
+// "the part's base64 is invalid at byte N of its body: …": the words for a decoder's error.
+QString decodingError(const core::Error& error, core::PartEncoding encoding);
 
 // The parts a user numbers (extract --part N, Copy as curl): the body's top-level parts; for a HAR file, the parts
 // of its first multipart request (none when it has none).

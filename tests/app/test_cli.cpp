@@ -310,6 +310,57 @@ TEST_CASE("extract writes a part from a raw body, a raw HTTP request and a HAR f
     CHECK(runCli({"extract", raw}).exitCode == 2); // neither --part nor --name
 }
 
+TEST_CASE("extract --decoded undoes a part's base64 or quoted-printable, from a body and from a capture",
+          "[cli][extract][decoding]")
+{
+    upin::test::ListenerFixture f;
+    const QByteArray file = upin::test::randomBytes(300000, 5);
+    const QByteArray text = "caf\xc3\xa9 = 1\r\nline two\r\n";
+    QByteArray base64 = file.toBase64();
+    for (qsizetype at = 76; at < base64.size(); at += 78)
+        base64.insert(at, "\r\n"); // broken into lines, as a mail client writes it
+    const QByteArray body = "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"orig.bin\"\r\n"
+                            "Content-Transfer-Encoding: base64\r\n\r\n" +
+                            base64 +
+                            "\r\n--B\r\nContent-Disposition: form-data; name=\"note\"\r\n"
+                            "Content-Transfer-Encoding: quoted-printable\r\n\r\ncaf=C3=A9 =3D 1\r\nline =\r\ntwo\r\n"
+                            "\r\n--B--\r\n";
+    const QString raw = f.file("body.bin", body);
+    const QString type = QStringLiteral("multipart/form-data; boundary=B");
+    REQUIRE(upin::test::curl({"-H", "Content-Type: " + type, "--data-binary", "@" + raw, f.url("/file-part")}).status ==
+            200);
+    QTemporaryDir out;
+    for (const QString& source : {raw, f.onlyCaptureFolder()}) {
+        INFO(source.toStdString());
+        const QString decoded = out.filePath("decoded.bin");
+        Run run = runCli({"extract", source, "--content-type", type, "--name", "file", "--decoded", "-o", decoded});
+        CHECK(run.exitCode == 0);
+        CHECK(upin::test::readAll(decoded) == file);
+        Run note = runCli({"extract", source, "--content-type", type, "--name", "note", "--decoded", "-o", "-"});
+        CHECK(note.out == text);
+        Run asReceived = runCli({"extract", source, "--content-type", type, "--name", "file", "-o", "-"});
+        CHECK(asReceived.out == base64); // the raw bytes stay the default
+    }
+    // A bad byte: what decoded before it is written, and the error says where.
+    QByteArray broken = body;
+    broken[body.indexOf(base64) + 1000] = '*';
+    Run bad = runCli({"extract", f.file("broken.bin", broken), "--content-type", type, "--part", "0", "--decoded", "-o",
+                      out.filePath("bad.bin")});
+    CHECK(bad.exitCode == 1);
+    CHECK(bad.err.contains("base64 is invalid at byte 1000 of its body"));
+    CHECK(upin::test::readAll(out.filePath("bad.bin")) == file.left(qsizetype((1000 - 1000 / 78 * 2) / 4 * 3)));
+    // A part without a coding is written as received, with a word; an unknown coding is refused by name.
+    Run plain = runCli({"extract", ownCorpusFile("own/curl-field-and-files.bin"), "--part", "0", "--decoded", "-o", "-",
+                        "--content-type", "multipart/form-data; boundary=------------------------52d4fb7645df32ee"});
+    CHECK(plain.exitCode == 0);
+    CHECK(plain.err.contains("no transfer encoding to undo"));
+    QByteArray uu = body;
+    uu.replace("Content-Transfer-Encoding: base64", "Content-Transfer-Encoding: x-uuencode");
+    Run unknown = runCli({"extract", f.file("uu.bin", uu), "--content-type", type, "--part", "0", "--decoded"});
+    CHECK(unknown.exitCode == 1);
+    CHECK(unknown.err.contains("'x-uuencode' is not one --decoded undoes"));
+}
+
 TEST_CASE("extract of a part that did not arrive whole writes what was kept and says so", "[cli][extract]")
 {
     upin::test::ListenerFixture f;
