@@ -303,6 +303,10 @@ void ServiceWiring::connectListener()
         m_window.sendView()->setForwarderBase({});
     });
     connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
+    connect(view, &ListenView::unstoredCaptureActivated, this, [this](const app::CaptureRecord& record) {
+        m_window.tabs()->setCurrentWidget(m_window.inspectView());
+        m_window.inspectView()->showResult(app::inspectRecord(record));
+    });
     connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });
     connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
         // A large capture takes a while to delete: not on the GUI thread.

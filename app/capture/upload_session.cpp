@@ -299,16 +299,17 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     setOutcome();
     if (forward)
         record.forward = *forward;
+    // The request: in capture.json, or (no folder) in the record the window's Inspect shows.
+    record.request = RequestRecord::fromRawHead(m_request.rawHead);
+    record.request.target = m_request.target; // normalised: an absolute-form target's path and query
+    record.request.host = m_request.host;
+    record.request.contentType = m_request.contentType;
+    record.request.client = m_request.client;
+    record.request.receivedAt = m_request.receivedAt;
+    record.request.headMs = m_request.headMs;
+    record.request.transport = m_request.transport;
+    record.request.setWire(m_request.framing, &wire);
     if (!m_folder.isEmpty()) {
-        record.request = RequestRecord::fromRawHead(m_request.rawHead);
-        record.request.target = m_request.target; // normalised: an absolute-form target's path and query
-        record.request.host = m_request.host;
-        record.request.contentType = m_request.contentType;
-        record.request.client = m_request.client;
-        record.request.receivedAt = m_request.receivedAt;
-        record.request.headMs = m_request.headMs;
-        record.request.transport = m_request.transport;
-        record.request.setWire(m_request.framing, &wire);
         record.throughput = m_allSamples;
         record.rawBodyKept = m_writer && m_writer->keepsRaw();
         QString writeError;
@@ -338,6 +339,8 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     done.partCount = int(record.report.parts.size());
     if (forward)
         done.forward = forward->timings();
+    if (m_folder.isEmpty())
+        done.record = std::make_shared<const CaptureRecord>(record);
     m_publish(std::move(done));
     return answer;
 }

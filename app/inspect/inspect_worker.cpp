@@ -32,7 +32,7 @@ void InspectWorker::saveParts(const QList<PartCopy>& copies)
     QStringList failures;
     for (const auto& copy : copies) {
         QString error;
-        if (!copyPartBytes(copy.source, copy.target, &error))
+        if (!copyPartBytes(copy.source, copy.target, &error, copy.encoding))
             failures << error;
     }
     emit partsSaved(int(copies.size()), failures);
@@ -45,6 +45,17 @@ void InspectWorker::open(const QString& path, const QString& contentType, const 
         emit progress(done, total);
         return !m_cancel.load();
     }));
+}
+
+InspectResult inspectRecord(const CaptureRecord& record)
+{
+    InspectResult result;
+    result.capture = record;
+    result.request = record.request;
+    result.report = record.report;
+    // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
+    result.title = QObject::tr("capture %1 (%2)").arg(record.id, record.endpoint);
+    return result;
 }
 
 InspectResult inspectSource(const QString& path, const QString& contentType, const core::Options& limits,
@@ -82,14 +93,12 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
             result.error = why;
             return result;
         }
-        result.request = result.capture->request;
+        const QString folderPath = result.path;
+        result = inspectRecord(*result.capture);
+        result.path = folderPath;
         result.partsFolder = QDir(path).absolutePath(); // part files are named by it, e.g. in curl commands
-        // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
-        result.title = QObject::tr("capture %1 (%2)").arg(result.capture->id, result.capture->endpoint);
-        if (!dir.exists(QStringLiteral("body.raw"))) { // parts only: show what capture.json recorded
-            result.report = result.capture->report;
+        if (!dir.exists(QStringLiteral("body.raw")))    // parts only: show what capture.json recorded
             return result;
-        }
         request.path = dir.filePath(QStringLiteral("body.raw"));
         request.contentType = result.capture->request.contentType.toStdString();
         // The digests the listener reported, so that a part reads the same here (SHA-256 where it had none).

@@ -35,6 +35,10 @@ private:
     std::atomic<bool> m_cancel{false};
 };
 
+// A capture as its record tells it, reading nothing: a folder without body.raw, or a capture that kept no folder
+// (/part-event), which the window opens from the record the listener handed it.
+InspectResult inspectRecord(const CaptureRecord& record);
+
 // Opens any source: a capture folder, a HAR file, a whole HTTP request or a body. Blocking: the worker, the CLI.
 // contentType, when given, names the boundary instead of the request head or a guess. progress may cancel.
 InspectResult inspectSource(const QString& path, const QString& contentType, const core::Options& limits,

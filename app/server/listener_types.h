@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <memory>
 #include <optional>
 
 namespace upin::app {
@@ -111,6 +112,8 @@ struct ForwardTimings {
     QString faultError;
 };
 
+struct CaptureRecord;
+
 struct ListenerEvent {
     // TlsHandshakeFailed: a client on the TLS port that did not complete its handshake (errorDetail says why).
     enum class Kind : uint8_t {
@@ -138,6 +141,9 @@ struct ListenerEvent {
     int partCount = 0;
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
     int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
+    // CaptureFinished of a capture that stores no folder (/part-event, /discard): the record is all there is of
+    // it, for Inspect to show its parts, headers and digests.
+    std::shared_ptr<const CaptureRecord> record;
 };
 
 // How a request came: plain TCP, or TLS and what its handshake agreed (server/tls_handshake.h). capture.json keeps

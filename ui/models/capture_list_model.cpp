@@ -202,6 +202,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.answerStatus = e.answerStatus;
             row.parts = e.partCount;
             row.forward = e.forward;
+            row.record = e.record;
             addLegs(row);
         }
         emit dataChanged(index(i, 0), index(i, ColumnCount - 1));

@@ -37,6 +37,8 @@ public:
         };
         QList<PartSpan> partSpans; // when each part started and ended, then forward mode's legs, for the timeline
         std::optional<app::ForwardTimings> forward; // forward mode: the upstream's answer and the moments
+        // A finished capture that kept no folder (/part-event): its record, which Inspect opens.
+        std::shared_ptr<const app::CaptureRecord> record;
     };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -1,4 +1,5 @@
 #include "views/listen_view.h"
+#include "capture/capture_record.h"
 #include "common/byte_size.h"
 #include "server/tls_advice.h"
 #include "views/elided_label.h"
@@ -252,6 +253,8 @@ void ListenView::openRow(int index)
                    "received is kept in refused.jsonl in the captures folder (and in GET /captures).")
                     .arg(row.endpoint,
                          m_model->data(m_model->index(index, CaptureListModel::State), Qt::DisplayRole).toString()));
+        else if (row.folder.isEmpty() && row.record)
+            emit unstoredCaptureActivated(*row.record); // names, sizes, digests, headers: bytes not kept
         else if (row.folder.isEmpty())
             QMessageBox::information(
                 this, tr("Not stored"),
@@ -278,7 +281,7 @@ void ListenView::showRowMenu(const QPoint& at)
     const CaptureListModel::Row row = m_model->row(source);
     QMenu menu(this);
     QAction* inspect = menu.addAction(tr("Inspect"));
-    inspect->setEnabled(!row.folder.isEmpty());
+    inspect->setEnabled(!row.folder.isEmpty() || row.record);
     QAction* curl = menu.addAction(tr("Copy as curl"));
     curl->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
     QAction* reveal = menu.addAction(tr("Reveal folder"));

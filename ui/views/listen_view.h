@@ -55,8 +55,9 @@ signals:
     void captureFolderChosen(const QString& folder);
     void stopRequested();
     void captureActivated(const QString& folder);
-    void curlRequested(const QString& folder);   // Copy as curl from a row's menu
-    void deleteRequested(const QString& folder); // confirmed; the row is already off the list
+    void unstoredCaptureActivated(const upin::app::CaptureRecord& record); // no folder: its record
+    void curlRequested(const QString& folder);                             // Copy as curl from a row's menu
+    void deleteRequested(const QString& folder);                           // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
     // keepWholeRequests: each request's head and body stored as they came (forward --keep-raw).
     void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port, bool keepWholeRequests);
