@@ -5,6 +5,7 @@
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
+#include "inspect/part_reader.h"
 #include "main_window.h"
 #include "sender/sender.h"
 #include "server/listener.h"
@@ -102,7 +103,7 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     : m_window(window), m_captureDir(std::move(captureDir)), m_inspectLimits(app::inspectLimits()),
       m_listener(new app::Listener(this)), m_forwarder(new app::Listener(this)),
       m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
-      m_bench(onThread<app::ShootoutWorker>(m_benchThread))
+      m_reader(onThread<app::PartReader>(m_readerThread)), m_bench(onThread<app::ShootoutWorker>(m_benchThread))
 {
     qRegisterMetaType<app::InspectResult>();
     qRegisterMetaType<QList<app::PartCopy>>();
@@ -119,7 +120,7 @@ ServiceWiring::~ServiceWiring()
     m_forwarder->stop();
     m_listener->stop();
     m_inspector->cancel();
-    for (QThread* thread : {&m_senderThread, &m_inspectThread, &m_benchThread}) {
+    for (QThread* thread : {&m_senderThread, &m_inspectThread, &m_benchThread, &m_readerThread}) {
         thread->quit();
         thread->wait(); // a running shoot-out finishes first
     }
@@ -352,6 +353,8 @@ void ServiceWiring::connectInspector()
     connect(m_inspector, &app::InspectWorker::partsSaved, view, &InspectView::onPartsSaved);
     connect(m_inspector, &app::InspectWorker::progress, view, &InspectView::setProgress);
     connect(m_inspector, &app::InspectWorker::finished, view, &InspectView::showResult);
+    connect(view, &InspectView::bytesRequested, m_reader, &app::PartReader::read);
+    connect(m_reader, &app::PartReader::bytesRead, view, &InspectView::onBytesRead);
 }
 
 void ServiceWiring::connectShootout()

@@ -1,6 +1,6 @@
 #pragma once
 // The one place where app services meet ui views: it owns the listener and the worker threads (sender, inspect,
-// shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
+// part reader, shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
 // Views never see a service; services never see a widget.
 
 #include "inspect/inspect_types.h"
@@ -17,6 +17,7 @@ namespace upin::app {
 class Listener;
 class Sender;
 class InspectWorker;
+class PartReader;
 class ShootoutWorker;
 } // namespace upin::app
 
@@ -55,9 +56,10 @@ private:
     bool m_curlBusy = false;   // a Copy as curl is being made (set and cleared on the GUI thread)
     app::Listener* m_listener;
     app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
-    QThread m_senderThread, m_inspectThread, m_benchThread;
+    QThread m_senderThread, m_inspectThread, m_benchThread, m_readerThread;
     app::Sender* m_sender;
     app::InspectWorker* m_inspector;
+    app::PartReader* m_reader; // the bytes Inspect's previews show
     app::ShootoutWorker* m_bench;
 };
 

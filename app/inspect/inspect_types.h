@@ -5,6 +5,7 @@
 #include "inspect/har.h"
 
 #include "upin/core/event_recorder.h"
+#include "upin/core/part_decoding.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -48,13 +49,38 @@ struct PartBytes {
     std::shared_ptr<QFile> owner; // keeps a temporary file alive while the bytes are read or copied
 };
 
-// One part to write into a file of its own (Save part / Save all parts).
+// One part to write into a file of its own (Save part / Save all parts), decoded when encoding says so.
 struct PartCopy {
     PartBytes source;
     QString target;
+    core::PartEncoding encoding = core::PartEncoding::Identity;
+};
+
+// What a view wants some bytes for; a reply for a use the view asked again for since is dropped by id.
+enum class ByteUse : uint8_t { Text, Hex, Image, HeaderBlock };
+
+// Some of a source's bytes, asked of the part reader (views read no files).
+struct ByteRequest {
+    quint64 id = 0;
+    ByteUse use = ByteUse::Text;
+    PartBytes source;
+    quint64 offset = 0;
+    qint64 length = 0;
+    core::PartEncoding decode = core::PartEncoding::Identity; // undo the part's transfer encoding (offset 0)
+};
+
+struct ByteReply {
+    quint64 id = 0;
+    ByteUse use = ByteUse::Text;
+    quint64 offset = 0;
+    QByteArray bytes; // what was read (decoded, when decoded), up to the request's length
+    QString error;    // why nothing or not everything came: not kept, or where the encoding is invalid
+    bool decoded = false;
 };
 
 } // namespace upin::app
 
 Q_DECLARE_METATYPE(upin::app::InspectResult)
 Q_DECLARE_METATYPE(QList<upin::app::PartCopy>)
+Q_DECLARE_METATYPE(upin::app::ByteRequest)
+Q_DECLARE_METATYPE(upin::app::ByteReply)

@@ -343,6 +343,16 @@ namespace {
 constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
 } // namespace
 
+const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset, bool withHeaders)
+{
+    for (const auto& part : parts)
+        if (offset >= (withHeaders ? part.offset : part.bodyOffset) && offset <= part.bodyOffset + part.size) {
+            const core::PartSummary* inner = partHolding(part.children, offset, withHeaders);
+            return inner ? inner : &part;
+        }
+    return nullptr;
+}
+
 const std::vector<core::PartSummary>& numberedParts(const InspectResult& source)
 {
     static const std::vector<core::PartSummary> none;

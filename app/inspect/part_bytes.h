@@ -31,6 +31,11 @@ bool copyPartBytes(const PartBytes& where, const QString& target, QString* error
 // "the part's base64 is invalid at byte N of its body: …": the words for a decoder's error.
 QString decodingError(const core::Error& error, core::PartEncoding encoding);
 
+// The innermost part whose body holds a body offset (its end included: an error may point just past the last
+// byte); withHeaders: or whose header block does. Null for a byte in no part (the preamble, a delimiter).
+const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset,
+                                     bool withHeaders = false);
+
 // The parts a user numbers (extract --part N, Copy as curl): the body's top-level parts; for a HAR file, the parts
 // of its first multipart request (none when it has none).
 const std::vector<core::PartSummary>& numberedParts(const InspectResult& source);

@@ -18,6 +18,7 @@
 #include "sender/run_report.h"
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
+#include "support/view_reader.h"
 #include "views/compare_view.h"
 #include "views/elided_label.h"
 #include "views/inspect_view.h"
@@ -387,6 +388,7 @@ TEST_CASE("opening corpus bodies shows the parts the manifest lists", "[ui][insp
         REQUIRE(finished.size() == 1);
         auto result = finished.first().first().value<app::InspectResult>();
         ui::InspectView view;
+        upin::test::ViewReader reader(view);
         view.showResult(result);
         INFO(c["id"].toString().toStdString());
         QJsonArray parts = expect["parts"].toArray();
@@ -452,6 +454,7 @@ TEST_CASE("choosing a diagnostic moves the hex view to its byte", "[ui][inspect]
     worker.open(f.fileName());
     auto result = finished.first().first().value<app::InspectResult>();
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.showResult(result);
     const auto& diagnostics = result.report.diagnostics;
     REQUIRE(view.diagnostics()->count() == int(diagnostics.size()));
@@ -459,8 +462,9 @@ TEST_CASE("choosing a diagnostic moves the hex view to its byte", "[ui][inspect]
     REQUIRE(diagnostics[size_t(row)].offset >= 16);
     view.diagnostics()->setCurrentRow(row);
     const quint64 line = diagnostics[size_t(row)].offset & ~quint64(15);
-    CHECK(view.hex()->toPlainText().contains(QStringLiteral("▶%1").arg(line, 10, 10, QLatin1Char('0'))));
-    CHECK(view.hex()->textCursor().block().text().startsWith("▶")); // the view follows the mark (review)
+    CHECK(view.hex()->toPlainText().contains(QStringLiteral(">%1").arg(line, 8, 16, QLatin1Char('0'))));
+    CHECK(view.hex()->textCursor().block().text().startsWith(">")); // the view follows the mark (review)
+    CHECK(view.hex()->markedOffset() == diagnostics[size_t(row)].offset);
 
     // A part far into the body: its line is where the view is, not below the fold.
     QByteArray far = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + QByteArray(5000, 'x') +
@@ -475,7 +479,7 @@ TEST_CASE("choosing a diagnostic moves the hex view to its byte", "[ui][inspect]
     view.showResult(finished.last().first().value<app::InspectResult>());
     view.tree()->setCurrentIndex(view.model()->index(1, 0)); // part z, at body offset 5000 and more
     QApplication::processEvents();
-    CHECK(view.hex()->textCursor().block().text().startsWith("▶"));
+    CHECK(view.hex()->textCursor().block().text().startsWith(">"));
     const QRect marked = view.hex()->cursorRect();
     CHECK(marked.top() >= 0);
     CHECK(marked.bottom() <= view.hex()->viewport()->height());
@@ -593,6 +597,7 @@ TEST_CASE("HAR files: each request is a node, a multipart one with its parts", "
     worker.open(file.fileName());
     auto result = finished.first().first().value<app::InspectResult>();
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.showResult(result);
     REQUIRE(view.model()->rowCount() == 2); // the JSON request is listed too, without parts
     CHECK(view.model()->rowCount(view.model()->index(0, 0)) == 0);
@@ -617,6 +622,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     QSignalSpy finished(&worker, &app::InspectWorker::finished);
     worker.open(f.onlyCaptureFolder());
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
     view.showResult(finished.first().first().value<app::InspectResult>());
     REQUIRE(view.model()->rowCount() == 3); // the Request row, then the two parts
@@ -644,7 +650,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
           "✓ matches");
     // the raw body was kept, so the part bytes are readable for the previews
-    CHECK(view.hex()->toPlainText().contains("▶"));
+    CHECK(view.hex()->toPlainText().contains(">0000"));
 }
 
 TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field values, Save part, Copy as curl",
@@ -668,13 +674,14 @@ TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field va
     const auto result = finished.first().first().value<app::InspectResult>();
     REQUIRE(result.bodyFile.isEmpty()); // /file-part keeps no raw body: everything below reads part files and values
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
     view.showResult(result);
     REQUIRE(view.model()->rowCount() == 4); // the Request row, then the three parts
 
     view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the photo
     REQUIRE_FALSE(view.image()->pixmap().isNull());
-    CHECK(view.hex()->toPlainText().contains("▶0000000000  ff d8 ff"));
+    CHECK(view.hex()->toPlainText().contains(">00000000  ff d8 ff")); // offsets from the part's first byte
     CHECK(view.hex()->toPlainText().contains("offsets from its first byte"));
     CHECK(view.savePartButton()->isEnabled());
     view.tree()->setCurrentIndex(view.model()->index(2, 0)); // the field, kept inline
@@ -726,6 +733,7 @@ TEST_CASE("a capture whose parts were not all kept says so, and Copy as curl say
     QSignalSpy finished(&worker, &app::InspectWorker::finished);
     worker.open(f.onlyCaptureFolder());
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.showResult(finished.first().first().value<app::InspectResult>());
     view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the part, below the Request row
     CHECK(view.savePartButton()->isEnabled());               // the megabyte that was stored can still be saved
@@ -818,6 +826,7 @@ TEST_CASE("a HAR file with two look-alike requests: each part shows and saves it
     const auto result = finished.first().first().value<app::InspectResult>();
     REQUIRE(result.report.parts.size() == 2);
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.showResult(result);
     for (int request = 0; request < 2; ++request) {
         view.tree()->setCurrentIndex(view.model()->index(0, 0, view.model()->index(request, 0)));
@@ -1126,6 +1135,7 @@ TEST_CASE("Inspect: a binary part says so in Text, and a file that fails clears 
         return finished.first().first().value<app::InspectResult>();
     };
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     QByteArray good = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n\r\n";
     good += QByteArray("\x00\x01\x02\xff\xfe", 5) + " binary\r\n--b--\r\n"; // a 12-byte part
     view.showResult(open("good.bin", good));
@@ -1167,6 +1177,7 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
 {
     QTemporaryDir dir;
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     // A whole request sent chunked, with a trailer field: the Request row says how it came on the wire.
     const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
     const QByteArray wire = "POST /upload?x=1 HTTP/1.1\r\nHost: example.test\r\nContent-Type: multipart/form-data; "
@@ -1200,7 +1211,7 @@ TEST_CASE("Inspect: the Request row shows the request line, fields, framing, cli
     CHECK(text.contains(QStringLiteral("Head:       %1 bytes").arg(headSize)));
     CHECK(text.contains("Client:     not recorded"));
     // Hex shows the file from its request line, chunk sizes included; Save part saves the whole request.
-    CHECK(view.hex()->toPlainText().contains("0000000000  50 4f 53 54 20")); // "POST "
+    CHECK(view.hex()->toPlainText().contains(">00000000  50 4f 53 54 20")); // "POST "
     CHECK(view.savePartButton()->isEnabled());
     const app::PartBytes whole = app::locateRequest(chunked);
     CHECK(app::readPartBytes(whole, 0, wire.size() + 10) == wire);
@@ -1305,6 +1316,7 @@ TEST_CASE("Inspect at 1024 px: a long title elides with the verdict first, and t
     window.show();
     QApplication::processEvents();
     auto* view = window.inspectView();
+    upin::test::ViewReader reader(*view);
     window.tabs()->setCurrentWidget(view);
     view->showResult(inspectFile(f.onlyCaptureFolder()));
     view->tree()->setCurrentIndex(view->model()->index(1, 0)); // the picture
@@ -1339,6 +1351,7 @@ TEST_CASE("Inspect: a part's header line that did not parse shows in Headers, ma
         f.write("--b\r\nContent-Disposition: form-data; name=\"a\"\r\nthis line has no colon\r\n\r\nv\r\n--b--\r\n");
     }
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.showResult(inspectFile(path));
     REQUIRE(view.model()->rowCount() == 1);
     const QStringList rows = headerRows(view.headers());
@@ -1596,6 +1609,7 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     worker.open(row.folder);
     REQUIRE((!opened.isEmpty() || opened.wait(10000)));
     ui::InspectView& inspect = *window.inspectView();
+    upin::test::ViewReader reader(inspect);
     inspect.showResult(opened.first().first().value<app::InspectResult>());
     inspect.tree()->setCurrentIndex(inspect.model()->index(0, 0));
     const QString text = inspect.text()->toPlainText();

@@ -2,6 +2,7 @@
 // an upload's parts beneath it, and a title that counts requests rather than naming one boundary.
 
 #include "support/sample_har.h"
+#include "support/view_reader.h"
 
 #include "inspect/inspect_worker.h"
 #include "views/inspect_view.h"
@@ -24,6 +25,7 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
     file.write(test::sampleHar());
     file.close();
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     QAbstractItemModelTester tester(view.model());
     view.showResult(app::inspectSource(file.fileName(), {}, {}));
     INFO(view.title().toStdString());

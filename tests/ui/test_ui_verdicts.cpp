@@ -6,6 +6,7 @@
 #include "models/capture_list_model.h"
 #include "support/inspect_file.h"
 #include "support/sample_requests.h"
+#include "support/view_reader.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 
@@ -40,6 +41,7 @@ TEST_CASE("Inspect blames a Content-Length that promises more than the file has,
     const QByteArray body = test::wholeMultipartBody();
     const QString file = test::requestShortOfItsLength(dir);
     ui::InspectView view;
+    upin::test::ViewReader reader(view);
     view.showResult(test::inspectFile(file));
     INFO(view.title().toStdString());
     CHECK(view.title().contains(QStringLiteral("13 bytes missing: Content-Length %1, the file has %2 (the body "

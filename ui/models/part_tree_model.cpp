@@ -167,6 +167,11 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         return p.complete
                    ? tr("%1 bytes").arg(p.size)
                    : tr("%1 bytes, incomplete: the part did not arrive whole (or was not all stored)").arg(p.size);
+    if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Filename ||
+                                    index.column() == ContentType || index.column() == Digest))
+        return data(index, Qt::DisplayRole); // the columns elide: the whole value on hover
+    if (role == Qt::ToolTipRole && index.column() == Index && p.transferEncoding)
+        return tr("Content-Transfer-Encoding: %1").arg(text(p.transferEncoding));
     if (role == Qt::ForegroundRole && index.column() == Size && !p.complete)
         return QBrush(QColor(0xc0, 0x1c, 0x28)); // a narrow column: the mark and colour say it, the tooltip why
     if (role == Qt::TextAlignmentRole && (index.column() == BodyOffset || index.column() == Size))

@@ -2,6 +2,7 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "views/elided_label.h"
+#include "views/hex_view.h"
 #include "views/request_text.h"
 
 #include "capture/outcome.h"
@@ -10,87 +11,34 @@
 #include "inspect/part_bytes.h"
 #include "sender/upload_plan.h"
 
-#include <QApplication>
-#include <QClipboard>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QImage>
-#include <QInputDialog>
 #include <QJsonArray>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QStringDecoder>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTextBlock>
-#include <QTextCursor>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 namespace upin::ui {
-
-namespace {
-constexpr qint64 kPreviewBytes = qint64{64} * 1024; // text preview: the first 64 KiB of a part
-constexpr qint64 kHexBytes = 4096;                  // hex view window
-constexpr quint64 kMaxImageBytes = 4u << 20; // decoded on the GUI thread: keep it to what decodes in milliseconds
-
-// The innermost part whose body holds offset (its end included: an error may point just past the last byte);
-// withHeaders: or whose header block does.
-const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts, quint64 offset,
-                                     bool withHeaders = false)
-{
-    for (const auto& part : parts)
-        if (offset >= (withHeaders ? part.offset : part.bodyOffset) && offset <= part.bodyOffset + part.size) {
-            const core::PartSummary* inner = partHolding(part.children, offset, withHeaders);
-            return inner ? inner : &part;
-        }
-    return nullptr;
-}
-
-QString hexDump(const QByteArray& bytes, quint64 startOffset, quint64 mark)
-{
-    QString out;
-    for (qsizetype line = 0; line < bytes.size(); line += 16) {
-        const quint64 at = startOffset + quint64(line);
-        QString hex, ascii;
-        for (qsizetype i = line; i < line + 16; ++i) {
-            if (i < bytes.size()) {
-                unsigned char c = static_cast<unsigned char>(bytes[i]);
-                hex += QStringLiteral("%1 ").arg(c, 2, 16, QLatin1Char('0'));
-                ascii += (c >= 32 && c < 127) ? QChar(c) : QChar(u'.');
-            } else {
-                hex += QStringLiteral("   ");
-            }
-        }
-        const bool marked = mark >= at && mark < at + 16;
-        out += QStringLiteral("%1%2  %3 %4\n")
-                   .arg(marked ? QStringLiteral("▶") : QStringLiteral(" "))
-                   .arg(at, 10, 10, QLatin1Char('0'))
-                   .arg(hex, ascii);
-    }
-    return out;
-}
-} // namespace
 
 InspectView::InspectView(QWidget* parent)
     : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView),
       m_title(new ElidedLabel(tr("Nothing open"))), m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save &part…"))),
       m_saveAll(new QPushButton(tr("Save &all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_hex(new QPlainTextEdit), m_diagnostics(new QListWidget), m_encoding(new QComboBox),
-      m_image(new QLabel), m_copyCurl(new QPushButton(tr("Copy as c&url")))
+      m_text(new QPlainTextEdit), m_hex(new HexView), m_decode(new QCheckBox), m_diagnostics(new QListWidget),
+      m_encoding(new QComboBox), m_image(new QLabel), m_copyCurl(new QPushButton(tr("Copy as c&url")))
 {
     setAcceptDrops(true);
     m_copyCurl->setEnabled(false);
@@ -116,7 +64,18 @@ InspectView::InspectView(QWidget* parent)
     m_tree->setModel(m_model);
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
-    m_tree->header()->setStretchLastSection(true);
+    // Numbers keep their width and the names, types and digest share the rest, elided (the digest whole in its
+    // tooltip and in Copy digest): Size, the digest and Sent stay in view at 1200 px, with no sideways scroll.
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setMinimumSectionSize(40);
+    for (int column = 0; column < PartTreeModel::ColumnCount; ++column)
+        m_tree->header()->setSectionResizeMode(
+            column, column == PartTreeModel::Name || column == PartTreeModel::Filename ||
+                            column == PartTreeModel::ContentType || column == PartTreeModel::Digest
+                        ? QHeaderView::Stretch
+                        : QHeaderView::ResizeToContents);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QTreeView::customContextMenuRequested, this, &InspectView::showPartMenu);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
         if (m_model->isRequest(current))
             showRequest();
@@ -128,22 +87,31 @@ InspectView::InspectView(QWidget* parent)
     m_headers->horizontalHeader()->setStretchLastSection(true);
     m_headers->verticalHeader()->hide();
     m_headers->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    for (auto* view : {m_text, m_hex}) {
-        view->setReadOnly(true);
-        view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    }
-    m_hex->setFont(QFont(QStringLiteral("monospace")));
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     for (const char* name : {"UTF-8", "ISO-8859-1", "UTF-16LE", "UTF-16BE"})
         m_encoding->addItem(QString::fromLatin1(name));
     m_encoding->setToolTip(tr("Text encoding; the part's charset parameter chooses it when present"));
     connect(m_encoding, &QComboBox::currentTextChanged, this, [this] {
-        if (const auto* part = m_model->part(m_tree->currentIndex()))
-            showText(*part);
+        if (m_shownPart && !harEntryOf(*m_shownPart))
+            requestText(*m_shownPart);
+    });
+    m_decode->setVisible(false);
+    connect(m_decode, &QCheckBox::toggled, this, [this] {
+        updateDecodeBox(m_shownPart);
+        if (m_shownPart && !harEntryOf(*m_shownPart))
+            requestText(*m_shownPart);
+        if (m_shownPart)
+            requestImage(*m_shownPart);
     });
     auto* textPage = new QWidget;
     auto* textLayout = new QVBoxLayout(textPage);
     textLayout->setContentsMargins(0, 0, 0, 0);
-    textLayout->addWidget(m_encoding, 0, Qt::AlignLeft);
+    auto* textOptions = new QHBoxLayout;
+    textOptions->addWidget(m_encoding);
+    textOptions->addWidget(m_decode);
+    textOptions->addStretch(1);
+    textLayout->addLayout(textOptions);
     textLayout->addWidget(m_text, 1);
     m_image->setAlignment(Qt::AlignCenter);
     auto* imageScroll = new QScrollArea;
@@ -160,7 +128,7 @@ InspectView::InspectView(QWidget* parent)
                                  : m_result.report.error->offset;
             // The tree follows: the part whose header block or body holds the byte is the one shown; a byte in no
             // part (the preamble, a delimiter) leaves no part or Request row selected over body bytes.
-            if (const core::PartSummary* holder = partHolding(m_model->report().parts, offset, true))
+            if (const core::PartSummary* holder = app::partHolding(m_model->report().parts, offset, true))
                 m_tree->setCurrentIndex(m_model->indexOf(holder));
             else if (m_model->isRequest(m_tree->currentIndex()))
                 m_tree->setCurrentIndex({});
@@ -229,8 +197,6 @@ void InspectView::showResult(const app::InspectResult& result)
     m_model->setReport(result.report, result.request);
     m_model->setSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
     m_tree->expandAll();
-    for (int c = 0; c < PartTreeModel::Digest; ++c)
-        m_tree->resizeColumnToContents(c);
     const auto& r = result.report;
     // The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
     // first: a capture's own state and why, else what the parse found.
@@ -294,15 +260,18 @@ void InspectView::showResult(const app::InspectResult& result)
 
 void InspectView::showPart(const core::PartSummary* part)
 {
+    forgetRequests();
+    m_shownPart = part;
     m_headers->setRowCount(0);
     m_headers->clearSpans();
     m_text->setFont(font());
     m_encoding->setVisible(true);
     m_text->clear();
     m_partBytes = {};
+    updateDecodeBox(part);
     if (!part) { // nothing selected (or nothing opened): no preview of an earlier part stays behind
         m_savePart->setEnabled(false);
-        m_hex->clear();
+        m_hex->showMessage({});
         m_image->setPixmap({});
         m_image->setText({});
         return;
@@ -332,6 +301,7 @@ void InspectView::showPart(const core::PartSummary* part)
     const QString type = QString::fromStdString(part->contentType.value_or("")).toLower();
     qsizetype charset = type.indexOf(QLatin1String("charset="));
     if (charset >= 0) {
+        QSignalBlocker quiet(m_encoding); // the text is asked for once, below
         int index = m_encoding->findText(
             type.mid(charset + 8).section(QLatin1Char(';'), 0, 0).remove(QLatin1Char('"')).trimmed(),
             Qt::MatchFixedString);
@@ -351,30 +321,9 @@ void InspectView::showPart(const core::PartSummary* part)
         m_encoding->setVisible(false);
         m_text->setPlainText(describeHarEntry(*entry, *part));
     } else {
-        showText(*part);
+        requestText(*part);
     }
-    QImage image;
-    if (type.startsWith(QLatin1String("image/")) && part->size <= kMaxImageBytes)
-        image = QImage::fromData(app::readPartBytes(m_partBytes, 0, qint64(part->size)));
-    if (image.isNull()) {
-        m_image->setPixmap({});
-        m_image->setToolTip({});
-        m_image->setText(!m_partBytes.missing.isEmpty() ? tr("(%1)").arg(m_partBytes.missing)
-                         : !type.startsWith(QLatin1String("image/"))
-                             ? tr("(not an image: %1)").arg(type.isEmpty() ? tr("no Content-Type") : type)
-                         : part->size > kMaxImageBytes ? tr("(image larger than 4 MiB: save it to view it)")
-                                                       : tr("(%1 that does not decode)").arg(type));
-    } else {
-        m_image->setText({});
-        // Icons are often 16 px: show small images enlarged, pixel for pixel, with their real size in the tooltip.
-        const int factor = std::max(1, 128 / std::max(1, std::max(image.width(), image.height())));
-        m_image->setPixmap(
-            QPixmap::fromImage(image.scaled(image.size() * factor, Qt::KeepAspectRatio, Qt::FastTransformation)));
-        m_image->setToolTip(tr("%1 x %2 px%3")
-                                .arg(image.width())
-                                .arg(image.height())
-                                .arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
-    }
+    requestImage(*part);
     showHexAt(part->bodyOffset);
 }
 
@@ -385,43 +334,6 @@ const app::HarEntry* InspectView::harEntryOf(const core::PartSummary& part) cons
         if (&nodes[size_t(i)] == &part)
             return &m_result.harEntries[i];
     return nullptr;
-}
-
-void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
-{
-    // The header block is at most Options::maxHeaderBytes (16 KiB by default); read once when a line is shown.
-    QByteArray block;
-    bool blockRead = false;
-    for (const auto& d : m_result.report.diagnostics) {
-        if (d.offset < part.offset || d.offset >= part.bodyOffset)
-            continue;
-        if (!blockRead) {
-            block = app::readPartBytes(m_wholeBody, part.offset, qint64(part.bodyOffset - part.offset));
-            blockRead = true;
-        }
-        QString line = tr("(the line at byte %1; this source did not keep the raw header bytes)").arg(d.offset);
-        if (!block.isEmpty()) {
-            const qsizetype at = qsizetype(d.offset - part.offset);
-            const qsizetype start = block.lastIndexOf('\n', at > 0 ? at - 1 : 0) + 1;
-            const qsizetype end = block.indexOf('\n', at);
-            QByteArray bytes = block.mid(start, (end < 0 ? block.size() : end) - start);
-            if (bytes.endsWith('\r'))
-                bytes.chop(1);
-            line = app::printable(QString::fromUtf8(bytes));
-        }
-        const int row = m_headers->rowCount();
-        m_headers->insertRow(row);
-        auto* mark = new QTableWidgetItem(tr("⚠ not parsed"));
-        auto* value = new QTableWidgetItem(line);
-        for (auto* item : {mark, value}) {
-            item->setForeground(QColor(0xc0, 0x1c, 0x28));
-            item->setToolTip(tr("byte %1: %2 — %3 (the line was left out of the part's headers)")
-                                 .arg(d.offset)
-                                 .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));
-        }
-        m_headers->setItem(row, 0, mark);
-        m_headers->setItem(row, 1, value);
-    }
 }
 
 void InspectView::showRequest()
@@ -455,201 +367,6 @@ void InspectView::showRequest()
             : tr("head.raw, then body.raw as one chunk (sent as %1)")
                   .arg(countOf(qint64(m_result.request.chunks.value_or(0)), tr("chunk"), tr("chunks")));
     showHex(m_partBytes, 0, m_partBytes.missing.isEmpty() ? note : QString());
-}
-
-void InspectView::showText(const core::PartSummary& part)
-{
-    if (!m_partBytes.missing.isEmpty()) {
-        m_text->setPlainText(tr("(%1)").arg(m_partBytes.missing));
-        return;
-    }
-    const QByteArray preview = app::readPartBytes(m_partBytes, 0, std::min<qint64>(qint64(part.size), kPreviewBytes));
-    auto encoding = QStringConverter::encodingForName(m_encoding->currentText().toLatin1().constData());
-    QStringDecoder decoder(encoding.value_or(QStringConverter::Utf8));
-    QString text = decoder.decode(preview);
-    // Bytes that are not text in the chosen encoding would show as a jumble of replacement marks.
-    const bool utf16 = m_encoding->currentText().startsWith(QLatin1String("UTF-16"));
-    if (decoder.hasError() || (!utf16 && preview.contains('\0'))) {
-        m_text->setPlainText(tr("(binary, %1 bytes: see Hex, or choose another encoding)").arg(part.size));
-        return;
-    }
-    if (m_partBytes.available < part.size && qint64(m_partBytes.available) < kPreviewBytes)
-        text += tr("\n… (only the first %1 of %2 bytes were kept)").arg(m_partBytes.available).arg(part.size);
-    else if (qint64(part.size) > kPreviewBytes)
-        text += tr("\n… (first 64 KiB shown)");
-    m_text->setPlainText(text);
-}
-
-void InspectView::rememberSentHashes(const QString& captureId, const QStringList& hashes)
-{
-    m_sentHashes.insert(captureId, hashes);
-    if (m_result.capture && m_result.capture->id == captureId)
-        m_model->setSentHashes(hashes);
-}
-
-QString InspectView::curlBlocker() const
-{
-    if (m_result.capture) { // a capture's plan reads nothing: made now to check it
-        QString why;
-        return app::resendPlanFor(m_result, m_listenerBase, {}, &why) ? QString() : why;
-    }
-    // Any other source is checked from its report; its parts are written out when asked (they may be large), off
-    // this thread.
-    return app::whyPartsCannotBeResent(m_result);
-}
-
-void InspectView::copyAsCurl()
-{
-    if (m_result.capture) {
-        QString why;
-        // To this listener, on the port it has now (the one that stored the capture may be gone).
-        if (auto plan = app::resendPlanFor(m_result, m_listenerBase, {}, &why)) {
-            QApplication::clipboard()->setText(plan->toCurl());
-            showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
-                                 .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
-        } else {
-            showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
-        }
-        return;
-    }
-    showStatus(this, tr("Writing the parts a curl command sends…"));
-    emit copyCurlRequested(m_result);
-}
-
-void InspectView::askForBoundary()
-{
-    bool ok = false;
-    QString value = QInputDialog::getText(
-        this, tr("Boundary needed"),
-        tr("No delimiter line was found at the start of %1.\nEnter its Content-Type header value or just "
-           "the boundary:")
-            .arg(m_result.title),
-        QLineEdit::Normal, QStringLiteral("multipart/form-data; boundary="), &ok);
-    if (!ok || value.trimmed().isEmpty())
-        return;
-    if (!value.contains(QLatin1Char('/')))
-        value = QStringLiteral("multipart/form-data; boundary=") + value.trimmed();
-    emit openRequested(m_result.path, value);
-}
-
-void InspectView::showHexAt(quint64 bodyOffset)
-{
-    if (m_wholeBody.available > 0) {
-        showHex(m_wholeBody, bodyOffset, {});
-    } else if (const core::PartSummary* holder = partHolding(m_result.report.parts, bodyOffset)) {
-        showHex(app::locatePart(m_result, *holder), bodyOffset - holder->bodyOffset,
-                tr("part %1, offsets from its first byte (no whole body was kept); body offset %2 is %3 here")
-                    .arg(holder->index)
-                    .arg(bodyOffset)
-                    .arg(bodyOffset - holder->bodyOffset));
-    } else {
-        m_hex->setPlainText(
-            tr("(body offset %1 is not inside a kept part, and no whole body was kept)").arg(bodyOffset));
-    }
-    if (sender() == m_diagnostics)
-        m_tabs->setCurrentWidget(m_hex);
-}
-
-void InspectView::showHex(const app::PartBytes& source, quint64 at, const QString& note)
-{
-    const quint64 start = at > quint64(kHexBytes / 4) ? (at - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
-    const QByteArray window = app::readPartBytes(source, start, kHexBytes);
-    QString text = !source.missing.isEmpty() ? tr("(%1)").arg(source.missing)
-                   : window.isEmpty()        ? tr("(no bytes at offset %1)").arg(at)
-                                             : hexDump(window, start, at);
-    m_hex->setPlainText(note.isEmpty() ? text : QStringLiteral("# %1\n%2").arg(note, text));
-    // The marked line in the middle of the view: the window starts up to 1 KiB before it, past what shows.
-    if (!window.isEmpty()) {
-        const int line = int((at - start) / 16) + (note.isEmpty() ? 0 : 1);
-        m_hex->setTextCursor(QTextCursor(m_hex->document()->findBlockByNumber(line)));
-        m_hex->centerCursor();
-    }
-}
-
-void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
-{
-    QList<app::PartCopy> copies;
-    QStringList partial;
-    for (const auto& [part, target] : targets) {
-        copies.append({app::locatePart(m_result, m_model->report(), *part), target});
-        if (!part->complete || copies.last().source.available < part->size)
-            partial << QFileInfo(target).fileName();
-    }
-    startSaving(copies, partial);
-}
-
-void InspectView::startSaving(const QList<app::PartCopy>& copies, const QStringList& partial)
-{
-    m_partialSaves = partial;
-    // What the status bar names when it is done: the file, or how many went into which folder.
-    m_saving = copies.size() == 1 ? QDir::toNativeSeparators(copies.first().target)
-                                  : tr("%1 parts into %2")
-                                        .arg(copies.size())
-                                        .arg(QDir::toNativeSeparators(QFileInfo(copies.first().target).path()));
-    m_savePart->setEnabled(false);
-    m_saveAll->setEnabled(false);
-    m_titleBeforeSave = m_title->fullText();
-    m_title->setFullText(tr("Saving %1…").arg(m_saving));
-    emit savePartsRequested(copies);
-}
-
-void InspectView::onPartsSaved(int count, const QStringList& failures)
-{
-    m_savePart->setEnabled(m_partBytes.missing.isEmpty() && m_tree->currentIndex().isValid());
-    m_saveAll->setEnabled(true);
-    if (m_title->fullText().startsWith(tr("Saving"))) // not when another file was opened meanwhile
-        m_title->setFullText(m_titleBeforeSave);
-    if (failures.isEmpty())
-        showStatus(this, tr("Saved %1").arg(m_saving.isEmpty() ? countOf(count, tr("part"), tr("parts")) : m_saving));
-    if (failures.isEmpty() && !m_partialSaves.isEmpty()) // written, but the user should know they are not whole
-        QMessageBox::information(this, tr("Save parts"),
-                                 tr("Saved. These parts did not arrive whole, so their files hold only the bytes "
-                                    "that were kept:\n%1")
-                                     .arg(m_partialSaves.join(QLatin1Char('\n'))));
-    if (!failures.isEmpty())
-        QMessageBox::warning(this, tr("Save parts"),
-                             tr("%1 of %2 parts could not be written:\n%3")
-                                 .arg(failures.size())
-                                 .arg(count)
-                                 .arg(failures.join(QLatin1Char('\n'))));
-}
-
-void InspectView::savePart()
-{
-    if (m_model->isRequest(m_tree->currentIndex())) {
-        const bool bodyOnly = m_result.capture && m_partBytes.before.isEmpty(); // no head.raw kept
-        const QString target =
-            QFileDialog::getSaveFileName(this, bodyOnly ? tr("Save the body") : tr("Save the request"),
-                                         bodyOnly ? QStringLiteral("body.bin") : QStringLiteral("request.http"));
-        if (target.isEmpty())
-            return;
-        startSaving({{m_partBytes, target}}, {});
-        return;
-    }
-    const core::PartSummary* part = m_model->part(m_tree->currentIndex());
-    if (!part)
-        return;
-    QString suggested =
-        QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
-    QString target = QFileDialog::getSaveFileName(this, tr("Save part"), suggested);
-    if (!target.isEmpty())
-        saveParts({{part, target}});
-}
-
-void InspectView::saveAllParts()
-{
-    QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into"));
-    if (dir.isEmpty())
-        return;
-    QList<QPair<const core::PartSummary*, QString>> targets;
-    for (const auto& part : m_model->report().parts) {
-        if (!app::locatePart(m_result, m_model->report(), part).missing.isEmpty())
-            continue; // not kept: nothing to save
-        QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
-        targets.append(
-            {&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
-    }
-    saveParts(targets);
 }
 
 } // namespace upin::ui

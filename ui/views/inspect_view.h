@@ -1,14 +1,21 @@
 #pragma once
-// Inspect: the parts of a capture or an opened file as a tree, the selected part's headers, text and hex
-// previews read lazily from disk (fine for multi-GB bodies), and the diagnostics, where choosing one moves the hex
-// view to its byte. Save part / Save all parts ask the inspect worker to copy from disk, in pieces.
+// Inspect: the parts of a capture or an opened file as a tree, the selected part's headers, text, image and hex
+// previews, and the diagnostics, where choosing one moves the hex view to its byte. The view reads no file: it asks
+// for the bytes each preview shows (bytesRequested, at most 64 KiB of text, a 4 KiB hex page, a 4 MiB image) and
+// shows "reading…" until onBytesRead brings them; Save part / Save all parts ask the inspect worker to copy from
+// disk, in pieces. A part sent base64 or quoted-printable previews and saves decoded when the user asks.
+// (inspect_view.cpp: layout and the opened source; inspect_preview.cpp: the previews; inspect_actions.cpp: saving,
+// Copy as curl and the parts' context menu.)
 
 #include "inspect/inspect_types.h"
 #include "models/part_tree_model.h"
+#include "views/hex_view.h"
 
 #include <QWidget>
 
-class QLabel;
+#include <array>
+
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -23,6 +30,7 @@ class QTreeView;
 namespace upin::ui {
 
 class ElidedLabel;
+class HexView;
 
 class InspectView final : public QWidget {
     Q_OBJECT
@@ -31,7 +39,8 @@ public:
     PartTreeModel* model() const { return m_model; }
     QTreeView* tree() const { return m_tree; }
     QListWidget* diagnostics() const { return m_diagnostics; }
-    QPlainTextEdit* hex() const { return m_hex; }
+    HexView* hex() const { return m_hex; }
+    QCheckBox* decodeBox() const { return m_decode; }
     QTableWidget* headers() const { return m_headers; }
     QPlainTextEdit* text() const { return m_text; }
     QLabel* image() const { return m_image; }
@@ -50,8 +59,10 @@ public slots:
     void rememberSentHashes(const QString& captureId, const QStringList& hashes);
     void setListenerBase(const QString& base) { m_listenerBase = base; }
     void onPartsSaved(int count, const QStringList& failures);
+    void onBytesRead(const upin::app::ByteReply& reply);
 
 signals:
+    void bytesRequested(const upin::app::ByteRequest& request);          // answered by onBytesRead
     void openRequested(const QString& path, const QString& contentType); // contentType empty: from the file
     void cancelRequested();
     void savePartsRequested(const QList<upin::app::PartCopy>& copies);
@@ -65,10 +76,25 @@ private:
     const app::HarEntry* harEntryOf(const core::PartSummary& part) const; // a HAR file's request node, or null
     // Header lines of this part that did not parse, from the diagnostics inside its header block.
     void addUnparsedHeaderLines(const core::PartSummary& part);
-    void showText(const core::PartSummary& part);
     void askForBoundary();
     void copyAsCurl();
-    void showHex(const app::PartBytes& source, quint64 at, const QString& note);
+    // Asks for bytes for one use; the reply of an earlier request for the same use is dropped when it comes.
+    void requestBytes(app::ByteUse use, const app::PartBytes& source, quint64 offset, qint64 length,
+                      core::PartEncoding decode = core::PartEncoding::Identity);
+    void forgetRequests();                           // replies still to come for an earlier selection are dropped
+    void requestText(const core::PartSummary& part); // decoded when the Decode box is ticked
+    void requestImage(const core::PartSummary& part);
+    void addUnparsedRows(const core::PartSummary& part, const QByteArray& block);
+    void showText(const app::ByteReply& reply);
+    void showImage(const app::ByteReply& reply);
+    void showHexPage(const app::ByteReply& reply);
+    void showHeaderBlock(const app::ByteReply& reply);
+    void showHex(const app::PartBytes& source, quint64 at, const QString& note, const QList<HexRange>& ranges = {});
+    QList<HexRange> partRanges(const core::PartSummary& part, bool partRelative) const;
+    core::PartEncoding shownEncoding(const core::PartSummary& part) const; // what the Decode box undoes, if ticked
+    void updateDecodeBox(const core::PartSummary* part);
+    void showPartMenu(const QPoint& at);
+    void copyDigest();
     // Why Copy as curl cannot re-send this capture; empty when it can.
     QString curlBlocker() const;
     // Asks the worker to write parts out (a part may be gigabytes); onPartsSaved reports back.
@@ -88,7 +114,8 @@ private:
     QTabWidget* m_tabs;
     QTableWidget* m_headers;
     QPlainTextEdit* m_text;
-    QPlainTextEdit* m_hex;
+    HexView* m_hex;
+    QCheckBox* m_decode;
     QListWidget* m_diagnostics;
     QComboBox* m_encoding;
     QLabel* m_image;
@@ -101,6 +128,14 @@ private:
     QString m_titleBeforeSave;
     QStringList m_partialSaves; // file names of the parts being saved that are not whole
     QString m_saving;           // what is being saved, as the status bar will name it
+    quint64 m_lastRequestId = 0;
+    std::array<quint64, 4> m_wanted{}; // by ByteUse: the request whose reply is shown; 0: none
+    const core::PartSummary* m_shownPart = nullptr;
+    struct HexPage {
+        quint64 at = 0;
+        QString note;
+        QList<HexRange> ranges;
+    } m_hexPage; // what the hex reply on its way is for
 };
 
 } // namespace upin::ui

@@ -1,0 +1,269 @@
+// Inspect reads no files on the GUI thread, and its parts read as in the tools people know (issue 23, items 8
+// and 15): hex offsets with the selected part shaded, columns that fit, a context menu, decoded transfer
+// encodings, and /part-event captures, which keep no bytes, opened from their record.
+
+#include "app/listener_fixture.h"
+#include "main_window.h"
+#include "service_wiring.h"
+#include "support/inspect_file.h"
+#include "support/view_reader.h"
+#include "views/hex_view.h"
+#include "views/inspect_view.h"
+#include "views/listen_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QBuffer>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QCryptographicHash>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+#include <QTextBlock>
+#include <QTimer>
+#include <QTreeView>
+
+using namespace upin;
+
+namespace {
+
+QByteArray tinyPng()
+{
+    QImage image(40, 30, QImage::Format_RGB32);
+    image.fill(QColor(0x20, 0x80, 0xc0));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return png;
+}
+
+// A mail client's form: a PNG in base64 broken into lines, a note in quoted-printable, a plain field.
+QByteArray encodedForm(const QByteArray& png)
+{
+    QByteArray base64 = png.toBase64();
+    for (qsizetype at = 76; at < base64.size(); at += 78)
+        base64.insert(at, "\r\n");
+    return "--B\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"dot.png\"\r\nContent-Type: image/png\r\n"
+           "Content-Transfer-Encoding: base64\r\n\r\n" +
+           base64 +
+           "\r\n--B\r\nContent-Disposition: form-data; name=\"note\"\r\nContent-Type: text/plain; charset=utf-8\r\n"
+           "Content-Transfer-Encoding: quoted-printable\r\n\r\ncaf=C3=A9 =3D long =\r\nline\r\n--B\r\n"
+           "Content-Disposition: form-data; name=\"plain\"\r\n\r\nas is\r\n--B--\r\n";
+}
+
+QString writeBody(QTemporaryDir& dir, const QByteArray& body)
+{
+    QFile file(dir.filePath("form.bin"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(body);
+    return file.fileName();
+}
+
+} // namespace
+
+TEST_CASE("Inspect asks for the bytes it shows and reads no file itself, and drops a late answer for a part left",
+          "[ui][inspect][async]")
+{
+    QTemporaryDir dir;
+    ui::InspectView view; // no reader: every request waits, as it would behind a slow disk
+    QSignalSpy asked(&view, &ui::InspectView::bytesRequested);
+    view.showResult(test::inspectFile(writeBody(dir, encodedForm(tinyPng()))));
+    REQUIRE(view.model()->rowCount() == 3);
+    CHECK(view.text()->toPlainText() == "(reading…)");
+    CHECK(view.hex()->toPlainText() == "(reading…)");
+    CHECK(view.image()->text() == "(reading…)");
+    REQUIRE(asked.size() >= 3); // text, image, hex of the first part
+    const auto firstText = asked.first().first().value<app::ByteRequest>();
+    CHECK(firstText.use == app::ByteUse::Text);
+    view.tree()->setCurrentIndex(view.model()->index(2, 0)); // "plain", before the first answer came
+    view.onBytesRead(app::readBytes(firstText));             // late: the photo's text must not show for "plain"
+    CHECK(view.text()->toPlainText() == "(reading…)");
+    for (const auto& call : asked.mid(asked.size() - 2)) // what "plain" asked: its text and its hex page
+        view.onBytesRead(app::readBytes(call.first().value<app::ByteRequest>()));
+    CHECK(view.text()->toPlainText() == "as is");
+    CHECK(view.hex()->markedOffset() == view.model()->report().parts[2].bodyOffset);
+}
+
+TEST_CASE("the hex view: hex offsets, the selected part's header and body shaded, the offset in decimal on hover",
+          "[ui][inspect][hex]")
+{
+    QTemporaryDir dir;
+    ui::InspectView view;
+    test::ViewReader reader(view);
+    view.resize(1200, 800);
+    view.show();
+    view.showResult(test::inspectFile(writeBody(dir, encodedForm(tinyPng()))));
+    view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the note
+    const auto& note = view.model()->report().parts[1];
+    const auto ranges = view.hex()->shadedRanges();
+    REQUIRE(ranges.size() == 2);
+    CHECK(ranges[0].header);
+    CHECK(ranges[0].from == note.offset);
+    CHECK(ranges[0].to == note.bodyOffset);
+    CHECK_FALSE(ranges[1].header);
+    CHECK(ranges[1].from == note.bodyOffset);
+    CHECK(ranges[1].to == note.bodyOffset + note.size);
+    CHECK(view.hex()->extraSelections().size() >= 4); // hex and text columns of each shaded line, and the mark
+    CHECK(view.hex()->markedOffset() == note.bodyOffset);
+    // Offsets in hexadecimal, eight digits; the marked line has '>' in a column of its own, every line as wide.
+    const QString line = QStringLiteral(">%1  ").arg(note.bodyOffset & ~quint64(15), 8, 16, QLatin1Char('0'));
+    CHECK(view.hex()->toPlainText().contains(line));
+    const QStringList lines = view.hex()->toPlainText().split('\n', Qt::SkipEmptyParts);
+    for (const QString& l : lines.mid(0, lines.size() - 1))
+        CHECK(l.size() == lines.first().size());
+    // The tooltip of the body's first byte: its offset in hex and decimal, and what it belongs to.
+    const quint64 firstLine = lines.first().mid(1, 8).toULongLong(nullptr, 16);
+    QTextCursor cursor(view.hex()->document()->findBlockByNumber(int((note.bodyOffset - firstLine) / 16)));
+    cursor.setPosition(cursor.block().position() + 1 + 8 + 2 + 3 * int(note.bodyOffset % 16) + 1);
+    const QString tip = view.hex()->toolTipAt(view.hex()->cursorRect(cursor).center());
+    CHECK(tip.startsWith(QStringLiteral("offset 0x%1 = %2").arg(note.bodyOffset, 0, 16).arg(note.bodyOffset)));
+    CHECK(tip.contains("part 1 (note) body, its byte 0"));
+}
+
+TEST_CASE("Inspect at 1200 px: Size, the digest and Sent are in view, names elide and numbers do not",
+          "[ui][inspect][layout]")
+{
+    test::ListenerFixture f;
+    REQUIRE(test::curl({"-F",
+                        "photo=@" + f.file("a-long-name-for-a-photo-taken-on-holiday-by-the-sea.png",
+                                           test::randomBytes(5000, 3)),
+                        "-F", "note=hello", f.url("/file-part")})
+                .status == 200);
+    ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    auto* view = window.inspectView();
+    test::ViewReader reader(*view);
+    window.tabs()->setCurrentWidget(view);
+    view->showResult(test::inspectFile(f.onlyCaptureFolder()));
+    QApplication::processEvents();
+    QTreeView* tree = view->tree();
+    CHECK(tree->horizontalScrollBar()->maximum() == 0); // no sideways scroll
+    auto* header = tree->header();
+    const int viewport = tree->viewport()->width();
+    for (int column : {ui::PartTreeModel::Size, ui::PartTreeModel::Digest, ui::PartTreeModel::Sent}) {
+        INFO(column);
+        CHECK(header->sectionViewportPosition(column) + header->sectionSize(column) <= viewport);
+    }
+    auto textWidth = [&](int row, int column) {
+        return tree->fontMetrics().horizontalAdvance(
+            view->model()->data(view->model()->index(row, column), Qt::DisplayRole).toString());
+    };
+    for (int row = 1; row < view->model()->rowCount(); ++row)
+        for (int column : {ui::PartTreeModel::BodyOffset, ui::PartTreeModel::Size})
+            CHECK(header->sectionSize(column) >= textWidth(row, column)); // numbers whole
+    // The digest elides, and is whole in its tooltip.
+    const QModelIndex digest = view->model()->index(1, ui::PartTreeModel::Digest);
+    CHECK(header->sectionSize(ui::PartTreeModel::Digest) < textWidth(1, ui::PartTreeModel::Digest));
+    CHECK(view->model()->data(digest, Qt::ToolTipRole).toString().size() == 64);
+}
+
+TEST_CASE("right-click on a part offers Save part, Copy digest, Copy as curl and Show in hex", "[ui][inspect][menu]")
+{
+    QTemporaryDir dir;
+    ui::InspectView view;
+    test::ViewReader reader(view);
+    view.resize(1200, 800);
+    view.show();
+    view.showResult(test::inspectFile(writeBody(dir, encodedForm(tinyPng()))));
+    QStringList offered;
+    QTimer::singleShot(0, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        REQUIRE(menu);
+        for (QAction* action : menu->actions())
+            if (action->isEnabled())
+                offered << action->text();
+        for (QAction* action : menu->actions())
+            if (action->text() == "Copy digest")
+                action->trigger();
+        menu->close();
+    });
+    const QRect row = view.tree()->visualRect(view.model()->index(2, 0)); // "plain"
+    emit view.tree()->customContextMenuRequested(row.center());
+    CHECK(offered == QStringList{"Save part…", "Copy digest", "Copy as curl", "Show in hex"});
+    CHECK(view.model()->part(view.tree()->currentIndex())->name == "plain"); // the menu acts on the row clicked
+    CHECK(QApplication::clipboard()->text().toStdString() == view.model()->report().parts[2].digest);
+}
+
+TEST_CASE("a base64 or quoted-printable part previews decoded on request, and says which bytes it shows",
+          "[ui][inspect][decoding]")
+{
+    QTemporaryDir dir;
+    const QByteArray png = tinyPng();
+    REQUIRE_FALSE(png.isEmpty());
+    ui::InspectView view;
+    test::ViewReader reader(view);
+    view.showResult(test::inspectFile(writeBody(dir, encodedForm(png))));
+    QCheckBox* decode = view.decodeBox();
+    view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the photo, in base64
+    CHECK_FALSE(decode->isHidden());
+    CHECK(decode->text() == "Decode base64 (showing the bytes as received)");
+    CHECK(view.image()->pixmap().isNull()); // base64 text is no PNG
+    CHECK(view.text()->toPlainText().startsWith(QString::fromLatin1(png.toBase64().left(40))));
+    decode->setChecked(true);
+    CHECK(decode->text() == "Decode base64 (showing the decoded bytes)");
+    CHECK_FALSE(view.image()->pixmap().isNull());
+    CHECK(view.hex()->toPlainText().contains(
+        QString::fromLatin1(png.toBase64().left(4).toHex(' ')))); // Hex stays the bytes as received
+    view.tree()->setCurrentIndex(view.model()->index(1, 0));      // the note, quoted-printable
+    CHECK(decode->text() == "Decode quoted-printable (showing the decoded bytes)");
+    CHECK(view.text()->toPlainText() == QString::fromUtf8("café = long line"));
+    decode->setChecked(false);
+    CHECK(view.text()->toPlainText() == "caf=C3=A9 =3D long =\nline"); // the line break as the text view shows it
+    view.tree()->setCurrentIndex(view.model()->index(2, 0));           // no coding: no box
+    CHECK(decode->isHidden());
+}
+
+TEST_CASE("a /part-event capture opens in Inspect from its record: names, sizes, digests, headers, no bytes",
+          "[ui][inspect][listen]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    test::ViewReader reader(*window.inspectView()); // answered at once, as well as on the reader's thread
+    quint16 port = 0;
+    for (quint16 candidate = 18500; candidate < 18600 && !port; ++candidate)
+        if (wiring.startListener(candidate))
+            port = candidate;
+    REQUIRE(port != 0);
+    const QByteArray photo = test::randomBytes(3000, 4);
+    QFile file(dir.filePath("photo.bin"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(photo);
+    file.close();
+    QProcess curl;
+    curl.start("curl", {"-s", "-F", "photo=@" + file.fileName(), "-F", "note=hi",
+                        QStringLiteral("http://127.0.0.1:%1/part-event").arg(port)});
+    auto* table = window.listenView()->findChild<QTableView*>();
+    REQUIRE(table);
+    const auto* model = window.listenView()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 1 && model->row(0).record, 10000);
+    curl.waitForFinished();
+    table->setCurrentIndex(table->model()->index(0, 0));
+    QTest::keyClick(table, Qt::Key_Return);
+    ui::InspectView* inspect = window.inspectView();
+    CHECK(window.tabs()->currentWidget() == inspect);
+    CHECK(inspect->title().contains("(/part-event)"));
+    REQUIRE(inspect->model()->rowCount() == 3); // the request, photo, note
+    CHECK(inspect->model()->data(inspect->model()->index(1, ui::PartTreeModel::Name), Qt::DisplayRole) == "photo");
+    CHECK(inspect->model()->data(inspect->model()->index(1, ui::PartTreeModel::Digest), Qt::DisplayRole).toString() ==
+          QString::fromLatin1(QCryptographicHash::hash(photo, QCryptographicHash::Sha256).toHex()));
+    inspect->tree()->setCurrentIndex(inspect->model()->index(1, 0));
+    CHECK(inspect->headers()->rowCount() >= 1);
+    CHECK(inspect->text()->toPlainText().contains("/part-event keeps no part bytes, only their sizes and hashes"));
+    CHECK_FALSE(inspect->savePartButton()->isEnabled());
+}

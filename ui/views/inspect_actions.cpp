@@ -1,0 +1,203 @@
+// InspectView's actions on what is open: Save part / Save all parts (written by the inspect worker, decoded when
+// the Decode box is ticked), Copy as curl, Copy digest, the parts' context menu, asking for a boundary.
+
+#include "views/inspect_view.h"
+
+#include "common/qt_text.h"
+#include "inspect/part_bytes.h"
+#include "sender/upload_plan.h"
+#include "views/elided_label.h"
+#include "views/status_line.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTreeView>
+
+namespace upin::ui {
+
+void InspectView::rememberSentHashes(const QString& captureId, const QStringList& hashes)
+{
+    m_sentHashes.insert(captureId, hashes);
+    if (m_result.capture && m_result.capture->id == captureId)
+        m_model->setSentHashes(hashes);
+}
+
+QString InspectView::curlBlocker() const
+{
+    if (m_result.capture) { // a capture's plan reads nothing: made now to check it
+        QString why;
+        return app::resendPlanFor(m_result, m_listenerBase, {}, &why) ? QString() : why;
+    }
+    // Any other source is checked from its report; its parts are written out when asked (they may be large), off
+    // this thread.
+    return app::whyPartsCannotBeResent(m_result);
+}
+
+void InspectView::copyAsCurl()
+{
+    if (m_result.capture) {
+        QString why;
+        // To this listener, on the port it has now (the one that stored the capture may be gone).
+        if (auto plan = app::resendPlanFor(m_result, m_listenerBase, {}, &why)) {
+            QApplication::clipboard()->setText(plan->toCurl());
+            showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
+                                 .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
+        } else {
+            showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
+        }
+        return;
+    }
+    showStatus(this, tr("Writing the parts a curl command sends…"));
+    emit copyCurlRequested(m_result);
+}
+
+void InspectView::askForBoundary()
+{
+    bool ok = false;
+    QString value = QInputDialog::getText(
+        this, tr("Boundary needed"),
+        tr("No delimiter line was found at the start of %1.\nEnter its Content-Type header value or just "
+           "the boundary:")
+            .arg(m_result.title),
+        QLineEdit::Normal, QStringLiteral("multipart/form-data; boundary="), &ok);
+    if (!ok || value.trimmed().isEmpty())
+        return;
+    if (!value.contains(QLatin1Char('/')))
+        value = QStringLiteral("multipart/form-data; boundary=") + value.trimmed();
+    emit openRequested(m_result.path, value);
+}
+
+void InspectView::copyDigest()
+{
+    const core::PartSummary* part = m_model->part(m_tree->currentIndex());
+    if (!part || part->digest.empty())
+        return;
+    QApplication::clipboard()->setText(QString::fromStdString(part->digest));
+    showStatus(this, tr("Copied part %1's %2")
+                         .arg(part->index)
+                         .arg(m_model->headerData(PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString()));
+}
+
+void InspectView::showPartMenu(const QPoint& at)
+{
+    const QModelIndex index = m_tree->indexAt(at);
+    if (!index.isValid())
+        return;
+    m_tree->setCurrentIndex(index); // the menu acts on the row under the mouse
+    const core::PartSummary* part = m_model->part(index);
+    QMenu menu(this);
+    QAction* save = menu.addAction(m_model->isRequest(index) ? tr("Save the request…") : tr("Save part…"), this,
+                                   &InspectView::savePart);
+    save->setEnabled(m_savePart->isEnabled());
+    QAction* digest = menu.addAction(tr("Copy digest"), this, &InspectView::copyDigest);
+    digest->setEnabled(part && !part->digest.empty());
+    QAction* curl = menu.addAction(tr("Copy as curl"), this, &InspectView::copyAsCurl);
+    curl->setEnabled(m_copyCurl->isEnabled());
+    menu.addAction(tr("Show in hex"), this, [this, part] {
+        if (part)
+            showHexAt(part->bodyOffset);
+        m_tabs->setCurrentWidget(m_hex);
+    });
+    menu.exec(m_tree->viewport()->mapToGlobal(at));
+}
+
+void InspectView::saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets)
+{
+    QList<app::PartCopy> copies;
+    QStringList partial;
+    for (const auto& [part, target] : targets) {
+        const auto encoding =
+            m_decode->isChecked()
+                ? core::partEncodingFromName(part->transferEncoding.value_or("")).value_or(core::PartEncoding::Identity)
+                : core::PartEncoding::Identity;
+        copies.append({app::locatePart(m_result, m_model->report(), *part), target, encoding});
+        if (!part->complete || copies.last().source.available < part->size)
+            partial << QFileInfo(target).fileName();
+    }
+    startSaving(copies, partial);
+}
+
+void InspectView::startSaving(const QList<app::PartCopy>& copies, const QStringList& partial)
+{
+    m_partialSaves = partial;
+    // What the status bar names when it is done: the file, or how many went into which folder.
+    m_saving = copies.size() == 1 ? QDir::toNativeSeparators(copies.first().target)
+                                  : tr("%1 parts into %2")
+                                        .arg(copies.size())
+                                        .arg(QDir::toNativeSeparators(QFileInfo(copies.first().target).path()));
+    m_savePart->setEnabled(false);
+    m_saveAll->setEnabled(false);
+    m_titleBeforeSave = m_title->fullText();
+    m_title->setFullText(tr("Saving %1…").arg(m_saving));
+    emit savePartsRequested(copies);
+}
+
+void InspectView::onPartsSaved(int count, const QStringList& failures)
+{
+    m_savePart->setEnabled(m_partBytes.missing.isEmpty() && m_tree->currentIndex().isValid());
+    m_saveAll->setEnabled(true);
+    if (m_title->fullText().startsWith(tr("Saving"))) // not when another file was opened meanwhile
+        m_title->setFullText(m_titleBeforeSave);
+    if (failures.isEmpty())
+        showStatus(this, tr("Saved %1").arg(m_saving.isEmpty() ? countOf(count, tr("part"), tr("parts")) : m_saving));
+    if (failures.isEmpty() && !m_partialSaves.isEmpty()) // written, but the user should know they are not whole
+        QMessageBox::information(this, tr("Save parts"),
+                                 tr("Saved. These parts did not arrive whole, so their files hold only the bytes "
+                                    "that were kept:\n%1")
+                                     .arg(m_partialSaves.join(QLatin1Char('\n'))));
+    if (!failures.isEmpty())
+        QMessageBox::warning(this, tr("Save parts"),
+                             tr("%1 of %2 parts could not be written:\n%3")
+                                 .arg(failures.size())
+                                 .arg(count)
+                                 .arg(failures.join(QLatin1Char('\n'))));
+}
+
+void InspectView::savePart()
+{
+    if (m_model->isRequest(m_tree->currentIndex())) {
+        const bool bodyOnly = m_result.capture && m_partBytes.before.isEmpty(); // no head.raw kept
+        const QString target =
+            QFileDialog::getSaveFileName(this, bodyOnly ? tr("Save the body") : tr("Save the request"),
+                                         bodyOnly ? QStringLiteral("body.bin") : QStringLiteral("request.http"));
+        if (target.isEmpty())
+            return;
+        startSaving({{m_partBytes, target}}, {});
+        return;
+    }
+    const core::PartSummary* part = m_model->part(m_tree->currentIndex());
+    if (!part)
+        return;
+    QString suggested =
+        QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
+    QString target = QFileDialog::getSaveFileName(this, tr("Save part"), suggested);
+    if (!target.isEmpty())
+        saveParts({{part, target}});
+}
+
+void InspectView::saveAllParts()
+{
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into"));
+    if (dir.isEmpty())
+        return;
+    QList<QPair<const core::PartSummary*, QString>> targets;
+    for (const auto& part : m_model->report().parts) {
+        if (!app::locatePart(m_result, m_model->report(), part).missing.isEmpty())
+            continue; // not kept: nothing to save
+        QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
+        targets.append(
+            {&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
+    }
+    saveParts(targets);
+}
+
+} // namespace upin::ui
