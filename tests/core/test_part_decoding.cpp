@@ -43,7 +43,7 @@ Decoded decodeIn(PartEncoding encoding, std::string_view input, const std::vecto
 // Whole, every two-piece split, and byte by byte must agree; the whole reading is returned.
 Decoded decode(PartEncoding encoding, std::string_view input)
 {
-    const Decoded whole = decodeIn(encoding, input, {});
+    Decoded whole = decodeIn(encoding, input, {});
     for (size_t cut = 1; cut < input.size(); ++cut)
         REQUIRE(decodeIn(encoding, input, {cut}) == whole);
     std::vector<size_t> every;
