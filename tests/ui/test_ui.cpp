@@ -203,15 +203,30 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     REQUIRE(chart.sentSeries()->count() == 3); // the origin, then each sample
     CHECK(chart.sentSeries()->at(2) == QPointF(0.2, 3.0));
     CHECK(chart.receivedSeries()->at(1) == QPointF(0.15, 2.0));
-    // Finding 8: the rate beside the total: 1 MB in the first 100 ms, then 2 MB in the next (MB/s at each end).
+    // Finding 8: the rate beside the total: 1 MB in the first 100 ms, then 2 MB in the next; each rate the
+    // average over the run so far in its first half second (issue 23, item 2: a moving window, not spikes).
     REQUIRE(chart.sentRateSeries()->count() == 2);
     CHECK(chart.sentRateSeries()->at(0).x() == Approx(0.1));
     CHECK(chart.sentRateSeries()->at(0).y() == Approx(10.0));
-    CHECK(chart.sentRateSeries()->at(1).y() == Approx(20.0));
+    CHECK(chart.sentRateSeries()->at(1).y() == Approx(15.0));
+    CHECK(chart.sentRateSeries()->name() == "MB/s sent (0.5 s average)");
     // Samples closer than 100 ms are merged into one step, so jitter does not show as spikes.
     chart.setSent({{100, 1000000}, {120, 1500000}, {200, 3000000}});
     REQUIRE(chart.sentRateSeries()->count() == 2);
-    CHECK(chart.sentRateSeries()->at(1).y() == Approx(20.0));
+    CHECK(chart.sentRateSeries()->at(1).y() == Approx(15.0));
+    // Past the first half second, the window moves: a burst and a pause average out (1 MB every 100 ms, then
+    // 3 MB at once, then nothing: no 30 MB/s spike, no zero).
+    QList<app::ThroughputSample> bursty;
+    for (int i = 1; i <= 10; ++i)
+        bursty.append({qint64{100} * i, quint64(i) * 1000000});
+    bursty.append({1100, 13000000});
+    bursty.append({1200, 13000000});
+    chart.setSent(bursty);
+    const auto rates = chart.sentRateSeries()->points();
+    REQUIRE(rates.size() == 12);
+    CHECK(rates[9].y() == Approx(10.0));                // 0.5 to 1.0 s: 5 MB
+    CHECK(rates[10].y() == Approx((13.0 - 6.0) / 0.5)); // 0.6 to 1.1 s: the burst shared over the window
+    CHECK(rates[11].y() == Approx((13.0 - 7.0) / 0.5)); // and the pause too
     // A run shorter than a step still has its rate: the average, flat across it (review: none was drawn).
     chart.setSent({{50, 1000000}});
     REQUIRE(chart.sentRateSeries()->count() == 2);

@@ -11,24 +11,40 @@
 namespace upin::ui {
 
 namespace {
-// Rate over steps of at least this long, plotted at each step's end: samples come every 100 ms or so, and a
-// shorter step would turn scheduling jitter into spikes.
+// A rate point at most every 100 ms (samples come about that often: closer ones turn scheduling jitter into
+// spikes), each the average over the half second before it (a moving window: a per-step rate jumps about with
+// socket buffers), or over the run so far in its first half second.
 constexpr double kRateStepSeconds = 0.1;
+constexpr double kRateWindowSeconds = 0.5;
+
+// The cumulative curve's value at time t, between its points (t within it).
+double valueAt(const QList<QPointF>& cumulative, double t)
+{
+    for (qsizetype i = 1; i < cumulative.size(); ++i)
+        if (cumulative[i].x() >= t) {
+            const QPointF a = cumulative[i - 1], b = cumulative[i];
+            return b.x() > a.x() ? a.y() + (b.y() - a.y()) * (t - a.x()) / (b.x() - a.x()) : b.y();
+        }
+    return cumulative.isEmpty() ? 0 : cumulative.last().y();
+}
 
 QList<QPointF> ratePoints(const QList<QPointF>& cumulative)
 {
     QList<QPointF> rates;
-    QPointF from = cumulative.isEmpty() ? QPointF() : cumulative.first();
+    if (cumulative.isEmpty())
+        return rates;
+    const double start = cumulative.first().x();
+    double lastStep = start;
     for (const QPointF& p : cumulative)
-        if (p.x() - from.x() >= kRateStepSeconds) {
-            rates.append({p.x(), (p.y() - from.y()) / (p.x() - from.x())});
-            from = p;
+        if (p.x() - lastStep >= kRateStepSeconds - 1e-9) { // 0.3 - 0.2 is a hair under 0.1 in floating point
+            const double from = std::max(start, p.x() - kRateWindowSeconds);
+            rates.append({p.x(), (p.y() - valueAt(cumulative, from)) / (p.x() - from)});
+            lastStep = p.x();
         }
     // A run shorter than a step: its average rate, drawn flat across it.
-    if (rates.isEmpty() && cumulative.size() >= 2 && cumulative.last().x() > cumulative.first().x()) {
-        const double rate =
-            (cumulative.last().y() - cumulative.first().y()) / (cumulative.last().x() - cumulative.first().x());
-        rates = {{cumulative.first().x(), rate}, {cumulative.last().x(), rate}};
+    if (rates.isEmpty() && cumulative.size() >= 2 && cumulative.last().x() > start) {
+        const double rate = (cumulative.last().y() - cumulative.first().y()) / (cumulative.last().x() - start);
+        rates = {{start, rate}, {cumulative.last().x(), rate}};
     }
     return rates;
 }
@@ -42,8 +58,8 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     QChart* chart = this->chart();
     m_sent->setName(tr("MB sent"));
     m_received->setName(tr("MB received"));
-    m_sentRate->setName(tr("MB/s sent"));
-    m_receivedRate->setName(tr("MB/s received"));
+    m_sentRate->setName(tr("MB/s sent (0.5 s average)"));
+    m_receivedRate->setName(tr("MB/s received (0.5 s average)"));
     for (auto* s : {m_sent, m_received, m_sentRate, m_receivedRate})
         chart->addSeries(s);
     // Each rate in its total's colour, dashed.
