@@ -251,6 +251,7 @@ void ServiceWiring::connectListener()
 {
     ListenView* view = m_window.listenView();
     connect(m_listener, &app::Listener::events, view, &ListenView::applyEvents);
+    connect(m_listener, &app::Listener::events, this, &ServiceWiring::followUpload);
     connect(&m_folderUsageTimer, &QTimer::timeout, this, [this] {
         if (const auto bytes = m_listener->capturesBytes())
             m_window.listenView()->setFolderUsage(*bytes, m_keepBytes);
@@ -320,9 +321,20 @@ void ServiceWiring::connectSender()
     SendView* view = m_window.sendView();
     connect(view, &SendView::sendRequested, m_sender,
             [sender = m_sender](const app::UploadPlan& plan) { sender->start(plan); });
+    connect(view, &SendView::sendRequested, this, [this](const app::UploadPlan& plan) {
+        const QUrl listener(m_listenerBase);
+        const QUrl target = plan.targets.value(0);
+        m_followed = {};
+        m_followed.armed = target.port(80) == listener.port() &&
+                           (target.host() == listener.host() || target.host() == QLatin1String("localhost"));
+        m_followed.path = target.path();
+    });
+    connect(m_sender, &app::Sender::finished, this, [this] { m_followed = {}; });
     connect(view, &SendView::cancelRequested, m_sender, [sender = m_sender] { sender->cancel(); });
     connect(m_sender, &app::Sender::progress, view, &SendView::onProgress);
     connect(m_sender, &app::Sender::runFinished, view, [this](const app::RunResult& result) {
+        m_followed.captureId = 0; // the next run is a capture of its own
+        m_followed.samples.clear();
         m_window.sendView()->onRunFinished(result);
         // Our own listener's answer names its capture: show what it received beside what was sent.
         const QString id = app::CaptureRecord::fromJson(QJsonDocument::fromJson(result.response).object()).id;
@@ -339,6 +351,24 @@ void ServiceWiring::connectSender()
     });
     connect(m_sender, &app::Sender::finished, view, &SendView::onFinished);
     connect(m_sender, &app::Sender::finished, m_window.compareView(), &CompareView::addRuns);
+}
+
+void ServiceWiring::followUpload(const QList<app::ListenerEvent>& batch)
+{
+    if (!m_followed.armed)
+        return;
+    bool grew = false;
+    for (const app::ListenerEvent& e : batch) {
+        if (m_followed.captureId == 0 && e.kind == app::ListenerEvent::Kind::CaptureStarted &&
+            e.endpoint == m_followed.path)
+            m_followed.captureId = e.captureId;
+        if (e.captureId == m_followed.captureId && e.kind == app::ListenerEvent::Kind::Progress) {
+            m_followed.samples += e.samples;
+            grew = grew || !e.samples.isEmpty();
+        }
+    }
+    if (grew)
+        m_window.sendView()->setReceivedSamples(m_followed.samples);
 }
 
 void ServiceWiring::connectInspector()

@@ -4,6 +4,7 @@
 // Views never see a service; services never see a widget.
 
 #include "inspect/inspect_types.h"
+#include "server/listener_types.h"
 #include "upin/core/multipart_parser.h"
 
 #include <QObject>
@@ -45,6 +46,8 @@ private:
     void connectListener();
     void connectSender();
     void connectInspector();
+    // The Send tab's chart follows our own listener receiving what it sends, as it arrives (issue 23, item 2).
+    void followUpload(const QList<app::ListenerEvent>& batch);
     void connectShootout();
 
     MainWindow& m_window;
@@ -54,6 +57,14 @@ private:
     quint64 m_keepBytes = 0;   // the captures folder's size limit, as the listener started
     QTimer m_folderUsageTimer; // reads what the store measured (an atomic), for the Listen tab
     bool m_curlBusy = false;   // a Copy as curl is being made (set and cleared on the GUI thread)
+    // A send to our own listener: the capture of its current run (the first to start on its path after the run
+    // began), whose received bytes the Send chart draws while they come.
+    struct FollowedUpload {
+        bool armed = false; // a send to our listener is going on
+        QString path;
+        quint64 captureId = 0; // 0: the run's capture has not started yet
+        QList<app::ThroughputSample> samples;
+    } m_followed;
     app::Listener* m_listener;
     app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
     QThread m_senderThread, m_inspectThread, m_benchThread, m_readerThread;

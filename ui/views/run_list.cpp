@@ -42,8 +42,36 @@ void RunList::sendBegins()
     m_answer->clear();
 }
 
+void RunList::runProgress(int run, const QString& target, quint64 sent, quint64 total, double seconds)
+{
+    if (!m_running) {
+        m_table->insertRow(m_table->rowCount());
+        m_running = true;
+    }
+    const int row = m_table->rowCount() - 1;
+    const QStringList cells{QString::number(run + 1),
+                            target,
+                            total > 0 ? tr("sending… %1 %").arg(sent * 100 / total) : tr("sending…"),
+                            app::formatSeconds(seconds),
+                            seconds > 0 ? QString::number(double(sent) / 1e6 / seconds, 'f', 1) : QStringLiteral("—"),
+                            QString()};
+    for (int c = 0; c < cells.size(); ++c) {
+        if (!m_table->item(row, c))
+            m_table->setItem(row, c, new QTableWidgetItem);
+        m_table->item(row, c)->setText(cells[c]);
+    }
+}
+
+void RunList::dropUnfinished()
+{
+    if (m_running)
+        m_table->removeRow(m_table->rowCount() - 1);
+    m_running = false;
+}
+
 void RunList::clear()
 {
+    m_running = false;
     m_table->setRowCount(0);
     m_runs.clear();
     m_answer->clear();
@@ -52,8 +80,10 @@ void RunList::clear()
 
 void RunList::addRun(const app::RunResult& r)
 {
-    int row = m_table->rowCount();
-    m_table->insertRow(row);
+    if (!m_running) // a run that ended before its first progress report
+        m_table->insertRow(m_table->rowCount());
+    m_running = false;
+    const int row = m_table->rowCount() - 1;
     // No listener report to check against: no answer, or an answer that is not a success (an early 404).
     const bool answered = r.httpStatus >= 200 && r.httpStatus < 300;
     QString checks = answered ? QString() : QStringLiteral("—");

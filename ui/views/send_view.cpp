@@ -71,6 +71,8 @@ SendView::SendView(QWidget* parent)
     partButtons->addStretch();
 
     m_target->setEditable(true);
+    m_target->setObjectName(QStringLiteral("sendTarget"));
+    m_send->setObjectName(QStringLiteral("sendButton"));
     m_target->setToolTip(tr("Target URL; the presets are the built-in listener's endpoints"));
     m_target->setMinimumContentsLength(40);
     m_target->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
@@ -111,6 +113,7 @@ SendView::SendView(QWidget* parent)
         setBusy(true);
         m_runClock.start();
         m_liveSamples.clear();
+        m_sendingTo = m_target->currentText();
         emit sendRequested(plan());
     });
     connect(m_cancel, &QPushButton::clicked, this, &SendView::cancelRequested);
@@ -347,6 +350,7 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
     m_progress->setMaximum(1000);
     m_progress->setValue(int(sent * 1000 / total));
     double seconds = double(m_runClock.nsecsElapsed()) / 1e9;
+    m_runList->runProgress(run, m_sendingTo, sent, total, seconds);
     double rate = seconds > 0 ? double(sent) / 1e6 / seconds : 0;
     double left = rate > 0 ? double(total - sent) / 1e6 / rate : 0;
     m_rate->setText(tr("run %1: %2 MB/s, %3 s left").arg(run + 1).arg(rate, 0, 'f', 0).arg(left, 0, 'f', 1));
@@ -382,6 +386,7 @@ void SendView::exportRuns()
 void SendView::onFinished(const QList<app::RunResult>& results)
 {
     setBusy(false);
+    m_runList->dropUnfinished();
     if (results.isEmpty())
         return;
     // A full bar only for a send that went through; one that was cancelled, failed or answered early says so

@@ -88,6 +88,7 @@ private:
     QString m_tlsBase;        // "https://localhost:8443" when the listener serves HTTPS
     QString m_tlsCertificate; // its certificate, trusted for targets on it
     QElapsedTimer m_runClock;
+    QString m_sendingTo;                        // the target of the send going on, as its rows show it
     QList<app::ThroughputSample> m_liveSamples; // the current run's progress, drawn while it goes
 };
 

@@ -1,0 +1,69 @@
+// The Send tab follows a run while it goes (issue 23, item 2): its row from the first byte, and our own
+// listener's received bytes drawn as they arrive, not only when the run has ended.
+
+#include "charts/throughput_chart.h"
+#include "main_window.h"
+#include "service_wiring.h"
+#include "views/send_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace upin;
+
+TEST_CASE("a send to our own listener: its row from the first byte and the received line before the run ends",
+          "[ui][send][charts][live]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    quint16 port = 0;
+    for (quint16 candidate = 18620; candidate < 18720 && !port; ++candidate)
+        if (wiring.startListener(candidate))
+            port = candidate;
+    REQUIRE(port != 0);
+    ui::SendView* send = window.sendView();
+    app::PlanPart big;
+    big.kind = app::PlanPart::Kind::Synthetic;
+    big.name = QStringLiteral("big");
+    big.size = quint64{768} << 20; // long enough to be seen going, on any machine here
+    big.fill = app::PlanPart::Fill::Zero;
+    send->partsModel()->setParts({big});
+    auto* target = send->findChild<QComboBox*>("sendTarget");
+    REQUIRE(target);
+    target->setCurrentText(QStringLiteral("http://127.0.0.1:%1/part-event").arg(port));
+    auto* sendButton = send->findChild<QPushButton*>("sendButton");
+    REQUIRE(sendButton);
+    sendButton->click();
+    bool rowWhileSending = false, receivedWhileSending = false;
+    QElapsedTimer clock;
+    clock.start();
+    // Until the run's answer is in the table (its row no longer says "sending…").
+    auto finished = [&] {
+        auto* status = send->results()->item(0, 2);
+        return status && !status->text().startsWith("sending");
+    };
+    while (!finished() && clock.elapsed() < 60000) {
+        QTest::qWait(20);
+        if (finished())
+            break;
+        auto* status = send->results()->item(0, 2);
+        rowWhileSending = rowWhileSending || (status && status->text().startsWith("sending… "));
+        receivedWhileSending = receivedWhileSending || send->chart()->receivedSeries()->count() > 2;
+    }
+    REQUIRE(finished());
+    CHECK(send->results()->rowCount() == 1); // the running row became the run's row, not a second one
+    CHECK(send->results()->item(0, 2)->text() == "200 OK");
+    CHECK(rowWhileSending);
+    CHECK(receivedWhileSending);
+    CHECK(send->chart()->receivedSeries()->points().last().y() == Approx(double(big.size) / 1e6).epsilon(0.02));
+}
