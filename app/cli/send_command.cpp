@@ -40,6 +40,7 @@ struct PlanOptions {
                                                         "the listener's answer"));
     QCommandLineOption noHash{"no-hash", "the same as --hash none (no integrity check)"};
     QCommandLineOption header{{"H", "header"}, "extra request header, 'Name: value'", "HEADER"};
+    QCommandLineOption method{{"X", "request"}, "method: POST (the default), PUT or PATCH", "METHOD"};
     QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM), e.g. listen --tls's own",
                               "FILE"};
     QCommandLineOption insecure{{"k", "insecure"}, "https: do not check the server's certificate (said in every run)"};
@@ -61,8 +62,9 @@ struct PlanOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form, synthetic, runs, chunked, expectContinue, hash, noHash, header, cacert, insecure, boundary,
-                       silent, stallTimeout, engine, plan, savePlan, printCurl, json, csv});
+        cl.addOptions({form,   synthetic, runs,     chunked,   expectContinue, hash,   noHash,
+                       header, method,    cacert,   insecure,  boundary,       silent, stallTimeout,
+                       engine, plan,      savePlan, printCurl, json,           csv});
     }
 
     std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
@@ -105,7 +107,19 @@ struct PlanOptions {
                 error = QStringLiteral("-H '%1': expected 'Name: value'").arg(h);
                 return std::nullopt;
             }
-            p.headers.append({h.left(colon).trimmed(), h.mid(colon + 1).trimmed()});
+            const PlanHeader parsed{h.left(colon).trimmed(), h.mid(colon + 1).trimmed()};
+            if (const QString problem = headerProblem(parsed.name, parsed.value); !problem.isEmpty()) {
+                error = QStringLiteral("-H '%1': %2").arg(h, problem);
+                return std::nullopt;
+            }
+            p.headers.append(parsed);
+        }
+        if (cl.isSet(method)) {
+            p.method = cl.value(method).toUpper();
+            if (!isUploadMethod(p.method)) {
+                error = QStringLiteral("-X %1: an upload is sent with POST, PUT or PATCH").arg(cl.value(method));
+                return std::nullopt;
+            }
         }
         if (cl.isSet(runs))
             p.runs = cl.value(runs).toInt();

@@ -66,7 +66,7 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
             target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
         // An IPv6 address in brackets, as in the URL: Host: [::1]:8443.
         const QString host = m_url.host().contains(QLatin1Char(':')) ? '[' + m_url.host() + ']' : m_url.host();
-        QByteArray head = "POST " + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
+        QByteArray head = m_method + ' ' + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
                           QByteArray::number(m_url.port(defaultPort())) + "\r\nConnection: close\r\n" +
                           (m_bodySize < 0 ? QByteArray("Transfer-Encoding: chunked\r\n")
                                           : "Content-Length: " + QByteArray::number(m_bodySize) + "\r\n");

@@ -34,6 +34,7 @@ public:
     void abort();
     // No byte of the body taken and no byte of an answer for this long: the run ends with an error.
     void setStallTimeout(int ms) { m_stallTimeoutMs = ms; }
+    void setMethod(const QByteArray& method) { m_method = method; } // POST unless set, before start()
     int status() const { return m_answer.status(); }
     const QByteArray& statusLine() const { return m_answer.statusLine(); }
     const HttpAnswer::Fields& responseHeaders() const { return m_answer.fields(); }
@@ -60,6 +61,7 @@ private:
     QIODevice* m_body;
     qint64 m_bodySize;
     bool m_expectContinue;
+    QByteArray m_method = "POST";
     bool m_tls;
     QTcpSocket* m_socket; // a QSslSocket for https
     QString m_tlsProtocol;

@@ -150,10 +150,12 @@ void Sender::startNext()
         RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
         if (m_plan.hash != core::HashKind::None)
             headers.append({kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data())});
-        for (const auto& [name, value] : m_plan.headers)
-            headers.append({name.toUtf8(), value.toUtf8()});
+        for (const auto& h : m_plan.headers)
+            if (h.enabled)
+                headers.append({h.name.toUtf8(), h.value.toUtf8()});
         auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
                                      m_plan.expectContinue, m_tls, this);
+        upload->setMethod(m_plan.method.toLatin1());
         body->setParent(upload);
         upload->setStallTimeout(m_plan.stallTimeoutMs);
         m_raw = upload;
@@ -191,9 +193,10 @@ void Sender::startNext()
         request.setRawHeader("Expect", "100-continue");
     if (m_plan.hash != core::HashKind::None)
         request.setRawHeader(kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data()));
-    for (const auto& [name, value] : m_plan.headers)
-        request.setRawHeader(name.toUtf8(), value.toUtf8());
-    m_reply = m_nam->post(request, body);
+    for (const auto& h : m_plan.headers)
+        if (h.enabled)
+            request.setRawHeader(h.name.toUtf8(), h.value.toUtf8());
+    m_reply = m_nam->sendCustomRequest(request, m_plan.method.toLatin1(), body);
     body->setParent(m_reply);
     connect(m_reply, &QNetworkReply::uploadProgress, this, &Sender::onUploadProgress);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &Sender::onResponseHead);

@@ -70,10 +70,15 @@ QJsonObject UploadPlan::toJson() const
             o["filename"] = p.filename;
         partList.append(o);
     }
-    for (const auto& [name, value] : headers)
-        headerList.append(QJsonObject{{"name", name}, {"value", value}});
+    for (const auto& h : headers) {
+        QJsonObject o{{"name", h.name}, {"value", h.value}};
+        if (!h.enabled)
+            o["enabled"] = false;
+        headerList.append(o);
+    }
     return QJsonObject{{"version", 1},
                        {"targets", targetList},
+                       {"method", method},
                        {"parts", partList},
                        {"boundary", boundary},
                        {"chunked", chunked},
@@ -121,8 +126,17 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
         p.filename = o["filename"].toString();
         plan.parts.append(p);
     }
-    for (const auto& h : json["headers"].toArray())
-        plan.headers.append({h.toObject()["name"].toString(), h.toObject()["value"].toString()});
+    for (const auto& value : json["headers"].toArray()) {
+        const QJsonObject h = value.toObject();
+        PlanHeader header{h["name"].toString(), h["value"].toString(), h["enabled"].toBool(true)};
+        if (const QString problem = headerProblem(header.name, header.value); !problem.isEmpty())
+            return fail(problem);
+        plan.headers.append(header);
+    }
+    plan.method = json["method"].toString(QStringLiteral("POST")).toUpper();
+    if (!isUploadMethod(plan.method))
+        return fail(
+            QStringLiteral("method '%1' is not one an upload is sent with (POST, PUT, PATCH)").arg(plan.method));
     plan.boundary = json["boundary"].toString();
     plan.chunked = json["chunked"].toBool();
     plan.expectContinue = json["expect_continue"].toBool();
@@ -150,6 +164,8 @@ QString UploadPlan::toCurl() const
 {
     QStringList prelude; // commands that make the files of synthetic parts
     QStringList args{QStringLiteral("curl")};
+    if (method != QLatin1String("POST")) // -F makes curl POST; -X names another method for the same body
+        args << QStringLiteral("-X") << method;
     for (const auto& p : parts) {
         QString spec;
         if (p.kind == PlanPart::Kind::Field && p.contentType.isEmpty()) {
@@ -192,8 +208,9 @@ QString UploadPlan::toCurl() const
             spec += QStringLiteral(";filename=") + curlQuoted(p.filename);
         args << QStringLiteral("-F") << shellQuote(spec);
     }
-    for (const auto& [name, value] : headers)
-        args << QStringLiteral("-H") << shellQuote(name + QStringLiteral(": ") + value);
+    for (const auto& h : headers)
+        if (h.enabled)
+            args << QStringLiteral("-H") << shellQuote(h.name + QStringLiteral(": ") + h.value);
     if (chunked)
         args << QStringLiteral("-H") << shellQuote(QStringLiteral("Transfer-Encoding: chunked"));
     if (expectContinue)
@@ -214,6 +231,30 @@ QString guessContentType(const QString& fileName)
 {
     const QMimeType type = QMimeDatabase().mimeTypeForFile(fileName, QMimeDatabase::MatchExtension);
     return type.isValid() && !type.isDefault() ? type.name() : QStringLiteral("application/octet-stream");
+}
+
+QString headerProblem(const QString& name, const QString& value)
+{
+    static const QString tokenChars = QStringLiteral("!#$%&'*+-.^_`|~");
+    if (name.isEmpty())
+        return QStringLiteral("a header needs a name");
+    for (QChar c : name)
+        if (c.unicode() > 127 || !(c.isLetterOrNumber() || tokenChars.contains(c)))
+            return QStringLiteral("header name '%1' has '%2', which a header name cannot hold").arg(name, c);
+    for (QChar c : value)
+        if (c == QLatin1Char('\r') || c == QLatin1Char('\n') || c == QChar(0))
+            return QStringLiteral("header %1's value has a line break or NUL, which would split the request").arg(name);
+    // Framing is ours to set: a second Content-Length or Transfer-Encoding would make the request ambiguous.
+    for (const char* ours : {"content-length", "transfer-encoding", "content-type", "host", "expect"})
+        if (name.compare(QLatin1String(ours), Qt::CaseInsensitive) == 0)
+            return QStringLiteral("%1 is set by the sender itself (from the parts, the framing and the target)")
+                .arg(name);
+    return {};
+}
+
+bool isUploadMethod(const QString& method)
+{
+    return method == QLatin1String("POST") || method == QLatin1String("PUT") || method == QLatin1String("PATCH");
 }
 
 std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)

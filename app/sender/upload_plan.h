@@ -30,6 +30,19 @@ struct PlanPart {
     QString filename;         // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
 };
 
+// An extra request header; a disabled one is kept in the plan (the window's unticked row) and not sent.
+struct PlanHeader {
+    QString name;
+    QString value;
+    bool enabled = true;
+    bool operator==(const PlanHeader&) const = default;
+};
+// Why a header cannot be sent as given (a name outside the RFC 9110 token set, CR, LF or NUL in its value, one we
+// set ourselves); empty when it can. A value with a line break would split the request.
+QString headerProblem(const QString& name, const QString& value);
+// The methods an upload form is sent with.
+bool isUploadMethod(const QString& method);
+
 struct UploadPlan {
     // Which HTTP client sends. Auto: the raw client (a QTcpSocket, or a QSslSocket for https://): about 2.6x faster
     // here than QNAM over http and 2x over https (QNAM pulls an upload 16 KiB per cross-thread round trip in Qt
@@ -41,7 +54,8 @@ struct UploadPlan {
     QString boundary;     // empty: a random one per run
     bool chunked = false; // Transfer-Encoding: chunked instead of Content-Length
     bool expectContinue = false;
-    QList<QPair<QString, QString>> headers; // extra request headers
+    QString method = QStringLiteral("POST"); // POST, PUT or PATCH
+    QList<PlanHeader> headers;               // extra request headers
     int runs = 1;
     core::HashKind hash = core::HashKind::Sha256; // digest of each part while it streams
     // https: certificates trusted beside the system's (--cacert, e.g. the listener's own), or none checked at all

@@ -4,6 +4,7 @@
 #include "sender/raw_upload.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
+#include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
 
@@ -227,7 +228,8 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     plan.targets = {QUrl("http://127.0.0.1:8080/file-part"), QUrl("http://example.test/upload")};
     plan.parts = {field("a", "b"), synthetic("s", 1234, PlanPart::Fill::Pattern),
                   filePart("f", "/tmp/x", "text/plain", "y.txt")};
-    plan.headers = {{"X-A", "1"}};
+    plan.headers = {{"X-A", "1"}, {"X-Off", "2", false}};
+    plan.method = "PATCH";
     plan.chunked = true;
     plan.runs = 3;
     plan.hash = core::HashKind::None;
@@ -250,6 +252,85 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     CHECK(app::parseFormSpec("f=a;b", &error)->value == "a;b"); // no ;type=: all value
     CHECK(app::parseSyntheticSpec("big=1G:zero", &error)->size == 1ull << 30);
     CHECK_FALSE(app::parseSyntheticSpec("big=lots", &error).has_value());
+}
+
+TEST_CASE("PUT and PATCH with Bearer or Basic auth and a CSRF header reach a Flask server, from both engines and "
+          "from Copy as curl",
+          "[sender][method][flask]")
+{
+    QProcess flask;
+    flask.start(QStringLiteral("python3"), {QStringLiteral(UPIN_TESTS_DIR "/app/flask_upload.py")});
+    REQUIRE(flask.waitForReadyRead(20000));
+    const quint16 port = quint16(flask.readLine().trimmed().toUInt());
+    REQUIRE(port != 0);
+    ListenerFixture f; // for its files
+    const QByteArray photo = test::randomBytes(300000, 21);
+    UploadPlan plan;
+    plan.targets = {QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port))};
+    plan.parts = {filePart("photo", f.file("photo.jpg", photo), "image/jpeg"), field("title", "holiday")};
+    plan.hash = core::HashKind::None; // not our listener: nothing to check a digest against
+    SenderThread s;
+    auto answerOf = [](const RunResult& r) { return QJsonDocument::fromJson(r.response).object(); };
+    for (auto engine : {UploadPlan::Engine::Raw, UploadPlan::Engine::Qnam}) {
+        INFO(int(engine));
+        plan.engine = engine;
+        plan.method = "PUT";
+        plan.headers = {{"Authorization", "Bearer s3cret"}, {"X-CSRF-Token", "tok"}, {"X-Off", "no", false}};
+        auto runs = s.run(plan);
+        REQUIRE(runs.size() == 1);
+        CHECK(runs[0].httpStatus == 200);
+        const QJsonObject answer = answerOf(runs[0]);
+        CHECK(answer["method"] == "PUT");
+        CHECK(answer["auth"] == "Bearer");
+        CHECK(answer["form"].toObject()["title"] == "holiday");
+        CHECK(answer["files"].toObject()["photo"].toObject()["sha256"].toString().toStdString() == test::sha256(photo));
+        plan.method = "PATCH";
+        plan.headers = {{"Authorization", "Basic " + QByteArray("user:pa55").toBase64()}, {"X-CSRF-Token", "tok"}};
+        runs = s.run(plan);
+        REQUIRE(runs.size() == 1);
+        CHECK(answerOf(runs[0])["method"] == "PATCH");
+        CHECK(answerOf(runs[0])["auth"] == "Basic");
+        plan.headers[1].enabled = false; // an unticked header is not sent: the server asks for its token
+        CHECK(s.run(plan)[0].httpStatus == 403);
+    }
+    plan.method = "PUT";
+    plan.headers = {{"Authorization", "Bearer s3cret"}, {"X-CSRF-Token", "tok"}};
+    QProcess shell;
+    shell.start("sh", {"-c", plan.toCurl() + " -s"});
+    REQUIRE(shell.waitForFinished(30000));
+    const QJsonObject viaCurl = QJsonDocument::fromJson(shell.readAllStandardOutput()).object();
+    CHECK(viaCurl["method"] == "PUT");
+    CHECK(viaCurl["files"].toObject()["photo"].toObject()["size"].toInt() == photo.size());
+    flask.kill();
+    flask.waitForFinished();
+}
+
+TEST_CASE("headers that would split or reframe the request are refused, in plans and on the command line",
+          "[sender][method]")
+{
+    CHECK(app::headerProblem("X-Ok", "fine value").isEmpty());
+    CHECK(app::headerProblem("X-Bad", "a\r\nInjected: 1").contains("line break"));
+    CHECK(app::headerProblem("Bad Name", "v").contains("cannot hold"));
+    CHECK(app::headerProblem("content-length", "5").contains("set by the sender"));
+    QJsonObject json = UploadPlan().toJson();
+    json["headers"] = QJsonArray{QJsonObject{{"name", "X-A"}, {"value", "1\n2"}}};
+    QString error;
+    CHECK_FALSE(UploadPlan::fromJson(json, &error));
+    CHECK(error.contains("line break"));
+    json["headers"] = QJsonArray{};
+    json["method"] = "DELETE";
+    CHECK_FALSE(UploadPlan::fromJson(json, &error));
+    CHECK(error.contains("POST, PUT, PATCH"));
+    auto run = test::runCli({"send", "-F", "a=b", "-X", "GET", "http://127.0.0.1:1/"});
+    CHECK(run.exitCode == 2);
+    CHECK(run.err.contains("POST, PUT or PATCH"));
+    run = test::runCli({"send", "-F", "a=b", "-H", "Transfer-Encoding: chunked", "http://127.0.0.1:1/"});
+    CHECK(run.exitCode == 2);
+    CHECK(run.err.contains("set by the sender"));
+    run = test::runCli(
+        {"send", "-F", "a=b", "-X", "put", "-H", "Authorization: Bearer x", "--print-curl", "http://127.0.0.1:1/up"});
+    CHECK(run.out.startsWith("curl -X PUT "));
+    CHECK(run.out.contains("-H 'Authorization: Bearer x'"));
 }
 
 TEST_CASE("per-target statistics", "[sender]")
