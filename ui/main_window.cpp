@@ -42,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(parts, &QAbstractItemModel::dataChanged, this, changed);
     connect(parts, &QAbstractItemModel::modelReset, this, changed);
     connect(m_send, &SendView::sendRequested, this, changed);
+    connect(m_send, &SendView::planEdited, this, changed);
     m_tabs->addTab(m_send, tr("&Send"));
     m_tabs->addTab(m_listen, tr("&Listen"));
     m_tabs->addTab(m_inspect, tr("&Inspect"));

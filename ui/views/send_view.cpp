@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -70,6 +71,13 @@ SendView::SendView(QWidget* parent)
         partButtons->addWidget(b);
     partButtons->addStretch();
 
+    m_method = new QComboBox;
+    m_method->setObjectName(QStringLiteral("sendMethod"));
+    m_method->addItems({QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH")});
+    m_method->setToolTip(tr("The request's method: POST, or PUT and PATCH for APIs that take uploads so"));
+    connect(m_method, &QComboBox::currentTextChanged, this, &SendView::planEdited);
+    m_headers = new HeaderEditor;
+    connect(m_headers, &HeaderEditor::changed, this, &SendView::planEdited);
     m_target->setEditable(true);
     m_target->setObjectName(QStringLiteral("sendTarget"));
     m_send->setObjectName(QStringLiteral("sendButton"));
@@ -101,6 +109,10 @@ SendView::SendView(QWidget* parent)
     m_send->setToolTip(tr("Send (Ctrl+Enter)"));
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(m_send, &QPushButton::clicked, this, [this] {
+        if (const QString problem = m_headers->problem(); !problem.isEmpty()) {
+            showStatus(this, tr("Not sent: %1 (Headers tab)").arg(problem));
+            return;
+        }
         if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty()) {
             showStatus(this, m_parts->parts().isEmpty() ? tr("Nothing to send: add a file, a field or a synthetic part")
                                                         : tr("Nothing to send to: choose a target URL"));
@@ -120,7 +132,8 @@ SendView::SendView(QWidget* parent)
 
     auto* options = new QGridLayout;
     options->addWidget(new QLabel(tr("Target")), 0, 0);
-    options->addWidget(m_target, 0, 1, 1, 5);
+    options->addWidget(m_method, 0, 1);
+    options->addWidget(m_target, 0, 2, 1, 4);
     options->addWidget(m_runs, 1, 0);
     options->addWidget(m_chunked, 1, 1);
     options->addWidget(m_expect, 1, 2);
@@ -144,8 +157,23 @@ SendView::SendView(QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(drop);
-    topLayout->addWidget(m_table, 1);
-    topLayout->addLayout(partButtons);
+    // Parts and headers share the room above the options: most sends need no header.
+    auto* partsPage = new QWidget;
+    auto* partsLayout = new QVBoxLayout(partsPage);
+    partsLayout->setContentsMargins(0, 0, 0, 0);
+    partsLayout->addWidget(m_table, 1);
+    partsLayout->addLayout(partButtons);
+    auto* planTabs = new QTabWidget;
+    planTabs->setObjectName(QStringLiteral("sendPlanTabs"));
+    planTabs->addTab(partsPage, tr("Parts"));
+    planTabs->addTab(m_headers, tr("Headers"));
+    connect(m_headers, &HeaderEditor::changed, planTabs, [this, planTabs] {
+        qsizetype sent = 0;
+        for (const auto& h : m_headers->headers())
+            sent += h.enabled ? 1 : 0;
+        planTabs->setTabText(1, sent > 0 ? tr("Headers (%1)").arg(sent) : tr("Headers"));
+    });
+    topLayout->addWidget(planTabs, 1);
     topLayout->addLayout(options);
     topLayout->addLayout(actions);
     auto* bottom = new QSplitter(Qt::Horizontal);
@@ -250,8 +278,11 @@ QStringList SendView::targets() const
 app::UploadPlan SendView::plan() const
 {
     app::UploadPlan p;
-    p.targets = {QUrl::fromUserInput(m_target->currentText())};
+    if (!m_target->currentText().trimmed().isEmpty()) // none typed yet: a plan without a target still restores
+        p.targets = {QUrl::fromUserInput(m_target->currentText())};
     p.parts = m_parts->parts();
+    p.method = m_method->currentText();
+    p.headers = m_headers->headers();
     p.runs = m_runs->value();
     p.chunked = m_chunked->isChecked();
     p.expectContinue = m_expect->isChecked();
@@ -259,7 +290,7 @@ app::UploadPlan SendView::plan() const
     p.hash = core::HashKind(m_hash->currentData().toInt());
     // Our own HTTPS listener's certificate is self-signed: trusted here, for it alone (any name it is made for,
     // on its port), as curl --cacert would.
-    const QUrl target = p.targets.first();
+    const QUrl target = p.targets.value(0);
     const QString host = target.host();
     if (!m_tlsBase.isEmpty() && target.scheme() == QLatin1String("https") && target.port() == QUrl(m_tlsBase).port() &&
         (host == QLatin1String("localhost") || host == QLatin1String("127.0.0.1") || host == QLatin1String("::1")))
@@ -270,6 +301,8 @@ app::UploadPlan SendView::plan() const
 void SendView::setPlan(const app::UploadPlan& plan)
 {
     m_parts->setParts(plan.parts);
+    m_method->setCurrentText(plan.method);
+    m_headers->setHeaders(plan.headers);
     m_runs->setValue(plan.runs);
     m_chunked->setChecked(plan.chunked);
     m_expect->setChecked(plan.expectContinue);

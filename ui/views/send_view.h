@@ -6,6 +6,7 @@
 #include "models/plan_parts_model.h"
 #include "sender/run_types.h"
 #include "sender/upload_plan.h"
+#include "views/header_editor.h"
 #include "views/run_list.h"
 
 #include <QElapsedTimer>
@@ -46,6 +47,7 @@ public:
     ThroughputChart* chart() const { return m_chart; }
     QTableWidget* results() const { return m_runList->table(); }
     QPlainTextEdit* answer() const { return m_runList->answer(); }
+    HeaderEditor* headerEditor() const { return m_headers; }
 
 public slots:
     void onProgress(int targetIndex, int run, quint64 sent, quint64 total);
@@ -56,6 +58,7 @@ public slots:
 signals:
     void sendRequested(const upin::app::UploadPlan& plan);
     void cancelRequested();
+    void planEdited(); // the method or a header changed (parts: the parts model's own signals)
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -72,6 +75,8 @@ private:
     PlanPartsModel* m_parts;
     QTableView* m_table;
     QComboBox* m_target;
+    QComboBox* m_method;
+    HeaderEditor* m_headers;
     QSpinBox* m_runs;
     QCheckBox* m_chunked;
     QCheckBox* m_expect;

@@ -1,0 +1,107 @@
+// The Send tab's method, headers and auth helpers (issue 23, item 5): in the plan, in Copy as curl, kept across
+// a restart, checked before sending, and sent from the window to a Flask server that asks for them.
+
+#include "main_window.h"
+#include "service_wiring.h"
+#include "views/header_editor.h"
+#include "views/send_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace upin;
+
+TEST_CASE("the Send tab's method and headers go into the plan, Copy as curl and the next session",
+          "[ui][send][headers]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    {
+        ui::MainWindow window;
+        ui::SendView* send = window.sendView();
+        send->findChild<QComboBox*>("sendMethod")->setCurrentText("PUT");
+        ui::HeaderEditor* headers = send->headerEditor();
+        headers->setHeaders({{"X-CSRF-Token", "tok", true}, {"Cookie", "session=1", false}});
+        headers->setAuthorization(ui::HeaderEditor::basicAuthorization("user", "pa55"));
+        const app::UploadPlan plan = send->plan();
+        CHECK(plan.method == "PUT");
+        REQUIRE(plan.headers.size() == 3);
+        CHECK(plan.headers[1] == app::PlanHeader{"Cookie", "session=1", false});
+        CHECK(plan.headers[2] == app::PlanHeader{"Authorization", "Basic dXNlcjpwYTU1", true});
+        headers->setAuthorization(ui::HeaderEditor::bearerAuthorization("s3cret")); // replaces, not a second row
+        CHECK(send->plan().headers.size() == 3);
+        CHECK(send->plan().headers[2].value == "Bearer s3cret");
+        CHECK(send->plan().toCurl().contains("-X PUT"));
+        CHECK_FALSE(send->plan().toCurl().contains("session=1")); // unticked: kept, not sent
+        QTest::qWait(700);                                        // written half a second after the change
+    }
+    ui::MainWindow again;
+    again.restoreSettings();
+    const app::UploadPlan restored = again.sendView()->plan();
+    CHECK(restored.method == "PUT");
+    REQUIRE(restored.headers.size() == 3);
+    CHECK(restored.headers[1].enabled == false);
+}
+
+TEST_CASE("a header that cannot be sent is marked, named, and stops the send", "[ui][send][headers]")
+{
+    ui::MainWindow window;
+    ui::SendView* send = window.sendView();
+    app::PlanPart field;
+    field.name = "a";
+    field.value = "b";
+    send->partsModel()->setParts({field});
+    send->headerEditor()->setHeaders({{"Content-Length", "12", true}});
+    QSignalSpy asked(send, &ui::SendView::sendRequested);
+    send->findChild<QPushButton*>("sendButton")->click();
+    CHECK(asked.isEmpty());
+    CHECK(window.statusBar()->currentMessage().contains("Content-Length is set by the sender itself"));
+    send->headerEditor()->table()->item(0, 0)->setCheckState(Qt::Unchecked); // kept, not sent: no objection
+    CHECK(send->headerEditor()->problem().isEmpty());
+}
+
+TEST_CASE("from the window: PUT with a Bearer token and a CSRF header to a Flask server", "[ui][send][headers][flask]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    QProcess flask;
+    flask.start(QStringLiteral("python3"), {QStringLiteral(UPIN_TESTS_DIR "/app/flask_upload.py")});
+    REQUIRE(flask.waitForReadyRead(20000));
+    const quint16 port = quint16(flask.readLine().trimmed().toUInt());
+    REQUIRE(port != 0);
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    ui::SendView* send = window.sendView();
+    app::PlanPart field;
+    field.name = "title";
+    field.value = "holiday";
+    send->partsModel()->setParts({field});
+    send->findChild<QComboBox*>("sendMethod")->setCurrentText("PUT");
+    send->findChild<QComboBox*>("sendTarget")->setCurrentText(QStringLiteral("http://127.0.0.1:%1/upload").arg(port));
+    send->headerEditor()->setHeaders({{"X-CSRF-Token", "tok", true}});
+    send->headerEditor()->setAuthorization(ui::HeaderEditor::bearerAuthorization("s3cret"));
+    send->findChild<QPushButton*>("sendButton")->click();
+    QTRY_VERIFY_WITH_TIMEOUT(send->results()->rowCount() == 1 && send->results()->item(0, 2) &&
+                                 !send->results()->item(0, 2)->text().startsWith("sending"),
+                             20000);
+    CHECK(send->results()->item(0, 2)->text() == "200 OK");
+    const QString answer = send->answer()->toPlainText();
+    CHECK(answer.contains("\"method\": \"PUT\""));
+    CHECK(answer.contains("\"auth\": \"Bearer\""));
+    flask.kill();
+    flask.waitForFinished();
+}
