@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QFileDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -59,6 +60,20 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("Open &capture folder…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")), this, [this] {
         m_tabs->setCurrentWidget(m_inspect);
         m_inspect->openCaptureDialog(m_capturesRoot);
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &plan…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open an upload plan"), QString(),
+                                                          tr("Upload plans (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            emit planOpenRequested(path);
+    });
+    file->addAction(tr("Save p&lan…"), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save the Send tab's plan"), QStringLiteral("upload-plan.json"),
+                                         tr("Upload plans (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            emit planSaveRequested(path);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

@@ -33,6 +33,12 @@ public:
     void restoreSettings();
     void saveSettings() const;
 
+signals:
+    // File > Save plan… / Open plan…: the Send tab's plan as the JSON `send --plan` reads (ServiceWiring writes
+    // and reads the file, off the GUI thread).
+    void planSaveRequested(const QString& path);
+    void planOpenRequested(const QString& path);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;

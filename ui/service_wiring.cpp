@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
@@ -111,6 +112,8 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     m_window.listenView()->setSettings(loadListenerSettings());
     connectListener();
     connectSender();
+    connect(&m_window, &MainWindow::planSaveRequested, this, &ServiceWiring::savePlan);
+    connect(&m_window, &MainWindow::planOpenRequested, this, &ServiceWiring::openPlan);
     connectInspector();
     connectShootout();
 }
@@ -351,6 +354,56 @@ void ServiceWiring::connectSender()
     });
     connect(m_sender, &app::Sender::finished, view, &SendView::onFinished);
     connect(m_sender, &app::Sender::finished, m_window.compareView(), &CompareView::addRuns);
+}
+
+void ServiceWiring::savePlan(const QString& path)
+{
+    QJsonObject plan = m_window.sendView()->plan().toJson();
+    plan.remove(QStringLiteral("insecure")); // the user's choice each time, as in the settings
+    const QByteArray json = QJsonDocument(plan).toJson();
+    QPointer<MainWindow> window(&m_window);
+    QThreadPool::globalInstance()->start([window, path, json] {
+        QFile file(path);
+        const bool ok = file.open(QIODevice::WriteOnly) && file.write(json) == json.size() && file.flush();
+        const QString said =
+            ok ? QObject::tr("Saved the plan to %1 (upload-inspector-cli send --plan reads it)").arg(path)
+               : QObject::tr("Could not save the plan to %1: %2").arg(path, file.errorString());
+        QMetaObject::invokeMethod(window, [window, said] {
+            if (window)
+                window->statusBar()->showMessage(said, 8000);
+        });
+    });
+}
+
+void ServiceWiring::openPlan(const QString& path)
+{
+    QPointer<MainWindow> window(&m_window);
+    QThreadPool::globalInstance()->start([window, path] {
+        QFile file(path);
+        QString why;
+        std::optional<app::UploadPlan> plan;
+        if (!file.open(QIODevice::ReadOnly)) {
+            why = file.errorString();
+        } else {
+            QJsonParseError error{};
+            const QJsonDocument json = QJsonDocument::fromJson(file.readAll(), &error);
+            if (!json.isObject())
+                why = QObject::tr("not JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset);
+            else
+                plan = app::UploadPlan::fromJson(json.object(), &why);
+        }
+        QMetaObject::invokeMethod(window, [window, path, plan, why] {
+            if (!window)
+                return;
+            if (plan) {
+                window->sendView()->setPlan(*plan);
+                window->tabs()->setCurrentWidget(window->sendView());
+            }
+            window->statusBar()->showMessage(plan ? QObject::tr("Opened the plan %1").arg(path)
+                                                  : QObject::tr("Could not open the plan %1: %2").arg(path, why),
+                                             8000);
+        });
+    });
 }
 
 void ServiceWiring::followUpload(const QList<app::ListenerEvent>& batch)

@@ -39,6 +39,10 @@ public:
     void setInspectLimits(const core::Options& limits) { m_inspectLimits = limits; }
     // Opens a body, HTTP request, HAR file or capture folder in the Inspect tab (parsed on the inspect thread).
     void open(const QString& path, const QString& contentType = {});
+    // The Send tab's plan to a file, or a file's plan into the Send tab (the JSON send --plan reads), read and
+    // written on a pool thread; the status bar says how it went.
+    void savePlan(const QString& path);
+    void openPlan(const QString& path);
 
 private:
     void loadStoredCaptures(const QString& root, int limit);

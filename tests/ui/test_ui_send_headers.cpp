@@ -105,3 +105,47 @@ TEST_CASE("from the window: PUT with a Bearer token and a CSRF header to a Flask
     flask.kill();
     flask.waitForFinished();
 }
+
+TEST_CASE("File > Save plan writes the JSON send --plan reads, and Open plan brings a plan back", "[ui][send][plan]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    ui::SendView* send = window.sendView();
+    app::PlanPart field;
+    field.name = "note";
+    field.value = "from the window";
+    send->partsModel()->setParts({field});
+    send->findChild<QComboBox*>("sendMethod")->setCurrentText("PATCH");
+    send->findChild<QComboBox*>("sendTarget")->setCurrentText("http://127.0.0.1:9/up");
+    send->headerEditor()->setHeaders({{"X-CSRF-Token", "tok", true}});
+    const QString path = dir.filePath("plan.json");
+    emit window.planSaveRequested(path);
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith("Saved the plan"), 5000);
+    // What the CLI makes of it: the same request.
+    QProcess cli;
+    cli.start(QStringLiteral(UPIN_CLI_PATH), {"send", "--plan", path, "--print-curl"});
+    REQUIRE(cli.waitForFinished(10000));
+    const QString curl = QString::fromUtf8(cli.readAllStandardOutput());
+    CHECK(curl.startsWith("curl -X PATCH "));
+    CHECK(curl.contains("-H 'X-CSRF-Token: tok'"));
+    CHECK(curl.contains("'note=from the window'"));
+    CHECK(curl.contains("http://127.0.0.1:9/up"));
+    // Emptied, then opened again.
+    send->partsModel()->setParts({});
+    send->headerEditor()->setHeaders({});
+    emit window.planOpenRequested(path);
+    QTRY_VERIFY_WITH_TIMEOUT(send->partsModel()->rowCount() == 1, 5000);
+    CHECK(send->plan().method == "PATCH");
+    CHECK(send->plan().headers.size() == 1);
+    // A file that is not a plan says why, and leaves the tab alone.
+    QFile bad(dir.filePath("bad.json"));
+    REQUIRE(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"method\": \"DELETE\"}");
+    bad.close();
+    emit window.planOpenRequested(bad.fileName());
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith("Could not open the plan"), 5000);
+    CHECK(window.statusBar()->currentMessage().contains("POST, PUT, PATCH"));
+    CHECK(send->partsModel()->rowCount() == 1);
+}
