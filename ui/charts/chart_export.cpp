@@ -2,11 +2,13 @@
 #include "views/status_line.h"
 
 #include <QAction>
+#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageWriter>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSaveFile>
+#include <QThreadPool>
 
 namespace upin::ui {
 
@@ -26,7 +28,7 @@ void addPngExport(QChartView* view)
         QString path =
             QFileDialog::getSaveFileName(view, QObject::tr("Save chart as PNG"), QStringLiteral("chart.png"));
         if (!path.isEmpty())
-            writePng(view, view, path);
+            saveExports(view, {{path, pngBytes(view->grab().toImage())}});
     });
     view->addAction(save);
 }
@@ -39,26 +41,41 @@ QString exportBase(const QString& chosen)
     return chosen;
 }
 
-bool writeExport(QWidget* parent, const QString& path, const QByteArray& data)
+QByteArray pngBytes(const QImage& image)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        warn(parent, path, file.errorString());
-        return false;
-    }
-    showStatus(parent, QObject::tr("Saved %1").arg(path));
-    return true;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
 }
 
-bool writePng(QWidget* parent, QWidget* source, const QString& path)
+void saveExports(QWidget* parent, const QList<ExportFile>& files)
 {
-    QImageWriter writer(path, "png");
-    if (!writer.write(source->grab().toImage())) {
-        warn(parent, path, writer.errorString());
-        return false;
-    }
-    showStatus(parent, QObject::tr("Saved %1").arg(path));
-    return true;
+    QPointer<QWidget> owner(parent);
+    QThreadPool::globalInstance()->start([owner, files] {
+        QString failedPath, reason;
+        for (const ExportFile& f : files) {
+            QSaveFile file(f.path);
+            if (!file.open(QIODevice::WriteOnly) || file.write(f.bytes) != f.bytes.size() || !file.commit()) {
+                failedPath = f.path;
+                reason = file.errorString();
+                break;
+            }
+        }
+        QMetaObject::invokeMethod(owner, [owner, files, failedPath, reason] {
+            if (!owner)
+                return;
+            if (!failedPath.isEmpty())
+                warn(owner, failedPath, reason);
+            else
+                showStatus(owner,
+                           QObject::tr("Saved %1")
+                               .arg(files.size() == 1
+                                        ? files.first().path
+                                        : QObject::tr("%1 files: %2…").arg(files.size()).arg(files.first().path)));
+        });
+    });
 }
 
 } // namespace upin::ui

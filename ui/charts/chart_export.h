@@ -1,20 +1,27 @@
 #pragma once
-// Saving what a view shows (CSV, JSON, PNG), with one place that checks every write and tells the user when one
-// fails, naming the file and the reason. Small files, written on the GUI thread.
+// Saving what a view shows (CSV, JSON, PNG). The view makes the bytes (a picture is grabbed and encoded on the GUI
+// thread: a window-sized PNG takes milliseconds); the files are written on a pool thread, so that a slow or network
+// disk never stalls the window, and the status bar, or a warning naming the file and the reason, says how it went.
 
 #include <QChartView>
+#include <QList>
 #include <QString>
 
 namespace upin::ui {
+
+struct ExportFile {
+    QString path;
+    QByteArray bytes;
+};
 
 // Adds "Save chart as PNG…" to a chart view's context menu (right-click). One helper for every chart.
 void addPngExport(QChartView* view);
 // The path a user chose, without the extension a save dialog may have added (.csv, .json or .png); dots in
 // folder names and inside the file name stay: "/home/u/v1.2/runs" stays as it is.
 QString exportBase(const QString& chosen);
-// Writes data to path (temp file and rename); false after a warning to the user naming the file and the reason.
-bool writeExport(QWidget* parent, const QString& path, const QByteArray& data);
-// Saves a widget's picture as PNG; false after a warning like writeExport's.
-bool writePng(QWidget* parent, QWidget* source, const QString& path);
+QByteArray pngBytes(const QImage& image);
+// Writes the files in order (each to a temporary file, then renamed), stopping at the first that fails (the rest
+// would fail the same way); parent's status bar or a warning says how it went. Returns at once.
+void saveExports(QWidget* parent, const QList<ExportFile>& files);
 
 } // namespace upin::ui

@@ -410,10 +410,9 @@ void SendView::exportRuns()
     if (base.isEmpty())
         return;
     base = exportBase(base);
-    // Each file is checked; the first failure is reported and stops the rest (they would fail the same way).
-    if (writeExport(this, base + QStringLiteral(".csv"), app::runsToCsv(m_runList->runs()).toUtf8()) &&
-        writeExport(this, base + QStringLiteral(".json"), QJsonDocument(app::runsToJson(m_runList->runs())).toJson()))
-        writePng(this, m_chart, base + QStringLiteral(".png"));
+    saveExports(this, {{base + QStringLiteral(".csv"), app::runsToCsv(m_runList->runs()).toUtf8()},
+                       {base + QStringLiteral(".json"), QJsonDocument(app::runsToJson(m_runList->runs())).toJson()},
+                       {base + QStringLiteral(".png"), pngBytes(m_chart->grab().toImage())}});
 }
 
 void SendView::onFinished(const QList<app::RunResult>& results)
