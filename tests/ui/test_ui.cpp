@@ -70,6 +70,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QThread>
+#include <QThreadPool>
 #include <QTimer>
 #include <QTreeView>
 #include <QUrl>
@@ -764,19 +765,27 @@ TEST_CASE("exports keep dots in folder names, and a failed write is reported nam
     QTemporaryDir dir;
     const QString dotted = dir.filePath("v1.2");
     REQUIRE(QDir().mkpath(dotted));
-    CHECK(ui::writeExport(nullptr, ui::exportBase(dotted + "/runs") + ".csv", "a,b\n"));
+    QWidget owner;
+    QThreadPool::globalInstance()->setMaxThreadCount(std::max(2, QThreadPool::globalInstance()->maxThreadCount()));
+    ui::saveExports(&owner, {{ui::exportBase(dotted + "/runs") + ".csv", "a,b\n"}}); // written off this thread
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dotted + "/runs.csv"), 5000);
     CHECK(test::readAll(dotted + "/runs.csv") == "a,b\n");
 
+    // A failure: the warning names the file (modal: read it, then close it); the files after it are not tried.
+    ui::saveExports(&owner, {{dir.filePath("missing/runs.csv"), "x"}, {dir.filePath("after.json"), "{}"}});
     QString shown;
-    QTimer::singleShot(0, [&shown] { // the warning is modal: read it, then close it
+    QTimer closer; // the warning is modal, with an event loop of its own: read it and close it from a timer
+    QObject::connect(&closer, &QTimer::timeout, [&shown] {
         for (QWidget* w : QApplication::topLevelWidgets())
-            if (auto* box = qobject_cast<QMessageBox*>(w)) {
+            if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
                 shown = box->text();
                 box->accept();
             }
     });
-    CHECK_FALSE(ui::writeExport(nullptr, dir.filePath("missing/runs.csv"), "x"));
+    closer.start(20);
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 5000);
     CHECK(shown.contains("missing/runs.csv"));
+    CHECK_FALSE(QFile::exists(dir.filePath("after.json")));
 }
 
 TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labels", "[ui][charts]")
@@ -1472,6 +1481,26 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     CHECK(view.chart()->categories()->categories().first() == ":8080/file-part");
     CHECK(view.chart()->categories()->categories().last() ==
           "<div align=\"center\">:9/file-part<br>failed: Connection refused</div>");
+
+    // Issue 23, item 12: the PNG is the chart at 1600 px with the statistics table under it, and a failed
+    // group can be taken out of the comparison.
+    const QImage picture = view.picture();
+    CHECK(picture.width() == 1600);
+    CHECK(picture.height() > 600 + 5 * view.fontMetrics().height()); // the header and four rows under the chart
+    bool tableDrawn = false;                                         // dark text pixels in the band under the chart
+    for (int y = 620; y < picture.height() && !tableDrawn; ++y)
+        for (int x = 0; x < picture.width() && !tableDrawn; ++x)
+            tableDrawn = qGray(picture.pixel(x, y)) < 100;
+    CHECK(tableDrawn);
+    QTemporaryDir dir;
+    view.exportPngTo(dir.filePath("compare.png"));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath("compare.png")), 5000);
+    CHECK(QImage(dir.filePath("compare.png")).size() == picture.size());
+    view.removeTarget(QUrl("http://127.0.0.1:8080/refused"));
+    CHECK(view.table()->rowCount() == 3);
+    CHECK(view.runs().size() == 3);
+    for (int row = 0; row < view.table()->rowCount(); ++row)
+        CHECK_FALSE(view.table()->item(row, 0)->text().endsWith("/refused"));
 }
 
 // Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.

@@ -6,7 +6,11 @@
 
 #include "charts/chart_export.h"
 
+#include <QChart>
 #include <QFile>
+#include <QMenu>
+#include <QPainter>
+
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +20,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <numeric>
 
 namespace upin::ui {
 
@@ -29,6 +34,9 @@ CompareView::CompareView(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->setToolTip(tr("Right-click a row to remove its target's runs"));
+    connect(m_table, &QTableWidget::customContextMenuRequested, this, &CompareView::showTableMenu);
     auto* csv = new QPushButton(tr("E&xport CSV…"));
     auto* png = new QPushButton(tr("Export &PNG…"));
     auto* clearButton = new QPushButton(tr("Clea&r"));
@@ -90,6 +98,8 @@ void CompareView::refresh()
     const auto stats = app::statsByTarget(m_runs);
     QList<BarChart::Bar> bars;
     m_table->setRowCount(0);
+    m_statsRows.clear();
+    m_rowTargets.clear();
     // Path and query tell targets apart, unless two differ only in their server: then host and port lead.
     QStringList targets;
     for (const auto& s : stats)
@@ -121,6 +131,8 @@ void CompareView::refresh()
             seconds(s.medianSeconds), seconds(s.minSeconds),
             seconds(s.maxSeconds),    s.count > 0 ? QString::number(s.medianMBps, 'f', 1) : QStringLiteral("—"),
             app::checksText(s)};
+        m_statsRows.append(cells);
+        m_rowTargets.append(s.target);
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
@@ -129,6 +141,7 @@ void CompareView::refresh()
             m_table->setItem(row, c, item);
         }
     }
+    m_bars = bars;
     m_chart->setBars(bars, true);
 }
 
@@ -136,14 +149,83 @@ void CompareView::exportCsv()
 {
     QString path = QFileDialog::getSaveFileName(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"));
     if (!path.isEmpty())
-        writeExport(this, path, app::runsToCsv(m_runs).toUtf8());
+        exportCsvTo(path);
 }
 
 void CompareView::exportPng()
 {
     QString path = QFileDialog::getSaveFileName(this, tr("Export chart as PNG"), QStringLiteral("compare.png"));
     if (!path.isEmpty())
-        writePng(this, m_chart, path);
+        exportPngTo(path);
+}
+
+void CompareView::exportCsvTo(const QString& path)
+{
+    saveExports(this, {{path, app::runsToCsv(m_runs).toUtf8()}});
+}
+
+void CompareView::exportPngTo(const QString& path)
+{
+    saveExports(this, {{path, pngBytes(picture())}});
+}
+
+QImage CompareView::picture() const
+{
+    constexpr int kWidth = 1600, kChartHeight = 600, kMargin = 16;
+    // A chart of its own at the export's size: the window's may be too narrow for its labels.
+    BarChart chart(m_chart->chart()->title(), tr("MB/s"));
+    chart.setBars(m_bars, true);
+    chart.setAttribute(Qt::WA_DontShowOnScreen);
+    chart.resize(kWidth, kChartHeight);
+    chart.show();
+    const QImage drawn = chart.grab().toImage();
+    const QFontMetrics metrics(font());
+    const int line = metrics.height() + 6;
+    QImage image(kWidth, kChartHeight + kMargin + line * int(m_statsRows.size() + 1) + kMargin, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.drawImage(0, 0, drawn);
+    painter.setFont(font());
+    // The table's columns: the target takes what the numbers leave.
+    QList<QList<QString>> rows{{}};
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        rows.first().append(m_table->horizontalHeaderItem(c)->text());
+    rows += m_statsRows;
+    QList<int> widths(m_table->columnCount(), 0);
+    for (const auto& row : rows)
+        for (int c = 1; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], metrics.horizontalAdvance(row[c]) + 24);
+    widths[0] = kWidth - 2 * kMargin - std::accumulate(widths.begin() + 1, widths.end(), 0);
+    int y = kChartHeight + kMargin;
+    for (qsizetype r = 0; r < rows.size(); ++r, y += line) {
+        QFont rowFont = font();
+        rowFont.setBold(r == 0);
+        painter.setFont(rowFont);
+        int x = kMargin;
+        for (int c = 0; c < rows[r].size(); ++c) {
+            painter.drawText(QRect(x, y, widths[c] - 12, line), Qt::AlignVCenter | Qt::AlignLeft,
+                             metrics.elidedText(rows[r][c], Qt::ElideMiddle, widths[c] - 12));
+            x += widths[c];
+        }
+    }
+    return image;
+}
+
+void CompareView::removeTarget(const QUrl& target)
+{
+    m_runs.removeIf([&](const app::RunResult& r) { return r.target == target; });
+    refresh();
+}
+
+void CompareView::showTableMenu(const QPoint& at)
+{
+    const int row = m_table->indexAt(at).row();
+    if (row < 0 || row >= m_rowTargets.size())
+        return;
+    QMenu menu(this);
+    const QUrl target = m_rowTargets[row];
+    menu.addAction(tr("Remove this target's runs"), this, [this, target] { removeTarget(target); });
+    menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 
 } // namespace upin::ui

@@ -2,15 +2,16 @@
 // Compare: every run sent this session, grouped by target (the URL, so /file-part?matcher=kmp and ?matcher=simd
 // are two groups): median MB/s bars with min-max whiskers, the statistics table, and exports.
 
+#include "charts/bar_chart.h"
 #include "sender/run_types.h"
 
+#include <QImage>
+#include <QUrl>
 #include <QWidget>
 
 class QTableWidget;
 
 namespace upin::ui {
-
-class BarChart;
 
 // The part of each target that tells it from the others: "/part-event?matcher=kmp" and "…=simd" become
 // "matcher=kmp" and "matcher=simd", so chart labels stay short enough to read at 1024 px.
@@ -23,6 +24,12 @@ public:
     BarChart* chart() const { return m_chart; }
     QTableWidget* table() const { return m_table; }
     const QList<app::RunResult>& runs() const { return m_runs; }
+    // The exports, to a path (the buttons ask for one first). The PNG is the chart drawn at 1600 px, where its
+    // labels fit whatever the window's size, with the statistics table under it.
+    void exportCsvTo(const QString& path);
+    void exportPngTo(const QString& path);
+    QImage picture() const;                // what exportPngTo writes
+    void removeTarget(const QUrl& target); // its runs leave the comparison (a failed group, a mistaken target)
 
 public slots:
     void addRuns(const QList<upin::app::RunResult>& runs);
@@ -33,7 +40,12 @@ private:
     void exportCsv();
     void exportPng();
 
+    void showTableMenu(const QPoint& at);
+
     QList<app::RunResult> m_runs;
+    QList<QList<QString>> m_statsRows; // the table's cells, for the picture
+    QList<QUrl> m_rowTargets;          // the target of each table row
+    QList<BarChart::Bar> m_bars;       // what the chart draws, for the picture
     BarChart* m_chart;
     QTableWidget* m_table;
 };
