@@ -9,8 +9,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <QApplication>
+#include <QHeaderView>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
 
@@ -104,4 +109,42 @@ TEST_CASE("the Listen tab says how much the captures folder holds, beside its pa
     CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 — captures in /c (1.20 GiB of 5.00 GiB)");
     view.setFolderUsage(quint64{2048}, 0);
     CHECK(status->fullText().endsWith("(2.00 KiB, no size limit)"));
+}
+
+TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and the timeline keeps its labels",
+          "[ui][listen][layout]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    ui::ListenView* view = window.listenView();
+    window.tabs()->setCurrentWidget(view);
+    view->setListening(true, "127.0.0.1", 8080, "/c");
+    QList<app::ListenerEvent> batch;
+    for (quint64 id = 1; id <= 20; ++id) {
+        app::ListenerEvent e;
+        e.kind = app::ListenerEvent::Kind::CaptureFinished;
+        e.captureId = id;
+        e.endpoint = "/file-part";
+        e.client = "127.0.0.1:50000";
+        e.state = app::CaptureState::Complete;
+        e.bytes = 117000;
+        batch.append(e);
+    }
+    view->applyEvents(batch);
+    QApplication::processEvents();
+    auto* table = view->findChild<QTableView*>();
+    REQUIRE(table);
+    const int lastShown = table->rowAt(table->viewport()->height() - 1);
+    CHECK((lastShown == -1 ? table->model()->rowCount() : lastShown + 1) >= 10);
+    auto* header = table->horizontalHeader();
+    const int state = ui::CaptureListModel::State;
+    CHECK(header->sectionViewportPosition(state) + header->sectionSize(state) <= table->viewport()->width());
+    auto* panes = view->findChild<QSplitter*>("listenPanes");
+    REQUIRE(panes);
+    CHECK(panes->sizes().last() >= 160);                              // the timeline: room for its labels
+    CHECK(panes->sizes().first() < 5 * view->fontMetrics().height()); // the examples: a few lines, sized by the user
+    CHECK(panes->isCollapsible(0));
 }

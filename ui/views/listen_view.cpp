@@ -26,6 +26,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextDocument>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -84,8 +85,9 @@ ListenView::ListenView(QWidget* parent)
     m_examples->setReadOnly(true);
     m_examples->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_examples->setFont(QFont(QStringLiteral("monospace")));
-    // Seven lines: the comment, the forwarder's line while it runs, five endpoints.
-    m_examples->setMaximumHeight(7 * m_examples->fontMetrics().lineSpacing() + 12);
+    // In the splitter with the list and the timeline, which sizes it: three lines at first (the rest scroll, or
+    // drag it taller), none when dragged shut; the list and the timeline keep the room on a small screen.
+    m_examples->setMinimumHeight(2 * m_examples->fontMetrics().lineSpacing() + 8);
 
     // The table shows the captures through a filter: any column holding the typed text (endpoint, client,
     // state, an error's words). Rows are always taken back to the model's own with sourceRow().
@@ -125,18 +127,25 @@ ListenView::ListenView(QWidget* parent)
                 if (current.isValid())
                     m_timeline->setCapture(m_model->row(sourceRow(current)));
             });
+    auto* list = new QWidget;
+    auto* listLayout = new QVBoxLayout(list);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_filter);
+    listLayout->addWidget(m_table, 1);
     auto* split = new QSplitter(Qt::Vertical);
-    split->setObjectName(QStringLiteral("listenSplitter"));
-    split->addWidget(m_table);
+    split->setObjectName(QStringLiteral("listenPanes")); // examples, list, timeline (was two panes: a new name)
+    split->addWidget(m_examples);
+    split->addWidget(list);
     split->addWidget(m_timeline);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({220, 280}); // the timeline keeps room for its labels at 1024x700 (forwarded rows add three)
+    split->setCollapsible(1, false);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
+    // The timeline keeps room for its labels at 1024x700 (forwarded rows add three); the list takes the rest.
+    split->setSizes({60, 290, 200}); // scaled to the room there is; showEvent gives the examples three lines
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(makeForwardPanel());
-    layout->addWidget(m_examples);
-    layout->addWidget(m_filter);
     layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
     setForwarding(false, {}, {});
@@ -240,6 +249,21 @@ void ListenView::showForwardExample()
 int ListenView::sourceRow(const QModelIndex& tableIndex) const
 {
     return m_filtered->mapToSource(tableIndex).row();
+}
+
+void ListenView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // Three lines of examples, whatever the splitter was scaled to, unless the user dragged them shut.
+    auto* panes = findChild<QSplitter*>(QStringLiteral("listenPanes"));
+    QList<int> sizes = panes->sizes();
+    const int three = 3 * m_examples->fontMetrics().lineSpacing() + 2 * int(m_examples->document()->documentMargin()) +
+                      2 * m_examples->frameWidth() + 2;
+    if (sizes.size() == 3 && sizes[0] > 0 && sizes[0] < three && sizes[1] > three) {
+        sizes[1] -= three - sizes[0];
+        sizes[0] = three;
+        panes->setSizes(sizes);
+    }
 }
 
 void ListenView::openRow(int index)

@@ -63,6 +63,9 @@ signals:
     void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port, bool keepWholeRequests);
     void forwardStopRequested();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void showListeningStatus();
     void openRow(int row); // rows of m_model
