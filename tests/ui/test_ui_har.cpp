@@ -9,6 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <QPlainTextEdit>
+#include <QTabWidget>
+
 #include <QAbstractItemModelTester>
 #include <QPlainTextEdit>
 #include <QTableWidget>
@@ -43,9 +46,17 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
     const QString text = view.text()->toPlainText();
     INFO(text.toStdString());
     CHECK(text.startsWith("POST https://example.test/upload HTTP/1.1\n"));
-    CHECK(text.contains("Response: 201 Created\n"));
-    CHECK(text.contains("    \"id\": 7")); // JSON indented
-    CHECK_FALSE(text.contains("first "));  // the whole answer is there: no note of a cut
+    CHECK(text.contains("Response: 201 Created (status, header fields and body in the Answer tab)"));
+    // The response in a pane of its own (issue 23, item 6): status, header fields, the body indented, wrapped.
+    const QString answer = view.answer()->toPlainText();
+    INFO(answer.toStdString());
+    CHECK(answer.startsWith("201 Created\n"));
+    CHECK(answer.contains("    \"id\": 7")); // JSON indented
+    CHECK_FALSE(answer.contains("first "));  // the whole answer is there: no note of a cut
+    CHECK(view.answer()->lineWrapMode() == QPlainTextEdit::WidgetWidth);
+    auto* tabs = qobject_cast<QTabWidget*>(view.answer()->parentWidget()->parentWidget());
+    REQUIRE(tabs);
+    CHECK(tabs->isTabEnabled(tabs->indexOf(view.answer())));
 
     view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the GET
     REQUIRE(view.headers()->rowCount() == 1);                // says it has none, rather than an empty table
@@ -55,4 +66,5 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
 
     view.tree()->setCurrentIndex(view.model()->index(0, 0, view.model()->index(1, 0))); // a part: its own text
     CHECK(view.text()->toPlainText() == "hello file");
+    CHECK_FALSE(tabs->isTabEnabled(tabs->indexOf(view.answer()))); // a part has no answer of its own
 }

@@ -26,4 +26,35 @@ QString answerText(const QByteArray& statusLine, const QString& note,
     return text;
 }
 
+QString forwardAnswerText(const app::ForwardRecord& forward)
+{
+    if (forward.status == 0)
+        return {};
+    // capture.json keeps the status, not the reason phrase the upstream gave with it.
+    const QString note = QObject::tr("from %1: %2 bytes%3")
+                             .arg(forward.upstream)
+                             .arg(forward.answerBytes)
+                             .arg(forward.answerBytes > quint64(forward.answerPreview.size())
+                                      ? QObject::tr(", the first %1 kept").arg(forward.answerPreview.size())
+                                      : QString());
+    return answerText("HTTP/1.1 " + QByteArray::number(forward.status), note, forward.headers, forward.answerPreview);
+}
+
+QString harAnswerText(const app::HarEntry& entry)
+{
+    if (entry.status == 0)
+        return {};
+    QList<QPair<QByteArray, QByteArray>> headers;
+    for (const auto& [name, value] : entry.responseHeaders)
+        headers.append({name.toUtf8(), value.toUtf8()});
+    const QString note = entry.responseBody.isEmpty() && entry.responseSize > 0
+                             ? QObject::tr("the HAR file kept none of its %1-byte body").arg(entry.responseSize)
+                         : entry.responseCut ? QObject::tr("the first %1 of its %2 bytes, as the HAR file holds them")
+                                                   .arg(entry.responseBody.size())
+                                                   .arg(entry.responseSize)
+                                             : QString();
+    return answerText(QStringLiteral("%1 %2").arg(entry.status).arg(entry.statusText).toUtf8(), note, headers,
+                      entry.responseBody);
+}
+
 } // namespace upin::ui

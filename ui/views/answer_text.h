@@ -1,8 +1,10 @@
 #pragma once
 // An HTTP answer as a person reads it: the status line, a note on how it came, the header fields, a blank line
-// and the body (JSON indented, text as text, binary said as such, the first 64 KiB). The Send tab's runs use it;
-// Inspect's forwarded exchanges and HAR responses still have wordings of their own (request_text.cpp), which
-// should move onto this one.
+// and the body (JSON indented, text as text, binary said as such, the first 64 KiB). The Send tab's runs, and
+// Inspect's Answer tab for a forwarded exchange (the upstream's answer) and a HAR entry (its response).
+
+#include "capture/forward_record.h"
+#include "inspect/har.h"
 
 #include <QByteArray>
 #include <QList>
@@ -14,5 +16,7 @@ namespace upin::ui {
 // note: a line under the status line (e.g. the TLS version), or empty. body: what was kept of it.
 QString answerText(const QByteArray& statusLine, const QString& note,
                    const QList<QPair<QByteArray, QByteArray>>& headers, const QByteArray& body);
+QString forwardAnswerText(const app::ForwardRecord& forward); // empty when the upstream gave none
+QString harAnswerText(const app::HarEntry& entry);            // empty when the HAR file holds none
 
 } // namespace upin::ui

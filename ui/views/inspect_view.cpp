@@ -1,6 +1,7 @@
 #include "views/inspect_view.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "views/answer_text.h"
 #include "views/elided_label.h"
 #include "views/hex_view.h"
 #include "views/request_text.h"
@@ -37,8 +38,9 @@ InspectView::InspectView(QWidget* parent)
       m_title(new ElidedLabel(tr("Nothing open"))), m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save &part…"))),
       m_saveAll(new QPushButton(tr("Save &all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_hex(new HexView), m_decode(new QCheckBox), m_diagnostics(new QListWidget),
-      m_encoding(new QComboBox), m_image(new QLabel), m_copyCurl(new QPushButton(tr("Copy as c&url")))
+      m_text(new QPlainTextEdit), m_answer(new QPlainTextEdit), m_hex(new HexView), m_decode(new QCheckBox),
+      m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
+      m_copyCurl(new QPushButton(tr("Copy as c&url")))
 {
     setAcceptDrops(true);
     m_copyCurl->setEnabled(false);
@@ -121,6 +123,10 @@ InspectView::InspectView(QWidget* parent)
     m_tabs->addTab(textPage, tr("Text"));
     m_tabs->addTab(m_hex, tr("Hex"));
     m_tabs->addTab(imageScroll, tr("Image"));
+    m_answer->setReadOnly(true);
+    m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long JSON string reads whole
+    m_answer->setFont(QFont(QStringLiteral("monospace")));
+    m_tabs->addTab(m_answer, tr("Answer"));
     connect(m_diagnostics, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row < int(m_result.report.diagnostics.size() + (m_result.report.error ? 1 : 0))) {
             quint64 offset = row < int(m_result.report.diagnostics.size())
@@ -274,6 +280,7 @@ void InspectView::showPart(const core::PartSummary* part)
         m_hex->showMessage({});
         m_image->setPixmap({});
         m_image->setText({});
+        showAnswer({});
         return;
     }
     m_partBytes = app::locatePart(m_result, m_model->report(), *part);
@@ -316,6 +323,7 @@ void InspectView::showPart(const core::PartSummary* part)
         m_headers->setItem(0, 0, none);
         m_headers->setSpan(0, 0, 1, 2); // across both columns: the Header column is narrow
     }
+    showAnswer(entry ? harAnswerText(*entry) : QString());
     if (entry) { // a HAR request: its line, body and response
         m_text->setFont(QFont(QStringLiteral("monospace")));
         m_encoding->setVisible(false);
@@ -325,6 +333,16 @@ void InspectView::showPart(const core::PartSummary* part)
     }
     requestImage(*part);
     showHexAt(part->bodyOffset);
+}
+
+void InspectView::showAnswer(const QString& text)
+{
+    m_answer->setPlainText(text);
+    const int tab = m_tabs->indexOf(m_answer);
+    m_tabs->setTabEnabled(tab, !text.isEmpty());
+    m_tabs->setTabToolTip(tab, text.isEmpty() ? tr("Only a forwarded exchange's Request row and a HAR file's "
+                                                   "requests have an answer kept")
+                                              : QString());
 }
 
 const app::HarEntry* InspectView::harEntryOf(const core::PartSummary& part) const
@@ -349,6 +367,8 @@ void InspectView::showRequest()
     m_text->setFont(QFont(QStringLiteral("monospace"))); // aligned like the wire; showPart sets it back
     m_encoding->setVisible(false);                       // the request's text is ours, not the client's bytes
     m_text->setPlainText(describeRequest(m_result));
+    showAnswer(m_result.capture && m_result.capture->forward ? forwardAnswerText(*m_result.capture->forward)
+                                                             : QString());
     m_image->setPixmap({});
     m_image->setToolTip({});
     m_image->setText(tr("(the request: choose a part to see an image)"));

@@ -43,6 +43,7 @@ public:
     QCheckBox* decodeBox() const { return m_decode; }
     QTableWidget* headers() const { return m_headers; }
     QPlainTextEdit* text() const { return m_text; }
+    QPlainTextEdit* answer() const { return m_answer; } // a forwarded exchange's or a HAR entry's answer
     QLabel* image() const { return m_image; }
     QString title() const; // the whole title line, however much of it fits
     QPushButton* copyCurlButton() const { return m_copyCurl; }
@@ -94,6 +95,7 @@ private:
     core::PartEncoding shownEncoding(const core::PartSummary& part) const; // what the Decode box undoes, if ticked
     void updateDecodeBox(const core::PartSummary* part);
     void showPartMenu(const QPoint& at);
+    void showAnswer(const QString& text); // empty: this row has no answer (the tab is disabled)
     void copyDigest();
     // Why Copy as curl cannot re-send this capture; empty when it can.
     QString curlBlocker() const;
@@ -114,6 +116,7 @@ private:
     QTabWidget* m_tabs;
     QTableWidget* m_headers;
     QPlainTextEdit* m_text;
+    QPlainTextEdit* m_answer;
     HexView* m_hex;
     QCheckBox* m_decode;
     QListWidget* m_diagnostics;

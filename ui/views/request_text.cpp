@@ -39,15 +39,8 @@ QString describeForward(const app::ForwardRecord& forward)
     for (const QString& line : QString::fromUtf8(forward.headAsSent).split(QStringLiteral("\r\n")))
         if (!line.isEmpty())
             out += app::printable(line) + QLatin1Char('\n');
-    out += QObject::tr("\nIts answer's header fields:\n");
-    for (const auto& [name, value] : forward.headers)
-        out += app::printable(QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value)) +
-               QLatin1Char('\n');
-    const QByteArray& preview = forward.answerPreview;
-    out += QString::fromUtf8(preview).toUtf8() != preview
-               ? QObject::tr("\nIts answer's body: binary, first %1 bytes kept (base64 in capture.json)\n")
-                     .arg(preview.size())
-               : QObject::tr("\nIts answer's body (first 64 KiB):\n%1\n").arg(QString::fromUtf8(preview));
+    if (forward.status != 0)
+        out += QObject::tr("\nIts answer (status, header fields, body) is in the Answer tab.\n");
     return out;
 }
 
@@ -148,22 +141,9 @@ QString describeHarEntry(const app::HarEntry& entry, const core::PartSummary& no
     out += QLatin1Char('\n');
     if (entry.status == 0)
         return out + QObject::tr("No response in the HAR file (the request failed or was blocked)\n");
-    out += QObject::tr("Response: %1 %2\n").arg(entry.status).arg(app::printable(entry.statusText));
-    for (const auto& [name, value] : entry.responseHeaders)
-        out += app::printable(name + QStringLiteral(": ") + value) + '\n';
-    out += QLatin1Char('\n');
-    if (entry.responseBody.isEmpty())
-        return out +
-               (entry.responseSize > 0
-                    ? QObject::tr("(the HAR file kept none of its %1 body)\n").arg(app::formatBytes(entry.responseSize))
-                    : QObject::tr("(no response body)\n"));
-    const QJsonDocument json = QJsonDocument::fromJson(entry.responseBody);
-    out += !json.isNull() ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
-                          : QString::fromUtf8(entry.responseBody);
-    if (entry.responseCut)
-        out += QObject::tr("\n… (first %1 of %2)")
-                   .arg(app::formatBytes(quint64(entry.responseBody.size())), app::formatBytes(entry.responseSize));
-    return out;
+    return out + QObject::tr("Response: %1 %2 (status, header fields and body in the Answer tab)\n")
+                     .arg(entry.status)
+                     .arg(app::printable(entry.statusText));
 }
 
 } // namespace upin::ui
