@@ -12,13 +12,15 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 namespace upin::ui {
 
 BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     : QChartView(parent), m_series(new QBarSeries), m_set(new QBarSet(unit)), m_whiskers(new QBoxPlotSeries),
-      m_whiskerLegend(new QLineSeries), m_categories(new QBarCategoryAxis), m_axis(new QValueAxis)
+      m_whiskerLegend(new QLineSeries), m_categories(new QBarCategoryAxis), m_axis(new QValueAxis),
+      m_reference(new QLineSeries), m_referenceX(new QValueAxis)
 {
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
@@ -42,6 +44,20 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
         s->attachAxis(m_categories);
         s->attachAxis(m_axis);
     }
+    // The reference line on an x axis of its own, hidden, lined up with the categories' positions.
+    chart->addSeries(m_reference);
+    chart->addAxis(m_referenceX, Qt::AlignTop);
+    m_referenceX->setVisible(false);
+    m_reference->attachAxis(m_referenceX);
+    m_reference->attachAxis(m_axis);
+    m_reference->setPen(QPen(QColor(0xc0, 0x1c, 0x28), 2, Qt::DashLine));
+    m_reference->setVisible(false);
+    connect(m_series, &QBarSeries::hovered, this, [this](bool on, int index) {
+        if (on && index >= 0 && index < m_tips.size())
+            QToolTip::showText(QCursor::pos(), m_tips[index], this);
+        else
+            QToolTip::hideText();
+    });
     m_axis->setTitleText(unit);
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -81,7 +97,20 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
     m_series->setLabelsPosition(showWhiskers ? QAbstractBarSeries::LabelsInsideBase
                                              : QAbstractBarSeries::LabelsInsideEnd);
     m_categories->setCategories(categories);
+    m_top = top;
     setNiceRange(m_axis, top * 1.05); // room above the tallest bar or whisker
+    m_referenceX->setRange(-0.5, std::max<double>(0.5, double(bars.size()) - 0.5));
+}
+
+void BarChart::setReferenceLine(double value, const QString& name)
+{
+    const double right = std::max<double>(0.5, double(m_categories->count()) - 0.5);
+    m_reference->replace({{-0.5, value}, {right, value}});
+    m_reference->setName(name);
+    m_reference->setVisible(value > 0);
+    for (auto* marker : chart()->legend()->markers(m_reference))
+        marker->setShape(QLegend::MarkerShapeFromSeries);
+    setNiceRange(m_axis, std::max(m_top, value) * 1.05);
 }
 
 } // namespace upin::ui

@@ -25,6 +25,12 @@ public:
     };
     BarChart(const QString& title, const QString& unit, QWidget* parent = nullptr);
     void setBars(const QList<Bar>& bars, bool showWhiskers = false);
+    // A dashed horizontal line across the bars (a ceiling to measure them against), named in the legend; a
+    // value of 0 hides it. Call after setBars: it spans the bars there are.
+    void setReferenceLine(double value, const QString& name);
+    QLineSeries* referenceLine() const { return m_reference; }
+    // What each bar means, shown when the mouse is over it (by category).
+    void setBarToolTips(const QStringList& tips) { m_tips = tips; }
     QBarSet* values() const { return m_set; }
     QBoxPlotSeries* whiskers() const { return m_whiskers; }
     QBarCategoryAxis* categories() const { return m_categories; }
@@ -36,6 +42,10 @@ private:
     QLineSeries* m_whiskerLegend; // no points: only its legend entry, drawn like the whiskers
     QBarCategoryAxis* m_categories;
     QValueAxis* m_axis;
+    QLineSeries* m_reference;
+    QValueAxis* m_referenceX; // the bars' positions: category i spans i - 0.5 to i + 0.5
+    QStringList m_tips;
+    double m_top = 0; // the tallest bar or whisker
 };
 
 } // namespace upin::ui

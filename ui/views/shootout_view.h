@@ -19,6 +19,7 @@ class BarChart;
 class ShootoutView final : public QWidget {
     Q_OBJECT
 public:
+    static QString strategyToolTip(const QString& strategy); // what each matcher does, for its bar
     explicit ShootoutView(QWidget* parent = nullptr);
     BarChart* chart() const { return m_chart; }
     // Offered as a source, and chosen (the user picked it with Body file…).
