@@ -1,5 +1,9 @@
 #include "sender/run_report.h"
 
+#include <cmath>
+
+#include <QJsonDocument>
+
 #include "common/qt_text.h"
 
 #include <QJsonObject>
@@ -71,7 +75,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
         }
     }
     for (auto& s : out) {
-        std::vector<double> times, rates;
+        std::vector<double> times, rates, parse, hash;
         for (const auto& r : runs) {
             if (r.target != s.target)
                 continue;
@@ -83,6 +87,11 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
             ++s.count;
             times.push_back(r.totalSeconds);
             rates.push_back(r.mbPerSecond());
+            const QJsonObject cpu = QJsonDocument::fromJson(r.response).object()[QLatin1String("cpu_ms")].toObject();
+            if (cpu.contains(QLatin1String("read_parse")) && r.totalSeconds > 0) {
+                parse.push_back(cpu[QLatin1String("read_parse")].toDouble() / (r.totalSeconds * 1000));
+                hash.push_back(cpu[QLatin1String("hash")].toDouble() / (r.totalSeconds * 1000));
+            }
             s.integrityFailures += integrityText(r) == QLatin1String("mismatch");
             s.notChecked += r.hash != core::HashKind::None && !r.parts.isEmpty() &&
                             integrityText(r) == QLatin1String("not-checked");
@@ -90,8 +99,26 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
         Summary t = summarize(times), m = summarize(rates);
         s.medianSeconds = t.median, s.minSeconds = t.min, s.maxSeconds = t.max, s.meanSeconds = t.mean;
         s.medianMBps = m.median, s.minMBps = m.min, s.maxMBps = m.max, s.meanMBps = m.mean;
+        if (!parse.empty()) {
+            s.parseShare = summarize(parse).median;
+            s.hashShare = summarize(hash).median;
+        }
     }
     return out;
+}
+
+QString boundBy(const TargetStats& s)
+{
+    if (s.parseShare < 0)
+        return {};
+    const auto percent = [](double share) {
+        return QStringLiteral("%1%").arg(std::lround(std::min(share, 1.0) * 100));
+    };
+    if (s.parseShare >= 0.5)
+        return QStringLiteral("parsing (%1 of the time)").arg(percent(s.parseShare));
+    if (s.hashShare >= 0.5)
+        return QStringLiteral("hashing (%1 of the time)").arg(percent(s.hashShare));
+    return QStringLiteral("the transfer (parsing %1, hashing %2)").arg(percent(s.parseShare), percent(s.hashShare));
 }
 
 QString runsToCsv(const QList<RunResult>& runs)
@@ -181,25 +208,28 @@ QString checksText(const TargetStats& s)
 
 QString statsTable(const QList<TargetStats>& stats)
 {
-    QString out = QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+    QString out = QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8\n")
                       .arg(QStringLiteral("target"), -44)
                       .arg(QStringLiteral("runs"), 4)
                       .arg(QStringLiteral("median s"), 9)
                       .arg(QStringLiteral("min s"), 8)
                       .arg(QStringLiteral("max s"), 8)
                       .arg(QStringLiteral("MB/s"), 8)
-                      .arg(QStringLiteral("checks"));
+                      .arg(QStringLiteral("checks"), -12)
+                      .arg(QStringLiteral("bound by"));
     for (const auto& s : stats) {
         // No run that succeeded: no figures to show (zeros would read as measurements).
         auto figure = [&](double value, int width, int decimals) {
             return s.count > 0 ? QStringLiteral("%1").arg(value, width, 'f', decimals)
                                : QStringLiteral("%1").arg(QStringLiteral("-"), width);
         };
-        out += QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+        out += QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8\n")
                    .arg(s.target.toString(), -44)
                    .arg(s.count, 4)
                    .arg(figure(s.medianSeconds, 9, 3), figure(s.minSeconds, 8, 3), figure(s.maxSeconds, 8, 3),
-                        figure(s.medianMBps, 8, 1), checksText(s));
+                        figure(s.medianMBps, 8, 1))
+                   .arg(checksText(s), -12)
+                   .arg(boundBy(s).isEmpty() ? QStringLiteral("-") : boundBy(s));
     }
     return out;
 }

@@ -333,6 +333,32 @@ TEST_CASE("headers that would split or reframe the request are refused, in plans
     CHECK(run.out.contains("-H 'Authorization: Bearer x'"));
 }
 
+TEST_CASE("Compare says what bounded a target's runs, from our listener's cpu_ms, and nothing for another server",
+          "[sender][compare]")
+{
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/part-event?matcher=kmp"))};
+    plan.parts = {synthetic("big", 32 << 20, PlanPart::Fill::Random)};
+    plan.runs = 3;
+    plan.hash = core::HashKind::None; // the listener hashes with SHA-256 all the same: its share is measured
+    SenderThread s;
+    const auto runs = s.run(plan);
+    REQUIRE(runs.size() == 3);
+    const auto stats = app::statsByTarget(runs);
+    REQUIRE(stats.size() == 1);
+    CHECK(stats[0].parseShare > 0);
+    CHECK(stats[0].parseShare < 1.5); // CPU time of one thread against the wall time of the run
+    CHECK(stats[0].hashShare >= 0);
+    const QString bound = app::boundBy(stats[0]);
+    INFO(bound.toStdString());
+    CHECK((bound.startsWith("parsing (") || bound.startsWith("hashing (") || bound.startsWith("the transfer (")));
+    CHECK(app::statsTable(stats).contains(bound));
+    RunResult other = runs[0]; // an answer without cpu_ms: another server says nothing of its time
+    other.response = R"({"ok": true})";
+    CHECK(app::boundBy(app::statsByTarget({other})[0]).isEmpty());
+}
+
 TEST_CASE("per-target statistics", "[sender]")
 {
     QList<RunResult> runs;

@@ -519,7 +519,19 @@ TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and chart
     }
     ui::ShootoutView view;
     view.showResult(result);
-    CHECK(view.chart()->values()->count() == 4);
+    // Issue 23, item 7: the three matchers are bars; the memchr ceiling is a dashed line to measure them by,
+    // named in the legend, not a bar of the same colour; each bar says what its strategy does.
+    CHECK(view.chart()->values()->count() == 3);
+    CHECK(view.chart()->categories()->categories() == QStringList{"kmp", "chunked", "simd"});
+    QLineSeries* ceiling = view.chart()->referenceLine();
+    REQUIRE(ceiling->isVisible());
+    REQUIRE(ceiling->count() == 2);
+    CHECK(ceiling->at(0).y() == Approx(result.entries[0].gbps).margin(0.01));
+    CHECK(ceiling->at(1).x() == Approx(2.5)); // across the three bars
+    CHECK(ceiling->name().startsWith("memchr ceiling"));
+    CHECK(ceiling->pen().style() == Qt::DashLine);
+    for (const char* strategy : {"kmp", "chunked", "simd"})
+        CHECK(ui::ShootoutView::strategyToolTip(strategy).startsWith(QString::fromLatin1(strategy) + ": "));
 }
 
 TEST_CASE("compare view groups runs by target with median bars and min-max whiskers", "[ui][compare]")
@@ -1481,6 +1493,13 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     CHECK(view.chart()->categories()->categories().first() == ":8080/file-part");
     CHECK(view.chart()->categories()->categories().last() ==
           "<div align=\"center\">:9/file-part<br>failed: Connection refused</div>");
+
+    // Issue 23, item 7: what bounded each target has a column, and a line under the chart says when the
+    // matcher shows end to end.
+    CHECK(view.table()->horizontalHeaderItem(7)->text() == "Bound by");
+    auto* why = view.findChild<QLabel*>("compareWhy");
+    REQUIRE(why);
+    CHECK(why->text().contains("only where parsing bounds the run"));
 
     // Issue 23, item 12: the PNG is the chart at 1600 px with the statistics table under it, and a failed
     // group can be taken out of the comparison.
