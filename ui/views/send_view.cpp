@@ -132,8 +132,10 @@ SendView::SendView(QWidget* parent)
 
     auto* options = new QGridLayout;
     options->addWidget(new QLabel(tr("Target")), 0, 0);
-    options->addWidget(m_method, 0, 1);
-    options->addWidget(m_target, 0, 2, 1, 4);
+    auto* targetRow = new QHBoxLayout; // the method as wide as its word, the URL the rest
+    targetRow->addWidget(m_method);
+    targetRow->addWidget(m_target, 1);
+    options->addLayout(targetRow, 0, 1, 1, 5);
     options->addWidget(m_runs, 1, 0);
     options->addWidget(m_chunked, 1, 1);
     options->addWidget(m_expect, 1, 2);
