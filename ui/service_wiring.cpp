@@ -53,8 +53,12 @@ ListenerSettings loadListenerSettings()
     settings.tlsPort = quint16(stored.value(QStringLiteral("listen/tlsPort"), settings.tlsPort).toUInt());
     settings.retention.keepCaptures =
         stored.value(QStringLiteral("listen/keep"), settings.retention.keepCaptures).toInt();
+    // The size limit is kept under a key of its own since the default became 5 GiB: under the old key a 0 was the
+    // old default (no limit), not a choice, so only a limit the user set there is taken from it.
+    const quint64 oldKeepBytes = stored.value(QStringLiteral("listen/keepBytes"), 0).toULongLong();
     settings.retention.keepBytes =
-        stored.value(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes).toULongLong();
+        stored.value(QStringLiteral("listen/sizeLimit"), oldKeepBytes > 0 ? oldKeepBytes : settings.retention.keepBytes)
+            .toULongLong();
     for (const auto& guard : app::kGuardSettings) {
         const QString key = QStringLiteral("listen/%1").arg(QString::fromLatin1(guard.option));
         if (stored.contains(key))
@@ -90,7 +94,8 @@ void saveListenerSettings(const ListenerSettings& settings)
     stored.setValue(QStringLiteral("listen/tls"), settings.tls);
     stored.setValue(QStringLiteral("listen/tlsPort"), settings.tlsPort);
     stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
-    stored.setValue(QStringLiteral("listen/keepBytes"), settings.retention.keepBytes);
+    stored.setValue(QStringLiteral("listen/sizeLimit"), settings.retention.keepBytes); // 0 here: the user's choice
+    stored.remove(QStringLiteral("listen/keepBytes"));
     for (const auto& guard : app::kGuardSettings)
         stored.setValue(QStringLiteral("listen/%1").arg(QString::fromLatin1(guard.option)), guard.get(settings.guards));
     for (const auto& limit : app::kUserLimits)

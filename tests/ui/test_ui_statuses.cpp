@@ -18,6 +18,7 @@
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QTest>
 
 using namespace upin;
 
@@ -147,4 +148,32 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     CHECK(panes->sizes().last() >= 160);                              // the timeline: room for its labels
     CHECK(panes->sizes().first() < 5 * view->fontMetrics().height()); // the examples: a few lines, sized by the user
     CHECK(panes->isCollapsible(0));
+}
+
+TEST_CASE("a size limit of 0 saved by a version whose default was no limit becomes the 5 GiB default; one chosen "
+          "now stays",
+          "[ui][listen][settings]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QSettings().setValue(QStringLiteral("listen/keepBytes"), 0); // as the old default was written
+    QTcpServer probe;                                            // a free port for the listener
+    REQUIRE(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    {
+        ui::MainWindow window;
+        ui::ServiceWiring wiring(window, dir.filePath("captures"));
+        REQUIRE(wiring.startListener(port));
+        const ui::ElidedLabel* status = listeningStatus(*window.listenView());
+        REQUIRE(status);
+        QTRY_VERIFY_WITH_TIMEOUT(status->fullText().endsWith("of 5.00 GiB)"), 5000);
+    }
+    QSettings().remove(QStringLiteral("listen/keepBytes"));
+    QSettings().setValue(QStringLiteral("listen/sizeLimit"), 0); // "no size limit", chosen in Settings…
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    REQUIRE(wiring.startListener(port));
+    const ui::ElidedLabel* status = listeningStatus(*window.listenView());
+    QTRY_VERIFY_WITH_TIMEOUT(status->fullText().endsWith("no size limit)"), 5000);
 }
