@@ -4,6 +4,7 @@
 #include "app/listener_fixture.h"
 #include "capture/stored_captures.h"
 #include "models/capture_list_model.h"
+#include "charts/part_timeline_chart.h"
 #include "views/listen_view.h"
 
 #include <catch2/catch.hpp>
@@ -55,4 +56,29 @@ TEST_CASE("the Listen tab lists a PUT, a 404 path, a urlencoded POST and a POST 
     model.addStored(stored);
     CHECK(model.index(0, ui::CaptureListModel::State).data().toString() == "refused 405: use POST");
     CHECK(model.index(3, ui::CaptureListModel::Endpoint).data().toString() == "POST /file-part");
+}
+
+TEST_CASE("a refused request does not take the timeline from the newest capture with parts", "[ui][listen][refused]")
+{
+    ui::ListenView view;
+    auto event = [](app::ListenerEvent::Kind kind, quint64 id, app::CaptureState state) {
+        app::ListenerEvent e;
+        e.kind = kind;
+        e.captureId = id;
+        e.endpoint = "/file-part";
+        e.state = state;
+        e.part.index = 0;
+        e.part.name = "file";
+        return e;
+    };
+    using Kind = app::ListenerEvent::Kind;
+    view.applyEvents({event(Kind::CaptureStarted, 1, app::CaptureState::Receiving),
+                      event(Kind::PartStarted, 1, app::CaptureState::Receiving),
+                      event(Kind::PartFinished, 1, app::CaptureState::Receiving),
+                      event(Kind::CaptureFinished, 1, app::CaptureState::Complete)});
+    auto* timeline = view.findChild<ui::PartTimelineChart*>();
+    REQUIRE(timeline);
+    REQUIRE(timeline->barCount() == 1);
+    view.applyEvents({event(Kind::CaptureFinished, 2, app::CaptureState::Refused)});
+    CHECK(timeline->barCount() == 1); // still the upload's part, not "no parts" for the refused PUT
 }

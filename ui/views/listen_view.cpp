@@ -414,10 +414,13 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
             showListeningStatus();
         }
     m_model->apply(batch);
-    // The timeline follows the selected capture, or the newest one when none is selected; it is redrawn only
-    // when that capture's parts change, not on every throughput sample.
+    // The timeline follows the selected capture, or the newest one that was not refused (a refused request has no
+    // parts to draw) when none is selected; it is redrawn only when that capture's parts change, not on every
+    // throughput sample.
     const QModelIndex current = m_table->currentIndex();
-    const int row = current.isValid() ? sourceRow(current) : m_model->rowCount() - 1;
+    int row = current.isValid() ? sourceRow(current) : m_model->rowCount() - 1;
+    while (!current.isValid() && row > 0 && m_model->row(row).state == app::CaptureState::Refused)
+        --row;
     if (row < 0)
         return;
     const quint64 shown = m_model->row(row).id;
