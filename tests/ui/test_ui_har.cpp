@@ -7,6 +7,8 @@
 #include "inspect/inspect_worker.h"
 #include "views/inspect_view.h"
 
+#include "views/answer_text.h"
+
 #include <catch2/catch.hpp>
 
 #include <QPlainTextEdit>
@@ -67,4 +69,20 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
     view.tree()->setCurrentIndex(view.model()->index(0, 0, view.model()->index(1, 0))); // a part: its own text
     CHECK(view.text()->toPlainText() == "hello file");
     CHECK_FALSE(tabs->isTabEnabled(tabs->indexOf(view.answer()))); // a part has no answer of its own
+}
+
+TEST_CASE("an answer's JSON is laid out, never rewritten: key order, duplicates and big numbers as the server sent "
+          "them",
+          "[ui][answer]")
+{
+    const QByteArray body = R"({"z":1,"id":12345678901234567891,"dup":1,"dup":2,"f":0.10,"a":[],"o":{},)"
+                            R"("s":"x,{}\"y:","n":[1,{"k":true}]})";
+    const QString text = ui::answerText("HTTP/1.1 200 OK", {}, {{"Content-Type", "application/json"}}, body);
+    INFO(text.toStdString());
+    CHECK(text == "HTTP/1.1 200 OK\nContent-Type: application/json\n\n"
+                  "{\n    \"z\": 1,\n    \"id\": 12345678901234567891,\n    \"dup\": 1,\n    \"dup\": 2,\n"
+                  "    \"f\": 0.10,\n    \"a\": [],\n    \"o\": {},\n    \"s\": \"x,{}\\\"y:\",\n"
+                  "    \"n\": [\n        1,\n        {\n            \"k\": true\n        }\n    ]\n}");
+    // Not JSON: the text as it came.
+    CHECK(ui::answerText("HTTP/1.1 500", {}, {}, "{oops").endsWith("\n\n{oops"));
 }

@@ -7,6 +7,72 @@
 
 namespace upin::ui {
 
+namespace {
+// JSON laid out with a line per member and four spaces an indent, byte for byte otherwise: the keys in the
+// server's order, duplicates and numbers as written (QJsonDocument would sort the keys, drop a duplicate and
+// round a 64-bit integer, and a debugging tool must not misstate what the server sent).
+QByteArray indentJson(const QByteArray& json)
+{
+    QByteArray out;
+    int depth = 0;
+    bool inString = false, escaped = false;
+    const auto newline = [&] { out += '\n' + QByteArray(depth * 4, ' '); };
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            out += c;
+            if (escaped)
+                escaped = false; // this byte was escaped: a quote here does not end the string
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            out += c;
+            break;
+        case '{':
+        case '[': {
+            const char close = c == '{' ? '}' : ']';
+            qsizetype next = i + 1; // an empty object or array stays on its line
+            while (next < json.size() && QByteArrayView(" \t\r\n").contains(json[next]))
+                ++next;
+            if (next < json.size() && json[next] == close) {
+                out += c;
+                out += close;
+                i = next;
+                break;
+            }
+            out += c;
+            ++depth;
+            newline();
+            break;
+        }
+        case '}':
+        case ']':
+            --depth;
+            newline();
+            out += c;
+            break;
+        case ',':
+            out += c;
+            newline();
+            break;
+        case ':': out += ": "; break;
+        case ' ':
+        case '\t':
+        case '\r':
+        case '\n': break; // the layout is ours
+        default: out += c;
+        }
+    }
+    return out;
+}
+} // namespace
+
 QString answerText(const QByteArray& statusLine, const QString& note,
                    const QList<QPair<QByteArray, QByteArray>>& headers, const QByteArray& body)
 {
@@ -18,7 +84,7 @@ QString answerText(const QByteArray& statusLine, const QString& note,
     const QByteArray shown = body.left(app::kShownResponseBytes);
     const QJsonDocument json = QJsonDocument::fromJson(shown);
     const QString decoded = QString::fromUtf8(shown);
-    text += QLatin1Char('\n') + (!json.isNull()              ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
+    text += QLatin1Char('\n') + (!json.isNull()              ? QString::fromUtf8(indentJson(shown))
                                  : decoded.toUtf8() == shown ? decoded
                                                              : QObject::tr("(binary, %1 bytes)").arg(body.size()));
     if (body.size() > app::kShownResponseBytes)
