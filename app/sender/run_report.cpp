@@ -75,7 +75,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
         }
     }
     for (auto& s : out) {
-        std::vector<double> times, rates, parse, hash;
+        std::vector<double> times, rates, parse, hash, store;
         for (const auto& r : runs) {
             if (r.target != s.target)
                 continue;
@@ -91,6 +91,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
             if (cpu.contains(QLatin1String("read_parse")) && r.totalSeconds > 0) {
                 parse.push_back(cpu[QLatin1String("read_parse")].toDouble() / (r.totalSeconds * 1000));
                 hash.push_back(cpu[QLatin1String("hash")].toDouble() / (r.totalSeconds * 1000));
+                store.push_back(cpu[QLatin1String("store")].toDouble() / (r.totalSeconds * 1000)); // null: 0
             }
             s.integrityFailures += integrityText(r) == QLatin1String("mismatch");
             s.notChecked += r.hash != core::HashKind::None && !r.parts.isEmpty() &&
@@ -102,6 +103,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
         if (!parse.empty()) {
             s.parseShare = summarize(parse).median;
             s.hashShare = summarize(hash).median;
+            s.storeShare = summarize(store).median;
         }
     }
     return out;
@@ -110,7 +112,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 QString boundBy(const TargetStats& s)
 {
     if (s.parseShare < 0)
-        return {};
+        return QStringLiteral("not reported (the answers carry no cpu_ms: not our listener)");
     const auto percent = [](double share) {
         return QStringLiteral("%1%").arg(std::lround(std::min(share, 1.0) * 100));
     };
@@ -118,7 +120,10 @@ QString boundBy(const TargetStats& s)
         return QStringLiteral("parsing (%1 of the time)").arg(percent(s.parseShare));
     if (s.hashShare >= 0.5)
         return QStringLiteral("hashing (%1 of the time)").arg(percent(s.hashShare));
-    return QStringLiteral("the transfer (parsing %1, hashing %2)").arg(percent(s.parseShare), percent(s.hashShare));
+    if (s.storeShare >= 0.5)
+        return QStringLiteral("storing (%1 of the time)").arg(percent(s.storeShare));
+    return QStringLiteral("the transfer (parsing %1, hashing %2, storing %3)")
+        .arg(percent(s.parseShare), percent(s.hashShare), percent(s.storeShare));
 }
 
 QString runsToCsv(const QList<RunResult>& runs)
@@ -229,7 +234,7 @@ QString statsTable(const QList<TargetStats>& stats)
                    .arg(figure(s.medianSeconds, 9, 3), figure(s.minSeconds, 8, 3), figure(s.maxSeconds, 8, 3),
                         figure(s.medianMBps, 8, 1))
                    .arg(checksText(s), -12)
-                   .arg(boundBy(s).isEmpty() ? QStringLiteral("-") : boundBy(s));
+                   .arg(boundBy(s));
     }
     return out;
 }

@@ -18,11 +18,11 @@ struct TargetStats {
     double medianMBps = 0, minMBps = 0, maxMBps = 0, meanMBps = 0;
     // Our listener's CPU time reading and parsing, and hashing, as shares of the run's time (its answer's cpu_ms
     // over the time the client measured), medians; -1 when the answers did not say (another server).
-    double parseShare = -1, hashShare = -1;
+    double parseShare = -1, hashShare = -1, storeShare = -1;
 };
 // What set the pace of a target's runs, in words: "parsing (72% of the time)" where the parser's CPU time is most of
-// it (the matcher shows there), "hashing (…)", else "the transfer (parsing 8%, hashing 20%)": the wire, the
-// client or the disk. Empty when the answers did not say.
+// it (the matcher shows there), "hashing (…)", "storing (…)" (writing parts to disk), else "the transfer (parsing
+// 8%, hashing 20%, storing 5%)": the wire or the client. "not reported (…)" when the answers did not say.
 QString boundBy(const TargetStats& stats);
 
 QList<TargetStats> statsByTarget(const QList<RunResult>& runs);

@@ -1,5 +1,7 @@
 #include "sender/upload_plan.h"
 
+#include <QJsonDocument>
+
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 
@@ -126,10 +128,18 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
         p.filename = o["filename"].toString();
         plan.parts.append(p);
     }
+    // Read strictly: a header that is not what it seems (an "enabled" of "no", a number for a value) is refused,
+    // not sent as something else.
+    if (!json["headers"].isUndefined() && !json["headers"].isArray())
+        return fail(QStringLiteral("headers must be a list of {\"name\", \"value\", \"enabled\"}"));
     for (const auto& value : json["headers"].toArray()) {
         const QJsonObject h = value.toObject();
+        if (!h["name"].isString() || !h["value"].isString() || !(h["enabled"].isUndefined() || h["enabled"].isBool()))
+            return fail(QStringLiteral("a header must have a text name and value, and enabled true or false: %1")
+                            .arg(QString::fromUtf8(QJsonDocument(h).toJson(QJsonDocument::Compact))));
         PlanHeader header{h["name"].toString(), h["value"].toString(), h["enabled"].toBool(true)};
-        if (const QString problem = headerProblem(header.name, header.value); !problem.isEmpty())
+        // One that is kept but not sent may hold what could not be sent; the window marks it when ticked.
+        if (const QString problem = headerProblem(header.name, header.value); !problem.isEmpty() && header.enabled)
             return fail(problem);
         plan.headers.append(header);
     }
@@ -244,8 +254,10 @@ QString headerProblem(const QString& name, const QString& value)
     for (QChar c : value)
         if (c == QLatin1Char('\r') || c == QLatin1Char('\n') || c == QChar(0))
             return QStringLiteral("header %1's value has a line break or NUL, which would split the request").arg(name);
-    // Framing is ours to set: a second Content-Length or Transfer-Encoding would make the request ambiguous.
-    for (const char* ours : {"content-length", "transfer-encoding", "content-type", "host", "expect"})
+    // Framing and the connection are ours to set: a second Content-Length or Transfer-Encoding would make the
+    // request ambiguous, a second Connection or hash name contradict the first.
+    for (const char* ours : {"content-length", "transfer-encoding", "content-type", "host", "expect", "connection",
+                             "keep-alive", "te", "trailer", "upgrade", "upload-inspector-hash"})
         if (name.compare(QLatin1String(ours), Qt::CaseInsensitive) == 0)
             return QStringLiteral("%1 is set by the sender itself (from the parts, the framing and the target)")
                 .arg(name);
