@@ -373,11 +373,13 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
     if (total == 0)
         return;
     // The chart follows the run as it goes (a point per 100 ms); the run's own samples replace these at its end.
-    if (!m_runClock.isValid())
-        m_runClock.start();
-    const qint64 now = m_runClock.elapsed();
-    if (m_liveSamples.isEmpty()) // a new run: the last run's received curve is not this one's
+    if (m_liveSamples.isEmpty()) { // a new run: the last run's received curve is not this one's
         m_chart->setReceived({});
+        // Its clock starts with its first bytes, as the listener's does with the head: both lines then share a
+        // time base (the previous run's end, or a slow connect, would put the sent line late, below received).
+        m_runClock.start();
+    }
+    const qint64 now = m_runClock.elapsed();
     if (m_liveSamples.isEmpty() || now - m_liveSamples.last().msSinceStart >= 100 || sent == total) {
         m_liveSamples.append({now, sent});
         m_chart->setSent(m_liveSamples);
