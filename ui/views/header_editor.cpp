@@ -158,8 +158,11 @@ void HeaderEditor::askForAuthorization(bool bearer)
         form->addRow(tr("User"), first);
         form->addRow(tr("Password"), second);
     }
-    form->addRow(new QLabel(tr("Sent as an Authorization header, kept in the plan (as a curl command would hold "
-                               "it); plain http shows it to anyone on the path.")));
+    auto* note = new QLabel(tr("Sent as an Authorization header. It is kept in plain text in the plan and in the "
+                               "window's settings (as a curl command in a shell history would hold it): remove the "
+                               "row when you are done. Plain http shows it to anyone on the path."));
+    note->setWordWrap(true);
+    form->addRow(note);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);

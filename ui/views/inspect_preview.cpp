@@ -102,7 +102,11 @@ void InspectView::showText(const app::ByteReply& reply)
     QString text = decoder.decode(reply.bytes);
     // Bytes that are not text in the chosen encoding would show as a jumble of replacement marks.
     const bool utf16 = m_encoding->currentText().startsWith(QLatin1String("UTF-16"));
-    if (decoder.hasError() || (!utf16 && reply.bytes.contains('\0')))
+    if ((decoder.hasError() || (!utf16 && reply.bytes.contains('\0'))) && reply.decoded)
+        text = tr("(binary once decoded: %1 bytes of it read; Save part with Decode ticked writes them, Hex shows "
+                  "the bytes as received)")
+                   .arg(reply.bytes.size());
+    else if (decoder.hasError() || (!utf16 && reply.bytes.contains('\0')))
         text = tr("(binary, %1 bytes: see Hex, or choose another encoding)").arg(part->size);
     else if (m_partBytes.available < part->size && qint64(m_partBytes.available) < kPreviewBytes)
         text += tr("\n… (only the first %1 of %2 bytes were kept)").arg(m_partBytes.available).arg(part->size);
@@ -219,11 +223,15 @@ void InspectView::showHexAt(quint64 bodyOffset)
     if (m_wholeBody.available > 0) {
         showHex(m_wholeBody, bodyOffset, {}, m_shownPart ? partRanges(*m_shownPart, false) : QList<HexRange>{});
     } else if (const core::PartSummary* holder = app::partHolding(m_result.report.parts, bodyOffset)) {
-        showHex(app::locatePart(m_result, *holder), bodyOffset - holder->bodyOffset,
-                tr("part %1, offsets from its first byte (no whole body was kept); body offset %2 is 0x%3 here")
-                    .arg(holder->index)
-                    .arg(bodyOffset)
-                    .arg(bodyOffset - holder->bodyOffset, 0, 16),
+        const app::PartBytes bytes = app::locatePart(m_result, *holder);
+        const bool har = harEntryOf(*holder) != nullptr; // a HAR entry's node: its request body
+        showHex(bytes, bodyOffset - holder->bodyOffset,
+                !bytes.missing.isEmpty() ? QString()
+                : har                    ? tr("this request's body, offsets from its first byte")
+                      : tr("part %1, offsets from its first byte (no whole body was kept); body offset %2 is 0x%3 here")
+                            .arg(holder->index)
+                            .arg(bodyOffset)
+                            .arg(bodyOffset - holder->bodyOffset, 0, 16),
                 partRanges(*holder, true));
     } else {
         m_hex->showMessage(

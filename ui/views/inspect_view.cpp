@@ -127,6 +127,7 @@ InspectView::InspectView(QWidget* parent)
     m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long JSON string reads whole
     m_answer->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_answer, tr("Answer"));
+    showAnswer({}); // nothing open: nothing answered
     connect(m_diagnostics, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row < int(m_result.report.diagnostics.size() + (m_result.report.error ? 1 : 0))) {
             quint64 offset = row < int(m_result.report.diagnostics.size())

@@ -390,8 +390,9 @@ void ListenView::showListeningStatus()
                     .arg(m_lastHandshakeFailure.client, advice.isEmpty() ? m_lastHandshakeFailure.errorDetail : advice);
         detail += tr("\nLast failed handshake: %1").arg(m_lastHandshakeFailure.errorDetail);
     }
+    // The size before the path: a long path is what the label cuts when the window is narrow.
     const QString usage = m_folderUsage.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_folderUsage);
-    m_status->setFullText(text + tr(" — captures in %1%2").arg(m_captureRoot, usage), detail);
+    m_status->setFullText(text + tr(" — captures%1 in %2").arg(usage, m_captureRoot), detail);
 }
 
 void ListenView::setFolderUsage(quint64 bytes, quint64 limit)
