@@ -16,7 +16,7 @@ QByteArray indentJson(const QByteArray& json)
     QByteArray out;
     int depth = 0;
     bool inString = false, escaped = false;
-    const auto newline = [&] { out += '\n' + QByteArray(depth * 4, ' '); };
+    const auto newline = [&] { out += '\n' + QByteArray(qsizetype(depth) * 4, ' '); };
     for (qsizetype i = 0; i < json.size(); ++i) {
         const char c = json[i];
         if (inString) {
