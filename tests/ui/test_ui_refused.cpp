@@ -3,8 +3,8 @@
 
 #include "app/listener_fixture.h"
 #include "capture/stored_captures.h"
-#include "models/capture_list_model.h"
 #include "charts/part_timeline_chart.h"
+#include "models/capture_list_model.h"
 #include "views/listen_view.h"
 
 #include <catch2/catch.hpp>
