@@ -114,15 +114,17 @@ int printHar(const QString& path, bool json)
         QJsonObject doc = reportToJson(report);
         QJsonArray entries;
         for (const HarEntry& e : result.harEntries)
-            entries.append(QJsonObject{{"method", e.method},
-                                       {"url", e.url},
-                                       {"content_type", e.contentType},
-                                       {"body_bytes", qint64(e.body.size())},
-                                       {"multipart", e.multipart},
-                                       {"status", e.status},
-                                       {"status_text", e.statusText},
-                                       {"response_type", e.responseType},
-                                       {"response_bytes", qint64(e.responseSize)}});
+            entries.append(QJsonObject{
+                {"method", e.method},
+                {"url", e.url},
+                {"content_type", e.contentType},
+                {"body_bytes", qint64(e.body.size())},
+                {"multipart", e.multipart},
+                {"status", e.status},
+                {"status_text", e.statusText},
+                {"response_type", e.responseType},
+                {"response_bytes", qint64(e.responseSize)},
+                {"error", e.bodyError ? QJsonValue(errorToJson(*e.bodyError)) : QJsonValue(QJsonValue::Null)}});
         doc["entries"] = entries; // by index: entries[i] is parts[i], whose children are its parts
         printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
         return report.ok ? 0 : 1;
@@ -139,6 +141,10 @@ int printHar(const QString& path, bool json)
                    .arg(e.body.size())
                    .arg(e.body.isEmpty() ? QString() : QStringLiteral(" bytes, ") + printable(e.contentType));
         printParts(out, node.children, QStringLiteral("      "));
+        if (e.bodyError)
+            out += QStringLiteral("      did not parse: %1 — %2 (byte %3 of this body)\n")
+                       .arg(toQString(core::codeName(e.bodyError->code)), toQString(core::describe(e.bodyError->code)))
+                       .arg(e.bodyError->offset);
     }
     printOut(out + notesAndOutcome(report));
     return report.ok ? 0 : 1;

@@ -87,13 +87,13 @@ std::optional<QList<HarEntry>> readHar(const QByteArray& json, QString* error)
     return out;
 }
 
-core::ParseReport reportFromHar(const QList<HarEntry>& entries, const core::Options& limits)
+core::ParseReport reportFromHar(QList<HarEntry>& entries, const core::Options& limits)
 {
     core::ParseReport combined;
     combined.ok = true;
     combined.hash = core::HashKind::Sha256;
     for (qsizetype i = 0; i < entries.size(); ++i) {
-        const HarEntry& e = entries[i];
+        HarEntry& e = entries[i];
         core::PartSummary node;
         node.index = uint32_t(i);
         node.name = (e.method + QLatin1Char(' ') + e.url).toStdString();
@@ -110,14 +110,14 @@ core::ParseReport reportFromHar(const QList<HarEntry>& entries, const core::Opti
         if (e.multipart) {
             auto parser = core::MultipartParser::fromContentType(e.contentType.toStdString(), limits);
             if (!parser) {
-                combined.diagnostics.push_back({parser.error().code, 0});
+                e.bodyError = core::Error{parser.error().code, 0};
+                combined.ok = false;
             } else {
                 core::ParseReport report = core::parseBuffer(*parser, body, {core::HashKind::Sha256, false, limits});
                 node.children = std::move(report.parts);
                 combined.diagnostics.insert(combined.diagnostics.end(), report.diagnostics.begin(),
                                             report.diagnostics.end());
-                if (report.error && !combined.error)
-                    combined.error = report.error;
+                e.bodyError = report.error;
                 combined.ok = combined.ok && report.ok;
             }
         }
@@ -147,9 +147,15 @@ QString harSummary(const QList<HarEntry>& entries, const core::ParseReport& repo
         entries.size() == 1 ? QObject::tr("1 request") : QObject::tr("%1 requests").arg(entries.size());
     if (uploads == 0)
         return QObject::tr("%1, no multipart upload").arg(requests);
-    return QObject::tr("%1, %2 with %3")
+    QStringList rejected;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (entries[i].bodyError)
+            rejected << QObject::tr("entry %1").arg(i);
+    return QObject::tr("%1, %2 with %3%4")
         .arg(requests, uploads == 1 ? QObject::tr("1 upload") : QObject::tr("%1 uploads").arg(uploads),
-             parts == 1 ? QObject::tr("1 part") : QObject::tr("%1 parts").arg(parts));
+             parts == 1 ? QObject::tr("1 part") : QObject::tr("%1 parts").arg(parts),
+             rejected.isEmpty() ? QString()
+                                : QObject::tr(", %1 did not parse").arg(rejected.join(QStringLiteral(", "))));
 }
 
 } // namespace upin::app

@@ -34,13 +34,17 @@ struct HarEntry {
     bool responseCut = false; // the HAR held more of it than that
     quint64 responseSize = 0; // as the HAR says (exporters may keep no text at all)
     static constexpr qsizetype kMaxResponseBody = qsizetype{64} * 1024;
+    // Its multipart body's error (the offset within this body), set by reportFromHar: one entry that does not
+    // parse is that entry's fault, not the whole file's.
+    std::optional<core::Error> bodyError;
 };
 
 // The entries of a HAR document; error says what is wrong when it is not one (nullopt).
 std::optional<QList<HarEntry>> readHar(const QByteArray& json, QString* error);
-// One top-level node per entry (its parts as children), the parts' digests SHA-256; diagnostics and the first
-// error of every multipart body, at offsets within that entry's body.
-core::ParseReport reportFromHar(const QList<HarEntry>& entries, const core::Options& limits);
+// One top-level node per entry (its parts as children), the parts' digests SHA-256; the diagnostics of every
+// multipart body, at offsets within that entry's body. An entry whose body does not parse gets its bodyError (the
+// report's own error stays empty: the file is a HAR file all the same) and makes the report not ok.
+core::ParseReport reportFromHar(QList<HarEntry>& entries, const core::Options& limits);
 // The first entry that is a multipart upload (the one `extract` and Copy as curl number parts in), or -1.
 int firstUpload(const QList<HarEntry>& entries);
 // What the title line says of a HAR file: "3 requests, 1 upload with 2 parts".

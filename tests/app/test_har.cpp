@@ -79,3 +79,37 @@ TEST_CASE("extract numbers the parts of a HAR file's first upload", "[cli][har][
     CHECK(run.exitCode == 0);
     CHECK(run.out == "hello file");
 }
+
+TEST_CASE("a HAR entry whose body does not parse is that entry's fault: named in parse, the file still read",
+          "[cli][har]")
+{
+    QJsonObject har = QJsonDocument::fromJson(upin::test::sampleHar()).object();
+    QJsonArray entries = har["log"].toObject()["entries"].toArray();
+    QJsonObject broken = entries[1].toObject(); // the upload again, with a boundary its body does not use
+    QJsonObject request = broken["request"].toObject();
+    QJsonObject post = request["postData"].toObject();
+    post["mimeType"] = "multipart/form-data; boundary=other";
+    request["postData"] = post;
+    request["headers"] = QJsonArray{};
+    broken["request"] = request;
+    entries.append(broken);
+    QJsonObject log = har["log"].toObject();
+    log["entries"] = entries;
+    har["log"] = log;
+    QTemporaryDir dir;
+    QFile file(dir.filePath("three.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(har).toJson());
+    file.close();
+    upin::test::CliRun text = upin::test::runCli({"parse", file.fileName()});
+    INFO(text.out.toStdString());
+    CHECK(text.exitCode == 1); // something did not parse
+    CHECK(text.out.contains("3 requests, 2 uploads with 2 parts, entry 2 did not parse"));
+    CHECK(text.out.contains("      did not parse: no_delimiter"));
+    CHECK_FALSE(text.out.contains("ERROR")); // not the file's error
+    upin::test::CliRun json = upin::test::runCli({"parse", file.fileName(), "--json"});
+    const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
+    CHECK(doc["error"].isNull());
+    CHECK(doc["entries"].toArray()[1].toObject()["error"].isNull());
+    CHECK(doc["entries"].toArray()[2].toObject()["error"].toObject()["code"] == "no_delimiter");
+}

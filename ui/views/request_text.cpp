@@ -138,6 +138,10 @@ QString describeHarEntry(const app::HarEntry& entry, const core::PartSummary& no
                                                                   : QObject::tr("%1 parts").arg(node.children.size()))
                              : QObject::tr("Body: %1, %2 (not multipart: see Hex)\n")
                                    .arg(app::formatBytes(quint64(entry.body.size())), entry.contentType);
+    if (entry.bodyError)
+        out += QObject::tr("Did not parse: %1 (byte %2 of this body)\n")
+                   .arg(app::toQString(core::describe(entry.bodyError->code)))
+                   .arg(entry.bodyError->offset);
     out += QLatin1Char('\n');
     if (entry.status == 0)
         return out + QObject::tr("No response in the HAR file (the request failed or was blocked)\n");
