@@ -150,7 +150,7 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     CHECK(panes->isCollapsible(0));
 }
 
-TEST_CASE("a size limit of 0 saved by a version whose default was no limit becomes the 5 GiB default; one chosen "
+TEST_CASE("a size limit of 0 saved by a version whose default was no limit becomes the 5 GiB default, one chosen "
           "now stays",
           "[ui][listen][settings]")
 {
