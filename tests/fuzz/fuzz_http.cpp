@@ -11,6 +11,7 @@
 #include "upin/core/http_relay.h"
 #include "upin/core/part_decoding.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -49,7 +50,7 @@ void decodedEveryWay(std::string_view input, uint8_t seed)
         for (size_t size : sizes) {
             if (auto r = decoder.feed(input.substr(at, size), out); !r)
                 return std::make_pair(out, r.error().offset);
-            at += size;
+            at = std::min(at + size, input.size()); // the last piece may reach past the end
         }
         auto r = decoder.feed(input.substr(at), out);
         if (r)
