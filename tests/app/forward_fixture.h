@@ -10,23 +10,37 @@
 
 namespace upin::test {
 
-// A Python upstream from upstreams.py, killed when it goes out of scope.
-struct PythonUpstream {
+// A Python server of the tests folder that prints its port first, killed when it goes out of scope.
+struct PythonServer {
     QProcess process;
     quint16 port = 0;
-    PythonUpstream(const QString& mode, const QStringList& args = {})
+    explicit PythonServer(const QStringList& arguments) // the script, then its arguments
     {
-        process.start(QStringLiteral("python3"), QStringList{UPIN_TESTS_DIR "/app/upstreams.py", mode} + args);
-        REQUIRE(process.waitForReadyRead(10000));
+        process.start(QStringLiteral("python3"), arguments);
+        REQUIRE(process.waitForReadyRead(20000)); // Flask takes a while to import
         port = quint16(process.readLine().trimmed().toUInt());
         REQUIRE(port != 0);
     }
-    ~PythonUpstream()
+    PythonServer(const PythonServer&) = delete;
+    PythonServer& operator=(const PythonServer&) = delete;
+    ~PythonServer()
     {
         process.kill();
         process.waitForFinished(5000);
     }
     QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
+};
+
+// A Python upstream from upstreams.py.
+struct PythonUpstream : PythonServer {
+    explicit PythonUpstream(const QString& mode, const QStringList& args = {})
+        : PythonServer(QStringList{UPIN_TESTS_DIR "/app/upstreams.py", mode} + args)
+    {}
+};
+
+// flask_upload.py: a Flask (werkzeug) endpoint that checks the method, auth and a CSRF token.
+struct FlaskUpload : PythonServer {
+    FlaskUpload() : PythonServer({UPIN_TESTS_DIR "/app/flask_upload.py"}) {}
 };
 
 inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::ForwardSettings settings = {},

@@ -1,6 +1,6 @@
 // The sender against the real listener on 127.0.0.1, and "copy as curl" run through a real shell and curl.
 
-#include "app/listener_fixture.h"
+#include "app/forward_fixture.h"
 #include "sender/raw_upload.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
@@ -258,11 +258,8 @@ TEST_CASE("PUT and PATCH with Bearer or Basic auth and a CSRF header reach a Fla
           "from Copy as curl",
           "[sender][method][flask]")
 {
-    QProcess flask;
-    flask.start(QStringLiteral("python3"), {QStringLiteral(UPIN_TESTS_DIR "/app/flask_upload.py")});
-    REQUIRE(flask.waitForReadyRead(20000));
-    const quint16 port = quint16(flask.readLine().trimmed().toUInt());
-    REQUIRE(port != 0);
+    const test::FlaskUpload flask;
+    const quint16 port = flask.port;
     ListenerFixture f; // for its files
     const QByteArray photo = test::randomBytes(300000, 21);
     UploadPlan plan;
@@ -301,8 +298,6 @@ TEST_CASE("PUT and PATCH with Bearer or Basic auth and a CSRF header reach a Fla
     const QJsonObject viaCurl = QJsonDocument::fromJson(shell.readAllStandardOutput()).object();
     CHECK(viaCurl["method"] == "PUT");
     CHECK(viaCurl["files"].toObject()["photo"].toObject()["size"].toInt() == photo.size());
-    flask.kill();
-    flask.waitForFinished();
 }
 
 TEST_CASE("headers that would split or reframe the request are refused, in plans and on the command line",

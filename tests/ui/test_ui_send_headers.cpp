@@ -1,6 +1,7 @@
 // The Send tab's method, headers and auth helpers (issue 23, item 5): in the plan, in Copy as curl, kept across
 // a restart, checked before sending, and sent from the window to a Flask server that asks for them.
 
+#include "app/forward_fixture.h"
 #include "main_window.h"
 #include "service_wiring.h"
 #include "views/header_editor.h"
@@ -78,11 +79,8 @@ TEST_CASE("from the window: PUT with a Bearer token and a CSRF header to a Flask
 {
     QTemporaryDir dir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
-    QProcess flask;
-    flask.start(QStringLiteral("python3"), {QStringLiteral(UPIN_TESTS_DIR "/app/flask_upload.py")});
-    REQUIRE(flask.waitForReadyRead(20000));
-    const quint16 port = quint16(flask.readLine().trimmed().toUInt());
-    REQUIRE(port != 0);
+    const test::FlaskUpload flask;
+    const quint16 port = flask.port;
     ui::MainWindow window;
     ui::ServiceWiring wiring(window, dir.filePath("captures"));
     ui::SendView* send = window.sendView();
@@ -102,8 +100,6 @@ TEST_CASE("from the window: PUT with a Bearer token and a CSRF header to a Flask
     const QString answer = send->answer()->toPlainText();
     CHECK(answer.contains("\"method\": \"PUT\""));
     CHECK(answer.contains("\"auth\": \"Bearer\""));
-    flask.kill();
-    flask.waitForFinished();
 }
 
 TEST_CASE("File > Save plan writes the JSON send --plan reads, and Open plan brings a plan back", "[ui][send][plan]")
