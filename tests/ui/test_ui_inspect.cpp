@@ -7,6 +7,7 @@
 #include "service_wiring.h"
 #include "support/inspect_file.h"
 #include "support/view_reader.h"
+#include "ui/wired_listener.h"
 #include "views/hex_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
@@ -235,11 +236,7 @@ TEST_CASE("a /part-event capture opens in Inspect from its record: names, sizes,
     ui::MainWindow window;
     ui::ServiceWiring wiring(window, dir.filePath("captures"));
     test::ViewReader reader(*window.inspectView()); // answered at once, as well as on the reader's thread
-    quint16 port = 0;
-    for (quint16 candidate = 18500; candidate < 18600 && !port; ++candidate)
-        if (wiring.startListener(candidate))
-            port = candidate;
-    REQUIRE(port != 0);
+    const quint16 port = test::startOnFreePort(wiring);
     const QByteArray photo = test::randomBytes(3000, 4);
     QFile file(dir.filePath("photo.bin"));
     REQUIRE(file.open(QIODevice::WriteOnly));

@@ -4,6 +4,7 @@
 #include "charts/throughput_chart.h"
 #include "main_window.h"
 #include "service_wiring.h"
+#include "ui/wired_listener.h"
 #include "views/send_view.h"
 
 #include <catch2/catch.hpp>
@@ -26,11 +27,7 @@ TEST_CASE("a send to our own listener: its row from the first byte and the recei
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
     ui::MainWindow window;
     ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    quint16 port = 0;
-    for (quint16 candidate = 18620; candidate < 18720 && !port; ++candidate)
-        if (wiring.startListener(candidate))
-            port = candidate;
-    REQUIRE(port != 0);
+    const quint16 port = test::startOnFreePort(wiring);
     ui::SendView* send = window.sendView();
     app::PlanPart big;
     big.kind = app::PlanPart::Kind::Synthetic;

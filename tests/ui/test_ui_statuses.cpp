@@ -3,6 +3,7 @@
 #include "main_window.h"
 #include "models/plan_parts_model.h"
 #include "service_wiring.h"
+#include "ui/wired_listener.h"
 #include "views/elided_label.h"
 #include "views/listen_view.h"
 #include "views/send_view.h"
@@ -157,14 +158,10 @@ TEST_CASE("a size limit of 0 saved by a version whose default was no limit becom
     QTemporaryDir dir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
     QSettings().setValue(QStringLiteral("listen/keepBytes"), 0); // as the old default was written
-    QTcpServer probe;                                            // a free port for the listener
-    REQUIRE(probe.listen(QHostAddress::LocalHost, 0));
-    const quint16 port = probe.serverPort();
-    probe.close();
     {
         ui::MainWindow window;
         ui::ServiceWiring wiring(window, dir.filePath("captures"));
-        REQUIRE(wiring.startListener(port));
+        test::startOnFreePort(wiring);
         const ui::ElidedLabel* status = listeningStatus(*window.listenView());
         REQUIRE(status);
         QTRY_VERIFY_WITH_TIMEOUT(status->fullText().contains("of 5.00 GiB) in "), 5000);
@@ -173,7 +170,7 @@ TEST_CASE("a size limit of 0 saved by a version whose default was no limit becom
     QSettings().setValue(QStringLiteral("listen/sizeLimit"), 0); // "no size limit", chosen in Settings…
     ui::MainWindow window;
     ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    REQUIRE(wiring.startListener(port));
+    test::startOnFreePort(wiring);
     const ui::ElidedLabel* status = listeningStatus(*window.listenView());
     QTRY_VERIFY_WITH_TIMEOUT(status->fullText().contains("no size limit) in "), 5000);
 }
