@@ -2,6 +2,7 @@
 #include "server/listener_guards.h"
 
 #include "bench/shootout_worker.h"
+#include "charts/chart_export.h"
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
@@ -365,19 +366,8 @@ void ServiceWiring::savePlan(const QString& path)
 {
     QJsonObject plan = m_window.sendView()->plan().toJson();
     plan.remove(QStringLiteral("insecure")); // the user's choice each time, as in the settings
-    const QByteArray json = QJsonDocument(plan).toJson();
-    QPointer<MainWindow> window(&m_window);
-    QThreadPool::globalInstance()->start([window, path, json] {
-        QFile file(path);
-        const bool ok = file.open(QIODevice::WriteOnly) && file.write(json) == json.size() && file.flush();
-        const QString said =
-            ok ? QObject::tr("Saved the plan to %1 (upload-inspector-cli send --plan reads it)").arg(path)
-               : QObject::tr("Could not save the plan to %1: %2").arg(path, file.errorString());
-        QMetaObject::invokeMethod(window, [window, said] {
-            if (window)
-                window->statusBar()->showMessage(said, 8000);
-        });
-    });
+    saveExports(&m_window, {{path, QJsonDocument(plan).toJson()}},
+                tr("Saved the plan to %1 (upload-inspector-cli send --plan reads it)").arg(path));
 }
 
 void ServiceWiring::openPlan(const QString& path)

@@ -50,10 +50,10 @@ QByteArray pngBytes(const QImage& image)
     return bytes;
 }
 
-void saveExports(QWidget* parent, const QList<ExportFile>& files)
+void saveExports(QWidget* parent, const QList<ExportFile>& files, const QString& saved)
 {
     QPointer<QWidget> owner(parent);
-    QThreadPool::globalInstance()->start([owner, files] {
+    QThreadPool::globalInstance()->start([owner, files, saved] {
         QString failedPath, reason;
         for (const ExportFile& f : files) {
             QSaveFile file(f.path);
@@ -63,11 +63,13 @@ void saveExports(QWidget* parent, const QList<ExportFile>& files)
                 break;
             }
         }
-        QMetaObject::invokeMethod(owner, [owner, files, failedPath, reason] {
+        QMetaObject::invokeMethod(owner, [owner, files, saved, failedPath, reason] {
             if (!owner)
                 return;
             if (!failedPath.isEmpty())
                 warn(owner, failedPath, reason);
+            else if (!saved.isEmpty())
+                showStatus(owner, saved);
             else
                 showStatus(owner,
                            QObject::tr("Saved %1")

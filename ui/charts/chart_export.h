@@ -21,7 +21,8 @@ void addPngExport(QChartView* view);
 QString exportBase(const QString& chosen);
 QByteArray pngBytes(const QImage& image);
 // Writes the files in order (each to a temporary file, then renamed), stopping at the first that fails (the rest
-// would fail the same way); parent's status bar or a warning says how it went. Returns at once.
-void saveExports(QWidget* parent, const QList<ExportFile>& files);
+// would fail the same way); parent's status bar (saved, else "Saved PATH") or a warning says how it went. Returns
+// at once.
+void saveExports(QWidget* parent, const QList<ExportFile>& files, const QString& saved = {});
 
 } // namespace upin::ui
