@@ -19,7 +19,8 @@ commands:
         write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
   curl SOURCE [--to URL] [--parts-dir DIR]
         print a curl command that sends a capture's (or a body's, request's, HAR file's) parts again
-  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--hash sha256|xxh3|none]
+  listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--capture-body-only]
+        [--hash sha256|xxh3|none]
         [--tls [--tls-port N] [--tls-only] [--cert FILE --key FILE]] [--keep N] [--keep-bytes SIZE]
         [--head-timeout S] [--idle-timeout S] [--keep-alive-timeout S] [--answer-timeout S] [--min-body-rate SIZE]
         [--allow-origin ORIGIN]... [--allow-host NAME]... [--max-body SIZE ...] (listen --help for all)

@@ -60,6 +60,7 @@ ListenerSettings loadListenerSettings()
     settings.retention.keepBytes =
         stored.value(QStringLiteral("listen/sizeLimit"), oldKeepBytes > 0 ? oldKeepBytes : settings.retention.keepBytes)
             .toULongLong();
+    settings.captureBodyOnly = stored.value(QStringLiteral("listen/captureBodyOnly"), false).toBool();
     for (const auto& guard : app::kGuardSettings) {
         const QString key = QStringLiteral("listen/%1").arg(QString::fromLatin1(guard.option));
         if (stored.contains(key))
@@ -82,6 +83,7 @@ app::ListenerConfig configFromSettings(const ListenerSettings& settings, const Q
     config.hash = settings.hash;
     config.tls = settings.tls;
     config.retention = settings.retention;
+    config.captureBodyOnly = settings.captureBodyOnly;
     config.parser = settings.limits;
     config.maxBodyBytes = settings.limits.maxBodySize;
     config.guards = settings.guards;
@@ -97,6 +99,7 @@ void saveListenerSettings(const ListenerSettings& settings)
     stored.setValue(QStringLiteral("listen/keep"), settings.retention.keepCaptures);
     stored.setValue(QStringLiteral("listen/sizeLimit"), settings.retention.keepBytes); // 0 here: the user's choice
     stored.remove(QStringLiteral("listen/keepBytes"));
+    stored.setValue(QStringLiteral("listen/captureBodyOnly"), settings.captureBodyOnly);
     for (const auto& guard : app::kGuardSettings)
         stored.setValue(QStringLiteral("listen/%1").arg(QString::fromLatin1(guard.option)), guard.get(settings.guards));
     for (const auto& limit : app::kUserLimits)
@@ -207,7 +210,8 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
         if (why.isEmpty())
             plan = app::resendPlanFor(result, base, {}, &why); // this listener, on the port it has now
         const QString command = plan ? plan->toCurl() : QString();
-        const QString partsDir = !result.capture ? result.path + QStringLiteral(".parts") : QString();
+        const QString partsDir =
+            !result.capture || app::partsOnlyInBody(result) ? app::defaultPartsDir(result) : QString();
         QMetaObject::invokeMethod(
             qApp,
             [window, self, command, why, partsDir] {

@@ -15,8 +15,8 @@ constexpr qsizetype kInlineFieldBytes = qsizetype{64} * 1024;
 constexpr quint64 kInlineCaptureBytes = quint64{1} << 20;
 } // namespace
 
-CaptureWriter::CaptureWriter(QString folder, bool everyPart, const core::Options& limits)
-    : m_folder(std::move(folder)), m_everyPart(everyPart),
+CaptureWriter::CaptureWriter(QString folder, PartFiles partFiles, const core::Options& limits)
+    : m_folder(std::move(folder)), m_partFiles(partFiles),
       m_parts(core::EventRecorder::Settings{core::HashKind::None, false, limits}), m_inlineBudget(kInlineCaptureBytes)
 {}
 
@@ -105,11 +105,12 @@ void CaptureWriter::onHeadersComplete(uint64_t offset)
     m_collectingField = !part.filename.has_value();
     m_fieldValue.clear();
     m_fieldTruncated = false;
-    if (m_everyPart || part.filename.has_value())
+    if (m_partFiles == PartFiles::EveryPart || (m_partFiles == PartFiles::FileParts && part.filename.has_value()))
         openPartFile(part);
 }
 
-// Keeps a field's first bytes for its inline value; a field too large for that goes to a file of its own.
+// Keeps a field's first bytes for its inline value; a field too large for that goes to a file of its own, unless
+// body.raw is where every part's bytes are kept.
 void CaptureWriter::keepFieldData(core::ByteView data)
 {
     const qsizetype room =
@@ -118,7 +119,8 @@ void CaptureWriter::keepFieldData(core::ByteView data)
     if (!m_fieldTruncated && qsizetype(data.size()) > room) {
         m_fieldTruncated = true;
         const core::PartSummary& part = *m_parts.currentPart();
-        if (!m_partFile.isOpen() && openPartFile(part)) // the bytes so far first, then this chunk below
+        if (m_partFiles != PartFiles::None && !m_partFile.isOpen() &&
+            openPartFile(part)) // the bytes so far first, then this chunk below
             write(m_partFile, {m_fieldValue.constData(), size_t(m_fieldValue.size())}, part.bodyOffset);
     }
     const qsizetype take = std::min(room, qsizetype(data.size()));

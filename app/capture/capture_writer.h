@@ -1,6 +1,6 @@
 #pragma once
-// What a capture stores of a request while it arrives: file parts (every part, for /capture) each in a file of its
-// own, form fields' first bytes inline for capture.json (a field too large for that goes to a file too), and for
+// What a capture stores of a request while it arrives: file parts (every part, for /capture; none when the body is
+// kept once, in body.raw) each in a file of its own, form fields' first bytes inline for capture.json (a field too large for that goes to a file too), and for
 // raw captures head.raw and body.raw. A PartHandler, so that it runs on a PartPipeline's thread beside the one that
 // hashes: writing then overlaps hashing as well as reading. It knows nothing of hashes or answers. The first write
 // that fails stops it; failure() says which file, why, and the first body byte not stored.
@@ -30,9 +30,11 @@ struct StoreFailure {
 
 class CaptureWriter final : public core::PartHandler {
 public:
-    // everyPart: /capture (else only file parts, and fields too large to keep inline). limits: the parser's, for
-    // the part headers this writer reads to name its files.
-    CaptureWriter(QString folder, bool everyPart, const core::Options& limits);
+    // Which parts get a file of their own: file parts (and fields too large to keep inline), every part (/capture),
+    // or none (/capture keeping the body once: body.raw holds every part's bytes, read from it by offset).
+    enum class PartFiles : uint8_t { FileParts, EveryPart, None };
+    // limits: the parser's, for the part headers this writer reads to name its files.
+    CaptureWriter(QString folder, PartFiles partFiles, const core::Options& limits);
 
     // Writes head.raw and opens body.raw; false when either fails (failure() says why).
     bool startRaw(const QByteArray& rawHead);
@@ -59,7 +61,7 @@ private:
     void finishKeptValue();
 
     QString m_folder;
-    bool m_everyPart;
+    PartFiles m_partFiles;
     core::EventRecorder m_parts; // names and filenames (no hashes): what the files are called
     QFile m_partFile;
     QFile m_rawFile;

@@ -71,8 +71,11 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
         } else {
             CaptureStore::reserveCaptureJsonSpace(session->m_folder);
             if (stores) {
-                session->m_writer = std::make_unique<CaptureWriter>(
-                    session->m_folder, request.endpoint == Endpoint::Capture, request.parser);
+                using PartFiles = CaptureWriter::PartFiles;
+                const PartFiles partFiles = request.endpoint != Endpoint::Capture ? PartFiles::FileParts
+                                            : request.captureBodyOnly             ? PartFiles::None
+                                                                                  : PartFiles::EveryPart;
+                session->m_writer = std::make_unique<CaptureWriter>(session->m_folder, partFiles, request.parser);
                 if (request.endpoint == Endpoint::Capture || request.keepRaw)
                     session->m_writer->startRaw(request.rawHead);
             }

@@ -38,6 +38,7 @@ struct SessionRequest {
     core::Options parser;                         // limits and leniency; matcher chosen per request
     core::HashKind hash = core::HashKind::Sha256; // of every part; none for /discard
     bool keepRaw = false;
+    bool captureBodyOnly = false; // /capture stores the body once, in body.raw, and no part files
     QString contentType;
     QString client;
     QString target;

@@ -112,6 +112,9 @@ int runListen(const QStringList& arguments)
     cl.addHelpOption();
     const ServerOptions server(8080);
     QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
+    QCommandLineOption bodyOnly(QStringLiteral("capture-body-only"),
+                                QStringLiteral("/capture keeps each body once, in body.raw (parts are read from it), "
+                                               "not a file per part as well"));
     QCommandLineOption keep(QStringLiteral("keep"),
                             QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
                             QStringLiteral("N"), QStringLiteral("200"));
@@ -132,8 +135,8 @@ int runListen(const QStringList& arguments)
                             QStringLiteral("your certificate (PEM, a full chain too), e.g. from mkcert; implies --tls"),
                             QStringLiteral("FILE"));
     QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
-    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, keep, keepBytes, hash, noHash, tls, tlsPort,
-                   tlsOnly, cert, key});
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, bodyOnly, keep, keepBytes, hash, noHash, tls,
+                   tlsPort, tlsOnly, cert, key});
     const GuardOptions guards;
     guards.addTo(cl);
     cl.addOptions(limitOptions(listenerLimits()));
@@ -162,6 +165,7 @@ int runListen(const QStringList& arguments)
         return 2;
     config.maxBodyBytes = config.parser.maxBodySize;
     config.keepRaw = cl.isSet(keepRaw);
+    config.captureBodyOnly = cl.isSet(bodyOnly);
     auto hashKind = chosenHash(cl, hash, noHash, "listen");
     if (!hashKind)
         return 2;

@@ -35,7 +35,9 @@ QString valueLine(const KeptPart& kept, const QString& indent)
     return QStringLiteral("%1    value%2: %3%4\n")
         .arg(indent, kept.valueBase64 ? QStringLiteral(" (base64)") : QString(),
              kept.valueBase64 ? *kept.value : QLatin1Char('"') + printable(*kept.value) + QLatin1Char('"'),
-             kept.valueTruncated ? QStringLiteral(" … (first bytes; all of it in %1)").arg(kept.savedAs) : QString());
+             kept.valueTruncated ? QStringLiteral(" … (first bytes; all of it in %1)")
+                                       .arg(kept.savedAs.isEmpty() ? QStringLiteral("body.raw") : kept.savedAs)
+                                 : QString());
 }
 
 void printParts(QString& out, const std::vector<core::PartSummary>& parts, const QString& indent,

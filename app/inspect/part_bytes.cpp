@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -317,6 +318,22 @@ std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString&
     return plan;
 }
 
+bool partsOnlyInBody(const InspectResult& source)
+{
+    if (!source.capture || source.bodyFile.isEmpty() || source.bodyFileOffset < 0)
+        return false;
+    return std::any_of(source.capture->kept.cbegin(), source.capture->kept.cend(), [](const KeptPart& kept) {
+        return kept.savedAs.isEmpty() && (!kept.value || kept.valueTruncated);
+    });
+}
+
+QString defaultPartsDir(const InspectResult& source)
+{
+    // Inside a capture folder, where retention deletes them with it; beside it they would look like a capture.
+    return source.capture ? QDir(source.path).filePath(QStringLiteral("parts"))
+                          : source.path + QStringLiteral(".parts");
+}
+
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
                                         QString* why, const QString& fallback)
 {
@@ -326,7 +343,7 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
                                                   : QStringLiteral("http://") + capturedHost;
     const QUrl url(base);
     const bool wholeUrl = url.path().length() > 1;
-    if (source.capture) {
+    if (source.capture && !partsOnlyInBody(source)) {
         auto plan = resendPlan(source, wholeUrl ? QString() : base.chopped(base.endsWith('/') ? 1 : 0), why);
         if (plan && wholeUrl)
             plan->targets = {url};
@@ -336,7 +353,7 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
     const QString ownPath = source.request.target;
     const QString path = ownPath.startsWith(QLatin1Char('/')) ? ownPath : QStringLiteral("/file-part");
     return resendPlanFromParts(source, wholeUrl ? url : QUrl(base.chopped(base.endsWith('/') ? 1 : 0) + path),
-                               partsDir.isEmpty() ? source.path + QStringLiteral(".parts") : partsDir, why);
+                               partsDir.isEmpty() ? defaultPartsDir(source) : partsDir, why);
 }
 
 namespace {

@@ -47,13 +47,18 @@ std::optional<UploadPlan> resendPlan(const InspectResult& capture, const QString
 // inline. For a capture, resendPlan's files and values are used and nothing is written.
 std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
                                               QString* why);
+// A capture that kept its body once (/capture with --capture-body-only): no file holds a part of it, so its parts
+// are sent as any body's are, written out of body.raw by resendPlanFromParts. Reads nothing.
+bool partsOnlyInBody(const InspectResult& source);
+// Where resendPlanFor writes the parts it sends when not told: SOURCE.parts, or a capture folder's "parts".
+QString defaultPartsDir(const InspectResult& source);
 // Why resendPlanFromParts would refuse this source (no parts, a part not whole or not kept); empty when it would
 // not. Reads nothing but the report: a view can ask before anything is written.
 QString whyPartsCannotBeResent(const InspectResult& source);
 // One of the two, as `upload-inspector-cli curl` and the window's Copy as curl choose: to is a base
 // (http://host:port, the captured path is kept) or a whole URL; empty: the listener that stored the capture, as
 // its client named it, else fallback. The path is the captured one, a whole request's own, else /file-part.
-// partsDir empty: SOURCE.parts.
+// partsDir empty: defaultPartsDir.
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
                                         QString* why,
                                         const QString& fallback = QStringLiteral("http://127.0.0.1:8080"));

@@ -214,6 +214,7 @@ SessionRequest ServerConnection::sessionRequest(const RequestAdmission& admissio
     request.host = admission.host;
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
+    request.captureBodyOnly = m_shared->config.captureBodyOnly;
     request.framing = m_framing;
     request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
     request.receivedAt = m_deadlines.headStartedAt();

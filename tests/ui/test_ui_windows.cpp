@@ -105,7 +105,11 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     auto* tls = dialog.findChild<QCheckBox*>("listenTls");
     REQUIRE(tls);
     CHECK_FALSE(tls->isChecked());
-    tls->setChecked(true);       // listen --tls
+    tls->setChecked(true); // listen --tls
+    auto* bodyOnly = dialog.findChild<QCheckBox*>("listenBodyOnly");
+    REQUIRE(bodyOnly);
+    CHECK_FALSE(bodyOnly->isChecked());
+    bodyOnly->setChecked(true);  // listen --capture-body-only
     CHECK(rate->text() == "1K"); // the default, in the form it can be typed back
     CHECK(field->text() == "1M");
     CHECK(keepAlive->text() == "15");
@@ -124,6 +128,7 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     origins->setText("http://localhost:3000, https://app.test");
     dialog.accept();
     CHECK(dialog.result() == QDialog::Accepted);
+    CHECK(dialog.settings().captureBodyOnly);
     CHECK(dialog.settings().guards.minBodyBytesPerSecond == 4096);
     CHECK(dialog.settings().guards.keepAliveTimeoutMs == 2500);
     CHECK(dialog.settings().guards.allowedOrigins == QStringList{"http://localhost:3000", "https://app.test"});

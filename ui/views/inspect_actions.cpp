@@ -33,7 +33,7 @@ void InspectView::rememberSentHashes(const QString& captureId, const QStringList
 
 QString InspectView::curlBlocker() const
 {
-    if (m_result.capture) { // a capture's plan reads nothing: made now to check it
+    if (m_result.capture && !app::partsOnlyInBody(m_result)) { // a capture's plan reads nothing: made now to check it
         QString why;
         return app::resendPlanFor(m_result, m_listenerBase, {}, &why) ? QString() : why;
     }
@@ -44,7 +44,7 @@ QString InspectView::curlBlocker() const
 
 void InspectView::copyAsCurl()
 {
-    if (m_result.capture) {
+    if (m_result.capture && !app::partsOnlyInBody(m_result)) {
         QString why;
         // To this listener, on the port it has now (the one that stored the capture may be gone).
         if (auto plan = app::resendPlanFor(m_result, m_listenerBase, {}, &why)) {

@@ -17,7 +17,8 @@ namespace upin::ui {
 
 ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, QWidget* parent)
     : QDialog(parent), m_settings(current), m_hash(new QComboBox), m_tls(new QCheckBox(tr("Serve HTTPS too, on port"))),
-      m_tlsPort(new QSpinBox), m_keep(new QSpinBox), m_keepBytes(new QLineEdit)
+      m_tlsPort(new QSpinBox), m_keep(new QSpinBox), m_keepBytes(new QLineEdit),
+      m_bodyOnly(new QCheckBox(tr("/capture keeps the body once")))
 {
     setWindowTitle(tr("Listener settings"));
     auto* form = new QFormLayout;
@@ -49,6 +50,12 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
     m_keepBytes->setToolTip(tr("Total size of kept captures, e.g. 10G; older ones are deleted (--keep-bytes). "
                                "A capture still receiving is never deleted."));
     form->addRow(tr("Keep at most"), m_keepBytes);
+    m_bodyOnly->setObjectName(QStringLiteral("listenBodyOnly"));
+    m_bodyOnly->setChecked(current.captureBodyOnly);
+    m_bodyOnly->setToolTip(tr("/capture stores head.raw and body.raw only, not every part in a file as well: half "
+                              "the disk. Inspect, Save part and Copy as curl read the parts from body.raw "
+                              "(--capture-body-only)."));
+    form->addRow(QString(), m_bodyOnly);
     auto* limitsTitle = new QLabel(tr("<b>Limits for uploads</b> — what a client may send before the listener "
                                       "rejects the body with an error naming the limit"));
     limitsTitle->setWordWrap(true);
@@ -93,6 +100,7 @@ void ListenerSettingsDialog::accept()
     chosen.tls = m_tls->isChecked();
     chosen.tlsPort = quint16(m_tlsPort->value());
     chosen.retention.keepCaptures = m_keep->value();
+    chosen.captureBodyOnly = m_bodyOnly->isChecked();
     if (m_keepBytes->text().trimmed().isEmpty()) {
         chosen.retention.keepBytes = 0;
     } else if (auto bytes = app::parseByteSize(m_keepBytes->text().trimmed())) {

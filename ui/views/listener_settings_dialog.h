@@ -21,6 +21,7 @@ struct ListenerSettings {
     bool tls = false;                             // HTTPS too, on tlsPort (--tls)
     quint16 tlsPort = 8443;
     app::RetentionPolicy retention;
+    bool captureBodyOnly = false; // /capture keeps body.raw only (--capture-body-only)
     core::Options limits = app::listenerLimits();
     app::ListenerGuards guards; // deadlines, slowest body, allowed origins and host names
 };
@@ -39,6 +40,7 @@ private:
     QSpinBox* m_tlsPort;
     QSpinBox* m_keep;
     QLineEdit* m_keepBytes;
+    QCheckBox* m_bodyOnly;
     std::vector<QLineEdit*> m_guards; // one per app::kGuardSettings entry
     std::vector<QLineEdit*> m_limits; // one per app::kUserLimits entry
 };
