@@ -1,14 +1,12 @@
 // The sender against the real listener on 127.0.0.1, and "copy as curl" run through a real shell and curl.
 
 #include "app/forward_fixture.h"
-#include "sender/raw_upload.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
 #include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
 
-#include <QBuffer>
 #include <QDir>
 #include <QJsonArray>
 #include <QProcess>
@@ -452,101 +450,6 @@ TEST_CASE("an early answer stops the body and is reported with its status line, 
         CHECK(json["response_body"].toString() == "not found\n");
         CHECK_FALSE(json["response_headers"].toArray().isEmpty());
     }
-}
-
-// A one-connection HTTP server in Python for answers our listener never gives: it accepts, reads the request
-// head into `head` and what came after it into `body`, then runs `answer` (Python, the socket is `c`) and keeps
-// the connection open until it is killed.
-struct OneShotServer {
-    QProcess process;
-    int port = 0;
-    explicit OneShotServer(const QString& answer)
-    {
-        process.start("python3", {"-c", QStringLiteral(R"(
-import socket, threading
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('127.0.0.1', 0)); s.listen(1); print(s.getsockname()[1], flush=True)
-c, _ = s.accept(); data = b''
-while b'\r\n\r\n' not in data: data += c.recv(65536)
-head, body = data.split(b'\r\n\r\n', 1)
-%1
-threading.Event().wait(30)
-)")
-                                            .arg(answer)});
-        if (process.waitForReadyRead(10000))
-            port = process.readLine().trimmed().toInt();
-    }
-    ~OneShotServer()
-    {
-        process.kill();
-        process.waitForFinished();
-    }
-};
-
-// The raw client's upload of `size` bytes to the server, run until it finishes or timeoutMs passes.
-struct RawRun {
-    QByteArray bytes;
-    QBuffer body{&bytes};
-    app::RawUpload upload;
-    QSignalSpy finished{&upload, &app::RawUpload::finished};
-    RawRun(int port, qsizetype size)
-        : bytes(size, 'b'),
-          upload(QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port)), {}, &body, size, false, {})
-    {
-        body.open(QIODevice::ReadOnly);
-    }
-    bool run(int timeoutMs)
-    {
-        upload.start();
-        return finished.wait(timeoutMs);
-    }
-    QString error() const { return finished.isEmpty() ? QString() : finished.first().first().toString(); }
-};
-
-// Review of issue 14: the raw client kept every byte of an answer. A server that answers early with 20 MB (and
-// reads the body meanwhile, so nothing is reset) is reported whole in status, with the body's first MiB kept.
-TEST_CASE("a huge early answer is read to its end but only its first MiB is kept", "[sender][answer]")
-{
-    OneShotServer server(R"(
-def drain():
-    try:
-        while c.recv(1 << 20): pass
-    except OSError: pass
-threading.Thread(target=drain, daemon=True).start()
-answer = b'x' * (20 << 20)
-c.sendall(b'HTTP/1.1 413 Payload Too Large\r\nContent-Length: %d\r\n\r\n' % len(answer) + answer)
-)");
-    REQUIRE(server.port > 0);
-    RawRun raw(server.port, 64 << 20);
-    REQUIRE(raw.body.isOpen());
-    REQUIRE(raw.run(30000));
-    INFO(raw.error().toStdString());
-    CHECK(raw.error().isEmpty()); // all 20 MB were read: the exchange is complete
-    CHECK(raw.upload.status() == 413);
-    CHECK(raw.upload.answeredEarly());
-    const QByteArray kept = raw.upload.responseBody();
-    CHECK(kept.size() >= qsizetype{1} << 20);
-    CHECK(kept.size() <= (qsizetype{1} << 20) + qsizetype{64} * 1024); // not 20 MB
-    CHECK(kept.count('x') == kept.size());
-}
-
-// Review of issue 14: a server that answers with a Content-Length and keeps the connection open (ignoring our
-// Connection: close) left the run waiting until the server went away.
-TEST_CASE("an answer with a Content-Length ends the exchange when it is in, open connection or not", "[sender]")
-{
-    OneShotServer server(R"(
-length = int([l.split(b':')[1] for l in head.split(b'\r\n') if l.lower().startswith(b'content-length')][0])
-while len(body) < length: body += c.recv(65536)
-c.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
-)");
-    REQUIRE(server.port > 0);
-    RawRun raw(server.port, 4096);
-    REQUIRE(raw.body.isOpen());
-    REQUIRE(raw.run(5000)); // the server keeps the connection 30 s
-    CHECK(raw.error().isEmpty());
-    CHECK(raw.upload.status() == 200);
-    CHECK(raw.upload.responseBody() == "ok");
-    CHECK_FALSE(raw.upload.answeredEarly());
 }
 
 TEST_CASE("file parts get the content type curl would give them, from the extension", "[sender]")

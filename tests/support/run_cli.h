@@ -4,8 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <QByteArray>
+#include <QFile>
 #include <QProcess>
 #include <QStringList>
+#include <QTemporaryDir>
 
 namespace upin::test {
 
@@ -21,6 +23,15 @@ inline CliRun runCli(const QStringList& arguments)
     process.start(QStringLiteral(UPIN_CLI_PATH), arguments);
     REQUIRE(process.waitForFinished(120000));
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+// A file in dir with exactly these bytes, for the CLI to read.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
+{
+    QFile file(dir.filePath(name));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    REQUIRE(file.write(content) == content.size());
+    return file.fileName();
 }
 
 } // namespace upin::test
