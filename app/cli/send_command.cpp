@@ -102,17 +102,10 @@ struct PlanOptions {
             p.parts.append(*part);
         }
         for (const auto& h : cl.values(header)) {
-            qsizetype colon = h.indexOf(QLatin1Char(':'));
-            if (colon <= 0) {
-                error = QStringLiteral("-H '%1': expected 'Name: value'").arg(h);
+            const auto parsed = parseHeaderSpec(h, &error);
+            if (!parsed)
                 return std::nullopt;
-            }
-            const PlanHeader parsed{h.left(colon).trimmed(), h.mid(colon + 1).trimmed()};
-            if (const QString problem = headerProblem(parsed.name, parsed.value); !problem.isEmpty()) {
-                error = QStringLiteral("-H '%1': %2").arg(h, problem);
-                return std::nullopt;
-            }
-            p.headers.append(parsed);
+            p.headers.append(*parsed);
         }
         if (cl.isSet(method)) {
             p.method = cl.value(method).toUpper();

@@ -264,6 +264,21 @@ QString headerProblem(const QString& name, const QString& value)
     return {};
 }
 
+std::optional<PlanHeader> parseHeaderSpec(const QString& spec, QString* error)
+{
+    const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+    if (colon <= 0) {
+        *error = QStringLiteral("-H '%1': expected 'Name: value'").arg(spec);
+        return std::nullopt;
+    }
+    const PlanHeader parsed{spec.left(colon).trimmed(), spec.mid(colon + 1).trimmed()};
+    if (const QString problem = headerProblem(parsed.name, parsed.value); !problem.isEmpty()) {
+        *error = QStringLiteral("-H '%1': %2").arg(spec, problem);
+        return std::nullopt;
+    }
+    return parsed;
+}
+
 bool isUploadMethod(const QString& method)
 {
     return method == QLatin1String("POST") || method == QLatin1String("PUT") || method == QLatin1String("PATCH");

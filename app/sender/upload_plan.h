@@ -2,6 +2,7 @@
 // What to upload, where and how often: the sender's input, saved and reopened as JSON, and reproducible as a
 // curl command line.
 
+#include "upin/core/body_shapes.h"
 #include "upin/core/digest.h"
 #include "upin/core/enum_names.h"
 
@@ -26,8 +27,11 @@ struct PlanPart {
     QString path;             // File, FieldFile: read while sending, never loaded whole
     quint64 size = 0;         // Synthetic: bytes generated on the fly, nothing written to disk
     Fill fill = Fill::Random; // Synthetic
-    QString contentType;      // optional override (File, Synthetic)
-    QString filename;         // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
+    // Synthetic: content shaped against the body's boundary (core/body_shapes.h) instead of fill. The probe's, so
+    // not in the plan JSON or a curl command (curl picks its own boundary, which the dense shapes are made for).
+    std::optional<core::BodyShape> shape;
+    QString contentType; // optional override (File, Synthetic)
+    QString filename;    // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
 };
 
 // An extra request header; a disabled one is kept in the plan (the window's unticked row) and not sent.
@@ -40,6 +44,8 @@ struct PlanHeader {
 // Why a header cannot be sent as given (a name outside the RFC 9110 token set, CR, LF or NUL in its value, one we
 // set ourselves); empty when it can. A value with a line break would split the request.
 QString headerProblem(const QString& name, const QString& value);
+// -H 'Name: value', as curl takes it; nullopt with error when it has no colon or headerProblem() refuses it.
+std::optional<PlanHeader> parseHeaderSpec(const QString& spec, QString* error);
 // The methods an upload form is sent with.
 bool isUploadMethod(const QString& method);
 
