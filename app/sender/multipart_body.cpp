@@ -52,6 +52,12 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
             body.kind = part.kind == PlanPart::Kind::File ? Segment::Kind::File : Segment::Kind::Synthetic;
             body.path = part.path;
             body.size = part.kind == PlanPart::Kind::File ? quint64(QFileInfo(part.path).size()) : part.size;
+            if (part.kind == PlanPart::Kind::Synthetic && part.shape) {
+                auto& shape = m_shapes[*part.shape];
+                if (!shape)
+                    shape = std::make_unique<core::ShapeContent>(*part.shape, boundary.toStdString());
+                body.shape = shape.get();
+            }
         }
         const bool field = part.kind == PlanPart::Kind::Field || part.kind == PlanPart::Kind::FieldFile;
         if (field && !part.contentType.isEmpty())
@@ -217,7 +223,12 @@ qint64 MultipartBody::generate(char* data, qint64 maxSize, QString& error)
         qint64 got = want;
         switch (s.kind) {
         case Segment::Kind::Literal: std::memcpy(out, s.literal.constData() + m_inSegment, size_t(want)); break;
-        case Segment::Kind::Synthetic: fillSynthetic(out, want, s.fill); break;
+        case Segment::Kind::Synthetic:
+            if (s.shape)
+                s.shape->fill(out, size_t(want), m_inSegment);
+            else
+                fillSynthetic(out, want, s.fill);
+            break;
         case Segment::Kind::File:
             if (!m_file.isOpen()) {
                 m_file.setFileName(s.path);

@@ -17,6 +17,8 @@
 
 #include <condition_variable>
 #include <deque>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -55,7 +57,8 @@ private:
         QString path;
         quint64 size = 0;
         PlanPart::Fill fill = PlanPart::Fill::Random;
-        int part = -1; // part index whose body this is, -1 for headers and delimiters
+        int part = -1;                             // part index whose body this is, -1 for headers and delimiters
+        const core::ShapeContent* shape = nullptr; // Synthetic: shaped content, else fill
     };
     // The read-ahead thread's side: makes the body's next bytes and hashes them.
     void readAhead();
@@ -68,7 +71,8 @@ private:
     void fillSynthetic(char* out, qint64 count, PlanPart::Fill fill);
 
     std::vector<Segment> m_segments;
-    std::vector<PartInfo> m_parts;   // digests written under m_mutex
+    std::map<core::BodyShape, std::unique_ptr<core::ShapeContent>> m_shapes; // one cycle per shape, for all parts
+    std::vector<PartInfo> m_parts;                                           // digests written under m_mutex
     std::vector<quint64> m_partEnds; // body offset just past each part's last byte
     std::vector<core::Digest> m_hashers;
     core::HashKind m_hash;
