@@ -37,6 +37,9 @@ commands:
         upload a streamed multipart body; time it; check part hashes against the listener's answer
   compare --target URL --target URL ... [same part options] [--runs N] [--csv]
         the same upload to several targets, interleaved, with a median/min/max table
+  probe URL [--field NAME] [-F SPEC]... [-H HEADER]... [--size SIZE] [--shapes LIST] [--concurrency LIST]
+        [--pid PID] [--baseline URL] [--max-bytes SIZE] [--max-time S] [--json] [--fail-on KINDS] [--against FILE]
+        find what is slow or broken in your server's upload path: body shapes, scaling, parallel clients, memory
   bench [--size N] [--input random|mixed|nearmiss|crlf|manyparts|all] [--matcher kmp|chunked|simd|all]
         [--runs N] [--chunk N] [--json]
         time the parser with each matcher strategy against a memchr ceiling
@@ -78,6 +81,8 @@ int main(int argc, char** argv)
         return runSend(arguments);
     if (command == QLatin1String("compare"))
         return runCompare(arguments);
+    if (command == QLatin1String("probe"))
+        return runProbe(arguments);
     printErr(QStringLiteral("unknown command '%1'\n\n").arg(command) + QString::fromLatin1(kUsage));
     return 2;
 }

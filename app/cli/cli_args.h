@@ -67,5 +67,6 @@ int serveUntilStopped(Listener& listener);
 int runForward(const QStringList& arguments);
 int runSend(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
+int runProbe(const QStringList& arguments);
 
 } // namespace upin::app::cli

@@ -1,0 +1,266 @@
+// upload-inspector-cli probe URL: what is slow or broken in a server's upload path (probe/probe_runner.h), as a
+// table, --json, and an exit status a CI step can use (--fail-on, --against).
+
+#include "cli/cli_args.h"
+#include "cli/terminal_progress.h"
+#include "common/byte_size.h"
+#include "probe/probe_runner.h"
+#include "server/listener.h"
+
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSslCertificate>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+
+namespace upin::app::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+void onSignal(int)
+{
+    g_cancel = true;
+}
+
+struct ProbeOptions {
+    QCommandLineOption baseline{"baseline",
+                                "a discard endpoint to measure the wire with (default: our own listener's "
+                                "/discard on a free loopback port)",
+                                "URL"};
+    QCommandLineOption field{"field", "the file part's name (default file)", "NAME", "file"};
+    QCommandLineOption form{{"F", "form"}, "a field the server needs beside the file, as curl -F", "SPEC"};
+    QCommandLineOption header{{"H", "header"}, "a request header, 'Name: value' (auth, cookies)", "HEADER"};
+    QCommandLineOption method{{"X", "request"}, "POST (the default), PUT or PATCH", "METHOD"};
+    QCommandLineOption size{"size", "each shape's file size (default 64M)", "SIZE", "64M"};
+    QCommandLineOption shapes{
+        "shapes", "the shapes to send, comma-separated (default all: " + kProbeShapes.join(QLatin1Char(',')) + ")",
+        "LIST"};
+    QCommandLineOption concurrency{"concurrency", "parallel uploads per round (default 1,2,4,8,16; 0: none)", "LIST"};
+    QCommandLineOption noScaling{"no-scaling", "skip the scaling phase"};
+    QCommandLineOption pid{"pid",
+                           "the server's process, whose memory to watch (default: the local process holding "
+                           "the URL's port)",
+                           "PID"};
+    QCommandLineOption maxBytes{"max-bytes", "send at most this much in all (default 4G)", "SIZE", "4G"};
+    QCommandLineOption maxTime{"max-time", "stop starting uploads after S seconds (default 600)", "S", "600"};
+    QCommandLineOption expect{"expect", "size=PATH: the file part's size in the answer's JSON (e.g. files.file.size)",
+                              "size=PATH"};
+    QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM)", "FILE"};
+    QCommandLineOption insecure{{"k", "insecure"}, "https: do not check the server's certificate"};
+    QCommandLineOption json{"json", "print the report as JSON"};
+    QCommandLineOption failOn{"fail-on", "exit 1 when a finding of these kinds is present (comma-separated, or all)",
+                              "KINDS"};
+    QCommandLineOption against{"against",
+                               "compare with an earlier --json report of the same target; exit 1 on a "
+                               "regression",
+                               "FILE"};
+    QCommandLineOption dryRun{"dry-run", "print what would be sent, and send nothing"};
+    QCommandLineOption silent{{"s", "silent"}, "no progress line on the terminal"};
+
+    void addTo(QCommandLineParser& cl)
+    {
+        cl.addOptions({baseline, field,   form,   header, method,   size, shapes, concurrency, noScaling, pid,
+                       maxBytes, maxTime, expect, cacert, insecure, json, failOn, against,     dryRun,    silent});
+    }
+
+    std::optional<ProbeSettings> build(const QCommandLineParser& cl, QString& error) const
+    {
+        ProbeSettings s;
+        s.target = QUrl(cl.positionalArguments().value(0));
+        if (cl.positionalArguments().size() != 1 || !s.target.isValid() ||
+            (s.target.scheme() != QLatin1String("http") && s.target.scheme() != QLatin1String("https"))) {
+            error = QStringLiteral("give one http:// or https:// URL to probe");
+            return std::nullopt;
+        }
+        s.baseline = QUrl(cl.value(baseline));
+        s.field = cl.value(field);
+        for (const QString& spec : cl.values(form)) {
+            auto part = parseFormSpec(spec, &error);
+            if (!part)
+                return std::nullopt;
+            s.extraParts.append(*part);
+        }
+        for (const QString& spec : cl.values(header)) {
+            auto parsed = parseHeaderSpec(spec, &error);
+            if (!parsed)
+                return std::nullopt;
+            s.headers.append(*parsed);
+        }
+        if (cl.isSet(method))
+            s.method = cl.value(method).toUpper();
+        const auto fileSize = parseByteSize(cl.value(size));
+        const auto budget = parseByteSize(cl.value(maxBytes));
+        bool timeOk = false;
+        s.maxSeconds = cl.value(maxTime).toInt(&timeOk);
+        if (!isUploadMethod(s.method) || !fileSize || *fileSize == 0 || !budget || !timeOk || s.maxSeconds <= 0) {
+            error = QStringLiteral("-X, --size, --max-bytes or --max-time is not valid (see --help)");
+            return std::nullopt;
+        }
+        s.size = *fileSize;
+        s.maxBytes = *budget;
+        if (cl.isSet(shapes))
+            s.shapes = cl.value(shapes).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString& shape : s.shapes)
+            if (!kProbeShapes.contains(shape)) {
+                error = QStringLiteral("--shapes: no shape '%1' (%2)").arg(shape, kProbeShapes.join(QLatin1Char(',')));
+                return std::nullopt;
+            }
+        if (cl.isSet(concurrency)) {
+            s.concurrency.clear();
+            for (const QString& n : cl.value(concurrency).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                bool ok = false;
+                const int clients = n.toInt(&ok);
+                if (!ok || clients < 0 || clients > 256) {
+                    error = QStringLiteral("--concurrency: '%1' is not a number of clients from 1 to 256").arg(n);
+                    return std::nullopt;
+                }
+                if (clients > 0)
+                    s.concurrency.append(clients);
+            }
+        }
+        s.scaling = !cl.isSet(noScaling);
+        s.pid = cl.value(pid).toLongLong();
+        if (cl.isSet(expect)) {
+            if (!cl.value(expect).startsWith(QLatin1String("size="))) {
+                error = QStringLiteral("--expect takes size=PATH, e.g. size=files.file.size");
+                return std::nullopt;
+            }
+            s.expectSizePath = cl.value(expect).mid(5);
+        }
+        s.caCertificates = cl.value(cacert);
+        if (!s.caCertificates.isEmpty() && QSslCertificate::fromPath(s.caCertificates, QSsl::Pem).isEmpty()) {
+            error = QStringLiteral("--cacert %1: no PEM certificate could be read").arg(s.caCertificates);
+            return std::nullopt;
+        }
+        s.insecure = cl.isSet(insecure);
+        return s;
+    }
+};
+
+ProbeReport runProbe(const ProbeSettings& settings, bool silent)
+{
+    QThread thread;
+    auto* runner = new ProbeRunner;
+    runner->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, runner, &QObject::deleteLater);
+    thread.start();
+    ProbeReport report;
+    QEventLoop loop;
+    TerminalProgress meter(silent);
+    QObject::connect(runner, &ProbeRunner::progress, &loop, [&](const QString& step, int done, int total) {
+        meter.update(QStringLiteral("%1 (step %2 of %3)").arg(step).arg(done + 1).arg(total), 0, 0);
+    });
+    QObject::connect(runner, &ProbeRunner::finished, &loop, [&](const ProbeReport& r) {
+        report = r;
+        loop.quit();
+    });
+    g_cancel = false;
+    std::signal(SIGINT, onSignal);
+    QTimer cancelPoll;
+    QObject::connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
+        if (g_cancel.exchange(false))
+            QMetaObject::invokeMethod(runner, &ProbeRunner::cancel, Qt::QueuedConnection);
+    });
+    cancelPoll.start(100);
+    QMetaObject::invokeMethod(
+        runner, [runner, settings] { runner->start(settings); }, Qt::QueuedConnection);
+    loop.exec();
+    meter.clear();
+    thread.quit();
+    thread.wait();
+    std::signal(SIGINT, SIG_DFL);
+    return report;
+}
+
+// 1 when the report has a finding of a kind named in --fail-on, or regressed since --against's report.
+int verdict(const ProbeReport& report, const QCommandLineParser& cl, const ProbeOptions& o)
+{
+    int rc = report.cancelled ? 1 : 0;
+    const QStringList kinds = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const ProbeFinding& f : report.findings)
+        if (kinds.contains(f.kind) || kinds.contains(QLatin1String("all")))
+            rc = 1;
+    if (cl.isSet(o.against)) {
+        QFile file(cl.value(o.against));
+        if (!file.open(QIODevice::ReadOnly)) {
+            printErr(QStringLiteral("probe: cannot read %1\n").arg(file.fileName()));
+            return 2;
+        }
+        const QStringList worse =
+            regressions(ProbeReport::fromJson(QJsonDocument::fromJson(file.readAll()).object()), report);
+        for (const QString& line : worse)
+            printErr(QStringLiteral("REGRESSION %1\n").arg(line));
+        if (!worse.isEmpty())
+            rc = 1;
+    }
+    return rc;
+}
+
+} // namespace
+
+int runProbe(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(QStringLiteral(
+        "Find what is slow or broken in a server's upload path: body shapes that slow its multipart parser, "
+        "time that grows faster than the size, throughput that falls with parallel clients, memory that grows "
+        "with the body, valid bodies refused or misread. Every figure is a ratio to a baseline measured in the "
+        "same run."));
+    cl.addHelpOption();
+    cl.addPositionalArgument(QStringLiteral("URL"), QStringLiteral("the upload endpoint to probe"));
+    ProbeOptions o;
+    o.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli probe")} + arguments);
+    QString error;
+    auto settings = o.build(cl, error);
+    if (!settings) {
+        printErr(QStringLiteral("probe: %1\n").arg(error));
+        return 2;
+    }
+    QTemporaryDir scratch;
+    Listener own;
+    if (settings->baseline.isEmpty()) {
+        ListenerConfig config;
+        config.port = 0;
+        config.hash = core::HashKind::None;
+        config.captureDir = scratch.filePath(QStringLiteral("captures"));
+        if (!own.start(config)) {
+            printErr(QStringLiteral("probe: the baseline listener did not start: %1\n").arg(own.errorString()));
+            return 2;
+        }
+        settings->baseline = QUrl(QStringLiteral("http://127.0.0.1:%1/discard").arg(own.port()));
+    }
+    if (cl.isSet(o.dryRun)) {
+        for (const QString& shape : settings->shapes) {
+            const UploadPlan plan = ProbeRunner::planFor(*settings, shape, settings->size, settings->target);
+            quint64 bytes = 0;
+            for (const PlanPart& p : plan.parts)
+                bytes += p.kind == PlanPart::Kind::Synthetic ? p.size : quint64(p.value.size());
+            printOut(QStringLiteral("%1  %2 %3, %4 parts, %5 of content%6, and the same to %7\n")
+                         .arg(shape, -13)
+                         .arg(plan.method, settings->target.toString())
+                         .arg(plan.parts.size())
+                         .arg(formatBytes(bytes))
+                         .arg(plan.chunked ? QStringLiteral(" (chunked)") : QString())
+                         .arg(settings->baseline.toString()));
+        }
+        printOut(QStringLiteral("then scaling (4M up to %1), concurrency rounds %2; at most %3 and %4 s\n")
+                     .arg(formatBytes(settings->size))
+                     .arg(QString::number(settings->concurrency.size()))
+                     .arg(formatBytes(settings->maxBytes))
+                     .arg(settings->maxSeconds));
+        return 0;
+    }
+    const ProbeReport report = runProbe(*settings, cl.isSet(o.silent));
+    printOut(cl.isSet(o.json) ? QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented))
+                              : report.text());
+    return verdict(report, cl, o);
+}
+
+} // namespace upin::app::cli

@@ -1,0 +1,254 @@
+#include "probe/probe_report.h"
+
+#include "common/byte_size.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+
+namespace upin::app {
+
+namespace {
+
+QJsonValue figure(double value, int decimals = 3)
+{
+    return value > 0 ? QJsonValue(std::round(value * std::pow(10, decimals)) / std::pow(10, decimals))
+                     : QJsonValue(QJsonValue::Null);
+}
+
+QString mbps(double value)
+{
+    return value > 0 ? QString::number(value, 'f', value < 10 ? 1 : 0) : QStringLiteral("-");
+}
+
+QString times(double value)
+{
+    return value > 0 ? QString::number(value, 'f', 2) + QLatin1Char('x') : QStringLiteral("-");
+}
+
+} // namespace
+
+double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds)
+{
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (qsizetype i = 0; i < std::min(sizes.size(), seconds.size()); ++i) {
+        if (sizes[i] == 0 || seconds[i] <= 0)
+            continue;
+        const double x = std::log(double(sizes[i])), y = std::log(seconds[i]);
+        n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    const double denominator = n * sxx - sx * sx;
+    return n >= 2 && denominator > 1e-12 ? (n * sxy - sx * sy) / denominator : 0;
+}
+
+void addFindings(ProbeReport& report)
+{
+    double plainRate = 0;
+    for (const ShapeRow& row : report.shapes)
+        if (row.shape == QLatin1String("plain"))
+            plainRate = row.mbPerSecond();
+    for (ShapeRow& row : report.shapes) {
+        row.vsPlain = plainRate > 0 && row.mbPerSecond() > 0 ? plainRate / row.mbPerSecond() : 0;
+        if (row.vsPlain >= kSlowShapeRatio)
+            report.findings.append({QStringLiteral("slow_shape"), row.shape,
+                                    QStringLiteral("%1 is %2x slower than plain on this server (%3 MB/s against "
+                                                   "%4 MB/s)")
+                                        .arg(row.shape)
+                                        .arg(row.vsPlain, 0, 'f', 1)
+                                        .arg(mbps(row.mbPerSecond()), mbps(plainRate))});
+        if (report.pid > 0 && row.bytes >= quint64{8} << 20 &&
+            double(row.rssGrowth) >= kBufferedShare * double(row.bytes))
+            report.findings.append({QStringLiteral("buffers_in_memory"), row.shape,
+                                    QStringLiteral("RSS of process %1 grew %2 during a %3 upload (%4)")
+                                        .arg(report.pid)
+                                        .arg(formatBytes(row.rssGrowth), formatBytes(row.bytes), row.shape)});
+    }
+    for (const ScalingRow& row : report.scaling)
+        if (row.exponent >= kSuperlinearExponent)
+            report.findings.append({QStringLiteral("superlinear"), row.shape,
+                                    QStringLiteral("%1: time grows as size^%2 (%3 to %4: %5 s to %6 s)")
+                                        .arg(row.shape)
+                                        .arg(row.exponent, 0, 'f', 2)
+                                        .arg(formatBytes(row.sizes.first()), formatBytes(row.sizes.last()))
+                                        .arg(row.seconds.first(), 0, 'f', 3)
+                                        .arg(row.seconds.last(), 0, 'f', 3)});
+    double best = 0;
+    int bestClients = 0;
+    for (const ConcurrencyRow& row : report.concurrency) {
+        if (row.errors > 0)
+            report.findings.append({QStringLiteral("concurrency_collapse"), QStringLiteral("plain"),
+                                    QStringLiteral("%1 of %2 parallel uploads failed: %3")
+                                        .arg(row.errors)
+                                        .arg(row.clients)
+                                        .arg(row.firstError)});
+        else if (best > 0 && row.mbPerSecond < kCollapseShare * best)
+            report.findings.append({QStringLiteral("concurrency_collapse"), QStringLiteral("plain"),
+                                    QStringLiteral("%1 parallel uploads move %2 MB/s in all, %3 moved %4 MB/s")
+                                        .arg(row.clients)
+                                        .arg(mbps(row.mbPerSecond))
+                                        .arg(bestClients)
+                                        .arg(mbps(best))});
+        if (row.errors == 0 && row.mbPerSecond > best)
+            best = row.mbPerSecond, bestClients = row.clients;
+    }
+}
+
+QJsonObject ProbeReport::toJson() const
+{
+    QJsonArray shapeRows;
+    for (const ShapeRow& row : shapes)
+        shapeRows.append(QJsonObject{{"name", row.shape},
+                                     {"bytes", qint64(row.bytes)},
+                                     {"seconds", figure(row.seconds, 4)},
+                                     {"mb_per_s", figure(row.mbPerSecond(), 1)},
+                                     {"status", row.status},
+                                     {"status_line", row.statusLine},
+                                     {"error", row.error.isEmpty() ? QJsonValue() : QJsonValue(row.error)},
+                                     {"baseline_seconds", figure(row.baselineSeconds, 4)},
+                                     {"vs_baseline", figure(row.vsBaseline(), 2)},
+                                     {"vs_plain", figure(row.vsPlain, 2)},
+                                     {"rss_growth_bytes", pid > 0 ? QJsonValue(qint64(row.rssGrowth)) : QJsonValue()}});
+    QJsonArray scalingRows;
+    for (const ScalingRow& row : scaling) {
+        QJsonArray sizeList, secondList;
+        for (quint64 s : row.sizes)
+            sizeList.append(qint64(s));
+        for (double s : row.seconds)
+            secondList.append(figure(s, 4));
+        scalingRows.append(QJsonObject{
+            {"shape", row.shape}, {"sizes", sizeList}, {"seconds", secondList}, {"exponent", figure(row.exponent, 2)}});
+    }
+    QJsonArray concurrencyRows;
+    for (const ConcurrencyRow& row : concurrency)
+        concurrencyRows.append(QJsonObject{{"clients", row.clients},
+                                           {"mb_per_s", figure(row.mbPerSecond, 1)},
+                                           {"p50_s", figure(row.p50, 4)},
+                                           {"p95_s", figure(row.p95, 4)},
+                                           {"errors", row.errors},
+                                           {"first_error", row.firstError}});
+    QJsonArray samples;
+    for (const MemorySample& s : rss)
+        samples.append(QJsonArray{figure(s.seconds, 3), qint64(s.rss)});
+    QJsonArray found;
+    for (const ProbeFinding& f : findings)
+        found.append(QJsonObject{{"kind", f.kind}, {"shape", f.shape}, {"message", f.message}});
+    return {{"target", target.toString()},
+            {"baseline", baseline.toString()},
+            {"shapes", shapeRows},
+            {"scaling", scalingRows},
+            {"concurrency", concurrencyRows},
+            {"memory", QJsonObject{{"pid", pid > 0 ? QJsonValue(pid) : QJsonValue()},
+                                   {"note", pidNote},
+                                   {"samples", samples},
+                                   {"peak_growth_bytes", pid > 0 ? QJsonValue(qint64(peakGrowth)) : QJsonValue()},
+                                   {"growth_per_byte", pid > 0 ? QJsonValue(figure(growthPerByte, 3)) : QJsonValue()}}},
+            {"findings", found},
+            {"skipped", QJsonArray::fromStringList(skipped)},
+            {"cancelled", cancelled},
+            {"seconds", figure(seconds, 1)},
+            {"bytes_sent", qint64(bytesSent)}};
+}
+
+ProbeReport ProbeReport::fromJson(const QJsonObject& json)
+{
+    ProbeReport report;
+    report.target = QUrl(json["target"].toString());
+    for (const auto& v : json["shapes"].toArray()) {
+        const QJsonObject o = v.toObject();
+        ShapeRow row;
+        row.shape = o["name"].toString();
+        row.bytes = quint64(o["bytes"].toInteger());
+        row.seconds = o["seconds"].toDouble(-1);
+        report.shapes.append(row);
+    }
+    for (const auto& v : json["scaling"].toArray()) {
+        const QJsonObject o = v.toObject();
+        report.scaling.append({o["shape"].toString(), {}, {}, o["exponent"].toDouble()});
+    }
+    for (const auto& v : json["findings"].toArray()) {
+        const QJsonObject o = v.toObject();
+        report.findings.append({o["kind"].toString(), o["shape"].toString(), o["message"].toString()});
+    }
+    return report;
+}
+
+QStringList regressions(const ProbeReport& earlier, const ProbeReport& now)
+{
+    QStringList out;
+    for (const ShapeRow& before : earlier.shapes)
+        for (const ShapeRow& after : now.shapes)
+            if (after.shape == before.shape && before.mbPerSecond() > 0 && after.mbPerSecond() > 0 &&
+                after.mbPerSecond() < before.mbPerSecond() / 1.2)
+                out << QStringLiteral("%1: %2 MB/s, was %3 MB/s (%4% slower)")
+                           .arg(after.shape, mbps(after.mbPerSecond()), mbps(before.mbPerSecond()))
+                           .arg(qRound(100 * (1 - after.mbPerSecond() / before.mbPerSecond())));
+    for (const ScalingRow& before : earlier.scaling)
+        for (const ScalingRow& after : now.scaling)
+            if (after.shape == before.shape && after.exponent > before.exponent + 0.2)
+                out << QStringLiteral("%1: time now grows as size^%2, was size^%3")
+                           .arg(after.shape)
+                           .arg(after.exponent, 0, 'f', 2)
+                           .arg(before.exponent, 0, 'f', 2);
+    for (const ProbeFinding& f : now.findings) {
+        const bool known = std::any_of(earlier.findings.cbegin(), earlier.findings.cend(),
+                                       [&](const ProbeFinding& e) { return e.kind == f.kind && e.shape == f.shape; });
+        if (!known)
+            out << QStringLiteral("new finding %1: %2").arg(f.kind, f.message);
+    }
+    return out;
+}
+
+QString ProbeReport::text() const
+{
+    QString out = QStringLiteral("probe of %1 (baseline %2)\n\n").arg(target.toString(), baseline.toString());
+    out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+               .arg(QStringLiteral("shape"), -13)
+               .arg(QStringLiteral("bytes"), 11)
+               .arg(QStringLiteral("seconds"), 8)
+               .arg(QStringLiteral("MB/s"), 7)
+               .arg(QStringLiteral("vs wire"), 8)
+               .arg(QStringLiteral("vs plain"), 8)
+               .arg(QStringLiteral("status"));
+    for (const ShapeRow& row : shapes)
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+                   .arg(row.shape, -13)
+                   .arg(formatBytes(row.bytes), 11)
+                   .arg(row.seconds > 0 ? QString::number(row.seconds, 'f', 3) : QStringLiteral("-"), 8)
+                   .arg(mbps(row.mbPerSecond()), 7)
+                   .arg(times(row.vsBaseline()), 8)
+                   .arg(times(row.vsPlain), 8)
+                   .arg(row.error.isEmpty() ? row.statusLine : row.error);
+    for (const ScalingRow& row : scaling) {
+        QStringList points;
+        for (qsizetype i = 0; i < row.sizes.size(); ++i)
+            points << QStringLiteral("%1 %2 s").arg(formatBytes(row.sizes[i])).arg(row.seconds.value(i), 0, 'f', 3);
+        out += QStringLiteral("\nscaling %1: size^%2  (%3)")
+                   .arg(row.shape)
+                   .arg(row.exponent, 0, 'f', 2)
+                   .arg(points.join(", "));
+    }
+    if (!concurrency.isEmpty())
+        out += QStringLiteral("\n\nclients   MB/s in all   p50 s   p95 s  errors\n");
+    for (const ConcurrencyRow& row : concurrency)
+        out += QStringLiteral("%1 %2 %3 %4 %5%6\n")
+                   .arg(row.clients, 7)
+                   .arg(mbps(row.mbPerSecond), 13)
+                   .arg(row.p50, 7, 'f', 3)
+                   .arg(row.p95, 7, 'f', 3)
+                   .arg(row.errors, 7)
+                   .arg(row.firstError.isEmpty() ? QString() : QStringLiteral("  ") + row.firstError);
+    out += pid > 0 ? QStringLiteral("\nmemory of process %1: peak growth %2 during one upload (%3 per byte sent)\n")
+                         .arg(pid)
+                         .arg(formatBytes(peakGrowth))
+                         .arg(growthPerByte, 0, 'f', 2)
+                   : QStringLiteral("\nmemory not watched: %1\n").arg(pidNote);
+    if (!skipped.isEmpty())
+        out += QStringLiteral("skipped (budget): %1\n").arg(skipped.join(QStringLiteral(", ")));
+    out += findings.isEmpty() ? QStringLiteral("\nno findings\n") : QStringLiteral("\n");
+    for (const ProbeFinding& f : findings)
+        out += QStringLiteral("FINDING %1: %2\n").arg(f.kind, f.message);
+    return out;
+}
+
+} // namespace upin::app

@@ -1,0 +1,119 @@
+#pragma once
+// What a probe of a user's server found (`upload-inspector-cli probe`, the Probe tab): values only, made by
+// ProbeRunner and read by the CLI's table, --json and the window. Every figure is a ratio to something measured in
+// the same sitting: a body shape's time to the baseline's for the same bytes (what the wire and our client allow
+// on this machine), and to the plain shape's rate on the same server.
+
+#include "sender/upload_plan.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace upin::app {
+
+// The probe's body shapes: the content shapes of core/body_shapes.h, and shapes of the form itself.
+inline const QStringList kProbeShapes{QStringLiteral("plain"),        QStringLiteral("random"),
+                                      QStringLiteral("crlf-dense"),   QStringLiteral("dash-dense"),
+                                      QStringLiteral("prefix-dense"), QStringLiteral("near-miss"),
+                                      QStringLiteral("leading-cr"),   QStringLiteral("many-fields"),
+                                      QStringLiteral("many-files"),   QStringLiteral("chunked")};
+
+struct ProbeSettings {
+    QUrl target;
+    QUrl baseline;                          // a /discard-like endpoint; empty: the probe's own listener
+    QString field = QStringLiteral("file"); // the file part's name
+    QList<PlanPart> extraParts;             // -F: fields the server needs beside the file
+    QList<PlanHeader> headers;              // -H: auth, cookies
+    QString method = QStringLiteral("POST");
+    QString caCertificates;
+    bool insecure = false;
+    quint64 size = quint64{64} << 20; // of each shape's file part
+    QStringList shapes = kProbeShapes;
+    QList<int> concurrency{1, 2, 4, 8, 16};
+    bool scaling = true;
+    qint64 pid = 0;                      // whose memory to watch; 0: the local process holding the port
+    quint64 maxBytes = quint64{4} << 30; // sent in all, baseline included
+    int maxSeconds = 600;
+    QString expectSizePath; // --expect size=a.b.c: the file part's size in the answer's JSON
+    int stallTimeoutMs = 30'000;
+};
+
+struct ShapeRow {
+    QString shape;
+    quint64 bytes = 0;   // the body
+    double seconds = -1; // the target's, best of its runs
+    double baselineSeconds = -1;
+    int status = 0;
+    QString statusLine;
+    QString error;
+    quint64 rssGrowth = 0; // of the watched process, during the upload
+    double mbPerSecond() const { return seconds > 0 ? double(bytes) / 1e6 / seconds : 0; }
+    double vsBaseline() const { return seconds > 0 && baselineSeconds > 0 ? seconds / baselineSeconds : 0; }
+    double vsPlain = 0; // plain's rate / this shape's rate: how many times slower
+};
+
+struct ScalingRow {
+    QString shape;
+    QList<quint64> sizes;
+    QList<double> seconds;
+    double exponent = 0; // time ~ size^exponent, least squares on the logs
+};
+
+struct ConcurrencyRow {
+    int clients = 0;
+    double mbPerSecond = 0; // all clients' bytes over the wall time of the round
+    double p50 = 0, p95 = 0;
+    int errors = 0;
+    QString firstError;
+};
+
+struct MemorySample {
+    double seconds = 0; // since the probe began
+    quint64 rss = 0;
+};
+
+struct ProbeFinding {
+    QString kind; // slow_shape, superlinear, buffers_in_memory, rejected_valid_body, wrong_bytes, concurrency_collapse
+    QString shape;
+    QString message;
+};
+
+struct ProbeReport {
+    QUrl target;
+    QUrl baseline;
+    QList<ShapeRow> shapes;
+    QList<ScalingRow> scaling;
+    QList<ConcurrencyRow> concurrency;
+    qint64 pid = 0;
+    QString pidNote; // why memory was not watched
+    QList<MemorySample> rss;
+    quint64 peakGrowth = 0;
+    double growthPerByte = 0;
+    QList<ProbeFinding> findings;
+    QStringList skipped; // phases or shapes the budgets left out
+    bool cancelled = false;
+    double seconds = 0;
+    quint64 bytesSent = 0;
+
+    QJsonObject toJson() const;
+    static ProbeReport fromJson(const QJsonObject& json); // --against an earlier report
+    QString text() const;                                 // the terminal's table and one line per finding
+};
+
+// time ~ size^k fitted by least squares on log-log; 0 with fewer than two distinct sizes.
+double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds);
+// The findings the figures show (rejections and wrong bytes are found while running, and kept).
+void addFindings(ProbeReport& report);
+// What got worse since an earlier report of the same target: a shape more than 20% slower, a new finding, an
+// exponent that grew by more than 0.2. Empty: no regression.
+QStringList regressions(const ProbeReport& earlier, const ProbeReport& now);
+
+inline constexpr double kSlowShapeRatio = 2.0;      // a shape this many times slower than plain
+inline constexpr double kSuperlinearExponent = 1.3; // time ~ size^k
+inline constexpr double kBufferedShare = 0.5;       // RSS growth over this share of a body
+inline constexpr double kCollapseShare = 0.7;       // aggregate rate below this share of the best with fewer clients
+
+} // namespace upin::app

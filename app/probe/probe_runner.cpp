@@ -1,0 +1,376 @@
+#include "probe/probe_runner.h"
+
+#include "common/byte_size.h"
+#include "common/qt_text.h"
+#include "probe/process_memory.h"
+#include "sender/sender.h"
+
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace upin::app {
+
+namespace {
+
+// One boundary for the whole probe, shaped like a browser's: the dense shapes are made of its prefixes.
+const QString kBoundary = QStringLiteral("----UploadInspectorProbe7MA4YWxkTrZu0gW");
+constexpr int kManyFields = 10'000;
+constexpr qsizetype kFieldBytes = 100;
+constexpr int kManyFiles = 1'000;
+constexpr quint64 kFileBytes = quint64{64} << 10;
+constexpr quint64 kConcurrentBytes = quint64{16} << 20; // each client's upload in the concurrency rounds
+constexpr quint64 kSmallestScaled = quint64{4} << 20;
+
+quint64 planBytes(const UploadPlan& plan)
+{
+    quint64 bytes = 0;
+    for (const PlanPart& part : plan.parts)
+        bytes += (part.kind == PlanPart::Kind::Synthetic ? part.size : quint64(part.value.size())) + 160;
+    return bytes * quint64(plan.targets.size());
+}
+
+double percentile(QList<double> values, double share)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values[std::min<qsizetype>(values.size() - 1, qsizetype(share * double(values.size())))];
+}
+
+bool failed(const RunResult& r)
+{
+    return !r.error.isEmpty() || r.httpStatus == 0 || r.httpStatus >= 400 || !r.bodySent();
+}
+
+QString failure(const RunResult& r)
+{
+    return !r.error.isEmpty()        ? r.error
+           : !r.statusLine.isEmpty() ? QString::fromUtf8(r.statusLine)
+                                     : QStringLiteral("no answer");
+}
+
+// A JSON value by a dotted path ("files.file.size", "parts.0.size").
+QJsonValue valueAt(QJsonValue value, const QString& path)
+{
+    for (const QString& key : path.split(QLatin1Char('.'), Qt::SkipEmptyParts)) {
+        bool index = false;
+        const int i = key.toInt(&index);
+        value = index && value.isArray() ? value.toArray().at(i) : value.toObject().value(key);
+    }
+    return value;
+}
+
+// Why the answer says other bytes arrived than were sent: digests that differ (our listener), a `parts` list of
+// names and sizes that disagrees (our listener, and servers that report what they read), or the size at the
+// user's --expect path. Empty when it agrees or says nothing.
+QString wrongBytes(const RunResult& r, const QString& expectPath, const QString& field)
+{
+    for (const PartCheck& check : r.parts)
+        if (check.state == PartCheck::State::Mismatch)
+            return QStringLiteral("part '%1': the server's %2 digest differs from what was sent")
+                .arg(check.name, toQString(core::kHashNames.name(r.hash)));
+    const QJsonValue answer = QJsonDocument::fromJson(r.response).object();
+    QList<QPair<QString, quint64>> reported;
+    for (const auto& v : answer[QStringLiteral("parts")].toArray())
+        if (v[QStringLiteral("size")].isDouble())
+            reported.append({v[QStringLiteral("name")].toString(), quint64(v[QStringLiteral("size")].toInteger())});
+    if (!reported.isEmpty() && reported.size() != r.parts.size())
+        return QStringLiteral("%1 parts were sent, the server reports %2").arg(r.parts.size()).arg(reported.size());
+    for (qsizetype i = 0; i < reported.size(); ++i)
+        if (reported[i].second != r.parts[i].size)
+            return QStringLiteral("part %1 ('%2'): %3 bytes were sent, the server reports %4")
+                .arg(i)
+                .arg(r.parts[i].name)
+                .arg(r.parts[i].size)
+                .arg(reported[i].second);
+    if (!expectPath.isEmpty()) {
+        const QJsonValue size = valueAt(answer, expectPath);
+        for (const PartCheck& check : r.parts)
+            if (check.name == field && (!size.isDouble() || quint64(size.toInteger()) != check.size))
+                return QStringLiteral("'%1' was %2 bytes, the answer's %3 is %4")
+                    .arg(field)
+                    .arg(check.size)
+                    .arg(expectPath, size.isDouble() ? QString::number(size.toInteger()) : QStringLiteral("missing"));
+    }
+    return {};
+}
+
+} // namespace
+
+ProbeRunner::ProbeRunner(QObject* parent) : QObject(parent) {}
+ProbeRunner::~ProbeRunner() = default;
+
+UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url)
+{
+    UploadPlan plan;
+    plan.targets = {url};
+    plan.engine = UploadPlan::Engine::Raw;
+    plan.hash = core::HashKind::Xxh3;
+    plan.boundary = kBoundary;
+    plan.method = settings.method;
+    plan.headers = settings.headers;
+    plan.caCertificates = settings.caCertificates;
+    plan.insecure = settings.insecure;
+    plan.stallTimeoutMs = settings.stallTimeoutMs;
+    plan.parts = settings.extraParts;
+    PlanPart part;
+    part.kind = PlanPart::Kind::Synthetic;
+    part.name = settings.field;
+    part.shape = core::BodyShape::Plain;
+    if (shape == QLatin1String("many-fields")) {
+        for (int i = 0; i < kManyFields; ++i) {
+            PlanPart f;
+            f.name = QStringLiteral("f%1").arg(i);
+            f.value = QString(kFieldBytes, QLatin1Char('a' + i % 26));
+            plan.parts.append(f);
+        }
+        return plan;
+    }
+    if (shape == QLatin1String("many-files")) {
+        part.size = kFileBytes;
+        for (int i = 0; i < kManyFiles; ++i) {
+            part.filename = QStringLiteral("f%1.bin").arg(i, 4, 10, QLatin1Char('0'));
+            plan.parts.append(part);
+        }
+        return plan;
+    }
+    plan.chunked = shape == QLatin1String("chunked");
+    part.size = size;
+    part.shape = core::kBodyShapeNames.find(shape.toStdString()).value_or(core::BodyShape::Plain);
+    plan.parts.append(part);
+    return plan;
+}
+
+void ProbeRunner::start(const ProbeSettings& settings)
+{
+    m_settings = settings;
+    m_steps.clear();
+    m_done = 0;
+    m_phase = Phase::Shapes;
+    m_cancelled = false;
+    m_report = {};
+    m_report.target = settings.target;
+    m_report.baseline = settings.baseline;
+    m_report.pid = settings.pid;
+    const QHostAddress host(settings.target.host());
+    const bool local = settings.target.host() == QLatin1String("localhost") || host.isLoopback();
+    if (m_report.pid == 0 && local)
+        m_report.pid = listeningPid(quint16(settings.target.port(80)), &m_report.pidNote);
+    else if (m_report.pid == 0)
+        m_report.pidNote = QStringLiteral("the server is not on this machine (give --pid to watch a local one)");
+    if (m_report.pid > 0)
+        m_memory = std::make_unique<RssSampler>(m_report.pid, m_clock);
+    m_clock.start();
+    addShapeSteps();
+    runNext();
+}
+
+// Each shape: the baseline, then the target twice (its best run counts: one slow run on a shared machine is not a
+// finding), so that the wire's figure is measured beside the server's.
+void ProbeRunner::addShapeSteps()
+{
+    for (const QString& shape : m_settings.shapes) {
+        const UploadPlan target = planFor(m_settings, shape, m_settings.size, m_settings.target);
+        ShapeRow row;
+        row.shape = shape;
+        m_report.shapes.append(row);
+        const qsizetype index = m_report.shapes.size() - 1;
+        m_steps.append({QStringLiteral("%1: baseline").arg(shape),
+                        {planFor(m_settings, shape, m_settings.size, m_settings.baseline)},
+                        false,
+                        [this, index](const QList<RunResult>& runs, double, quint64) {
+                            if (!runs.isEmpty() && !failed(runs.first()))
+                                m_report.shapes[index].baselineSeconds = runs.first().totalSeconds;
+                        }});
+        for (int attempt = 0; attempt < 2; ++attempt)
+            m_steps.append({QStringLiteral("%1: run %2 of 2").arg(shape).arg(attempt + 1),
+                            {target},
+                            true,
+                            [this, index, shape](const QList<RunResult>& runs, double, quint64 growth) {
+                                ShapeRow& row = m_report.shapes[index];
+                                row.rssGrowth = std::max(row.rssGrowth, growth);
+                                if (runs.isEmpty())
+                                    return;
+                                const RunResult& r = runs.first();
+                                row.bytes = r.bodyBytes;
+                                row.status = r.httpStatus;
+                                row.statusLine = QString::fromUtf8(r.statusLine);
+                                checkAnswer(shape, r);
+                                if (failed(r))
+                                    row.error = failure(r);
+                                else if (row.seconds < 0 || r.totalSeconds < row.seconds)
+                                    row.seconds = r.totalSeconds;
+                            }});
+    }
+}
+
+// Plain and the slowest content shape (by its rate against plain's) at sizes doubling from 4 MiB to the probe's.
+void ProbeRunner::addScalingSteps()
+{
+    addFindings(m_report); // vs_plain, to find the slowest
+    QStringList shapes{QStringLiteral("plain")};
+    const ShapeRow* slowest = nullptr;
+    for (const ShapeRow& row : m_report.shapes)
+        if (!row.shape.startsWith(QLatin1String("many-")) && row.shape != QLatin1String("plain") && row.vsPlain > 0 &&
+            (!slowest || row.vsPlain > slowest->vsPlain))
+            slowest = &row;
+    if (slowest)
+        shapes << slowest->shape;
+    m_report.findings.clear(); // made again, with every figure, at the end
+    for (const QString& shape : shapes) {
+        m_report.scaling.append({shape, {}, {}, 0});
+        const qsizetype index = m_report.scaling.size() - 1;
+        for (quint64 size = kSmallestScaled; size <= m_settings.size; size *= 2)
+            m_steps.append({QStringLiteral("scaling %1: %2").arg(shape, formatBytes(size)),
+                            {planFor(m_settings, shape, size, m_settings.target)},
+                            false,
+                            [this, index, size](const QList<RunResult>& runs, double, quint64) {
+                                if (runs.isEmpty() || failed(runs.first()))
+                                    return;
+                                ScalingRow& row = m_report.scaling[index];
+                                row.sizes.append(size);
+                                row.seconds.append(runs.first().totalSeconds);
+                                row.exponent = fitExponent(row.sizes, row.seconds);
+                            }});
+    }
+}
+
+void ProbeRunner::addConcurrencySteps()
+{
+    const quint64 each = std::min(m_settings.size, kConcurrentBytes);
+    for (int clients : m_settings.concurrency) {
+        const UploadPlan plan = planFor(m_settings, QStringLiteral("plain"), each, m_settings.target);
+        m_steps.append({QStringLiteral("%1 parallel uploads").arg(clients), QList<UploadPlan>(clients, plan), false,
+                        [this, clients](const QList<RunResult>& runs, double wall, quint64) {
+                            ConcurrencyRow row;
+                            row.clients = clients;
+                            QList<double> seconds;
+                            quint64 bytes = 0;
+                            for (const RunResult& r : runs) {
+                                if (failed(r)) {
+                                    ++row.errors;
+                                    if (row.firstError.isEmpty())
+                                        row.firstError = failure(r);
+                                    continue;
+                                }
+                                seconds.append(r.totalSeconds);
+                                bytes += r.bodyBytes;
+                            }
+                            row.mbPerSecond = wall > 0 ? double(bytes) / 1e6 / wall : 0;
+                            row.p50 = percentile(seconds, 0.5);
+                            row.p95 = percentile(seconds, 0.95);
+                            m_report.concurrency.append(row);
+                        }});
+    }
+}
+
+// The next step within the budgets; when a phase's steps are done, the next phase's are made from its results.
+void ProbeRunner::runNext()
+{
+    while (!m_cancelled) {
+        if (m_done == m_steps.size()) {
+            if (m_phase == Phase::Shapes && m_settings.scaling && m_settings.shapes.contains(QStringLiteral("plain")))
+                addScalingSteps();
+            if (m_phase == Phase::Scaling)
+                addConcurrencySteps();
+            if (m_phase == Phase::Concurrency)
+                break;
+            m_phase = Phase(int(m_phase) + 1);
+            continue;
+        }
+        quint64 bytes = 0;
+        for (const UploadPlan& plan : m_steps[m_done].plans)
+            bytes += planBytes(plan);
+        const bool overTime = m_clock.elapsed() > qint64(m_settings.maxSeconds) * 1000;
+        if (!overTime && m_report.bytesSent + bytes <= m_settings.maxBytes) {
+            startStep(m_steps[m_done]);
+            return;
+        }
+        m_report.skipped << m_steps[m_done].label;
+        ++m_done;
+    }
+    finish();
+}
+
+void ProbeRunner::startStep(const Step& step)
+{
+    emit progress(step.label, m_done, int(m_steps.size()));
+    m_results.clear();
+    if (step.watchMemory && m_memory)
+        m_memory->start();
+    m_stepClock.start();
+    QList<Sender*> senders;
+    for (qsizetype i = 0; i < step.plans.size(); ++i) {
+        auto* sender = new Sender(this);
+        senders.append(sender);
+        connect(sender, &Sender::finished, this, [this, sender](const QList<RunResult>& runs) {
+            m_results += runs;
+            m_running.removeOne(sender);
+            sender->deleteLater();
+            if (m_running.isEmpty())
+                stepDone();
+        });
+    }
+    m_running = senders;
+    for (qsizetype i = 0; i < senders.size(); ++i)
+        senders[i]->start(step.plans[i]);
+}
+
+void ProbeRunner::stepDone()
+{
+    const double wall = double(m_stepClock.nsecsElapsed()) / 1e9;
+    Step& step = m_steps[m_done];
+    const quint64 growth = step.watchMemory && m_memory ? m_memory->stop(&m_report.rss) : 0;
+    for (const RunResult& r : m_results)
+        m_report.bytesSent += r.bytesSent;
+    if (!m_cancelled)
+        step.record(m_results, wall, growth);
+    ++m_done;
+    runNext();
+}
+
+void ProbeRunner::checkAnswer(const QString& shape, const RunResult& result)
+{
+    auto once = [&](const QString& kind, const QString& message) {
+        for (const ProbeFinding& f : m_report.findings)
+            if (f.kind == kind && f.shape == shape)
+                return;
+        m_report.findings.append({kind, shape, message});
+    };
+    if (failed(result))
+        once(QStringLiteral("rejected_valid_body"), QStringLiteral("a valid %1 body of %2 was refused: %3")
+                                                        .arg(shape, formatBytes(result.bodyBytes), failure(result)));
+    else if (const QString why = wrongBytes(result, m_settings.expectSizePath, m_settings.field); !why.isEmpty())
+        once(QStringLiteral("wrong_bytes"), QStringLiteral("%1 body: %2").arg(shape, why));
+}
+
+void ProbeRunner::cancel()
+{
+    m_cancelled = true;
+    m_report.cancelled = true;
+    for (Sender* sender : m_running)
+        sender->cancel();
+}
+
+void ProbeRunner::finish()
+{
+    if (m_memory)
+        m_memory->stop(&m_report.rss);
+    for (const ShapeRow& row : m_report.shapes)
+        if (row.rssGrowth > m_report.peakGrowth) {
+            m_report.peakGrowth = row.rssGrowth;
+            m_report.growthPerByte = row.bytes > 0 ? double(row.rssGrowth) / double(row.bytes) : 0;
+        }
+    QList<ProbeFinding> found = m_report.findings; // rejections and wrong bytes, found while running
+    m_report.findings.clear();
+    addFindings(m_report);
+    m_report.findings = found + m_report.findings;
+    m_report.seconds = double(m_clock.nsecsElapsed()) / 1e9;
+    emit finished(m_report);
+}
+
+} // namespace upin::app

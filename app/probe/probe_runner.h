@@ -1,0 +1,67 @@
+#pragma once
+// Runs a probe (probe_report.h): each body shape sent to the target, interleaved with the same bytes to the
+// baseline, then the scaling of plain and the slowest shape, then rounds of parallel uploads; the target's process
+// memory watched during each upload when it can be found. Uploads go through Sender (the raw client), several at
+// once for the concurrency rounds. Create it, move it to a worker thread and call start() there: nothing of it
+// runs on the GUI thread. Budgets of bytes and time bound it; cancel() stops it between and during uploads.
+
+#include "probe/probe_report.h"
+#include "sender/run_types.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+namespace upin::app {
+
+class RssSampler;
+class Sender;
+
+class ProbeRunner final : public QObject {
+    Q_OBJECT
+public:
+    explicit ProbeRunner(QObject* parent = nullptr);
+    ~ProbeRunner() override;
+
+    void start(const upin::app::ProbeSettings& settings); // settings.baseline must be set
+    void cancel();
+    // The plan of one upload of a shape, as the probe sends it (--dry-run prints them; tests send them).
+    static UploadPlan planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url);
+
+signals:
+    void progress(const QString& step, int done, int total);
+    void finished(const upin::app::ProbeReport& report);
+
+private:
+    struct Step {
+        QString label;
+        QList<UploadPlan> plans; // sent at once
+        bool watchMemory = false;
+        std::function<void(const QList<RunResult>&, double wallSeconds, quint64 rssGrowth)> record;
+    };
+    void addShapeSteps();
+    void addScalingSteps();
+    void addConcurrencySteps();
+    void runNext();
+    void startStep(const Step& step);
+    void stepDone();
+    void checkAnswer(const QString& shape, const RunResult& result);
+    void finish();
+
+    enum class Phase : uint8_t { Shapes, Scaling, Concurrency };
+    Phase m_phase = Phase::Shapes;
+    ProbeSettings m_settings;
+    ProbeReport m_report;
+    QList<Step> m_steps;
+    int m_done = 0;
+    QList<Sender*> m_running;
+    QList<RunResult> m_results;
+    QElapsedTimer m_clock;
+    QElapsedTimer m_stepClock;
+    std::unique_ptr<RssSampler> m_memory;
+    bool m_cancelled = false;
+};
+
+} // namespace upin::app
