@@ -192,7 +192,7 @@ bool ServiceWiring::startListener(quint16 port)
 // Copy as curl for a Listen row (its capture is read first) or for what Inspect opened (its parts are written to
 // SOURCE.parts): on a pool thread, as either may be large; one at a time. The command is the one
 // `upload-inspector-cli curl SOURCE --to THIS_LISTENER` prints.
-void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened)
+void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened, int harEntry)
 {
     if (m_curlBusy) {
         m_window.statusBar()->showMessage(tr("Still making the last curl command…"), 6000);
@@ -203,12 +203,12 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
     const core::Options limits = m_inspectLimits;
     const QString base = m_listenerBase;
     QPointer<ServiceWiring> self = this;
-    QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base] {
+    QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base, harEntry] {
         const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
         QString why = result.error;
         std::optional<app::UploadPlan> plan;
         if (why.isEmpty())
-            plan = app::resendPlanFor(result, base, {}, &why); // this listener, on the port it has now
+            plan = app::resendPlanFor(result, base, {}, &why, base, harEntry); // this listener, on its port now
         const QString command = plan ? plan->toCurl() : QString();
         const QString partsDir =
             !result.capture || app::partsOnlyInBody(result) ? app::defaultPartsDir(result) : QString();
@@ -431,7 +431,7 @@ void ServiceWiring::connectInspector()
     connect(view, &InspectView::cancelRequested, this, [inspector = m_inspector] { inspector->cancel(); });
     connect(view, &InspectView::savePartsRequested, m_inspector, &app::InspectWorker::saveParts);
     connect(view, &InspectView::copyCurlRequested, this,
-            [this](const app::InspectResult& source) { copyAsCurl({}, source); });
+            [this](const app::InspectResult& source, int harEntry) { copyAsCurl({}, source, harEntry); });
     connect(m_inspector, &app::InspectWorker::partsSaved, view, &InspectView::onPartsSaved);
     connect(m_inspector, &app::InspectWorker::progress, view, &InspectView::setProgress);
     connect(m_inspector, &app::InspectWorker::finished, view, &InspectView::showResult);

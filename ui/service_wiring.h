@@ -46,7 +46,8 @@ public:
 
 private:
     void loadStoredCaptures(const QString& root, int limit);
-    void copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened = std::nullopt);
+    void copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened = std::nullopt,
+                    int harEntry = -1);
     void connectListener();
     void connectSender();
     void connectInspector();

@@ -31,7 +31,11 @@ int runCurl(const QStringList& arguments)
     QCommandLineOption contentType(QStringLiteral("content-type"),
                                    QStringLiteral("Content-Type with the boundary, when the source has none"),
                                    QStringLiteral("VALUE"));
-    cl.addOptions({to, partsDir, contentType});
+    QCommandLineOption entry(QStringLiteral("entry"),
+                             QStringLiteral("a HAR file's request, from 0 as parse lists them (default: its first "
+                                            "multipart request)"),
+                             QStringLiteral("N"));
+    cl.addOptions({to, partsDir, contentType, entry});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli curl")} + arguments);
     if (cl.positionalArguments().size() != 1) {
         printErr(QStringLiteral("curl: give one SOURCE\n\n") + cl.helpText());
@@ -41,7 +45,9 @@ int runCurl(const QStringList& arguments)
     if (!result)
         return 2;
     QString why;
-    const auto plan = resendPlanFor(*result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why);
+    const auto plan =
+        resendPlanFor(*result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why,
+                      QStringLiteral("http://127.0.0.1:8080"), cl.isSet(entry) ? cl.value(entry).toInt() : -1);
     if (!plan) {
         printErr(QStringLiteral("curl: %1\n").arg(why));
         return 1;

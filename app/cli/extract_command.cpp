@@ -39,7 +39,7 @@ int runExtract(const QStringList& arguments)
     QCommandLineParser cl;
     cl.setApplicationDescription(
         QStringLiteral("Write one part's bytes from a raw body, a whole HTTP request (recognised by its request "
-                       "line), a HAR file (its first multipart request) or a capture folder."));
+                       "line), a HAR file (its first multipart request, or --entry N) or a capture folder."));
     cl.addHelpOption();
     cl.addPositionalArgument(QStringLiteral("SOURCE"),
                              QStringLiteral("body file, HTTP request, HAR file or capture folder"));
@@ -55,7 +55,11 @@ int runExtract(const QStringList& arguments)
     QCommandLineOption decoded(QStringLiteral("decoded"),
                                QStringLiteral("undo the part's Content-Transfer-Encoding (base64 or quoted-printable); "
                                               "without it the bytes are written as received"));
-    cl.addOptions({part, name, output, contentType, decoded});
+    QCommandLineOption entry(QStringLiteral("entry"),
+                             QStringLiteral("a HAR file's request, from 0 as parse lists them (default: its first "
+                                            "multipart request; --name looks in every request)"),
+                             QStringLiteral("N"));
+    cl.addOptions({part, name, output, contentType, decoded, entry});
     cl.process(QStringList{QStringLiteral("upload-inspector-cli extract")} + arguments);
     if (cl.positionalArguments().size() != 1 || cl.isSet(part) == cl.isSet(name)) {
         printErr(QStringLiteral("extract: give SOURCE and one of --part N or --name NAME\n\n") + cl.helpText());
@@ -72,15 +76,20 @@ int runExtract(const QStringList& arguments)
     if (!opened)
         return 2;
     const InspectResult& result = *opened;
-    const auto& parts = numberedParts(result);
+    QList<int> entries{-1}; // a HAR file's requests to look in: the first upload, the one named, or all by --name
+    if (cl.isSet(entry))
+        entries = {cl.value(entry).toInt()};
+    else if (cl.isSet(name))
+        for (qsizetype i = 0; i < result.harEntries.size(); ++i)
+            entries.append(int(i));
     const core::PartSummary* chosen = nullptr;
     bool indexOk = false;
     const uint index = cl.value(part).toUInt(&indexOk);
-    for (const auto& p : parts)
-        if (cl.isSet(part) ? indexOk && p.index == index : p.name == cl.value(name).toStdString()) {
-            chosen = &p;
-            break;
-        }
+    for (int e : entries)
+        for (const auto& p : numberedParts(result, e))
+            if (!chosen && (cl.isSet(part) ? indexOk && p.index == index : p.name == cl.value(name).toStdString()))
+                chosen = &p;
+    const auto& parts = numberedParts(result, entries.first());
     if (!chosen) {
         printErr(QStringLiteral("extract: %1 has no part %2 (it has %3 parts)\n")
                      .arg(source, cl.isSet(part) ? cl.value(part) : QStringLiteral("named '%1'").arg(cl.value(name)))

@@ -335,7 +335,7 @@ QString defaultPartsDir(const InspectResult& source)
 }
 
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
-                                        QString* why, const QString& fallback)
+                                        QString* why, const QString& fallback, int harEntry)
 {
     const QString capturedHost = source.request.host;
     const QString base = !to.isEmpty()            ? to
@@ -350,10 +350,16 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
         return plan;
     }
     // A whole request goes to its own path (not its Host: that may be a real server); a body to /file-part.
-    const QString ownPath = source.request.target;
+    const int entry = harEntry >= 0 ? harEntry : firstUpload(source.harEntries);
+    const QUrl entryUrl = entry >= 0 && entry < source.harEntries.size() ? QUrl(source.harEntries[entry].url) : QUrl();
+    const QString ownPath =
+        entryUrl.isEmpty()
+            ? source.request.target
+            : entryUrl.path(QUrl::FullyEncoded) +
+                  (entryUrl.hasQuery() ? QLatin1Char('?') + entryUrl.query(QUrl::FullyEncoded) : QString());
     const QString path = ownPath.startsWith(QLatin1Char('/')) ? ownPath : QStringLiteral("/file-part");
     return resendPlanFromParts(source, wholeUrl ? url : QUrl(base.chopped(base.endsWith('/') ? 1 : 0) + path),
-                               partsDir.isEmpty() ? defaultPartsDir(source) : partsDir, why);
+                               partsDir.isEmpty() ? defaultPartsDir(source) : partsDir, why, harEntry);
 }
 
 namespace {
@@ -370,19 +376,19 @@ const core::PartSummary* partHolding(const std::vector<core::PartSummary>& parts
     return nullptr;
 }
 
-const std::vector<core::PartSummary>& numberedParts(const InspectResult& source)
+const std::vector<core::PartSummary>& numberedParts(const InspectResult& source, int harEntry)
 {
     static const std::vector<core::PartSummary> none;
     if (source.harEntries.isEmpty())
         return source.report.parts;
-    const int upload = firstUpload(source.harEntries);
+    const int upload = harEntry >= 0 ? harEntry : firstUpload(source.harEntries);
     return upload >= 0 && size_t(upload) < source.report.parts.size() ? source.report.parts[size_t(upload)].children
                                                                       : none;
 }
 
-QString whyPartsCannotBeResent(const InspectResult& source)
+QString whyPartsCannotBeResent(const InspectResult& source, int harEntry)
 {
-    const auto& parts = numberedParts(source);
+    const auto& parts = numberedParts(source, harEntry);
     if (parts.empty())
         return source.report.error ? QObject::tr("the source has no parts: %1 (byte %2)")
                                          .arg(toQString(core::describe(source.report.error->code)))
@@ -400,13 +406,13 @@ QString whyPartsCannotBeResent(const InspectResult& source)
 }
 
 std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
-                                              QString* why)
+                                              QString* why, int harEntry)
 {
     // Every part is checked before any is written: a part that cannot be sent leaves no files behind.
-    *why = whyPartsCannotBeResent(source);
+    *why = whyPartsCannotBeResent(source, harEntry);
     if (!why->isEmpty())
         return std::nullopt;
-    const auto& parts = numberedParts(source);
+    const auto& parts = numberedParts(source, harEntry);
     if (!QDir().mkpath(partsDir)) {
         *why = QObject::tr("cannot create %1").arg(partsDir);
         return std::nullopt;

@@ -80,6 +80,28 @@ TEST_CASE("extract numbers the parts of a HAR file's first upload", "[cli][har][
     CHECK(run.out == "hello file");
 }
 
+TEST_CASE("extract and curl reach a HAR file's later uploads: --name looks in every request, --entry picks one",
+          "[cli][har][extract]")
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath("two.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(test::twoUploadsHar());
+    file.close();
+    const test::CliRun byName = test::runCli({"extract", file.fileName(), "--name", "second", "-o", "-"});
+    CHECK(byName.exitCode == 0);
+    CHECK(byName.out == "two");
+    const test::CliRun byEntry = test::runCli({"extract", file.fileName(), "--entry", "2", "--part", "0", "-o", "-"});
+    CHECK(byEntry.out == "two");
+    CHECK(test::runCli({"extract", file.fileName(), "--part", "0", "-o", "-"}).out == "hello file"); // the first
+    const test::CliRun curl = test::runCli({"curl", file.fileName(), "--entry", "2", "--to", "http://127.0.0.1:9"});
+    INFO(curl.err.toStdString());
+    CHECK(curl.exitCode == 0);
+    CHECK(curl.out.contains("'second=two"));
+    CHECK(curl.out.contains("http://127.0.0.1:9/second?draft=1"));
+    CHECK_FALSE(curl.out.contains("hello"));
+}
+
 TEST_CASE("a HAR entry whose body does not parse is that entry's fault: named in parse, the file still read",
           "[cli][har]")
 {

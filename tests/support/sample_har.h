@@ -1,7 +1,8 @@
 #pragma once
 // A HAR file as Chromium's devtools export one: a multipart POST of a file and a field (the boundary in postData's
 // mimeType, as Chromium writes it; withBoundaryInHeaderOnly moves it to the Content-Type header, as Firefox
-// does), answered 201 with JSON, then a GET answered 200. Tests of Inspect and `parse` open it.
+// does), answered 201 with JSON, then a GET answered 200. Tests of Inspect and `parse` open it. twoUploadsHar adds a
+// second upload after them.
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -44,6 +45,28 @@ inline QByteArray sampleHar(bool withBoundaryInHeaderOnly = false)
     const QJsonArray entries{QJsonObject{{"request", get}, {"response", fine}},
                              QJsonObject{{"request", post}, {"response", created}}};
     return QJsonDocument(QJsonObject{{"log", QJsonObject{{"version", "1.2"}, {"entries", entries}}}}).toJson();
+}
+
+// Two uploads with a GET between them, as a page that posts twice: the second one's part is named "second".
+inline QByteArray twoUploadsHar()
+{
+    QJsonObject doc = QJsonDocument::fromJson(sampleHar()).object();
+    QJsonObject log = doc["log"].toObject();
+    QJsonArray entries = log["entries"].toArray();
+    QJsonObject entry = entries[1].toObject();
+    QJsonObject request = entry["request"].toObject();
+    request["url"] = "https://example.test/second?draft=1";
+    request["postData"] =
+        QJsonObject{{"mimeType", "multipart/form-data; boundary=----y"},
+                    {"text", "------y\r\nContent-Disposition: form-data; name=\"second\"\r\n\r\ntwo\r\n------y--\r\n"}};
+    QJsonArray headers;
+    headers.append(QJsonObject{{"name", "Content-Type"}, {"value", "multipart/form-data; boundary=----y"}});
+    request["headers"] = headers;
+    entry["request"] = request;
+    entries.append(entry);
+    log["entries"] = entries;
+    doc["log"] = log;
+    return QJsonDocument(doc).toJson();
 }
 
 } // namespace upin::test

@@ -39,7 +39,22 @@ QString InspectView::curlBlocker() const
     }
     // Any other source is checked from its report; its parts are written out when asked (they may be large), off
     // this thread.
-    return app::whyPartsCannotBeResent(m_result);
+    return app::whyPartsCannotBeResent(m_result, selectedHarEntry());
+}
+
+int InspectView::selectedHarEntry() const
+{
+    if (m_result.harEntries.isEmpty())
+        return -1;
+    QModelIndex at = m_tree->currentIndex();
+    while (at.parent().isValid())
+        at = at.parent();
+    const core::PartSummary* top = m_model->part(at);
+    const auto& requests = m_model->report().parts;
+    for (size_t i = 0; i < requests.size(); ++i)
+        if (&requests[i] == top)
+            return int(i);
+    return -1; // none selected: the first upload
 }
 
 void InspectView::copyAsCurl()
@@ -57,7 +72,7 @@ void InspectView::copyAsCurl()
         return;
     }
     showStatus(this, tr("Writing the parts a curl command sends…"));
-    emit copyCurlRequested(m_result);
+    emit copyCurlRequested(m_result, selectedHarEntry());
 }
 
 void InspectView::askForBoundary()
@@ -189,14 +204,24 @@ void InspectView::saveAllParts()
     QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into"));
     if (dir.isEmpty())
         return;
+    // Top-level parts; of a HAR file, every request's parts, each file named by its request too.
     QList<QPair<const core::PartSummary*, QString>> targets;
-    for (const auto& part : m_model->report().parts) {
-        if (!app::locatePart(m_result, m_model->report(), part).missing.isEmpty())
-            continue; // not kept: nothing to save
-        QString name = QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
-        targets.append(
-            {&part, QDir(dir).filePath(QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
-    }
+    auto add = [&](const std::vector<core::PartSummary>& parts, const QString& prefix) {
+        for (const auto& part : parts) {
+            if (!app::locatePart(m_result, m_model->report(), part).missing.isEmpty())
+                continue; // not kept: nothing to save
+            const QString name =
+                QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
+            targets.append(
+                {&part, QDir(dir).filePath(
+                            prefix + QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
+        }
+    };
+    if (m_result.harEntries.isEmpty())
+        add(m_model->report().parts, {});
+    else
+        for (size_t i = 0; i < m_model->report().parts.size(); ++i)
+            add(m_model->report().parts[i].children, QStringLiteral("request%1-").arg(i));
     saveParts(targets);
 }
 

@@ -247,11 +247,7 @@ void InspectView::showResult(const app::InspectResult& result)
         m_wholeBody.fileOffset = result.bodyFileOffset;
         m_wholeBody.available = r.bytes;
     }
-    const QString blocker = curlBlocker();
-    m_copyCurl->setEnabled(blocker.isEmpty());
-    m_copyCurl->setToolTip(blocker.isEmpty() ? tr("Copy a curl command that sends this capture's parts again, "
-                                                  "with their names, file names and types")
-                                             : tr("Copy as curl is unavailable: %1").arg(blocker));
+    updateCurlButton();
     if (r.error && r.error->code == core::Errc::MissingBoundary && r.parts.empty() && isVisible())
         QMetaObject::invokeMethod(this, &InspectView::askForBoundary, Qt::QueuedConnection);
     bool anyBytes = false;
@@ -265,9 +261,20 @@ void InspectView::showResult(const app::InspectResult& result)
         showPart(nullptr); // nothing of an earlier file's part stays on show
 }
 
+void InspectView::updateCurlButton()
+{
+    const QString blocker = curlBlocker();
+    m_copyCurl->setEnabled(blocker.isEmpty());
+    m_copyCurl->setToolTip(blocker.isEmpty() ? tr("Copy a curl command that sends these parts again, with their "
+                                                  "names, file names and types")
+                                             : tr("Copy as curl is unavailable: %1").arg(blocker));
+}
+
 void InspectView::showPart(const core::PartSummary* part)
 {
     forgetRequests();
+    if (!m_result.harEntries.isEmpty())
+        updateCurlButton(); // a HAR file's curl command sends the selected request's parts
     m_shownPart = part;
     m_headers->setRowCount(0);
     m_headers->clearSpans();

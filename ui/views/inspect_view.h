@@ -69,7 +69,7 @@ signals:
     void savePartsRequested(const QList<upin::app::PartCopy>& copies);
     // Copy as curl for a source that is not a capture: its parts are written to SOURCE.parts first, off the GUI
     // thread (a capture's command is made at once: its parts are files already).
-    void copyCurlRequested(const upin::app::InspectResult& source);
+    void copyCurlRequested(const upin::app::InspectResult& source, int harEntry); // harEntry: -1 the first upload
 
 private:
     void showPart(const core::PartSummary* part);
@@ -99,6 +99,8 @@ private:
     void copyDigest();
     // Why Copy as curl cannot re-send this capture; empty when it can.
     QString curlBlocker() const;
+    void updateCurlButton();
+    int selectedHarEntry() const; // the HAR request of the selected part; -1 otherwise
     // Asks the worker to write parts out (a part may be gigabytes); onPartsSaved reports back.
     void saveParts(const QList<QPair<const core::PartSummary*, QString>>& targets);
     void savePart();
