@@ -6,6 +6,7 @@
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 #include "inspect/part_reader.h"
 #include "main_window.h"
 #include "sender/sender.h"

@@ -4,6 +4,7 @@
 
 #include "cli/cli_args.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 
 #include <QCommandLineParser>
 

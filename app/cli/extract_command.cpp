@@ -5,6 +5,7 @@
 #include "cli/cli_args.h"
 #include "common/qt_text.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 
 #include <QCommandLineParser>
 

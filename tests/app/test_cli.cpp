@@ -9,6 +9,7 @@
 #include "inspect/body_file.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 
 #include "support/run_cli.h"
 #include "support/sample_requests.h"

@@ -6,6 +6,7 @@
 
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 
 #include <catch2/catch.hpp>
 

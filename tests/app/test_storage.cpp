@@ -5,6 +5,7 @@
 #include "app/listener_fixture.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 
 #include <catch2/catch.hpp>
 

@@ -5,6 +5,7 @@
 
 #include "common/qt_text.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 #include "sender/upload_plan.h"
 #include "views/elided_label.h"
 #include "views/status_line.h"

@@ -1,0 +1,179 @@
+#include "inspect/resend.h"
+
+#include "capture/capture_store.h"
+#include "capture/kept_part.h"
+#include "common/qt_text.h"
+#include "inspect/har.h"
+#include "inspect/part_bytes.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace upin::app {
+
+namespace {
+constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
+} // namespace
+
+std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString& base, QString* why)
+{
+    if (!source.capture || source.capture->report.parts.empty()) {
+        *why =
+            !source.capture ? QObject::tr("only captures can be sent again") : QObject::tr("this capture has no parts");
+        return std::nullopt;
+    }
+    const CaptureRecord& capture = *source.capture;
+    UploadPlan plan;
+    plan.targets = {QUrl(base + capture.request.target)};
+    for (const core::PartSummary& part : capture.report.parts) {
+        const QString name = part.name ? QString::fromStdString(*part.name) : QString();
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(name);
+        const KeptPart kept = part.index < uint32_t(capture.kept.size()) ? capture.kept[part.index] : KeptPart{};
+        PlanPart p;
+        p.name = name;
+        p.contentType = part.contentType ? QString::fromStdString(*part.contentType) : QString();
+        p.filename = part.filename ? QString::fromStdString(*part.filename) : QString();
+        const QString saved = QDir(source.partsFolder).filePath(kept.savedAs);
+        const auto fieldValue = kept.valueBytes(part.contentType);
+        if (!part.complete) {
+            *why = QObject::tr("%1 did not arrive whole").arg(label);
+            return std::nullopt;
+        }
+        if (!kept.savedAs.isEmpty() && quint64(QFileInfo(saved).size()) == part.size) {
+            p.kind = part.filename ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
+            p.path = saved;
+        } else if (fieldValue && !kept.valueTruncated && !kept.valueBase64 && !fieldValue->contains('\0') &&
+                   kept.value->toUtf8() == *fieldValue) {
+            p.kind = PlanPart::Kind::Field; // a command line carries its bytes exactly: UTF-8 text without NUL
+            p.value = *kept.value;
+        } else {
+            *why = fieldValue ? QObject::tr("%1 holds bytes that are not UTF-8 text, which a command line cannot "
+                                            "carry exactly (Save part writes them)")
+                                    .arg(label)
+                              : QObject::tr("%1 was not kept (%2 stores no part bytes)").arg(label, capture.endpoint);
+            return std::nullopt;
+        }
+        plan.parts.append(p);
+    }
+    return plan;
+}
+
+bool partsOnlyInBody(const InspectResult& source)
+{
+    if (!source.capture || source.bodyFile.isEmpty() || source.bodyFileOffset < 0)
+        return false;
+    return std::any_of(source.capture->kept.cbegin(), source.capture->kept.cend(), [](const KeptPart& kept) {
+        return kept.savedAs.isEmpty() && (!kept.value || kept.valueTruncated);
+    });
+}
+
+QString defaultPartsDir(const InspectResult& source)
+{
+    // Inside a capture folder, where retention deletes them with it; beside it they would look like a capture.
+    return source.capture ? QDir(source.path).filePath(QStringLiteral("parts"))
+                          : source.path + QStringLiteral(".parts");
+}
+
+std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
+                                        QString* why, const QString& fallback, int harEntry)
+{
+    const QString capturedHost = source.request.host;
+    const QString base = !to.isEmpty()            ? to
+                         : capturedHost.isEmpty() ? fallback
+                                                  : QStringLiteral("http://") + capturedHost;
+    const QUrl url(base);
+    const bool wholeUrl = url.path().length() > 1;
+    if (source.capture && !partsOnlyInBody(source)) {
+        auto plan = resendPlan(source, wholeUrl ? QString() : base.chopped(base.endsWith('/') ? 1 : 0), why);
+        if (plan && wholeUrl)
+            plan->targets = {url};
+        return plan;
+    }
+    // A whole request goes to its own path (not its Host: that may be a real server); a body to /file-part.
+    const int entry = harEntry >= 0 ? harEntry : firstUpload(source.harEntries);
+    const QUrl entryUrl = entry >= 0 && entry < source.harEntries.size() ? QUrl(source.harEntries[entry].url) : QUrl();
+    const QString ownPath =
+        entryUrl.isEmpty()
+            ? source.request.target
+            : entryUrl.path(QUrl::FullyEncoded) +
+                  (entryUrl.hasQuery() ? QLatin1Char('?') + entryUrl.query(QUrl::FullyEncoded) : QString());
+    const QString path = ownPath.startsWith(QLatin1Char('/')) ? ownPath : QStringLiteral("/file-part");
+    return resendPlanFromParts(source, wholeUrl ? url : QUrl(base.chopped(base.endsWith('/') ? 1 : 0) + path),
+                               partsDir.isEmpty() ? defaultPartsDir(source) : partsDir, why, harEntry);
+}
+
+const std::vector<core::PartSummary>& numberedParts(const InspectResult& source, int harEntry)
+{
+    static const std::vector<core::PartSummary> none;
+    if (source.harEntries.isEmpty())
+        return source.report.parts;
+    const int upload = harEntry >= 0 ? harEntry : firstUpload(source.harEntries);
+    return upload >= 0 && size_t(upload) < source.report.parts.size() ? source.report.parts[size_t(upload)].children
+                                                                      : none;
+}
+
+QString whyPartsCannotBeResent(const InspectResult& source, int harEntry)
+{
+    const auto& parts = numberedParts(source, harEntry);
+    if (parts.empty())
+        return source.report.error ? QObject::tr("the source has no parts: %1 (byte %2)")
+                                         .arg(toQString(core::describe(source.report.error->code)))
+                                         .arg(source.report.error->offset)
+                                   : QObject::tr("the source has no parts");
+    for (const auto& part : parts) {
+        const PartBytes where = locatePart(source, part);
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(toQString(part.name.value_or("")));
+        if (!where.missing.isEmpty())
+            return QObject::tr("%1: %2").arg(label, where.missing);
+        if (!part.complete || where.available < part.size)
+            return QObject::tr("%1 did not arrive whole").arg(label);
+    }
+    return {};
+}
+
+std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const QUrl& target, const QString& partsDir,
+                                              QString* why, int harEntry)
+{
+    // Every part is checked before any is written: a part that cannot be sent leaves no files behind.
+    *why = whyPartsCannotBeResent(source, harEntry);
+    if (!why->isEmpty())
+        return std::nullopt;
+    const auto& parts = numberedParts(source, harEntry);
+    if (!QDir().mkpath(partsDir)) {
+        *why = QObject::tr("cannot create %1").arg(partsDir);
+        return std::nullopt;
+    }
+    UploadPlan plan;
+    plan.targets = {target};
+    for (const auto& part : parts) {
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(toQString(part.name.value_or("")));
+        const PartBytes where = locatePart(source, part);
+        PlanPart p;
+        p.name = toQString(part.name.value_or(""));
+        p.contentType = toQString(part.contentType.value_or(""));
+        if (!part.filename && part.size <= kInlineCurlValue) {
+            const QByteArray bytes = readPartBytes(where, 0, qint64(part.size));
+            const QString text = QString::fromUtf8(bytes);
+            if (!bytes.contains('\0') && text.toUtf8() == bytes) { // a command line carries it exactly
+                p.kind = PlanPart::Kind::Field;
+                p.value = text;
+                plan.parts.append(p);
+                continue;
+            }
+        }
+        p.kind = part.filename ? PlanPart::Kind::File : PlanPart::Kind::FieldFile;
+        p.filename = toQString(part.filename.value_or(""));
+        p.path = QDir(partsDir).absoluteFilePath(CaptureStore::safePartFileName(part.index, part.filename, part.name));
+        QString error;
+        if (!copyPartBytes(where, p.path, &error)) {
+            *why = QObject::tr("%1: %2").arg(label, error);
+            return std::nullopt;
+        }
+        plan.parts.append(p);
+    }
+    return plan;
+}
+
+} // namespace upin::app
