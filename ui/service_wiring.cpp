@@ -6,8 +6,8 @@
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
-#include "inspect/resend.h"
 #include "inspect/part_reader.h"
+#include "inspect/resend.h"
 #include "main_window.h"
 #include "sender/sender.h"
 #include "server/listener.h"
@@ -164,7 +164,6 @@ bool ServiceWiring::startListener(quint16 port)
     if (ok) {
         const QString base = QStringLiteral("http://%1:%2").arg(address).arg(m_listener->port());
         m_window.sendView()->setListenerBase(base);
-        m_window.inspectView()->setListenerBase(base);
         m_listenerBase = base;
         m_window.setListenerBase(base);
         m_window.setListenerStatus(port != 0 && m_listener->port() != port
@@ -207,15 +206,13 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
     QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base, harEntry] {
         const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
         QString why = result.error;
-        std::optional<app::UploadPlan> plan;
-        if (why.isEmpty())
-            plan = app::resendPlanFor(result, base, {}, &why, base, harEntry); // this listener, on its port now
-        const QString command = plan ? plan->toCurl() : QString();
-        const QString partsDir =
-            !result.capture || app::partsOnlyInBody(result) ? app::defaultPartsDir(result) : QString();
+        std::optional<QString> command;
+        if (why.isEmpty()) // to this listener, on the port it has now (the one that stored a capture may be gone)
+            command = app::resendCommandFor(result, base, {}, &why, base, harEntry);
+        const QString partsDir = !result.capture ? app::defaultPartsDir(result) : QString();
         QMetaObject::invokeMethod(
             qApp,
-            [window, self, command, why, partsDir] {
+            [window, self, command = command.value_or(QString()), why, partsDir] {
                 if (self)
                     self->m_curlBusy = false;
                 if (!window)

@@ -46,14 +46,14 @@ int runCurl(const QStringList& arguments)
     if (!result)
         return 2;
     QString why;
-    const auto plan =
-        resendPlanFor(*result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why,
-                      QStringLiteral("http://127.0.0.1:8080"), cl.isSet(entry) ? cl.value(entry).toInt() : -1);
-    if (!plan) {
+    const auto command =
+        resendCommandFor(*result, cl.value(to), cl.isSet(partsDir) ? cl.value(partsDir) : QString(), &why,
+                         QStringLiteral("http://127.0.0.1:8080"), cl.isSet(entry) ? cl.value(entry).toInt() : -1);
+    if (!command) {
         printErr(QStringLiteral("curl: %1\n").arg(why));
         return 1;
     }
-    printOut(plan->toCurl() + QLatin1Char('\n'));
+    printOut(*command + QLatin1Char('\n'));
     return 0;
 }
 

@@ -17,6 +17,15 @@ namespace {
 constexpr quint64 kInlineCurlValue = quint64{64} * 1024;
 } // namespace
 
+namespace {
+// A base (http://host:port) or a whole URL, as resendPlanFor reads `to`.
+QString baseFor(const InspectResult& source, const QString& to, const QString& fallback)
+{
+    const QString capturedHost = source.request.host;
+    return !to.isEmpty() ? to : capturedHost.isEmpty() ? fallback : QStringLiteral("http://") + capturedHost;
+}
+} // namespace
+
 std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString& base, QString* why)
 {
     if (!source.capture || source.capture->report.parts.empty()) {
@@ -79,10 +88,7 @@ QString defaultPartsDir(const InspectResult& source)
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
                                         QString* why, const QString& fallback, int harEntry)
 {
-    const QString capturedHost = source.request.host;
-    const QString base = !to.isEmpty()            ? to
-                         : capturedHost.isEmpty() ? fallback
-                                                  : QStringLiteral("http://") + capturedHost;
+    const QString base = baseFor(source, to, fallback);
     const QUrl url(base);
     const bool wholeUrl = url.path().length() > 1;
     if (source.capture && !partsOnlyInBody(source)) {
@@ -174,6 +180,40 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
         plan.parts.append(p);
     }
     return plan;
+}
+
+std::optional<QString> resendCommandFor(const InspectResult& source, const QString& to, const QString& partsDir,
+                                        QString* why, const QString& fallback, int harEntry)
+{
+    if (!partsOnlyInBody(source)) {
+        const auto plan = resendPlanFor(source, to, partsDir, why, fallback, harEntry);
+        return plan ? std::optional<QString>(plan->toCurl()) : std::nullopt;
+    }
+    const CaptureRecord& capture = *source.capture;
+    const QString base = baseFor(source, to, fallback);
+    const QUrl url(base);
+    const QString target =
+        url.path().length() > 1 ? base : base.chopped(base.endsWith(QLatin1Char('/')) ? 1 : 0) + capture.request.target;
+    const QString method = capture.request.method.isEmpty() ? QStringLiteral("POST") : capture.request.method;
+    return QStringLiteral("curl -X %1 --data-binary @%2 -H %3 -H 'Expect:' %4")
+        .arg(method, shellQuote(source.bodyFile),
+             shellQuote(QStringLiteral("Content-Type: ") + capture.request.contentType), shellQuote(target));
+}
+
+QString whyCaptureCannotBeResent(const InspectResult& source)
+{
+    if (!source.capture || source.capture->report.parts.empty())
+        return source.capture ? QObject::tr("this capture has no parts") : QObject::tr("only captures are asked");
+    const CaptureRecord& capture = *source.capture;
+    for (const core::PartSummary& part : capture.report.parts) {
+        const QString label = QObject::tr("part %1 ('%2')").arg(part.index).arg(toQString(part.name.value_or("")));
+        if (!part.complete)
+            return QObject::tr("%1 did not arrive whole").arg(label);
+        const KeptPart kept = part.index < uint32_t(capture.kept.size()) ? capture.kept[part.index] : KeptPart{};
+        if (kept.savedAs.isEmpty() && !kept.value && !partsOnlyInBody(source))
+            return QObject::tr("%1 was not kept (%2 stores no part bytes)").arg(label, capture.endpoint);
+    }
+    return {};
 }
 
 } // namespace upin::app

@@ -37,4 +37,13 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
                                         QString* why, const QString& fallback = QStringLiteral("http://127.0.0.1:8080"),
                                         int harEntry = -1);
 
+// The curl command that sends the source again, as `upload-inspector-cli curl` prints it and Copy as curl copies
+// it: resendPlanFor's, or for a capture that kept only its body, `curl --data-binary @body.raw` with the captured
+// Content-Type (the very bytes that came, and no copy of them written). May write parts: off the GUI thread.
+std::optional<QString> resendCommandFor(const InspectResult& source, const QString& to, const QString& partsDir,
+                                        QString* why, const QString& fallback = QStringLiteral("http://127.0.0.1:8080"),
+                                        int harEntry = -1);
+// Why a capture cannot be sent again, from its record alone (reads nothing: a view asks it); empty when it can.
+QString whyCaptureCannotBeResent(const InspectResult& capture);
+
 } // namespace upin::app

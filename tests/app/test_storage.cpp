@@ -125,16 +125,21 @@ TEST_CASE("/capture --capture-body-only keeps head.raw and body.raw once, and ev
         REQUIRE(app::copyPartBytes(app::locatePart(opened, opened.report.parts[size_t(index)]), target, &error));
         CHECK(readAll(target) == expected);
     }
-    // Copy as curl writes the parts it sends out of body.raw, inside the capture folder (retention deletes them
-    // with it), and they are the bytes that came.
+    // Copy as curl sends body.raw itself, with the captured Content-Type: the same parts arrive, and nothing is
+    // written to send them (the point of keeping the body once).
     REQUIRE(app::partsOnlyInBody(opened));
     QString why;
-    const auto plan = app::resendPlanFor(opened, {}, {}, &why);
-    REQUIRE(plan);
-    REQUIRE(plan->parts.size() == 3);
-    CHECK(plan->parts[0].path.startsWith(QDir(folder).filePath("parts")));
-    CHECK(readAll(plan->parts[0].path) == file);
-    CHECK(plan->parts[2].value == "x");
+    const auto command = app::resendCommandFor(opened, f.url(""), {}, &why);
+    REQUIRE(command);
+    CHECK(command->contains("--data-binary @"));
+    QProcess shell;
+    shell.start("bash", {"-c", *command + " -s"});
+    REQUIRE(shell.waitForFinished(30000));
+    const QJsonObject again = QJsonDocument::fromJson(shell.readAllStandardOutput()).object();
+    REQUIRE(again["parts"].toArray().size() == 3);
+    for (const QString name : {"file", "note", "tag"})
+        CHECK(partNamed(again, name)["sha256"].toString() == partNamed(r.json, name)["sha256"].toString());
+    CHECK_FALSE(QDir(folder).exists("parts"));
 }
 
 TEST_CASE("capture.json that cannot be written: 507, and no empty or partial capture.json", "[listener][storage]")

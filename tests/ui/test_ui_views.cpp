@@ -9,6 +9,7 @@
 #include "charts/throughput_chart.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
+#include "inspect/resend.h"
 #include "main_window.h"
 #include "models/capture_list_model.h"
 #include "models/part_tree_model.h"
@@ -281,7 +282,12 @@ TEST_CASE("a /file-part capture is fully inspectable: image, hex, text, field va
     REQUIRE(result.bodyFile.isEmpty()); // /file-part keeps no raw body: everything below reads part files and values
     ui::InspectView view;
     upin::test::ViewReader reader(view);
-    view.setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
+    // What the window's wiring does with Copy as curl, off the GUI thread there: the command to this listener.
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port());
+    QObject::connect(&view, &ui::InspectView::copyCurlRequested, [base](const app::InspectResult& source, int entry) {
+        QString why;
+        QApplication::clipboard()->setText(app::resendCommandFor(source, base, {}, &why, base, entry).value_or(why));
+    });
     view.showResult(result);
     REQUIRE(view.model()->rowCount() == 4); // the Request row, then the three parts
 

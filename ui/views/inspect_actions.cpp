@@ -34,13 +34,10 @@ void InspectView::rememberSentHashes(const QString& captureId, const QStringList
 
 QString InspectView::curlBlocker() const
 {
-    if (m_result.capture && !app::partsOnlyInBody(m_result)) { // a capture's plan reads nothing: made now to check it
-        QString why;
-        return app::resendPlanFor(m_result, m_listenerBase, {}, &why) ? QString() : why;
-    }
-    // Any other source is checked from its report; its parts are written out when asked (they may be large), off
-    // this thread.
-    return app::whyPartsCannotBeResent(m_result, selectedHarEntry());
+    // Checked from the record or the report, reading nothing; the command is made when asked, off this thread
+    // (another source's parts are written out for it, and they may be large).
+    return m_result.capture ? app::whyCaptureCannotBeResent(m_result)
+                            : app::whyPartsCannotBeResent(m_result, selectedHarEntry());
 }
 
 int InspectView::selectedHarEntry() const
@@ -60,19 +57,8 @@ int InspectView::selectedHarEntry() const
 
 void InspectView::copyAsCurl()
 {
-    if (m_result.capture && !app::partsOnlyInBody(m_result)) {
-        QString why;
-        // To this listener, on the port it has now (the one that stored the capture may be gone).
-        if (auto plan = app::resendPlanFor(m_result, m_listenerBase, {}, &why)) {
-            QApplication::clipboard()->setText(plan->toCurl());
-            showStatus(this, tr("Copied a curl command that sends this capture's %1 again")
-                                 .arg(countOf(plan->parts.size(), tr("part"), tr("parts"))));
-        } else {
-            showStatus(this, tr("Copy as curl is unavailable: %1").arg(why));
-        }
-        return;
-    }
-    showStatus(this, tr("Writing the parts a curl command sends…"));
+    if (!m_result.capture)
+        showStatus(this, tr("Writing the parts a curl command sends…"));
     emit copyCurlRequested(m_result, selectedHarEntry());
 }
 

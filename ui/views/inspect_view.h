@@ -58,7 +58,6 @@ public slots:
     void showHexAt(quint64 bodyOffset);
     // What our sender sent for a capture (by its id): the Sent column compares each part's hash.
     void rememberSentHashes(const QString& captureId, const QStringList& hashes);
-    void setListenerBase(const QString& base) { m_listenerBase = base; }
     void onPartsSaved(int count, const QStringList& failures);
     void onBytesRead(const upin::app::ByteReply& reply);
 
@@ -128,7 +127,6 @@ private:
     app::PartBytes m_wholeBody; // the body file, when the source kept the whole body with mappable offsets
     app::PartBytes m_partBytes; // the selected part's bytes
     QHash<QString, QStringList> m_sentHashes;
-    QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QPushButton* m_copyCurl = nullptr;
     QString m_titleBeforeSave;
     QStringList m_partialSaves; // file names of the parts being saved that are not whole
