@@ -31,6 +31,11 @@ struct InspectResult {
     // capture's also its client, host, arrival and transport.
     RequestRecord request;
     QList<HarEntry> harEntries; // HAR: every entry, by top-level node (HAR keeps bodies inline)
+    // A capture's request as stored, looked at when it was opened (so that no view reads or stats a file for it):
+    // head.raw's bytes (headKept false: none) and body.raw's size (-1: none).
+    QByteArray storedHead;
+    bool headKept = false;
+    qint64 storedBodySize = -1;
     QString error;
     bool cancelled = false;
 };

@@ -97,6 +97,12 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         result = inspectRecord(*result.capture);
         result.path = folderPath;
         result.partsFolder = QDir(path).absolutePath(); // part files are named by it, e.g. in curl commands
+        QFile head(dir.filePath(QStringLiteral("head.raw")));
+        result.headKept = head.open(QIODevice::ReadOnly);
+        result.storedHead = result.headKept ? head.read(qint64{1} << 20) : QByteArray(); // the head limit bounds it
+        result.storedBodySize = QFileInfo::exists(dir.filePath(QStringLiteral("body.raw")))
+                                    ? QFileInfo(dir.filePath(QStringLiteral("body.raw"))).size()
+                                    : -1;
         if (!dir.exists(QStringLiteral("body.raw")))    // parts only: show what capture.json recorded
             return result;
         request.path = dir.filePath(QStringLiteral("body.raw"));

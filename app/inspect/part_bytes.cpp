@@ -62,12 +62,11 @@ PartBytes fromCapture(const InspectResult& result, const core::ParseReport& repo
     const KeptPart kept = top && top->index < uint32_t(keptParts.size()) ? keptParts[top->index] : KeptPart{};
     const quint64 within = top ? part.bodyOffset - top->bodyOffset : 0;
     if (!kept.savedAs.isEmpty()) {
+        // As capture.json says: its sizes are what was stored. Not looked at here (a view asks): a file that is
+        // gone or shorter is found when it is read.
         where.file = QDir(result.partsFolder).filePath(kept.savedAs);
         where.fileOffset = qint64(within);
-        const qint64 onDisk = QFileInfo(where.file).size();
-        where.available = std::min<quint64>(part.size, quint64(std::max<qint64>(0, onDisk - qint64(within))));
-        if (!QFileInfo::exists(where.file))
-            where.missing = QObject::tr("the saved file %1 is gone").arg(kept.savedAs);
+        where.available = part.size;
         return where;
     }
     if (auto value = kept.valueBytes(top ? top->contentType : std::nullopt))
@@ -136,10 +135,8 @@ PartBytes locateRequest(const InspectResult& result)
         where.available = quint64(QFileInfo(result.path).size());
         return where;
     }
-    QFile head(QDir(result.partsFolder).filePath(QStringLiteral("head.raw")));
-    const QString body = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
-    const bool hasHead = head.open(QIODevice::ReadOnly);
-    if (!hasHead && !QFileInfo::exists(body)) {
+    const bool hasHead = result.headKept;
+    if (!hasHead && result.storedBodySize < 0) {
         where.missing =
             result.capture->forward
                 ? QObject::tr("a forwarded exchange keeps the request's fields (in Headers), not its bytes: tick "
@@ -150,10 +147,10 @@ PartBytes locateRequest(const InspectResult& result)
         return where;
     }
     // Without head.raw (a capture stored by an earlier version, which kept body.raw only) the body is all there is.
-    where.before = hasHead ? head.read(qint64{1} << 20) : QByteArray(); // the head limit (64 KiB) bounds it
-    if (QFileInfo::exists(body))
-        where.file = body;
-    const qint64 bodySize = std::max<qint64>(0, QFileInfo(body).size());
+    where.before = result.storedHead;
+    if (result.storedBodySize >= 0)
+        where.file = QDir(result.partsFolder).filePath(QStringLiteral("body.raw"));
+    const qint64 bodySize = std::max<qint64>(0, result.storedBodySize);
     // body.raw holds the body de-chunked; after a head that says chunked, it goes as one chunk, so that the
     // request saved from here is a valid request again (the original chunk sizes were not kept).
     if (hasHead && result.request.framing == QLatin1String("chunked")) {

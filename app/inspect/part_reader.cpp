@@ -2,6 +2,8 @@
 
 #include "inspect/part_bytes.h"
 
+#include <QFileInfo>
+
 namespace upin::app {
 
 ByteReply readBytes(const ByteRequest& request)
@@ -16,6 +18,13 @@ ByteReply readBytes(const ByteRequest& request)
         return reply;
     }
     const QByteArray raw = readPartBytes(request.source, request.offset, request.length);
+    const quint64 expected = request.offset < request.source.available
+                                 ? std::min<quint64>(quint64(request.length), request.source.available - request.offset)
+                                 : 0;
+    if (quint64(raw.size()) < expected) // a part file deleted or cut since the capture was written
+        reply.error = QFileInfo::exists(request.source.file)
+                          ? QObject::tr("%1 holds fewer bytes than the capture says").arg(request.source.file)
+                          : QObject::tr("%1 is gone").arg(request.source.file);
     if (!reply.decoded) {
         reply.bytes = raw;
         return reply;
