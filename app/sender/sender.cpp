@@ -145,6 +145,7 @@ void Sender::startNext()
     }
     m_current.startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_clock.start();
+    m_lastProgressMs = -1'000'000;
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
     if (m_plan.usesRawClient()) {
         RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
@@ -255,6 +256,11 @@ void Sender::onUploadProgress(qint64 sent, qint64 total)
         m_current.upload.append({now, quint64(sent)});
     if (sent == qint64(m_current.bodyBytes) && m_current.lastByteSeconds < 0)
         m_current.lastByteSeconds = seconds(m_clock);
+    // At most one report per 50 ms, and the last: the socket reports every write, faster than a window (whose
+    // chart times them as they arrive) or a terminal needs, and a queue of them would make the window lag behind.
+    if (now - m_lastProgressMs < kProgressIntervalMs && sent != total)
+        return;
+    m_lastProgressMs = now;
     emit progress(m_current.targetIndex, m_current.run, quint64(sent), quint64(std::max<qint64>(total, 0)));
 }
 
