@@ -344,13 +344,18 @@ void ServiceWiring::connectSender()
     connect(view, &SendView::cancelRequested, m_sender, [sender = m_sender] { sender->cancel(); });
     connect(m_sender, &app::Sender::progress, view, &SendView::onProgress);
     connect(m_sender, &app::Sender::runFinished, view, [this](const app::RunResult& result) {
-        m_followed.captureId = 0; // the next run is a capture of its own
+        const QList<app::ThroughputSample> followed = m_followed.samples; // what the listener said while it ran
+        m_followed.captureId = 0;                                         // the next run is a capture of its own
         m_followed.samples.clear();
         m_window.sendView()->onRunFinished(result);
-        // Our own listener's answer names its capture: show what it received beside what was sent.
+        // Our own listener's answer names its capture: show what it received beside what was sent. A run without
+        // one (cancelled, refused) keeps what was followed while it went.
         const QString id = app::CaptureRecord::fromJson(QJsonDocument::fromJson(result.response).object()).id;
-        if (id.isEmpty())
+        if (id.isEmpty()) {
+            if (!followed.isEmpty())
+                m_window.sendView()->setReceivedSamples(followed);
             return;
+        }
         QStringList sent;
         for (const auto& part : result.parts) // a digest the listener did not report (another hash) is not compared
             sent << (part.receivedDigest.isEmpty() ? QString() : part.sentDigest);

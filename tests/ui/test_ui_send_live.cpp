@@ -76,3 +76,39 @@ TEST_CASE("a send to our own listener: its row from the first byte and the recei
     CHECK(receivedWhileSending);
     CHECK(send->chart()->receivedSeries()->points().last().y() == Approx(double(big.size) / 1e6).epsilon(0.02));
 }
+
+TEST_CASE("a cancelled send keeps the received line it drew while it went", "[ui][send][charts][live]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    const quint16 port = test::startOnFreePort(wiring);
+    ui::SendView* send = window.sendView();
+    app::PlanPart big;
+    big.kind = app::PlanPart::Kind::Synthetic;
+    big.name = QStringLiteral("big");
+    big.size = quint64{4} << 30; // never sent whole: cancelled once the listener has said it received some
+    big.fill = app::PlanPart::Fill::Zero;
+    send->partsModel()->setParts({big});
+    send->findChild<QComboBox*>("sendTarget")
+        ->setCurrentText(QStringLiteral("http://127.0.0.1:%1/part-event").arg(port));
+    send->findChild<QPushButton*>("sendButton")->click();
+    QElapsedTimer clock;
+    clock.start();
+    while (send->chart()->receivedSeries()->count() < 4 && clock.elapsed() < 30000)
+        QTest::qWait(20);
+    REQUIRE(send->chart()->receivedSeries()->count() >= 4);
+    auto* cancel = send->findChild<QPushButton*>("sendCancel");
+    REQUIRE(cancel);
+    cancel->click();
+    auto finished = [&] {
+        auto* status = send->results()->item(0, 2);
+        return status && !status->text().startsWith("sending");
+    };
+    while (!finished() && clock.elapsed() < 60000)
+        QTest::qWait(20);
+    REQUIRE(finished());
+    QTest::qWait(100);
+    CHECK(send->chart()->receivedSeries()->count() >= 4); // the received line stays with the cancelled run
+}

@@ -81,6 +81,7 @@ SendView::SendView(QWidget* parent)
     m_target->setEditable(true);
     m_target->setObjectName(QStringLiteral("sendTarget"));
     m_send->setObjectName(QStringLiteral("sendButton"));
+    m_cancel->setObjectName(QStringLiteral("sendCancel"));
     m_target->setToolTip(tr("Target URL; the presets are the built-in listener's endpoints"));
     m_target->setMinimumContentsLength(40);
     m_target->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
