@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QScreen>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTimer>
@@ -88,7 +89,10 @@ int main(int argc, char** argv)
                 std::fprintf(stderr, "--send %s: not a file\n", qPrintable(path));
         window.tabs()->setCurrentWidget(window.sendView());
     }
-    window.resize(window.size().expandedTo(QSize(1200, 760)));
+    // 1200x760 at least, but never more than the screen holds (a restored or default size on a small screen put the
+    // status bar off it).
+    const QSize screen = window.screen() ? window.screen()->availableGeometry().size() : QSize(1200, 760);
+    window.resize(window.size().expandedTo(QSize(1200, 760)).boundedTo(screen));
     window.show();
 
     // Stall meter: a 5 ms timer on the GUI thread; the longest gap between its ticks, less 5 ms, is the worst stall.
