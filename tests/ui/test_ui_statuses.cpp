@@ -8,6 +8,8 @@
 #include "views/listen_view.h"
 #include "views/send_view.h"
 
+#include "charts/part_timeline_chart.h"
+
 #include <catch2/catch.hpp>
 
 #include <QApplication>
@@ -149,6 +151,19 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     CHECK(panes->sizes().last() >= 160);                              // the timeline: room for its labels
     CHECK(panes->sizes().first() < 5 * view->fontMetrics().height()); // the examples: a few lines, sized by the user
     CHECK(panes->isCollapsible(0));
+    // Five parts keep their five labels in the timeline's height at this size (under Xvfb it is about 190 px;
+    // Qt drops a label that has less than its height again around it).
+    ui::PartTimelineChart timeline;
+    timeline.resize(1000, 190);
+    timeline.show();
+    ui::CaptureListModel::Row row;
+    for (int i = 0; i < 5; ++i)
+        row.partSpans.append({QStringLiteral("%1 part%1").arg(i), i * 10, i * 10 + 8});
+    row.elapsedMs = 50;
+    timeline.setCapture(row);
+    QApplication::processEvents();
+    const double rowHeight = timeline.chart()->plotArea().height() / 6;
+    CHECK(timeline.labelPixels() <= 0.6 * rowHeight + 1);
 }
 
 TEST_CASE("a size limit of 0 saved by a version whose default was no limit becomes the 5 GiB default, one chosen "

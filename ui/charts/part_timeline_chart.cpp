@@ -5,6 +5,7 @@
 
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontInfo>
 #include <QLineSeries>
 #include <QPen>
 #include <QValueAxis>
@@ -34,6 +35,27 @@ PartTimelineChart::PartTimelineChart(QWidget* parent)
 int PartTimelineChart::barCount() const
 {
     return int(chart()->series().size());
+}
+
+int PartTimelineChart::labelPixels() const
+{
+    return QFontInfo(m_parts->labelsFont()).pixelSize();
+}
+
+void PartTimelineChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    fitLabels();
+}
+
+void PartTimelineChart::fitLabels()
+{
+    const int rows = barCount() + 1;
+    const double plot = chart()->plotArea().height() > 0 ? chart()->plotArea().height() : double(height()) / 2;
+    QFont labels = font();
+    // Qt keeps a label only with room around it: about a third of a row.
+    labels.setPixelSize(std::clamp(int(plot / rows * 0.6), 7, QFontInfo(font()).pixelSize()));
+    m_parts->setLabelsFont(labels);
 }
 
 void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
@@ -74,6 +96,7 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     m_time->setVisible(count > 0);
     m_parts->setVisible(count > 0);
     m_parts->setRange(0, count + 1);
+    fitLabels();
     // Why a chart is empty: no parts, or a capture listed from disk (part times are recorded while it arrives).
     const QString note = row.partSpans.size() > kMaxBars
                              ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size())

@@ -16,8 +16,16 @@ public:
     explicit PartTimelineChart(QWidget* parent = nullptr);
     void setCapture(const CaptureListModel::Row& row);
     int barCount() const;
+    // The part labels' height in pixels: small enough that every row keeps its label (Qt drops labels that would
+    // overlap), down to a size still read.
+    int labelPixels() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void fitLabels();
+
     QValueAxis* m_time;
     QCategoryAxis* m_parts;
 };
