@@ -358,12 +358,21 @@ TEST_CASE("Compare says what bounded a target's runs, from our listener's cpu_ms
     CHECK(stats[0].hashShare >= 0);
     const QString bound = app::boundBy(stats[0]);
     INFO(bound.toStdString());
-    CHECK((bound.startsWith("parsing (") || bound.startsWith("hashing (") || bound.startsWith("the transfer (")));
+    CHECK((bound.startsWith("parsing (") || bound.startsWith("hashing (") || bound.startsWith("the transfer (") ||
+           bound.startsWith("the listener's work together (")));
     CHECK(stats[0].storeShare == 0); // /part-event stores nothing
     CHECK(app::statsTable(stats).contains(bound));
     RunResult other = runs[0]; // an answer without cpu_ms: another server says nothing of its time
     other.response = R"({"ok": true})";
     CHECK(app::boundBy(app::statsByTarget({other})[0]).startsWith("not reported"));
+    // Review: shares that add up to most of the time are the listener's work, not "the transfer"; a target whose
+    // runs all failed did not run, whoever answered.
+    app::TargetStats shares = stats[0];
+    shares.parseShare = 0.3, shares.hashShare = 0.3, shares.storeShare = 0.19;
+    CHECK(app::boundBy(shares).startsWith("the listener's work together (parsing 30%"));
+    RunResult refused = runs[0];
+    refused.httpStatus = 404;
+    CHECK(app::boundBy(app::statsByTarget({refused})[0]) == "no run completed");
 }
 
 TEST_CASE("per-target statistics", "[sender]")

@@ -356,6 +356,9 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     CHECK(table->item(1, 5)->text() == "—");
     CHECK(table->item(1, 6)->text() == "1 of 1 failed (404 Not Found)");
     CHECK(table->item(2, 6)->text() == "2 of 2 failed (Connection refused)");
+    CHECK(table->item(1, 6)->foreground().color() == QColor(0xc0, 0x1c, 0x28)); // the failure in red: Checks
+    CHECK(table->item(1, 7)->foreground().color() != QColor(0xc0, 0x1c, 0x28)); // not Bound by
+    CHECK(table->item(1, 7)->text() == "no run completed");
     const QStringList categories = view.chart()->categories()->categories();
     CHECK(categories == QStringList{"file-part", "<div align=\"center\">nothing<br>failed: 404 Not Found</div>",
                                     "<div align=\"center\">refused<br>failed: Connection refused</div>"});

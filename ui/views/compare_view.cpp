@@ -7,7 +7,6 @@
 #include "charts/chart_export.h"
 
 #include <QChart>
-#include <QFile>
 #include <QMenu>
 #include <QPainter>
 
@@ -23,6 +22,10 @@
 #include <numeric>
 
 namespace upin::ui {
+
+namespace {
+constexpr int kChecksColumn = 6; // the statistics table's "Checks": red when a run failed or a digest differed
+} // namespace
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_chart(new BarChart(tr("Median throughput by target (whiskers: min to max)"), tr("MB/s"))),
@@ -152,7 +155,7 @@ void CompareView::refresh()
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
-            if (c == cells.size() - 1 && (s.failures || s.integrityFailures))
+            if (c == kChecksColumn && (s.failures || s.integrityFailures))
                 item->setForeground(QColor(0xc0, 0x1c, 0x28));
             m_table->setItem(row, c, item);
         }
