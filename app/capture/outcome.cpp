@@ -71,6 +71,14 @@ QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint
     }
     if (report.error->code == core::Errc::BodyCutShort)
         return cutShortInWords(report, contentLength);
+    for (const auto& d : report.diagnostics) // a Content-Length too small cut the multipart body: blame the length
+        if (d.code == core::Errc::BytesAfterBody && contentLength)
+            return QObject::tr("cut short by its Content-Length: %1 ends the body %2 before the file does (%3 at "
+                               "byte %4)")
+                .arg(*contentLength)
+                .arg(d.value == 1 ? QObject::tr("1 byte") : QObject::tr("%1 bytes").arg(d.value))
+                .arg(toQString(core::describe(report.error->code)))
+                .arg(report.error->offset);
     const bool endedEarly = report.error->code == core::Errc::UnexpectedEof;
     return QObject::tr("%1: %2 (byte %3)")
         .arg(endedEarly ? QObject::tr("incomplete") : QObject::tr("rejected"),

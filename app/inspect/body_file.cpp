@@ -6,6 +6,7 @@
 #include "upin/core/part_pipeline.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryFile>
 
 #include <vector>
@@ -39,6 +40,12 @@ private:
 };
 
 } // namespace
+
+QString emptyFileError(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isFile() && info.size() == 0 ? QObject::tr("%1 is empty: nothing to parse").arg(path) : QString();
+}
 
 BodyFileResult parseBodyFile(const BodyFileRequest& request)
 {
@@ -170,6 +177,14 @@ BodyFileResult parseBodyFile(const BodyFileRequest& request)
             handler.onDiagnostic({content.error().code, content.error().offset});
         status = core::Error{core::Errc::BodyCutShort, decoder.bodyBytes()};
     } else if (status) {
+        // The head's length ended the body before the file did: said first, as what the content's verdict (cut
+        // short, when the length is too small) follows from.
+        const qint64 after =
+            framing.kind == core::BodyFraming::Kind::ContentLength && request.rawHttp
+                ? QFileInfo(request.path).size() - result.bodyFileOffset - qint64(framing.contentLength)
+                : 0;
+        if (after > 0)
+            handler.onDiagnostic({core::Errc::BytesAfterBody, framing.contentLength, quint64(after)});
         status = parser->finish(handler);
     }
     pipeline.reset(); // drained: the recorder holds every part

@@ -43,6 +43,9 @@ struct BodyFileResult {
     bool cancelled = false;
 };
 
+// "FILE is empty: nothing to parse" for a file of 0 bytes (a body or a request file; a capture's empty body.raw
+// is a capture of an empty body, not this), else empty.
+QString emptyFileError(const QString& path);
 BodyFileResult parseBodyFile(const BodyFileRequest& request);
 
 } // namespace upin::app

@@ -103,7 +103,7 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         result.storedBodySize = QFileInfo::exists(dir.filePath(QStringLiteral("body.raw")))
                                     ? QFileInfo(dir.filePath(QStringLiteral("body.raw"))).size()
                                     : -1;
-        if (!dir.exists(QStringLiteral("body.raw")))    // parts only: show what capture.json recorded
+        if (!dir.exists(QStringLiteral("body.raw"))) // parts only: show what capture.json recorded
             return result;
         request.path = dir.filePath(QStringLiteral("body.raw"));
         request.contentType = result.capture->request.contentType.toStdString();
@@ -111,6 +111,9 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         const auto hash = core::kHashNames.find(result.capture->hash.toStdString());
         request.settings.hash = hash && *hash != core::HashKind::None ? *hash : core::HashKind::Sha256;
     } else {
+        result.error = emptyFileError(path);
+        if (!result.error.isEmpty())
+            return result;
         request.path = path;
         request.rawHttp = kind == SourceKind::RawHttp;
         request.keepDecodedBody = true; // a chunked request's parts are then readable too

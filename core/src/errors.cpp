@@ -63,6 +63,8 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"invalid_chunk_line",
      "a chunk line has white space not followed by ';', or a control character in an extension or a trailer"},
     {"body_cut_short", "the body ended before the length its head announced (Content-Length or a chunk size)"},
+    {"bytes_after_body", "the file goes on after the body its Content-Length announced (a next request, or a "
+                         "Content-Length too small)"},
     {"io_error", "writing what was received to disk failed (disk full, file size limit or permissions)"},
     {"invalid_base64", "a base64 part has a byte outside the alphabet, data after its padding, or a group cut short"},
     {"invalid_quoted_printable", "a quoted-printable part has '=' not followed by two hex digits or a line break"},

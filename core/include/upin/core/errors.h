@@ -70,6 +70,9 @@ enum class Errc : uint8_t {
     // is the transfer, not the multipart content (whose own state the parser reports beside it). The diagnostic's
     // value is the bytes missing, when the framing says how many.
     BodyCutShort,
+    // The converse: a file holds more bytes after the body than its head's Content-Length takes (a next request, or
+    // a Content-Length too small, which then cuts the multipart body short). The value is the bytes after it.
+    BytesAfterBody,
     // storage (the listener writing what it received)
     IoError,
     // a part's Content-Transfer-Encoding (decoded on request: extract --decoded, Inspect's decoded view)
