@@ -1,5 +1,7 @@
 #include "inspect/har.h"
 
+#include "upin/core/header_params.h"
+
 #include "upin/core/digest.h"
 
 #include <QJsonArray>
@@ -36,6 +38,29 @@ QByteArray bodyOf(const QJsonObject& content)
                : text.toUtf8();
 }
 
+// A multipart body made again from postData's params (name, value, fileName, contentType), for exporters that
+// list a form's fields there and keep no text: what the HAR holds of each field, file contents included when it
+// kept them (often it keeps none, and a file part is then empty).
+QByteArray bodyFromParams(const QJsonArray& params, const QString& contentType)
+{
+    const auto parsed = core::parseHeaderValue(contentType.toStdString());
+    const std::string* boundary = parsed.param("boundary");
+    if (!boundary || params.isEmpty())
+        return {};
+    const QByteArray dashes = "--" + QByteArray::fromStdString(*boundary);
+    QByteArray body;
+    for (const auto& value : params) {
+        const QJsonObject param = value.toObject();
+        body += dashes + "\r\nContent-Disposition: form-data; name=\"" + param["name"].toString().toUtf8() + '"';
+        if (param.contains(QLatin1String("fileName")))
+            body += "; filename=\"" + param["fileName"].toString().toUtf8() + '"';
+        if (param.contains(QLatin1String("contentType")))
+            body += "\r\nContent-Type: " + param["contentType"].toString().toUtf8();
+        body += "\r\n\r\n" + param["value"].toString().toUtf8() + "\r\n";
+    }
+    return body + dashes + "--\r\n";
+}
+
 HarEntry entryOf(const QJsonObject& entry)
 {
     HarEntry e;
@@ -51,6 +76,10 @@ HarEntry entryOf(const QJsonObject& entry)
         const QString mime = post[QLatin1String("mimeType")].toString();
         const QString header = headerValue(e.requestHeaders, QLatin1String("content-type"));
         e.contentType = mime.contains(QLatin1String("boundary=")) || header.isEmpty() ? mime : header;
+        if (e.body.isEmpty() && post.contains(QLatin1String("params"))) {
+            e.body = bodyFromParams(post[QLatin1String("params")].toArray(), e.contentType);
+            e.bodyFromParams = !e.body.isEmpty();
+        }
     }
     e.multipart = e.contentType.startsWith(QLatin1String("multipart/"), Qt::CaseInsensitive);
     const QJsonObject response = entry[QLatin1String("response")].toObject();

@@ -25,6 +25,7 @@ struct HarEntry {
     QString contentType; // the request body's, with its parameters (the boundary); empty without a body
     QByteArray body;     // the request body, decoded from text or base64
     bool multipart = false;
+    bool bodyFromParams = false; // the HAR kept postData.params, not its text: the body is made again from them
     // The response, as the HAR kept it; status 0 when it has none (a request that failed or was blocked).
     int status = 0;
     QString statusText;
