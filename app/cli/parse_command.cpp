@@ -65,20 +65,23 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
 {
     QString out;
     for (const auto& d : report.diagnostics)
-        out += QStringLiteral("  note @%1 %2: %3%4\n")
-                   .arg(d.offset)
-                   .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)),
-                        d.code == core::Errc::BodyCutShort && d.value > 0
-                            ? QStringLiteral(" (%1 bytes missing)").arg(d.value)
-                            : QString());
+        out +=
+            QStringLiteral("  note @%1 %2: %3%4\n")
+                .arg(d.offset)
+                .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)),
+                     d.code == core::Errc::BodyCutShort && d.value > 0
+                         ? QStringLiteral(" (%1 bytes missing)").arg(d.value)
+                     : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QStringLiteral(" (%1 bytes)").arg(d.value)
+                                                                           : QString());
     if (report.error) {
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)
                    .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
         if (capture && capture->writeFailure) // a capture that could not be stored
             out += QStringLiteral("  while writing %1\n").arg(capture->errorInWords());
-        if (report.error->code == core::Errc::BodyCutShort) // the transfer, not the content: say what is missing
-            out += QStringLiteral("  %1\n").arg(parseOutcomeInWords(report, contentLength));
+        const QString words = parseOutcomeInWords(report, contentLength);
+        if (!words.startsWith(QLatin1String("incomplete")) && !words.startsWith(QLatin1String("rejected")))
+            out += QStringLiteral("  %1\n").arg(words); // the transfer or the length, not the content: said in words
     } else
         out += QStringLiteral("ok\n");
     return out;
@@ -87,9 +90,10 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
 QString readableReport(const QString& path, const core::ParseReport& report, const CaptureRecord* capture = nullptr,
                        std::optional<quint64> contentLength = std::nullopt)
 {
-    QString out = QStringLiteral("%1: %2 parts, %3 bytes, boundary \"%4\"\n")
+    QString out = QStringLiteral("%1: %2, %3 bytes, boundary \"%4\"\n")
                       .arg(path)
-                      .arg(report.parts.size())
+                      .arg(report.parts.size() == 1 ? QStringLiteral("1 part")
+                                                    : QStringLiteral("%1 parts").arg(report.parts.size()))
                       .arg(report.bytes)
                       .arg(printable(QString::fromStdString(report.boundary)));
     if (!report.parts.empty()) {
@@ -122,6 +126,7 @@ int printHar(const QString& path, bool json)
                 {"content_type", e.contentType},
                 {"body_bytes", qint64(e.body.size())},
                 {"multipart", e.multipart},
+                {"body_from_params", e.bodyFromParams},
                 {"status", e.status},
                 {"status_text", e.statusText},
                 {"response_type", e.responseType},
@@ -141,14 +146,21 @@ int printHar(const QString& path, bool json)
                         e.status > 0 ? QStringLiteral("%1 %2").arg(e.status).arg(printable(e.statusText))
                                      : QStringLiteral("no response"))
                    .arg(e.body.size())
-                   .arg(e.body.isEmpty() ? QString() : QStringLiteral(" bytes, ") + printable(e.contentType));
+                   .arg(e.body.isEmpty() ? QString() : QStringLiteral(" bytes, ") + printable(e.contentType)) +
+               (e.bodyFromParams ? QStringLiteral("      (made again from the HAR's params: it kept no body text)\n")
+                                 : QString());
         printParts(out, node.children, QStringLiteral("      "));
         if (e.bodyError)
             out += QStringLiteral("      did not parse: %1 — %2 (byte %3 of this body)\n")
                        .arg(toQString(core::codeName(e.bodyError->code)), toQString(core::describe(e.bodyError->code)))
                        .arg(e.bodyError->offset);
     }
-    printOut(out + notesAndOutcome(report));
+    QString outcome = notesAndOutcome(report);
+    const auto failed = std::count_if(result.harEntries.cbegin(), result.harEntries.cend(),
+                                      [](const HarEntry& e) { return e.bodyError.has_value(); });
+    if (failed > 0 && outcome.endsWith(QLatin1String("ok\n"))) // the last line agrees with the exit status
+        outcome = outcome.chopped(3) + QStringLiteral("not ok: %1 of its uploads did not parse (above)\n").arg(failed);
+    printOut(out + outcome);
     return report.ok ? 0 : 1;
 }
 
@@ -251,6 +263,10 @@ int runParse(const QStringList& arguments)
                      quint64(total));
         return true;
     };
+    if (const QString empty = emptyFileError(request.path); !empty.isEmpty()) {
+        printErr(QStringLiteral("parse: %1\n").arg(empty));
+        return 1;
+    }
     BodyFileResult result = parseBodyFile(request);
     meter.clear();
     if (!result.ioError.isEmpty()) {

@@ -125,6 +125,34 @@ TEST_CASE("parse --raw-http of a whole body under a Content-Length that promises
     CHECK(runCli({"parse", "--raw-http", file.fileName()}).out.contains("(the multipart body is cut short too)"));
 }
 
+TEST_CASE("parse --raw-http of a body longer than its Content-Length blames the length, and an empty file says so",
+          "[cli]")
+{
+    QTemporaryDir dir;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
+    const QString request = writeFile(
+        dir, "short.http",
+        "POST /u HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 40\r\n\r\n" +
+            body);
+    const Run text = runCli({"parse", "--raw-http", request});
+    INFO(text.out.toStdString());
+    CHECK(text.exitCode == 1);
+    CHECK(text.out.contains(QStringLiteral("bytes_after_body").toUtf8()));
+    CHECK(text.out.contains(QStringLiteral("cut short by its Content-Length: 40 ends the body %1 bytes before the file "
+                                           "does")
+                                .arg(body.size() - 40)
+                                .toUtf8()));
+    const QJsonObject json = QJsonDocument::fromJson(runCli({"parse", "--raw-http", request, "--json"}).out).object();
+    bool after = false;
+    for (const auto& d : json["diagnostics"].toArray())
+        after = after || (d.toObject()["code"] == "bytes_after_body" && d.toObject()["offset"] == 40 &&
+                          d.toObject()["value"] == body.size() - 40);
+    CHECK(after);
+    const Run empty = runCli({"parse", writeFile(dir, "empty.bin", {})});
+    CHECK(empty.exitCode == 1);
+    CHECK(empty.err.contains("empty.bin is empty: nothing to parse"));
+}
+
 TEST_CASE("parse guesses the boundary and exits non-zero on a rejected body", "[cli]")
 {
     QTemporaryDir dir;

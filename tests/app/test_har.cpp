@@ -129,10 +129,41 @@ TEST_CASE("a HAR entry whose body does not parse is that entry's fault: named in
     CHECK(text.exitCode == 1); // something did not parse
     CHECK(text.out.contains("3 requests, 2 uploads with 2 parts, entry 2 did not parse"));
     CHECK(text.out.contains("      did not parse: no_delimiter"));
-    CHECK_FALSE(text.out.contains("ERROR")); // not the file's error
+    CHECK_FALSE(text.out.contains("ERROR"));                                      // not the file's error
+    CHECK(text.out.endsWith("not ok: 1 of its uploads did not parse (above)\n")); // not "ok" beside exit 1
     upin::test::CliRun json = upin::test::runCli({"parse", file.fileName(), "--json"});
     const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
     CHECK(doc["error"].isNull());
     CHECK(doc["entries"].toArray()[1].toObject()["error"].isNull());
     CHECK(doc["entries"].toArray()[2].toObject()["error"].toObject()["code"] == "no_delimiter");
+}
+
+TEST_CASE("a HAR upload kept as postData.params without text is made again from them", "[cli][har]")
+{
+    QJsonObject har = QJsonDocument::fromJson(upin::test::sampleHar()).object();
+    QJsonArray entries = har["log"].toObject()["entries"].toArray();
+    QJsonObject upload = entries[1].toObject();
+    QJsonObject request = upload["request"].toObject();
+    request["postData"] = QJsonObject{
+        {"mimeType", "multipart/form-data; boundary=zz"},
+        {"params", QJsonArray{QJsonObject{{"name", "note"}, {"value", "hi"}}, QJsonObject{{"name", "file"},
+                                                                                          {"fileName", "a.txt"},
+                                                                                          {"contentType", "text/plain"},
+                                                                                          {"value", "hello file"}}}}};
+    upload["request"] = request;
+    entries[1] = upload;
+    QJsonObject log = har["log"].toObject();
+    log["entries"] = entries;
+    har["log"] = log;
+    QTemporaryDir dir;
+    QFile file(dir.filePath("params.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(har).toJson());
+    file.close();
+    const upin::test::CliRun text = upin::test::runCli({"parse", file.fileName()});
+    INFO(text.out.toStdString());
+    CHECK(text.exitCode == 0);
+    CHECK(text.out.contains("made again from the HAR's params"));
+    CHECK(text.out.endsWith("ok\n"));
+    CHECK(upin::test::runCli({"extract", file.fileName(), "--name", "file", "-o", "-"}).out == "hello file");
 }
