@@ -34,6 +34,7 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     c.matcher = record->matcher;
     c.bytes = record->bytes;
     c.parts = int(record->report.parts.size());
+    c.diagnostics = int(record->report.diagnostics.size());
     c.state = record->state;
     c.error = record->error;
     c.errorDetail = record->errorInWords();

@@ -20,6 +20,7 @@ struct StoredCapture {
     std::optional<ForwardTimings> forward; // forward mode's exchanges
     quint64 bytes = 0;
     int parts = 0;
+    int diagnostics = 0;
     qint64 elapsedMs = 0;
     CaptureState state = CaptureState::Incomplete;
     std::optional<core::Error> error;

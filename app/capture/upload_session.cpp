@@ -340,6 +340,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     done.error = error;
     done.errorDetail = record.errorInWords();
     done.partCount = int(record.report.parts.size());
+    done.diagnostics = int(record.report.diagnostics.size());
     if (forward)
         done.forward = forward->timings();
     if (m_folder.isEmpty())

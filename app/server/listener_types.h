@@ -140,6 +140,7 @@ struct ListenerEvent {
     QString errorDetail;              // failed: which file and the system's error text
     QString folder;                   // capture folder, when the endpoint stores one
     int partCount = 0;
+    int diagnostics = 0; // CaptureFinished: the parser's remarks on a body it took (a malformed header, a preamble)
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
     int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
     // CaptureFinished of a capture that stores no folder (/part-event, /discard): the record is all there is of

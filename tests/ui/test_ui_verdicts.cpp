@@ -91,3 +91,19 @@ TEST_CASE("the Listen tab says the upstream was down, not that the body ended", 
     CHECK(state.startsWith("incomplete: upstream unreachable: "));
     CHECK_FALSE(state.contains("input ended inside a part"));
 }
+
+TEST_CASE("a complete capture with diagnostics says so in the list, not in plain green", "[ui][listen][verdict]")
+{
+    test::ListenerFixture f;
+    ui::ListenView view;
+    // A preamble before the first delimiter and a part without Content-Disposition: whole, with two remarks.
+    auto r = test::curl({"-H", "Content-Type: multipart/form-data; boundary=b", "--data-binary",
+                         "preamble\r\n--b\r\nX-Note: 1\r\n\r\nv\r\n--b--\r\n", f.url("/part-event")});
+    REQUIRE(r.status == 200);
+    const QString state = finishedState(f, view);
+    INFO(state.toStdString());
+    CHECK(state.startsWith("complete, "));
+    CHECK(state.contains(" diagnostic"));
+    const QVariant colour = view.model()->data(view.model()->index(0, ui::CaptureListModel::State), Qt::ForegroundRole);
+    CHECK(colour.value<QBrush>().color() != QColor(0x1a, 0x7f, 0x37)); // not the green of a clean capture
+}

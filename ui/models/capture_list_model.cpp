@@ -74,7 +74,12 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                        (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
             // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
             // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
-            return app::outcomeInWords(r.state, r.error, r.errorDetail);
+            const QString outcome = app::outcomeInWords(r.state, r.error, r.errorDetail);
+            return r.state == app::CaptureState::Complete && r.diagnostics > 0
+                       ? (r.diagnostics == 1
+                              ? tr("%1, 1 diagnostic (Inspect shows it)").arg(outcome)
+                              : tr("%1, %2 diagnostics (Inspect shows them)").arg(outcome).arg(r.diagnostics))
+                       : outcome;
         }
         }
     }
@@ -84,7 +89,8 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (r.state) {
         case app::CaptureState::Receiving: return QBrush(QColor(0x1f, 0x6f, 0xd0));
-        case app::CaptureState::Complete: return QBrush(QColor(0x1a, 0x7f, 0x37));
+        case app::CaptureState::Complete: // amber with remarks: whole, but not as the RFC has it
+            return QBrush(r.diagnostics > 0 ? QColor(0xb0, 0x6d, 0x00) : QColor(0x1a, 0x7f, 0x37));
         case app::CaptureState::Incomplete: return QBrush(QColor(0xb0, 0x6d, 0x00));
         case app::CaptureState::Rejected:
         case app::CaptureState::Refused:
@@ -145,6 +151,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.folder = c.folder;
         row.bytes = c.bytes;
         row.parts = c.parts;
+        row.diagnostics = c.diagnostics;
         row.elapsedMs = c.elapsedMs;
         row.state = c.state;
         row.error = c.error;
@@ -201,6 +208,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.errorDetail = e.errorDetail;
             row.answerStatus = e.answerStatus;
             row.parts = e.partCount;
+            row.diagnostics = e.diagnostics;
             row.forward = e.forward;
             row.record = e.record;
             addLegs(row);

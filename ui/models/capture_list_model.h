@@ -22,6 +22,7 @@ public:
         QString tls; // "TLSv1.3", or empty over plain HTTP
         quint64 bytes = 0;
         int parts = 0;
+        int diagnostics = 0; // the parser's remarks: a complete capture with some is not all green
         qint64 elapsedMs = 0;
         app::CaptureState state = app::CaptureState::Receiving;
         std::optional<core::Error> error;
