@@ -120,7 +120,10 @@ void InspectView::showText(const app::ByteReply& reply)
 void InspectView::requestImage(const core::PartSummary& part)
 {
     const QString type = QString::fromStdString(part.contentType.value_or("")).toLower();
-    const auto decode = shownEncoding(part);
+    // An image is only seen decoded: a part sent as base64 or quoted-printable is decoded for this view whether
+    // or not the Decode box is ticked (the box is for Text and Save part; Hex shows the bytes as received).
+    const auto decode = core::partEncodingFromName(part.transferEncoding.value_or(std::string()))
+                            .value_or(core::PartEncoding::Identity);
     // base64 takes four bytes for three: the limit is on what the image decoder gets.
     const quint64 limit = decode == core::PartEncoding::Base64 ? kMaxImageBytes / 3 * 4 + 4 : kMaxImageBytes;
     m_image->setPixmap({});
@@ -151,7 +154,8 @@ void InspectView::showImage(const app::ByteReply& reply)
     const int factor = std::max(1, 128 / std::max(1, std::max(image.width(), image.height())));
     m_image->setPixmap(
         QPixmap::fromImage(image.scaled(image.size() * factor, Qt::KeepAspectRatio, Qt::FastTransformation)));
-    m_image->setToolTip(tr("%1 x %2 px%3")
+    m_image->setToolTip((reply.decoded ? tr("decoded from its Content-Transfer-Encoding; ") : QString()) +
+                        tr("%1 x %2 px%3")
                             .arg(image.width())
                             .arg(image.height())
                             .arg(factor > 1 ? tr(", shown %1x").arg(factor) : QString()));
