@@ -15,6 +15,7 @@
 #include <QTabWidget>
 
 #include <QAbstractItemModelTester>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -85,4 +86,22 @@ TEST_CASE("an answer's JSON is laid out, never rewritten: key order, duplicates 
                   "    \"n\": [\n        1,\n        {\n            \"k\": true\n        }\n    ]\n}");
     // Not JSON: the text as it came.
     CHECK(ui::answerText("HTTP/1.1 500", {}, {}, "{oops").endsWith("\n\n{oops"));
+}
+
+TEST_CASE("a HAR file that is not valid JSON: the title and the diagnostics say why, nothing counted",
+          "[ui][inspect][har]")
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath("broken.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"log": {"entries": [ {"request": )");
+    file.close();
+    ui::InspectView view;
+    view.showResult(app::inspectSource(file.fileName(), {}, {}));
+    INFO(view.title().toStdString());
+    CHECK(view.title().contains("not valid JSON"));
+    CHECK_FALSE(view.title().contains("0 parts"));
+    CHECK_FALSE(view.title().contains("boundary"));
+    REQUIRE(view.diagnostics()->count() >= 1);
+    CHECK(view.diagnostics()->item(0)->text().contains("not valid JSON"));
 }

@@ -219,8 +219,15 @@ void InspectView::showResult(const app::InspectResult& result)
                                  : tr("%1, %2, boundary \"%3\"")
                                        .arg(countOf(qsizetype(r.parts.size()), tr("part"), tr("parts")),
                                             app::formatBytes(r.bytes), QString::fromStdString(r.boundary));
-    m_title->setFullText(tr("%1 — %2 — %3").arg(result.title, state, contents), result.path);
+    // A source that could not be read at all has no contents to count: its error is the whole story.
+    m_title->setFullText(result.error.isEmpty() ? tr("%1 — %2 — %3").arg(result.title, state, contents)
+                                                : tr("%1 — %2").arg(result.title, state),
+                         result.path);
     m_diagnostics->clear();
+    if (!result.error.isEmpty()) {
+        m_diagnostics->addItem(tr("ERROR %1").arg(result.error));
+        m_diagnostics->item(0)->setForeground(QColor(0xc0, 0x1c, 0x28));
+    }
     for (const auto& d : r.diagnostics)
         m_diagnostics->addItem(
             tr("@%1  %2 — %3")
