@@ -47,9 +47,12 @@ TEST_CASE("every body shape is valid content, the same in any pieces, and one pa
             for (size_t at = 0, step = 1; at < size; at += step, step = step * 7 % 100'003 + 1)
                 pieces += content(shape, std::min(step, size - at), at);
             CHECK(pieces == whole);
-            const std::string body = "--" + boundary +
-                                     "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\r\n" +
-                                     whole + "\r\n--" + boundary + "--\r\n";
+            std::string body = "--" + boundary;
+            body += "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\r\n";
+            body += whole;
+            body += "\r\n--";
+            body += boundary;
+            body += "--\r\n";
             for (const MatcherKind matcher : kAllMatchers) {
                 Options options;
                 options.matcher = matcher;

@@ -157,7 +157,7 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     timeline.resize(1000, 190);
     timeline.show();
     ui::CaptureListModel::Row row;
-    for (int i = 0; i < 5; ++i)
+    for (qint64 i = 0; i < 5; ++i)
         row.partSpans.append({QStringLiteral("%1 part%1").arg(i), i * 10, i * 10 + 8});
     row.elapsedMs = 50;
     timeline.setCapture(row);
