@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Upload servers with known habits, for the probe's tests: standard library only, on 127.0.0.1.
+
+usage: probe_servers.py MODE; prints the port it listens on, then serves until killed.
+
+  stream     reads each body in 64 KiB pieces and keeps none of it: answers {"bytes": N}
+  buffer     reads each whole body into memory before answering (as servers that collect a request do), and
+             keeps the last one: answers {"bytes": N}
+  dropbyte   reads the whole body, finds its parts, and reports each part's size with one byte less for the first
+             file part: {"parts": [{"name", "size"}]} (a server that loses a byte)
+"""
+import json
+import re
+import socket
+import sys
+import threading
+
+kept = None
+
+
+def read_head(conn):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        more = conn.recv(65536)
+        if not more:
+            return None, b""
+        data += more
+    head, rest = data.split(b"\r\n\r\n", 1)
+    return head.decode("latin-1"), rest
+
+
+def field(head, name):
+    for line in head.split("\r\n")[1:]:
+        key, _, value = line.partition(":")
+        if key.strip().lower() == name:
+            return value.strip()
+    return None
+
+
+def pieces(conn, head, rest):
+    """The body's bytes as they come, de-chunked."""
+    length = field(head, "content-length")
+    if length is not None:
+        left = int(length)
+        if rest:
+            yield rest[:left]
+            left -= len(rest[:left])
+        while left > 0:
+            data = conn.recv(min(65536, left))
+            if not data:
+                return
+            left -= len(data)
+            yield data
+        return
+    buffered = rest
+    while True:
+        while b"\r\n" not in buffered:
+            buffered += conn.recv(65536)
+        line, buffered = buffered.split(b"\r\n", 1)
+        size = int(line.split(b";")[0], 16)
+        if size == 0:
+            return
+        while len(buffered) < size + 2:
+            buffered += conn.recv(65536)
+        yield buffered[:size]
+        buffered = buffered[size + 2:]
+
+
+def part_sizes(body, content_type):
+    boundary = re.search(r'boundary="?([^";]+)"?', content_type).group(1).encode()
+    out = []
+    for chunk in (b"\r\n" + body).split(b"\r\n--" + boundary)[1:]:  # the first piece is the preamble
+        if chunk.startswith(b"--"):
+            break
+        headers, _, content = chunk.partition(b"\r\n\r\n")
+        name = re.search(rb'name="([^"]*)"', headers)
+        out.append({"name": name.group(1).decode() if name else "", "size": len(content),
+                    "file": b"filename=" in headers})
+    return out
+
+
+def serve(conn, mode):
+    global kept
+    with conn:
+        while True:
+            head, rest = read_head(conn)
+            if head is None:
+                return
+            if mode == "stream":
+                count = sum(len(p) for p in pieces(conn, head, rest))
+                answer = {"bytes": count}
+            else:
+                body = b"".join(pieces(conn, head, rest))
+                answer = {"bytes": len(body)}
+                if mode == "buffer":
+                    kept = body
+                else:
+                    parts = part_sizes(body, field(head, "content-type") or "")
+                    dropped = False
+                    for p in parts:
+                        if p.pop("file") and not dropped:
+                            p["size"] -= 1
+                            dropped = True
+                    answer = {"parts": parts}
+            data = json.dumps(answer).encode()
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                         % len(data) + data)
+
+
+def main():
+    mode = sys.argv[1]
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    print(server.getsockname()[1], flush=True)
+    while True:
+        conn, _ = server.accept()
+        threading.Thread(target=serve, args=(conn, mode), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+// The probe (upload-inspector-cli probe): its arithmetic (the scaling exponent, the findings' thresholds, what a
+// regression is), and whole probes of real servers on loopback whose habits are known: our own listener, a server
+// that holds each body in memory and one that streams it, and one that loses a byte.
+
+#include "app/forward_fixture.h"
+#include "probe/probe_report.h"
+#include "support/run_cli.h"
+
+#include <catch2/catch.hpp>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace upin;
+
+namespace {
+
+struct ProbeServer : test::PythonServer {
+    explicit ProbeServer(const QString& mode) : PythonServer({UPIN_TESTS_DIR "/app/probe_servers.py", mode}) {}
+};
+
+QJsonObject probeJson(const QStringList& arguments, int* exitCode = nullptr)
+{
+    const test::CliRun run = test::runCli(QStringList{"probe"} + arguments + QStringList{"--json", "-s"});
+    INFO(run.err.toStdString());
+    if (exitCode)
+        *exitCode = run.exitCode;
+    QJsonObject report = QJsonDocument::fromJson(run.out).object();
+    REQUIRE_FALSE(report.isEmpty());
+    return report;
+}
+
+QStringList findingKinds(const QJsonObject& report)
+{
+    QStringList kinds;
+    for (const auto& f : report["findings"].toArray())
+        kinds << f.toObject()["kind"].toString();
+    return kinds;
+}
+
+} // namespace
+
+TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and what a regression is", "[probe]")
+{
+    QList<quint64> sizes{4 << 20, 8 << 20, 16 << 20, 32 << 20};
+    QList<double> quadratic, linear;
+    for (quint64 s : sizes) {
+        quadratic << std::pow(double(s) / 1e6, 2) / 100;
+        linear << double(s) / 1e9 + 0.001;
+    }
+    CHECK(app::fitExponent(sizes, quadratic) == Approx(2.0).epsilon(0.01));
+    CHECK(app::fitExponent(sizes, linear) < 1.0);
+    CHECK(app::fitExponent({4 << 20}, {0.1}) == 0); // one size: no fit
+
+    app::ProbeReport report;
+    report.pid = 42;
+    auto row = [](const QString& shape, quint64 bytes, double seconds, quint64 growth) {
+        app::ShapeRow r;
+        r.shape = shape, r.bytes = bytes, r.seconds = seconds, r.rssGrowth = growth;
+        return r;
+    };
+    report.shapes = {row("plain", 64 << 20, 0.1, 1 << 20), row("crlf-dense", 64 << 20, 0.19, 0),
+                     row("near-miss", 64 << 20, 0.35, 40 << 20)};
+    report.scaling = {{"near-miss", sizes, quadratic, app::fitExponent(sizes, quadratic)}};
+    report.concurrency = {{1, 600, 0.1, 0.1, 0, {}},
+                          {2, 900, 0.1, 0.1, 0, {}},
+                          {4, 500, 0.3, 0.4, 0, {}},
+                          {8, 880, 0.5, 0.6, 1, "reset"}};
+    app::addFindings(report);
+    QStringList found;
+    for (const auto& f : report.findings)
+        found << f.kind + ":" + f.shape;
+    INFO(found.join(", ").toStdString());
+    CHECK(found.contains("slow_shape:near-miss"));        // 3.5x slower than plain
+    CHECK_FALSE(found.contains("slow_shape:crlf-dense")); // 1.9x: under the threshold, could be noise
+    CHECK(found.contains("buffers_in_memory:near-miss")); // 40 MiB of 64
+    CHECK_FALSE(found.contains("buffers_in_memory:plain"));
+    CHECK(found.contains("superlinear:near-miss"));
+    CHECK(found.count("concurrency_collapse:plain") == 2); // 4 clients fell below 70% of 900, and 8 had an error
+
+    app::ProbeReport earlier = report;
+    earlier.findings.removeIf([](const app::ProbeFinding& f) { return f.kind == "superlinear"; });
+    earlier.shapes[0].seconds = 0.05; // plain was twice as fast
+    const QStringList worse = app::regressions(app::ProbeReport::fromJson(earlier.toJson()), report);
+    INFO(worse.join("\n").toStdString());
+    REQUIRE(worse.size() == 2);
+    CHECK(worse[0].startsWith("plain: "));
+    CHECK(worse[1].startsWith("new finding superlinear"));
+    CHECK(app::regressions(app::ProbeReport::fromJson(report.toJson()), report).isEmpty());
+}
+
+TEST_CASE("a probe of our own listener: every figure measured, nothing refused or misread, its memory watched",
+          "[probe][listener]")
+{
+    test::ListenerFixture f;
+    const QJsonObject report = probeJson({f.url("/part-event?hash=none"), "--size", "8M", "--shapes",
+                                          "plain,crlf-dense,prefix-dense,many-files,chunked", "--concurrency", "1,2"});
+    const QJsonArray shapes = report["shapes"].toArray();
+    REQUIRE(shapes.size() == 5);
+    for (const auto& v : shapes) {
+        const QJsonObject s = v.toObject();
+        INFO(s["name"].toString().toStdString());
+        CHECK(s["status"].toInt() == 200);
+        CHECK(s["mb_per_s"].toDouble() > 0);
+        CHECK(s["vs_baseline"].toDouble() > 0);
+        CHECK(s["vs_plain"].toDouble() > 0);
+    }
+    CHECK(report["scaling"].toArray().size() == 2);                                  // plain and the slowest
+    CHECK(report["scaling"].toArray()[0].toObject()["sizes"].toArray().size() == 2); // 4M and 8M
+    CHECK(report["concurrency"].toArray().size() == 2);
+    CHECK(report["memory"].toObject()["pid"].toInteger() == QCoreApplication::applicationPid());
+    const QStringList kinds = findingKinds(report);
+    CHECK_FALSE(kinds.contains("rejected_valid_body"));
+    CHECK_FALSE(kinds.contains("wrong_bytes"));
+}
+
+TEST_CASE("a server that holds each body in memory is found, one that streams is not", "[probe][memory]")
+{
+    ProbeServer buffering("buffer");
+    ProbeServer streaming("stream");
+    const QStringList options{"--shapes", "plain", "--size", "32M", "--concurrency", "0", "--no-scaling"};
+    const QJsonObject held = probeJson(QStringList{buffering.url() + "/upload"} + options);
+    CHECK(held["memory"].toObject()["pid"].toInteger() == buffering.process.processId());
+    CHECK(findingKinds(held).contains("buffers_in_memory"));
+    const QJsonObject streamed = probeJson(QStringList{streaming.url() + "/upload"} + options);
+    CHECK(streamed["memory"].toObject()["pid"].toInteger() == streaming.process.processId());
+    CHECK(findingKinds(streamed).isEmpty());
+}
+
+TEST_CASE("a server that loses a byte is found, and --fail-on makes it the exit status", "[probe][correctness]")
+{
+    ProbeServer lossy("dropbyte");
+    int exitCode = 0;
+    const QJsonObject report = probeJson({lossy.url() + "/upload", "--shapes", "plain", "--size", "1M", "--concurrency",
+                                          "0", "--no-scaling", "--fail-on", "wrong_bytes"},
+                                         &exitCode);
+    CHECK(exitCode == 1);
+    const QJsonArray findings = report["findings"].toArray();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].toObject()["kind"] == "wrong_bytes");
+    CHECK(findings[0].toObject()["message"].toString().contains("the server reports 1048575"));
+}
+
+TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", "[probe]")
+{
+    ProbeServer stream("stream");
+    const test::CliRun dry = test::runCli({"probe", stream.url() + "/u", "--dry-run", "--size", "1M"});
+    CHECK(dry.exitCode == 0);
+    CHECK(dry.out.contains("near-miss"));
+    CHECK(dry.out.contains("then scaling"));
+    const test::CliRun bad = test::runCli({"probe", stream.url() + "/u", "--shapes", "plain,wavy"});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("no shape 'wavy'"));
+}
