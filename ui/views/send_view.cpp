@@ -80,6 +80,7 @@ SendView::SendView(QWidget* parent)
     connect(m_headers, &HeaderEditor::changed, this, &SendView::planEdited);
     m_target->setEditable(true);
     m_target->setObjectName(QStringLiteral("sendTarget"));
+    connect(m_target, &QComboBox::currentTextChanged, this, &SendView::planEdited); // a typed target is kept too
     m_send->setObjectName(QStringLiteral("sendButton"));
     m_cancel->setObjectName(QStringLiteral("sendCancel"));
     m_target->setToolTip(tr("Target URL; the presets are the built-in listener's endpoints"));
