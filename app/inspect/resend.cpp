@@ -78,11 +78,17 @@ bool partsOnlyInBody(const InspectResult& source)
     });
 }
 
-QString defaultPartsDir(const InspectResult& source)
+QString defaultPartsDir(const InspectResult& source, int harEntry)
 {
     // Inside a capture folder, where retention deletes them with it; beside it they would look like a capture.
-    return source.capture ? QDir(source.path).filePath(QStringLiteral("parts"))
-                          : source.path + QStringLiteral(".parts");
+    if (source.capture)
+        return QDir(source.path).filePath(QStringLiteral("parts"));
+    // A HAR file's requests each get a folder: their parts are numbered alike, and one must not replace another's.
+    if (!source.harEntries.isEmpty())
+        return QStringLiteral("%1.parts/request%2")
+            .arg(source.path)
+            .arg(harEntry >= 0 ? harEntry : firstUpload(source.harEntries));
+    return source.path + QStringLiteral(".parts");
 }
 
 std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QString& to, const QString& partsDir,
@@ -107,7 +113,7 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
                   (entryUrl.hasQuery() ? QLatin1Char('?') + entryUrl.query(QUrl::FullyEncoded) : QString());
     const QString path = ownPath.startsWith(QLatin1Char('/')) ? ownPath : QStringLiteral("/file-part");
     return resendPlanFromParts(source, wholeUrl ? url : QUrl(base.chopped(base.endsWith('/') ? 1 : 0) + path),
-                               partsDir.isEmpty() ? defaultPartsDir(source) : partsDir, why, harEntry);
+                               partsDir.isEmpty() ? defaultPartsDir(source, harEntry) : partsDir, why, harEntry);
 }
 
 const std::vector<core::PartSummary>& numberedParts(const InspectResult& source, int harEntry)

@@ -24,8 +24,9 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
 // A capture that kept its body once (/capture with --capture-body-only): no file holds a part of it, so its parts
 // are sent as any body's are, written out of body.raw by resendPlanFromParts. Reads nothing.
 bool partsOnlyInBody(const InspectResult& source);
-// Where resendPlanFor writes the parts it sends when not told: SOURCE.parts, or a capture folder's "parts".
-QString defaultPartsDir(const InspectResult& source);
+// Where resendPlanFor writes the parts it sends when not told: SOURCE.parts (a HAR file's: SOURCE.parts/requestN),
+// or a capture folder's "parts".
+QString defaultPartsDir(const InspectResult& source, int harEntry = -1);
 // Why resendPlanFromParts would refuse this source (no parts, a part not whole or not kept); empty when it would
 // not. Reads nothing but the report: a view can ask before anything is written.
 QString whyPartsCannotBeResent(const InspectResult& source, int harEntry = -1);

@@ -101,6 +101,11 @@ TEST_CASE("extract and curl reach a HAR file's later uploads: --name looks in ev
     CHECK(curl.out.contains("'second=two"));
     CHECK(curl.out.contains("http://127.0.0.1:9/second?draft=1"));
     CHECK_FALSE(curl.out.contains("hello"));
+    // Each request's parts in a folder of their own: the first upload's command still sends its own bytes after
+    // the second's were written (review: both wrote SOURCE.parts/000-…).
+    const test::CliRun first = test::runCli({"curl", file.fileName(), "--entry", "1", "--to", "http://127.0.0.1:9"});
+    CHECK(first.out.contains("two.har.parts/request1/"));
+    CHECK(curl.out.contains("two.har.parts/request2/") == false); // its only part is a field, sent inline
 }
 
 TEST_CASE("a HAR entry whose body does not parse is that entry's fault: named in parse, the file still read",
