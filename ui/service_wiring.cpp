@@ -206,10 +206,13 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
     QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base, harEntry] {
         const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
         QString why = result.error;
+        // To this listener, on the port it has now (the one that stored a capture may be gone): a capture to its
+        // own path, anything else to /file-part (a HAR's or a request file's path is its server's, not ours).
         std::optional<QString> command;
-        if (why.isEmpty()) // to this listener, on the port it has now (the one that stored a capture may be gone)
-            command = app::resendCommandFor(result, base, {}, &why, base, harEntry);
-        const QString partsDir = !result.capture ? app::defaultPartsDir(result) : QString();
+        if (why.isEmpty())
+            command = app::resendCommandFor(result, result.capture ? base : base + QStringLiteral("/file-part"), {},
+                                            &why, base, harEntry);
+        const QString partsDir = !result.capture ? app::defaultPartsDir(result, harEntry) : QString();
         QMetaObject::invokeMethod(
             qApp,
             [window, self, command = command.value_or(QString()), why, partsDir] {
