@@ -125,7 +125,12 @@ core::ParseReport reportFromHar(QList<HarEntry>& entries, const core::Options& l
         HarEntry& e = entries[i];
         core::PartSummary node;
         node.index = uint32_t(i);
-        node.name = (e.method + QLatin1Char(' ') + e.url).toStdString();
+        // A body made again from params says so where the request is named, in the window as in parse.
+        node.name = (e.method + QLatin1Char(' ') + e.url +
+                     (e.bodyFromParams ? QObject::tr(" (body made again from the HAR's params: file contents only "
+                                                     "where the HAR kept them)")
+                                       : QString()))
+                        .toStdString();
         if (!e.contentType.isEmpty())
             node.contentType = e.contentType.toStdString();
         for (const auto& [name, value] : e.requestHeaders)
