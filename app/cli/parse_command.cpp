@@ -12,6 +12,8 @@
 #include "inspect/report_json.h"
 #include "server/listener_types.h"
 
+#include <algorithm>
+
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
@@ -79,9 +81,12 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
                    .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
         if (capture && capture->writeFailure) // a capture that could not be stored
             out += QStringLiteral("  while writing %1\n").arg(capture->errorInWords());
-        const QString words = parseOutcomeInWords(report, contentLength);
-        if (!words.startsWith(QLatin1String("incomplete")) && !words.startsWith(QLatin1String("rejected")))
-            out += QStringLiteral("  %1\n").arg(words); // the transfer or the length, not the content: said in words
+        // The transfer or the head's length, not the content, is the cause: said in words under the error.
+        const bool lengthAfter =
+            std::any_of(report.diagnostics.cbegin(), report.diagnostics.cend(),
+                        [](const core::Diagnostic& d) { return d.code == core::Errc::BytesAfterBody; });
+        if (report.error->code == core::Errc::BodyCutShort || (lengthAfter && contentLength))
+            out += QStringLiteral("  %1\n").arg(parseOutcomeInWords(report, contentLength));
     } else
         out += QStringLiteral("ok\n");
     return out;
