@@ -52,3 +52,18 @@ TEST_CASE("the Send tab's parts, options and target come back after a restart, w
     third.restoreSettings();
     CHECK(third.sendView()->plan().targets.first() == QUrl("http://127.0.0.1:9/custom"));
 }
+
+TEST_CASE("the parts table looks at a file's size once, not on every repaint", "[ui][send]")
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath("a.bin"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(1536, 'a'));
+    file.close();
+    ui::PlanPartsModel model;
+    model.addFiles({file.fileName()});
+    const QModelIndex size = model.index(0, ui::PlanPartsModel::Size);
+    CHECK(model.data(size, Qt::EditRole).toULongLong() == 1536);
+    REQUIRE(QFile::resize(file.fileName(), 10)); // a repaint now reads the size it read before, with no stat
+    CHECK(model.data(size, Qt::EditRole).toULongLong() == 1536);
+}

@@ -81,6 +81,14 @@ QVariant PlanPartsModel::headerData(int section, Qt::Orientation orientation, in
     return {};
 }
 
+quint64 PlanPartsModel::fileSize(const QString& path) const
+{
+    auto known = m_fileSizes.constFind(path);
+    if (known == m_fileSizes.constEnd())
+        known = m_fileSizes.insert(path, quint64(std::max<qint64>(0, QFileInfo(path).size())));
+    return *known;
+}
+
 QVariant PlanPartsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -107,7 +115,7 @@ QVariant PlanPartsModel::data(const QModelIndex& index, int role) const
     case Size: {
         quint64 size = p.kind == app::PlanPart::Kind::Field       ? quint64(p.value.toUtf8().size())
                        : p.kind == app::PlanPart::Kind::Synthetic ? p.size
-                                                                  : quint64(QFileInfo(p.path).size());
+                                                                  : fileSize(p.path);
         return role == Qt::EditRole ? QVariant(size) : QVariant(app::formatBytes(size));
     }
     }

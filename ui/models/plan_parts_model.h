@@ -5,6 +5,7 @@
 #include "sender/upload_plan.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace upin::ui {
 
@@ -38,7 +39,11 @@ public:
                       const QModelIndex& parent) override;
 
 private:
+    quint64 fileSize(const QString& path) const;
     QList<app::PlanPart> m_parts;
+    // A file's size, looked at once per path (data() runs on every repaint; a stat there, per part, each time, is
+    // what a slow or network disk makes a stall of).
+    mutable QHash<QString, quint64> m_fileSizes;
 };
 
 } // namespace upin::ui
