@@ -8,6 +8,9 @@
 
 #include <QFileInfo>
 
+#include <atomic>
+#include <csignal>
+
 namespace upin::app::cli {
 
 void printOut(const QString& text)
@@ -20,6 +23,30 @@ void printErr(const QString& text)
 {
     QByteArray bytes = text.toUtf8();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+namespace {
+std::atomic<bool> g_ctrlC{false};
+void onCtrlC(int)
+{
+    g_ctrlC = true;
+}
+} // namespace
+
+CancelOnCtrlC::CancelOnCtrlC(QObject* context, std::function<void()> cancel)
+{
+    g_ctrlC = false;
+    std::signal(SIGINT, onCtrlC);
+    QObject::connect(&m_poll, &QTimer::timeout, context, [cancel = std::move(cancel)] {
+        if (g_ctrlC.exchange(false))
+            cancel();
+    });
+    m_poll.start(100);
+}
+
+CancelOnCtrlC::~CancelOnCtrlC()
+{
+    std::signal(SIGINT, SIG_DFL);
 }
 
 std::optional<InspectResult> openSource(const char* command, const QString& source, const QString& contentType)

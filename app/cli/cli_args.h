@@ -10,8 +10,10 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -20,6 +22,19 @@ class Listener;
 }
 
 namespace upin::app::cli {
+
+// While it lives, Ctrl-C calls cancel on context's thread (a signal handler may only set a flag: it is polled every
+// 100 ms); the default handler comes back with its end. For work on a worker thread: send, compare, probe.
+class CancelOnCtrlC {
+public:
+    CancelOnCtrlC(QObject* context, std::function<void()> cancel);
+    ~CancelOnCtrlC();
+    CancelOnCtrlC(const CancelOnCtrlC&) = delete;
+    CancelOnCtrlC& operator=(const CancelOnCtrlC&) = delete;
+
+private:
+    QTimer m_poll;
+};
 
 void printOut(const QString& text); // UTF-8 to stdout
 void printErr(const QString& text); // UTF-8 to stderr

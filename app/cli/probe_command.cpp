@@ -16,17 +16,8 @@
 #include <QThread>
 #include <QTimer>
 
-#include <atomic>
-#include <csignal>
-
 namespace upin::app::cli {
 namespace {
-
-std::atomic<bool> g_cancel{false};
-void onSignal(int)
-{
-    g_cancel = true;
-}
 
 struct ProbeOptions {
     QCommandLineOption baseline{"baseline",
@@ -160,21 +151,14 @@ ProbeReport runProbe(const ProbeSettings& settings, bool silent)
         report = r;
         loop.quit();
     });
-    g_cancel = false;
-    std::signal(SIGINT, onSignal);
-    QTimer cancelPoll;
-    QObject::connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
-        if (g_cancel.exchange(false))
-            QMetaObject::invokeMethod(runner, &ProbeRunner::cancel, Qt::QueuedConnection);
-    });
-    cancelPoll.start(100);
+    const CancelOnCtrlC ctrlC(
+        &loop, [runner] { QMetaObject::invokeMethod(runner, &ProbeRunner::cancel, Qt::QueuedConnection); });
     QMetaObject::invokeMethod(
         runner, [runner, settings] { runner->start(settings); }, Qt::QueuedConnection);
     loop.exec();
     meter.clear();
     thread.quit();
     thread.wait();
-    std::signal(SIGINT, SIG_DFL);
     return report;
 }
 

@@ -17,17 +17,8 @@
 #include <QThread>
 #include <QTimer>
 
-#include <atomic>
-#include <csignal>
-
 namespace upin::app::cli {
 namespace {
-
-std::atomic<bool> g_cancel{false};
-void onSignal(int)
-{
-    g_cancel = true;
-}
 
 struct PlanOptions {
     QCommandLineOption form{
@@ -246,21 +237,14 @@ int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o
         results = all;
         loop.quit();
     });
-    g_cancel = false;
-    std::signal(SIGINT, onSignal);
-    QTimer cancelPoll;
-    QObject::connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
-        if (g_cancel.exchange(false))
-            QMetaObject::invokeMethod(sender, &Sender::cancel, Qt::QueuedConnection);
-    });
-    cancelPoll.start(100);
+    const CancelOnCtrlC ctrlC(&loop,
+                              [sender] { QMetaObject::invokeMethod(sender, &Sender::cancel, Qt::QueuedConnection); });
     QMetaObject::invokeMethod(
         sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
     loop.exec();
     meter.clear();
     thread.quit();
     thread.wait();
-    std::signal(SIGINT, SIG_DFL);
 
     if (cl.isSet(o.json))
         printOut(QString::fromUtf8(QJsonDocument(runsToJson(results)).toJson(QJsonDocument::Indented)));
