@@ -201,7 +201,9 @@ QStringList regressions(const ProbeReport& earlier, const ProbeReport& now)
 
 QString ProbeReport::text() const
 {
-    QString out = QStringLiteral("probe of %1 (baseline %2)\n\n").arg(target.toString(), baseline.toString());
+    QString out = QStringLiteral("probe of %1 (baseline %2)%3\n\n")
+                      .arg(target.toString(), baseline.toString(),
+                           cancelled ? QStringLiteral(": cancelled, what ran before it") : QString());
     out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
                .arg(QStringLiteral("shape"), -13)
                .arg(QStringLiteral("bytes"), 11)
