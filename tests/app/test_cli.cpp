@@ -11,6 +11,7 @@
 #include "inspect/part_bytes.h"
 #include "inspect/resend.h"
 
+#include "support/corpus_dir.h"
 #include "support/run_cli.h"
 #include "support/sample_requests.h"
 #include <QDir>
@@ -28,10 +29,7 @@ using upin::test::runCli;
 
 using upin::test::writeFile;
 
-QString ownCorpusFile(const QString& relative)
-{
-    return QDir(QStringLiteral(UPIN_DEFAULT_CORPUS)).filePath(relative);
-}
+using upin::test::ownCorpusFile;
 
 } // namespace
 

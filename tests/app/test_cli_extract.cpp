@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "capture/kept_part.h"
+#include "support/corpus_dir.h"
 #include "support/run_cli.h"
 #include "support/sample_requests.h"
 
@@ -19,10 +20,7 @@ using Run = upin::test::CliRun;
 using upin::test::runCli;
 using upin::test::writeFile;
 
-QString ownCorpusFile(const QString& relative)
-{
-    return QDir(QStringLiteral(UPIN_DEFAULT_CORPUS)).filePath(relative);
-}
+using upin::test::ownCorpusFile;
 } // namespace
 
 TEST_CASE("extract writes a part from a raw body, a raw HTTP request and a HAR file", "[cli][extract]")

@@ -14,4 +14,10 @@ inline QString corpusDir()
     return fromEnv.isEmpty() ? QStringLiteral(UPIN_DEFAULT_CORPUS) : QString::fromLocal8Bit(fromEnv);
 }
 
+// A file of the project's own corpus (tests/corpus), whatever UPIN_CORPUS_DIR says: for tests of one sample.
+inline QString ownCorpusFile(const QString& relative)
+{
+    return QStringLiteral(UPIN_DEFAULT_CORPUS "/") + relative;
+}
+
 } // namespace upin::test
