@@ -1,6 +1,7 @@
 #include "upin/core/bench.h"
 
 #include "upin/core/multipart_parser.h"
+#include "xorshift.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,15 +14,7 @@ namespace {
 constexpr char kAbsentByte = char(0xFF);
 constexpr std::string_view kBoundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
 
-struct XorShift {
-    uint64_t state;
-    uint64_t next()
-    {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    }
+struct XorShift : detail::XorShift64 {
     // Random bytes, except that 0xFF never occurs: the memchr ceiling searches for it, so that it scans every
     // byte without stopping (255 of 256 values keep the data as hard for the matchers as fully random bytes).
     void fill(std::string& out, size_t count)
@@ -63,7 +56,7 @@ BenchBody makeBenchBody(BenchInput input, size_t size, uint64_t seed)
 {
     BenchBody out;
     out.contentType = "multipart/form-data; boundary=" + std::string(kBoundary);
-    XorShift rng{seed * 0x9E3779B97F4A7C15ull + 1};
+    XorShift rng{{seed * 0x9E3779B97F4A7C15ull + 1}};
     std::string& body = out.body;
     body.reserve(size + 256);
     if (input == BenchInput::ManyParts) {

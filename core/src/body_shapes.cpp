@@ -1,5 +1,7 @@
 #include "upin/core/body_shapes.h"
 
+#include "xorshift.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -8,15 +10,7 @@ namespace {
 
 constexpr size_t kCycleBytes = size_t{1} << 20;
 
-struct Random64 { // xorshift64: deterministic, and fast enough to make a cycle
-    uint64_t state;
-    uint64_t next()
-    {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    }
+struct Random64 : detail::XorShift64 {
     // count bytes with no CR or LF in them (a CR or LF becomes the byte after it).
     void appendPlain(std::string& out, size_t count)
     {
@@ -74,7 +68,7 @@ void appendUnit(std::string& out, BodyShape shape, std::string_view boundary, si
 
 ShapeContent::ShapeContent(BodyShape shape, std::string_view boundary, uint64_t seed) : m_shape(shape)
 {
-    Random64 rng{seed * 0x9E3779B97F4A7C15ull + 1};
+    Random64 rng{{seed * 0x9E3779B97F4A7C15ull + 1}};
     if (boundary.empty())
         boundary = "-"; // no boundary to shape against: any prefix is as good
     m_cycle.reserve(kCycleBytes + 2 * boundary.size() + 4096);
