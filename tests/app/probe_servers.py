@@ -15,26 +15,9 @@ import socket
 import sys
 import threading
 
+from upstreams import header as field, read_head  # the forward tests' servers read heads alike
+
 kept = None
-
-
-def read_head(conn):
-    data = b""
-    while b"\r\n\r\n" not in data:
-        more = conn.recv(65536)
-        if not more:
-            return None, b""
-        data += more
-    head, rest = data.split(b"\r\n\r\n", 1)
-    return head.decode("latin-1"), rest
-
-
-def field(head, name):
-    for line in head.split("\r\n")[1:]:
-        key, _, value = line.partition(":")
-        if key.strip().lower() == name:
-            return value.strip()
-    return None
 
 
 def pieces(conn, head, rest):
@@ -83,7 +66,7 @@ def serve(conn, mode):
     global kept
     with conn:
         while True:
-            head, rest = read_head(conn)
+            head, rest = read_head(conn, b"")
             if head is None:
                 return
             if mode == "stream":
