@@ -3,9 +3,11 @@
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
 
-#include <QCategoryAxis>
 #include <QChart>
 #include <QFontInfo>
+#include <QFontMetrics>
+#include <QGraphicsLayout>
+#include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QPen>
 #include <QValueAxis>
@@ -14,22 +16,32 @@ namespace upin::ui {
 
 namespace {
 constexpr int kMaxBars = 40;
-}
+constexpr int kLabelGap = 6; // between a label and the plot
+} // namespace
 
 PartTimelineChart::PartTimelineChart(QWidget* parent)
-    : QChartView(parent), m_time(new QValueAxis), m_parts(new QCategoryAxis)
+    : QChartView(parent), m_time(new QValueAxis), m_rows(new QValueAxis)
 {
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
-    m_time->setTitleText(tr("ms since the capture started"));
-    m_parts->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    // The rows' labels are ours (placeLabels): Qt's category axis pads each label by 8 px and cuts it to "..."
+    // below that, which leaves four rows where twelve fit.
+    m_rows->setLabelsVisible(false);
+    m_rows->setGridLineVisible(false);
+    m_rows->setLineVisible(false);
     chart->addAxis(m_time, Qt::AlignBottom);
-    chart->addAxis(m_parts, Qt::AlignLeft);
+    chart->addAxis(m_rows, Qt::AlignLeft);
     chart->legend()->hide();
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
     chart->setTitle(tr("Parts over time"));
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(160);
+    m_labelFont = font();
+    m_labelFont.setPixelSize(std::min(QFontInfo(font()).pixelSize(), 11)); // a dozen rows at 1024x700
+    // The plot area settles after a layout: fit the rows and place the labels then (queued: not inside Qt's layout).
+    connect(chart, &QChart::plotAreaChanged, this, [this] { refitRows(); }, Qt::QueuedConnection);
 }
 
 int PartTimelineChart::barCount() const
@@ -37,38 +49,74 @@ int PartTimelineChart::barCount() const
     return int(chart()->series().size());
 }
 
-int PartTimelineChart::labelPixels() const
+QStringList PartTimelineChart::rowLabels() const
 {
-    return QFontInfo(m_parts->labelsFont()).pixelSize();
+    QStringList shown;
+    for (const QGraphicsSimpleTextItem* label : m_labels)
+        shown << label->text();
+    return shown;
 }
 
-void PartTimelineChart::resizeEvent(QResizeEvent* event)
+int PartTimelineChart::rowsThatFit() const
 {
-    QChartView::resizeEvent(event);
-    fitLabels();
+    // Before the first layout the plot area is empty: take the view's height less the title and the time axis.
+    const double plot = chart()->plotArea().height() > 0 ? chart()->plotArea().height() : height() - 60.0;
+    const int pitch = QFontMetrics(m_labelFont).height() + 1; // a label's height and a pixel between rows
+    return std::max(1, int(plot / pitch) - 1);
 }
 
-void PartTimelineChart::fitLabels()
+void PartTimelineChart::refitRows()
 {
-    const int rows = barCount() + 1;
-    const double plot = chart()->plotArea().height() > 0 ? chart()->plotArea().height() : double(height()) / 2;
-    QFont labels = font();
-    // Qt keeps a label only with room around it: about a third of a row.
-    labels.setPixelSize(std::clamp(int(plot / rows * 0.6), 7, QFontInfo(font()).pixelSize()));
-    m_parts->setLabelsFont(labels);
+    const int fitting = std::min({int(m_row.partSpans.size()), kMaxBars, rowsThatFit()});
+    if (fitting != barCount())
+        setCapture(m_row);
+    else
+        placeLabels();
+}
+
+void PartTimelineChart::placeLabels()
+{
+    const QRectF plot = chart()->plotArea();
+    const QFontMetrics metrics(m_labelFont);
+    const int count = int(m_labels.size());
+    for (int i = 0; i < count; ++i) {
+        const QPointF at = chart()->mapToPosition(QPointF(m_time->min(), count - i), chart()->series().at(i));
+        QGraphicsSimpleTextItem* label = m_labels[i];
+        const double width = metrics.horizontalAdvance(label->text());
+        label->setPos(plot.left() - kLabelGap - width, at.y() - metrics.height() / 2.0);
+    }
+}
+
+void PartTimelineChart::makeLabels(int count)
+{
+    qDeleteAll(m_labels);
+    m_labels.clear();
+    const QFontMetrics metrics(m_labelFont);
+    const int widest = std::max(width() / 4, 60); // long names are cut in the middle, the plot keeps the room
+    int used = 0;
+    for (int i = 0; i < count; ++i) {
+        auto* label = new QGraphicsSimpleTextItem(metrics.elidedText(m_row.partSpans[i].label, Qt::ElideMiddle, widest),
+                                                  chart());
+        label->setFont(m_labelFont);
+        label->setBrush(palette().text());
+        used = std::max(used, metrics.horizontalAdvance(label->text()));
+        m_labels.append(label);
+    }
+    chart()->setMargins(QMargins(used + kLabelGap + 4, 2, 8, 2));
 }
 
 void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
 {
+    m_row = row;
     chart()->removeAllSeries();
-    for (const QString& label : m_parts->categoriesLabels())
-        m_parts->remove(label);
-    // A chart of thousands of bars helps nobody and would cost the GUI thread: show the first kMaxBars.
-    const int count = std::min(int(row.partSpans.size()), kMaxBars);
+    // A chart of thousands of bars helps nobody and would cost the GUI thread: show the first kMaxBars, or as many
+    // as keep their labels at this height (the title says how many of how many).
+    const int count = std::min({int(row.partSpans.size()), kMaxBars, rowsThatFit()});
     qint64 end = std::max<qint64>(row.elapsedMs, 1);
     for (int i = 0; i < count; ++i)
         end = std::max(end, row.partSpans[i].endMs);
     const double minWidth = double(end) / 150; // a part that took no time still shows as a tick
+    const double plot = chart()->plotArea().height() > 0 ? chart()->plotArea().height() : 120;
     for (int i = 0; i < count; ++i) {
         const auto& span = row.partSpans[i];
         const double y = count - i; // the first part on top
@@ -81,25 +129,23 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
                  : span.kind == Kind::Server   ? QColor(0x8e, 0x44, 0xad) // and the server's own time
                                                : QColor(0x1f, 0x6f, 0xd0)); // a part
         // As thick as the rows allow without touching: a forwarded capture adds three rows to its parts.
-        const double plot = chart()->plotArea().height() > 0 ? chart()->plotArea().height() : 120;
         pen.setWidth(std::clamp(int(plot / (count + 1) * 0.6), 2, std::max(4, 120 / std::max(count, 1))));
         pen.setCapStyle(Qt::FlatCap);
         bar->setPen(pen);
         chart()->addSeries(bar);
         bar->attachAxis(m_time);
-        bar->attachAxis(m_parts);
+        bar->attachAxis(m_rows);
     }
-    // Category labels must be added with increasing values: the last part (bottom) first.
-    for (int i = count - 1; i >= 0; --i)
-        m_parts->append(row.partSpans[i].label, count - i);
+    makeLabels(count);
     setNiceRange(m_time, count > 0 ? double(end) : 0); // no bars: no invented time axis either
+    // The unit in the labels, not an axis title: at 1024x700 every line of chrome is a part row less.
+    m_time->setLabelFormat(m_time->labelFormat() + QStringLiteral(" ms"));
     m_time->setVisible(count > 0);
-    m_parts->setVisible(count > 0);
-    m_parts->setRange(0, count + 1);
-    fitLabels();
+    m_rows->setRange(0, count + 1);
+    placeLabels();
     // Why a chart is empty: no parts, or a capture listed from disk (part times are recorded while it arrives).
-    const QString note = row.partSpans.size() > kMaxBars
-                             ? tr(" (first %1 of %2 parts)").arg(kMaxBars).arg(row.partSpans.size())
+    const QString note = row.partSpans.size() > count && count > 0
+                             ? tr(" (first %1 of %2 parts)").arg(count).arg(row.partSpans.size())
                          : count > 0     ? QString()
                          : row.parts > 0 ? tr(": part times are kept for this session's captures only")
                                          : tr(": no parts");

@@ -5,7 +5,7 @@
 
 #include <QChartView>
 
-class QCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QValueAxis;
 
 namespace upin::ui {
@@ -16,18 +16,21 @@ public:
     explicit PartTimelineChart(QWidget* parent = nullptr);
     void setCapture(const CaptureListModel::Row& row);
     int barCount() const;
-    // The part labels' height in pixels: small enough that every row keeps its label (Qt drops labels that would
-    // overlap), down to a size still read.
-    int labelPixels() const;
-
-protected:
-    void resizeEvent(QResizeEvent* event) override;
+    // How many part rows keep their labels at the chart's height; the labels shown, top row first.
+    int rowsThatFit() const;
+    QStringList rowLabels() const;
 
 private:
-    void fitLabels();
+    void refitRows();
+    void makeLabels(int count);
+    void placeLabels();
+
+    CaptureListModel::Row m_row;
+    QFont m_labelFont;
+    QList<QGraphicsSimpleTextItem*> m_labels; // children of the chart, which deletes them
 
     QValueAxis* m_time;
-    QCategoryAxis* m_parts;
+    QValueAxis* m_rows;
 };
 
 } // namespace upin::ui
