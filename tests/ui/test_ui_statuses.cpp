@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QGraphicsSimpleTextItem>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -51,28 +52,39 @@ const ui::ElidedLabel* listeningStatus(const ui::ListenView& view)
 TEST_CASE("a failed TLS handshake keeps the listening address first and says what to do", "[ui][listen][status]")
 {
     ui::ListenView view;
+    view.resize(1200, 700); // the advice holds a path: at this width a status line would cut it
+    view.show();
     view.setListening(true, "127.0.0.1", 8080, "/home/u/.local/share/UploadInspector/captures");
     view.setTls("https://localhost:8443", "/home/u/.local/share/UploadInspector/tls/cert.pem", "AB:CD");
+    auto* trouble = view.findChild<QLabel*>("tlsTrouble");
+    REQUIRE(trouble);
+    CHECK(!trouble->isVisible());
     // What OpenSSL says here when curl is not given the certificate, then when plain HTTP comes to the TLS port.
     view.applyEvents({handshakeFailed(
         "127.0.0.1:52492", "Error during SSL handshake: error:0A000418:SSL routines::tlsv1 alert unknown ca")});
     const ui::ElidedLabel* status = listeningStatus(view);
     REQUIRE(status);
-    CHECK(status->fullText().startsWith("Listening on http://127.0.0.1:8080 and https://localhost:8443 — 1 TLS "
-                                        "handshake(s) failed, the last from 127.0.0.1:52492: the client does not "
-                                        "trust this certificate: give it --cacert "
-                                        "/home/u/.local/share/UploadInspector/tls/cert.pem"));
-    CHECK(status->fullText().endsWith(" — captures in /home/u/.local/share/UploadInspector/captures"));
+    CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 and https://localhost:8443 — captures in "
+                                "/home/u/.local/share/UploadInspector/captures");
+    CHECK(trouble->isVisible());
+    CHECK(trouble->text() == "1 TLS handshake(s) failed, the last from 127.0.0.1:52492: the client does not trust "
+                             "this certificate: give it --cacert /home/u/.local/share/UploadInspector/tls/cert.pem (curl), or add "
+                             "it to its trust store");
+    CHECK(trouble->wordWrap());
+    CHECK(trouble->width() <= view.width()); // all of it shown: it wraps rather than being cut
+    CHECK(trouble->height() >= trouble->heightForWidth(trouble->width()));
+    CHECK(trouble->toolTip().contains("tlsv1 alert unknown ca"));
     CHECK(status->toolTip().contains("tlsv1 alert unknown ca"));
     view.applyEvents(
         {handshakeFailed("127.0.0.1:52506", "Error during SSL handshake: error:0A00009C:SSL routines::http request")});
-    CHECK(status->fullText().contains("2 TLS handshake(s) failed, the last from 127.0.0.1:52506: the client spoke "
-                                      "plain HTTP to the HTTPS port"));
+    CHECK(trouble->text().contains("2 TLS handshake(s) failed, the last from 127.0.0.1:52506: the client spoke "
+                                   "plain HTTP to the HTTPS port"));
     // An error we cannot explain is shown as it is.
     view.applyEvents({handshakeFailed("127.0.0.1:52510", "The remote host closed the connection")});
-    CHECK(status->fullText().contains("the last from 127.0.0.1:52510: The remote host closed the connection"));
+    CHECK(trouble->text().contains("the last from 127.0.0.1:52510: The remote host closed the connection"));
     view.setListening(true, "127.0.0.1", 8080, "/c"); // a restart counts afresh
     CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 — captures in /c");
+    CHECK(!trouble->isVisible());
 }
 
 TEST_CASE("a window whose port is taken skips the forwarder's port and says which it took", "[ui][listen][status]")

@@ -35,7 +35,7 @@ namespace upin::ui {
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
       m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new ElidedLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart),
+      m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart),
       m_upstream(new QLineEdit), m_forwardPort(new QSpinBox), m_forwardCa(new QPushButton(tr("CA file…"))),
       m_forwardInsecure(new QCheckBox(tr("Don't check certificate"))), m_forwardKeep(new QCheckBox(tr("Keep parts"))),
       m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))), m_forwardToggle(new QPushButton),
@@ -143,8 +143,14 @@ ListenView::ListenView(QWidget* parent)
     split->setStretchFactor(2, 2);
     // The timeline keeps room for its labels at 1024x700 (forwarded rows add three); the list takes the rest.
     split->setSizes({60, 290, 200}); // scaled to the room there is; showEvent gives the examples three lines
+    m_tlsTrouble->setObjectName(QStringLiteral("tlsTrouble"));
+    m_tlsTrouble->setWordWrap(true);
+    m_tlsTrouble->setTextInteractionFlags(Qt::TextSelectableByMouse); // the path in the advice is to be copied
+    m_tlsTrouble->setStyleSheet(QStringLiteral("color: #b06d00"));
+    m_tlsTrouble->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_tlsTrouble);
     layout->addLayout(makeForwardPanel());
     layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
@@ -378,21 +384,24 @@ void ListenView::setTls(const QString& base, const QString& certificatePath, con
     m_examples->setPlainText(lines.join(QLatin1Char('\n'))); // second, after the comment: seen without scrolling
 }
 
-// Where we listen first, then what went wrong and what to do about it, then the captures' folder (a long path is
-// elided, so it comes last); OpenSSL's own words and the certificate in the tooltip.
+// Where we listen, then the captures' folder (a long path is elided, so it comes last); the certificate in the
+// tooltip. Failed TLS handshakes get a line of their own that wraps: the advice holds a path to copy, which an
+// elided status would cut at 1200 px.
 void ListenView::showListeningStatus()
 {
-    QString text = m_statusText;
     QString detail = m_tlsDetail;
+    m_tlsTrouble->setVisible(m_failedHandshakes > 0);
     if (m_failedHandshakes > 0) {
         const QString advice = app::tlsFailureAdvice(m_lastHandshakeFailure.errorDetail, m_certificatePath);
-        text += tr(" — %n TLS handshake(s) failed, the last from %1: %2", nullptr, m_failedHandshakes)
-                    .arg(m_lastHandshakeFailure.client, advice.isEmpty() ? m_lastHandshakeFailure.errorDetail : advice);
+        m_tlsTrouble->setText(
+            tr("%n TLS handshake(s) failed, the last from %1: %2", nullptr, m_failedHandshakes)
+                .arg(m_lastHandshakeFailure.client, advice.isEmpty() ? m_lastHandshakeFailure.errorDetail : advice));
+        m_tlsTrouble->setToolTip(tr("OpenSSL said: %1").arg(m_lastHandshakeFailure.errorDetail));
         detail += tr("\nLast failed handshake: %1").arg(m_lastHandshakeFailure.errorDetail);
     }
     // The size before the path: a long path is what the label cuts when the window is narrow.
     const QString usage = m_folderUsage.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_folderUsage);
-    m_status->setFullText(text + tr(" — captures%1 in %2").arg(usage, m_captureRoot), detail);
+    m_status->setFullText(m_statusText + tr(" — captures%1 in %2").arg(usage, m_captureRoot), detail);
 }
 
 void ListenView::setFolderUsage(quint64 bytes, quint64 limit)

@@ -81,6 +81,7 @@ private:
     QSpinBox* m_port;
     QPushButton* m_toggle;
     ElidedLabel* m_status;
+    QLabel* m_tlsTrouble; // failed handshakes and what to do, shown while there are any
     QPlainTextEdit* m_examples;
     PartTimelineChart* m_timeline;
     bool m_listening = false;
