@@ -67,17 +67,17 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 {
     QList<TargetStats> out;
     for (const auto& r : runs) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const TargetStats& s) { return s.target == r.target; });
-        if (it == out.end()) {
+        const auto same = [&](const TargetStats& s) { return s.target == r.target && s.method == r.method; };
+        if (std::find_if(out.begin(), out.end(), same) == out.end()) {
             out.append(TargetStats{});
             out.last().target = r.target;
-            it = out.end() - 1;
+            out.last().method = r.method;
         }
     }
     for (auto& s : out) {
         std::vector<double> times, rates, parse, hash, store;
         for (const auto& r : runs) {
-            if (r.target != s.target)
+            if (r.target != s.target || r.method != s.method)
                 continue;
             if (!succeeded(r)) {
                 ++s.failures;
@@ -109,6 +109,11 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
     return out;
 }
 
+QString targetText(const TargetStats& s)
+{
+    return s.method == QLatin1String("POST") ? s.target.toString() : s.method + QLatin1Char(' ') + s.target.toString();
+}
+
 QString boundBy(const TargetStats& s)
 {
     if (s.count == 0)
@@ -136,11 +141,11 @@ QString runsToCsv(const QList<RunResult>& runs)
     // What a run did not measure is an empty cell, never -1 or 0 that a spreadsheet would average in.
     const auto seconds = [](double s) { return s >= 0 ? QString::number(s, 'f', 6) : QString(); };
     QString csv = QStringLiteral("target,run,status,error,body_bytes,bytes_sent,total_s,last_byte_s,response_head_s,"
-                                 "mb_per_s,integrity,protocol,tls,certificate_checked\n");
+                                 "mb_per_s,integrity,protocol,tls,certificate_checked,method\n");
     for (const auto& r : runs) {
         QString error = r.error;
         error.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10,%11,%12,%13,%14\n")
+        csv += QStringLiteral("%1,%2,%3,\"%4\",%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15\n")
                    .arg(r.target.toString())
                    .arg(r.run + 1)
                    .arg(r.httpStatus > 0 ? QString::number(r.httpStatus) : QString())
@@ -155,7 +160,8 @@ QString runsToCsv(const QList<RunResult>& runs)
                    // "no" for --insecure; empty over plain http, where there is no certificate
                    .arg(r.tls.isEmpty() ? QString()
                         : r.insecure    ? QStringLiteral("no")
-                                        : QStringLiteral("yes"));
+                                        : QStringLiteral("yes"))
+                   .arg(r.method);
     }
     return csv;
 }
@@ -180,6 +186,7 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
         for (const auto& [name, value] : r.responseHeaders)
             headers.append(QJsonObject{{"name", QString::fromLatin1(name)}, {"value", QString::fromUtf8(value)}});
         out.append(QJsonObject{{"target", r.target.toString()},
+                               {"method", r.method},
                                {"run", r.run + 1},
                                {"started_at_ms", r.startedAtMs},
                                {"status", r.httpStatus},
@@ -234,7 +241,7 @@ QString statsTable(const QList<TargetStats>& stats)
                                : QStringLiteral("%1").arg(QStringLiteral("-"), width);
         };
         out += QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8\n")
-                   .arg(s.target.toString(), -44)
+                   .arg(targetText(s), -44)
                    .arg(s.count, 4)
                    .arg(figure(s.medianSeconds, 9, 3), figure(s.minSeconds, 8, 3), figure(s.maxSeconds, 8, 3),
                         figure(s.medianMBps, 8, 1))

@@ -9,6 +9,7 @@ namespace upin::app {
 
 struct TargetStats {
     QUrl target;
+    QString method; // "POST": one URL sent by two methods is two targets
     int count = 0;       // completed runs (HTTP status received)
     int failures = 0;    // transport errors, cancellations, non-2xx answers
     QString lastFailure; // why the last failed run failed: "404 Not Found", "Connection refused", "cancelled"
@@ -25,6 +26,8 @@ struct TargetStats {
 // 8%, hashing 20%, storing 5%)": the wire or the client. "not reported (…)" when the answers did not say.
 QString boundBy(const TargetStats& stats);
 
+// The target's URL, after its method when that is not POST: "PUT http://…/upload".
+QString targetText(const TargetStats& stats);
 QList<TargetStats> statsByTarget(const QList<RunResult>& runs);
 // "3 of 3 failed (404 Not Found)", "1 mismatched", "ok": a target's checks in words.
 QString checksText(const TargetStats& stats);

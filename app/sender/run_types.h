@@ -33,6 +33,7 @@ inline QString withTrustHint(const QString& error)
 
 struct RunResult {
     QUrl target;
+    QString method = QStringLiteral("POST"); // runs of one URL by two methods are two targets in Compare
     int targetIndex = 0;
     int run = 0;
     qint64 startedAtMs = 0; // wall clock, ms since the epoch
@@ -55,10 +56,12 @@ struct RunResult {
     bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
     bool cancelled = false;
     bool bodySent() const { return lastByteSeconds >= 0; }
-    // Only for a run that sent its whole body and got an answer: a rate of an upload cut short means nothing.
+    // Only for a run that sent its whole body and was accepted (2xx): a rate of an upload cut short, or of one the
+    // server refused (a 405 may read the body only to discard it), is not the rate of an upload.
     double mbPerSecond() const
     {
-        return bodySent() && totalSeconds > 0 && httpStatus > 0 ? double(bodyBytes) / 1e6 / totalSeconds : 0;
+        const bool accepted = httpStatus >= 200 && httpStatus < 300;
+        return bodySent() && totalSeconds > 0 && accepted ? double(bodyBytes) / 1e6 / totalSeconds : 0;
     }
     bool integrityOk() const; // every part matched (false when nothing could be checked)
 };

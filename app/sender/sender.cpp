@@ -119,6 +119,7 @@ void Sender::startNext()
     m_current.targetIndex = m_next % targets; // interleaved: A B A B ...
     m_current.run = m_next / targets;
     m_current.target = m_plan.targets[m_current.targetIndex];
+    m_current.method = m_plan.method;
     ++m_next;
 
     const QString boundary = m_plan.boundary.isEmpty() ? randomBoundary() : m_plan.boundary;

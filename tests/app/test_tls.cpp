@@ -204,8 +204,8 @@ TEST_CASE("send over https: both engines with --cacert, --insecure said, an untr
     CHECK(plan.toCurl().contains("--insecure"));
     // The CSV says it too, in a column of its own.
     const QStringList csv = app::runsToCsv(unchecked).split('\n');
-    CHECK(csv[0].endsWith(",protocol,tls,certificate_checked"));
-    CHECK(csv[1].endsWith(",HTTP/1.1," + unchecked[0].tls + ",no"));
+    CHECK(csv[0].endsWith(",protocol,tls,certificate_checked,method"));
+    CHECK(csv[1].endsWith(",HTTP/1.1," + unchecked[0].tls + ",no,POST"));
 }
 
 TEST_CASE("over TLS an early answer stops the body, a passphrase-protected key is refused, not waited on",

@@ -39,6 +39,7 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QGraphicsTextItem>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -403,6 +404,50 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     CHECK(view.runs().size() == 3);
     for (int row = 0; row < view.table()->rowCount(); ++row)
         CHECK_FALSE(view.table()->item(row, 0)->text().endsWith("/refused"));
+}
+
+// Issue 23, item 12: runs grouped by URL alone mixed a PUT and a POST; a 405 that read every byte had a rate; the
+// failure's words were cut on the bar ("failed: 405 Method Not A…").
+TEST_CASE("Compare: one URL by two methods is two targets, a refused run has no rate, a failure's words wrap",
+          "[ui][compare]")
+{
+    auto run = [](const QString& method, int status, const QByteArray& statusLine) {
+        app::RunResult r;
+        r.target = QUrl("http://127.0.0.1:8080/upload");
+        r.method = method;
+        r.bodyBytes = 10'000'000;
+        r.httpStatus = status;
+        r.statusLine = statusLine;
+        r.lastByteSeconds = 0.9; // every byte sent, then the answer
+        r.totalSeconds = 1.0;
+        return r;
+    };
+    const app::RunResult refused = run("PUT", 405, "HTTP/1.1 405 Method Not Allowed");
+    CHECK(refused.mbPerSecond() == 0);
+    CHECK(app::runsToCsv({refused}).split('\n')[1].split(',')[9].isEmpty()); // mb_per_s
+    CHECK(app::runsToCsv({refused}).split('\n')[1].endsWith(",PUT"));
+    ui::CompareView view;
+    view.resize(1024, 700);
+    view.show();
+    view.addRuns({run("POST", 201, "HTTP/1.1 201 Created"), refused});
+    REQUIRE(view.table()->rowCount() == 2);
+    CHECK(view.table()->item(0, 0)->text() == "http://127.0.0.1:8080/upload");
+    CHECK(view.table()->item(1, 0)->text() == "PUT http://127.0.0.1:8080/upload");
+    CHECK(view.table()->item(1, 5)->text() == "—");
+    const QStringList categories = view.chart()->categories()->categories();
+    CHECK(categories ==
+          QStringList{"POST upload", "<div align=\"center\">PUT upload<br>failed: 405 Method Not<br>Allowed</div>"});
+    QApplication::processEvents();
+    // What Qt drew under the bars: the failure whole, nothing cut to "...".
+    QStringList drawn;
+    for (QGraphicsItem* item : view.chart()->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            drawn << text->toPlainText();
+    CHECK(drawn.filter("Allowed").size() == 1);
+    CHECK(drawn.filter("...").isEmpty());
+    view.removeTarget(QUrl("http://127.0.0.1:8080/upload"), "PUT");
+    CHECK(view.runs().size() == 1);
+    CHECK(view.runs().first().method == "POST");
 }
 
 // Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.

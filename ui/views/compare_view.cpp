@@ -92,6 +92,20 @@ void CompareView::clear()
     refresh();
 }
 
+// Words on lines of about `width` characters: Qt cuts a bar's label at the bar's width ("405 Method Not A…").
+QString wrappedWords(const QString& text, int width)
+{
+    QString out, line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+            out += line + QLatin1Char('\n');
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    return out + line;
+}
+
 QStringList distinctLabels(const QStringList& targets)
 {
     if (targets.size() < 2)
@@ -112,18 +126,18 @@ QStringList distinctLabels(const QStringList& targets)
     return out;
 }
 
-void CompareView::refresh()
+// What tells the bars apart, short enough not to elide: path and query, after host and port when two targets differ
+// only in their server, and after the method when runs used more than one (a PUT and a POST to one URL).
+QStringList targetLabels(const QList<app::TargetStats>& stats)
 {
-    const auto stats = app::statsByTarget(m_runs);
-    QList<BarChart::Bar> bars;
-    m_table->setRowCount(0);
-    m_statsRows.clear();
-    m_rowTargets.clear();
-    // Path and query tell targets apart, unless two differ only in their server: then host and port lead.
-    QStringList targets;
-    for (const auto& s : stats)
+    const bool methodsDiffer =
+        std::any_of(stats.begin(), stats.end(), [&](const auto& s) { return s.method != stats.first().method; });
+    QStringList targets, keys;
+    for (const auto& s : stats) {
         targets.append(s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString()));
-    if (QSet<QString>(targets.begin(), targets.end()).size() < targets.size()) {
+        keys.append(s.method + QLatin1Char(' ') + targets.last());
+    }
+    if (QSet<QString>(keys.begin(), keys.end()).size() < keys.size()) {
         bool oneHost = true;
         for (const auto& s : stats)
             oneHost = oneHost && s.target.host() == stats.first().target.host();
@@ -131,14 +145,29 @@ void CompareView::refresh()
             targets[i] = (oneHost ? QStringLiteral(":%1").arg(stats[i].target.port(80)) : stats[i].target.authority()) +
                          targets[i];
     }
-    const QStringList labels = distinctLabels(targets); // what tells the bars apart, short enough not to elide
+    QStringList labels = distinctLabels(targets);
+    if (methodsDiffer)
+        for (qsizetype i = 0; i < stats.size(); ++i)
+            labels[i] = stats[i].method + QLatin1Char(' ') + labels[i];
+    return labels;
+}
+
+void CompareView::refresh()
+{
+    const auto stats = app::statsByTarget(m_runs);
+    QList<BarChart::Bar> bars;
+    m_table->setRowCount(0);
+    m_statsRows.clear();
+    m_rowTargets.clear();
+    const QStringList labels = targetLabels(stats);
     for (qsizetype i = 0; i < stats.size(); ++i) {
         const auto& s = stats[i];
         // Axis labels are rich text: a query goes on a line of its own (at 1024 px a label has about 140 px), and
         // a target whose runs all failed has no rate: its bar is named for why, not drawn as a measured zero.
         QString label = labels[i].toHtmlEscaped().replace(QLatin1Char('?'), QStringLiteral("<br>?"));
         if (s.count == 0)
-            label += tr("<br>failed: %1").arg(s.lastFailure.toHtmlEscaped());
+            label += tr("<br>failed: %1").arg(wrappedWords(s.lastFailure, 18).toHtmlEscaped().replace(
+                QLatin1Char('\n'), QStringLiteral("<br>")));
         if (label.contains(QLatin1String("<br>"))) // lines centred on each other, as one-line labels are on the bar
             label = QStringLiteral("<div align=\"center\">%1</div>").arg(label);
         bars.append({label, s.medianMBps, s.minMBps, s.maxMBps, s.count > 0});
@@ -146,12 +175,12 @@ void CompareView::refresh()
         m_table->insertRow(row);
         auto seconds = [&](double value) { return s.count > 0 ? app::formatSeconds(value) : QStringLiteral("—"); };
         const QStringList cells{
-            s.target.toString(),      QString::number(s.count),
+            app::targetText(s),       QString::number(s.count),
             seconds(s.medianSeconds), seconds(s.minSeconds),
             seconds(s.maxSeconds),    s.count > 0 ? QString::number(s.medianMBps, 'f', 1) : QStringLiteral("—"),
             app::checksText(s),       app::boundBy(s)};
         m_statsRows.append(cells);
-        m_rowTargets.append(s.target);
+        m_rowTargets.append({s.method, s.target});
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
@@ -230,9 +259,9 @@ QImage CompareView::picture() const
     return image;
 }
 
-void CompareView::removeTarget(const QUrl& target)
+void CompareView::removeTarget(const QUrl& target, const QString& method)
 {
-    m_runs.removeIf([&](const app::RunResult& r) { return r.target == target; });
+    m_runs.removeIf([&](const app::RunResult& r) { return r.target == target && r.method == method; });
     refresh();
 }
 
@@ -242,8 +271,8 @@ void CompareView::showTableMenu(const QPoint& at)
     if (row < 0 || row >= m_rowTargets.size())
         return;
     QMenu menu(this);
-    const QUrl target = m_rowTargets[row];
-    menu.addAction(tr("Remove this target's runs"), this, [this, target] { removeTarget(target); });
+    const auto [method, target] = m_rowTargets[row];
+    menu.addAction(tr("Remove this target's runs"), this, [this, method, target] { removeTarget(target, method); });
     menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 

@@ -29,7 +29,8 @@ public:
     void exportCsvTo(const QString& path);
     void exportPngTo(const QString& path);
     QImage picture() const;                // what exportPngTo writes
-    void removeTarget(const QUrl& target); // its runs leave the comparison (a failed group, a mistaken target)
+    // Its runs leave the comparison (a failed group, a mistaken target).
+    void removeTarget(const QUrl& target, const QString& method = QStringLiteral("POST"));
 
 public slots:
     void addRuns(const QList<upin::app::RunResult>& runs);
@@ -44,7 +45,7 @@ private:
 
     QList<app::RunResult> m_runs;
     QList<QList<QString>> m_statsRows; // the table's cells, for the picture
-    QList<QUrl> m_rowTargets;          // the target of each table row
+    QList<QPair<QString, QUrl>> m_rowTargets; // the method and target of each table row
     QList<BarChart::Bar> m_bars;       // what the chart draws, for the picture
     BarChart* m_chart;
     QTableWidget* m_table;

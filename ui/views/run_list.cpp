@@ -98,11 +98,11 @@ void RunList::addRun(const app::RunResult& r)
                                : QString::fromUtf8(r.statusLine.mid(r.statusLine.indexOf(' ') + 1));
     const QString shownStatus = r.answeredEarly ? tr("%1 (early)").arg(status) : status;
     const QStringList cells{QString::number(r.run + 1),
-                            r.target.toString(),
+                            r.method == QLatin1String("POST") ? r.target.toString()
+                                                              : r.method + QLatin1Char(' ') + r.target.toString(),
                             r.insecure ? QStringLiteral("⚠ ") + shownStatus : shownStatus,
                             app::formatSeconds(r.totalSeconds),
-                            r.bodySent() && r.httpStatus > 0 ? QString::number(r.mbPerSecond(), 'f', 1)
-                                                             : QStringLiteral("—"),
+                            r.mbPerSecond() > 0 ? QString::number(r.mbPerSecond(), 'f', 1) : QStringLiteral("—"),
                             checks};
     for (int c = 0; c < cells.size(); ++c)
         m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
