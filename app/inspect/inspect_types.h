@@ -36,6 +36,7 @@ struct InspectResult {
     QByteArray storedHead;
     bool headKept = false;
     qint64 storedBodySize = -1;
+    qint64 sourceSize = -1; // a request or body file's size, taken when it was opened (the same reason)
     QString error;
     bool cancelled = false;
 };

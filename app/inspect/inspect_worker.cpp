@@ -115,6 +115,7 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
         if (!result.error.isEmpty())
             return result;
         request.path = path;
+        result.sourceSize = QFileInfo(path).size();
         request.rawHttp = kind == SourceKind::RawHttp;
         request.keepDecodedBody = true; // a chunked request's parts are then readable too
     }

@@ -132,7 +132,7 @@ PartBytes locateRequest(const InspectResult& result)
     }
     if (!result.capture) { // a whole HTTP request in a file
         where.file = result.path;
-        where.available = quint64(QFileInfo(result.path).size());
+        where.available = quint64(std::max<qint64>(0, result.sourceSize));
         return where;
     }
     const bool hasHead = result.headKept;

@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QProcess>
+#include <QTemporaryDir>
 
 using namespace upin;
 using test::curl;
@@ -80,4 +81,25 @@ TEST_CASE("Inspect reads nothing to show a capture, and a part file deleted sinc
     const app::ByteReply reply = app::readBytes(request);
     CHECK(reply.bytes.isEmpty());
     CHECK(reply.error.endsWith(" is gone"));
+}
+
+TEST_CASE("a whole-request file is sized when it is opened, and the request view's bytes are located without a stat",
+          "[inspect]")
+{
+    QTemporaryDir dir;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--b--\r\n";
+    const QByteArray request = "POST /u HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                               "Content-Length: " +
+                               QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    const QString path = dir.filePath("request.http");
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(request);
+    file.close();
+    const app::InspectResult opened = app::inspectSource(path, {}, app::inspectLimits());
+    CHECK(opened.sourceSize == request.size());
+    REQUIRE(QFile::remove(path));
+    const app::PartBytes where = app::locateRequest(opened); // from what was read when it opened: still its size
+    CHECK(where.file == path);
+    CHECK(where.available == quint64(request.size()));
 }
