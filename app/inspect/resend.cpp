@@ -165,7 +165,9 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
         PlanPart p;
         p.name = toQString(part.name.value_or(""));
         p.contentType = toQString(part.contentType.value_or(""));
-        if (!part.filename && part.size <= kInlineCurlValue) {
+        p.transferEncoding = toQString(part.transferEncoding.value_or(""));
+        // An encoded part keeps its header, which only a file part carries in curl (-F ;headers=).
+        if (!part.filename && part.size <= kInlineCurlValue && p.transferEncoding.isEmpty()) {
             const QByteArray bytes = readPartBytes(where, 0, qint64(part.size));
             const QString text = QString::fromUtf8(bytes);
             if (!bytes.contains('\0') && text.toUtf8() == bytes) { // a command line carries it exactly

@@ -62,6 +62,8 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
         const bool field = part.kind == PlanPart::Kind::Field || part.kind == PlanPart::Kind::FieldFile;
         if (field && !part.contentType.isEmpty())
             head += "\r\nContent-Type: " + part.contentType.toUtf8();
+        if (!part.transferEncoding.isEmpty())
+            head += "\r\nContent-Transfer-Encoding: " + part.transferEncoding.toUtf8();
         head += "\r\n\r\n";
         m_segments.push_back({Segment::Kind::Literal, head, {}, quint64(head.size()), {}, -1});
         info.size = body.size;

@@ -13,6 +13,15 @@ namespace upin::app {
 
 namespace {
 
+// The encoding in a -F piece 'headers="Content-Transfer-Encoding: base64"' (what toCurl writes); empty otherwise.
+QString transferEncodingIn(const QString& piece)
+{
+    static const QString prefix = QStringLiteral("headers=\"Content-Transfer-Encoding:");
+    if (!piece.startsWith(prefix, Qt::CaseInsensitive) || !piece.endsWith(QLatin1Char('"')))
+        return {};
+    return piece.mid(prefix.size(), piece.size() - prefix.size() - 1).trimmed();
+}
+
 constexpr core::EnumNames<PlanPart::Fill, 3> kFillNames{
     {{{PlanPart::Fill::Random, "random"}, {PlanPart::Fill::Zero, "zero"}, {PlanPart::Fill::Pattern, "pattern"}}}};
 constexpr core::EnumNames<PlanPart::Kind, 4> kKindNames{{{{PlanPart::Kind::Field, "field"},
@@ -70,6 +79,8 @@ QJsonObject UploadPlan::toJson() const
             o["content_type"] = p.contentType;
         if (!p.filename.isEmpty())
             o["filename"] = p.filename;
+        if (!p.transferEncoding.isEmpty())
+            o["transfer_encoding"] = p.transferEncoding;
         partList.append(o);
     }
     for (const auto& h : headers) {
@@ -126,6 +137,7 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
         p.fill = *fill;
         p.contentType = o["content_type"].toString();
         p.filename = o["filename"].toString();
+        p.transferEncoding = o["transfer_encoding"].toString();
         plan.parts.append(p);
     }
     // Read strictly: a header that is not what it seems (an "enabled" of "no", a number for a value) is refused,
@@ -216,6 +228,8 @@ QString UploadPlan::toCurl() const
             spec += QStringLiteral(";type=") + p.contentType;
         if (!p.filename.isEmpty())
             spec += QStringLiteral(";filename=") + curlQuoted(p.filename);
+        if (!p.transferEncoding.isEmpty())
+            spec += QStringLiteral(";headers=\"Content-Transfer-Encoding: %1\"").arg(p.transferEncoding);
         args << QStringLiteral("-F") << shellQuote(spec);
     }
     for (const auto& h : headers)
@@ -325,9 +339,13 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
             part.contentType = piece.mid(5);
         else if (piece.startsWith(QLatin1String("filename=")))
             part.filename = piece.mid(9);
+        else if (const QString cte = transferEncodingIn(piece); !cte.isEmpty())
+            part.transferEncoding = cte;
         else {
             if (error)
-                *error = QStringLiteral("-F '%1': unknown option '%2' (type= or filename=)").arg(spec, piece);
+                *error = QStringLiteral("-F '%1': unknown option '%2' (type=, filename= or "
+                                        "headers=\"Content-Transfer-Encoding: …\")")
+                             .arg(spec, piece);
             return std::nullopt;
         }
     }

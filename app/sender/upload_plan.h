@@ -32,6 +32,9 @@ struct PlanPart {
     std::optional<core::BodyShape> shape;
     QString contentType; // optional override (File, Synthetic)
     QString filename;    // optional override; File defaults to the file's name, Synthetic to "<name>.bin"
+    // File, FieldFile: a Content-Transfer-Encoding header for a part sent again as it was captured (its bytes are
+    // still encoded: base64, quoted-printable); curl's -F ;headers="Content-Transfer-Encoding: …".
+    QString transferEncoding;
 };
 
 // An extra request header; a disabled one is kept in the plan (the window's unticked row) and not sent.

@@ -364,6 +364,34 @@ TEST_CASE("curl of a raw body writes its parts to --parts-dir and sends them fro
     CHECK(parts[1].toObject()["filename"].isNull());
 }
 
+// A part sent base64-encoded keeps its Content-Transfer-Encoding when sent again (it went missing: the server got the
+// encoded text as if it were the file).
+TEST_CASE("curl of a body with encoded parts sends them with their Content-Transfer-Encoding", "[cli][curl]")
+{
+    QTemporaryDir dir;
+    const QByteArray encoded = upin::test::randomBytes(3000, 7).toBase64();
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"r.bin\"\r\n"
+                            "Content-Transfer-Encoding: base64\r\n\r\n" +
+                            encoded +
+                            "\r\n--b\r\nContent-Disposition: form-data; name=\"t\"\r\nContent-Transfer-Encoding: "
+                            "quoted-printable\r\n\r\ncaf=C3=A9\r\n--b--\r\n";
+    const QString path = writeFile(dir, "body.bin", body);
+    upin::test::ListenerFixture f;
+    Run printed = runCli({"curl", path, "--to", f.url("/file-part"), "--parts-dir", dir.filePath("parts")});
+    REQUIRE(printed.exitCode == 0);
+    INFO(printed.out.toStdString());
+    CHECK(printed.out.contains(";headers=\"Content-Transfer-Encoding: base64\""));
+    QProcess sh;
+    sh.start("sh", {"-c", QString::fromUtf8(printed.out).trimmed() + " -s"});
+    REQUIRE(sh.waitForFinished(30000));
+    const QJsonArray parts = QJsonDocument::fromJson(sh.readAllStandardOutput()).object()["parts"].toArray();
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0].toObject()["sha256"].toString().toStdString() == upin::test::sha256(encoded));
+    CHECK(parts[0].toObject()["transfer_encoding"].toString() == "base64");
+    CHECK(parts[1].toObject()["transfer_encoding"].toString() == "quoted-printable");
+    CHECK(parts[1].toObject()["size"].toInt() == 9); // caf=C3=A9, as it was
+}
+
 // The window's Copy as curl and `curl SOURCE` aim where the source points: a whole request at its own path (not
 // its Host, which may be a real server), a body at /file-part, both on the listener given as the fallback.
 TEST_CASE("curl of a whole request keeps its path, and a source without parts says why", "[cli][curl]")
