@@ -66,7 +66,10 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
                         std::optional<quint64> contentLength = std::nullopt)
 {
     QString out;
-    for (const auto& d : report.diagnostics)
+    for (const auto& d : report.diagnostics) {
+        // The diagnostic that is also the error is said once, as the error (with its words under it).
+        if (report.error && d.code == report.error->code && d.offset == report.error->offset)
+            continue;
         out +=
             QStringLiteral("  note @%1 %2: %3%4\n")
                 .arg(d.offset)
@@ -75,6 +78,7 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
                          ? QStringLiteral(" (%1 bytes missing)").arg(d.value)
                      : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QStringLiteral(" (%1 bytes)").arg(d.value)
                                                                            : QString());
+    }
     if (report.error) {
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)

@@ -104,6 +104,7 @@ TEST_CASE("parse --raw-http of a whole body under a Content-Length that promises
             .arg(body.size() + 13)
             .arg(body.size())));
     CHECK_FALSE(text.out.contains("input ended inside a part"));
+    CHECK(text.out.count("body_cut_short") == 1); // the error, not a note saying the same above it
     Run json = runCli({"parse", "--raw-http", file.fileName(), "--json"});
     const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
     CHECK(doc["error"].toObject()["code"].toString() == "body_cut_short");
