@@ -51,6 +51,7 @@ QJsonObject ForwardRecord::toJson() const
         {"request_head", QString::fromUtf8(headAsSent)},
         {"reused_connection", reusedConnection},
         {"status", status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null)},
+        {"status_line", QString::fromLatin1(statusLine)},
         {"headers", fields},
         {"answer_bytes", qint64(answerBytes)},
         {"answer_preview", text ? QString::fromUtf8(answerPreview) : QString::fromLatin1(answerPreview.toBase64())},
@@ -81,6 +82,7 @@ ForwardRecord ForwardRecord::fromJson(const QJsonObject& json)
     r.headAsSent = json[QLatin1String("request_head")].toString().toUtf8();
     r.reusedConnection = json[QLatin1String("reused_connection")].toBool();
     r.status = json[QLatin1String("status")].toInt();
+    r.statusLine = json[QLatin1String("status_line")].toString().toLatin1();
     for (const auto& field : json[QLatin1String("headers")].toArray())
         r.headers.append({field[0].toString().toLatin1(), field[1].toString().toUtf8()});
     r.answerBytes = quint64(json[QLatin1String("answer_bytes")].toInteger());

@@ -35,6 +35,7 @@ struct ForwardRecord {
     QByteArray headAsSent; // the rewritten head
     bool reusedConnection = false;
     int status = 0; // the upstream's final answer; 0: none
+    QByteArray statusLine; // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)
     QList<QPair<QByteArray, QByteArray>> headers;
     quint64 answerBytes = 0;
     QByteArray answerPreview; // its decoded body's first 64 KiB

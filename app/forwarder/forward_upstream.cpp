@@ -266,6 +266,7 @@ ForwardRecord ForwardConnection::record() const
     r.headAsSent = m_upstreamHead;
     r.reusedConnection = m_upstreamReused;
     r.status = m_answer->status();
+    r.statusLine = r.status ? m_answer->statusLine() : QByteArray();
     r.headers = m_answer->fields();
     r.answerBytes = m_answer->bytes();
     r.answerPreview = m_answer->body();

@@ -96,14 +96,16 @@ QString forwardAnswerText(const app::ForwardRecord& forward)
 {
     if (forward.status == 0)
         return {};
-    // capture.json keeps the status, not the reason phrase the upstream gave with it.
+    // The status line as the upstream wrote it; a capture from before it was kept has the status alone.
     const QString note = QObject::tr("from %1: %2 bytes%3")
                              .arg(forward.upstream)
                              .arg(forward.answerBytes)
                              .arg(forward.answerBytes > quint64(forward.answerPreview.size())
                                       ? QObject::tr(", the first %1 kept").arg(forward.answerPreview.size())
                                       : QString());
-    return answerText("HTTP/1.1 " + QByteArray::number(forward.status), note, forward.headers, forward.answerPreview);
+    const QByteArray statusLine =
+        forward.statusLine.isEmpty() ? "HTTP/1.1 " + QByteArray::number(forward.status) : forward.statusLine;
+    return answerText(statusLine, note, forward.headers, forward.answerPreview);
 }
 
 QString harAnswerText(const app::HarEntry& entry)
