@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "service_wiring.h"
 #include "ui/wired_listener.h"
+#include "views/run_list.h"
 #include "views/send_view.h"
 
 #include <catch2/catch.hpp>
@@ -111,4 +112,23 @@ TEST_CASE("a cancelled send keeps the received line it drew while it went", "[ui
     REQUIRE(finished());
     QTest::qWait(100);
     CHECK(send->chart()->receivedSeries()->count() >= 4); // the received line stays with the cancelled run
+}
+
+// A fresh walk found every row "Run 1" (each send numbered from 1) and "7 ms" under a "Seconds" header.
+TEST_CASE("the Send tab's runs are numbered through the session, under a Time header", "[ui][send]")
+{
+    ui::RunList list;
+    app::RunResult r;
+    r.target = QUrl("http://127.0.0.1:8080/file-part");
+    r.httpStatus = 200;
+    r.totalSeconds = 0.007;
+    for (int send = 0; send < 2; ++send) {
+        list.sendBegins();
+        list.addRun(r); // run 0 of each send
+    }
+    REQUIRE(list.table()->rowCount() == 2);
+    CHECK(list.table()->item(0, 0)->text() == "1");
+    CHECK(list.table()->item(1, 0)->text() == "2");
+    CHECK(list.table()->horizontalHeaderItem(3)->text() == "Time");
+    CHECK(list.table()->item(1, 3)->text() == "7 ms");
 }

@@ -13,7 +13,7 @@ namespace upin::ui {
 
 RunList::RunList(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit)
 {
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Target"), tr("Status"), tr("Seconds"), tr("MB/s"), tr("Parts")});
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Target"), tr("Status"), tr("Time"), tr("MB/s"), tr("Parts")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_table->setMinimumWidth(420);
