@@ -24,6 +24,18 @@ QString baseFor(const InspectResult& source, const QString& to, const QString& f
     const QString capturedHost = source.request.host;
     return !to.isEmpty() ? to : capturedHost.isEmpty() ? fallback : QStringLiteral("http://") + capturedHost;
 }
+
+// A part's Content-Transfer-Encoding, sent with it again (its bytes are still encoded); nullopt, with why, for one
+// that is not a token: it would go into a header and a curl -F piece.
+std::optional<QString> transferEncodingToSend(const core::PartSummary& part, const QString& label, QString* why)
+{
+    const QString encoding = part.transferEncoding ? QString::fromStdString(*part.transferEncoding) : QString();
+    if (!encoding.isEmpty() && !isHttpToken(encoding)) {
+        *why = QObject::tr("%1's Content-Transfer-Encoding '%2' is not a token a command can carry").arg(label, encoding);
+        return std::nullopt;
+    }
+    return encoding;
+}
 } // namespace
 
 std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString& base, QString* why)
@@ -44,6 +56,10 @@ std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString&
         p.name = name;
         p.contentType = part.contentType ? QString::fromStdString(*part.contentType) : QString();
         p.filename = part.filename ? QString::fromStdString(*part.filename) : QString();
+        const auto encoding = transferEncodingToSend(part, label, why);
+        if (!encoding)
+            return std::nullopt;
+        p.transferEncoding = *encoding;
         const QString saved = QDir(source.partsFolder).filePath(kept.savedAs);
         const auto fieldValue = kept.valueBytes(part.contentType);
         if (!part.complete) {
@@ -165,9 +181,11 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
         PlanPart p;
         p.name = toQString(part.name.value_or(""));
         p.contentType = toQString(part.contentType.value_or(""));
-        p.transferEncoding = toQString(part.transferEncoding.value_or(""));
-        // An encoded part keeps its header, which only a file part carries in curl (-F ;headers=).
-        if (!part.filename && part.size <= kInlineCurlValue && p.transferEncoding.isEmpty()) {
+        const auto encoding = transferEncodingToSend(part, label, why);
+        if (!encoding)
+            return std::nullopt;
+        p.transferEncoding = *encoding;
+        if (!part.filename && part.size <= kInlineCurlValue) {
             const QByteArray bytes = readPartBytes(where, 0, qint64(part.size));
             const QString text = QString::fromUtf8(bytes);
             if (!bytes.contains('\0') && text.toUtf8() == bytes) { // a command line carries it exactly

@@ -19,7 +19,8 @@ QString transferEncodingIn(const QString& piece)
     static const QString prefix = QStringLiteral("headers=\"Content-Transfer-Encoding:");
     if (!piece.startsWith(prefix, Qt::CaseInsensitive) || !piece.endsWith(QLatin1Char('"')))
         return {};
-    return piece.mid(prefix.size(), piece.size() - prefix.size() - 1).trimmed();
+    const QString encoding = piece.mid(prefix.size(), piece.size() - prefix.size() - 1).trimmed();
+    return isHttpToken(encoding) ? encoding : QString();
 }
 
 constexpr core::EnumNames<PlanPart::Fill, 3> kFillNames{
@@ -138,6 +139,9 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
         p.contentType = o["content_type"].toString();
         p.filename = o["filename"].toString();
         p.transferEncoding = o["transfer_encoding"].toString();
+        if (!p.transferEncoding.isEmpty() && !isHttpToken(p.transferEncoding))
+            return fail(QStringLiteral("transfer_encoding '%1' is not a token (base64, quoted-printable…)")
+                            .arg(p.transferEncoding));
         plan.parts.append(p);
     }
     // Read strictly: a header that is not what it seems (an "enabled" of "no", a number for a value) is refused,
@@ -190,15 +194,18 @@ QString UploadPlan::toCurl() const
         args << QStringLiteral("-X") << method;
     for (const auto& p : parts) {
         QString spec;
-        if (p.kind == PlanPart::Kind::Field && p.contentType.isEmpty()) {
+        // A part sent again as captured keeps its Content-Transfer-Encoding (a token: nothing -F would split on).
+        const QString encoding = p.transferEncoding.isEmpty()
+                                     ? QString()
+                                     : QStringLiteral(";headers=\"Content-Transfer-Encoding: %1\"").arg(p.transferEncoding);
+        if (p.kind == PlanPart::Kind::Field && p.contentType.isEmpty() && encoding.isEmpty()) {
             // --form-string takes the value literally: no @file or <file expansion, no ;type= parsing
             args << QStringLiteral("--form-string") << shellQuote(p.name + QLatin1Char('=') + p.value);
             continue;
         }
-        if (p.kind == PlanPart::Kind::Field) { // a quoted value, so that ;type= can follow it
-            args << QStringLiteral("-F")
-                 << shellQuote(p.name + QLatin1Char('=') + curlQuoted(p.value) + QStringLiteral(";type=") +
-                               p.contentType);
+        if (p.kind == PlanPart::Kind::Field) { // a quoted value, so that ;type= and ;headers= can follow it
+            const QString type = p.contentType.isEmpty() ? QString() : QStringLiteral(";type=") + p.contentType;
+            args << QStringLiteral("-F") << shellQuote(p.name + QLatin1Char('=') + curlQuoted(p.value) + type + encoding);
             continue;
         }
         if (p.kind == PlanPart::Kind::Synthetic) {
@@ -217,7 +224,7 @@ QString UploadPlan::toCurl() const
             args << QStringLiteral("-F")
                  << shellQuote(p.name + QStringLiteral("=@")) + QStringLiteral("\"$%1\"").arg(var) +
                         shellQuote(QStringLiteral(";type=") + type + QStringLiteral(";filename=") +
-                                   curlQuoted(filename));
+                                   curlQuoted(filename) + encoding);
             continue;
         }
         // Paths and file names are quoted: client file names may hold ';' or ',', which -F would split on. A type
@@ -228,9 +235,7 @@ QString UploadPlan::toCurl() const
             spec += QStringLiteral(";type=") + p.contentType;
         if (!p.filename.isEmpty())
             spec += QStringLiteral(";filename=") + curlQuoted(p.filename);
-        if (!p.transferEncoding.isEmpty())
-            spec += QStringLiteral(";headers=\"Content-Transfer-Encoding: %1\"").arg(p.transferEncoding);
-        args << QStringLiteral("-F") << shellQuote(spec);
+        args << QStringLiteral("-F") << shellQuote(spec + encoding);
     }
     for (const auto& h : headers)
         if (h.enabled)
@@ -257,14 +262,20 @@ QString guessContentType(const QString& fileName)
     return type.isValid() && !type.isDefault() ? type.name() : QStringLiteral("application/octet-stream");
 }
 
-QString headerProblem(const QString& name, const QString& value)
+bool isHttpToken(const QString& text)
 {
     static const QString tokenChars = QStringLiteral("!#$%&'*+-.^_`|~");
+    return !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) {
+        return c.unicode() <= 127 && (c.isLetterOrNumber() || tokenChars.contains(c));
+    });
+}
+
+QString headerProblem(const QString& name, const QString& value)
+{
     if (name.isEmpty())
         return QStringLiteral("a header needs a name");
-    for (QChar c : name)
-        if (c.unicode() > 127 || !(c.isLetterOrNumber() || tokenChars.contains(c)))
-            return QStringLiteral("header name '%1' has '%2', which a header name cannot hold").arg(name, c);
+    if (!isHttpToken(name))
+        return QStringLiteral("header name '%1' has a character a header name cannot hold").arg(name);
     for (QChar c : value)
         if (c == QLatin1Char('\r') || c == QLatin1Char('\n') || c == QChar(0))
             return QStringLiteral("header %1's value has a line break or NUL, which would split the request").arg(name);

@@ -47,6 +47,8 @@ struct PlanHeader {
 // Why a header cannot be sent as given (a name outside the RFC 9110 token set, CR, LF or NUL in its value, one we
 // set ourselves); empty when it can. A value with a line break would split the request.
 QString headerProblem(const QString& name, const QString& value);
+// An RFC 9110 token (a header name, a Content-Transfer-Encoding): nothing that could end a header or a curl -F piece.
+bool isHttpToken(const QString& text);
 // -H 'Name: value', as curl takes it; nullopt with error when it has no colon or headerProblem() refuses it.
 std::optional<PlanHeader> parseHeaderSpec(const QString& spec, QString* error);
 // The methods an upload form is sent with.

@@ -367,7 +367,8 @@ TEST_CASE("curl of a raw body writes its parts to --parts-dir and sends them fro
 
 // A part sent base64-encoded keeps its Content-Transfer-Encoding when sent again (it went missing: the server got the
 // encoded text as if it were the file).
-TEST_CASE("curl of a body with encoded parts sends them with their Content-Transfer-Encoding", "[cli][curl]")
+TEST_CASE("curl of a body or a capture with encoded parts sends them with their Content-Transfer-Encoding",
+          "[cli][curl]")
 {
     QTemporaryDir dir;
     const QByteArray encoded = upin::test::randomBytes(3000, 7).toBase64();
@@ -378,19 +379,33 @@ TEST_CASE("curl of a body with encoded parts sends them with their Content-Trans
                             "quoted-printable\r\n\r\ncaf=C3=A9\r\n--b--\r\n";
     const QString path = writeFile(dir, "body.bin", body);
     upin::test::ListenerFixture f;
-    Run printed = runCli({"curl", path, "--to", f.url("/file-part"), "--parts-dir", dir.filePath("parts")});
-    REQUIRE(printed.exitCode == 0);
-    INFO(printed.out.toStdString());
-    CHECK(printed.out.contains(";headers=\"Content-Transfer-Encoding: base64\""));
-    QProcess sh;
-    sh.start("sh", {"-c", QString::fromUtf8(printed.out).trimmed() + " -s"});
-    REQUIRE(sh.waitForFinished(30000));
-    const QJsonArray parts = QJsonDocument::fromJson(sh.readAllStandardOutput()).object()["parts"].toArray();
-    REQUIRE(parts.size() == 2);
-    CHECK(parts[0].toObject()["sha256"].toString().toStdString() == upin::test::sha256(encoded));
-    CHECK(parts[0].toObject()["transfer_encoding"].toString() == "base64");
-    CHECK(parts[1].toObject()["transfer_encoding"].toString() == "quoted-printable");
-    CHECK(parts[1].toObject()["size"].toInt() == 9); // caf=C3=A9, as it was
+    REQUIRE(upin::test::curl({"-H", "Content-Type: multipart/form-data; boundary=b", "--data-binary", "@" + path,
+                              f.url("/file-part")})
+                .status == 200);
+    const QString capture = f.onlyCaptureFolder();
+    for (const QString& source : {path, capture}) {
+        INFO(source.toStdString());
+        Run printed = runCli({"curl", source, "--to", f.url("/file-part"), "--parts-dir", dir.filePath("parts")});
+        REQUIRE(printed.exitCode == 0);
+        INFO(printed.out.toStdString());
+        CHECK(printed.out.contains(";headers=\"Content-Transfer-Encoding: base64\""));
+        QProcess sh;
+        sh.start("sh", {"-c", QString::fromUtf8(printed.out).trimmed() + " -s"});
+        REQUIRE(sh.waitForFinished(30000));
+        const QJsonArray parts = QJsonDocument::fromJson(sh.readAllStandardOutput()).object()["parts"].toArray();
+        REQUIRE(parts.size() == 2);
+        CHECK(parts[0].toObject()["sha256"].toString().toStdString() == upin::test::sha256(encoded));
+        CHECK(parts[0].toObject()["transfer_encoding"].toString() == "base64");
+        CHECK(parts[1].toObject()["transfer_encoding"].toString() == "quoted-printable");
+        CHECK(parts[1].toObject()["size"].toInt() == 9); // caf=C3=A9, as it was
+    }
+    // A value that is no token would end the header (or the -F piece) it goes into: refused, with why.
+    QByteArray hostile = body;
+    hostile.replace("Content-Transfer-Encoding: base64", "Content-Transfer-Encoding: base64\";type=x");
+    Run refused = runCli({"curl", writeFile(dir, "hostile.bin", hostile), "--to", f.url("/file-part"), "--parts-dir",
+                          dir.filePath("parts2"), "--content-type", "multipart/form-data; boundary=b"});
+    CHECK(refused.exitCode != 0);
+    CHECK(refused.err.contains("is not a token a command can carry"));
 }
 
 // The window's Copy as curl and `curl SOURCE` aim where the source points: a whole request at its own path (not
