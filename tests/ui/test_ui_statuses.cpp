@@ -82,6 +82,9 @@ TEST_CASE("a failed TLS handshake keeps the listening address first and says wha
     // An error we cannot explain is shown as it is.
     view.applyEvents({handshakeFailed("127.0.0.1:52510", "The remote host closed the connection")});
     CHECK(trouble->text().contains("the last from 127.0.0.1:52510: The remote host closed the connection"));
+    view.setListening(false, {}, 0, {}); // stopped: the trouble of a listener that is gone goes with it
+    CHECK(!trouble->isVisible());
+    view.applyEvents({handshakeFailed("127.0.0.1:52511", "The remote host closed the connection")});
     view.setListening(true, "127.0.0.1", 8080, "/c"); // a restart counts afresh
     CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 — captures in /c");
     CHECK(!trouble->isVisible());

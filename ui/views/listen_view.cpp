@@ -343,6 +343,7 @@ void ListenView::setListening(bool listening, const QString& address, quint16 po
     m_port->setEnabled(!listening);
     if (!listening) {
         m_status->setFullText(tr("Not listening"));
+        m_tlsTrouble->hide(); // the handshakes of a listener that is gone; a new start counts afresh
         m_examples->setPlainText(tr("Start the listener to receive uploads."));
         showForwardExample();
         return;
