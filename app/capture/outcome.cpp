@@ -61,6 +61,19 @@ QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected)
            (expected ? QObject::tr(" (of %1)").arg(formatBytes(*expected)) : QString());
 }
 
+QString diagnosticInWords(const core::Diagnostic& d)
+{
+    const QString value = d.code == core::Errc::BodyCutShort && d.value > 0     ? QObject::tr(" (%1 bytes missing)").arg(d.value)
+                          : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QObject::tr(" (%1 bytes)").arg(d.value)
+                                                                                : QString();
+    return QStringLiteral("%1: %2%3").arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)), value);
+}
+
+bool repeatsError(const core::ParseReport& report, const core::Diagnostic& d)
+{
+    return report.error && d.code == report.error->code && d.offset == report.error->offset;
+}
+
 QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength)
 {
     if (!report.error) {

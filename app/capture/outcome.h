@@ -35,4 +35,9 @@ inline std::optional<quint64> expectedLength(const core::BodyFraming& framing)
 // itself is whole: "13 bytes missing: Content-Length 205, the file has 192 (the body itself is whole)".
 QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength);
 
+// One diagnostic as the CLI and the window list it: "body_cut_short: the body ended before … (13 bytes missing)".
+QString diagnosticInWords(const core::Diagnostic& diagnostic);
+// Whether a diagnostic only repeats the report's error (same code, same byte): listed once, as the error.
+bool repeatsError(const core::ParseReport& report, const core::Diagnostic& diagnostic);
+
 } // namespace upin::app

@@ -66,19 +66,9 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
                         std::optional<quint64> contentLength = std::nullopt)
 {
     QString out;
-    for (const auto& d : report.diagnostics) {
-        // The diagnostic that is also the error is said once, as the error (with its words under it).
-        if (report.error && d.code == report.error->code && d.offset == report.error->offset)
-            continue;
-        out +=
-            QStringLiteral("  note @%1 %2: %3%4\n")
-                .arg(d.offset)
-                .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)),
-                     d.code == core::Errc::BodyCutShort && d.value > 0
-                         ? QStringLiteral(" (%1 bytes missing)").arg(d.value)
-                     : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QStringLiteral(" (%1 bytes)").arg(d.value)
-                                                                           : QString());
-    }
+    for (const auto& d : report.diagnostics)
+        if (!repeatsError(report, d)) // said once, as the error (with its words under it)
+            out += QStringLiteral("  note @%1 %2\n").arg(d.offset).arg(diagnosticInWords(d));
     if (report.error) {
         out += QStringLiteral("error @%1 %2: %3\n")
                    .arg(report.error->offset)

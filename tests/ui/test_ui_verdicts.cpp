@@ -12,7 +12,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <QListWidget>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTreeView>
 #include <QTest>
 
 using namespace upin;
@@ -49,6 +52,23 @@ TEST_CASE("Inspect blames a Content-Length that promises more than the file has,
                                     .arg(body.size() + 13)
                                     .arg(body.size())));
     CHECK_FALSE(view.title().contains("input ended inside a part"));
+    // The Request's text flags the length against what came, and the diagnostics say it once, with the count.
+    REQUIRE(view.model()->isRequest(view.model()->index(0, 0)));
+    view.tree()->setCurrentIndex(view.model()->index(0, 0));
+    CHECK(view.text()->toPlainText().contains(
+        QStringLiteral("⚠ 13 bytes short of its Content-Length (%1)").arg(body.size() + 13)));
+    auto* diagnostics = view.findChild<QListWidget*>();
+    REQUIRE(diagnostics);
+    QStringList lines;
+    for (int i = 0; i < diagnostics->count(); ++i)
+        lines << diagnostics->item(i)->text();
+    INFO(lines.join('\n').toStdString());
+    CHECK(lines.filter("body_cut_short").size() == 1);
+    CHECK(lines.filter("body_cut_short").first().contains("13 bytes missing"));
+    CHECK(lines.filter("body_cut_short").first().contains("the body itself is whole"));
+    CHECK(diagnostics->wordWrap());
+    diagnostics->setCurrentRow(lines.indexOf(lines.filter("body_cut_short").first()));
+    CHECK(view.hex()->toPlainText().contains(">00000030")); // the hex view marks the row of its byte (63 = 0x3f)
 }
 
 TEST_CASE("the Listen tab says a client went away, and after how much of the body", "[ui][listen][verdict]")

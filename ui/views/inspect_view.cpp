@@ -128,11 +128,11 @@ InspectView::InspectView(QWidget* parent)
     m_answer->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_answer, tr("Answer"));
     showAnswer({}); // nothing open: nothing answered
-    connect(m_diagnostics, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row >= 0 && row < int(m_result.report.diagnostics.size() + (m_result.report.error ? 1 : 0))) {
-            quint64 offset = row < int(m_result.report.diagnostics.size())
-                                 ? m_result.report.diagnostics[size_t(row)].offset
-                                 : m_result.report.error->offset;
+    m_diagnostics->setWordWrap(true); // a diagnostic's words and what is missing read whole at any width
+    m_diagnostics->setResizeMode(QListView::Adjust);
+    connect(m_diagnostics, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item && item->data(Qt::UserRole).isValid()) { // the byte it is about; none for a source's own error
+            const quint64 offset = item->data(Qt::UserRole).toULongLong();
             // The tree follows: the part whose header block or body holds the byte is the one shown; a byte in no
             // part (the preamble, a delimiter) leaves no part or Request row selected over body bytes.
             if (const core::PartSummary* holder = app::partHolding(m_model->report().parts, offset, true))
@@ -228,20 +228,30 @@ void InspectView::showResult(const app::InspectResult& result)
         m_diagnostics->addItem(tr("ERROR %1").arg(result.error));
         m_diagnostics->item(0)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
+    const auto addAt = [this](quint64 offset, const QString& text) {
+        auto* item = new QListWidgetItem(tr("@%1  %2").arg(offset).arg(text), m_diagnostics);
+        item->setData(Qt::UserRole, offset);
+        return item;
+    };
     for (const auto& d : r.diagnostics)
-        m_diagnostics->addItem(
-            tr("@%1  %2 — %3")
-                .arg(d.offset)
-                .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));
+        if (!app::repeatsError(r, d)) // said once, as the error below
+            addAt(d.offset, app::diagnosticInWords(d));
     if (r.error) {
+        const auto repeated = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                                           [&](const core::Diagnostic& d) { return app::repeatsError(r, d); });
         const QString ioDetail = result.capture && result.capture->writeFailure
                                      ? tr(" (%1)").arg(result.capture->errorInWords())
                                      : QString();
-        m_diagnostics->addItem(tr("@%1  ERROR %2 — %3%4")
-                                   .arg(r.error->offset)
-                                   .arg(app::toQString(core::codeName(r.error->code)),
-                                        app::toQString(core::describe(r.error->code)), ioDetail));
-        m_diagnostics->item(m_diagnostics->count() - 1)->setForeground(QColor(0xc0, 0x1c, 0x28));
+        // The error with its value (what is missing) and, where the cause is the framing, that in words too.
+        const QString words =
+            r.error->code == core::Errc::BodyCutShort
+                ? QStringLiteral("%1: %2").arg(app::toQString(core::codeName(r.error->code)),
+                                               app::parseOutcomeInWords(r, result.request.contentLength))
+                : app::diagnosticInWords(repeated != r.diagnostics.end() ? *repeated
+                                                                          : core::Diagnostic{r.error->code,
+                                                                                             r.error->offset});
+        const QString text = tr("ERROR %1%2").arg(words, ioDetail);
+        addAt(r.error->offset, text)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }
     if (m_diagnostics->count() == 0 && result.error.isEmpty() && !result.cancelled) { // an empty list says why
         auto* none = new QListWidgetItem(tr("No diagnostics: the body parsed without a remark"));

@@ -97,6 +97,11 @@ QString describeRequest(const app::InspectResult& result)
                                             .arg(result.report.bytes);
     if (request.wireBytes && *request.wireBytes != result.report.bytes)
         out += QObject::tr(", %1 bytes on the wire").arg(*request.wireBytes);
+    // The head's length against what came: the cause when a whole body reads as cut short (or one runs on).
+    if (request.contentLength && *request.contentLength > result.report.bytes)
+        out += QObject::tr("  ⚠ %1 bytes short of its Content-Length (%2)")
+                   .arg(*request.contentLength - result.report.bytes)
+                   .arg(*request.contentLength);
     out += request.headBytes ? QObject::tr("\nHead:       %1 bytes").arg(*request.headBytes)
                              : QObject::tr("\nHead:       %1").arg(notRecorded);
     if (request.headMs)
