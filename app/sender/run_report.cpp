@@ -46,11 +46,6 @@ QString integrityText(const RunResult& r)
                            : QStringLiteral("not-checked");
 }
 
-bool succeeded(const RunResult& r)
-{
-    return r.error.isEmpty() && !r.cancelled && r.httpStatus >= 200 && r.httpStatus < 300;
-}
-
 QString failureReason(const RunResult& r)
 {
     if (r.cancelled)
@@ -79,7 +74,7 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
         for (const auto& r : runs) {
             if (r.target != s.target || r.method != s.method)
                 continue;
-            if (!succeeded(r)) {
+            if (!r.accepted()) {
                 ++s.failures;
                 s.lastFailure = failureReason(r);
                 continue;

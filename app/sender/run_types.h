@@ -56,12 +56,13 @@ struct RunResult {
     bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
     bool cancelled = false;
     bool bodySent() const { return lastByteSeconds >= 0; }
-    // Only for a run that sent its whole body and was accepted (2xx): a rate of an upload cut short, or of one the
+    // The server took the upload: a 2xx, or a 3xx (a form POST is often answered 303 See Other).
+    bool accepted() const { return error.isEmpty() && !cancelled && httpStatus >= 200 && httpStatus < 400; }
+    // Only for a run that sent its whole body and was accepted: a rate of an upload cut short, or of one the
     // server refused (a 405 may read the body only to discard it), is not the rate of an upload.
     double mbPerSecond() const
     {
-        const bool accepted = httpStatus >= 200 && httpStatus < 300;
-        return bodySent() && totalSeconds > 0 && accepted ? double(bodyBytes) / 1e6 / totalSeconds : 0;
+        return bodySent() && totalSeconds > 0 && accepted() ? double(bodyBytes) / 1e6 / totalSeconds : 0;
     }
     bool integrityOk() const; // every part matched (false when nothing could be checked)
 };

@@ -448,6 +448,12 @@ TEST_CASE("Compare: one URL by two methods is two targets, a refused run has no 
     view.removeTarget(QUrl("http://127.0.0.1:8080/upload"), "PUT");
     CHECK(view.runs().size() == 1);
     CHECK(view.runs().first().method == "POST");
+    // A form POST answered 303 See Other was taken: it has its rate. Runs all by PUT are named so, as in the table.
+    CHECK(run("POST", 303, "HTTP/1.1 303 See Other").mbPerSecond() == 10.0);
+    view.clear();
+    view.addRuns({run("PUT", 200, "HTTP/1.1 200 OK")});
+    CHECK(view.chart()->categories()->categories() == QStringList{"PUT /upload"});
+    CHECK(view.table()->item(0, 0)->text() == "PUT http://127.0.0.1:8080/upload");
 }
 
 // Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.

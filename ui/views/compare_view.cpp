@@ -127,11 +127,12 @@ QStringList distinctLabels(const QStringList& targets)
 }
 
 // What tells the bars apart, short enough not to elide: path and query, after host and port when two targets differ
-// only in their server, and after the method when runs used more than one (a PUT and a POST to one URL).
+// only in their server, and after the method when any run was not a POST (a PUT and a POST to one URL).
 QStringList targetLabels(const QList<app::TargetStats>& stats)
 {
-    const bool methodsDiffer =
-        std::any_of(stats.begin(), stats.end(), [&](const auto& s) { return s.method != stats.first().method; });
+    // As the table's Target says it (app::targetText): a method other than POST is named.
+    const bool nameMethods =
+        std::any_of(stats.begin(), stats.end(), [&](const auto& s) { return s.method != QLatin1String("POST"); });
     QStringList targets, keys;
     for (const auto& s : stats) {
         targets.append(s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString()));
@@ -146,7 +147,7 @@ QStringList targetLabels(const QList<app::TargetStats>& stats)
                          targets[i];
     }
     QStringList labels = distinctLabels(targets);
-    if (methodsDiffer)
+    if (nameMethods)
         for (qsizetype i = 0; i < stats.size(); ++i)
             labels[i] = stats[i].method + QLatin1Char(' ') + labels[i];
     return labels;
