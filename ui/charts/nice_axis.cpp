@@ -6,7 +6,7 @@
 
 namespace upin::ui {
 
-void setNiceRange(QValueAxis* axis, double max)
+void setNiceRange(QValueAxis* axis, double max, const QString& unit)
 {
     if (!(max > 0)) {
         axis->setRange(0, 1);
@@ -33,7 +33,7 @@ void setNiceRange(QValueAxis* axis, double max)
     while (decimals < 6 &&
            std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
         ++decimals;
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals) + unit);
 }
 
 } // namespace upin::ui

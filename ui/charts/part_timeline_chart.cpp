@@ -68,10 +68,12 @@ int PartTimelineChart::rowsThatFit() const
 void PartTimelineChart::refitRows()
 {
     const int fitting = std::min({int(m_row.partSpans.size()), kMaxBars, rowsThatFit()});
-    if (fitting != barCount())
+    if (fitting != barCount()) {
         setCapture(m_row);
-    else
-        placeLabels();
+        return;
+    }
+    makeLabels(fitting); // elided to the width there is now
+    placeLabels();
 }
 
 void PartTimelineChart::placeLabels()
@@ -102,7 +104,9 @@ void PartTimelineChart::makeLabels(int count)
         used = std::max(used, metrics.horizontalAdvance(label->text()));
         m_labels.append(label);
     }
-    chart()->setMargins(QMargins(used + kLabelGap + 4, 2, 8, 2));
+    const QMargins margins(used + kLabelGap + 4, 2, 8, 2);
+    if (chart()->margins() != margins) // a change lays the chart out again, and comes back here once
+        chart()->setMargins(margins);
 }
 
 void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
@@ -137,15 +141,16 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
         bar->attachAxis(m_rows);
     }
     makeLabels(count);
-    setNiceRange(m_time, count > 0 ? double(end) : 0); // no bars: no invented time axis either
-    // The unit in the labels, not an axis title: at 1024x700 every line of chrome is a part row less.
-    m_time->setLabelFormat(m_time->labelFormat() + QStringLiteral(" ms"));
+    // No bars: no invented time axis either. The unit in the labels, not an axis title: at 1024x700 every line of
+    // chrome is a part row less.
+    setNiceRange(m_time, count > 0 ? double(end) : 0, QStringLiteral(" ms"));
     m_time->setVisible(count > 0);
     m_rows->setRange(0, count + 1);
     placeLabels();
     // Why a chart is empty: no parts, or a capture listed from disk (part times are recorded while it arrives).
+    const QString taller = count < kMaxBars ? tr(": a taller chart shows more") : QString();
     const QString note = row.partSpans.size() > count && count > 0
-                             ? tr(" (first %1 of %2 parts)").arg(count).arg(row.partSpans.size())
+                             ? tr(" (first %1 of %2 parts%3)").arg(count).arg(row.partSpans.size()).arg(taller)
                          : count > 0     ? QString()
                          : row.parts > 0 ? tr(": part times are kept for this session's captures only")
                                          : tr(": no parts");
