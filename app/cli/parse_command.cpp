@@ -10,6 +10,7 @@
 #include "inspect/har.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/report_json.h"
+#include "upin/core/header_params.h"
 #include "server/listener_types.h"
 
 #include <algorithm>
@@ -118,11 +119,14 @@ int printHar(const QString& path, bool json)
     if (json) {
         QJsonObject doc = reportToJson(report);
         QJsonArray entries;
-        for (const HarEntry& e : result.harEntries)
+        for (const HarEntry& e : result.harEntries) {
+            const core::HeaderValue type = core::parseHeaderValue(e.contentType.toStdString());
+            const std::string* boundary = type.param("boundary");
             entries.append(QJsonObject{
                 {"method", e.method},
                 {"url", e.url},
                 {"content_type", e.contentType},
+                {"boundary", boundary ? QJsonValue(QString::fromStdString(*boundary)) : QJsonValue(QJsonValue::Null)},
                 {"body_bytes", qint64(e.body.size())},
                 {"multipart", e.multipart},
                 {"body_from_params", e.bodyFromParams},
@@ -131,7 +135,9 @@ int printHar(const QString& path, bool json)
                 {"response_type", e.responseType},
                 {"response_bytes", qint64(e.responseSize)},
                 {"error", e.bodyError ? QJsonValue(errorToJson(*e.bodyError)) : QJsonValue(QJsonValue::Null)}});
+        }
         doc["entries"] = entries; // by index: entries[i] is parts[i], whose children are its parts
+        doc.remove(QStringLiteral("boundary")); // each entry has its own; the file as a whole has none
         printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
         return report.ok ? 0 : 1;
     }

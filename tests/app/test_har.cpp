@@ -47,6 +47,10 @@ TEST_CASE("parse lists every entry of a HAR file, its response, and an upload's 
     CHECK(entries[0].toObject()["status"].toInt() == 200);
     CHECK(entries[1].toObject()["status"].toInt() == 201);
     CHECK(entries[1].toObject()["multipart"].toBool());
+    CHECK(entries[0].toObject()["boundary"].isNull()); // a GET has none
+    CHECK_FALSE(entries[1].toObject()["boundary"].toString().isEmpty());
+    CHECK(entries[1].toObject()["content_type"].toString().contains(entries[1].toObject()["boundary"].toString()));
+    CHECK_FALSE(doc.contains("boundary")); // each entry has its own: no "" for the file as a whole
     const QJsonArray parts = doc["parts"].toArray();
     REQUIRE(parts.size() == 2);
     CHECK(parts[0].toObject()["children"].toArray().isEmpty());
