@@ -1,5 +1,7 @@
 #include "sender/upload_plan.h"
 
+#include "upin/core/header_params.h"
+
 #include <QJsonDocument>
 
 #include "common/byte_size.h"
@@ -264,10 +266,8 @@ QString guessContentType(const QString& fileName)
 
 bool isHttpToken(const QString& text)
 {
-    static const QString tokenChars = QStringLiteral("!#$%&'*+-.^_`|~");
-    return !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) {
-        return c.unicode() <= 127 && (c.isLetterOrNumber() || tokenChars.contains(c));
-    });
+    return !text.isEmpty() &&
+           std::all_of(text.begin(), text.end(), [](QChar c) { return c.unicode() <= 127 && core::isTokenChar(char(c.unicode())); });
 }
 
 QString headerProblem(const QString& name, const QString& value)
