@@ -64,6 +64,12 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     InspectResult result;
     result.path = path;
     result.title = QFileInfo(path).fileName();
+    if (!QFileInfo::exists(path)) { // a capture the size limit or a user removed since it was listed, too
+        result.error = QObject::tr("%1 no longer exists (deleted, or removed to keep the captures folder under its "
+                                   "size limit)")
+                           .arg(path);
+        return result;
+    }
     BodyFileRequest request;
     request.progress = progress;
     request.settings.parser = limits;

@@ -81,6 +81,11 @@ TEST_CASE("Inspect reads nothing to show a capture, and a part file deleted sinc
     const app::ByteReply reply = app::readBytes(request);
     CHECK(reply.bytes.isEmpty());
     CHECK(reply.error.endsWith(" is gone"));
+    // The whole capture deleted since it was listed: the worker says so (the list does not stat on the GUI thread).
+    const QString folder = f.onlyCaptureFolder();
+    REQUIRE(QDir(folder).removeRecursively());
+    const app::InspectResult gone = app::inspectSource(folder, {}, app::inspectLimits());
+    CHECK(gone.error.contains(" no longer exists (deleted, or removed to keep the captures folder under its size"));
 }
 
 TEST_CASE("a whole-request file is sized when it is opened, and the request view's bytes are located without a stat",

@@ -293,11 +293,7 @@ void ListenView::openRow(int index)
                    "keeps files and field values; /capture keeps the raw body too.")
                     .arg(m_model->data(m_model->index(index, CaptureListModel::State), Qt::DisplayRole).toString(),
                          row.endpoint));
-        else if (!QFileInfo::exists(row.folder))
-            QMessageBox::information(
-                this, tr("Capture deleted"),
-                tr("%1 no longer exists: retention (Settings…) or someone deleted it.").arg(row.folder));
-        else
+        else // a folder deleted since is said by the inspect worker: no stat here, on the GUI thread
             emit captureActivated(row.folder);
     }
 }
@@ -315,7 +311,7 @@ void ListenView::showRowMenu(const QPoint& at)
     QAction* curl = menu.addAction(tr("Copy as curl"));
     curl->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
     QAction* reveal = menu.addAction(tr("Reveal folder"));
-    reveal->setEnabled(!row.folder.isEmpty() && QFileInfo::exists(row.folder));
+    reveal->setEnabled(!row.folder.isEmpty());
     QAction* remove = menu.addAction(tr("Remove from list"));
     QAction* del = menu.addAction(tr("Delete capture…"));
     del->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
