@@ -98,6 +98,15 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     REQUIRE(field);
     REQUIRE(keepAlive);
     REQUIRE(origins);
+    // Every caption whole as shown: a wrapped one spanning the form was cut vertically (a fresh walk, issue 23).
+    dialog.show();
+    QApplication::processEvents();
+    for (auto* label : dialog.findChildren<QLabel*>())
+        if (label->isVisible()) {
+            INFO(label->text().toStdString());
+            CHECK(label->height() >= (label->wordWrap() ? label->heightForWidth(label->width()) : label->sizeHint().height()));
+            CHECK(label->width() >= (label->wordWrap() ? 0 : label->sizeHint().width()));
+        }
     auto* hash = dialog.findChild<QComboBox*>("listenHash");
     REQUIRE(hash);
     CHECK(hash->currentText() == "SHA-256");

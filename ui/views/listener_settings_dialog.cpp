@@ -56,9 +56,10 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
                               "the disk. Inspect, Save part and Copy as curl read the parts from body.raw "
                               "(--capture-body-only)."));
     form->addRow(QString(), m_bodyOnly);
-    auto* limitsTitle = new QLabel(tr("<b>Limits for uploads</b> — what a client may send before the listener "
-                                      "rejects the body with an error naming the limit"));
-    limitsTitle->setWordWrap(true);
+    // Section captions on one line: a wrapped label spanning a form row was cut to its first line and a half.
+    auto* limitsTitle = new QLabel(tr("<b>Limits for uploads</b> — past one, the body is refused, naming it"));
+    limitsTitle->setToolTip(tr("What a client may send before the listener rejects the body with an error naming "
+                               "the limit"));
     form->addRow(limitsTitle);
     for (const auto& limit : app::kUserLimits) {
         auto* edit = new QLineEdit(app::limitText(limit, limit.get(current.limits)));
@@ -70,9 +71,8 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         form->addRow(label, edit);
         m_limits.push_back(edit);
     }
-    auto* guardsTitle = new QLabel(tr("<b>Slow and cross-site clients</b> — deadlines that free connection slots, "
-                                      "and the web pages and host names served"));
-    guardsTitle->setWordWrap(true);
+    auto* guardsTitle = new QLabel(tr("<b>Slow and cross-site clients</b> — deadlines, allowed pages and hosts"));
+    guardsTitle->setToolTip(tr("Deadlines that free connection slots, and the web pages and host names served"));
     form->addRow(guardsTitle);
     for (const auto& guard : app::kGuardSettings) {
         auto* edit = new QLineEdit(guard.get(current.guards));
