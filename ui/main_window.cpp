@@ -101,6 +101,8 @@ void MainWindow::showHelpPage(const QString& title, const QString& html)
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setModal(false);
     box->show();
+    box->raise(); // and focused, so that Escape closes it rather than reaching the tab behind
+    box->activateWindow();
 }
 
 void MainWindow::setListenerStatus(const QString& text)
