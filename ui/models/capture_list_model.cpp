@@ -107,6 +107,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                        .arg(r.error->offset);
         if (!r.errorDetail.isEmpty())
             tip += QStringLiteral("\n%1").arg(r.errorDetail);
+        // The columns that may be cut to their width say their whole text first.
+        if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
+            tip = data(index, Qt::DisplayRole).toString() + QLatin1Char('\n') + tip;
         return tip;
     }
     return {};

@@ -103,6 +103,14 @@ ListenView::ListenView(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(CaptureListModel::State, QHeaderView::Stretch);
+    // A forwarded row's endpoint and its upstream's answer can be long: they get a width of their own (dragged
+    // wider at will, the whole text in the tooltip) and leave State, the cause in words, its room.
+    for (const auto& [column, sample] : {std::pair{CaptureListModel::Endpoint, "/part-event (simd)  "},
+                                         std::pair{CaptureListModel::Upstream, "201, server 1.25 s  "}}) {
+        m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
+        m_table->horizontalHeader()->resizeSection(column, fontMetrics().horizontalAdvance(QLatin1String(sample)));
+    }
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
