@@ -107,7 +107,7 @@ TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and chart
     REQUIRE(ceiling->count() == 2);
     CHECK(ceiling->at(0).y() == Approx(result.entries[0].gbps).margin(0.01));
     CHECK(ceiling->at(1).x() == Approx(2.5)); // across the three bars
-    CHECK(ceiling->name().startsWith("memchr ceiling"));
+    CHECK(ceiling->name().startsWith("memchr reference"));
     CHECK(ceiling->pen().style() == Qt::DashLine);
     for (const char* strategy : {"kmp", "chunked", "simd"})
         CHECK(ui::ShootoutView::strategyToolTip(strategy).startsWith(QString::fromLatin1(strategy) + ": "));
