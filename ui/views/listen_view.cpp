@@ -96,7 +96,11 @@ ListenView::ListenView(QWidget* parent)
     m_filtered->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_filter->setPlaceholderText(tr("Filter captures: endpoint, client, state, error…"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_filtered, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_filtered->setFilterFixedString(text);
+        if (text.isEmpty()) // back to every capture: the newest, at the bottom, in sight
+            m_table->scrollToBottom();
+    });
     m_table->setModel(m_filtered);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
