@@ -146,7 +146,10 @@ InspectView::InspectView(QWidget* parent)
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_tabs);
     right->addWidget(m_diagnostics);
-    right->setStretchFactor(0, 3);
+    right->setStretchFactor(0, 4);
+    right->setStretchFactor(1, 1);
+    // A few lines for the diagnostics (a wrapping list asks for more): the previews keep the room.
+    right->setSizes({600, 5 * fontMetrics().height()});
     auto* split = new QSplitter(Qt::Horizontal);
     split->setObjectName(QStringLiteral("inspectSplitter"));
     split->addWidget(m_tree);
