@@ -105,7 +105,10 @@ int PartTreeModel::columnCount(const QModelIndex&) const
 
 QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Body offset", "Size", nullptr, "Sent"};
+    // "Offset", not "Body offset": the header sized the column, wider than its numbers, at the names' expense.
+    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Offset", "Size", nullptr, "Sent"};
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == BodyOffset)
+        return tr("Where the part's body starts, in bytes from the start of the multipart body");
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
         return section != Digest ? tr(names[section]) // the report's hash; named SHA-256 when there is none
                                  : app::toQString(core::hashTitle(
