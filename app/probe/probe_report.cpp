@@ -42,14 +42,21 @@ double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds)
     return n >= 2 && denominator > 1e-12 ? (n * sxy - sx * sy) / denominator : 0;
 }
 
-void addFindings(ProbeReport& report)
+double measureAgainstPlain(ProbeReport& report)
 {
     double plainRate = 0;
     for (const ShapeRow& row : report.shapes)
         if (row.shape == QLatin1String("plain"))
             plainRate = row.mbPerSecond();
-    for (ShapeRow& row : report.shapes) {
+    for (ShapeRow& row : report.shapes)
         row.vsPlain = plainRate > 0 && row.mbPerSecond() > 0 ? plainRate / row.mbPerSecond() : 0;
+    return plainRate;
+}
+
+void addFindings(ProbeReport& report)
+{
+    const double plainRate = measureAgainstPlain(report);
+    for (ShapeRow& row : report.shapes) {
         if (row.vsPlain >= kSlowShapeRatio)
             report.findings.append({QStringLiteral("slow_shape"), row.shape,
                                     QStringLiteral("%1 is %2x slower than plain on this server (%3 MB/s against "
@@ -142,7 +149,8 @@ QJsonObject ProbeReport::toJson() const
                                    {"note", pidNote},
                                    {"samples", samples},
                                    {"peak_growth_bytes", pid > 0 ? QJsonValue(qint64(peakGrowth)) : QJsonValue()},
-                                   {"growth_per_byte", pid > 0 ? QJsonValue(figure(growthPerByte, 3)) : QJsonValue()}}},
+                                   {"growth_per_byte", pid > 0 ? QJsonValue(figure(growthPerByte, 3)) : QJsonValue()},
+                                   {"peak_shape", peakShape}}},
             {"findings", found},
             {"skipped", QJsonArray::fromStringList(skipped)},
             {"cancelled", cancelled},
@@ -240,9 +248,10 @@ QString ProbeReport::text() const
                    .arg(row.p95, 7, 'f', 3)
                    .arg(row.errors, 7)
                    .arg(row.firstError.isEmpty() ? QString() : QStringLiteral("  ") + row.firstError);
-    out += pid > 0 ? QStringLiteral("\nmemory of process %1: peak growth %2 during one upload (%3 per byte sent)\n")
+    out += pid > 0 ? QStringLiteral("\nmemory of process %1: peak growth %2 during one upload (%3, %4 per byte sent)\n")
                          .arg(pid)
                          .arg(formatBytes(peakGrowth))
+                         .arg(peakShape.isEmpty() ? QStringLiteral("-") : peakShape)
                          .arg(growthPerByte, 0, 'f', 2)
                    : QStringLiteral("\nmemory not watched: %1\n").arg(pidNote);
     if (!skipped.isEmpty())

@@ -92,6 +92,7 @@ struct ProbeReport {
     QList<MemorySample> rss;
     quint64 peakGrowth = 0;
     double growthPerByte = 0;
+    QString peakShape; // the upload it grew most during
     QList<ProbeFinding> findings;
     QStringList skipped; // phases or shapes the budgets left out
     bool cancelled = false;
@@ -107,6 +108,8 @@ struct ProbeReport {
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds);
 // The findings the figures show (rejections and wrong bytes are found while running, and kept).
 void addFindings(ProbeReport& report);
+// Sets every shape's vs_plain (its rate against plain's on the same server); returns plain's rate (0: none).
+double measureAgainstPlain(ProbeReport& report);
 // What got worse since an earlier report of the same target: a shape more than 20% slower, a new finding, an
 // exponent that grew by more than 0.2. Empty: no regression.
 QStringList regressions(const ProbeReport& earlier, const ProbeReport& now);
