@@ -62,6 +62,7 @@ private:
     QElapsedTimer m_stepClock;
     std::unique_ptr<RssSampler> m_memory;
     bool m_cancelled = false;
+    double m_wireMBps = 0; // the baseline round before the concurrency round under way
 };
 
 } // namespace upin::app

@@ -65,10 +65,11 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     report.shapes = {row("plain", 64 << 20, 0.1, 1 << 20), row("crlf-dense", 64 << 20, 0.19, 0),
                      row("near-miss", 64 << 20, 0.35, 40 << 20)};
     report.scaling = {{"near-miss", sizes, quadratic, app::fitExponent(sizes, quadratic)}};
-    report.concurrency = {{1, 600, 0.1, 0.1, 0, {}},
-                          {2, 900, 0.1, 0.1, 0, {}},
-                          {4, 500, 0.3, 0.4, 0, {}},
-                          {8, 880, 0.5, 0.6, 1, "reset"}};
+    // Clients, MB/s in all, the baseline's MB/s at that count, p50, p95, errors: each round against the baseline's.
+    report.concurrency = {{1, 600, 1000, 0.1, 0.1, 0, {}},
+                          {2, 900, 1000, 0.1, 0.1, 0, {}},
+                          {4, 500, 1000, 0.3, 0.4, 0, {}},
+                          {8, 880, 1000, 0.5, 0.6, 1, "reset"}};
     app::addFindings(report);
     QStringList found;
     for (const auto& f : report.findings)
@@ -80,6 +81,11 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     CHECK_FALSE(found.contains("buffers_in_memory:plain"));
     CHECK(found.contains("superlinear:near-miss"));
     CHECK(found.count("concurrency_collapse:plain") == 2); // 4 clients fell below 70% of 900, and 8 had an error
+    // Where the baseline fell as much (the client's own threads taking the cores), the server did not collapse.
+    app::ProbeReport crowded;
+    crowded.concurrency = {{1, 600, 1000, 0.1, 0.1, 0, {}}, {2, 330, 560, 0.1, 0.1, 0, {}}};
+    app::addFindings(crowded);
+    CHECK(crowded.findings.isEmpty());
 
     app::ProbeReport earlier = report;
     earlier.findings.removeIf([](const app::ProbeFinding& f) { return f.kind == "superlinear"; });
