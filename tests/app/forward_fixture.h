@@ -11,24 +11,32 @@
 namespace upin::test {
 
 // A Python server of the tests folder that prints its port first, killed when it goes out of scope.
-struct PythonServer {
+// A server of another stack on 127.0.0.1 that prints the port it took as its first line, killed with the test.
+struct ServerProcess {
     QProcess process;
     quint16 port = 0;
-    explicit PythonServer(const QStringList& arguments) // the script, then its arguments
+    ServerProcess(const QString& program, const QStringList& arguments)
     {
-        process.start(QStringLiteral("python3"), arguments);
+        process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // its complaints in the test's log
+        process.start(program, arguments);
         REQUIRE(process.waitForReadyRead(20000)); // Flask takes a while to import
         port = quint16(process.readLine().trimmed().toUInt());
         REQUIRE(port != 0);
     }
-    PythonServer(const PythonServer&) = delete;
-    PythonServer& operator=(const PythonServer&) = delete;
-    ~PythonServer()
+    ServerProcess(const ServerProcess&) = delete;
+    ServerProcess& operator=(const ServerProcess&) = delete;
+    ~ServerProcess()
     {
         process.kill();
         process.waitForFinished(5000);
     }
     QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
+};
+
+struct PythonServer : ServerProcess {
+    explicit PythonServer(const QStringList& arguments) // the script, then its arguments
+        : ServerProcess(QStringLiteral("python3"), arguments)
+    {}
 };
 
 // A Python upstream from upstreams.py.

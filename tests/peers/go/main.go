@@ -1,0 +1,86 @@
+// An upload server written the two ways Go programs take multipart forms, with Go's standard library only, for
+// the probe's tests: a real parser that no one here wrote.
+//
+//	/stream     r.MultipartReader(): each part read as it arrives and counted, nothing kept
+//	/parseform  r.ParseMultipartForm(1 GiB): the whole form held in memory before the handler sees it (what
+//	            the common tutorial does), then counted
+//
+// Both answer {"parts": [{"name", "size"}]} in the order the parts came. Prints its port, serves until killed.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+)
+
+type part struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+}
+
+func answer(w http.ResponseWriter, parts []part) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string][]part{"parts": parts})
+}
+
+func stream(w http.ResponseWriter, r *http.Request) {
+	reader, err := r.MultipartReader()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	parts := []part{}
+	for {
+		p, err := reader.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		n, err := io.Copy(io.Discard, p)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		parts = append(parts, part{p.FormName(), n})
+	}
+	answer(w, parts)
+}
+
+func parseForm(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseMultipartForm(1 << 30); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	// The form's maps lose the parts' order: fields first, then files, as the probe's plans send them.
+	parts := []part{}
+	for name, values := range r.MultipartForm.Value {
+		for _, v := range values {
+			parts = append(parts, part{name, int64(len(v))})
+		}
+	}
+	for name, files := range r.MultipartForm.File {
+		for _, f := range files {
+			parts = append(parts, part{name, f.Size})
+		}
+	}
+	answer(w, parts)
+}
+
+func main() {
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(listener.Addr().(*net.TCPAddr).Port)
+	http.HandleFunc("/stream", stream)
+	http.HandleFunc("/parseform", parseForm)
+	http.Serve(listener, nil)
+}
