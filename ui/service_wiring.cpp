@@ -345,8 +345,11 @@ void ServiceWiring::connectSender()
     });
     connect(m_sender, &app::Sender::finished, this, [this] { m_followed = {}; });
     connect(view, &SendView::cancelRequested, m_sender, [sender = m_sender] { sender->cancel(); });
-    connect(m_sender, &app::Sender::progress, view, &SendView::onProgress);
-    connect(m_sender, &app::Sender::runFinished, view, [this](const app::RunResult& result) {
+    connect(m_sender, &app::Sender::progress, view, [this, view](int target, int run, quint64 sent, quint64 total) {
+        view->onProgress(target, m_runsBefore + run, sent, total);
+    });
+    connect(m_sender, &app::Sender::runFinished, view, [this](app::RunResult result) {
+        result.run += m_runsBefore;
         const QList<app::ThroughputSample> followed = m_followed.samples; // what the listener said while it ran
         m_followed.captureId = 0;                                         // the next run is a capture of its own
         m_followed.samples.clear();
@@ -368,8 +371,13 @@ void ServiceWiring::connectSender()
             if (QString::number(captures->row(row).id) == id)
                 m_window.sendView()->setReceivedSamples(captures->row(row).samples);
     });
-    connect(m_sender, &app::Sender::finished, view, &SendView::onFinished);
-    connect(m_sender, &app::Sender::finished, m_window.compareView(), &CompareView::addRuns);
+    connect(m_sender, &app::Sender::finished, view, [this, view](QList<app::RunResult> results) {
+        for (app::RunResult& r : results)
+            r.run += m_runsBefore;
+        m_runsBefore += int(results.size());
+        view->onFinished(results);
+        m_window.compareView()->addRuns(results);
+    });
 }
 
 void ServiceWiring::savePlan(const QString& path)

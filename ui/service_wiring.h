@@ -70,6 +70,9 @@ private:
         quint64 captureId = 0; // 0: the run's capture has not started yet
         QList<app::ThroughputSample> samples;
     } m_followed;
+    // Runs sent this session before the send under way: the window numbers runs through the session (its table,
+    // Compare and their exports alike), where the sender numbers each send's from 0.
+    int m_runsBefore = 0;
     app::Listener* m_listener;
     app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
     QThread m_senderThread, m_inspectThread, m_benchThread, m_readerThread;

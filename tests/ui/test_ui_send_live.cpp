@@ -5,7 +5,8 @@
 #include "main_window.h"
 #include "service_wiring.h"
 #include "ui/wired_listener.h"
-#include "views/run_list.h"
+#include "sender/run_report.h"
+#include "views/compare_view.h"
 #include "views/send_view.h"
 
 #include <catch2/catch.hpp>
@@ -114,21 +115,31 @@ TEST_CASE("a cancelled send keeps the received line it drew while it went", "[ui
     CHECK(send->chart()->receivedSeries()->count() >= 4); // the received line stays with the cancelled run
 }
 
-// A fresh walk found every row "Run 1" (each send numbered from 1) and "7 ms" under a "Seconds" header.
-TEST_CASE("the Send tab's runs are numbered through the session, under a Time header", "[ui][send]")
+// A fresh walk found every row "Run 1" (each send numbered from 1) and "7 ms" under a "Seconds" header; then the
+// table said 1..4 while Compare and the exports said 1, 2, 1, 2.
+TEST_CASE("the session's runs are numbered through it, in the Send table and in Compare alike, under a Time header",
+          "[ui][send]")
 {
-    ui::RunList list;
-    app::RunResult r;
-    r.target = QUrl("http://127.0.0.1:8080/file-part");
-    r.httpStatus = 200;
-    r.totalSeconds = 0.007;
-    for (int send = 0; send < 2; ++send) {
-        list.sendBegins();
-        list.addRun(r); // run 0 of each send
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    const quint16 port = test::startOnFreePort(wiring);
+    ui::SendView* send = window.sendView();
+    app::PlanPart note;
+    note.name = QStringLiteral("note");
+    note.value = QStringLiteral("hello");
+    send->partsModel()->setParts({note});
+    send->findChild<QComboBox*>("sendTarget")->setCurrentText(QStringLiteral("http://127.0.0.1:%1/discard").arg(port));
+    auto* sendButton = send->findChild<QPushButton*>("sendButton");
+    for (int round = 1; round <= 2; ++round) {
+        sendButton->click();
+        QTRY_VERIFY_WITH_TIMEOUT(send->results()->rowCount() == round && sendButton->isEnabled(), 20000);
     }
-    REQUIRE(list.table()->rowCount() == 2);
-    CHECK(list.table()->item(0, 0)->text() == "1");
-    CHECK(list.table()->item(1, 0)->text() == "2");
-    CHECK(list.table()->horizontalHeaderItem(3)->text() == "Time");
-    CHECK(list.table()->item(1, 3)->text() == "7 ms");
+    QTRY_COMPARE_WITH_TIMEOUT(window.compareView()->runs().size(), 2, 5000);
+    CHECK(send->results()->item(0, 0)->text() == "1");
+    CHECK(send->results()->item(1, 0)->text() == "2");
+    CHECK(window.compareView()->runs()[1].run == 1); // the CSV and JSON exports' "run" is 2 as well
+    CHECK(app::runsToCsv(window.compareView()->runs()).split('\n')[2].split(',')[1] == "2");
+    CHECK(send->results()->horizontalHeaderItem(3)->text() == "Time");
 }

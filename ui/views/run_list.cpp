@@ -42,15 +42,14 @@ void RunList::sendBegins()
     m_answer->clear();
 }
 
-void RunList::runProgress(const QString& target, quint64 sent, quint64 total, double seconds)
+void RunList::runProgress(int run, const QString& target, quint64 sent, quint64 total, double seconds)
 {
     if (!m_running) {
         m_table->insertRow(m_table->rowCount());
         m_running = true;
     }
     const int row = m_table->rowCount() - 1;
-    // Runs are numbered through the session (the table keeps every send's): a second send's first run is not "1".
-    const QStringList cells{QString::number(row + 1),
+    const QStringList cells{QString::number(run + 1), // through the session: the window numbers them so
                             target,
                             total > 0 ? tr("sending… %1 %").arg(sent * 100 / total) : tr("sending…"),
                             app::formatSeconds(seconds),
@@ -98,7 +97,7 @@ void RunList::addRun(const app::RunResult& r)
                                ? QString::number(r.httpStatus)
                                : QString::fromUtf8(r.statusLine.mid(r.statusLine.indexOf(' ') + 1));
     const QString shownStatus = r.answeredEarly ? tr("%1 (early)").arg(status) : status;
-    const QStringList cells{QString::number(row + 1),
+    const QStringList cells{QString::number(r.run + 1),
                             r.method == QLatin1String("POST") ? r.target.toString()
                                                               : r.method + QLatin1Char(' ') + r.target.toString(),
                             r.insecure ? QStringLiteral("⚠ ") + shownStatus : shownStatus,

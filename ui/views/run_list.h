@@ -23,7 +23,7 @@ public:
 
     void sendBegins(); // a new send: the runs stay, the selection and its answer go
     // A run's row from its first byte: "sending… 40 %", the seconds and MB/s so far; addRun fills it at its end.
-    void runProgress(const QString& target, quint64 sent, quint64 total, double seconds);
+    void runProgress(int run, const QString& target, quint64 sent, quint64 total, double seconds);
     // A finished run's row; the send's first run, and any failure, is selected (its answer is what users look for).
     void addRun(const app::RunResult& run);
     void dropUnfinished(); // a send that ended without finishing its run (cancelled before an answer)

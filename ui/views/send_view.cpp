@@ -389,7 +389,7 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
     m_progress->setMaximum(1000);
     m_progress->setValue(int(sent * 1000 / total));
     double seconds = double(m_runClock.nsecsElapsed()) / 1e9;
-    m_runList->runProgress(m_sendingTo, sent, total, seconds);
+    m_runList->runProgress(run, m_sendingTo, sent, total, seconds);
     double rate = seconds > 0 ? double(sent) / 1e6 / seconds : 0;
     double left = rate > 0 ? double(total - sent) / 1e6 / rate : 0;
     m_rate->setText(tr("run %1: %2 MB/s, %3 s left").arg(run + 1).arg(rate, 0, 'f', 0).arg(left, 0, 'f', 1));
