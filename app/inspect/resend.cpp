@@ -25,16 +25,16 @@ QString baseFor(const InspectResult& source, const QString& to, const QString& f
     return !to.isEmpty() ? to : capturedHost.isEmpty() ? fallback : QStringLiteral("http://") + capturedHost;
 }
 
-// A part's Content-Transfer-Encoding, sent with it again (its bytes are still encoded); nullopt, with why, for one
-// that is not a token: it would go into a header and a curl -F piece.
-std::optional<QString> transferEncodingToSend(const core::PartSummary& part, const QString& label, QString* why)
+// Why a captured part's headers cannot go into a command that sends it again (a client chose them): its
+// Content-Transfer-Encoding (sent with it, its bytes still encoded) must be a token, its Content-Type free of what
+// curl's -F reads as its own options. Empty when they can.
+QString whyHeadersCannotBeSent(const core::PartSummary& part, const QString& label)
 {
     const QString encoding = part.transferEncoding ? QString::fromStdString(*part.transferEncoding) : QString();
-    if (!encoding.isEmpty() && !isHttpToken(encoding)) {
-        *why = QObject::tr("%1's Content-Transfer-Encoding '%2' is not a token a command can carry").arg(label, encoding);
-        return std::nullopt;
-    }
-    return encoding;
+    if (!encoding.isEmpty() && !isHttpToken(encoding))
+        return QObject::tr("%1's Content-Transfer-Encoding '%2' is not a token a command can carry").arg(label, encoding);
+    const QString problem = contentTypeProblem(QString::fromStdString(part.contentType.value_or("")));
+    return problem.isEmpty() ? QString() : QObject::tr("%1: %2").arg(label, problem);
 }
 } // namespace
 
@@ -56,10 +56,11 @@ std::optional<UploadPlan> resendPlan(const InspectResult& source, const QString&
         p.name = name;
         p.contentType = part.contentType ? QString::fromStdString(*part.contentType) : QString();
         p.filename = part.filename ? QString::fromStdString(*part.filename) : QString();
-        const auto encoding = transferEncodingToSend(part, label, why);
-        if (!encoding)
+        if (const QString problem = whyHeadersCannotBeSent(part, label); !problem.isEmpty()) {
+            *why = problem;
             return std::nullopt;
-        p.transferEncoding = *encoding;
+        }
+        p.transferEncoding = QString::fromStdString(part.transferEncoding.value_or(""));
         const QString saved = QDir(source.partsFolder).filePath(kept.savedAs);
         const auto fieldValue = kept.valueBytes(part.contentType);
         if (!part.complete) {
@@ -181,10 +182,11 @@ std::optional<UploadPlan> resendPlanFromParts(const InspectResult& source, const
         PlanPart p;
         p.name = toQString(part.name.value_or(""));
         p.contentType = toQString(part.contentType.value_or(""));
-        const auto encoding = transferEncodingToSend(part, label, why);
-        if (!encoding)
+        if (const QString problem = whyHeadersCannotBeSent(part, label); !problem.isEmpty()) {
+            *why = problem;
             return std::nullopt;
-        p.transferEncoding = *encoding;
+        }
+        p.transferEncoding = QString::fromStdString(part.transferEncoding.value_or(""));
         if (!part.filename && part.size <= kInlineCurlValue) {
             const QByteArray bytes = readPartBytes(where, 0, qint64(part.size));
             const QString text = QString::fromUtf8(bytes);

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QMimeDatabase>
+#include <QRegularExpression>
 
 namespace upin::app {
 
@@ -139,6 +140,8 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
             return fail(QStringLiteral("unknown fill '%1'").arg(o["fill"].toString()));
         p.fill = *fill;
         p.contentType = o["content_type"].toString();
+        if (const QString problem = contentTypeProblem(p.contentType); !problem.isEmpty())
+            return fail(problem);
         p.filename = o["filename"].toString();
         p.transferEncoding = o["transfer_encoding"].toString();
         if (!p.transferEncoding.isEmpty() && !isHttpToken(p.transferEncoding))
@@ -268,6 +271,19 @@ bool isHttpToken(const QString& text)
 {
     return !text.isEmpty() &&
            std::all_of(text.begin(), text.end(), [](QChar c) { return c.unicode() <= 127 && core::isTokenChar(char(c.unicode())); });
+}
+
+QString contentTypeProblem(const QString& type)
+{
+    if (type.contains(QLatin1Char('\r')) || type.contains(QLatin1Char('\n')) || type.contains(QChar(0)))
+        return QStringLiteral("content type '%1' has a line break or NUL").arg(type.simplified());
+    // Whatever quotes surround it: curl splits -F pieces at ';' without reading quotes.
+    static const QRegularExpression curlOption(QStringLiteral(";\\s*(type|filename|headers|encoder)\\s*="),
+                                               QRegularExpression::CaseInsensitiveOption);
+    if (type.contains(curlOption))
+        return QStringLiteral("content type '%1' holds a parameter curl's -F would take as its own option")
+            .arg(type);
+    return {};
 }
 
 QString headerProblem(const QString& name, const QString& value)

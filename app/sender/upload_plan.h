@@ -49,6 +49,10 @@ struct PlanHeader {
 QString headerProblem(const QString& name, const QString& value);
 // An RFC 9110 token (a header name, a Content-Transfer-Encoding): nothing that could end a header or a curl -F piece.
 bool isHttpToken(const QString& text);
+// Why a part's Content-Type cannot be sent as given, or put after curl's -F ;type=: a line break would split the
+// part's head, and a parameter curl reads as its own -F option (type=, filename=, headers=, encoder=) would make a
+// copied command read a local file (headers=@~/.ssh/id_rsa) or add headers. Empty when it can.
+QString contentTypeProblem(const QString& contentType);
 // -H 'Name: value', as curl takes it; nullopt with error when it has no colon or headerProblem() refuses it.
 std::optional<PlanHeader> parseHeaderSpec(const QString& spec, QString* error);
 // The methods an upload form is sent with.

@@ -406,6 +406,20 @@ TEST_CASE("curl of a body or a capture with encoded parts sends them with their 
                           dir.filePath("parts2"), "--content-type", "multipart/form-data; boundary=b"});
     CHECK(refused.exitCode != 0);
     CHECK(refused.err.contains("is not a token a command can carry"));
+    // A Content-Type that holds curl's own -F options would make the copied command read a local file of the user's
+    // into the request (a fresh walk sent one this way): refused too, whatever quotes surround it.
+    for (const QByteArray& type : {QByteArray("text/plain;headers=@/etc/hostname"),
+                                  QByteArray("text/plain; x=\"a;headers=@/etc/hostname\""),
+                                  QByteArray("text/plain; FileName=evil.sh")}) {
+        QByteArray typed = body;
+        typed.replace("Content-Transfer-Encoding: base64", "Content-Type: " + type);
+        Run typedRun = runCli({"curl", writeFile(dir, "typed.bin", typed), "--to", f.url("/file-part"), "--parts-dir",
+                               dir.filePath("parts3"), "--content-type", "multipart/form-data; boundary=b"});
+        INFO(type.toStdString());
+        CHECK(typedRun.exitCode != 0);
+        CHECK(typedRun.err.contains("holds a parameter curl's -F would take as its own option"));
+        CHECK_FALSE(typedRun.out.contains("headers=@"));
+    }
 }
 
 // The window's Copy as curl and `curl SOURCE` aim where the source points: a whole request at its own path (not

@@ -248,6 +248,16 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     CHECK(app::parseFormSpec(R"(f=@/etc/os-release;headers="Content-Transfer-Encoding: base64")", &error)
               ->transferEncoding == "base64");
     CHECK_FALSE(app::parseFormSpec(R"(f=@/etc/os-release;headers="X-Other: 1")", &error).has_value());
+    // A plan file's content type cannot split the part's head or smuggle curl options into Copy as curl.
+    for (const char* type : {"text/plain\r\nX-Injected: 1", "text/plain;headers=@/etc/passwd"}) {
+        QJsonObject json = plan.toJson();
+        QJsonArray parts = json["parts"].toArray();
+        QJsonObject first = parts[0].toObject();
+        first["content_type"] = type;
+        parts[0] = first;
+        json["parts"] = parts;
+        CHECK_FALSE(UploadPlan::fromJson(json).has_value());
+    }
     // As curl reads -F fields (review of issue 14: the type went into the value)
     const auto typed = app::parseFormSpec(R"(j={"a":1};type=application/json)", &error);
     CHECK(typed->value == R"({"a":1})");
