@@ -56,8 +56,12 @@ struct RunResult {
     bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
     bool cancelled = false;
     bool bodySent() const { return lastByteSeconds >= 0; }
-    // The server took the upload: a 2xx, or a 3xx (a form POST is often answered 303 See Other).
-    bool accepted() const { return error.isEmpty() && !cancelled && httpStatus >= 200 && httpStatus < 400; }
+    // The server took the upload: a 2xx, or 303 See Other (the usual answer to a form POST it took). Not other 3xx:
+    // a 302 to a login page is how an expired session answers.
+    bool accepted() const
+    {
+        return error.isEmpty() && !cancelled && ((httpStatus >= 200 && httpStatus < 300) || httpStatus == 303);
+    }
     // Only for a run that sent its whole body and was accepted: a rate of an upload cut short, or of one the
     // server refused (a 405 may read the body only to discard it), is not the rate of an upload.
     double mbPerSecond() const

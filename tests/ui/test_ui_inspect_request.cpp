@@ -450,6 +450,7 @@ TEST_CASE("Compare: one URL by two methods is two targets, a refused run has no 
     CHECK(view.runs().first().method == "POST");
     // A form POST answered 303 See Other was taken: it has its rate. Runs all by PUT are named so, as in the table.
     CHECK(run("POST", 303, "HTTP/1.1 303 See Other").mbPerSecond() == 10.0);
+    CHECK(run("POST", 302, "HTTP/1.1 302 Found").mbPerSecond() == 0); // an expired session sent to its login page
     view.clear();
     view.addRuns({run("PUT", 200, "HTTP/1.1 200 OK")});
     CHECK(view.chart()->categories()->categories() == QStringList{"PUT /upload"});
