@@ -121,7 +121,7 @@ int printHar(const QString& path, bool json)
         QJsonArray entries;
         for (const HarEntry& e : result.harEntries) {
             const core::HeaderValue type = core::parseHeaderValue(e.contentType.toStdString());
-            const std::string* boundary = type.param("boundary");
+            const std::string* boundary = e.multipart ? type.param("boundary") : nullptr; // only a form's counts
             entries.append(QJsonObject{
                 {"method", e.method},
                 {"url", e.url},

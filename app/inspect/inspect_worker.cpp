@@ -64,10 +64,8 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     InspectResult result;
     result.path = path;
     result.title = QFileInfo(path).fileName();
-    if (!QFileInfo::exists(path)) { // a capture the size limit or a user removed since it was listed, too
-        result.error = QObject::tr("%1 no longer exists (deleted, or removed to keep the captures folder under its "
-                                   "size limit)")
-                           .arg(path);
+    if (!QFileInfo::exists(path)) { // a mistyped path, or a capture deleted since it was listed
+        result.error = QObject::tr("%1 does not exist").arg(path);
         return result;
     }
     BodyFileRequest request;

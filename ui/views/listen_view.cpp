@@ -332,8 +332,8 @@ void ListenView::showRowMenu(const QPoint& at)
         openRow(source);
     else if (chosen == curl)
         emit curlRequested(row.folder);
-    else if (chosen == reveal)
-        QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder));
+    else if (chosen == reveal && !QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder))) // deleted since?
+        QMessageBox::information(this, tr("Reveal folder"), tr("%1 could not be opened.").arg(row.folder));
     else if (chosen == remove)
         m_model->removeFinished(source);
     else if (chosen == del &&
