@@ -25,12 +25,28 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTextDocument>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace upin::ui {
+
+namespace {
+// Cuts a cell's text at its start, not its end: what tells endpoints apart is at the end of a forwarded one's.
+class ElideLeftDelegate final : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideLeft;
+    }
+};
+} // namespace
 
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
@@ -114,7 +130,8 @@ ListenView::ListenView(QWidget* parent)
         m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
         m_table->horizontalHeader()->resizeSection(column, fontMetrics().horizontalAdvance(QLatin1String(sample)));
     }
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    // The endpoint keeps its end (the path and matcher: "…/file-part (simd)"), the rest theirs (State its cause).
+    m_table->setItemDelegateForColumn(CaptureListModel::Endpoint, new ElideLeftDelegate(m_table));
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
