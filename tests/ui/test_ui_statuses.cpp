@@ -159,6 +159,11 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     REQUIRE(table);
     const int lastShown = table->rowAt(table->viewport()->height() - 1);
     CHECK((lastShown == -1 ? table->model()->rowCount() : lastShown + 1) >= 10);
+    // The newest capture in sight as rows arrive (a fresh walk found it under the bottom edge).
+    QApplication::processEvents();
+    const QRect newest = table->visualRect(table->model()->index(table->model()->rowCount() - 1, 0));
+    CHECK(newest.bottom() <= table->viewport()->height());
+    CHECK(newest.top() >= 0);
     auto* header = table->horizontalHeader();
     const int state = ui::CaptureListModel::State;
     CHECK(header->sectionViewportPosition(state) + header->sectionSize(state) <= table->viewport()->width());

@@ -22,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QTimer>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -118,6 +119,15 @@ ListenView::ListenView(QWidget* parent)
             m_table->scrollToBottom();
     });
     m_table->setModel(m_filtered);
+    // The newest capture stays in sight as rows arrive, unless the user scrolled up to read older ones.
+    connect(m_filtered, &QAbstractItemModel::rowsAboutToBeInserted, this, [this] {
+        const QScrollBar* bar = m_table->verticalScrollBar();
+        m_followNewest = bar->value() == bar->maximum();
+    });
+    connect(m_filtered, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (m_followNewest)
+            QTimer::singleShot(0, m_table, &QTableView::scrollToBottom); // after the view has laid the row out
+    });
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);

@@ -85,6 +85,7 @@ private:
     QPlainTextEdit* m_examples;
     PartTimelineChart* m_timeline;
     bool m_listening = false;
+    bool m_followNewest = true; // the list was at its bottom when rows came: it stays there
     QString m_statusText; // where it listens, as setListening and setTls said
     QString m_tlsDetail;  // the certificate's path and fingerprint, in the status's tooltip
     QString m_captureRoot;
