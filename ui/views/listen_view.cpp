@@ -299,6 +299,8 @@ int ListenView::sourceRow(const QModelIndex& tableIndex) const
 void ListenView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    if (m_followNewest) // rows listed from disk while the tab was hidden: the newest in sight when it shows
+        QTimer::singleShot(0, m_table, &QTableView::scrollToBottom);
     // Three lines of examples, whatever the splitter was scaled to, unless the user dragged them shut.
     auto* panes = findChild<QSplitter*>(QStringLiteral("listenPanes"));
     QList<int> sizes = panes->sizes();
