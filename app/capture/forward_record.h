@@ -34,7 +34,7 @@ struct ForwardRecord {
     QString upstream;      // the URL the request went on to
     QByteArray headAsSent; // the rewritten head
     bool reusedConnection = false;
-    int status = 0; // the upstream's final answer; 0: none
+    int status = 0;        // the upstream's final answer; 0: none
     QByteArray statusLine; // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)
     QList<QPair<QByteArray, QByteArray>> headers;
     quint64 answerBytes = 0;

@@ -63,9 +63,10 @@ QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected)
 
 QString diagnosticInWords(const core::Diagnostic& d)
 {
-    const QString value = d.code == core::Errc::BodyCutShort && d.value > 0     ? QObject::tr(" (%1 bytes missing)").arg(d.value)
-                          : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QObject::tr(" (%1 bytes)").arg(d.value)
-                                                                                : QString();
+    const QString value =
+        d.code == core::Errc::BodyCutShort && d.value > 0     ? QObject::tr(" (%1 bytes missing)").arg(d.value)
+        : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QObject::tr(" (%1 bytes)").arg(d.value)
+                                                              : QString();
     return QStringLiteral("%1: %2%3").arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)), value);
 }
 

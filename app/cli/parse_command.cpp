@@ -10,8 +10,8 @@
 #include "inspect/har.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/report_json.h"
-#include "upin/core/header_params.h"
 #include "server/listener_types.h"
+#include "upin/core/header_params.h"
 
 #include <algorithm>
 
@@ -136,7 +136,7 @@ int printHar(const QString& path, bool json)
                 {"response_bytes", qint64(e.responseSize)},
                 {"error", e.bodyError ? QJsonValue(errorToJson(*e.bodyError)) : QJsonValue(QJsonValue::Null)}});
         }
-        doc["entries"] = entries; // by index: entries[i] is parts[i], whose children are its parts
+        doc["entries"] = entries;               // by index: entries[i] is parts[i], whose children are its parts
         doc.remove(QStringLiteral("boundary")); // each entry has its own; the file as a whole has none
         printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
         return report.ok ? 0 : 1;

@@ -32,7 +32,8 @@ QString whyHeadersCannotBeSent(const core::PartSummary& part, const QString& lab
 {
     const QString encoding = part.transferEncoding ? QString::fromStdString(*part.transferEncoding) : QString();
     if (!encoding.isEmpty() && !isHttpToken(encoding))
-        return QObject::tr("%1's Content-Transfer-Encoding '%2' is not a token a command can carry").arg(label, encoding);
+        return QObject::tr("%1's Content-Transfer-Encoding '%2' is not a token a command can carry")
+            .arg(label, encoding);
     const QString problem = contentTypeProblem(QString::fromStdString(part.contentType.value_or("")));
     return problem.isEmpty() ? QString() : QObject::tr("%1: %2").arg(label, problem);
 }

@@ -64,7 +64,7 @@ struct ScalingRow {
 
 struct ConcurrencyRow {
     int clients = 0;
-    double mbPerSecond = 0; // all clients' bytes over the wall time of the round
+    double mbPerSecond = 0;  // all clients' bytes over the wall time of the round
     double baselineMBps = 0; // the same round to the baseline: what the client and the machine allow at this count
     // The target's share of what the wire allowed at this count (1 without a baseline figure).
     double ofBaseline() const { return baselineMBps > 0 ? mbPerSecond / baselineMBps : 1; }

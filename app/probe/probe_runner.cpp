@@ -6,10 +6,10 @@
 #include "sender/sender.h"
 
 #include <QHostAddress>
-#include <QTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimer>
 
 #include <algorithm>
 

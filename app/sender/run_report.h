@@ -9,7 +9,7 @@ namespace upin::app {
 
 struct TargetStats {
     QUrl target;
-    QString method; // "POST": one URL sent by two methods is two targets
+    QString method;      // "POST": one URL sent by two methods is two targets
     int count = 0;       // completed runs (HTTP status received)
     int failures = 0;    // transport errors, cancellations, non-2xx answers
     QString lastFailure; // why the last failed run failed: "404 Not Found", "Connection refused", "cancelled"

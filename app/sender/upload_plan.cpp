@@ -200,9 +200,10 @@ QString UploadPlan::toCurl() const
     for (const auto& p : parts) {
         QString spec;
         // A part sent again as captured keeps its Content-Transfer-Encoding (a token: nothing -F would split on).
-        const QString encoding = p.transferEncoding.isEmpty()
-                                     ? QString()
-                                     : QStringLiteral(";headers=\"Content-Transfer-Encoding: %1\"").arg(p.transferEncoding);
+        const QString encoding =
+            p.transferEncoding.isEmpty()
+                ? QString()
+                : QStringLiteral(";headers=\"Content-Transfer-Encoding: %1\"").arg(p.transferEncoding);
         if (p.kind == PlanPart::Kind::Field && p.contentType.isEmpty() && encoding.isEmpty()) {
             // --form-string takes the value literally: no @file or <file expansion, no ;type= parsing
             args << QStringLiteral("--form-string") << shellQuote(p.name + QLatin1Char('=') + p.value);
@@ -210,7 +211,8 @@ QString UploadPlan::toCurl() const
         }
         if (p.kind == PlanPart::Kind::Field) { // a quoted value, so that ;type= and ;headers= can follow it
             const QString type = p.contentType.isEmpty() ? QString() : QStringLiteral(";type=") + p.contentType;
-            args << QStringLiteral("-F") << shellQuote(p.name + QLatin1Char('=') + curlQuoted(p.value) + type + encoding);
+            args << QStringLiteral("-F")
+                 << shellQuote(p.name + QLatin1Char('=') + curlQuoted(p.value) + type + encoding);
             continue;
         }
         if (p.kind == PlanPart::Kind::Synthetic) {
@@ -269,8 +271,9 @@ QString guessContentType(const QString& fileName)
 
 bool isHttpToken(const QString& text)
 {
-    return !text.isEmpty() &&
-           std::all_of(text.begin(), text.end(), [](QChar c) { return c.unicode() <= 127 && core::isTokenChar(char(c.unicode())); });
+    return !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) {
+        return c.unicode() <= 127 && core::isTokenChar(char(c.unicode()));
+    });
 }
 
 QString contentTypeProblem(const QString& type)
@@ -281,8 +284,7 @@ QString contentTypeProblem(const QString& type)
     static const QRegularExpression curlOption(QStringLiteral(";\\s*(type|filename|headers|encoder)\\s*="),
                                                QRegularExpression::CaseInsensitiveOption);
     if (type.contains(curlOption))
-        return QStringLiteral("content type '%1' holds a parameter curl's -F would take as its own option")
-            .arg(type);
+        return QStringLiteral("content type '%1' holds a parameter curl's -F would take as its own option").arg(type);
     return {};
 }
 

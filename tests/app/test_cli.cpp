@@ -408,9 +408,9 @@ TEST_CASE("curl of a body or a capture with encoded parts sends them with their 
     CHECK(refused.err.contains("is not a token a command can carry"));
     // A Content-Type that holds curl's own -F options would make the copied command read a local file of the user's
     // into the request (a fresh walk sent one this way): refused too, whatever quotes surround it.
-    for (const QByteArray& type : {QByteArray("text/plain;headers=@/etc/hostname"),
-                                  QByteArray("text/plain; x=\"a;headers=@/etc/hostname\""),
-                                  QByteArray("text/plain; FileName=evil.sh")}) {
+    for (const QByteArray& type :
+         {QByteArray("text/plain;headers=@/etc/hostname"), QByteArray("text/plain; x=\"a;headers=@/etc/hostname\""),
+          QByteArray("text/plain; FileName=evil.sh")}) {
         QByteArray typed = body;
         typed.replace("Content-Transfer-Encoding: base64", "Content-Type: " + type);
         Run typedRun = runCli({"curl", writeFile(dir, "typed.bin", typed), "--to", f.url("/file-part"), "--parts-dir",

@@ -71,8 +71,8 @@ struct GoPeer {
 
 // Shapes every real parser should take at about plain's rate; the memory is watched through /proc.
 // At 32 MiB, so that the scaling fit has four sizes and memory growth is told from a runtime's own.
-const QStringList kEverydayShapes{"--shapes", "plain,crlf-dense,dash-dense,chunked", "--size", "32M",
-                                  "--concurrency", "1,2"};
+const QStringList kEverydayShapes{"--shapes", "plain,crlf-dense,dash-dense,chunked", "--size", "32M", "--concurrency",
+                                  "1,2"};
 
 void checkNothingWrong(const QJsonObject& report)
 {
@@ -102,15 +102,15 @@ TEST_CASE("Go's mime/multipart streaming: nothing found on everyday shapes, the 
                                           "--size", "8M", "--concurrency", "0", "--no-scaling"});
     CHECK(shapeRow(fields, "many-fields")["vs_plain"].toDouble() >= 3);
     CHECK(findings(fields, "slow_shape") == QStringList{"many-fields"});
-    CHECK(findings(fields, "wrong_bytes").isEmpty()); // the 10,000 sizes it reported, in order, are right
+    CHECK(findings(fields, "wrong_bytes").isEmpty());       // the 10,000 sizes it reported, in order, are right
     CHECK(findings(fields, "buffers_in_memory").isEmpty()); // 1,000 files of 64 KiB, streamed
 }
 
 TEST_CASE("Go's ParseMultipartForm holds the upload in memory, and the probe says so", "[probe][peers][memory]")
 {
     GoPeer go;
-    const QJsonObject report = probeJson({go.server->url() + "/parseform", "--shapes", "plain", "--size", "32M",
-                                          "--concurrency", "0", "--no-scaling"});
+    const QJsonObject report = probeJson(
+        {go.server->url() + "/parseform", "--shapes", "plain", "--size", "32M", "--concurrency", "0", "--no-scaling"});
     CHECK(report["memory"].toObject()["pid"].toInteger() == go.server->process.processId());
     CHECK(findings(report, "buffers_in_memory") == QStringList{"plain"});
     CHECK(report["memory"].toObject()["peak_growth_bytes"].toDouble() >= 16.0 * (1 << 20));

@@ -39,10 +39,10 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QClipboard>
-#include <QGraphicsTextItem>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,9 +3,9 @@
 
 #include "charts/throughput_chart.h"
 #include "main_window.h"
+#include "sender/run_report.h"
 #include "service_wiring.h"
 #include "ui/wired_listener.h"
-#include "sender/run_report.h"
 #include "views/compare_view.h"
 #include "views/send_view.h"
 

@@ -67,9 +67,10 @@ TEST_CASE("a failed TLS handshake keeps the listening address first and says wha
     CHECK(status->fullText() == "Listening on http://127.0.0.1:8080 and https://localhost:8443 — captures in "
                                 "/home/u/.local/share/UploadInspector/captures");
     CHECK(trouble->isVisible());
-    CHECK(trouble->text() == "1 TLS handshake(s) failed, the last from 127.0.0.1:52492: the client does not trust "
-                             "this certificate: give it --cacert /home/u/.local/share/UploadInspector/tls/cert.pem (curl), or add "
-                             "it to its trust store");
+    CHECK(trouble->text() ==
+          "1 TLS handshake(s) failed, the last from 127.0.0.1:52492: the client does not trust "
+          "this certificate: give it --cacert /home/u/.local/share/UploadInspector/tls/cert.pem (curl), or add "
+          "it to its trust store");
     CHECK(trouble->wordWrap());
     CHECK(trouble->width() <= view.width()); // all of it shown: it wraps rather than being cut
     CHECK(trouble->height() >= trouble->heightForWidth(trouble->width()));
@@ -184,7 +185,8 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     QApplication::processEvents(); // the refit after the layout is queued
     const int shown = timeline->barCount();
     CHECK(shown >= 5);
-    CHECK(timeline->chart()->title().contains(QStringLiteral("first %1 of 20 parts: a taller chart shows more").arg(shown)));
+    CHECK(timeline->chart()->title().contains(
+        QStringLiteral("first %1 of 20 parts: a taller chart shows more").arg(shown)));
     // Each shown part keeps its whole label, and no two labels overlap.
     CHECK(timeline->rowLabels().size() == shown);
     QList<QRectF> drawn;

@@ -15,8 +15,8 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
-#include <QTreeView>
 #include <QTest>
+#include <QTreeView>
 
 using namespace upin;
 

@@ -180,7 +180,7 @@ TEST_CASE("the part timeline shows when each part of a capture started and ended
     auto* time = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).first());
     REQUIRE(time);
     CHECK_FALSE(time->labelsVisible()); // were "…" under an empty chart
-    chart.setCapture(stored); // empty again, then parts: the unit once, not once per empty capture
+    chart.setCapture(stored);           // empty again, then parts: the unit once, not once per empty capture
     chart.setCapture(row);
     CHECK(time->labelFormat().endsWith("f ms"));
     CHECK_FALSE(time->labelFormat().endsWith("ms ms"));

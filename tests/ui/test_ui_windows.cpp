@@ -104,7 +104,8 @@ TEST_CASE("the listener settings dialog reads sizes as users type them and keeps
     for (auto* label : dialog.findChildren<QLabel*>())
         if (label->isVisible()) {
             INFO(label->text().toStdString());
-            CHECK(label->height() >= (label->wordWrap() ? label->heightForWidth(label->width()) : label->sizeHint().height()));
+            CHECK(label->height() >=
+                  (label->wordWrap() ? label->heightForWidth(label->width()) : label->sizeHint().height()));
             CHECK(label->width() >= (label->wordWrap() ? 0 : label->sizeHint().width()));
         }
     auto* hash = dialog.findChild<QComboBox*>("listenHash");

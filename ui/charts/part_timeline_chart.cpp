@@ -41,7 +41,8 @@ PartTimelineChart::PartTimelineChart(QWidget* parent)
     m_labelFont = font();
     m_labelFont.setPixelSize(std::min(QFontInfo(font()).pixelSize(), 11)); // a dozen rows at 1024x700
     // The plot area settles after a layout: fit the rows and place the labels then (queued: not inside Qt's layout).
-    connect(chart, &QChart::plotAreaChanged, this, [this] { refitRows(); }, Qt::QueuedConnection);
+    connect(
+        chart, &QChart::plotAreaChanged, this, [this] { refitRows(); }, Qt::QueuedConnection);
 }
 
 int PartTimelineChart::barCount() const
@@ -97,8 +98,8 @@ void PartTimelineChart::makeLabels(int count)
     const int widest = std::max(width() / 4, 60); // long names are cut in the middle, the plot keeps the room
     int used = 0;
     for (int i = 0; i < count; ++i) {
-        auto* label = new QGraphicsSimpleTextItem(metrics.elidedText(m_row.partSpans[i].label, Qt::ElideMiddle, widest),
-                                                  chart());
+        auto* label =
+            new QGraphicsSimpleTextItem(metrics.elidedText(m_row.partSpans[i].label, Qt::ElideMiddle, widest), chart());
         label->setFont(m_labelFont);
         label->setBrush(palette().text());
         used = std::max(used, metrics.horizontalAdvance(label->text()));

@@ -167,8 +167,10 @@ void CompareView::refresh()
         // a target whose runs all failed has no rate: its bar is named for why, not drawn as a measured zero.
         QString label = labels[i].toHtmlEscaped().replace(QLatin1Char('?'), QStringLiteral("<br>?"));
         if (s.count == 0)
-            label += tr("<br>failed: %1").arg(wrappedWords(s.lastFailure, 18).toHtmlEscaped().replace(
-                QLatin1Char('\n'), QStringLiteral("<br>")));
+            label += tr("<br>failed: %1")
+                         .arg(wrappedWords(s.lastFailure, 18)
+                                  .toHtmlEscaped()
+                                  .replace(QLatin1Char('\n'), QStringLiteral("<br>")));
         if (label.contains(QLatin1String("<br>"))) // lines centred on each other, as one-line labels are on the bar
             label = QStringLiteral("<div align=\"center\">%1</div>").arg(label);
         bars.append({label, s.medianMBps, s.minMBps, s.maxMBps, s.count > 0});

@@ -28,7 +28,7 @@ public:
     // labels fit whatever the window's size, with the statistics table under it.
     void exportCsvTo(const QString& path);
     void exportPngTo(const QString& path);
-    QImage picture() const;                // what exportPngTo writes
+    QImage picture() const; // what exportPngTo writes
     // Its runs leave the comparison (a failed group, a mistaken target).
     void removeTarget(const QUrl& target, const QString& method = QStringLiteral("POST"));
 
@@ -44,9 +44,9 @@ private:
     void showTableMenu(const QPoint& at);
 
     QList<app::RunResult> m_runs;
-    QList<QList<QString>> m_statsRows; // the table's cells, for the picture
+    QList<QList<QString>> m_statsRows;        // the table's cells, for the picture
     QList<QPair<QString, QUrl>> m_rowTargets; // the method and target of each table row
-    QList<BarChart::Bar> m_bars;       // what the chart draws, for the picture
+    QList<BarChart::Bar> m_bars;              // what the chart draws, for the picture
     BarChart* m_chart;
     QTableWidget* m_table;
 };

@@ -127,7 +127,7 @@ InspectView::InspectView(QWidget* parent)
     m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long JSON string reads whole
     m_answer->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_answer, tr("Answer"));
-    showAnswer({}); // nothing open: nothing answered
+    showAnswer({});                   // nothing open: nothing answered
     m_diagnostics->setWordWrap(true); // a diagnostic's words and what is missing read whole at any width
     m_diagnostics->setResizeMode(QListView::Adjust);
     connect(m_diagnostics, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
@@ -250,9 +250,8 @@ void InspectView::showResult(const app::InspectResult& result)
             r.error->code == core::Errc::BodyCutShort
                 ? QStringLiteral("%1: %2").arg(app::toQString(core::codeName(r.error->code)),
                                                app::parseOutcomeInWords(r, result.request.contentLength))
-                : app::diagnosticInWords(repeated != r.diagnostics.end() ? *repeated
-                                                                          : core::Diagnostic{r.error->code,
-                                                                                             r.error->offset});
+                : app::diagnosticInWords(
+                      repeated != r.diagnostics.end() ? *repeated : core::Diagnostic{r.error->code, r.error->offset});
         const QString text = tr("ERROR %1%2").arg(words, ioDetail);
         addAt(r.error->offset, text)->setForeground(QColor(0xc0, 0x1c, 0x28));
     }

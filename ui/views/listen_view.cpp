@@ -22,13 +22,13 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QTimer>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTextDocument>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -52,11 +52,11 @@ protected:
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
       m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit), m_timeline(new PartTimelineChart),
-      m_upstream(new QLineEdit), m_forwardPort(new QSpinBox), m_forwardCa(new QPushButton(tr("CA file…"))),
-      m_forwardInsecure(new QCheckBox(tr("Don't check certificate"))), m_forwardKeep(new QCheckBox(tr("Keep parts"))),
-      m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))), m_forwardToggle(new QPushButton),
-      m_forwardStatus(new ElidedLabel)
+      m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit),
+      m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
+      m_forwardCa(new QPushButton(tr("CA file…"))), m_forwardInsecure(new QCheckBox(tr("Don't check certificate"))),
+      m_forwardKeep(new QCheckBox(tr("Keep parts"))), m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))),
+      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);

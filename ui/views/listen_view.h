@@ -86,8 +86,8 @@ private:
     PartTimelineChart* m_timeline;
     bool m_listening = false;
     bool m_followNewest = true; // the list was at its bottom when rows came: it stays there
-    QString m_statusText; // where it listens, as setListening and setTls said
-    QString m_tlsDetail;  // the certificate's path and fingerprint, in the status's tooltip
+    QString m_statusText;       // where it listens, as setListening and setTls said
+    QString m_tlsDetail;        // the certificate's path and fingerprint, in the status's tooltip
     QString m_captureRoot;
     QString m_base;
     int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
