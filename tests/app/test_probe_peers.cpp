@@ -27,7 +27,7 @@ QJsonObject probeJson(const QStringList& arguments)
 {
     const test::CliRun run = test::runCli(QStringList{"probe"} + arguments + QStringList{"--json", "-s"});
     INFO(run.err.toStdString());
-    const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+    QJsonObject report = QJsonDocument::fromJson(run.out).object();
     REQUIRE_FALSE(report.isEmpty());
     return report;
 }

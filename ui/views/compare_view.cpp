@@ -274,7 +274,8 @@ void CompareView::showTableMenu(const QPoint& at)
     if (row < 0 || row >= m_rowTargets.size())
         return;
     QMenu menu(this);
-    const auto [method, target] = m_rowTargets[row];
+    const QString method = m_rowTargets[row].first; // not a structured binding: clang 14 cannot capture one
+    const QUrl target = m_rowTargets[row].second;
     menu.addAction(tr("Remove this target's runs"), this, [this, method, target] { removeTarget(target, method); });
     menu.exec(m_table->viewport()->mapToGlobal(at));
 }
