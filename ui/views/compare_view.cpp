@@ -93,7 +93,7 @@ void CompareView::clear()
 }
 
 // Words on lines of about `width` characters: Qt cuts a bar's label at the bar's width ("405 Method Not A…").
-QString wrappedWords(const QString& text, int width)
+static QString wrappedWords(const QString& text, int width)
 {
     QString out, line;
     for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
@@ -128,7 +128,7 @@ QStringList distinctLabels(const QStringList& targets)
 
 // What tells the bars apart, short enough not to elide: path and query, after host and port when two targets differ
 // only in their server, and after the method when any run was not a POST (a PUT and a POST to one URL).
-QStringList targetLabels(const QList<app::TargetStats>& stats)
+static QStringList targetLabels(const QList<app::TargetStats>& stats)
 {
     // As the table's Target says it (app::targetText): a method other than POST is named.
     const bool nameMethods =
