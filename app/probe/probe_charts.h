@@ -1,0 +1,36 @@
+#pragma once
+// What the probe's charts show, as values: the HTML report draws them as SVG (probe_svg.h) and the Probe tab with
+// Qt Charts, from the same specs, so the page a user attaches to a bug report shows what the window showed.
+
+#include "probe/probe_report.h"
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+
+namespace upin::app {
+
+struct ChartSeries {
+    QString name;
+    QString color;         // #rrggbb
+    QList<QPointF> points; // bars: points[c].y() is category c's value
+    bool dashed = false;
+};
+
+struct ChartSpec {
+    QString title;
+    QString xLabel;
+    QString yLabel;
+    bool logX = false;
+    bool logY = false;
+    QStringList categories; // not empty: grouped bars, one group per category
+    QList<ChartSeries> series;
+    bool hasData() const;
+};
+
+// MB/s per shape beside the baseline's; seconds against size (log-log, with each curve's k); throughput and p95
+// against clients; the watched process's RSS over time. A chart without data is still listed (hasData() false).
+QList<ChartSpec> probeCharts(const ProbeReport& report);
+
+} // namespace upin::app
