@@ -4,6 +4,7 @@
 #include "cli/cli_args.h"
 #include "cli/terminal_progress.h"
 #include "common/byte_size.h"
+#include "probe/probe_html.h"
 #include "probe/probe_runner.h"
 #include "server/listener.h"
 
@@ -11,6 +12,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QSslCertificate>
 #include <QTemporaryDir>
 #include <QThread>
@@ -45,6 +47,7 @@ struct ProbeOptions {
     QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM)", "FILE"};
     QCommandLineOption insecure{{"k", "insecure"}, "https: do not check the server's certificate"};
     QCommandLineOption json{"json", "print the report as JSON"};
+    QCommandLineOption html{"html", "also write the report as one self-contained HTML page with its charts", "FILE"};
     QCommandLineOption failOn{"fail-on", "exit 1 when a finding of these kinds is present (comma-separated, or all)",
                               "KINDS"};
     QCommandLineOption against{"against",
@@ -56,8 +59,9 @@ struct ProbeOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({baseline, field,   form,   header, method,   size, shapes, concurrency, noScaling, pid,
-                       maxBytes, maxTime, expect, cacert, insecure, json, failOn, against,     dryRun,    silent});
+        cl.addOptions({baseline,    field,     form, header,   method,  size,   shapes,
+                       concurrency, noScaling, pid,  maxBytes, maxTime, expect, cacert,
+                       insecure,    json,      html, failOn,   against, dryRun, silent});
     }
 
     std::optional<ProbeSettings> build(const QCommandLineParser& cl, QString& error) const
@@ -241,7 +245,17 @@ int runProbe(const QStringList& arguments)
                      .arg(settings->maxSeconds));
         return 0;
     }
+    // Opened before the probe: a page that cannot be written is said at once, not after ten minutes of uploads.
+    QSaveFile page(cl.value(o.html));
+    if (cl.isSet(o.html) && !page.open(QIODevice::WriteOnly)) {
+        printErr(QStringLiteral("probe: --html %1: %2\n").arg(page.fileName(), page.errorString()));
+        return 2;
+    }
     const ProbeReport report = runProbe(*settings, cl.isSet(o.silent));
+    if (cl.isSet(o.html) && (page.write(probeHtml(report, QDateTime::currentDateTime())) < 0 || !page.commit())) {
+        printErr(QStringLiteral("probe: --html %1: %2\n").arg(page.fileName(), page.errorString()));
+        return 2;
+    }
     printOut(cl.isSet(o.json) ? QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented))
                               : report.text());
     return verdict(report, cl, o);

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -160,4 +161,32 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     const test::CliRun bad = test::runCli({"probe", stream.url() + "/u", "--shapes", "plain,wavy"});
     CHECK(bad.exitCode == 2);
     CHECK(bad.err.contains("no shape 'wavy'"));
+}
+
+TEST_CASE("probe --html writes one self-contained page: the findings, a chart per phase with its figures, the tables",
+          "[probe][html]")
+{
+    ProbeServer lossy("dropbyte");
+    QTemporaryDir dir;
+    const QString page = dir.filePath("report.html");
+    const test::CliRun run = test::runCli({"probe", lossy.url() + "/upload?a=1&b=2", "--shapes", "plain,crlf-dense",
+                                           "--size", "8M", "--concurrency", "1,2", "--html", page, "-s"});
+    INFO(run.err.toStdString());
+    QFile file(page);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(file.readAll());
+    CHECK(html.contains("wrong_bytes"));
+    CHECK(html.contains("/upload?a=1&amp;b=2")); // the target, escaped
+    CHECK(html.count("<svg") == 5);              // shapes, scaling, throughput and p95 against clients, RSS
+    CHECK(html.contains("plain, k = "));
+    CHECK(html.contains("<title>crlf-dense server: ")); // each shape's bar beside its baseline's
+    CHECK(html.contains("<title>crlf-dense baseline: "));
+    CHECK(html.contains("<td>crlf-dense</td>"));
+    for (const char* outside : {"<script", "<link", "src=", "href="}) // nothing fetched when it opens
+        CHECK_FALSE(html.contains(outside));
+
+    const test::CliRun unwritable =
+        test::runCli({"probe", lossy.url() + "/upload", "--html", dir.filePath("no/such/dir/r.html"), "-s"});
+    CHECK(unwritable.exitCode == 2); // said before any upload
+    CHECK(unwritable.err.contains("--html"));
 }
