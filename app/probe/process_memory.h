@@ -14,6 +14,13 @@
 
 namespace upin::app {
 
+struct ListeningProcess {
+    qint64 pid = 0;
+    quint16 port = 0;
+    QString name; // its command's name (/proc/PID/comm)
+};
+// Every local process with a listening TCP socket this user can look into, by port (the Probe tab's picker).
+QList<ListeningProcess> listeningProcesses();
 // The process that has a socket listening on this TCP port (any local address, IPv4 or IPv6); 0 with *why set
 // when none can be seen (another user's process, a container, nothing listening).
 qint64 listeningPid(quint16 port, QString* why);

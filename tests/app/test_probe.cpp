@@ -4,6 +4,7 @@
 
 #include "app/forward_fixture.h"
 #include "probe/probe_report.h"
+#include "probe/process_memory.h"
 #include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
@@ -11,8 +12,10 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTcpServer>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace upin;
@@ -189,4 +192,25 @@ TEST_CASE("probe --html writes one self-contained page: the findings, a chart pe
         test::runCli({"probe", lossy.url() + "/upload", "--html", dir.filePath("no/such/dir/r.html"), "-s"});
     CHECK(unwritable.exitCode == 2); // said before any upload
     CHECK(unwritable.err.contains("--html"));
+}
+
+TEST_CASE("the local processes listening on TCP ports are found by port, as the Probe tab's picker lists them",
+          "[probe]")
+{
+    ProbeServer stream("stream");
+    const auto port = quint16(QUrl(stream.url()).port());
+    const QList<app::ListeningProcess> all = app::listeningProcesses();
+    const auto it =
+        std::find_if(all.cbegin(), all.cend(), [&](const app::ListeningProcess& p) { return p.port == port; });
+    REQUIRE(it != all.cend());
+    CHECK(it->pid == stream.process.processId());
+    CHECK(it->name.startsWith("python3"));
+    QString why;
+    CHECK(app::listeningPid(port, &why) == stream.process.processId());
+    QTcpServer closed;
+    REQUIRE(closed.listen(QHostAddress::LocalHost, 0));
+    const quint16 free = closed.serverPort();
+    closed.close();
+    CHECK(app::listeningPid(free, &why) == 0);
+    CHECK(why.contains("no local process listens on port"));
 }
