@@ -4,9 +4,9 @@
 #include "cli/cli_args.h"
 #include "cli/terminal_progress.h"
 #include "common/byte_size.h"
+#include "probe/baseline_listener.h"
 #include "probe/probe_html.h"
 #include "probe/probe_runner.h"
-#include "server/listener.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -14,7 +14,6 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QSslCertificate>
-#include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 
@@ -211,18 +210,13 @@ int runProbe(const QStringList& arguments)
         printErr(QStringLiteral("probe: %1\n").arg(error));
         return 2;
     }
-    QTemporaryDir scratch;
-    Listener own;
+    BaselineListener own;
     if (settings->baseline.isEmpty()) {
-        ListenerConfig config;
-        config.port = 0;
-        config.hash = core::HashKind::None;
-        config.captureDir = scratch.filePath(QStringLiteral("captures"));
-        if (!own.start(config)) {
-            printErr(QStringLiteral("probe: the baseline listener did not start: %1\n").arg(own.errorString()));
+        settings->baseline = own.start(&error);
+        if (settings->baseline.isEmpty()) {
+            printErr(QStringLiteral("probe: %1\n").arg(error));
             return 2;
         }
-        settings->baseline = QUrl(QStringLiteral("http://127.0.0.1:%1/discard").arg(own.port()));
     }
     if (cl.isSet(o.dryRun)) {
         for (const QString& shape : settings->shapes) {
