@@ -106,17 +106,12 @@ struct ProbeOptions {
                 return std::nullopt;
             }
         if (cl.isSet(concurrency)) {
-            s.concurrency.clear();
-            for (const QString& n : cl.value(concurrency).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                bool ok = false;
-                const int clients = n.toInt(&ok);
-                if (!ok || clients < 0 || clients > 256) {
-                    error = QStringLiteral("--concurrency: '%1' is not a number of clients from 1 to 256").arg(n);
-                    return std::nullopt;
-                }
-                if (clients > 0)
-                    s.concurrency.append(clients);
+            const auto counts = parseClientCounts(cl.value(concurrency), &error);
+            if (!counts) {
+                error = QStringLiteral("--concurrency: ") + error;
+                return std::nullopt;
             }
+            s.concurrency = *counts;
         }
         s.scaling = !cl.isSet(noScaling);
         s.pid = cl.value(pid).toLongLong();
@@ -147,9 +142,10 @@ ProbeReport runProbe(const ProbeSettings& settings, bool silent)
     ProbeReport report;
     QEventLoop loop;
     TerminalProgress meter(silent);
-    QObject::connect(runner, &ProbeRunner::progress, &loop, [&](const QString& step, int done, int total) {
-        meter.update(QStringLiteral("%1 (step %2 of %3)").arg(step).arg(done + 1).arg(total), 0, 0);
-    });
+    QObject::connect(
+        runner, &ProbeRunner::progress, &loop, [&](const QString& phase, const QString& step, int done, int total) {
+            meter.update(QStringLiteral("%1, step %2 of %3: %4").arg(phase).arg(done + 1).arg(total).arg(step), 0, 0);
+        });
     QObject::connect(runner, &ProbeRunner::finished, &loop, [&](const ProbeReport& r) {
         report = r;
         loop.quit();

@@ -152,6 +152,7 @@ void ProbeRunner::start(const ProbeSettings& settings)
     m_settings = settings;
     m_steps.clear();
     m_done = 0;
+    m_phaseStart = 0;
     m_phase = Phase::Shapes;
     m_cancelled = false;
     m_report = {};
@@ -299,6 +300,7 @@ void ProbeRunner::runNext()
             if (m_phase == Phase::Concurrency)
                 break;
             m_phase = Phase(int(m_phase) + 1);
+            m_phaseStart = m_done;
             continue;
         }
         quint64 bytes = 0;
@@ -328,7 +330,8 @@ void ProbeRunner::runNext()
 
 void ProbeRunner::startStep(const Step& step)
 {
-    emit progress(step.label, m_done, int(m_steps.size()));
+    static const QStringList phases{tr("body shapes"), tr("scaling"), tr("parallel uploads")};
+    emit progress(phases[int(m_phase)], step.label, m_done - m_phaseStart, int(m_steps.size()) - m_phaseStart);
     m_results.clear();
     if (step.watchMemory && m_memory)
         m_memory->start();
@@ -357,8 +360,10 @@ void ProbeRunner::stepDone()
     const quint64 growth = step.watchMemory && m_memory ? m_memory->stop(&m_report.rss) : 0;
     for (const RunResult& r : m_results)
         m_report.bytesSent += r.bytesSent;
-    if (!m_cancelled)
+    if (!m_cancelled) {
         step.record(m_results, wall, growth);
+        emit updated(m_report);
+    }
     ++m_done;
     runNext();
 }

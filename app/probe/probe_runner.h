@@ -31,7 +31,10 @@ public:
     static UploadPlan planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url);
 
 signals:
-    void progress(const QString& step, int done, int total);
+    // The phase under way ("body shapes", "scaling", "parallel uploads"), the step starting and how many of the
+    // phase's steps are done: a phase's steps are made when it begins, from the results of the one before.
+    void progress(const QString& phase, const QString& step, int done, int total);
+    void updated(const upin::app::ProbeReport& report); // after each step: the figures so far, for the charts
     void finished(const upin::app::ProbeReport& report);
 
 private:
@@ -56,6 +59,7 @@ private:
     ProbeReport m_report;
     QList<Step> m_steps;
     int m_done = 0;
+    int m_phaseStart = 0; // the first step of the phase under way
     QList<Sender*> m_running;
     QList<RunResult> m_results;
     QElapsedTimer m_clock;
