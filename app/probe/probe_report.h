@@ -12,6 +12,8 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <optional>
+
 namespace upin::app {
 
 // The probe's body shapes: the content shapes of core/body_shapes.h, and shapes of the form itself.
@@ -106,6 +108,9 @@ struct ProbeReport {
     static ProbeReport fromJson(const QJsonObject& json); // --against an earlier report
     QString text() const;                                 // the terminal's table and one line per finding
 };
+
+// "1,2,4,8,16" -> the concurrency rounds' client counts (0 alone: none); nullopt with *error naming the bad one.
+std::optional<QList<int>> parseClientCounts(const QString& text, QString* error);
 
 // time ~ size^k fitted by least squares on log-log; 0 with fewer than two distinct sizes.
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds);
