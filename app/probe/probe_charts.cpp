@@ -13,7 +13,7 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 ChartSpec shapeRates(const ProbeReport& report)
 {
-    ChartSpec spec{QStringLiteral("MB/s per body shape, beside the baseline's (the wire and our client)"),
+    ChartSpec spec{QStringLiteral("MB/s per body shape"),
                    QStringLiteral("body shape"),
                    QStringLiteral("MB/s"),
                    false,
@@ -34,7 +34,7 @@ ChartSpec shapeRates(const ProbeReport& report)
 
 ChartSpec scaling(const ProbeReport& report)
 {
-    ChartSpec spec{QStringLiteral("Seconds against size (log-log): time grows as size^k"),
+    ChartSpec spec{QStringLiteral("Seconds against size (log-log)"),
                    QStringLiteral("MiB"),
                    QStringLiteral("seconds"),
                    true,
@@ -56,7 +56,7 @@ ChartSpec scaling(const ProbeReport& report)
 
 ChartSpec clientsRate(const ProbeReport& report)
 {
-    ChartSpec spec{QStringLiteral("Throughput in all against parallel uploads"),
+    ChartSpec spec{QStringLiteral("MB/s in all, and p95, against parallel uploads"),
                    QStringLiteral("clients"),
                    QStringLiteral("MB/s"),
                    false,
@@ -83,7 +83,7 @@ ChartSpec clientsLatency(const ProbeReport& report)
                    {},
                    {}};
     ChartSeries p95{QStringLiteral("p95"), kSecond, {}, false};
-    ChartSeries p50{QStringLiteral("p50"), kServer, {}, true};
+    ChartSeries p50{QStringLiteral("p50"), QStringLiteral("#ff7f0e"), {}, true};
     for (const ConcurrencyRow& row : report.concurrency) {
         p95.points << QPointF(row.clients, row.p95);
         p50.points << QPointF(row.clients, row.p50);
@@ -94,8 +94,9 @@ ChartSpec clientsLatency(const ProbeReport& report)
 
 ChartSpec memory(const ProbeReport& report)
 {
-    ChartSpec spec{report.pid > 0 ? QStringLiteral("RSS of process %1 during the uploads").arg(report.pid)
-                                  : QStringLiteral("RSS (not watched: %1)").arg(report.pidNote),
+    ChartSpec spec{report.pid > 0             ? QStringLiteral("RSS of process %1 during the uploads").arg(report.pid)
+                   : report.pidNote.isEmpty() ? QStringLiteral("RSS of the server during the uploads")
+                                              : QStringLiteral("RSS (not watched: %1)").arg(report.pidNote),
                    QStringLiteral("seconds since the probe began"),
                    QStringLiteral("MiB"),
                    false,
