@@ -5,6 +5,7 @@
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
+#include "views/probe_view.h"
 #include "views/send_view.h"
 #include "views/shootout_view.h"
 
@@ -26,7 +27,8 @@ namespace upin::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_tabs(new QTabWidget), m_send(new SendView), m_listen(new ListenView),
-      m_inspect(new InspectView), m_compare(new CompareView), m_shootout(new ShootoutView), m_listenerStatus(new QLabel)
+      m_inspect(new InspectView), m_compare(new CompareView), m_shootout(new ShootoutView), m_probe(new ProbeView),
+      m_listenerStatus(new QLabel)
 {
     setWindowTitle(tr("Upload Inspector"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
@@ -48,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_listen, tr("&Listen"));
     m_tabs->addTab(m_inspect, tr("&Inspect"));
     m_tabs->addTab(m_compare, tr("&Compare"));
+    m_tabs->addTab(m_probe, tr("&Probe"));
     m_tabs->addTab(m_shootout, tr("&Matcher shoot-out"));
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_listenerStatus);

@@ -1,5 +1,5 @@
 #pragma once
-// The main window: Send, Listen, Inspect, Compare and Matcher shoot-out tabs, a status bar with the listener's
+// The main window: Send, Listen, Inspect, Compare, Probe and Matcher shoot-out tabs, a status bar with the listener's
 // state, settings that persist. It only shows values and emits intents; ServiceWiring connects it to the services.
 
 #include <QMainWindow>
@@ -13,6 +13,7 @@ namespace upin::ui {
 class CompareView;
 class InspectView;
 class ListenView;
+class ProbeView;
 class SendView;
 class ShootoutView;
 
@@ -25,6 +26,7 @@ public:
     InspectView* inspectView() const { return m_inspect; }
     CompareView* compareView() const { return m_compare; }
     ShootoutView* shootoutView() const { return m_shootout; }
+    ProbeView* probeView() const { return m_probe; }
     QTabWidget* tabs() const { return m_tabs; }
     void setListenerStatus(const QString& text);
     QString listenerStatus() const;                                      // what the status bar says of the listener
@@ -52,6 +54,7 @@ private:
     InspectView* m_inspect;
     CompareView* m_compare;
     ShootoutView* m_shootout;
+    ProbeView* m_probe;
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QLabel* m_listenerStatus;
     QString m_capturesRoot;

@@ -9,11 +9,13 @@
 #include "inspect/part_reader.h"
 #include "inspect/resend.h"
 #include "main_window.h"
+#include "probe_wiring.h"
 #include "sender/sender.h"
 #include "server/listener.h"
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
+#include "views/probe_view.h"
 #include "views/send_view.h"
 #include "views/shootout_view.h"
 
@@ -126,6 +128,7 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     connect(&m_window, &MainWindow::planOpenRequested, this, &ServiceWiring::openPlan);
     connectInspector();
     connectShootout();
+    m_probe = std::make_unique<ProbeWiring>(*m_window.probeView());
 }
 
 ServiceWiring::~ServiceWiring()
@@ -166,6 +169,7 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.sendView()->setListenerBase(base);
         m_listenerBase = base;
         m_window.setListenerBase(base);
+        m_window.probeView()->setTarget(base + QStringLiteral("/file-part?hash=none"));
         m_window.setListenerStatus(port != 0 && m_listener->port() != port
                                        ? tr("Port %1 was in use: listening on %2").arg(port).arg(base)
                                        : tr("Listening on %1").arg(base));

@@ -12,6 +12,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <memory>
 #include <optional>
 
 namespace upin::app {
@@ -25,6 +26,7 @@ class ShootoutWorker;
 namespace upin::ui {
 
 class MainWindow;
+class ProbeWiring;
 
 class ServiceWiring final : public QObject {
     Q_OBJECT
@@ -80,6 +82,7 @@ private:
     app::InspectWorker* m_inspector;
     app::PartReader* m_reader; // the bytes Inspect's previews show
     app::ShootoutWorker* m_bench;
+    std::unique_ptr<ProbeWiring> m_probe;
 };
 
 } // namespace upin::ui

@@ -10,7 +10,6 @@
 
 namespace upin::test {
 
-// A Python server of the tests folder that prints its port first, killed when it goes out of scope.
 // A server of another stack on 127.0.0.1 that prints the port it took as its first line, killed with the test.
 struct ServerProcess {
     QProcess process;

@@ -1,0 +1,153 @@
+// The Probe tab (issue 24, item 10): a whole probe of a real server on loopback started from the form, its
+// findings listed, each chart drawn from data, the exports written; the form's mistakes said before anything is
+// sent; the picker lists the server among the local listening processes.
+
+#include "app/forward_fixture.h"
+#include "charts/probe_chart.h"
+#include "main_window.h"
+#include "service_wiring.h"
+#include "views/probe_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace upin;
+
+namespace {
+
+struct Window {
+    QTemporaryDir dir;
+    std::unique_ptr<ui::MainWindow> window;
+    std::unique_ptr<ui::ServiceWiring> wiring;
+    ui::ProbeView* probe = nullptr;
+    Window()
+    {
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+        window = std::make_unique<ui::MainWindow>();
+        wiring = std::make_unique<ui::ServiceWiring>(*window, dir.filePath("captures"));
+        probe = window->probeView();
+    }
+    ~Window() { wiring.reset(); }
+};
+
+void untick(const QList<QCheckBox*>& shapes, const QStringList& keep)
+{
+    for (QCheckBox* box : shapes)
+        box->setChecked(keep.contains(box->text()));
+}
+
+bool waitFor(const std::function<bool()>& done, int ms)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < ms)
+        QTest::qWait(20);
+    return done();
+}
+
+} // namespace
+
+TEST_CASE("a whole probe from the Probe tab: findings listed, every chart with data, HTML JSON and PNG written",
+          "[ui][probe]")
+{
+    test::PythonServer lossy({UPIN_TESTS_DIR "/app/probe_servers.py", "dropbyte"});
+    Window w;
+    ui::ProbeView* probe = w.probe;
+    w.window->tabs()->setCurrentWidget(probe);
+    w.window->resize(1280, 800);
+    w.window->show();
+    // The picker lists the server, found through /proc, off the GUI thread.
+    REQUIRE(waitFor([&] { return probe->processBox()->findData(lossy.process.processId()) >= 0; }, 10000));
+    probe->urlEdit()->setText(lossy.url() + "/upload");
+    probe->sizeEdit()->setText("8M");
+    probe->concurrencyEdit()->setText("1,2");
+    untick(probe->shapeBoxes(), {"plain", "crlf-dense"});
+    // The GUI thread's longest gap between timer ticks while the probe runs: reported, not asserted (shared
+    // machines pause processes), and looked at by hand.
+    qint64 longestGap = 0;
+    QElapsedTimer tick;
+    tick.start();
+    QTimer watch;
+    QObject::connect(&watch, &QTimer::timeout, [&] { longestGap = std::max(longestGap, tick.restart()); });
+    watch.start(10);
+    probe->startButton()->click();
+    CHECK_FALSE(probe->startButton()->isEnabled());
+    CHECK(probe->cancelButton()->isEnabled());
+    REQUIRE(waitFor([&] { return probe->startButton()->isEnabled(); }, 120000));
+    watch.stop();
+    WARN("the GUI thread's longest gap during the probe: " << longestGap << " ms");
+    INFO(probe->stepLabel()->text().toStdString());
+    CHECK(probe->stepLabel()->text().startsWith("Done in"));
+
+    QStringList findings;
+    for (int i = 0; i < probe->findingList()->count(); ++i)
+        findings << probe->findingList()->item(i)->text();
+    INFO(findings.join('\n').toStdString());
+    CHECK(findings.filter("wrong_bytes").size() == 2); // both shapes, one byte short each
+    CHECK(findings.filter("rejected_valid_body").isEmpty());
+    REQUIRE(probe->charts().size() == 4);
+    CHECK(probe->charts()[0]->pointCount() == 4); // two shapes beside their baselines
+    CHECK(probe->charts()[1]->pointCount() >= 2); // 4M and 8M
+    CHECK(probe->charts()[2]->pointCount() >= 4); // 1 and 2 clients: the server's and the baseline's rate
+    CHECK(probe->charts()[3]->pointCount() > 2);  // RSS samples of the server found by its port
+    CHECK(probe->report().pid == lossy.process.processId());
+
+    QTemporaryDir out;
+    probe->exportHtmlTo(out.filePath("probe.html"));
+    probe->exportJsonTo(out.filePath("probe.json"));
+    probe->exportPngTo(out.filePath("probe.png"));
+    REQUIRE(waitFor(
+        [&] {
+            return QFile::exists(out.filePath("probe.png")) && QFile::exists(out.filePath("probe.json")) &&
+                   QFile::exists(out.filePath("probe.html"));
+        },
+        10000));
+    QFile json(out.filePath("probe.json"));
+    REQUIRE(json.open(QIODevice::ReadOnly));
+    const QJsonObject report = QJsonDocument::fromJson(json.readAll()).object();
+    CHECK(report["findings"].toArray().size() == findings.size());
+    CHECK(report["shapes"].toArray().size() == 2);
+    QFile html(out.filePath("probe.html"));
+    REQUIRE(html.open(QIODevice::ReadOnly));
+    CHECK(html.readAll().count("<svg") == 5);
+    const QImage png(out.filePath("probe.png"));
+    CHECK(png.width() > 600);
+}
+
+TEST_CASE("the Probe tab says what is wrong in its form before anything is sent, and starts with our own listener",
+          "[ui][probe]")
+{
+    Window w;
+    ui::ProbeView* probe = w.probe;
+    CHECK(probe->urlEdit()->text().isEmpty()); // no listener started yet
+    probe->urlEdit()->setText("ftp://example.com/x");
+    probe->startButton()->click();
+    CHECK(probe->stepLabel()->text().contains("URL: give the http"));
+    CHECK(probe->startButton()->isEnabled());
+    probe->urlEdit()->setText("http://127.0.0.1:9/upload");
+    probe->concurrencyEdit()->setText("1,lots");
+    probe->startButton()->click();
+    CHECK(probe->stepLabel()->text().contains("Parallel: 'lots' is not a number"));
+    probe->concurrencyEdit()->setText("1");
+    untick(probe->shapeBoxes(), {});
+    probe->startButton()->click();
+    CHECK(probe->stepLabel()->text().contains("Shapes: tick at least one"));
+    CHECK(probe->startButton()->isEnabled());
+    for (QPushButton* b : probe->findChildren<QPushButton*>())
+        if (b->text().startsWith("Export"))
+            CHECK_FALSE(b->isEnabled()); // nothing to export before a probe
+}

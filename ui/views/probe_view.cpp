@@ -1,0 +1,343 @@
+#include "views/probe_view.h"
+
+#include "charts/chart_export.h"
+#include "charts/probe_chart.h"
+#include "common/byte_size.h"
+#include "probe/probe_html.h"
+#include "views/header_editor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace upin::ui {
+
+namespace {
+
+QLineEdit* edit(const QString& text, const QString& tip)
+{
+    auto* e = new QLineEdit(text);
+    e->setToolTip(tip);
+    return e;
+}
+
+} // namespace
+
+ProbeView::ProbeView(QWidget* parent) : QWidget(parent)
+{
+    auto* split = new QSplitter;
+    split->addWidget(makeForm());
+    split->addWidget(makeResults());
+    split->setStretchFactor(1, 1);
+    split->setSizes({380, 900});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    setRunning(false);
+    showReport({});
+}
+
+QWidget* ProbeView::makeForm()
+{
+    m_url = edit({}, tr("The upload endpoint to probe: every body goes there, and the same bytes to a baseline"));
+    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/upload"));
+    connect(m_url, &QLineEdit::textEdited, this, [this] { m_urlTyped = true; });
+    m_method = new QComboBox;
+    m_method->addItems({QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH")});
+    m_field = edit(QStringLiteral("file"), tr("The file part's name, as the server's form expects it"));
+    m_headers = new HeaderEditor;
+    m_headers->setToolTip(tr("Sent with every upload: a cookie or Authorization the endpoint needs"));
+    m_headers->setMaximumHeight(150);
+    m_size = edit(QStringLiteral("64M"), tr("Each shape's file size (4M, 64M, 1G); scaling doubles up to it"));
+    auto* shapes = new QGridLayout;
+    for (const QString& shape : app::kProbeShapes) {
+        auto* box = new QCheckBox(shape);
+        box->setChecked(true);
+        shapes->addWidget(box, int(m_shapes.size()) / 3, int(m_shapes.size()) % 3);
+        m_shapes.append(box);
+    }
+    m_concurrency = edit(QStringLiteral("1,2,4,8,16"), tr("Rounds of parallel uploads of plain (0: none)"));
+    m_scaling = new QCheckBox(tr("Time plain and the slowest shape at sizes doubling from 4M"));
+    m_scaling->setChecked(true);
+    m_process = new QComboBox;
+    m_process->setToolTip(tr("Whose memory to watch during each upload"));
+    auto* refresh = new QToolButton;
+    refresh->setText(tr("Refresh"));
+    refresh->setToolTip(tr("List the processes listening on this machine again"));
+    connect(refresh, &QToolButton::clicked, this, &ProbeView::processesRequested);
+    setProcesses({});
+    auto* processRow = new QHBoxLayout;
+    processRow->addWidget(m_process, 1);
+    processRow->addWidget(refresh);
+    m_maxBytes = edit(QStringLiteral("4G"), tr("Send at most this much in all, baseline included"));
+    m_maxTime = edit(QStringLiteral("600"), tr("Start no upload after this many seconds"));
+
+    // Mnemonics apart from the tabs' (Send, Listen, Inspect, Compare, Probe, Matcher).
+    auto* form = new QFormLayout;
+    form->addRow(tr("&URL"), m_url);
+    form->addRow(tr("Metho&d"), m_method);
+    form->addRow(tr("Fi&eld"), m_field);
+    form->addRow(tr("&Headers"), m_headers);
+    form->addRow(tr("Si&ze"), m_size);
+    auto* shapesLabel = new QLabel(tr("Sh&apes")); // a grid: the label needs its buddy named
+    shapesLabel->setBuddy(m_shapes.first());
+    form->addRow(shapesLabel, shapes);
+    form->addRow(tr("Pa&rallel"), m_concurrency);
+    form->addRow(QString(), m_scaling);
+    auto* processLabel = new QLabel(tr("Pr&ocess")); // a row of two: the label needs its buddy named
+    processLabel->setBuddy(m_process);
+    form->addRow(processLabel, processRow);
+    form->addRow(tr("At most"), m_maxBytes);
+    form->addRow(tr("Seconds"), m_maxTime);
+
+    m_start = new QPushButton(tr("S&tart probe"));
+    m_cancel = new QPushButton(tr("Ca&ncel"));
+    connect(m_start, &QPushButton::clicked, this, &ProbeView::start);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        m_cancel->setEnabled(false);
+        m_step->setText(tr("Cancelling: the upload under way stops, what ran is kept"));
+        emit cancelRequested();
+    });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancel);
+    m_progress = new QProgressBar;
+    m_step = new QLabel;
+    m_step->setWordWrap(true);
+
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_step);
+    layout->addStretch(1);
+    return panel;
+}
+
+QWidget* ProbeView::makeResults()
+{
+    m_findings = new QListWidget;
+    m_findings->setWordWrap(true);
+    m_findings->setMaximumHeight(96);
+    m_results = new QWidget;
+    auto* grid = new QGridLayout;
+    for (int i = 0; i < 4; ++i) {
+        auto* chart = new ProbeChart;
+        chart->setMinimumSize(300, 220);
+        m_charts.append(chart);
+        grid->addWidget(chart, i / 2, i % 2);
+    }
+    auto* results = new QVBoxLayout(m_results);
+    results->setContentsMargins(0, 0, 0, 0);
+    results->addWidget(new QLabel(tr("<b>Findings</b>")));
+    results->addWidget(m_findings);
+    results->addLayout(grid, 1);
+    auto* exports = new QHBoxLayout;
+    exports->addStretch(1);
+    for (const QString& kind : {QStringLiteral("HTML"), QStringLiteral("JSON"), QStringLiteral("PNG")}) {
+        auto* button = new QPushButton(tr("Export %1…").arg(kind));
+        connect(button, &QPushButton::clicked, this, [this, kind] { exportAs(kind); });
+        exports->addWidget(button);
+        m_exports.append(button);
+    }
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->addWidget(m_results, 1);
+    layout->addLayout(exports);
+    return panel;
+}
+
+void ProbeView::setTarget(const QString& url)
+{
+    if (!m_urlTyped)
+        m_url->setText(url);
+}
+
+std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const
+{
+    app::ProbeSettings s;
+    s.target = QUrl(m_url->text().trimmed());
+    if (!s.target.isValid() || s.target.host().isEmpty() ||
+        (s.target.scheme() != QLatin1String("http") && s.target.scheme() != QLatin1String("https"))) {
+        *error = tr("URL: give the http:// or https:// address of the upload endpoint");
+        return std::nullopt;
+    }
+    s.method = m_method->currentText();
+    s.field = m_field->text().trimmed();
+    if (s.field.isEmpty()) {
+        *error = tr("Field: the file part needs a name");
+        return std::nullopt;
+    }
+    if (*error = m_headers->problem(); !error->isEmpty())
+        return std::nullopt;
+    for (const app::PlanHeader& h : m_headers->headers())
+        if (h.enabled)
+            s.headers.append(h);
+    const auto size = app::parseByteSize(m_size->text().trimmed());
+    const auto budget = app::parseByteSize(m_maxBytes->text().trimmed());
+    bool timeOk = false;
+    s.maxSeconds = m_maxTime->text().trimmed().toInt(&timeOk);
+    if (!size || *size == 0 || !budget || *budget == 0 || !timeOk || s.maxSeconds <= 0) {
+        *error = tr("Size, At most and Seconds take sizes such as 64M or 4G, and a number of seconds");
+        return std::nullopt;
+    }
+    s.size = *size;
+    s.maxBytes = *budget;
+    s.shapes.clear();
+    for (qsizetype i = 0; i < m_shapes.size(); ++i) // by index: a platform theme may add '&' to a box's text
+        if (m_shapes[i]->isChecked())
+            s.shapes << app::kProbeShapes[i];
+    if (s.shapes.isEmpty()) {
+        *error = tr("Shapes: tick at least one");
+        return std::nullopt;
+    }
+    const auto counts = app::parseClientCounts(m_concurrency->text(), error);
+    if (!counts) {
+        *error = tr("Parallel: %1").arg(*error);
+        return std::nullopt;
+    }
+    s.concurrency = *counts;
+    s.scaling = m_scaling->isChecked();
+    s.pid = m_process->currentData().toLongLong();
+    return s;
+}
+
+void ProbeView::setProcesses(const QList<app::ListeningProcess>& processes)
+{
+    const qint64 chosen = m_process->currentData().toLongLong();
+    m_process->clear();
+    m_process->addItem(tr("The one listening on the URL's port (found when it starts)"), qint64(0));
+    for (const app::ListeningProcess& p : processes)
+        m_process->addItem(tr("%1 (pid %2) on port %3").arg(p.name).arg(p.pid).arg(p.port), p.pid);
+    m_process->setCurrentIndex(std::max(0, m_process->findData(chosen)));
+}
+
+void ProbeView::start()
+{
+    QString error;
+    const auto s = settings(&error);
+    if (!s) {
+        m_step->setText(QStringLiteral("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
+        return;
+    }
+    setRunning(true);
+    m_progress->setRange(0, 0);
+    m_step->setText(tr("Starting: the baseline listener, then %1 shapes").arg(s->shapes.size()));
+    emit startRequested(*s);
+}
+
+void ProbeView::setRunning(bool running)
+{
+    m_start->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    for (QPushButton* b : m_exports)
+        b->setEnabled(!running && !m_report.target.isEmpty());
+}
+
+void ProbeView::showProgress(const QString& phase, const QString& step, int done, int total)
+{
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+    m_progress->setFormat(QStringLiteral("%1: %v of %m").arg(phase));
+    m_step->setText(step);
+}
+
+void ProbeView::showPartial(const app::ProbeReport& report)
+{
+    draw(report, true);
+}
+
+void ProbeView::showReport(const app::ProbeReport& report)
+{
+    draw(report, false);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(report.target.isEmpty() ? 0 : 1);
+    m_progress->setFormat(QStringLiteral("%p%"));
+    if (!report.target.isEmpty())
+        m_step->setText(
+            tr("%1 in %2, %3 sent%4")
+                .arg(report.cancelled ? tr("Cancelled") : tr("Done"), app::formatSeconds(report.seconds),
+                     app::formatBytes(report.bytesSent),
+                     report.skipped.isEmpty()
+                         ? QString()
+                         : tr("; left out by the budgets: %1").arg(report.skipped.join(QStringLiteral(", ")))));
+    setRunning(false);
+}
+
+void ProbeView::draw(const app::ProbeReport& report, bool running)
+{
+    m_report = report;
+    m_findings->clear();
+    for (const app::ProbeFinding& f : report.findings)
+        new QListWidgetItem(QStringLiteral("⚠ %1: %2").arg(f.kind, f.message), m_findings);
+    if (report.findings.isEmpty())
+        new QListWidgetItem(running ? tr("Probing: slow shapes, superlinear time and collapses are judged at the end")
+                            : report.target.isEmpty()
+                                ? tr("Give your server's upload URL and start: the findings come here")
+                                : tr("✓ No findings: nothing was slow, superlinear, buffered, refused or misread"),
+                            m_findings);
+    const QList<app::ChartSpec> specs = app::probeCharts(report);
+    m_charts[0]->show(specs[0]);
+    m_charts[1]->show(specs[1]);
+    m_charts[2]->show(specs[2], &specs[3]);
+    m_charts[3]->show(specs[4]);
+}
+
+void ProbeView::showError(const QString& message)
+{
+    m_step->setText(QStringLiteral("<span style='color:#b00'>%1</span>").arg(message.toHtmlEscaped()));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    setRunning(false);
+}
+
+QImage ProbeView::picture() const
+{
+    return m_results->grab().toImage();
+}
+
+void ProbeView::exportAs(const QString& kind)
+{
+    const QString suffix = kind.toLower();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the probe's report as %1").arg(kind),
+                                                      QStringLiteral("probe.%1").arg(suffix));
+    if (path.isEmpty())
+        return;
+    if (kind == QLatin1String("HTML"))
+        exportHtmlTo(path);
+    else if (kind == QLatin1String("JSON"))
+        exportJsonTo(path);
+    else
+        exportPngTo(path);
+}
+
+void ProbeView::exportHtmlTo(const QString& path)
+{
+    saveExports(this, {{path, app::probeHtml(m_report, QDateTime::currentDateTime())}});
+}
+
+void ProbeView::exportJsonTo(const QString& path)
+{
+    saveExports(this, {{path, QJsonDocument(m_report.toJson()).toJson(QJsonDocument::Indented)}});
+}
+
+void ProbeView::exportPngTo(const QString& path)
+{
+    saveExports(this, {{path, pngBytes(picture())}});
+}
+
+} // namespace upin::ui
