@@ -96,6 +96,11 @@ MultipartBody::~MultipartBody()
     m_hashPipeline.reset(); // hashes what was queued, then ends
 }
 
+std::vector<quint64> MultipartBody::delimiterOffsets() const
+{
+    return m_partEnds; // the CR LF that opens the next delimiter follows each part's last byte
+}
+
 std::vector<MultipartBody::PartInfo> MultipartBody::parts() const
 {
     std::unique_lock lock(m_mutex);

@@ -45,6 +45,8 @@ public:
         QString digest; // set once the part has been sent completely (and hashing is on)
     };
     std::vector<PartInfo> parts() const;
+    // Where each delimiter that follows a part begins ("\r\n--boundary"), in body offsets.
+    std::vector<quint64> delimiterOffsets() const;
 
 protected:
     qint64 readData(char* data, qint64 maxSize) override;

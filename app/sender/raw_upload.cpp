@@ -59,6 +59,8 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
     auto sendHead = [this] {
         if (m_tls)
             m_tlsProtocol = static_cast<QSslSocket*>(m_socket)->sessionCipher().protocolString();
+        if (!m_cuts.isEmpty()) // each piece leaves when written, not when Nagle's algorithm has gathered more
+            m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         QByteArray target = m_url.path(QUrl::FullyEncoded).toUtf8();
         if (target.isEmpty())
             target = "/";
@@ -142,7 +144,7 @@ void RawUpload::abort()
 
 void RawUpload::sendMore()
 {
-    if (!m_sending || m_bodyDone || m_finished)
+    if (!m_sending || m_bodyDone || m_finished || m_pausedAtCut)
         return;
     QByteArray chunk(kChunk, Qt::Uninitialized);
     // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
@@ -152,7 +154,8 @@ void RawUpload::sendMore()
         onReadyRead();
         if (m_bodyDone || m_finished)
             return;
-        qint64 got = m_body->read(chunk.data(), kChunk);
+        const qint64 upTo = m_cuts.isEmpty() ? kChunk : std::min(kChunk, m_cuts.first() - m_sent);
+        qint64 got = m_body->read(chunk.data(), upTo);
         if (got < 0 && !m_body->atEnd()) { // a file failed or shrank: do not send a short body as if complete
             m_socket->abort();
             finish(m_body->errorString());
@@ -172,7 +175,24 @@ void RawUpload::sendMore()
             m_socket->write("\r\n");
         m_sent += got;
         emit uploadProgress(m_sent);
+        if (!m_cuts.isEmpty() && m_sent == m_cuts.first()) {
+            m_cuts.removeFirst();
+            pauseAtCut();
+            return;
+        }
     }
+}
+
+// The write that ends at a cut leaves now, alone; the rest follows 2 ms after the kernel took it (loopback
+// delivers at once, and a server's read then returns the piece by itself).
+void RawUpload::pauseAtCut()
+{
+    m_pausedAtCut = true;
+    m_socket->flush();
+    QTimer::singleShot(2, this, [this] {
+        m_pausedAtCut = false;
+        sendMore();
+    });
 }
 
 // Before each write and when Qt reports an error: what the server sent, taken before Qt could drop it

@@ -35,6 +35,9 @@ public:
     // No byte of the body taken and no byte of an answer for this long: the run ends with an error.
     void setStallTimeout(int ms) { m_stallTimeoutMs = ms; }
     void setMethod(const QByteArray& method) { m_method = method; } // POST unless set, before start()
+    // Body offsets at which a write must end, ascending: each write up to one goes out at once (TCP_NODELAY),
+    // and the next starts a moment after it has left, so that the server reads the two apart. Before start().
+    void setCuts(QList<qint64> offsets) { m_cuts = std::move(offsets); }
     int status() const { return m_answer.status(); }
     const QByteArray& statusLine() const { return m_answer.statusLine(); }
     const HttpAnswer::Fields& responseHeaders() const { return m_answer.fields(); }
@@ -49,6 +52,7 @@ signals:
 
 private:
     void sendMore();
+    void pauseAtCut();
     void onReadyRead();
     void takeUnreadAnswer();
     void endAtClose();
@@ -70,6 +74,8 @@ private:
     int m_stallTimeoutMs = 60'000;
     HttpAnswer m_answer;
     qint64 m_sent = 0;
+    QList<qint64> m_cuts; // ahead of m_sent
+    bool m_pausedAtCut = false;
     bool m_sending = false;
     bool m_bodyDone = false;
     bool m_finished = false;

@@ -16,6 +16,8 @@
 #include <QSslCipher>
 #include <QSslSocket>
 
+#include <algorithm>
+
 namespace upin::app {
 
 namespace {
@@ -25,6 +27,20 @@ constexpr qint64 kSampleIntervalMs = 20;
 double seconds(const QElapsedTimer& clock)
 {
     return double(clock.nsecsElapsed()) / 1e9;
+}
+
+// Where the writes end for UploadPlan::splitDelimiters: inside the delimiter after part i ("\r\n--" and the
+// boundary), i + 1 bytes in, wrapping, so that across the parts every offset inside a delimiter is a cut. The
+// closing delimiter's cut is there too, which is the last part's.
+QList<qint64> delimiterCuts(const MultipartBody& body, const QString& boundary)
+{
+    const qint64 length = 4 + boundary.size();
+    QList<qint64> cuts;
+    const std::vector<quint64> starts = body.delimiterOffsets();
+    for (size_t i = 0; i < starts.size(); ++i)
+        cuts.append(qint64(starts[i]) + 1 + qint64(i) % (length - 1));
+    std::sort(cuts.begin(), cuts.end());
+    return cuts;
 }
 
 // Compares what was sent with the listener's JSON answer, part by part in order, where the answer carries digests
@@ -158,6 +174,8 @@ void Sender::startNext()
         auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
                                      m_plan.expectContinue, m_tls, this);
         upload->setMethod(m_plan.method.toLatin1());
+        if (m_plan.splitDelimiters)
+            upload->setCuts(delimiterCuts(*body, boundary));
         body->setParent(upload);
         upload->setStallTimeout(m_plan.stallTimeoutMs);
         m_raw = upload;

@@ -69,6 +69,10 @@ struct UploadPlan {
     QString boundary;     // empty: a random one per run
     bool chunked = false; // Transfer-Encoding: chunked instead of Content-Length
     bool expectContinue = false;
+    // Each delimiter after the first is split between two writes, at an offset inside it that moves by one from
+    // each delimiter to the next, each write sent at once (TCP_NODELAY) and a moment apart: a server's parser must
+    // find delimiters that arrive in pieces (the probe's split-delimiters shape). The raw client only.
+    bool splitDelimiters = false;
     QString method = QStringLiteral("POST"); // POST, PUT or PATCH
     QList<PlanHeader> headers;               // extra request headers
     int runs = 1;
@@ -81,7 +85,7 @@ struct UploadPlan {
     // error: a server that accepts and then neither reads nor answers would otherwise hold it for ever.
     int stallTimeoutMs = 60'000;
 
-    bool usesRawClient() const { return chunked || engine != Engine::Qnam; }
+    bool usesRawClient() const { return chunked || splitDelimiters || engine != Engine::Qnam; }
     QJsonObject toJson() const;
     static std::optional<UploadPlan> fromJson(const QJsonObject& json, QString* error = nullptr);
     // A POSIX shell command that makes curl send the same parts, fields and headers to the first target.
