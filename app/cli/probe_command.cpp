@@ -221,7 +221,7 @@ int runProbe(const QStringList& arguments)
             for (const PlanPart& p : plan.parts)
                 bytes += p.kind == PlanPart::Kind::Synthetic ? p.size : quint64(p.value.size());
             printOut(QStringLiteral("%1  %2 %3, %4 parts, %5 of content%6, and the same to %7\n")
-                         .arg(shape, -13)
+                         .arg(shape, -16)
                          .arg(plan.method, settings->target.toString())
                          .arg(plan.parts.size())
                          .arg(formatBytes(bytes))

@@ -17,11 +17,11 @@
 namespace upin::app {
 
 // The probe's body shapes: the content shapes of core/body_shapes.h, and shapes of the form itself.
-inline const QStringList kProbeShapes{QStringLiteral("plain"),        QStringLiteral("random"),
-                                      QStringLiteral("crlf-dense"),   QStringLiteral("dash-dense"),
-                                      QStringLiteral("prefix-dense"), QStringLiteral("near-miss"),
-                                      QStringLiteral("leading-cr"),   QStringLiteral("many-fields"),
-                                      QStringLiteral("many-files"),   QStringLiteral("chunked")};
+inline const QStringList kProbeShapes{
+    QStringLiteral("plain"),      QStringLiteral("random"),          QStringLiteral("crlf-dense"),
+    QStringLiteral("dash-dense"), QStringLiteral("prefix-dense"),    QStringLiteral("near-miss"),
+    QStringLiteral("leading-cr"), QStringLiteral("many-fields"),     QStringLiteral("many-files"),
+    QStringLiteral("chunked"),    QStringLiteral("split-delimiters")};
 
 struct ProbeSettings {
     QUrl target;
@@ -108,6 +108,13 @@ struct ProbeReport {
     static ProbeReport fromJson(const QJsonObject& json); // --against an earlier report
     QString text() const;                                 // the terminal's table and one line per finding
 };
+
+// A shape whose time is mostly the client's own pauses (split-delimiters waits a moment at each delimiter, to the
+// baseline as to the server): its rate says nothing of the server, its time against the baseline's does.
+inline bool isPaced(const QString& shape)
+{
+    return shape == QLatin1String("split-delimiters");
+}
 
 // "1,2,4,8,16" -> the concurrency rounds' client counts (0 alone: none); nullopt with *error naming the bad one.
 std::optional<QList<int>> parseClientCounts(const QString& text, QString* error);

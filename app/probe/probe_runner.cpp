@@ -24,6 +24,7 @@ constexpr int kManyFields = 10'000;
 constexpr qsizetype kFieldBytes = 100;
 constexpr int kManyFiles = 1'000;
 constexpr quint64 kFileBytes = quint64{64} << 10;
+constexpr int kSplitParts = 64;
 constexpr quint64 kConcurrentBytes = quint64{16} << 20; // each client's upload in the concurrency rounds
 constexpr quint64 kSmallestScaled = quint64{4} << 20;
 
@@ -77,10 +78,13 @@ QString wrongBytes(const RunResult& r, const QString& expectPath, const QString&
                 .arg(check.name, toQString(core::kHashNames.name(r.hash)));
     const QJsonValue answer = QJsonDocument::fromJson(r.response).object();
     QList<QPair<QString, quint64>> reported;
-    for (const auto& v : answer[QStringLiteral("parts")].toArray())
+    const QJsonArray parts = answer[QStringLiteral("parts")].toArray();
+    for (const auto& v : parts)
         if (v[QStringLiteral("size")].isDouble())
             reported.append({v[QStringLiteral("name")].toString(), quint64(v[QStringLiteral("size")].toInteger())});
-    if (!reported.isEmpty() && reported.size() != r.parts.size())
+    // A list of parts with sizes, or an empty one (a server that found none of them), says how many arrived.
+    const bool counted = answer[QStringLiteral("parts")].isArray() && reported.size() == parts.size();
+    if (counted && reported.size() != r.parts.size())
         return QStringLiteral("%1 parts were sent, the server reports %2").arg(r.parts.size()).arg(reported.size());
     for (qsizetype i = 0; i < reported.size(); ++i)
         if (reported[i].second != r.parts[i].size)
@@ -136,6 +140,15 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
         part.size = kFileBytes;
         for (int i = 0; i < kManyFiles; ++i) {
             part.filename = QStringLiteral("f%1.bin").arg(i, 4, 10, QLatin1Char('0'));
+            plan.parts.append(part);
+        }
+        return plan;
+    }
+    if (shape == QLatin1String("split-delimiters")) { // plain in 64 files, each delimiter written in two pieces
+        plan.splitDelimiters = true;
+        part.size = std::max<quint64>(1, size / kSplitParts);
+        for (int i = 0; i < kSplitParts; ++i) {
+            part.filename = QStringLiteral("split%1.bin").arg(i, 2, 10, QLatin1Char('0'));
             plan.parts.append(part);
         }
         return plan;
@@ -219,15 +232,15 @@ void ProbeRunner::addShapeSteps()
     }
 }
 
-// Plain and the slowest content shape (by its rate against plain's) at sizes doubling from 4 MiB to the probe's.
+// Plain and the slowest content shape (by its rate against plain's; not the forms' shapes, nor a paced one) at sizes doubling from 4 MiB to the probe's.
 void ProbeRunner::addScalingSteps()
 {
     measureAgainstPlain(m_report); // to find the slowest (the findings are made at the end, with every figure)
     QStringList shapes{QStringLiteral("plain")};
     const ShapeRow* slowest = nullptr;
     for (const ShapeRow& row : m_report.shapes)
-        if (!row.shape.startsWith(QLatin1String("many-")) && row.shape != QLatin1String("plain") && row.vsPlain > 0 &&
-            (!slowest || row.vsPlain > slowest->vsPlain))
+        if (!row.shape.startsWith(QLatin1String("many-")) && !isPaced(row.shape) &&
+            row.shape != QLatin1String("plain") && row.vsPlain > 0 && (!slowest || row.vsPlain > slowest->vsPlain))
             slowest = &row;
     if (slowest)
         shapes << slowest->shape;
