@@ -8,6 +8,9 @@ usage: probe_servers.py MODE; prints the port it listens on, then serves until k
              keeps the last one: answers {"bytes": N}
   dropbyte   reads the whole body, finds its parts, and reports each part's size with one byte less for the first
              file part: {"parts": [{"name", "size"}]} (a server that loses a byte)
+  perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
+             it found: {"parts": [{"name", "size"}]}. A delimiter split between two reads is missed, and the part
+             before it swallows the next (a server that cannot take delimiters in pieces)
 """
 import json
 import re
@@ -62,6 +65,23 @@ def part_sizes(body, content_type):
     return out
 
 
+def per_read_parts(reads, content_type):
+    """The parts as a parser that finds delimiters only within one read sees them."""
+    delimiter = b"\r\n--" + re.search(r'boundary="?([^";]+)"?', content_type).group(1).encode()
+    parts = []  # [its first bytes (for its headers), its length], each from just after a delimiter
+    first = True
+    for data in reads:
+        if first:  # the opening delimiter has no CR LF before it
+            data, first = b"\r\n" + data, False
+        found = data.split(delimiter)
+        if parts:
+            parts[-1][0] = (parts[-1][0] + found[0])[:4096]
+            parts[-1][1] += len(found[0])
+        parts += [[piece[:4096], len(piece)] for piece in found[1:]]
+    # Each part's content: what follows its header block, up to the next delimiter it saw.
+    return [{"name": "file", "size": length - prefix.find(b"\r\n\r\n") - 4} for prefix, length in parts[:-1]]
+
+
 def serve(conn, mode):
     global kept
     with conn:
@@ -72,6 +92,8 @@ def serve(conn, mode):
             if mode == "stream":
                 count = sum(len(p) for p in pieces(conn, head, rest))
                 answer = {"bytes": count}
+            elif mode == "perread":
+                answer = {"parts": per_read_parts(pieces(conn, head, rest), field(head, "content-type") or "")}
             else:
                 body = b"".join(pieces(conn, head, rest))
                 answer = {"bytes": len(body)}

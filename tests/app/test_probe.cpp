@@ -106,10 +106,11 @@ TEST_CASE("a probe of our own listener: every figure measured, nothing refused o
           "[probe][listener]")
 {
     test::ListenerFixture f;
-    const QJsonObject report = probeJson({f.url("/part-event?hash=none"), "--size", "8M", "--shapes",
-                                          "plain,crlf-dense,prefix-dense,many-files,chunked", "--concurrency", "1,2"});
+    const QJsonObject report =
+        probeJson({f.url("/part-event?hash=none"), "--size", "8M", "--shapes",
+                   "plain,crlf-dense,prefix-dense,many-files,chunked,split-delimiters", "--concurrency", "1,2"});
     const QJsonArray shapes = report["shapes"].toArray();
-    REQUIRE(shapes.size() == 5);
+    REQUIRE(shapes.size() == 6);
     for (const auto& v : shapes) {
         const QJsonObject s = v.toObject();
         INFO(s["name"].toString().toStdString());
@@ -152,6 +153,20 @@ TEST_CASE("a server that loses a byte is found, and --fail-on makes it the exit 
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].toObject()["kind"] == "wrong_bytes");
     CHECK(findings[0].toObject()["message"].toString().contains("the server reports 1048575"));
+}
+
+TEST_CASE("a server that misses a delimiter split between two reads is found by split-delimiters, and only by it",
+          "[probe][correctness]")
+{
+    ProbeServer naive("perread");
+    const QJsonObject report = probeJson({naive.url() + "/upload", "--shapes", "plain,split-delimiters", "--size", "4M",
+                                          "--concurrency", "0", "--no-scaling"});
+    const QJsonArray findings = report["findings"].toArray();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].toObject()["kind"] == "wrong_bytes");
+    CHECK(findings[0].toObject()["shape"] == "split-delimiters");
+    CHECK(findings[0].toObject()["message"].toString().contains(
+        "64 parts were sent, the server reports ")); // how few: where the reads fell
 }
 
 TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", "[probe]")
