@@ -26,7 +26,7 @@ constexpr size_t kBlocks = 16;
 } // namespace
 
 MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QObject* parent)
-    : QIODevice(parent), m_hash(plan.hash), m_blocks(kBlockSize, kBlocks)
+    : QIODevice(parent), m_hash(plan.hash), m_blocks(kBlockSize, plan.lean ? 2 : kBlocks)
 {
     const QByteArray dashBoundary = "--" + boundary.toLatin1();
     for (const auto& part : plan.parts) {

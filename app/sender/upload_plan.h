@@ -73,6 +73,9 @@ struct UploadPlan {
     // each delimiter to the next, each write sent at once (TCP_NODELAY) and a moment apart: a server's parser must
     // find delimiters that arrive in pieces (the probe's split-delimiters shape). The raw client only.
     bool splitDelimiters = false;
+    // Read 512 KiB ahead instead of 4 MiB: for many uploads at once (the probe's parallel rounds), whose memory
+    // would otherwise grow with their count.
+    bool lean = false;
     QString method = QStringLiteral("POST"); // POST, PUT or PATCH
     QList<PlanHeader> headers;               // extra request headers
     int runs = 1;
