@@ -8,8 +8,8 @@ QString keyboardShortcutsPage()
 {
     return QObject::tr(
         "<h3>Keyboard shortcuts</h3><table cellpadding='3'>"
-        "<tr><td><b>Alt+S, Alt+L, Alt+I, Alt+C, Alt+M</b></td><td>Send, Listen, Inspect, Compare, Matcher shoot-out"
-        "</td></tr>"
+        "<tr><td><b>Alt+S, Alt+L, Alt+I, Alt+C, Alt+B, Alt+M</b></td><td>Send, Listen, Inspect, Compare, Probe, "
+        "Matcher shoot-out</td></tr>"
         "<tr><td><b>Ctrl+O</b></td><td>Open a body, request or HAR file in Inspect</td></tr>"
         "<tr><td><b>Ctrl+Shift+O</b></td><td>Open a capture folder in Inspect</td></tr>"
         "<tr><td><b>Ctrl+Q</b></td><td>Quit</td></tr>"
@@ -32,6 +32,9 @@ QString keyboardShortcutsPage()
         "<tr><th colspan='2' align='left'>Compare and the shoot-out</th></tr>"
         "<tr><td><b>Alt+X</b>, <b>Alt+P</b>, <b>Alt+R</b></td><td>Export CSV, Export PNG, Clear</td></tr>"
         "<tr><td><b>Ctrl+R</b></td><td>Run the shoot-out</td></tr>"
+        "<tr><th colspan='2' align='left'>Probe</th></tr>"
+        "<tr><td><b>Alt+T</b>, <b>Alt+N</b></td><td>Start the probe, Cancel it</td></tr>"
+        "<tr><td><b>Alt+U</b>, <b>Alt+A</b>, <b>Alt+R</b></td><td>The URL, the shapes, the parallel uploads</td></tr>"
         "</table>");
 }
 
@@ -52,6 +55,9 @@ QString gettingStartedPage(const QString& listenerBase)
                "each answer.</p>"
                "<p><b>Compare</b> puts runs to several targets side by side; the <b>Matcher shoot-out</b> times the "
                "parser's delimiter matchers on the same bytes.</p>"
+               "<p><b>Probe</b> finds what is slow or broken in <i>your</i> server's upload path: give its upload URL "
+               "and start; bodies shaped to slow parsers, larger and parallel uploads, and the server's memory, "
+               "each figure against a baseline measured in the same run, with findings and charts to export.</p>"
                "<p>Everything here has a command-line twin: <code>upload-inspector-cli --help</code>.</p>")
         .arg(listenerBase.toHtmlEscaped());
 }

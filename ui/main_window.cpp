@@ -50,7 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_listen, tr("&Listen"));
     m_tabs->addTab(m_inspect, tr("&Inspect"));
     m_tabs->addTab(m_compare, tr("&Compare"));
-    m_tabs->addTab(m_probe, tr("&Probe"));
+    m_tabs->addTab(m_probe, tr("Pro&be")); // Alt+P is Save part and Export PNG
     m_tabs->addTab(m_shootout, tr("&Matcher shoot-out"));
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_listenerStatus);

@@ -5,6 +5,7 @@
 #include "help_pages.h"
 #include "main_window.h"
 #include "views/listen_view.h"
+#include "views/probe_view.h"
 #include "views/send_view.h"
 
 #include <catch2/catch.hpp>
@@ -35,8 +36,9 @@ TEST_CASE("the main buttons have Alt-letter shortcuts that clash with nothing on
           "[ui][help]")
 {
     ui::MainWindow window;
-    const QString taken = "slicmfh"; // the tabs' and the menus' own
-    for (QWidget* tab : {static_cast<QWidget*>(window.sendView()), static_cast<QWidget*>(window.listenView())}) {
+    const QString taken = "slicbmfh"; // the tabs' and the menus' own
+    for (QWidget* tab : {static_cast<QWidget*>(window.sendView()), static_cast<QWidget*>(window.listenView()),
+                         static_cast<QWidget*>(window.probeView())}) {
         QStringList seen;
         for (const auto* button : tab->findChildren<QPushButton*>()) {
             const QChar key = mnemonic(button->text());

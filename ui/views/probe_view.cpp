@@ -148,8 +148,12 @@ QWidget* ProbeView::makeResults()
     results->addLayout(grid, 1);
     auto* exports = new QHBoxLayout;
     exports->addStretch(1);
-    for (const QString& kind : {QStringLiteral("HTML"), QStringLiteral("JSON"), QStringLiteral("PNG")}) {
-        auto* button = new QPushButton(tr("Export %1…").arg(kind));
+    const QList<QPair<QString, QString>> kinds{{QStringLiteral("HTML"), tr("E&xport HTML…")},
+                                               {QStringLiteral("JSON"), tr("Export &JSON…")},
+                                               {QStringLiteral("PNG"), tr("Export PN&G…")}};
+    for (const auto& entry : kinds) { // not a structured binding: clang 14 cannot capture one
+        const QString kind = entry.first;
+        auto* button = new QPushButton(entry.second);
         connect(button, &QPushButton::clicked, this, [this, kind] { exportAs(kind); });
         exports->addWidget(button);
         m_exports.append(button);
