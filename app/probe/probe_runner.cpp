@@ -1,7 +1,10 @@
 #include "probe/probe_runner.h"
 
+#include "probe/answer_check.h"
+
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "probe/answer_check.h"
 #include "probe/process_memory.h"
 #include "sender/sender.h"
 
@@ -54,55 +57,6 @@ QString failure(const RunResult& r)
     return !r.error.isEmpty()        ? r.error
            : !r.statusLine.isEmpty() ? QString::fromUtf8(r.statusLine)
                                      : QStringLiteral("no answer");
-}
-
-// A JSON value by a dotted path ("files.file.size", "parts.0.size").
-QJsonValue valueAt(QJsonValue value, const QString& path)
-{
-    for (const QString& key : path.split(QLatin1Char('.'), Qt::SkipEmptyParts)) {
-        bool index = false;
-        const int i = key.toInt(&index);
-        value = index && value.isArray() ? value.toArray().at(i) : value.toObject().value(key);
-    }
-    return value;
-}
-
-// Why the answer says other bytes arrived than were sent: digests that differ (our listener), a `parts` list of
-// names and sizes that disagrees (our listener, and servers that report what they read), or the size at the
-// user's --expect path. Empty when it agrees or says nothing.
-QString wrongBytes(const RunResult& r, const QString& expectPath, const QString& field)
-{
-    for (const PartCheck& check : r.parts)
-        if (check.state == PartCheck::State::Mismatch)
-            return QStringLiteral("part '%1': the server's %2 digest differs from what was sent")
-                .arg(check.name, toQString(core::kHashNames.name(r.hash)));
-    const QJsonValue answer = QJsonDocument::fromJson(r.response).object();
-    QList<QPair<QString, quint64>> reported;
-    const QJsonArray parts = answer[QStringLiteral("parts")].toArray();
-    for (const auto& v : parts)
-        if (v[QStringLiteral("size")].isDouble())
-            reported.append({v[QStringLiteral("name")].toString(), quint64(v[QStringLiteral("size")].toInteger())});
-    // A list of parts with sizes, or an empty one (a server that found none of them), says how many arrived.
-    const bool counted = answer[QStringLiteral("parts")].isArray() && reported.size() == parts.size();
-    if (counted && reported.size() != r.parts.size())
-        return QStringLiteral("%1 parts were sent, the server reports %2").arg(r.parts.size()).arg(reported.size());
-    for (qsizetype i = 0; i < reported.size(); ++i)
-        if (reported[i].second != r.parts[i].size)
-            return QStringLiteral("part %1 ('%2'): %3 bytes were sent, the server reports %4")
-                .arg(i)
-                .arg(r.parts[i].name)
-                .arg(r.parts[i].size)
-                .arg(reported[i].second);
-    if (!expectPath.isEmpty()) {
-        const QJsonValue size = valueAt(answer, expectPath);
-        for (const PartCheck& check : r.parts)
-            if (check.name == field && (!size.isDouble() || quint64(size.toInteger()) != check.size))
-                return QStringLiteral("'%1' was %2 bytes, the answer's %3 is %4")
-                    .arg(field)
-                    .arg(check.size)
-                    .arg(expectPath, size.isDouble() ? QString::number(size.toInteger()) : QStringLiteral("missing"));
-    }
-    return {};
 }
 
 } // namespace

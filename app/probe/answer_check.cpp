@@ -1,0 +1,92 @@
+#include "probe/answer_check.h"
+
+#include "common/qt_text.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace upin::app {
+
+namespace {
+
+// A JSON value by a dotted path ("files.file.size", "parts.0.size").
+QJsonValue valueAt(QJsonValue value, const QString& path)
+{
+    for (const QString& key : path.split(QLatin1Char('.'), Qt::SkipEmptyParts)) {
+        bool index = false;
+        const int i = key.toInt(&index);
+        value = index && value.isArray() ? value.toArray().at(i) : value.toObject().value(key);
+    }
+    return value;
+}
+
+// An httpbin-style echo ({"files": {"file": CONTENT}, "form": {"name": VALUE}}): the file part's content as text,
+// or as a data: URL in base64 when it is not UTF-8, and each field's value as sent.
+QString echoedWrong(const QJsonValue& answer, const RunResult& r, const QString& field)
+{
+    const QJsonValue echoed = answer[QStringLiteral("files")][field];
+    if (echoed.isString()) {
+        const QString text = echoed.toString();
+        const qsizetype comma = text.indexOf(QLatin1Char(','));
+        const quint64 size = text.startsWith(QLatin1String("data:")) && comma > 0
+                                 ? quint64(QByteArray::fromBase64(text.mid(comma + 1).toLatin1()).size())
+                                 : quint64(text.toUtf8().size());
+        for (const PartCheck& check : r.parts)
+            if (check.name == field && check.size != size)
+                return QStringLiteral("'%1' was %2 bytes, the echo's files.%1 has %3")
+                    .arg(field)
+                    .arg(check.size)
+                    .arg(size);
+    }
+    const QJsonObject form = answer[QStringLiteral("form")].toObject();
+    for (const PartCheck& check : r.parts)
+        if (form.contains(check.name) && form[check.name].isString() &&
+            quint64(form[check.name].toString().toUtf8().size()) != check.size)
+            return QStringLiteral("field '%1' was %2 bytes, the echo's form.%1 has %3")
+                .arg(check.name)
+                .arg(check.size)
+                .arg(form[check.name].toString().toUtf8().size());
+    return {};
+}
+
+} // namespace
+
+QString wrongBytes(const RunResult& r, const QString& expectPath, const QString& field)
+{
+    for (const PartCheck& check : r.parts)
+        if (check.state == PartCheck::State::Mismatch)
+            return QStringLiteral("part '%1': the server's %2 digest differs from what was sent")
+                .arg(check.name, toQString(core::kHashNames.name(r.hash)));
+    const QJsonValue answer = QJsonDocument::fromJson(r.response).object();
+    QList<QPair<QString, quint64>> reported;
+    const QJsonArray parts = answer[QStringLiteral("parts")].toArray();
+    for (const auto& v : parts)
+        if (v[QStringLiteral("size")].isDouble())
+            reported.append({v[QStringLiteral("name")].toString(), quint64(v[QStringLiteral("size")].toInteger())});
+    // A list of parts with sizes, or an empty one (a server that found none of them), says how many arrived.
+    const bool counted = answer[QStringLiteral("parts")].isArray() && reported.size() == parts.size();
+    if (counted && reported.size() != r.parts.size())
+        return QStringLiteral("%1 parts were sent, the server reports %2").arg(r.parts.size()).arg(reported.size());
+    for (qsizetype i = 0; i < reported.size(); ++i)
+        if (reported[i].second != r.parts[i].size)
+            return QStringLiteral("part %1 ('%2'): %3 bytes were sent, the server reports %4")
+                .arg(i)
+                .arg(r.parts[i].name)
+                .arg(r.parts[i].size)
+                .arg(reported[i].second);
+    if (const QString why = echoedWrong(answer, r, field); !why.isEmpty())
+        return why;
+    if (!expectPath.isEmpty()) {
+        const QJsonValue size = valueAt(answer, expectPath);
+        for (const PartCheck& check : r.parts)
+            if (check.name == field && (!size.isDouble() || quint64(size.toInteger()) != check.size))
+                return QStringLiteral("'%1' was %2 bytes, the answer's %3 is %4")
+                    .arg(field)
+                    .arg(check.size)
+                    .arg(expectPath, size.isDouble() ? QString::number(size.toInteger()) : QStringLiteral("missing"));
+    }
+    return {};
+}
+
+} // namespace upin::app

@@ -1,0 +1,15 @@
+#pragma once
+// What a server's answer says arrived, against what the probe sent: digests that differ (our listener), a
+// `parts` list of names and sizes that disagrees or is empty (our listener, and servers that report what they
+// read), an httpbin-style echo of the file and fields (`files`, `form`), or the size at the user's --expect path.
+
+#include "sender/run_types.h"
+
+#include <QString>
+
+namespace upin::app {
+
+// Why other bytes arrived than were sent, in words; empty when the answer agrees or says nothing.
+QString wrongBytes(const RunResult& r, const QString& expectPath, const QString& field);
+
+} // namespace upin::app
