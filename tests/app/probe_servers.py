@@ -8,10 +8,13 @@ usage: probe_servers.py MODE; prints the port it listens on, then serves until k
              keeps the last one: answers {"bytes": N}
   dropbyte   reads the whole body, finds its parts, and reports each part's size with one byte less for the first
              file part: {"parts": [{"name", "size"}]} (a server that loses a byte)
+  echo       answers as httpbin's /post does: {"files": {NAME: CONTENT}, "form": {NAME: VALUE}}, a file's content as
+             text, or as a data: URL in base64 when it is not UTF-8; with ?lose=1 in the path, one byte short
   perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
              it found: {"parts": [{"name", "size"}]}. A delimiter split between two reads is missed, and the part
              before it swallows the next (a server that cannot take delimiters in pieces)
 """
+import base64
 import json
 import re
 import socket
@@ -65,6 +68,27 @@ def part_sizes(body, content_type):
     return out
 
 
+def echo(body, content_type, lose):
+    """An httpbin-style echo of the parts."""
+    boundary = re.search(r'boundary="?([^";]+)"?', content_type).group(1).encode()
+    files, form = {}, {}
+    for chunk in (b"\r\n" + body).split(b"\r\n--" + boundary)[1:]:
+        if chunk.startswith(b"--"):
+            break
+        headers, _, content = chunk.partition(b"\r\n\r\n")
+        name = re.search(rb'name="([^"]*)"', headers).group(1).decode()
+        if b"filename=" not in headers:
+            form[name] = content.decode("utf-8", "replace")
+            continue
+        if lose:
+            content = content[:-1]
+        try:
+            files[name] = content.decode("utf-8")
+        except UnicodeDecodeError:
+            files[name] = "data:application/octet-stream;base64," + base64.b64encode(content).decode()
+    return {"files": files, "form": form}
+
+
 def per_read_parts(reads, content_type):
     """The parts as a parser that finds delimiters only within one read sees them."""
     delimiter = b"\r\n--" + re.search(r'boundary="?([^";]+)"?', content_type).group(1).encode()
@@ -92,6 +116,9 @@ def serve(conn, mode):
             if mode == "stream":
                 count = sum(len(p) for p in pieces(conn, head, rest))
                 answer = {"bytes": count}
+            elif mode == "echo":
+                body = b"".join(pieces(conn, head, rest))
+                answer = echo(body, field(head, "content-type") or "", "lose=1" in head.split("\r\n", 1)[0])
             elif mode == "perread":
                 answer = {"parts": per_read_parts(pieces(conn, head, rest), field(head, "content-type") or "")}
             else:

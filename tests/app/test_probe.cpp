@@ -169,6 +169,24 @@ TEST_CASE("a server that misses a delimiter split between two reads is found by 
         "64 parts were sent, the server reports ")); // how few: where the reads fell
 }
 
+TEST_CASE("an httpbin-style echo is checked: the file's content and the fields as they came back",
+          "[probe][correctness]")
+{
+    ProbeServer httpbin("echo");
+    // 256 KiB: an echo of the file comes back whole (an answer is read up to 1 MiB).
+    const QStringList options{"--shapes", "plain,random", "--size", "256K",      "--concurrency",
+                              "0",        "--no-scaling", "-F",     "note=hello"};
+    const QJsonObject good = probeJson(QStringList{httpbin.url() + "/post"} + options);
+    CHECK(good["findings"].toArray().isEmpty());
+    const QJsonObject lossy = probeJson(QStringList{httpbin.url() + "/post?lose=1"} + options);
+    const QJsonArray findings = lossy["findings"].toArray();
+    REQUIRE(findings.size() == 2); // plain (echoed as text) and random (as a data: URL)
+    for (const auto& f : findings) {
+        CHECK(f.toObject()["kind"] == "wrong_bytes");
+        CHECK(f.toObject()["message"].toString().contains("'file' was 262144 bytes, the echo's files.file has 262143"));
+    }
+}
+
 TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", "[probe]")
 {
     ProbeServer stream("stream");
