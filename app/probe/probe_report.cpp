@@ -69,7 +69,9 @@ double measureAgainstPlain(ProbeReport& report)
         if (row.shape == QLatin1String("plain"))
             plainVsBaseline = row.vsBaseline();
     for (ShapeRow& row : report.shapes)
-        if (isPaced(row.shape)) // its pauses are the client's: judged by its share of the baseline, beside plain's
+        if (row.plainSameSizeSeconds > 0)
+            row.vsPlain = row.seconds > 0 ? row.seconds / row.plainSameSizeSeconds : 0;
+        else if (judgedByBaseline(row.shape))
             row.vsPlain = plainVsBaseline > 0 && row.vsBaseline() > 0 ? row.vsBaseline() / plainVsBaseline : 0;
         else
             row.vsPlain = plainRate > 0 && row.mbPerSecond() > 0 ? plainRate / row.mbPerSecond() : 0;
@@ -80,14 +82,24 @@ void addFindings(ProbeReport& report)
 {
     const double plainRate = measureAgainstPlain(report);
     for (ShapeRow& row : report.shapes) {
-        if (row.vsPlain >= kSlowShapeRatio && isPaced(row.shape))
+        if (row.vsPlain >= kSlowShapeRatio && judgedByBaseline(row.shape))
             report.findings.append({QStringLiteral("slow_shape"), row.shape,
-                                    QStringLiteral("%1 takes %2x the baseline's time, %3x what plain takes against "
-                                                   "its baseline: delimiters that arrive in pieces slow this server")
+                                    QStringLiteral("%1 takes %2x the baseline's time for the same bytes, %3x what "
+                                                   "plain takes against its baseline")
                                         .arg(row.shape)
                                         .arg(row.vsBaseline(), 0, 'f', 1)
                                         .arg(row.vsPlain, 0, 'f', 1)});
-        else if (row.vsPlain >= kSlowShapeRatio)
+        else if (row.plainSameSizeSeconds > 0 && row.vsPlain >= kSlowShapeRatio &&
+                 row.seconds - row.plainSameSizeSeconds >= kSlowShapeMinSeconds)
+            report.findings.append({QStringLiteral("slow_shape"), row.shape,
+                                    QStringLiteral("%1 is %2x slower than plain of the same size on this server (%3 s "
+                                                   "against %4 s for %5)")
+                                        .arg(row.shape)
+                                        .arg(row.vsPlain, 0, 'f', 1)
+                                        .arg(row.seconds, 0, 'f', 3)
+                                        .arg(row.plainSameSizeSeconds, 0, 'f', 3)
+                                        .arg(formatBytes(row.bytes))});
+        else if (row.vsPlain >= kSlowShapeRatio && row.plainSameSizeSeconds <= 0)
             report.findings.append({QStringLiteral("slow_shape"), row.shape,
                                     QStringLiteral("%1 is %2x slower than plain on this server (%3 MB/s against "
                                                    "%4 MB/s)")
@@ -117,8 +129,9 @@ void addFindings(ProbeReport& report)
     for (const ConcurrencyRow& row : report.concurrency) {
         if (row.errors > 0)
             report.findings.append({QStringLiteral("concurrency_collapse"), QStringLiteral("plain"),
-                                    QStringLiteral("%1 of %2 parallel uploads failed: %3")
+                                    QStringLiteral("%1 of %2 uploads failed in rounds of %3 parallel: %4")
                                         .arg(row.errors)
+                                        .arg(std::max(row.uploads, row.errors))
                                         .arg(row.clients)
                                         .arg(row.firstError)});
         else if (bestShare > 0 && row.ofBaseline() < kCollapseShare * bestShare)
@@ -190,6 +203,7 @@ QJsonObject ProbeReport::toJson() const
             {"findings", found},
             {"skipped", QJsonArray::fromStringList(skipped)},
             {"cancelled", cancelled},
+            {"unreachable", unreachable.isEmpty() ? QJsonValue() : QJsonValue(unreachable)},
             {"seconds", figure(seconds, 1)},
             {"bytes_sent", qint64(bytesSent)}};
 }
@@ -293,7 +307,13 @@ QString ProbeReport::text() const
                    : QStringLiteral("\nmemory not watched: %1\n").arg(pidNote);
     if (!skipped.isEmpty())
         out += QStringLiteral("skipped (budget): %1\n").arg(skipped.join(QStringLiteral(", ")));
-    out += findings.isEmpty() ? QStringLiteral("\nno findings\n") : QStringLiteral("\n");
+    if (!unreachable.isEmpty())
+        out += QStringLiteral("\nstopped: %1\n").arg(unreachable);
+    else if (findings.isEmpty())
+        out += cancelled ? QStringLiteral("\nno findings in what ran before the cancel\n")
+                         : QStringLiteral("\nno findings\n");
+    else
+        out += QStringLiteral("\n");
     for (const ProbeFinding& f : findings)
         out += QStringLiteral("FINDING %1: %2\n").arg(f.kind, f.message);
     return out;

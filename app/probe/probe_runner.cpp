@@ -4,7 +4,6 @@
 
 #include "common/byte_size.h"
 #include "common/qt_text.h"
-#include "probe/answer_check.h"
 #include "probe/process_memory.h"
 #include "sender/sender.h"
 
@@ -123,7 +122,7 @@ void ProbeRunner::start(const ProbeSettings& settings)
     m_phase = Phase::Shapes;
     m_cancelled = false;
     m_report = {};
-    m_report.target = settings.target;
+    m_report.target = settings.target.adjusted(QUrl::RemoveUserInfo); // the report is for sharing
     m_report.baseline = settings.baseline;
     m_report.pid = settings.pid;
     const QHostAddress host(settings.target.host());
@@ -132,6 +131,8 @@ void ProbeRunner::start(const ProbeSettings& settings)
         m_report.pid = listeningPid(quint16(settings.target.port(80)), &m_report.pidNote);
     else if (m_report.pid == 0)
         m_report.pidNote = QStringLiteral("the server is not on this machine (give --pid to watch a local one)");
+    m_wireMBps = 0;
+    m_memory.reset(); // a runner probes again from the Probe tab: the last probe's process is not this one's
     if (m_report.pid > 0)
         m_memory = std::make_unique<RssSampler>(m_report.pid, m_clock);
     m_clock.start();
@@ -150,13 +151,31 @@ void ProbeRunner::addShapeSteps()
             {QStringLiteral("warming up"),
              {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kConcurrentBytes), side)},
              false,
-             [](const QList<RunResult>&, double, quint64) {}});
+             [this, side](const QList<RunResult>& runs, double, quint64) {
+                 // No answer at all (refused, no such host, a TLS failure): nothing after it would measure a server.
+                 if (!runs.isEmpty() && runs.first().httpStatus == 0) {
+                     m_report.unreachable = QStringLiteral("%1 could not be reached: %2")
+                                                .arg(side.toString(QUrl::RemoveUserInfo), failure(runs.first()));
+                     m_cancelled = true;
+                 }
+             }});
     for (const QString& shape : m_settings.shapes) {
         const UploadPlan target = planFor(m_settings, shape, m_settings.size, m_settings.target);
         ShapeRow row;
         row.shape = shape;
         m_report.shapes.append(row);
         const qsizetype index = m_report.shapes.size() - 1;
+        if (shape.startsWith(QLatin1String("many-"))) // plain of the form's own size: the same fixed cost per request
+            for (int attempt = 0; attempt < 2; ++attempt)
+                m_steps.append({QStringLiteral("%1: plain of its size, run %2 of 2").arg(shape).arg(attempt + 1),
+                                {planFor(m_settings, QStringLiteral("plain"), planBytes(target), m_settings.target)},
+                                false,
+                                [this, index](const QList<RunResult>& runs, double, quint64) {
+                                    double& best = m_report.shapes[index].plainSameSizeSeconds;
+                                    if (!runs.isEmpty() && !failed(runs.first()) &&
+                                        (best <= 0 || runs.first().totalSeconds < best))
+                                        best = runs.first().totalSeconds;
+                                }});
         m_steps.append({QStringLiteral("%1: baseline").arg(shape),
                         {planFor(m_settings, shape, m_settings.size, m_settings.baseline)},
                         false,
@@ -195,7 +214,7 @@ void ProbeRunner::addScalingSteps()
     QStringList shapes{QStringLiteral("plain")};
     const ShapeRow* slowest = nullptr;
     for (const ShapeRow& row : m_report.shapes)
-        if (!row.shape.startsWith(QLatin1String("many-")) && !isPaced(row.shape) &&
+        if (!row.shape.startsWith(QLatin1String("many-")) && !judgedByBaseline(row.shape) &&
             row.shape != QLatin1String("plain") && row.vsPlain > 0 && (!slowest || row.vsPlain > slowest->vsPlain))
             slowest = &row;
     if (slowest)
@@ -245,6 +264,7 @@ void ProbeRunner::addConcurrencySteps()
                             [this, clients, attempt](const QList<RunResult>& runs, double wall, quint64) {
                                 ConcurrencyRow row;
                                 row.clients = clients;
+                                row.uploads = int(runs.size());
                                 QList<double> seconds;
                                 quint64 bytes = 0;
                                 for (const RunResult& r : runs) {
@@ -267,11 +287,13 @@ void ProbeRunner::addConcurrencySteps()
                                 }
                                 ConcurrencyRow& first = m_report.concurrency.last();
                                 row.errors += first.errors;
+                                row.uploads += first.uploads;
                                 row.firstError = first.firstError.isEmpty() ? row.firstError : first.firstError;
                                 if (row.mbPerSecond > first.mbPerSecond)
                                     first = row;
                                 else
-                                    first.errors = row.errors, first.firstError = row.firstError;
+                                    first.errors = row.errors, first.firstError = row.firstError,
+                                    first.uploads = row.uploads;
                             }});
     }
 }

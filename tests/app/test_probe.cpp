@@ -69,11 +69,11 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     report.shapes = {row("plain", 64 << 20, 0.1, 1 << 20), row("crlf-dense", 64 << 20, 0.19, 0),
                      row("near-miss", 64 << 20, 0.35, 40 << 20)};
     report.scaling = {{"near-miss", sizes, quadratic, app::fitExponent(sizes, quadratic)}};
-    // Clients, MB/s in all, the baseline's MB/s at that count, p50, p95, errors: each round against the baseline's.
-    report.concurrency = {{1, 600, 1000, 0.1, 0.1, 0, {}},
-                          {2, 900, 1000, 0.1, 0.1, 0, {}},
-                          {4, 500, 1000, 0.3, 0.4, 0, {}},
-                          {8, 880, 1000, 0.5, 0.6, 1, "reset"}};
+    // Clients, MB/s in all, the baseline's MB/s at that count, p50, p95, errors, the first, uploads in the rounds.
+    report.concurrency = {{1, 600, 1000, 0.1, 0.1, 0, {}, 2},
+                          {2, 900, 1000, 0.1, 0.1, 0, {}, 4},
+                          {4, 500, 1000, 0.3, 0.4, 0, {}, 8},
+                          {8, 880, 1000, 0.5, 0.6, 1, "reset", 16}};
     app::addFindings(report);
     QStringList found;
     for (const auto& f : report.findings)
@@ -85,9 +85,12 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     CHECK_FALSE(found.contains("buffers_in_memory:plain"));
     CHECK(found.contains("superlinear:near-miss"));
     CHECK(found.count("concurrency_collapse:plain") == 2); // 4 clients fell below 70% of 900, and 8 had an error
+    for (const auto& f : report.findings)
+        if (f.message.contains("failed"))
+            CHECK(f.message.startsWith("1 of 16 uploads failed in rounds of 8 parallel: reset"));
     // Where the baseline fell as much (the client's own threads taking the cores), the server did not collapse.
     app::ProbeReport crowded;
-    crowded.concurrency = {{1, 600, 1000, 0.1, 0.1, 0, {}}, {2, 330, 560, 0.1, 0.1, 0, {}}};
+    crowded.concurrency = {{1, 600, 1000, 0.1, 0.1, 0, {}, 2}, {2, 330, 560, 0.1, 0.1, 0, {}, 4}};
     app::addFindings(crowded);
     CHECK(crowded.findings.isEmpty());
 
@@ -197,6 +200,29 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     const test::CliRun bad = test::runCli({"probe", stream.url() + "/u", "--shapes", "plain,wavy"});
     CHECK(bad.exitCode == 2);
     CHECK(bad.err.contains("no shape 'wavy'"));
+    const test::CliRun typo = test::runCli({"probe", stream.url() + "/u", "--fail-on", "wrong_byte"});
+    CHECK(typo.exitCode == 2); // a typo would turn the CI gate off
+    CHECK(typo.err.contains("no finding kind 'wrong_byte'"));
+    QTemporaryDir dir;
+    QFile notReport(dir.filePath("page.html"));
+    REQUIRE(notReport.open(QIODevice::WriteOnly));
+    notReport.write("<html></html>");
+    notReport.close();
+    const test::CliRun against = test::runCli({"probe", stream.url() + "/u", "--against", notReport.fileName()});
+    CHECK(against.exitCode == 2); // said before any upload, not passed as a report with no figures
+    CHECK(against.err.contains("not a probe --json report"));
+}
+
+TEST_CASE("a target that cannot be reached stops the probe at its warm-up with exit status 2", "[probe]")
+{
+    QTcpServer closed;
+    REQUIRE(closed.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = closed.serverPort();
+    closed.close();
+    const test::CliRun run = test::runCli({"probe", QStringLiteral("http://127.0.0.1:%1/u").arg(port), "-s"});
+    CHECK(run.exitCode == 2);
+    CHECK(run.err.contains("could not be reached"));
+    CHECK_FALSE(run.out.contains("rejected_valid_body")); // not a server refusing bodies: no server at all
 }
 
 TEST_CASE("probe --html writes one self-contained page: the findings, a chart per phase with its figures, the tables",
