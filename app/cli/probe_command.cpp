@@ -67,7 +67,7 @@ struct ProbeOptions {
     {
         ProbeSettings s;
         s.target = QUrl(cl.positionalArguments().value(0));
-        if (cl.positionalArguments().size() != 1 || !s.target.isValid() ||
+        if (cl.positionalArguments().size() != 1 || !s.target.isValid() || s.target.host().isEmpty() ||
             (s.target.scheme() != QLatin1String("http") && s.target.scheme() != QLatin1String("https"))) {
             error = QStringLiteral("give one http:// or https:// URL to probe");
             return std::nullopt;
@@ -162,27 +162,37 @@ ProbeReport runProbe(const ProbeSettings& settings, bool silent)
 }
 
 // 1 when the report has a finding of a kind named in --fail-on, or regressed since --against's report.
-int verdict(const ProbeReport& report, const QCommandLineParser& cl, const ProbeOptions& o)
+// The earlier report --against names, read before the probe: a file that is not a probe's report (or cannot be
+// read) is said at once, not taken as a report with no figures, which would pass every CI run.
+std::optional<ProbeReport> earlierReport(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("--against %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    if (!json[QStringLiteral("target")].isString() || !json[QStringLiteral("shapes")].isArray()) {
+        *error = QStringLiteral("--against %1: not a probe --json report").arg(path);
+        return std::nullopt;
+    }
+    return ProbeReport::fromJson(json);
+}
+
+// 1 when the report has a finding of a kind named in --fail-on, or regressed since the earlier report.
+int verdict(const ProbeReport& report, const QStringList& failOn, const std::optional<ProbeReport>& earlier)
 {
     int rc = report.cancelled ? 1 : 0;
-    const QStringList kinds = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const ProbeFinding& f : report.findings)
-        if (kinds.contains(f.kind) || kinds.contains(QLatin1String("all")))
+        if (failOn.contains(f.kind) || failOn.contains(QLatin1String("all")))
             rc = 1;
-    if (cl.isSet(o.against)) {
-        QFile file(cl.value(o.against));
-        if (!file.open(QIODevice::ReadOnly)) {
-            printErr(QStringLiteral("probe: cannot read %1\n").arg(file.fileName()));
-            return 2;
-        }
-        const QStringList worse =
-            regressions(ProbeReport::fromJson(QJsonDocument::fromJson(file.readAll()).object()), report);
-        for (const QString& line : worse)
-            printErr(QStringLiteral("REGRESSION %1\n").arg(line));
-        if (!worse.isEmpty())
-            rc = 1;
-    }
-    return rc;
+    if (earlier && earlier->target != report.target)
+        printErr(QStringLiteral("probe: --against is a report of %1, not of %2\n")
+                     .arg(earlier->target.toString(), report.target.toString()));
+    const QStringList worse = earlier ? regressions(*earlier, report) : QStringList();
+    for (const QString& line : worse)
+        printErr(QStringLiteral("REGRESSION %1\n").arg(line));
+    return worse.isEmpty() ? rc : 1;
 }
 
 } // namespace
@@ -235,6 +245,18 @@ int runProbe(const QStringList& arguments)
                      .arg(settings->maxSeconds));
         return 0;
     }
+    const QStringList failOn = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& kind : failOn)
+        if (!kProbeFindingKinds.contains(kind) && kind != QLatin1String("all")) {
+            printErr(QStringLiteral("probe: --fail-on: no finding kind '%1' (%2, or all)\n")
+                         .arg(kind, kProbeFindingKinds.join(QLatin1Char(','))));
+            return 2;
+        }
+    std::optional<ProbeReport> earlier;
+    if (cl.isSet(o.against) && !(earlier = earlierReport(cl.value(o.against), &error))) {
+        printErr(QStringLiteral("probe: %1\n").arg(error));
+        return 2;
+    }
     // Opened before the probe: a page that cannot be written is said at once, not after ten minutes of uploads.
     QSaveFile page(cl.value(o.html));
     if (cl.isSet(o.html) && !page.open(QIODevice::WriteOnly)) {
@@ -248,7 +270,11 @@ int runProbe(const QStringList& arguments)
     }
     printOut(cl.isSet(o.json) ? QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented))
                               : report.text());
-    return verdict(report, cl, o);
+    if (!report.unreachable.isEmpty()) {
+        printErr(QStringLiteral("probe: %1\n").arg(report.unreachable));
+        return 2;
+    }
+    return verdict(report, failOn, earlier);
 }
 
 } // namespace upin::app::cli
