@@ -289,11 +289,13 @@ void ProbeView::draw(const app::ProbeReport& report, bool running)
     for (const app::ProbeFinding& f : report.findings)
         new QListWidgetItem(QStringLiteral("⚠ %1: %2").arg(f.kind, f.message), m_findings);
     if (report.findings.isEmpty())
-        new QListWidgetItem(running ? tr("Probing: slow shapes, superlinear time and collapses are judged at the end")
-                            : report.target.isEmpty()
-                                ? tr("Give your server's upload URL and start: the findings come here")
-                                : tr("✓ No findings: nothing was slow, superlinear, buffered, refused or misread"),
-                            m_findings);
+        new QListWidgetItem(
+            running                   ? tr("Probing: slow shapes, superlinear time and collapses are judged at the end")
+            : report.target.isEmpty() ? tr("Give your server's upload URL and start: the findings come here")
+            : !report.unreachable.isEmpty() ? tr("✗ Stopped: %1").arg(report.unreachable)
+            : report.cancelled ? tr("Cancelled: no findings in what ran before it (the rest was not measured)")
+                               : tr("✓ No findings: nothing was slow, superlinear, buffered, refused or misread"),
+            m_findings);
     const QList<app::ChartSpec> specs = app::probeCharts(report);
     m_charts[0]->show(specs[0]);
     m_charts[1]->show(specs[1]);
