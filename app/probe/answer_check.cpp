@@ -78,7 +78,7 @@ QString wrongBytes(const RunResult& r, const QString& expectPath, const QString&
                 .arg(r.parts[i].name)
                 .arg(r.parts[i].size)
                 .arg(reported[i].second);
-    if (const QString why = echoedWrong(answer, r, field); !why.isEmpty())
+    if (QString why = echoedWrong(answer, r, field); !why.isEmpty())
         return why;
     if (!expectPath.isEmpty()) {
         const QJsonValue size = valueAt(answer, expectPath);

@@ -58,8 +58,9 @@ struct Scale {
         s.high = s.low + std::ceil((*hi - s.low) / step) * step;
         if (s.high <= s.low)
             s.high = s.low + step;
-        for (double t = s.low; t <= s.high + step / 2; t += step)
-            s.ticks.append(t);
+        const int steps = int(std::lround((s.high - s.low) / step));
+        for (int i = 0; i <= steps; ++i)
+            s.ticks.append(s.low + step * i);
         return s;
     }
     double at(double v) const
