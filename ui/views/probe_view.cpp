@@ -137,7 +137,7 @@ QWidget* ProbeView::makeResults()
     auto* grid = new QGridLayout;
     for (int i = 0; i < 4; ++i) {
         auto* chart = new ProbeChart;
-        chart->setMinimumSize(300, 220);
+        chart->setMinimumSize(180, 180); // the window still fits 1024 px
         m_charts.append(chart);
         grid->addWidget(chart, i / 2, i % 2);
     }
