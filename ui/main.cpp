@@ -40,7 +40,7 @@ int main(int argc, char** argv)
                             QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N"));
     QCommandLineOption tab(QStringLiteral("tab"),
-                           QStringLiteral("start on this tab: send, listen, inspect, compare or shootout"),
+                           QStringLiteral("start on this tab: send, listen, inspect, compare, probe or shootout"),
                            QStringLiteral("NAME"));
     QCommandLineOption stalls(
         QStringLiteral("measure-stalls"),
@@ -76,8 +76,9 @@ int main(int argc, char** argv)
     quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt()
                                                 : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
     wiring.startListener(listenPort);
-    const QStringList tabs{QStringLiteral("send"), QStringLiteral("listen"), QStringLiteral("inspect"),
-                           QStringLiteral("compare"), QStringLiteral("shootout")};
+    const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"),
+                           QStringLiteral("inspect"), QStringLiteral("compare"),
+                           QStringLiteral("probe"),   QStringLiteral("shootout")}; // tab order
     if (cl.isSet(tab) && tabs.contains(cl.value(tab)))
         window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
     if (!cl.positionalArguments().isEmpty())
