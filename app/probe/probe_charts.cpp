@@ -54,42 +54,36 @@ ChartSpec scaling(const ProbeReport& report)
     return spec;
 }
 
+// One figure of each parallel round against its number of clients.
+ChartSeries perClients(const ProbeReport& report, ChartSeries series, double ConcurrencyRow::*figure)
+{
+    for (const ConcurrencyRow& row : report.concurrency)
+        series.points << QPointF(row.clients, row.*figure);
+    return series;
+}
+
 ChartSpec clientsRate(const ProbeReport& report)
 {
-    ChartSpec spec{QStringLiteral("MB/s in all, and p95, against parallel uploads"),
-                   QStringLiteral("clients"),
-                   QStringLiteral("MB/s"),
-                   false,
-                   false,
-                   {},
-                   {}};
-    ChartSeries server{QStringLiteral("server"), kServer, {}, false};
-    ChartSeries wire{QStringLiteral("baseline"), kWire, {}, true};
-    for (const ConcurrencyRow& row : report.concurrency) {
-        server.points << QPointF(row.clients, row.mbPerSecond);
-        wire.points << QPointF(row.clients, row.baselineMBps);
-    }
-    spec.series = {server, wire};
-    return spec;
+    return {QStringLiteral("MB/s in all, and p95, against parallel uploads"),
+            QStringLiteral("clients"),
+            QStringLiteral("MB/s"),
+            false,
+            false,
+            {},
+            {perClients(report, {QStringLiteral("server"), kServer, {}, false}, &ConcurrencyRow::mbPerSecond),
+             perClients(report, {QStringLiteral("baseline"), kWire, {}, true}, &ConcurrencyRow::baselineMBps)}};
 }
 
 ChartSpec clientsLatency(const ProbeReport& report)
 {
-    ChartSpec spec{QStringLiteral("Seconds per upload against parallel uploads"),
-                   QStringLiteral("clients"),
-                   QStringLiteral("seconds"),
-                   false,
-                   false,
-                   {},
-                   {}};
-    ChartSeries p95{QStringLiteral("p95"), kSecond, {}, false};
-    ChartSeries p50{QStringLiteral("p50"), QStringLiteral("#ff7f0e"), {}, true};
-    for (const ConcurrencyRow& row : report.concurrency) {
-        p95.points << QPointF(row.clients, row.p95);
-        p50.points << QPointF(row.clients, row.p50);
-    }
-    spec.series = {p95, p50};
-    return spec;
+    return {QStringLiteral("Seconds per upload against parallel uploads"),
+            QStringLiteral("clients"),
+            QStringLiteral("seconds"),
+            false,
+            false,
+            {},
+            {perClients(report, {QStringLiteral("p95"), kSecond, {}, false}, &ConcurrencyRow::p95),
+             perClients(report, {QStringLiteral("p50"), QStringLiteral("#ff7f0e"), {}, true}, &ConcurrencyRow::p50)}};
 }
 
 ChartSpec memory(const ProbeReport& report)
