@@ -106,6 +106,18 @@ void UploadSession::startPipelines()
     } else {
         m_partTarget = recordingTarget;
     }
+    if (!m_request.forwardedTo.isEmpty()) {
+        m_tallying = std::make_unique<Tallying>();
+        m_tallying->next = m_partTarget;
+        m_partTarget = m_tallying.get();
+    }
+}
+
+UploadSession::PartTally UploadSession::tally() const
+{
+    PartTally tally = m_tallying ? m_tallying->tally : PartTally{};
+    tally.parsed = bool(m_status);
+    return tally;
 }
 
 QString UploadSession::matcherLabel() const

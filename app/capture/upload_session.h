@@ -79,6 +79,16 @@ public:
                        std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
                        const ForwardRecord* forward = nullptr);
     CaptureState state() const { return m_state; } // after finish()
+    quint64 id() const { return m_id; }
+
+    // Forward mode: the parts whole so far and their bytes, counted on the connection's thread as the parser hands
+    // them on (the record is made on the hashing thread until finish()), for a probe that asks what passed.
+    struct PartTally {
+        quint32 parts = 0;
+        quint64 bytes = 0;
+        bool parsed = true; // no parser error so far
+    };
+    PartTally tally() const;
 
 private:
     UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish);
@@ -113,6 +123,26 @@ private:
     std::unique_ptr<core::PartPipeline> m_storing;
     std::unique_ptr<core::PartTee> m_tee;
     core::PartHandler* m_partTarget = nullptr;
+    // Forward mode: between the parser and m_partTarget, counting.
+    struct Tallying final : core::PartHandler {
+        core::PartHandler* next = nullptr;
+        PartTally tally;
+        void onPartBegin(uint32_t index, uint64_t offset) override { next->onPartBegin(index, offset); }
+        void onHeader(std::string_view name, std::string_view value) override { next->onHeader(name, value); }
+        void onHeadersComplete(uint64_t offset) override { next->onHeadersComplete(offset); }
+        void onPartData(core::ByteView data, uint64_t offset) override
+        {
+            tally.bytes += data.size();
+            next->onPartData(data, offset);
+        }
+        void onPartEnd(uint64_t offset) override
+        {
+            ++tally.parts;
+            next->onPartEnd(offset);
+        }
+        void onDiagnostic(const core::Diagnostic& diagnostic) override { next->onDiagnostic(diagnostic); }
+    };
+    std::unique_ptr<Tallying> m_tallying;
     core::Result<void> m_status;                // the parser's outcome (connection thread)
     std::optional<StoreFailure> m_storeFailure; // from the writer, read once it has drained; or the folder's
     CaptureState m_state = CaptureState::Receiving;

@@ -40,7 +40,7 @@ QByteArray toBytes(core::ByteView view)
 } // namespace
 
 HttpAnswer::HttpAnswer(Options options)
-    : m_options(options), m_head(limitsFor(options), core::HeadReader::Kind::Response)
+    : m_options(std::move(options)), m_head(limitsFor(m_options), core::HeadReader::Kind::Response)
 {}
 
 HttpAnswer::Progress HttpAnswer::fail(QString why)
@@ -97,6 +97,20 @@ HttpAnswer::Progress HttpAnswer::takeHead(const char*& data, qint64& size, const
     return progress;
 }
 
+void HttpAnswer::relayFinalHead(const Relay& relay) const
+{
+    const QByteArray added = m_options.addedFields ? m_options.addedFields() : QByteArray();
+    const core::ByteView raw = m_head.raw();
+    if (added.isEmpty()) {
+        relay(raw.data(), qint64(raw.size()));
+        return;
+    }
+    const qint64 end = raw.ends_with("\r\n") ? 2 : 1; // the empty line that ends the head
+    relay(raw.data(), qint64(raw.size()) - end);
+    relay(added.constData(), added.size());
+    relay(raw.data() + raw.size() - end, end);
+}
+
 HttpAnswer::Progress HttpAnswer::take(const char* data, qint64 size, const Relay& relay)
 {
     Progress progress;
@@ -121,7 +135,7 @@ HttpAnswer::Progress HttpAnswer::take(const char* data, qint64 size, const Relay
         return fail(describeError("its body", used.error()));
     }
     if (progress.finalHead && relay) // valid, and so are the bytes that came with it: it may go on
-        relay(m_head.raw().data(), qint64(m_head.raw().size()));
+        relayFinalHead(relay);
     if (relay)
         relay(data, qint64(*used));
     if (m_decoder.done()) {

@@ -32,6 +32,9 @@ public:
         bool answersHead = false; // the request was HEAD: no body, whatever the head says
         bool strict = true;       // a relay's reading (core::HttpLimits::strictLineEnds); a client may be lenient
         qsizetype keepBytes = qsizetype{64} * 1024; // of the decoded body
+        // Lines ("Name: value\r\n") added at the end of the final head as relayed, asked for when it goes: what
+        // the relay knows by then (the forwarder's capture, for a probe that asks). fields() stays as received.
+        std::function<QByteArray()> addedFields;
     };
     explicit HttpAnswer(Options options);
     HttpAnswer() : HttpAnswer(Options{}) {}
@@ -61,6 +64,7 @@ public:
 
 private:
     Progress takeHead(const char*& data, qint64& size, const Relay& relay);
+    void relayFinalHead(const Relay& relay) const;
     Progress fail(QString why);
 
     Options m_options;

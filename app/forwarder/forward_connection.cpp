@@ -10,6 +10,7 @@
 
 #include <QHostAddress>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTcpSocket>
 
 namespace upin::app {
@@ -111,6 +112,11 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     m_requestKeepAlive = framing().keepAlive;
     HttpAnswer::Options answer;
     answer.answersHead = admission.headOnly;
+    // Said back as it came, if it is a plain token (a probe's nonce): nothing of a request's own goes into the head.
+    static const QRegularExpression token(QStringLiteral("^[A-Za-z0-9]{1,64}$"));
+    if (const QString probe = toQString(head().head().field(QByteArray(kProbeHeader).toLower().toStdString()));
+        token.match(probe).hasMatch())
+        answer.addedFields = [this, probe] { return captureField(probe); };
     m_answer.emplace(answer);
     m_wireIn = m_wireOut = 0;
     m_upstreamSamples = {};
@@ -120,6 +126,21 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     m_earlyAtByte = -1;
     startSession(admission);
     connectUpstream();
+}
+
+// What passed, for a probe that asks (listener_types.h): the capture's id and its parts so far.
+QByteArray ForwardConnection::captureField(const QString& probe) const
+{
+    if (!m_session) // not multipart: nothing was parsed
+        return {};
+    const UploadSession::PartTally tally = m_session->tally();
+    return QStringLiteral("%1: id=%2; parts=%3; bytes=%4; parsed=%5; probe=%6\r\n")
+        .arg(QLatin1String(kCaptureHeader))
+        .arg(m_session->id())
+        .arg(tally.parts)
+        .arg(tally.bytes)
+        .arg(tally.parsed ? QStringLiteral("ok") : QStringLiteral("error"), probe)
+        .toLatin1();
 }
 
 // Inspected on the way: a multipart body parsed as /part-event parses it (or stored as /file-part with

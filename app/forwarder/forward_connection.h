@@ -55,6 +55,7 @@ private:
     void onClientGone() override;
     void onClosing() override;
     void startSession(const RequestAdmission& admission);
+    QByteArray captureField(const QString& probe) const;
     void bodyWhole();
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.

@@ -42,6 +42,12 @@ struct ListenerGuards {
 // A client that hashes what it sends (our sender) names its hash in this request header, so that the listener's
 // digests are comparable with its own; a ?hash= query still wins, and the listener's default applies without both.
 inline constexpr char kHashHeader[] = "Upload-Inspector-Hash";
+// A probe's request through our forwarder carries kProbeHeader; the answer relayed to it then carries
+// kCaptureHeader, what the forwarder saw pass: "id=17; parts=3; bytes=67109234; parsed=ok; probe=NONCE" (parts
+// whole, their content bytes, whether the body parsed without error so far, and the probe's value said back, so
+// that a server cannot pass itself off as our forwarder). Other answers go back unchanged.
+inline constexpr char kProbeHeader[] = "Upload-Inspector-Probe";
+inline constexpr char kCaptureHeader[] = "Upload-Inspector-Capture";
 
 // Forward mode (`forward UPSTREAM_URL`, the Listen tab's Forward panel): every request goes on to the user's own
 // server, inspected on the way (forwarder/forward_connection.h).
