@@ -23,6 +23,8 @@ struct PartCheck {
 
 // The part of an answer's body that reports and the Send tab show (the whole first MiB is kept for the checks).
 inline constexpr qsizetype kShownResponseBytes = qsizetype{64} * 1024;
+// The part of an answer's body kept at all (RunResult::response): what the probe's answer checks can read.
+inline constexpr qsizetype kKeptResponseBytes = qsizetype{1} << 20;
 
 // Said after an https server's certificate was refused: how to trust it, on the command line and in the window.
 inline QString withTrustHint(const QString& error)

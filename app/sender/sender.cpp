@@ -21,7 +21,6 @@
 namespace upin::app {
 
 namespace {
-constexpr qsizetype kMaxResponse = 1 << 20;
 constexpr qint64 kSampleIntervalMs = 20;
 
 double seconds(const QElapsedTimer& clock)
@@ -263,7 +262,7 @@ void Sender::onResponseHead()
 
 void Sender::appendResponse(const QByteArray& chunk)
 {
-    m_response += chunk.left(kMaxResponse - m_response.size());
+    m_response += chunk.left(kKeptResponseBytes - m_response.size());
 }
 
 void Sender::onUploadProgress(qint64 sent, qint64 total)
@@ -287,7 +286,7 @@ void Sender::completeRun(int status, const QByteArray& response, const QString& 
 {
     m_current.totalSeconds = seconds(m_clock);
     m_current.httpStatus = status;
-    m_current.response = response.left(kMaxResponse);
+    m_current.response = response.left(kKeptResponseBytes);
     m_current.error = m_cancelled ? QStringLiteral("cancelled") : error;
     m_current.cancelled = m_cancelled;
     m_current.parts = checkParts(body.parts(), m_current.hash, m_current.response);
