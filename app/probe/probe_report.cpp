@@ -195,6 +195,7 @@ QJsonObject ProbeReport::toJson() const
             {"scaling", scalingRows},
             {"concurrency", concurrencyRows},
             {"memory", QJsonObject{{"pid", pid > 0 ? QJsonValue(pid) : QJsonValue()},
+                                   {"processes", pid > 0 ? QJsonValue(std::max(processes, 1)) : QJsonValue()},
                                    {"note", pidNote},
                                    {"samples", samples},
                                    {"peak_growth_bytes", pid > 0 ? QJsonValue(qint64(peakGrowth)) : QJsonValue()},
@@ -299,9 +300,8 @@ QString ProbeReport::text() const
                    .arg(row.p95, 7, 'f', 3)
                    .arg(row.errors, 7)
                    .arg(row.firstError.isEmpty() ? QString() : QStringLiteral("  ") + row.firstError);
-    out += pid > 0 ? QStringLiteral("\nmemory of process %1: peak growth %2 during one upload (%3, %4 per byte sent)\n")
-                         .arg(pid)
-                         .arg(formatBytes(peakGrowth))
+    out += pid > 0 ? QStringLiteral("\nmemory of %1: peak growth %2 during one upload (%3, %4 per byte sent)\n")
+                         .arg(watched(), formatBytes(peakGrowth))
                          .arg(peakShape.isEmpty() ? QStringLiteral("-") : peakShape)
                          .arg(growthPerByte, 0, 'f', 2)
                    : QStringLiteral("\nmemory not watched: %1\n").arg(pidNote);

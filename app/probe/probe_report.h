@@ -102,7 +102,9 @@ struct ProbeReport {
     QList<ScalingRow> scaling;
     QList<ConcurrencyRow> concurrency;
     qint64 pid = 0;
-    QString pidNote; // why memory was not watched
+    int processes = 0;       // watched with it at most: the process and its workers
+    QString pidNote;         // why memory was not watched
+    QString watched() const; // "process 42", "process 42 and its 4 children"
     QList<MemorySample> rss;
     quint64 peakGrowth = 0;
     double growthPerByte = 0;

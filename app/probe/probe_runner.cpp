@@ -368,9 +368,13 @@ void ProbeRunner::stepDone()
     const double wall = double(m_stepClock.nsecsElapsed()) / 1e9;
     Step& step = m_steps[m_done];
     const quint64 growth = step.watchMemory && m_memory ? m_memory->stop(&m_report.rss) : 0;
+    if (step.watchMemory && m_memory)
+        m_report.processes = std::max(m_report.processes, m_memory->processCount());
     for (const RunResult& r : m_results)
         m_report.bytesSent += r.bytesSent;
-    if (!m_cancelled) {
+    if (m_timedOut) // stopped at --max-time: its runs were cut, not answered
+        m_report.skipped << step.label + QStringLiteral(" (stopped at the time budget)");
+    else if (!m_cancelled) {
         step.record(m_results, wall, growth);
         emit updated(m_report);
     }

@@ -65,7 +65,38 @@ QList<ListeningProcess> owners(const QHash<QString, quint16>& inodes)
     return found;
 }
 
+// Every process's parent, from /proc/PID/stat: "PID (comm) STATE PPID ...", the command in parentheses may hold
+// spaces and parentheses of its own, so the fields are read after the last ')'.
+QHash<qint64, qint64> parents()
+{
+    QHash<qint64, qint64> parentOf;
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& pid : pids) {
+        bool numeric = false;
+        const qint64 id = pid.toLongLong(&numeric);
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!numeric || !stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1)
+            parentOf.insert(id, fields[1].toLongLong());
+    }
+    return parentOf;
+}
+
 } // namespace
+
+QList<qint64> processTree(qint64 root, qint64 except)
+{
+    const QHash<qint64, qint64> parentOf = parents();
+    QList<qint64> tree{root};
+    for (qsizetype i = 0; i < tree.size(); ++i) // breadth first: each one's children appended after it
+        for (auto it = parentOf.cbegin(); it != parentOf.cend(); ++it)
+            if (it.value() == tree[i] && it.key() != except && !tree.contains(it.key()))
+                tree.append(it.key());
+    return tree;
+}
 
 QList<ListeningProcess> listeningProcesses()
 {
@@ -81,29 +112,37 @@ qint64 listeningPid(quint16 port, QString* why)
         return 0;
     }
     const QList<ListeningProcess> found = owners(inodes);
-    if (!found.isEmpty())
-        return found.first().pid;
+    const QHash<qint64, qint64> parentOf = found.size() > 1 ? parents() : QHash<qint64, qint64>{};
+    for (const ListeningProcess& p : found)
+        if (std::none_of(found.cbegin(), found.cend(),
+                         [&](const ListeningProcess& q) { return q.pid == parentOf.value(p.pid, -1); }))
+            return p.pid;
     *why = QStringLiteral("port %1 is held by a process this user cannot look into (give --pid)").arg(port);
     return 0;
 }
 
-quint64 residentBytes(qint64 pid)
+quint64 residentBytes(const QList<qint64>& pids)
 {
-    QFile statm(QStringLiteral("/proc/%1/statm").arg(pid));
-    if (!statm.open(QIODevice::ReadOnly))
-        return 0;
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    return fields.size() > 1 ? fields[1].toULongLong() * quint64(::sysconf(_SC_PAGESIZE)) : 0;
+    quint64 bytes = 0;
+    for (qint64 pid : pids) {
+        QFile statm(QStringLiteral("/proc/%1/statm").arg(pid));
+        if (!statm.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> fields = statm.readAll().split(' ');
+        bytes += fields.size() > 1 ? fields[1].toULongLong() * quint64(::sysconf(_SC_PAGESIZE)) : 0;
+    }
+    return bytes;
 }
 
 void RssSampler::start()
 {
     stop();
-    m_start = m_peak = residentBytes(m_pid);
+    m_pids = processTree(m_pid, ::getpid());
+    m_start = m_peak = residentBytes(m_pids);
     m_running = true;
     m_thread = std::thread([this] {
         while (m_running) {
-            const quint64 now = residentBytes(m_pid);
+            const quint64 now = residentBytes(m_pids);
             {
                 std::lock_guard lock(m_mutex);
                 m_peak = std::max(m_peak, now);

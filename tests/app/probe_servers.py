@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Upload servers with known habits, for the probe's tests: standard library only, on 127.0.0.1.
 
-usage: probe_servers.py MODE; prints the port it listens on, then serves until killed.
+usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then serves until killed. With
+--workers, N forked children accept on the socket and the parent only waits, as a pre-forking server
+(gunicorn's sync workers, nginx) does.
 
   stream     reads each body in 64 KiB pieces and keeps none of it: answers {"bytes": N}
   buffer     reads each whole body into memory before answering (as servers that collect a request do), and
@@ -16,6 +18,7 @@ usage: probe_servers.py MODE; prints the port it listens on, then serves until k
 """
 import base64
 import json
+import os
 import re
 import socket
 import sys
@@ -139,16 +142,36 @@ def serve(conn, mode):
                          % len(data) + data)
 
 
+def accept_forever(server, mode):
+    while True:
+        conn, _ = server.accept()
+        threading.Thread(target=serve, args=(conn, mode), daemon=True).start()
+
+
 def main():
     mode = sys.argv[1]
+    workers = int(sys.argv[3]) if sys.argv[2:3] == ["--workers"] else 0
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", 0))
     server.listen(64)
     print(server.getsockname()[1], flush=True)
+    if not workers:
+        accept_forever(server, mode)
+    parent = os.getpid()
+    for _ in range(workers):
+        if os.fork() == 0:
+            threading.Thread(target=exit_with, args=(parent,), daemon=True).start()
+            accept_forever(server, mode)
     while True:
-        conn, _ = server.accept()
-        threading.Thread(target=serve, args=(conn, mode), daemon=True).start()
+        os.wait()
+
+
+def exit_with(parent):
+    """A worker ends when its parent does (the tests kill the parent alone)."""
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(0)
 
 
 if __name__ == "__main__":
