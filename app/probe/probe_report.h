@@ -63,6 +63,10 @@ struct ShapeRow {
     // vs_plain is their time over its (1.84 MiB of fields against 64 MiB of plain would set a request's fixed cost
     // against a transfer).
     double plainSameSizeSeconds = -1;
+    // A shape that looks slow is timed again right after plain (split-delimiters: after its baseline), and this is
+    // that pair's ratio, per byte. 0: not timed again (it did not look slow, or the budget ran out).
+    double recheckVsPlain = 0;
+    quint64 forwarderCapture = 0; // through our forwarder: its capture of a run whose every part it saw whole
 };
 
 struct ScalingRow {
@@ -135,6 +139,10 @@ std::optional<QList<int>> parseClientCounts(const QString& text, QString* error)
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds);
 // The findings the figures show (rejections and wrong bytes are found while running, and kept).
 void addFindings(ProbeReport& report);
+// The shape's figures say it is slow: kSlowShapeRatio times plain's time per byte (a form shape: also
+// kSlowShapeMinSeconds longer than plain of its size). It is a finding when its recheck says so too, or had none.
+bool looksSlow(const ShapeRow& row);
+bool slowShape(const ShapeRow& row);
 // Sets every shape's vs_plain (its rate against plain's on the same server); returns plain's rate (0: none).
 double measureAgainstPlain(ProbeReport& report);
 // What got worse since an earlier report of the same target: a shape more than 20% slower, a new finding, an

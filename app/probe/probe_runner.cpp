@@ -4,8 +4,10 @@
 
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "probe/probe_uploads.h"
 #include "probe/process_memory.h"
 #include "sender/sender.h"
+#include "server/listener_types.h"
 
 #include <QHostAddress>
 #include <QJsonArray>
@@ -17,6 +19,10 @@
 
 namespace upin::app {
 
+using probe_uploads::failed;
+using probe_uploads::failure;
+using probe_uploads::planBytes;
+
 namespace {
 constexpr int kSettleMs = 150;
 
@@ -27,40 +33,22 @@ constexpr qsizetype kFieldBytes = 100;
 constexpr int kManyFiles = 1'000;
 constexpr quint64 kFileBytes = quint64{64} << 10;
 constexpr int kSplitParts = 64;
-constexpr quint64 kConcurrentBytes = quint64{8} << 20; // each client's upload in the concurrency rounds
-constexpr quint64 kSmallestScaled = quint64{4} << 20;
-
-quint64 planBytes(const UploadPlan& plan)
-{
-    quint64 bytes = 0;
-    for (const PlanPart& part : plan.parts)
-        bytes += (part.kind == PlanPart::Kind::Synthetic ? part.size : quint64(part.value.size())) + 160;
-    return bytes * quint64(plan.targets.size());
-}
-
-double percentile(QList<double> values, double share)
-{
-    if (values.isEmpty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values[std::min<qsizetype>(values.size() - 1, qsizetype(share * double(values.size())))];
-}
-
-bool failed(const RunResult& r)
-{
-    return !r.error.isEmpty() || r.httpStatus == 0 || r.httpStatus >= 400 || !r.bodySent();
-}
-
-QString failure(const RunResult& r)
-{
-    return !r.error.isEmpty()        ? r.error
-           : !r.statusLine.isEmpty() ? QString::fromUtf8(r.statusLine)
-                                     : QStringLiteral("no answer");
-}
-
 } // namespace
 
-ProbeRunner::ProbeRunner(QObject* parent) : QObject(parent) {}
+ProbeRunner::ProbeRunner(QObject* parent) : QObject(parent), m_deadline(new QTimer(this))
+{
+    m_deadline->setSingleShot(true);
+    connect(m_deadline, &QTimer::timeout, this, &ProbeRunner::onDeadline);
+}
+
+// --max-time is a bound, not only a rule for starting uploads: a server that answers without end, or stalls just
+// under the stall timeout, is stopped there; the probe then ends with what it measured.
+void ProbeRunner::onDeadline()
+{
+    m_timedOut = true;
+    for (Sender* sender : m_running)
+        sender->cancel();
+}
 ProbeRunner::~ProbeRunner() = default;
 
 UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url)
@@ -140,170 +128,18 @@ void ProbeRunner::start(const ProbeSettings& settings)
     runNext();
 }
 
-// First a warm-up of each side, not counted: a probe's first upload also pays for starting up (our client's and
-// the baseline's, which once read as a server 4x nearer the wire on plain than on every other shape; a Go server's
-// first heap growth, which made plain its slowest shape and every other one look fast). Each shape: the baseline
-// once, then the target twice (the better run counts: one slow run on a shared machine is not a finding).
-void ProbeRunner::addShapeSteps()
-{
-    for (const QUrl& side : {m_settings.baseline, m_settings.target})
-        m_steps.append(
-            {QStringLiteral("warming up"),
-             {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kConcurrentBytes), side)},
-             false,
-             [this, side](const QList<RunResult>& runs, double, quint64) {
-                 // No answer at all (refused, no such host, a TLS failure): nothing after it would measure a server.
-                 if (!runs.isEmpty() && runs.first().httpStatus == 0) {
-                     m_report.unreachable = QStringLiteral("%1 could not be reached: %2")
-                                                .arg(side.toString(QUrl::RemoveUserInfo), failure(runs.first()));
-                     m_cancelled = true;
-                 }
-             }});
-    for (const QString& shape : m_settings.shapes) {
-        const UploadPlan target = planFor(m_settings, shape, m_settings.size, m_settings.target);
-        ShapeRow row;
-        row.shape = shape;
-        m_report.shapes.append(row);
-        const qsizetype index = m_report.shapes.size() - 1;
-        if (shape.startsWith(QLatin1String("many-"))) // plain of the form's own size: the same fixed cost per request
-            for (int attempt = 0; attempt < 2; ++attempt)
-                m_steps.append({QStringLiteral("%1: plain of its size, run %2 of 2").arg(shape).arg(attempt + 1),
-                                {planFor(m_settings, QStringLiteral("plain"), planBytes(target), m_settings.target)},
-                                false,
-                                [this, index](const QList<RunResult>& runs, double, quint64) {
-                                    double& best = m_report.shapes[index].plainSameSizeSeconds;
-                                    if (!runs.isEmpty() && !failed(runs.first()) &&
-                                        (best <= 0 || runs.first().totalSeconds < best))
-                                        best = runs.first().totalSeconds;
-                                }});
-        m_steps.append({QStringLiteral("%1: baseline").arg(shape),
-                        {planFor(m_settings, shape, m_settings.size, m_settings.baseline)},
-                        false,
-                        [this, index](const QList<RunResult>& runs, double, quint64) {
-                            if (!runs.isEmpty() && !failed(runs.first()))
-                                m_report.shapes[index].baselineSeconds = runs.first().totalSeconds;
-                        }});
-        for (int attempt = 0; attempt < 2; ++attempt)
-            m_steps.append({QStringLiteral("%1: run %2 of 2").arg(shape).arg(attempt + 1),
-                            {target},
-                            true,
-                            [this, index, shape, attempt](const QList<RunResult>& runs, double, quint64 growth) {
-                                ShapeRow& row = m_report.shapes[index];
-                                // The smaller growth of the two: a server that holds bodies grows by each one; a
-                                // garbage-collected runtime grows once (by buffers it frees later) and reuses it.
-                                row.rssGrowth = attempt == 0 ? growth : std::min(row.rssGrowth, growth);
-                                if (runs.isEmpty())
-                                    return;
-                                const RunResult& r = runs.first();
-                                row.bytes = r.bodyBytes;
-                                row.status = r.httpStatus;
-                                row.statusLine = QString::fromUtf8(r.statusLine);
-                                checkAnswer(shape, r);
-                                if (failed(r))
-                                    row.error = failure(r);
-                                else if (row.seconds < 0 || r.totalSeconds < row.seconds)
-                                    row.seconds = r.totalSeconds;
-                            }});
-    }
-}
-
-// Plain and the slowest content shape (by its rate against plain's; not the forms' shapes, nor a paced one) at sizes doubling from 4 MiB to the probe's.
-void ProbeRunner::addScalingSteps()
-{
-    measureAgainstPlain(m_report); // to find the slowest (the findings are made at the end, with every figure)
-    QStringList shapes{QStringLiteral("plain")};
-    const ShapeRow* slowest = nullptr;
-    for (const ShapeRow& row : m_report.shapes)
-        if (!row.shape.startsWith(QLatin1String("many-")) && !judgedByBaseline(row.shape) &&
-            row.shape != QLatin1String("plain") && row.vsPlain > 0 && (!slowest || row.vsPlain > slowest->vsPlain))
-            slowest = &row;
-    if (slowest)
-        shapes << slowest->shape;
-    for (const QString& shape : shapes) {
-        m_report.scaling.append({shape, {}, {}, 0});
-        const qsizetype index = m_report.scaling.size() - 1;
-        for (quint64 size = kSmallestScaled; size <= m_settings.size; size *= 2)
-            for (int attempt = 0; attempt < 2; ++attempt) // the better of two: one stalled run bends the fit
-                m_steps.append(
-                    {QStringLiteral("scaling %1: %2, run %3 of 2").arg(shape, formatBytes(size)).arg(attempt + 1),
-                     {planFor(m_settings, shape, size, m_settings.target)},
-                     false,
-                     [this, index, size](const QList<RunResult>& runs, double, quint64) {
-                         if (runs.isEmpty() || failed(runs.first()))
-                             return;
-                         ScalingRow& row = m_report.scaling[index];
-                         const double seconds = runs.first().totalSeconds;
-                         if (!row.sizes.isEmpty() && row.sizes.last() == size)
-                             row.seconds.last() = std::min(row.seconds.last(), seconds);
-                         else
-                             row.sizes.append(size), row.seconds.append(seconds);
-                         row.exponent = fitExponent(row.sizes, row.seconds);
-                     }});
-    }
-}
-
-void ProbeRunner::addConcurrencySteps()
-{
-    const quint64 each = std::min(m_settings.size, kConcurrentBytes);
-    for (int clients : m_settings.concurrency) {
-        // The same round to the baseline first: what this machine's client allows at this count.
-        UploadPlan wire = planFor(m_settings, QStringLiteral("plain"), each, m_settings.baseline);
-        wire.lean = true;
-        m_steps.append({QStringLiteral("%1 parallel uploads: baseline").arg(clients), QList<UploadPlan>(clients, wire),
-                        false, [this](const QList<RunResult>& runs, double wall, quint64) {
-                            quint64 bytes = 0;
-                            for (const RunResult& r : runs)
-                                bytes += failed(r) ? 0 : r.bodyBytes;
-                            m_wireMBps = wall > 0 ? double(bytes) / 1e6 / wall : 0;
-                        }});
-        UploadPlan plan = planFor(m_settings, QStringLiteral("plain"), each, m_settings.target);
-        plan.lean = true;                             // sixteen at 4 MiB each would take the probe past 100 MiB
-        for (int attempt = 0; attempt < 2; ++attempt) // the better round counts, and every failure
-            m_steps.append({QStringLiteral("%1 parallel uploads, round %2 of 2").arg(clients).arg(attempt + 1),
-                            QList<UploadPlan>(clients, plan), false,
-                            [this, clients, attempt](const QList<RunResult>& runs, double wall, quint64) {
-                                ConcurrencyRow row;
-                                row.clients = clients;
-                                row.uploads = int(runs.size());
-                                QList<double> seconds;
-                                quint64 bytes = 0;
-                                for (const RunResult& r : runs) {
-                                    if (failed(r)) {
-                                        ++row.errors;
-                                        if (row.firstError.isEmpty())
-                                            row.firstError = failure(r);
-                                        continue;
-                                    }
-                                    seconds.append(r.totalSeconds);
-                                    bytes += r.bodyBytes;
-                                }
-                                row.mbPerSecond = wall > 0 ? double(bytes) / 1e6 / wall : 0;
-                                row.p50 = percentile(seconds, 0.5);
-                                row.p95 = percentile(seconds, 0.95);
-                                row.baselineMBps = m_wireMBps;
-                                if (attempt == 0 || m_report.concurrency.isEmpty()) {
-                                    m_report.concurrency.append(row);
-                                    return;
-                                }
-                                ConcurrencyRow& first = m_report.concurrency.last();
-                                row.errors += first.errors;
-                                row.uploads += first.uploads;
-                                row.firstError = first.firstError.isEmpty() ? row.firstError : first.firstError;
-                                if (row.mbPerSecond > first.mbPerSecond)
-                                    first = row;
-                                else
-                                    first.errors = row.errors, first.firstError = row.firstError,
-                                    first.uploads = row.uploads;
-                            }});
-    }
-}
-
 // The next step within the budgets; when a phase's steps are done, the next phase's are made from its results.
 void ProbeRunner::runNext()
 {
     while (!m_cancelled) {
         if (m_done == m_steps.size()) {
-            if (m_phase == Phase::Shapes && m_settings.scaling && m_settings.shapes.contains(QStringLiteral("plain")))
+            if (m_phase == Phase::Shapes)
+                addPlainAgainStep();
+            if (m_phase == Phase::PlainAgain) {
+                measureAgainstPlain(m_report); // which shapes look slow (the findings are made at the end)
+                addRecheckSteps();
+            }
+            if (m_phase == Phase::Recheck && m_settings.scaling && plainMeasured())
                 addScalingSteps();
             if (m_phase == Phase::Scaling)
                 addConcurrencySteps();
@@ -338,9 +174,18 @@ void ProbeRunner::runNext()
     finish();
 }
 
+// Scaling is plain's and another shape's against plain's: without plain's figure (left out, refused) it has no
+// reference, and its uploads would only spend the budget.
+bool ProbeRunner::plainMeasured() const
+{
+    return std::any_of(m_report.shapes.cbegin(), m_report.shapes.cend(),
+                       [](const ShapeRow& row) { return row.shape == QLatin1String("plain") && row.seconds > 0; });
+}
+
 void ProbeRunner::startStep(const Step& step)
 {
-    static const QStringList phases{tr("body shapes"), tr("scaling"), tr("parallel uploads")};
+    static const QStringList phases{tr("body shapes"), tr("plain again"), tr("rechecks"), tr("scaling"),
+                                    tr("parallel uploads")};
     emit progress(phases[int(m_phase)], step.label, m_done - m_phaseStart, int(m_steps.size()) - m_phaseStart);
     m_results.clear();
     if (step.watchMemory && m_memory)

@@ -3,7 +3,7 @@
 // baseline, then the scaling of plain and the slowest shape, then rounds of parallel uploads; the target's process
 // memory watched during each upload when it can be found. Uploads go through Sender (the raw client), several at
 // once for the concurrency rounds. Create it, move it to a worker thread and call start() there: nothing of it
-// runs on the GUI thread. Budgets of bytes and time bound it; cancel() stops it between and during uploads.
+// runs on the GUI thread. The steps of each phase are made in probe_steps.cpp. Budgets of bytes and time bound it; cancel() stops it between and during uploads.
 
 #include "probe/probe_report.h"
 #include "sender/run_types.h"
@@ -45,15 +45,19 @@ private:
         std::function<void(const QList<RunResult>&, double wallSeconds, quint64 rssGrowth)> record;
     };
     void addShapeSteps();
+    void addPlainAgainStep();
+    void addRecheckSteps();
+    void onDeadline();
     void addScalingSteps();
     void addConcurrencySteps();
     void runNext();
+    bool plainMeasured() const;
     void startStep(const Step& step);
     void stepDone();
     void checkAnswer(const QString& shape, const RunResult& result);
     void finish();
 
-    enum class Phase : uint8_t { Shapes, Scaling, Concurrency };
+    enum class Phase : uint8_t { Shapes, PlainAgain, Recheck, Scaling, Concurrency };
     Phase m_phase = Phase::Shapes;
     ProbeSettings m_settings;
     ProbeReport m_report;

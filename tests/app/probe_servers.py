@@ -12,6 +12,8 @@ usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then 
              file part: {"parts": [{"name", "size"}]} (a server that loses a byte)
   echo       answers as httpbin's /post does: {"files": {NAME: CONTENT}, "form": {NAME: VALUE}}, a file's content as
              text, or as a data: URL in base64 when it is not UTF-8; with ?lose=1 in the path, one byte short
+  bylines    reads each body a line at a time, as Python's old cgi.FieldStorage parser did: fast on long lines,
+             slow where CR LF comes every few bytes: answers {"bytes": N, "lines": N}
   perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
              it found: {"parts": [{"name", "size"}]}. A delimiter split between two reads is missed, and the part
              before it swallows the next (a server that cannot take delimiters in pieces)
@@ -23,6 +25,7 @@ import re
 import socket
 import sys
 import threading
+import time
 
 from upstreams import header as field, read_head  # the forward tests' servers read heads alike
 
@@ -119,6 +122,13 @@ def serve(conn, mode):
             if mode == "stream":
                 count = sum(len(p) for p in pieces(conn, head, rest))
                 answer = {"bytes": count}
+            elif mode == "bylines":
+                count = lines = 0
+                for p in pieces(conn, head, rest):
+                    count += len(p)
+                    for line in p.split(b"\r\n"):  # each CR LF line looked at, as a line-based parser does
+                        lines += line.startswith(b"--")
+                answer = {"bytes": count, "lines": lines}
             elif mode == "echo":
                 body = b"".join(pieces(conn, head, rest))
                 answer = echo(body, field(head, "content-type") or "", "lose=1" in head.split("\r\n", 1)[0])

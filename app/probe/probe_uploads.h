@@ -1,0 +1,46 @@
+#pragma once
+// What the probe's runner (probe_runner.cpp) and its plan of steps (probe_steps.cpp) both ask of an upload: how
+// many bytes a plan sends (for the budget), and whether a run failed and why. Internal to the probe.
+
+#include "sender/run_types.h"
+#include "sender/upload_plan.h"
+
+#include <QRegularExpression>
+
+namespace upin::app::probe_uploads {
+
+inline quint64 planBytes(const UploadPlan& plan)
+{
+    quint64 bytes = 0;
+    for (const PlanPart& part : plan.parts)
+        bytes += (part.kind == PlanPart::Kind::Synthetic ? part.size : quint64(part.value.size())) + 160;
+    return bytes * quint64(plan.targets.size());
+}
+
+// Not taken: no 2xx or 303 (a redirect to https or to a login page is no upload), or the body not all sent.
+inline bool failed(const RunResult& r)
+{
+    return !r.accepted() || !r.bodySent();
+}
+
+// Why a run failed: the transport's error, or the status line with the start of what the server said in its body
+// (tags and runs of white space taken out: a framework's HTML error page reads as its words).
+inline QString failure(const RunResult& r)
+{
+    if (!r.error.isEmpty())
+        return r.error;
+    if (r.statusLine.isEmpty())
+        return QStringLiteral("no answer");
+    if (r.answeredEarly || !r.bodySent())
+        return QStringLiteral("the server answered %1 before it had the whole body")
+            .arg(QString::fromUtf8(r.statusLine));
+    if (r.httpStatus < 400) // a redirect, or a status no upload is taken with
+        return QString::fromUtf8(r.statusLine);
+    static const QRegularExpression tags(QStringLiteral("<[^>]*>")), space(QStringLiteral("\\s+"));
+    QString words = QString::fromUtf8(r.response.left(4096)).remove(tags).replace(space, QStringLiteral(" ")).trimmed();
+    if (words.size() > 160)
+        words = words.left(160) + QStringLiteral("…");
+    return QString::fromUtf8(r.statusLine) + (words.isEmpty() ? QString() : QStringLiteral(": ") + words);
+}
+
+} // namespace upin::app::probe_uploads
