@@ -100,8 +100,7 @@ QByteArray probeHtml(const ProbeReport& report, const QDateTime& when)
                  report.cancelled ? QStringLiteral(" · <b>cancelled</b>: what ran before it") : QString());
     page += findingList(report);
     if (!report.skipped.isEmpty())
-        page +=
-            QStringLiteral("<p>Left out by the budgets: %1.</p>\n").arg(esc(report.skipped.join(QStringLiteral(", "))));
+        page += QStringLiteral("<p>Left out by the budgets: %1.</p>\n").arg(esc(report.skippedSummary()));
     page += QStringLiteral("<h2>Body shapes</h2>\n") + svgChart(charts[0]) + shapeTable(report);
     if (!report.scaling.isEmpty())
         page += QStringLiteral("<h2>Scaling</h2>\n") + svgChart(charts[1]) + scalingTable(report);

@@ -175,6 +175,28 @@ void addFindings(ProbeReport& report)
     }
 }
 
+QString ProbeReport::skippedSummary() const
+{
+    if (skipped.isEmpty())
+        return {};
+    QStringList what; // a step's label up to its run: "plain: run 1 of 2" -> "plain"
+    for (const QString& label : skipped)
+        if (const QString name = label.section(QLatin1Char(':'), 0, 0).section(QLatin1Char(','), 0, 0);
+            !what.contains(name))
+            what << name;
+    return QStringLiteral("%1 %2: %3")
+        .arg(skipped.size())
+        .arg(skipped.size() == 1 ? QStringLiteral("step") : QStringLiteral("steps"), what.join(QStringLiteral(", ")));
+}
+
+QString ProbeReport::watched() const
+{
+    if (processes <= 1)
+        return QStringLiteral("process %1").arg(pid);
+    return processes == 2 ? QStringLiteral("process %1 and its child").arg(pid)
+                          : QStringLiteral("process %1 and its %2 children").arg(pid).arg(processes - 1);
+}
+
 QJsonObject ProbeReport::toJson() const
 {
     QJsonArray shapeRows;
@@ -367,8 +389,9 @@ QString ProbeReport::text() const
     if (!unreachable.isEmpty())
         out += QStringLiteral("\nstopped: %1\n").arg(unreachable);
     else if (findings.isEmpty())
-        out += cancelled ? QStringLiteral("\nno findings in what ran before the cancel\n")
-                         : QStringLiteral("\nno findings\n");
+        out += cancelled           ? QStringLiteral("\nno findings in what ran before the cancel\n")
+               : skipped.isEmpty() ? QStringLiteral("\nno findings\n")
+                                   : QStringLiteral("\nno findings in what ran (the budgets left the rest out)\n");
     else
         out += QStringLiteral("\n");
     for (const ProbeFinding& f : findings)

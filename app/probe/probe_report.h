@@ -123,6 +123,8 @@ struct ProbeReport {
     QJsonObject toJson() const;
     static ProbeReport fromJson(const QJsonObject& json); // --against an earlier report
     QString text() const;                                 // the terminal's table and one line per finding
+    // What the budgets left out, short: "7 steps: many-files, scaling plain, 8 parallel uploads"; empty: none.
+    QString skippedSummary() const;
 };
 
 // A shape whose time is mostly the client's own pauses (split-delimiters waits a moment at each delimiter, to the

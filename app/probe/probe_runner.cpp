@@ -124,6 +124,7 @@ void ProbeRunner::start(const ProbeSettings& settings)
     if (m_report.pid > 0)
         m_memory = std::make_unique<RssSampler>(m_report.pid, m_clock);
     m_clock.start();
+    m_deadline->start(std::chrono::seconds(settings.maxSeconds));
     addShapeSteps();
     runNext();
 }
@@ -152,7 +153,7 @@ void ProbeRunner::runNext()
         quint64 bytes = 0;
         for (const UploadPlan& plan : m_steps[m_done].plans)
             bytes += planBytes(plan);
-        const bool overTime = m_clock.elapsed() > qint64(m_settings.maxSeconds) * 1000;
+        const bool overTime = m_timedOut || m_clock.elapsed() > qint64(m_settings.maxSeconds) * 1000;
         if (!overTime && m_report.bytesSent + bytes <= m_settings.maxBytes) {
             // Before an upload whose memory is watched, a moment for the server to free the last one: a threaded
             // server drops a request's objects just after its answer, which would count as this upload's start.
@@ -252,6 +253,7 @@ void ProbeRunner::cancel()
 
 void ProbeRunner::finish()
 {
+    m_deadline->stop();
     if (m_memory)
         m_memory->stop(&m_report.rss);
     for (const ShapeRow& row : m_report.shapes)

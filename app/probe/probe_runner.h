@@ -10,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -70,6 +71,8 @@ private:
     QElapsedTimer m_stepClock;
     std::unique_ptr<RssSampler> m_memory;
     bool m_cancelled = false;
+    QTimer* m_deadline; // --max-time: what runs then is stopped, and nothing more starts
+    bool m_timedOut = false;
     double m_wireMBps = 0; // the baseline round before the concurrency round under way
 };
 

@@ -81,6 +81,24 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     INFO(found.join(", ").toStdString());
     CHECK(found.contains("slow_shape:near-miss"));        // 3.5x slower than plain
     CHECK_FALSE(found.contains("slow_shape:crlf-dense")); // 1.9x: under the threshold, could be noise
+    // What the budgets left out, said short: the steps counted, each shape or phase named once.
+    app::ProbeReport short_;
+    short_.skipped = {"plain: run 2 of 2", "scaling plain: 4.00 MiB, run 1 of 2", "scaling plain: 8.00 MiB, run 1 of 2",
+                      "2 parallel uploads: baseline, round 1 of 2", "2 parallel uploads, round 1 of 2"};
+    CHECK(short_.skippedSummary() == "5 steps: plain, scaling plain, 2 parallel uploads");
+    CHECK(short_.text().contains("no findings in what ran (the budgets left the rest out)"));
+    // A shape that looked slow but was not when timed again right after plain is not a finding, and says so.
+    app::ProbeReport busy;
+    busy.shapes = {row("plain", 64 << 20, 0.1, 0), row("dash-dense", 64 << 20, 0.3, 0)};
+    busy.shapes[1].recheckVsPlain = 1.1;
+    app::addFindings(busy);
+    CHECK(busy.findings.isEmpty());
+    CHECK(busy.text().contains("dash-dense looked 3.0x slower than plain, but 1.1x when timed again"));
+    busy.shapes[1].recheckVsPlain = 2.9;
+    busy.findings.clear();
+    app::addFindings(busy);
+    REQUIRE(busy.findings.size() == 1);
+    CHECK(busy.findings[0].message.endsWith("2.9x again when timed right after plain"));
     CHECK(found.contains("buffers_in_memory:near-miss")); // 40 MiB of 64
     CHECK_FALSE(found.contains("buffers_in_memory:plain"));
     CHECK(found.contains("superlinear:near-miss"));
