@@ -254,6 +254,7 @@ QJsonObject ProbeReport::toJson() const
                                    {"peak_shape", peakShape}}},
             {"findings", found},
             {"skipped", QJsonArray::fromStringList(skipped)},
+            {"unchecked_answers", QJsonArray::fromStringList(uncheckedAnswers)},
             {"cancelled", cancelled},
             {"unreachable", unreachable.isEmpty() ? QJsonValue() : QJsonValue(unreachable)},
             {"seconds", figure(seconds, 1)},
@@ -384,8 +385,11 @@ QString ProbeReport::text() const
                          .arg(peakShape.isEmpty() ? QStringLiteral("-") : peakShape)
                          .arg(growthPerByte, 0, 'f', 2)
                    : QStringLiteral("\nmemory not watched: %1\n").arg(pidNote);
+    if (!uncheckedAnswers.isEmpty())
+        out += QStringLiteral("answers not checked, longer than the 1 MiB read (an echo of a larger file?): %1\n")
+                   .arg(uncheckedAnswers.join(QStringLiteral(", ")));
     if (!skipped.isEmpty())
-        out += QStringLiteral("skipped (budget): %1\n").arg(skipped.join(QStringLiteral(", ")));
+        out += QStringLiteral("left out by the budgets (--max-bytes, --max-time): %1\n").arg(skippedSummary());
     if (!unreachable.isEmpty())
         out += QStringLiteral("\nstopped: %1\n").arg(unreachable);
     else if (findings.isEmpty())

@@ -114,7 +114,8 @@ struct ProbeReport {
     double growthPerByte = 0;
     QString peakShape; // the upload it grew most during
     QList<ProbeFinding> findings;
-    QStringList skipped; // phases or shapes the budgets left out
+    QStringList skipped;          // phases or shapes the budgets left out
+    QStringList uncheckedAnswers; // shapes whose answer was longer than the 1 MiB kept, and not JSON within it
     bool cancelled = false;
     QString unreachable; // the warm-up had no answer: why, and the probe stopped there
     double seconds = 0;

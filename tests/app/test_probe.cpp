@@ -289,6 +289,12 @@ TEST_CASE("an httpbin-style echo is checked: the file's content and the fields a
         CHECK(f.toObject()["kind"] == "wrong_bytes");
         CHECK(f.toObject()["message"].toString().contains("'file' was 262144 bytes, the echo's files.file has 262143"));
     }
+    CHECK(lossy["unchecked_answers"].toArray().isEmpty());
+    // 2 MiB: the echo is longer than the 1 MiB read, and the probe says it could not check it.
+    const QJsonObject large =
+        probeJson({httpbin.url() + "/post", "--shapes", "plain", "--size", "2M", "--concurrency", "0", "--no-scaling"});
+    CHECK(large["findings"].toArray().isEmpty());
+    CHECK(large["unchecked_answers"].toArray() == QJsonArray{"plain"});
 }
 
 TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", "[probe]")
