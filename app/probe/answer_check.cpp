@@ -1,7 +1,9 @@
 #include "probe/answer_check.h"
 
 #include "common/qt_text.h"
+#include "server/listener_types.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -90,6 +92,40 @@ QString wrongBytes(const RunResult& r, const QString& expectPath, const QString&
                     .arg(expectPath, size.isDouble() ? QString::number(size.toInteger()) : QStringLiteral("missing"));
     }
     return {};
+}
+
+ForwarderSaw forwarderSaw(const RunResult& r, const QString& nonce)
+{
+    ForwarderSaw saw;
+    QHash<QString, QString> fields; // "id=17; parts=3; bytes=67109234; parsed=ok"
+    for (const auto& [name, value] : r.responseHeaders)
+        if (name.compare(kCaptureHeader, Qt::CaseInsensitive) == 0)
+            for (const QString& item : QString::fromLatin1(value).split(QLatin1Char(';'), Qt::SkipEmptyParts))
+                fields.insert(item.section(QLatin1Char('='), 0, 0).trimmed(),
+                              item.section(QLatin1Char('='), 1).trimmed());
+    if (nonce.isEmpty() || fields.value(QStringLiteral("probe")) != nonce)
+        return saw;
+    saw.capture = fields.value(QStringLiteral("id")).toULongLong();
+    if (saw.capture == 0)
+        return saw;
+    quint64 sent = 0;
+    for (const PartCheck& check : r.parts)
+        sent += check.size;
+    const quint64 parts = fields.value(QStringLiteral("parts")).toULongLong();
+    const quint64 bytes = fields.value(QStringLiteral("bytes")).toULongLong();
+    if (fields.value(QStringLiteral("parsed")) != QLatin1String("ok") || parts != quint64(r.parts.size()) ||
+        bytes != sent)
+        saw.wrong =
+            QStringLiteral("our forwarder on the way saw %1 parts of %2 bytes in all%3 (capture %4), where %5 "
+                           "parts of %6 bytes were sent")
+                .arg(parts)
+                .arg(bytes)
+                .arg(fields.value(QStringLiteral("parsed")) == QLatin1String("ok") ? QString()
+                                                                                   : QStringLiteral(", not parsed"))
+                .arg(saw.capture)
+                .arg(r.parts.size())
+                .arg(sent);
+    return saw;
 }
 
 } // namespace upin::app

@@ -12,4 +12,13 @@ namespace upin::app {
 // Why other bytes arrived than were sent, in words; empty when the answer agrees or says nothing.
 QString wrongBytes(const RunResult& r, const QString& expectPath, const QString& field);
 
+// Through our own forwarder, its answer carries what it saw pass (kCaptureHeader): its capture, the parts whole and
+// their bytes, and the probe's nonce said back (a field without it is a server's, not our forwarder's, and is not
+// believed). Against what was sent: capture 0 without the field; wrong says how they differ, in words.
+struct ForwarderSaw {
+    quint64 capture = 0;
+    QString wrong;
+};
+ForwarderSaw forwarderSaw(const RunResult& r, const QString& nonce);
+
 } // namespace upin::app

@@ -360,7 +360,26 @@ QString ProbeReport::text() const
                    .arg(times(row.vsBaseline()), 8)
                    .arg(times(row.vsPlain), 8)
                    .arg(row.error.isEmpty() ? row.statusLine : row.error);
+    QStringList confirmed;
+    for (const ShapeRow& row : shapes)
+        if (row.forwarderCapture > 0)
+            confirmed << QStringLiteral("%1 (capture %2)").arg(row.shape).arg(row.forwarderCapture);
+    if (!confirmed.isEmpty())
+        out += QStringLiteral("our forwarder on the way saw every part of these whole: %1 (the memory watched is "
+                              "the process on the URL's port, unless --pid named your server's)\n")
+                   .arg(confirmed.join(", "));
+    for (const ShapeRow& row : shapes)
+        if (looksSlow(row) && !slowShape(row))
+            out += QStringLiteral("%1 looked %2x slower than plain, but %3x when timed again right after it: not a "
+                                  "finding (a busy moment of the machine)\n")
+                       .arg(row.shape)
+                       .arg(row.vsPlain, 0, 'f', 1)
+                       .arg(row.recheckVsPlain, 0, 'f', 1);
     for (const ScalingRow& row : scaling) {
+        if (row.sizes.size() < 2) { // refused, or left out by the budgets: no curve to fit
+            out += QStringLiteral("\nscaling %1: fewer than two sizes measured, no exponent").arg(row.shape);
+            continue;
+        }
         QStringList points;
         for (qsizetype i = 0; i < row.sizes.size(); ++i)
             points << QStringLiteral("%1 %2 s").arg(formatBytes(row.sizes[i])).arg(row.seconds.value(i), 0, 'f', 3);

@@ -45,6 +45,7 @@ struct ProbeSettings {
     int maxSeconds = 600;
     QString expectSizePath; // --expect size=a.b.c: the file part's size in the answer's JSON
     int stallTimeoutMs = 30'000;
+    QString nonce; // sent in Upload-Inspector-Probe, said back by our forwarder; the runner makes one
 };
 
 struct ShapeRow {

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QTimer>
 
 #include <algorithm>
@@ -64,6 +65,9 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
     plan.insecure = settings.insecure;
     plan.stallTimeoutMs = settings.stallTimeoutMs;
     plan.parts = settings.extraParts;
+    // Our forwarder then says what passed, with this value back.
+    plan.headers.append(
+        {QString::fromLatin1(kProbeHeader), settings.nonce.isEmpty() ? QStringLiteral("1") : settings.nonce});
     PlanPart part;
     part.kind = PlanPart::Kind::Synthetic;
     part.name = settings.field;
@@ -109,7 +113,10 @@ void ProbeRunner::start(const ProbeSettings& settings)
     m_phaseStart = 0;
     m_phase = Phase::Shapes;
     m_cancelled = false;
+    m_timedOut = false;
     m_report = {};
+    if (m_settings.nonce.isEmpty()) // what our forwarder must say back: a server cannot pass itself off as it
+        m_settings.nonce = QString::number(QRandomGenerator::system()->generate64(), 16);
     m_report.target = settings.target.adjusted(QUrl::RemoveUserInfo); // the report is for sharing
     m_report.baseline = settings.baseline;
     m_report.pid = settings.pid;
@@ -236,11 +243,25 @@ void ProbeRunner::checkAnswer(const QString& shape, const RunResult& result)
                 return;
         m_report.findings.append({kind, shape, message});
     };
-    if (failed(result))
+    // A refusal first: the server stopped taking the body, and whatever the forwarder saw is a part of it.
+    if (failed(result)) {
         once(QStringLiteral("rejected_valid_body"), QStringLiteral("a valid %1 body of %2 was refused: %3")
                                                         .arg(shape, formatBytes(result.bodyBytes), failure(result)));
+        return;
+    }
+    // Through our forwarder: what it saw pass tells the server's fault from the client's.
+    const ForwarderSaw saw = forwarderSaw(result, m_settings.nonce);
+    const QString passed =
+        saw.capture > 0 && saw.wrong.isEmpty()
+            ? QStringLiteral(" (our forwarder on the way saw every part whole: capture %1)").arg(saw.capture)
+            : QString();
+    if (!saw.wrong.isEmpty())
+        once(QStringLiteral("wrong_bytes"), QStringLiteral("%1 body: %2").arg(shape, saw.wrong));
     else if (const QString why = wrongBytes(result, m_settings.expectSizePath, m_settings.field); !why.isEmpty())
-        once(QStringLiteral("wrong_bytes"), QStringLiteral("%1 body: %2").arg(shape, why));
+        once(QStringLiteral("wrong_bytes"), QStringLiteral("%1 body: %2%3").arg(shape, why, passed));
+    else if (result.response.size() >= kKeptResponseBytes && QJsonDocument::fromJson(result.response).isNull() &&
+             !m_report.uncheckedAnswers.contains(shape))
+        m_report.uncheckedAnswers << shape; // said, not passed over in silence: it may be an echo cut short
 }
 
 void ProbeRunner::cancel()

@@ -30,9 +30,15 @@ public:
     void cancel();
     // The plan of one upload of a shape, as the probe sends it (--dry-run prints them; tests send them).
     static UploadPlan planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url);
+    // What a probe with these settings sends, before its rechecks (which depend on what it finds): --dry-run's sums.
+    struct Estimate {
+        int uploads = 0;
+        quint64 bytes = 0;
+    };
+    static Estimate estimate(const ProbeSettings& settings);
 
 signals:
-    // The phase under way ("body shapes", "scaling", "parallel uploads"), the step starting and how many of the
+    // The phase under way ("body shapes", "rechecks", "scaling", "parallel uploads"), the step starting and how many of the
     // phase's steps are done: a phase's steps are made when it begins, from the results of the one before.
     void progress(const QString& phase, const QString& step, int done, int total);
     void updated(const upin::app::ProbeReport& report); // after each step: the figures so far, for the charts
