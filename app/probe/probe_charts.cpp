@@ -1,6 +1,7 @@
 #include "probe/probe_charts.h"
 
 #include <algorithm>
+#include <array>
 
 namespace upin::app {
 
@@ -10,6 +11,7 @@ const QString kServer = QStringLiteral("#1f77b4");
 const QString kWire = QStringLiteral("#aaaaaa");
 const QString kSecond = QStringLiteral("#d62728");
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr qsizetype kMemoryPoints = 600; // at most, in the RSS chart
 
 ChartSpec shapeRates(const ProbeReport& report)
 {
@@ -64,7 +66,7 @@ ChartSeries perClients(const ProbeReport& report, ChartSeries series, double Con
 
 ChartSpec clientsRate(const ProbeReport& report)
 {
-    return {QStringLiteral("MB/s in all, and p95, against parallel uploads"),
+    return {QStringLiteral("Parallel uploads: MB/s in all, p95"),
             QStringLiteral("clients"),
             QStringLiteral("MB/s"),
             false,
@@ -88,8 +90,8 @@ ChartSpec clientsLatency(const ProbeReport& report)
 
 ChartSpec memory(const ProbeReport& report)
 {
-    ChartSpec spec{report.pid > 0             ? QStringLiteral("RSS of process %1 during the uploads").arg(report.pid)
-                   : report.pidNote.isEmpty() ? QStringLiteral("RSS of the server during the uploads")
+    ChartSpec spec{report.pid > 0             ? QStringLiteral("RSS of %1").arg(report.watched())
+                   : report.pidNote.isEmpty() ? QStringLiteral("RSS of the server")
                                               : QStringLiteral("RSS (not watched: %1)").arg(report.pidNote),
                    QStringLiteral("seconds since the probe began"),
                    QStringLiteral("MiB"),
@@ -98,8 +100,18 @@ ChartSpec memory(const ProbeReport& report)
                    {},
                    {}};
     ChartSeries rss{QStringLiteral("RSS"), kServer, {}, false};
-    for (const MemorySample& s : report.rss)
-        rss.points << QPointF(s.seconds, double(s.rss) / kMiB);
+    // A sample every 20 ms is thousands in a long probe, more than a chart's width shows and slow to draw: each
+    // stretch of samples keeps its lowest and its highest, in their order, so that no peak is lost.
+    const qsizetype stretch = std::max<qsizetype>(1, (report.rss.size() + kMemoryPoints / 2 - 1) / (kMemoryPoints / 2));
+    for (qsizetype from = 0; from < report.rss.size(); from += stretch) {
+        const auto begin = report.rss.cbegin() + from;
+        const auto end = report.rss.cbegin() + std::min(report.rss.size(), from + stretch);
+        const auto [low, high] =
+            std::minmax_element(begin, end, [](const MemorySample& a, const MemorySample& b) { return a.rss < b.rss; });
+        for (const auto& s : low < high ? std::array{low, high} : std::array{high, low})
+            if (rss.points.isEmpty() || rss.points.last().x() != s->seconds)
+                rss.points << QPointF(s->seconds, double(s->rss) / kMiB);
+    }
     spec.series = {rss};
     return spec;
 }

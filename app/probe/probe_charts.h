@@ -16,6 +16,7 @@ struct ChartSeries {
     QString color;         // #rrggbb
     QList<QPointF> points; // bars: points[c].y() is category c's value
     bool dashed = false;
+    bool operator==(const ChartSeries&) const = default;
 };
 
 struct ChartSpec {
@@ -27,6 +28,7 @@ struct ChartSpec {
     QStringList categories; // not empty: grouped bars, one group per category
     QList<ChartSeries> series;
     bool hasData() const;
+    bool operator==(const ChartSpec&) const = default; // the window redraws a chart only when its spec changed
 };
 
 // MB/s per shape beside the baseline's; seconds against size (log-log, with each curve's k); throughput and p95

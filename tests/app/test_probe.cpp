@@ -3,6 +3,7 @@
 // that holds each body in memory and one that streams it, and one that loses a byte.
 
 #include "app/forward_fixture.h"
+#include "probe/probe_charts.h"
 #include "probe/probe_report.h"
 #include "probe/process_memory.h"
 #include "support/run_cli.h"

@@ -76,7 +76,8 @@ void ProbeChart::show(const app::ChartSpec& spec, const app::ChartSpec* right)
     c->removeAllSeries();
     for (QAbstractAxis* axis : c->axes())
         c->removeAxis(axis), delete axis;
-    c->setTitle(spec.hasData() ? spec.title : spec.title + tr(" (no data yet)"));
+    c->setTitle(spec.hasData() ? spec.title : spec.title + tr(" (none yet)"));
+    setToolTip(spec.title); // whole, where a narrow window cuts the title (a reason memory was not watched)
     if (!spec.categories.isEmpty()) {
         addBars(spec);
         return;
@@ -104,9 +105,11 @@ void ProbeChart::addLines(const app::ChartSpec& spec, QAbstractAxis* x, bool rig
         QPen pen(QColor(s.color), 2, s.dashed ? Qt::DashLine : Qt::SolidLine);
         line->setPen(pen);
         line->setPointsVisible(s.points.size() <= 40); // a long series (RSS every 20 ms) reads as its line
+        QList<QPointF> points; // one replace(), not an append() per point: each append redraws the series
         for (const QPointF& p : s.points)
             if ((!spec.logX || p.x() > 0) && (!spec.logY || p.y() > 0))
-                line->append(p);
+                points.append(p);
+        line->replace(points);
         chart()->addSeries(line);
         line->attachAxis(x);
         line->attachAxis(y);
