@@ -1,9 +1,11 @@
 #include "views/listen_view.h"
+
 #include "capture/capture_record.h"
 #include "common/byte_size.h"
 #include "server/tls_advice.h"
 #include "views/elided_label.h"
 #include "views/status_line.h"
+#include "views/tls_trust.h"
 
 #include "charts/part_timeline_chart.h"
 
@@ -54,7 +56,7 @@ ListenView::ListenView(QWidget* parent)
       m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
       m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit),
       m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
-      m_forwardCa(new QPushButton(tr("CA file…"))), m_forwardInsecure(new QCheckBox(tr("Don't check certificate"))),
+      m_forwardTrust(new TlsTrust(tr("https upstream"), QStringLiteral("forward"))),
       m_forwardKeep(new QCheckBox(tr("Keep parts"))), m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))),
       m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel)
 {
@@ -208,15 +210,6 @@ QLayout* ListenView::makeForwardPanel()
     m_forwardPort->setRange(0, 65535);
     m_forwardPort->setValue(8081);
     m_forwardPort->setToolTip(tr("TCP port on 127.0.0.1 that clients send to (0 picks a free one)"));
-    m_forwardCa->setToolTip(tr("https upstream: also trust the certificates in a PEM file (e.g. mkcert's root)"));
-    connect(m_forwardCa, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Certificates to trust (PEM)"), {},
-                                                          tr("PEM certificates (*.pem *.crt);;All files (*)"));
-        m_forwardCaPath = file;
-        m_forwardCa->setText(file.isEmpty() ? tr("CA file…") : QFileInfo(file).fileName());
-    });
-    m_forwardInsecure->setObjectName(QStringLiteral("forwardInsecure"));
-    m_forwardInsecure->setToolTip(tr("https upstream: pass requests on even when its certificate cannot be checked"));
     m_forwardKeep->setObjectName(QStringLiteral("forwardKeep"));
     m_forwardKeep->setChecked(true);
     m_forwardKeep->setToolTip(tr("Store each part's bytes in the capture folder, as /file-part does, so that Inspect\n"
@@ -238,8 +231,8 @@ QLayout* ListenView::makeForwardPanel()
         }
         app::ForwardSettings settings;
         settings.upstream = upstream;
-        settings.caCertificates = m_forwardCaPath;
-        settings.insecure = m_forwardInsecure->isChecked();
+        settings.caCertificates = m_forwardTrust->caFile();
+        settings.insecure = m_forwardTrust->insecure();
         settings.saveParts = m_forwardKeep->isChecked();
         emit forwardRequested(settings, quint16(m_forwardPort->value()), m_forwardKeepRequests->isChecked());
     });
@@ -248,8 +241,7 @@ QLayout* ListenView::makeForwardPanel()
     row->addWidget(m_upstream, 2);
     row->addWidget(new QLabel(tr("on port")));
     row->addWidget(m_forwardPort);
-    row->addWidget(m_forwardCa);
-    row->addWidget(m_forwardInsecure);
+    row->addWidget(m_forwardTrust);
     row->addWidget(m_forwardKeep);
     row->addWidget(m_forwardKeepRequests);
     row->addWidget(m_forwardToggle);
@@ -267,8 +259,8 @@ void ListenView::setForwarding(bool forwarding, const QString& base, const QStri
 {
     m_forwarding = forwarding;
     m_forwardToggle->setText(forwarding ? tr("Stop forwarding") : tr("Forward"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardCa, m_forwardInsecure,
-                                                      m_forwardKeep, m_forwardKeepRequests})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_upstream, m_forwardPort, m_forwardTrust, m_forwardKeep,
+                                                      m_forwardKeepRequests})
         w->setEnabled(!forwarding);
     if (forwarding)
         m_forwardStatus->setFullText(tr("Forwarding %1 → %2").arg(base, upstream));

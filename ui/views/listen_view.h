@@ -23,6 +23,7 @@ namespace upin::ui {
 class PartTimelineChart;
 
 class ElidedLabel;
+class TlsTrust;
 
 class ListenView final : public QWidget {
     Q_OBJECT
@@ -98,13 +99,11 @@ private:
     // The Forward panel.
     QLineEdit* m_upstream;
     QSpinBox* m_forwardPort;
-    QPushButton* m_forwardCa;     // a PEM file of certificates to trust for an https upstream
-    QCheckBox* m_forwardInsecure; // or none checked
-    QCheckBox* m_forwardKeep;     // store the parts' bytes, so that Inspect can show them
+    TlsTrust* m_forwardTrust; // an https upstream's certificate: a CA file, or none checked
+    QCheckBox* m_forwardKeep; // store the parts' bytes, so that Inspect can show them
     QCheckBox* m_forwardKeepRequests;
     QPushButton* m_forwardToggle;
     ElidedLabel* m_forwardStatus;
-    QString m_forwardCaPath;
     QString m_forwardExample; // a curl line through the forwarder, among the examples while it runs
     bool m_forwarding = false;
 };

@@ -1,0 +1,33 @@
+#include "views/tls_trust.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+
+namespace upin::ui {
+
+TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* parent)
+    : QWidget(parent), m_ca(new QPushButton(tr("CA file…"))), m_insecure(new QCheckBox(tr("Don't check certificate")))
+{
+    m_ca->setObjectName(objectPrefix + QStringLiteral("Ca"));
+    m_ca->setToolTip(tr("%1: also trust the certificates in a PEM file (e.g. mkcert's root)").arg(whose));
+    connect(m_ca, &QPushButton::clicked, this, [this] {
+        setCaFile(QFileDialog::getOpenFileName(this, tr("Certificates to trust (PEM)"), {},
+                                               tr("PEM certificates (*.pem *.crt);;All files (*)")));
+    });
+    m_insecure->setObjectName(objectPrefix + QStringLiteral("Insecure"));
+    m_insecure->setToolTip(
+        tr("%1: go on even when its certificate cannot be checked, as curl --insecure does").arg(whose));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(m_ca);
+    row->addWidget(m_insecure);
+}
+
+void TlsTrust::setCaFile(const QString& path)
+{
+    m_caFile = path;
+    m_ca->setText(path.isEmpty() ? tr("CA file…") : QFileInfo(path).fileName());
+}
+
+} // namespace upin::ui

@@ -1,0 +1,28 @@
+#pragma once
+// What to trust of an https server's certificate, beside the system's CAs: a PEM file of more certificates (e.g.
+// mkcert's root), or nothing checked at all. One row of two controls, for the forwarder's upstream (Listen tab)
+// and the probe's target (Probe tab).
+
+#include <QCheckBox>
+#include <QPushButton>
+#include <QWidget>
+
+namespace upin::ui {
+
+class TlsTrust final : public QWidget {
+    Q_OBJECT
+public:
+    // whose: "https upstream", "https server": how the tooltips name the other side.
+    TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* parent = nullptr);
+    QString caFile() const { return m_caFile; } // empty: the system's CAs only
+    bool insecure() const { return m_insecure->isChecked(); }
+    void setCaFile(const QString& path);
+    QCheckBox* insecureBox() const { return m_insecure; }
+
+private:
+    QPushButton* m_ca;
+    QCheckBox* m_insecure;
+    QString m_caFile;
+};
+
+} // namespace upin::ui
