@@ -31,6 +31,16 @@
 
 namespace upin::test {
 
+// A listener config with TLS on a free port, its certificate kept in folder (made there for localhost at first).
+inline app::ListenerConfig tlsConfig(const QString& folder)
+{
+    app::ListenerConfig config;
+    config.tls = true;
+    config.tlsPort = 0;
+    config.tlsFolder = folder;
+    return config;
+}
+
 struct ListenerFixture {
     QTemporaryDir dir;
     app::Listener listener;

@@ -219,11 +219,7 @@ TEST_CASE("upstream faults answered in JSON: closed mid-upload 502, unreachable 
 TEST_CASE("an https upstream: our TLS listener, trusted with --cacert, refused without", "[forward][tls]")
 {
     QTemporaryDir home;
-    app::ListenerConfig config;
-    config.tls = true;
-    config.tlsPort = 0;
-    config.tlsFolder = home.filePath("tls");
-    ListenerFixture upstream(config);
+    ListenerFixture upstream(test::tlsConfig(home.filePath("tls")));
     const QString https = QStringLiteral("https://localhost:%1").arg(upstream.listener.tlsPort());
     app::ForwardSettings trusted;
     trusted.caCertificates = upstream.listener.tlsIdentity()->certificatePath;

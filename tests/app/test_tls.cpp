@@ -17,17 +17,9 @@ using namespace upin;
 using test::curl;
 using test::ListenerFixture;
 using test::partNamed;
+using test::tlsConfig;
 
 namespace {
-
-app::ListenerConfig tlsConfig(const QString& folder)
-{
-    app::ListenerConfig config;
-    config.tls = true;
-    config.tlsPort = 0;
-    config.tlsFolder = folder;
-    return config;
-}
 
 QString httpsUrl(const ListenerFixture& f, const QString& path)
 {

@@ -262,11 +262,7 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
           "[ui][e2e][tls]")
 {
     QTemporaryDir home;
-    app::ListenerConfig config;
-    config.tls = true;
-    config.tlsPort = 0;
-    config.tlsFolder = home.filePath("tls");
-    test::ListenerFixture f(config);
+    test::ListenerFixture f(test::tlsConfig(home.filePath("tls")));
     const auto identity = f.listener.tlsIdentity();
     REQUIRE(identity.has_value());
     const QString https = QStringLiteral("https://localhost:%1").arg(f.listener.tlsPort());
@@ -309,9 +305,7 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
     // Another server's certificate (another listener, with a certificate of its own): refused, with what to do,
     // until "Don't check https certificates" is ticked; then every run says it was not checked.
     QTemporaryDir otherHome;
-    app::ListenerConfig otherConfig = config;
-    otherConfig.tlsFolder = otherHome.filePath("tls");
-    test::ListenerFixture other(otherConfig);
+    test::ListenerFixture other(test::tlsConfig(otherHome.filePath("tls")));
     window.sendView()->setTargets({QStringLiteral("https://localhost:%1/file-part").arg(other.listener.tlsPort())});
     auto* insecure = window.sendView()->findChild<QCheckBox*>("sendInsecure");
     REQUIRE(insecure);
