@@ -11,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QSslCertificate>
@@ -92,19 +93,29 @@ struct ProbeOptions {
         const auto budget = parseByteSize(cl.value(maxBytes));
         bool timeOk = false;
         s.maxSeconds = cl.value(maxTime).toInt(&timeOk);
-        if (!isUploadMethod(s.method) || !fileSize || *fileSize == 0 || !budget || !timeOk || s.maxSeconds <= 0) {
-            error = QStringLiteral("-X, --size, --max-bytes or --max-time is not valid (see --help)");
+        if (!isUploadMethod(s.method))
+            error = QStringLiteral("-X %1: an upload is sent with POST, PUT or PATCH").arg(s.method);
+        else if (!fileSize || *fileSize == 0)
+            error = QStringLiteral("--size %1: give a size above 0, such as 64M or 1G").arg(cl.value(size));
+        else if (!budget || *budget == 0)
+            error = QStringLiteral("--max-bytes %1: give a size above 0, such as 4G").arg(cl.value(maxBytes));
+        else if (!timeOk || s.maxSeconds <= 0)
+            error = QStringLiteral("--max-time %1: give a number of seconds above 0").arg(cl.value(maxTime));
+        if (!error.isEmpty())
             return std::nullopt;
-        }
         s.size = *fileSize;
         s.maxBytes = *budget;
         if (cl.isSet(shapes))
             s.shapes = cl.value(shapes).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        if (s.shapes.isEmpty())
+            error = QStringLiteral("--shapes: name at least one (%1)").arg(kProbeShapes.join(QLatin1Char(',')));
         for (const QString& shape : s.shapes)
-            if (!kProbeShapes.contains(shape)) {
+            if (!kProbeShapes.contains(shape))
                 error = QStringLiteral("--shapes: no shape '%1' (%2)").arg(shape, kProbeShapes.join(QLatin1Char(',')));
-                return std::nullopt;
-            }
+            else if (s.shapes.count(shape) > 1)
+                error = QStringLiteral("--shapes: '%1' is named twice").arg(shape);
+        if (!error.isEmpty())
+            return std::nullopt;
         if (cl.isSet(concurrency)) {
             const auto counts = parseClientCounts(cl.value(concurrency), &error);
             if (!counts) {
@@ -114,7 +125,12 @@ struct ProbeOptions {
             s.concurrency = *counts;
         }
         s.scaling = !cl.isSet(noScaling);
-        s.pid = cl.value(pid).toLongLong();
+        bool pidOk = !cl.isSet(pid);
+        s.pid = cl.isSet(pid) ? cl.value(pid).toLongLong(&pidOk) : 0;
+        if (!pidOk || (cl.isSet(pid) && (s.pid <= 0 || !QFileInfo::exists(QStringLiteral("/proc/%1").arg(s.pid))))) {
+            error = QStringLiteral("--pid %1: no such process on this machine").arg(cl.value(pid));
+            return std::nullopt;
+        }
         if (cl.isSet(expect)) {
             if (!cl.value(expect).startsWith(QLatin1String("size="))) {
                 error = QStringLiteral("--expect takes size=PATH, e.g. size=files.file.size");
@@ -230,19 +246,25 @@ int runProbe(const QStringList& arguments)
             quint64 bytes = 0;
             for (const PlanPart& p : plan.parts)
                 bytes += p.kind == PlanPart::Kind::Synthetic ? p.size : quint64(p.value.size());
-            printOut(QStringLiteral("%1  %2 %3, %4 parts, %5 of content%6, and the same to %7\n")
+            printOut(QStringLiteral("%1  %2 %3, %4, %5 of content%6, and the same to %7\n")
                          .arg(shape, -16)
                          .arg(plan.method, settings->target.toString())
-                         .arg(plan.parts.size())
+                         .arg(plan.parts.size() == 1 ? QStringLiteral("1 part")
+                                                     : QStringLiteral("%1 parts").arg(plan.parts.size()))
                          .arg(formatBytes(bytes))
                          .arg(plan.chunked ? QStringLiteral(" (chunked)") : QString())
                          .arg(settings->baseline.toString()));
         }
-        printOut(QStringLiteral("then scaling (4M up to %1), concurrency rounds %2; at most %3 and %4 s\n")
+        const ProbeRunner::Estimate plan = ProbeRunner::estimate(*settings);
+        printOut(QStringLiteral("then scaling (4M up to %1), concurrency rounds %2; at most %3 and %4 s\n"
+                                "in all: %5 uploads, %6 (the baseline's included; each shape that looks slow is "
+                                "timed again on top)\n")
                      .arg(formatBytes(settings->size))
                      .arg(QString::number(settings->concurrency.size()))
                      .arg(formatBytes(settings->maxBytes))
-                     .arg(settings->maxSeconds));
+                     .arg(settings->maxSeconds)
+                     .arg(plan.uploads)
+                     .arg(formatBytes(plan.bytes)));
         return 0;
     }
     const QStringList failOn = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);

@@ -305,6 +305,22 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     CHECK(dry.exitCode == 0);
     CHECK(dry.out.contains("near-miss"));
     CHECK(dry.out.contains("then scaling"));
+    CHECK(dry.out.contains(("plain             POST " + stream.url() + "/u, 1 part, 1.00 MiB of content").toUtf8()));
+    // Sums: 2 warm-ups, 3 per shape and 2 more per form shape, no scaling under 4M, 4 rounds per client count.
+    CHECK(
+        dry.out.contains((QString("in all: %1 uploads").arg(2 + 11 * 3 + 2 * 2 + 4 * (1 + 2 + 4 + 8 + 16))).toUtf8()));
+    for (const auto& [option, said] : std::vector<std::pair<QStringList, QString>>{
+             {{"--shapes", "plain,plain"}, "--shapes: 'plain' is named twice"},
+             {{"--shapes", ","}, "--shapes: name at least one"},
+             {{"--pid", "abc"}, "--pid abc: no such process"},
+             {{"-X", "GET"}, "-X GET: an upload is sent with POST, PUT or PATCH"},
+             {{"--size", "0"}, "--size 0: give a size above 0"},
+             {{"--max-time", "soon"}, "--max-time soon: give a number of seconds"}}) {
+        const test::CliRun refused = test::runCli(QStringList{"probe", stream.url() + "/u", "--dry-run"} + option);
+        INFO(refused.err.toStdString());
+        CHECK(refused.exitCode == 2);
+        CHECK(refused.err.contains(said.toUtf8()));
+    }
     const test::CliRun bad = test::runCli({"probe", stream.url() + "/u", "--shapes", "plain,wavy"});
     CHECK(bad.exitCode == 2);
     CHECK(bad.err.contains("no shape 'wavy'"));
