@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "service_wiring.h"
 #include "views/probe_view.h"
+#include "views/tls_trust.h"
 
 #include <catch2/catch.hpp>
 
@@ -150,4 +151,79 @@ TEST_CASE("the Probe tab says what is wrong in its form before anything is sent,
     for (QPushButton* b : probe->findChildren<QPushButton*>())
         if (b->text().startsWith("Export"))
             CHECK_FALSE(b->isEnabled()); // nothing to export before a probe
+}
+
+TEST_CASE("the Probe tab probes an https server: stopped with a hint while its certificate is not trusted, then run "
+          "with its CA file",
+          "[ui][probe][tls]")
+{
+    QTemporaryDir home;
+    test::ListenerFixture server(
+        test::tlsConfig(home.filePath("tls"))); // our own listener over TLS, its certificate made for localhost
+    REQUIRE(server.listener.tlsIdentity().has_value());
+    Window w;
+    ui::ProbeView* probe = w.probe;
+    probe->urlEdit()->setText(QStringLiteral("https://localhost:%1/part-event").arg(server.listener.tlsPort()));
+    probe->sizeEdit()->setText("1M");
+    probe->concurrencyEdit()->setText("0");
+    untick(probe->shapeBoxes(), {"plain"});
+    auto runProbe = [&] {
+        probe->startButton()->click();
+        REQUIRE(waitFor([&] { return probe->startButton()->isEnabled(); }, 60000));
+        return probe->findingList()->item(0)->text();
+    };
+    const QString untrusted = runProbe();
+    INFO(untrusted.toStdString());
+    CHECK(untrusted.startsWith("✗ Stopped: https://localhost"));
+    CHECK(untrusted.endsWith("(to trust it: a CA file, or Don't check certificate, beside the URL)"));
+
+    probe->tlsTrust()->setCaFile(server.listener.tlsIdentity()->certificatePath);
+    QString error;
+    CHECK(probe->settings(&error)->caCertificates == server.listener.tlsIdentity()->certificatePath);
+    const QString trusted = runProbe();
+    INFO(trusted.toStdString());
+    CHECK(trusted.startsWith("✓ No findings"));
+    CHECK(probe->report().shapes.first().status == 200);
+}
+
+TEST_CASE("Cancel stops a probe under way, the next probe runs whole, and the form is there in the next session",
+          "[ui][probe]")
+{
+    test::PythonServer stream({UPIN_TESTS_DIR "/app/probe_servers.py", "stream"});
+    Window w;
+    ui::ProbeView* probe = w.probe;
+    probe->urlEdit()->setText(stream.url() + "/upload");
+    probe->urlEdit()->textEdited(probe->urlEdit()->text()); // as typed: remembered
+    probe->sizeEdit()->setText("64M");                      // every shape at 64 MiB: far longer than the wait below
+    probe->startButton()->click();
+    REQUIRE(waitFor([&] { return probe->stepLabel()->text().contains("run 1 of 2"); }, 30000));
+    probe->cancelButton()->click();
+    REQUIRE(waitFor([&] { return probe->startButton()->isEnabled(); }, 15000));
+    INFO(probe->stepLabel()->text().toStdString());
+    CHECK(probe->stepLabel()->text().startsWith("Cancelled in"));
+    CHECK(probe->report().cancelled);
+
+    probe->sizeEdit()->setText("1M");
+    probe->concurrencyEdit()->setText("1");
+    untick(probe->shapeBoxes(), {"plain", "near-miss"});
+    probe->startButton()->click();
+    REQUIRE(waitFor([&] { return probe->startButton()->isEnabled(); }, 60000));
+    INFO(probe->stepLabel()->text().toStdString());
+    CHECK(probe->stepLabel()->text().startsWith("Done in"));
+    CHECK_FALSE(probe->report().cancelled);
+    CHECK(probe->report().shapes.size() == 2);
+    CHECK(probe->report().concurrency.size() == 1);
+
+    w.window->saveSettings();
+    ui::MainWindow next; // the next session, with the same settings file
+    next.restoreSettings();
+    ui::ProbeView* again = next.probeView();
+    CHECK(again->urlEdit()->text() == stream.url() + "/upload");
+    CHECK(again->sizeEdit()->text() == "1M");
+    CHECK(again->concurrencyEdit()->text() == "1");
+    QStringList ticked;
+    for (QCheckBox* box : again->shapeBoxes())
+        if (box->isChecked())
+            ticked << box->text();
+    CHECK(ticked == QStringList{"plain", "near-miss"});
 }

@@ -5,6 +5,7 @@
 #include "common/byte_size.h"
 #include "probe/probe_html.h"
 #include "views/header_editor.h"
+#include "views/tls_trust.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,10 +35,24 @@ QLineEdit* edit(const QString& text, const QString& tip)
     return e;
 }
 
+// An https server the probe could not reach because of its certificate: say what in the form would help.
+QString httpsHint(const app::ProbeReport& report)
+{
+    return report.target.scheme() == QLatin1String("https") &&
+                   report.unreachable.contains(QLatin1String("certificate"), Qt::CaseInsensitive)
+               ? ProbeView::tr(" (to trust it: a CA file, or Don't check certificate, beside the URL)")
+               : QString();
+}
+
 } // namespace
 
-ProbeView::ProbeView(QWidget* parent) : QWidget(parent)
+ProbeView::ProbeView(QWidget* parent) : QWidget(parent), m_redraw(new QTimer(this))
 {
+    // The runner reports after every step, a few times a second in the parallel rounds: the charts are redrawn at
+    // most every 250 ms with the latest figures, so that drawing them never holds the window up.
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(250);
+    connect(m_redraw, &QTimer::timeout, this, [this] { draw(m_pending, true); });
     auto* split = new QSplitter;
     split->addWidget(makeForm());
     split->addWidget(makeResults());
@@ -55,6 +70,7 @@ QWidget* ProbeView::makeForm()
     m_url = edit({}, tr("The upload endpoint to probe: every body goes there, and the same bytes to a baseline"));
     m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/upload"));
     connect(m_url, &QLineEdit::textEdited, this, [this] { m_urlTyped = true; });
+    m_trust = new TlsTrust(tr("https server"), QStringLiteral("probe"));
     m_method = new QComboBox;
     m_method->addItems({QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH")});
     m_field = edit(QStringLiteral("file"), tr("The file part's name, as the server's form expects it"));
@@ -88,6 +104,7 @@ QWidget* ProbeView::makeForm()
     // Mnemonics apart from the tabs' (Send, Listen, Inspect, Compare, Probe, Matcher).
     auto* form = new QFormLayout;
     form->addRow(tr("&URL"), m_url);
+    form->addRow(tr("https"), m_trust);
     form->addRow(tr("Metho&d"), m_method);
     form->addRow(tr("Fi&eld"), m_field);
     form->addRow(tr("&Headers"), m_headers);
@@ -180,6 +197,8 @@ std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const
         *error = tr("URL: give the http:// or https:// address of the upload endpoint");
         return std::nullopt;
     }
+    s.caCertificates = m_trust->caFile();
+    s.insecure = m_trust->insecure();
     s.method = m_method->currentText();
     s.field = m_field->text().trimmed();
     if (s.field.isEmpty()) {

@@ -24,6 +24,7 @@ namespace upin::ui {
 
 class HeaderEditor;
 class ProbeChart;
+class TlsTrust;
 
 class ProbeView final : public QWidget {
     Q_OBJECT
@@ -39,6 +40,7 @@ public:
     QImage picture() const; // the findings and the charts, as exportPngTo writes them
 
     QLineEdit* urlEdit() const { return m_url; }
+    TlsTrust* tlsTrust() const { return m_trust; }
     QLineEdit* sizeEdit() const { return m_size; }
     QLineEdit* concurrencyEdit() const { return m_concurrency; }
     const QList<QCheckBox*>& shapeBoxes() const { return m_shapes; }
@@ -70,6 +72,7 @@ private:
     void exportAs(const QString& kind);
 
     QLineEdit* m_url;
+    TlsTrust* m_trust;
     QComboBox* m_method;
     QLineEdit* m_field;
     HeaderEditor* m_headers;
