@@ -132,6 +132,7 @@ void MainWindow::restoreSettings()
     if (auto restored = plan.isEmpty() ? std::nullopt : app::UploadPlan::fromJson(plan))
         m_send->setPlan(*restored);
     m_send->setTargets(settings.value(QStringLiteral("send/targets")).toStringList());
+    m_probe->setForm(QJsonDocument::fromJson(settings.value(QStringLiteral("probe/form")).toByteArray()).object());
 }
 
 void MainWindow::saveSettings() const
@@ -146,6 +147,7 @@ void MainWindow::saveSettings() const
     QJsonObject plan = m_send->plan().toJson();
     plan.remove(QStringLiteral("insecure")); // never remembered (the Send tab's checkbox says so)
     settings.setValue(QStringLiteral("send/plan"), QJsonDocument(plan).toJson(QJsonDocument::Compact));
+    settings.setValue(QStringLiteral("probe/form"), QJsonDocument(m_probe->form()).toJson(QJsonDocument::Compact));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

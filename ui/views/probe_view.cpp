@@ -14,6 +14,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -186,6 +187,52 @@ void ProbeView::setTarget(const QString& url)
 {
     if (!m_urlTyped)
         m_url->setText(url);
+}
+
+QJsonObject ProbeView::form() const
+{
+    QJsonArray headers, shapes;
+    for (const app::PlanHeader& h : m_headers->headers())
+        headers.append(QJsonObject{{"name", h.name}, {"value", h.value}, {"enabled", h.enabled}});
+    for (qsizetype i = 0; i < m_shapes.size(); ++i)
+        if (m_shapes[i]->isChecked())
+            shapes.append(app::kProbeShapes[i]);
+    return {{"url", m_urlTyped ? m_url->text() : QString()}, // our own listener's is not a choice to remember
+            {"method", m_method->currentText()},
+            {"field", m_field->text()},
+            {"headers", headers},
+            {"size", m_size->text()},
+            {"shapes", shapes},
+            {"parallel", m_concurrency->text()},
+            {"scaling", m_scaling->isChecked()},
+            {"at_most", m_maxBytes->text()},
+            {"seconds", m_maxTime->text()},
+            {"ca_file", m_trust->caFile()}};
+}
+
+void ProbeView::setForm(const QJsonObject& form)
+{
+    if (const QString url = form["url"].toString(); !url.isEmpty()) {
+        m_url->setText(url);
+        m_urlTyped = true;
+    }
+    m_method->setCurrentText(form["method"].toString(m_method->currentText()));
+    m_field->setText(form["field"].toString(m_field->text()));
+    QList<app::PlanHeader> headers;
+    for (const auto& v : form["headers"].toArray()) {
+        const QJsonObject h = v.toObject();
+        headers.append({h["name"].toString(), h["value"].toString(), h["enabled"].toBool(true)});
+    }
+    m_headers->setHeaders(headers);
+    m_size->setText(form["size"].toString(m_size->text()));
+    if (form["shapes"].isArray())
+        for (qsizetype i = 0; i < m_shapes.size(); ++i)
+            m_shapes[i]->setChecked(form["shapes"].toArray().contains(app::kProbeShapes[i]));
+    m_concurrency->setText(form["parallel"].toString(m_concurrency->text()));
+    m_scaling->setChecked(form["scaling"].toBool(m_scaling->isChecked()));
+    m_maxBytes->setText(form["at_most"].toString(m_maxBytes->text()));
+    m_maxTime->setText(form["seconds"].toString(m_maxTime->text()));
+    m_trust->setCaFile(form["ca_file"].toString());
 }
 
 std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const

@@ -8,6 +8,8 @@
 #include "probe/probe_report.h"
 #include "probe/process_memory.h"
 
+#include <QJsonObject>
+#include <QTimer>
 #include <QWidget>
 
 #include <optional>
@@ -33,6 +35,9 @@ public:
     // The form as settings, or nullopt with *error saying which field is wrong and why.
     std::optional<app::ProbeSettings> settings(QString* error) const;
     void setTarget(const QString& url); // the URL field, while the user has not typed one
+    // The form as the window remembers it between sessions (not "Don't check certificate": chosen each time).
+    QJsonObject form() const;
+    void setForm(const QJsonObject& form);
     const app::ProbeReport& report() const { return m_report; }
     void exportHtmlTo(const QString& path);
     void exportJsonTo(const QString& path);
