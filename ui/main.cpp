@@ -102,9 +102,14 @@ int main(int argc, char** argv)
     QTimer stallTimer;
     if (cl.isSet(stalls)) {
         stallTimer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&stallTimer, &QTimer::timeout, [&] {
-            worstStallMs = std::max(worstStallMs, sinceTick.elapsed() - 5);
-            sinceTick.restart();
+        QElapsedTimer sinceStart;
+        sinceStart.start();
+        QObject::connect(&stallTimer, &QTimer::timeout, [&, sinceStart] {
+            const qint64 stall = sinceTick.restart() - 5;
+            worstStallMs = std::max(worstStallMs, stall);
+            if (stall > 50) // each one over the 50 ms a user notices, with when it ended: what was the window doing?
+                std::fprintf(stderr, "GUI thread stall: %lld ms, ending %.1f s after start\n",
+                             static_cast<long long>(stall), double(sinceStart.elapsed()) / 1000);
         });
         sinceTick.start();
         stallTimer.start(5);

@@ -328,23 +328,25 @@ void ProbeView::showProgress(const QString& phase, const QString& step, int done
 
 void ProbeView::showPartial(const app::ProbeReport& report)
 {
-    draw(report, true);
+    m_pending = report;
+    if (!m_redraw->isActive())
+        m_redraw->start();
 }
 
 void ProbeView::showReport(const app::ProbeReport& report)
 {
+    m_redraw->stop();
     draw(report, false);
     m_progress->setRange(0, 1);
     m_progress->setValue(report.target.isEmpty() ? 0 : 1);
     m_progress->setFormat(QStringLiteral("%p%"));
     if (!report.target.isEmpty())
-        m_step->setText(
-            tr("%1 in %2, %3 sent%4")
-                .arg(report.cancelled ? tr("Cancelled") : tr("Done"), app::formatSeconds(report.seconds),
-                     app::formatBytes(report.bytesSent),
-                     report.skipped.isEmpty()
-                         ? QString()
-                         : tr("; left out by the budgets: %1").arg(report.skipped.join(QStringLiteral(", ")))));
+        m_step->setText(tr("%1 in %2, %3 sent%4")
+                            .arg(report.cancelled ? tr("Cancelled") : tr("Done"), app::formatSeconds(report.seconds),
+                                 app::formatBytes(report.bytesSent),
+                                 report.skipped.isEmpty()
+                                     ? QString()
+                                     : tr("; left out by the budgets: %1").arg(report.skippedSummary())));
     setRunning(false);
 }
 
@@ -358,15 +360,23 @@ void ProbeView::draw(const app::ProbeReport& report, bool running)
         new QListWidgetItem(
             running                   ? tr("Probing: slow shapes, superlinear time and collapses are judged at the end")
             : report.target.isEmpty() ? tr("Give your server's upload URL and start: the findings come here")
-            : !report.unreachable.isEmpty() ? tr("✗ Stopped: %1").arg(report.unreachable)
+            : !report.unreachable.isEmpty() ? tr("✗ Stopped: %1").arg(report.unreachable) + httpsHint(report)
             : report.cancelled ? tr("Cancelled: no findings in what ran before it (the rest was not measured)")
-                               : tr("✓ No findings: nothing was slow, superlinear, buffered, refused or misread"),
+            : !report.skipped.isEmpty()
+                ? tr("No findings in what ran: the budgets (At most, Seconds) left out %1").arg(report.skippedSummary())
+                : tr("✓ No findings: nothing was slow, superlinear, buffered, refused or misread"),
             m_findings);
     const QList<app::ChartSpec> specs = app::probeCharts(report);
-    m_charts[0]->show(specs[0]);
-    m_charts[1]->show(specs[1]);
-    m_charts[2]->show(specs[2], &specs[3]);
-    m_charts[3]->show(specs[4]);
+    auto changed = [&](qsizetype i) { return m_drawn.size() != specs.size() || m_drawn[i] != specs[i]; };
+    if (changed(0))
+        m_charts[0]->show(specs[0]);
+    if (changed(1))
+        m_charts[1]->show(specs[1]);
+    if (changed(2) || changed(3))
+        m_charts[2]->show(specs[2], &specs[3]);
+    if (changed(4))
+        m_charts[3]->show(specs[4]);
+    m_drawn = specs;
 }
 
 void ProbeView::showError(const QString& message)

@@ -5,6 +5,7 @@
 // scaling curve, throughput and p95 against clients, RSS over time), and exports of the report as HTML, JSON and
 // PNG. The probe runs on a worker thread (ProbeWiring); this view only shows values and asks.
 
+#include "probe/probe_charts.h"
 #include "probe/probe_report.h"
 #include "probe/process_memory.h"
 
@@ -97,6 +98,9 @@ private:
     QList<ProbeChart*> m_charts;
     QList<QPushButton*> m_exports;
     app::ProbeReport m_report;
+    app::ProbeReport m_pending; // the latest figures, drawn when m_redraw fires
+    QTimer* m_redraw;
+    QList<app::ChartSpec> m_drawn; // what the charts show now
     bool m_urlTyped = false;
 };
 
