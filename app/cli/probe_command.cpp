@@ -74,7 +74,18 @@ struct ProbeOptions {
             return std::nullopt;
         }
         s.baseline = QUrl(cl.value(baseline));
+        if (cl.isSet(baseline) && (!s.baseline.isValid() || s.baseline.host().isEmpty() ||
+                                   (s.baseline.scheme() != QLatin1String("http") &&
+                                    s.baseline.scheme() != QLatin1String("https")))) {
+            error = QStringLiteral("--baseline %1: give an http:// or https:// URL of a discard endpoint")
+                        .arg(cl.value(baseline));
+            return std::nullopt;
+        }
         s.field = cl.value(field);
+        if (s.field.isEmpty()) {
+            error = QStringLiteral("--field: give the file part a name");
+            return std::nullopt;
+        }
         for (const QString& spec : cl.values(form)) {
             auto part = parseFormSpec(spec, &error);
             if (!part)
@@ -177,7 +188,6 @@ ProbeReport runProbe(const ProbeSettings& settings, bool silent)
     return report;
 }
 
-// 1 when the report has a finding of a kind named in --fail-on, or regressed since --against's report.
 // The earlier report --against names, read before the probe: a file that is not a probe's report (or cannot be
 // read) is said at once, not taken as a report with no figures, which would pass every CI run.
 std::optional<ProbeReport> earlierReport(const QString& path, QString* error)
@@ -195,20 +205,107 @@ std::optional<ProbeReport> earlierReport(const QString& path, QString* error)
     return ProbeReport::fromJson(json);
 }
 
-// 1 when the report has a finding of a kind named in --fail-on, or regressed since the earlier report.
-int verdict(const ProbeReport& report, const QStringList& failOn, const std::optional<ProbeReport>& earlier)
+// What a CI step asks of the report: --fail-on's kinds and --against's earlier report, read and checked before
+// anything is sent (a gate that cannot work is said at once, not after ten minutes of uploads).
+struct Gates {
+    QStringList failOn;
+    std::optional<ProbeReport> earlier;
+    bool any() const { return !failOn.isEmpty() || earlier.has_value(); }
+};
+
+std::optional<Gates> readGates(const ProbeOptions& o, const QCommandLineParser& cl, const QUrl& target,
+                               QString* error)
 {
+    Gates gates;
+    gates.failOn = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& kind : gates.failOn)
+        if (!kProbeFindingKinds.contains(kind) && kind != QLatin1String("all")) {
+            *error = QStringLiteral("--fail-on: no finding kind '%1' (%2, or all)")
+                         .arg(kind, kProbeFindingKinds.join(QLatin1Char(',')));
+            return std::nullopt;
+        }
+    if (!cl.isSet(o.against))
+        return gates;
+    if (!(gates.earlier = earlierReport(cl.value(o.against), error)))
+        return std::nullopt;
+    // Figures of another server say nothing of this one's regressions: a CI step that names the wrong file is told.
+    if (const QUrl here = target.adjusted(QUrl::RemoveUserInfo); gates.earlier->target != here) {
+        *error = QStringLiteral("--against %1 is a report of %2, not of %3")
+                     .arg(cl.value(o.against), gates.earlier->target.toString(), here.toString());
+        return std::nullopt;
+    }
+    return gates;
+}
+
+bool measuredAnything(const ProbeReport& report)
+{
+    return std::any_of(report.shapes.cbegin(), report.shapes.cend(), [](const ShapeRow& r) { return r.seconds > 0; }) ||
+           std::any_of(report.concurrency.cbegin(), report.concurrency.cend(),
+                       [](const ConcurrencyRow& r) { return r.mbPerSecond > 0; });
+}
+
+// 1 when the report has a finding of a kind named in --fail-on, or regressed since the earlier report; 2 when a
+// gate was asked for and nothing was measured (a budget too small, every upload refused at once): no figures
+// would pass any gate.
+int verdict(const ProbeReport& report, const Gates& gates)
+{
+    if (gates.any() && !measuredAnything(report)) {
+        printErr(QStringLiteral("probe: nothing was measured (%1), so --fail-on and --against have nothing to "
+                                "judge\n")
+                     .arg(report.cancelled            ? QStringLiteral("cancelled")
+                          : report.skipped.isEmpty() ? QStringLiteral("no upload was answered")
+                                                     : QStringLiteral("the budgets left out ") +
+                                                           report.skippedSummary()));
+        return 2;
+    }
     int rc = report.cancelled ? 1 : 0;
     for (const ProbeFinding& f : report.findings)
-        if (failOn.contains(f.kind) || failOn.contains(QLatin1String("all")))
+        if (gates.failOn.contains(f.kind) || gates.failOn.contains(QLatin1String("all")))
             rc = 1;
-    if (earlier && earlier->target != report.target)
-        printErr(QStringLiteral("probe: --against is a report of %1, not of %2\n")
-                     .arg(earlier->target.toString(), report.target.toString()));
-    const QStringList worse = earlier ? regressions(*earlier, report) : QStringList();
+    if (!gates.earlier)
+        return rc;
+    const QStringList worse = regressions(*gates.earlier, report);
     for (const QString& line : worse)
         printErr(QStringLiteral("REGRESSION %1\n").arg(line));
+    for (const QString& shape : notCompared(*gates.earlier, report))
+        printErr(QStringLiteral("probe: %1 was measured in --against's report, not this time: not compared\n")
+                     .arg(shape));
     return worse.isEmpty() ? rc : 1;
+}
+
+// --dry-run: each shape's request, and what the whole probe would send.
+void printPlan(const ProbeSettings& settings)
+{
+    const QString baseline = settings.baseline.isEmpty()
+                                 ? QStringLiteral("the probe's own listener (/discard on a free loopback port)")
+                                 : settings.baseline.toString();
+    for (const QString& shape : settings.shapes) {
+        const UploadPlan plan = ProbeRunner::planFor(settings, shape, settings.size, settings.target);
+        quint64 bytes = 0;
+        for (const PlanPart& p : plan.parts)
+            bytes += p.kind == PlanPart::Kind::Synthetic ? p.size : quint64(p.value.size());
+        printOut(QStringLiteral("%1  %2 %3, %4, %5 of content%6, and the same to %7\n")
+                     .arg(shape, -16)
+                     .arg(plan.method, settings.target.toString())
+                     .arg(plan.parts.size() == 1 ? QStringLiteral("1 part")
+                                                 : QStringLiteral("%1 parts").arg(plan.parts.size()))
+                     .arg(formatBytes(bytes))
+                     .arg(plan.chunked ? QStringLiteral(" (chunked)") : QString())
+                     .arg(baseline));
+    }
+    const ProbeRunner::Estimate plan = ProbeRunner::estimate(settings);
+    printOut(QStringLiteral("then scaling (4M up to %1), concurrency rounds %2; at most %3 and %4 s\n"
+                            "in all: %5 uploads, %6 (the baseline's included; each shape that looks slow is "
+                            "timed again on top)\n")
+                 .arg(formatBytes(settings.size))
+                 .arg(QString::number(settings.concurrency.size()))
+                 .arg(formatBytes(settings.maxBytes))
+                 .arg(settings.maxSeconds)
+                 .arg(plan.uploads)
+                 .arg(formatBytes(plan.bytes)));
+    if (plan.bytes > settings.maxBytes)
+        printOut(QStringLiteral("--max-bytes %1 is under the plan's %2: the steps past it will be left out\n")
+                     .arg(formatBytes(settings.maxBytes), formatBytes(plan.bytes)));
 }
 
 } // namespace
@@ -228,54 +325,8 @@ int runProbe(const QStringList& arguments)
     cl.process(QStringList{QStringLiteral("upload-inspector-cli probe")} + arguments);
     QString error;
     auto settings = o.build(cl, error);
-    if (!settings) {
-        printErr(QStringLiteral("probe: %1\n").arg(error));
-        return 2;
-    }
-    BaselineListener own;
-    if (settings->baseline.isEmpty()) {
-        settings->baseline = own.start(&error);
-        if (settings->baseline.isEmpty()) {
-            printErr(QStringLiteral("probe: %1\n").arg(error));
-            return 2;
-        }
-    }
-    if (cl.isSet(o.dryRun)) {
-        for (const QString& shape : settings->shapes) {
-            const UploadPlan plan = ProbeRunner::planFor(*settings, shape, settings->size, settings->target);
-            quint64 bytes = 0;
-            for (const PlanPart& p : plan.parts)
-                bytes += p.kind == PlanPart::Kind::Synthetic ? p.size : quint64(p.value.size());
-            printOut(QStringLiteral("%1  %2 %3, %4, %5 of content%6, and the same to %7\n")
-                         .arg(shape, -16)
-                         .arg(plan.method, settings->target.toString())
-                         .arg(plan.parts.size() == 1 ? QStringLiteral("1 part")
-                                                     : QStringLiteral("%1 parts").arg(plan.parts.size()))
-                         .arg(formatBytes(bytes))
-                         .arg(plan.chunked ? QStringLiteral(" (chunked)") : QString())
-                         .arg(settings->baseline.toString()));
-        }
-        const ProbeRunner::Estimate plan = ProbeRunner::estimate(*settings);
-        printOut(QStringLiteral("then scaling (4M up to %1), concurrency rounds %2; at most %3 and %4 s\n"
-                                "in all: %5 uploads, %6 (the baseline's included; each shape that looks slow is "
-                                "timed again on top)\n")
-                     .arg(formatBytes(settings->size))
-                     .arg(QString::number(settings->concurrency.size()))
-                     .arg(formatBytes(settings->maxBytes))
-                     .arg(settings->maxSeconds)
-                     .arg(plan.uploads)
-                     .arg(formatBytes(plan.bytes)));
-        return 0;
-    }
-    const QStringList failOn = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const QString& kind : failOn)
-        if (!kProbeFindingKinds.contains(kind) && kind != QLatin1String("all")) {
-            printErr(QStringLiteral("probe: --fail-on: no finding kind '%1' (%2, or all)\n")
-                         .arg(kind, kProbeFindingKinds.join(QLatin1Char(','))));
-            return 2;
-        }
-    std::optional<ProbeReport> earlier;
-    if (cl.isSet(o.against) && !(earlier = earlierReport(cl.value(o.against), &error))) {
+    const std::optional<Gates> gates = settings ? readGates(o, cl, settings->target, &error) : std::nullopt;
+    if (!gates) {
         printErr(QStringLiteral("probe: %1\n").arg(error));
         return 2;
     }
@@ -284,6 +335,18 @@ int runProbe(const QStringList& arguments)
     if (cl.isSet(o.html) && !page.open(QIODevice::WriteOnly)) {
         printErr(QStringLiteral("probe: --html %1: %2\n").arg(page.fileName(), page.errorString()));
         return 2;
+    }
+    if (cl.isSet(o.dryRun)) { // nothing started, nothing written (the page is dropped uncommitted)
+        printPlan(*settings);
+        return 0;
+    }
+    BaselineListener own;
+    if (settings->baseline.isEmpty()) {
+        settings->baseline = own.start(&error);
+        if (settings->baseline.isEmpty()) {
+            printErr(QStringLiteral("probe: %1\n").arg(error));
+            return 2;
+        }
     }
     const ProbeReport report = runProbe(*settings, cl.isSet(o.silent));
     if (cl.isSet(o.html) && (page.write(probeHtml(report, QDateTime::currentDateTime())) < 0 || !page.commit())) {
@@ -296,7 +359,7 @@ int runProbe(const QStringList& arguments)
         printErr(QStringLiteral("probe: %1\n").arg(report.unreachable));
         return 2;
     }
-    return verdict(report, failOn, earlier);
+    return verdict(report, *gates);
 }
 
 } // namespace upin::app::cli

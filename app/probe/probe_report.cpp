@@ -338,6 +338,18 @@ QStringList regressions(const ProbeReport& earlier, const ProbeReport& now)
     return out;
 }
 
+QStringList notCompared(const ProbeReport& earlier, const ProbeReport& now)
+{
+    QStringList out;
+    for (const ShapeRow& before : earlier.shapes) {
+        const auto after = std::find_if(now.shapes.cbegin(), now.shapes.cend(),
+                                        [&](const ShapeRow& row) { return row.shape == before.shape; });
+        if (before.seconds > 0 && (after == now.shapes.cend() || (after->seconds <= 0 && after->error.isEmpty())))
+            out << before.shape;
+    }
+    return out;
+}
+
 QString ProbeReport::text() const
 {
     QString out = QStringLiteral("probe of %1 (baseline %2)%3\n\n")

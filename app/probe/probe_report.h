@@ -152,6 +152,9 @@ double measureAgainstPlain(ProbeReport& report);
 // What got worse since an earlier report of the same target: a shape more than 20% slower, a new finding, an
 // exponent that grew by more than 0.2. Empty: no regression.
 QStringList regressions(const ProbeReport& earlier, const ProbeReport& now);
+// The shapes the earlier report measured and this one did not (left out by --shapes or the budgets): said, since
+// no regression of theirs could be seen. A shape refused this time is not among them: it is a new finding.
+QStringList notCompared(const ProbeReport& earlier, const ProbeReport& now);
 
 inline constexpr double kSlowShapeRatio = 2.0; // a shape this many times slower than plain
 // and, for a form shape's small body, this much longer: 4 ms against 8 ms is our client's own cost per part

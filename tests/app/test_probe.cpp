@@ -315,7 +315,10 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
              {{"--pid", "abc"}, "--pid abc: no such process"},
              {{"-X", "GET"}, "-X GET: an upload is sent with POST, PUT or PATCH"},
              {{"--size", "0"}, "--size 0: give a size above 0"},
-             {{"--max-time", "soon"}, "--max-time soon: give a number of seconds"}}) {
+             {{"--max-time", "soon"}, "--max-time soon: give a number of seconds"},
+             {{"--field", ""}, "--field: give the file part a name"},
+             {{"--baseline", "ftp://x/discard"}, "--baseline ftp://x/discard: give an http:// or https:// URL"},
+             {{"--fail-on", "wrong_byte"}, "no finding kind 'wrong_byte'"}}) { // a typo would turn the CI gate off
         const test::CliRun refused = test::runCli(QStringList{"probe", stream.url() + "/u", "--dry-run"} + option);
         INFO(refused.err.toStdString());
         CHECK(refused.exitCode == 2);
@@ -324,9 +327,8 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     const test::CliRun bad = test::runCli({"probe", stream.url() + "/u", "--shapes", "plain,wavy"});
     CHECK(bad.exitCode == 2);
     CHECK(bad.err.contains("no shape 'wavy'"));
-    const test::CliRun typo = test::runCli({"probe", stream.url() + "/u", "--fail-on", "wrong_byte"});
-    CHECK(typo.exitCode == 2); // a typo would turn the CI gate off
-    CHECK(typo.err.contains("no finding kind 'wrong_byte'"));
+    const test::CliRun tight = test::runCli({"probe", stream.url() + "/u", "--dry-run", "--max-bytes", "100M"});
+    CHECK(tight.out.contains("--max-bytes 100.0 MiB is under the plan's"));
     QTemporaryDir dir;
     QFile notReport(dir.filePath("page.html"));
     REQUIRE(notReport.open(QIODevice::WriteOnly));
@@ -335,6 +337,33 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     const test::CliRun against = test::runCli({"probe", stream.url() + "/u", "--against", notReport.fileName()});
     CHECK(against.exitCode == 2); // said before any upload, not passed as a report with no figures
     CHECK(against.err.contains("not a probe --json report"));
+}
+
+TEST_CASE("CI gates: an earlier report of another target refused, shapes not measured again said, nothing "
+          "measured is no pass",
+          "[probe]")
+{
+    ProbeServer stream("stream");
+    QTemporaryDir dir;
+    QFile earlier(dir.filePath("earlier.json"));
+    REQUIRE(earlier.open(QIODevice::WriteOnly));
+    earlier.write(QJsonDocument(probeJson({stream.url() + "/u", "--shapes", "plain,crlf-dense", "--size", "1M",
+                                           "--concurrency", "0", "--no-scaling"}))
+                      .toJson());
+    earlier.close();
+    const QStringList against{"--against", earlier.fileName(), "--concurrency", "0", "--no-scaling", "-s"};
+    const test::CliRun other = test::runCli(QStringList{"probe", stream.url() + "/v"} + against);
+    CHECK(other.exitCode == 2); // another server's figures say nothing of this one's regressions
+    CHECK(other.err.contains(("is a report of " + stream.url() + "/u, not of " + stream.url() + "/v").toUtf8()));
+    const test::CliRun fewer =
+        test::runCli(QStringList{"probe", stream.url() + "/u", "--shapes", "plain", "--size", "1M"} + against);
+    INFO(fewer.err.toStdString());
+    CHECK(fewer.exitCode == 0);
+    CHECK(fewer.err.contains("crlf-dense was measured in --against's report, not this time: not compared"));
+    const test::CliRun nothing = test::runCli(QStringList{"probe", stream.url() + "/u", "--max-bytes", "1",
+                                                          "--fail-on", "all"} + against);
+    CHECK(nothing.exitCode == 2); // no figures would pass any gate
+    CHECK(nothing.err.contains("nothing was measured (the budgets left out"));
 }
 
 TEST_CASE("a target that cannot be reached stops the probe at its warm-up with exit status 2", "[probe]")
