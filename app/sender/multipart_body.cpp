@@ -55,7 +55,7 @@ MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QO
             if (part.kind == PlanPart::Kind::Synthetic && part.shape) {
                 auto& shape = m_shapes[*part.shape];
                 if (!shape)
-                    shape = std::make_unique<core::ShapeContent>(*part.shape, boundary.toStdString());
+                    shape = core::ShapeContent::shared(*part.shape, boundary.toStdString());
                 body.shape = shape.get();
             }
         }

@@ -73,7 +73,7 @@ private:
     void fillSynthetic(char* out, qint64 count, PlanPart::Fill fill);
 
     std::vector<Segment> m_segments;
-    std::map<core::BodyShape, std::unique_ptr<core::ShapeContent>> m_shapes; // one cycle per shape, for all parts
+    std::map<core::BodyShape, std::shared_ptr<const core::ShapeContent>> m_shapes; // a cycle per shape, for all parts
     std::vector<PartInfo> m_parts;                                           // digests written under m_mutex
     std::vector<quint64> m_partEnds; // body offset just past each part's last byte
     std::vector<core::Digest> m_hashers;

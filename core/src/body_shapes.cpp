@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace upin::core {
 namespace {
@@ -89,6 +91,19 @@ ShapeContent::ShapeContent(BodyShape shape, std::string_view boundary, uint64_t 
     // Whole rounds of the boundary's positions, so that the cycle joins itself where a unit starts.
     for (size_t n = 0; m_cycle.size() < kCycleBytes || n % boundary.size() != 0; ++n)
         appendUnit(m_cycle, shape, boundary, n, rng);
+}
+
+std::shared_ptr<const ShapeContent> ShapeContent::shared(BodyShape shape, std::string_view boundary)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<BodyShape, std::string>, std::weak_ptr<const ShapeContent>> made;
+    const std::lock_guard lock(mutex);
+    std::erase_if(made, [](const auto& entry) { return entry.second.expired(); });
+    std::weak_ptr<const ShapeContent>& slot = made[{shape, std::string(boundary)}];
+    std::shared_ptr<const ShapeContent> content = slot.lock();
+    if (!content)
+        slot = content = std::make_shared<const ShapeContent>(shape, boundary);
+    return content;
 }
 
 void ShapeContent::fill(char* out, size_t count, uint64_t offset) const
