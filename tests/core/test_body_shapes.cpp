@@ -88,3 +88,17 @@ TEST_CASE("each shape is dense in what it is named for", "[shapes]")
     CHECK(leading[0] == '\r');
     CHECK(leading.find_first_of("\r\n", 1) == std::string::npos);
 }
+
+TEST_CASE("shaped content is shared while held: one per shape and boundary, the same bytes as one made alone",
+          "[shapes]")
+{
+    const std::string boundary = "probe-boundary";
+    auto first = ShapeContent::shared(BodyShape::PrefixDense, boundary);
+    CHECK(ShapeContent::shared(BodyShape::PrefixDense, boundary) == first);
+    CHECK(ShapeContent::shared(BodyShape::PrefixDense, "other") != first);
+    CHECK(ShapeContent::shared(BodyShape::NearMiss, boundary) != first);
+    CHECK(content(*first, 1 << 16) == content(ShapeContent(BodyShape::PrefixDense, boundary), 1 << 16));
+    const std::weak_ptr<const ShapeContent> released = first;
+    first.reset();
+    CHECK(released.expired()); // the cache holds none of its own: memory goes with the last upload
+}
