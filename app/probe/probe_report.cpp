@@ -192,6 +192,10 @@ QString ProbeReport::skippedSummary() const
 
 QString ProbeReport::watched() const
 {
+    if (watchedSelf)
+        return QStringLiteral("process %1, this program itself (the probe's own memory is counted with its "
+                              "listener's)")
+            .arg(pid);
     if (processes <= 1)
         return QStringLiteral("process %1").arg(pid);
     return processes == 2 ? QStringLiteral("process %1 and its child").arg(pid)
@@ -249,6 +253,7 @@ QJsonObject ProbeReport::toJson() const
             {"memory", QJsonObject{{"pid", pid > 0 ? QJsonValue(pid) : QJsonValue()},
                                    {"processes", pid > 0 ? QJsonValue(std::max(processes, 1)) : QJsonValue()},
                                    {"note", pidNote},
+                                   {"self", watchedSelf},
                                    {"samples", samples},
                                    {"peak_growth_bytes", pid > 0 ? QJsonValue(qint64(peakGrowth)) : QJsonValue()},
                                    {"growth_per_byte", pid > 0 ? QJsonValue(figure(growthPerByte, 3)) : QJsonValue()},

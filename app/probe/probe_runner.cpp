@@ -9,6 +9,7 @@
 #include "sender/sender.h"
 #include "server/listener_types.h"
 
+#include <QCoreApplication>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -128,6 +129,8 @@ void ProbeRunner::start(const ProbeSettings& settings)
         m_report.pidNote = QStringLiteral("the server is not on this machine (give --pid to watch a local one)");
     m_wireMBps = 0;
     m_memory.reset(); // a runner probes again from the Probe tab: the last probe's process is not this one's
+    // The window probing its own listener: watched, and said, since the probe's own buffers are in the figures.
+    m_report.watchedSelf = m_report.pid == QCoreApplication::applicationPid();
     if (m_report.pid > 0)
         m_memory = std::make_unique<RssSampler>(m_report.pid, m_clock);
     m_clock.start();
