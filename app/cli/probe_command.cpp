@@ -74,9 +74,9 @@ struct ProbeOptions {
             return std::nullopt;
         }
         s.baseline = QUrl(cl.value(baseline));
-        if (cl.isSet(baseline) && (!s.baseline.isValid() || s.baseline.host().isEmpty() ||
-                                   (s.baseline.scheme() != QLatin1String("http") &&
-                                    s.baseline.scheme() != QLatin1String("https")))) {
+        if (cl.isSet(baseline) &&
+            (!s.baseline.isValid() || s.baseline.host().isEmpty() ||
+             (s.baseline.scheme() != QLatin1String("http") && s.baseline.scheme() != QLatin1String("https")))) {
             error = QStringLiteral("--baseline %1: give an http:// or https:// URL of a discard endpoint")
                         .arg(cl.value(baseline));
             return std::nullopt;
@@ -213,8 +213,7 @@ struct Gates {
     bool any() const { return !failOn.isEmpty() || earlier.has_value(); }
 };
 
-std::optional<Gates> readGates(const ProbeOptions& o, const QCommandLineParser& cl, const QUrl& target,
-                               QString* error)
+std::optional<Gates> readGates(const ProbeOptions& o, const QCommandLineParser& cl, const QUrl& target, QString* error)
 {
     Gates gates;
     gates.failOn = cl.value(o.failOn).split(QLatin1Char(','), Qt::SkipEmptyParts);
@@ -252,10 +251,10 @@ int verdict(const ProbeReport& report, const Gates& gates)
     if (gates.any() && !measuredAnything(report)) {
         printErr(QStringLiteral("probe: nothing was measured (%1), so --fail-on and --against have nothing to "
                                 "judge\n")
-                     .arg(report.cancelled            ? QStringLiteral("cancelled")
-                          : report.skipped.isEmpty() ? QStringLiteral("no upload was answered")
-                                                     : QStringLiteral("the budgets left out ") +
-                                                           report.skippedSummary()));
+                     .arg(report.cancelled ? QStringLiteral("cancelled")
+                          : report.skipped.isEmpty()
+                              ? QStringLiteral("no upload was answered")
+                              : QStringLiteral("the budgets left out ") + report.skippedSummary()));
         return 2;
     }
     int rc = report.cancelled ? 1 : 0;
@@ -268,8 +267,8 @@ int verdict(const ProbeReport& report, const Gates& gates)
     for (const QString& line : worse)
         printErr(QStringLiteral("REGRESSION %1\n").arg(line));
     for (const QString& shape : notCompared(*gates.earlier, report))
-        printErr(QStringLiteral("probe: %1 was measured in --against's report, not this time: not compared\n")
-                     .arg(shape));
+        printErr(
+            QStringLiteral("probe: %1 was measured in --against's report, not this time: not compared\n").arg(shape));
     return worse.isEmpty() ? rc : 1;
 }
 

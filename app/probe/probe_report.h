@@ -107,10 +107,10 @@ struct ProbeReport {
     QList<ScalingRow> scaling;
     QList<ConcurrencyRow> concurrency;
     qint64 pid = 0;
-    int processes = 0;       // watched with it at most: the process and its workers
+    int processes = 0;        // watched with it at most: the process and its workers
     bool watchedSelf = false; // the server is the probe's own process (the window's listener): its memory is in it
-    QString pidNote;         // why memory was not watched
-    QString watched() const; // "process 42", "process 42 and its 4 children"
+    QString pidNote;          // why memory was not watched
+    QString watched() const;  // "process 42", "process 42 and its 4 children"
     QList<MemorySample> rss;
     quint64 peakGrowth = 0;
     double growthPerByte = 0;

@@ -369,8 +369,8 @@ TEST_CASE("CI gates: an earlier report of another target refused, shapes not mea
     INFO(fewer.err.toStdString());
     CHECK(fewer.exitCode == 0);
     CHECK(fewer.err.contains("crlf-dense was measured in --against's report, not this time: not compared"));
-    const test::CliRun nothing = test::runCli(QStringList{"probe", stream.url() + "/u", "--max-bytes", "1",
-                                                          "--fail-on", "all"} + against);
+    const test::CliRun nothing =
+        test::runCli(QStringList{"probe", stream.url() + "/u", "--max-bytes", "1", "--fail-on", "all"} + against);
     CHECK(nothing.exitCode == 2); // no figures would pass any gate
     CHECK(nothing.err.contains("nothing was measured (the budgets left out"));
 }
