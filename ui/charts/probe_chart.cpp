@@ -52,11 +52,13 @@ QAbstractAxis* valueAxis(bool log, std::pair<double, double> range, const QStrin
         if (range.first > 0)
             axis->setRange(range.first / 1.25, range.second * 1.25);
         axis->setTitleText(title);
+        axis->setTruncateLabels(false);
         return axis;
     }
     auto* axis = new QValueAxis;
     setNiceRange(axis, range.second);
     axis->setTitleText(title);
+    axis->setTruncateLabels(false); // "0.0125", not "0.01..." on a narrow chart's right axis
     return axis;
 }
 
@@ -135,11 +137,12 @@ void ProbeChart::addBars(const app::ChartSpec& spec)
     std::reverse(names.begin(), names.end());
     categories->append(names);
     categories->setTruncateLabels(false);   // "prefix-dense", not "..."
-    QFont small = categories->labelsFont(); // ten names in a third of a window's height, none hidden
-    small.setPointSizeF(small.pointSizeF() * 0.8);
+    QFont small = categories->labelsFont(); // eleven names in a chart 180 px high, none hidden
+    small.setPointSizeF(small.pointSizeF() * 0.75);
     categories->setLabelsFont(small);
     chart()->addAxis(categories, Qt::AlignLeft);
     QAbstractAxis* x = valueAxis(false, span(spec, false), spec.yLabel);
+    x->setTitleVisible(false); // the chart's title says MB/s; the height goes to the names
     chart()->addAxis(x, Qt::AlignBottom);
     bars->attachAxis(categories);
     bars->attachAxis(x);
