@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -198,13 +199,25 @@ TEST_CASE("Cancel stops a probe under way, the next probe runs whole, and the fo
     probe->urlEdit()->setText(stream.url() + "/upload");
     probe->urlEdit()->textEdited(probe->urlEdit()->text()); // as typed: remembered
     probe->sizeEdit()->setText("64M");                      // every shape at 64 MiB: far longer than the wait below
+    QJsonObject form = probe->form();
+    form["at_most"] = "1G"; // under the plan's 3.5 GiB: said while it runs
+    probe->setForm(form);
     probe->startButton()->click();
     REQUIRE(waitFor([&] { return probe->stepLabel()->text().contains("run 1 of 2"); }, 30000));
+    CHECK(probe->stepLabel()->text().contains("over At most's 1.00 GiB: the later steps will be left out"));
     probe->cancelButton()->click();
     REQUIRE(waitFor([&] { return probe->startButton()->isEnabled(); }, 15000));
     INFO(probe->stepLabel()->text().toStdString());
     CHECK(probe->stepLabel()->text().startsWith("Cancelled in"));
     CHECK(probe->report().cancelled);
+    // The bar stays where it stopped, and a chart of a phase that never ran says so.
+    const auto* bar = probe->findChild<QProgressBar*>();
+    REQUIRE(bar);
+    CHECK(bar->format().startsWith("Cancelled during body shapes"));
+    CHECK(bar->value() < bar->maximum());
+    CHECK(probe->charts()[1]->chart()->title().endsWith("(not run)"));
+    form["at_most"] = "4G";
+    probe->setForm(form);
 
     probe->sizeEdit()->setText("1M");
     probe->concurrencyEdit()->setText("1");

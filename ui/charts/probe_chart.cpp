@@ -72,13 +72,14 @@ ProbeChart::ProbeChart(QWidget* parent) : QChartView(parent)
     addPngExport(this);
 }
 
-void ProbeChart::show(const app::ChartSpec& spec, const app::ChartSpec* right)
+void ProbeChart::show(const app::ChartSpec& spec, const app::ChartSpec* right, const QString& empty)
 {
     QChart* c = chart(); // the view's own: setChart() would release the old one, not delete it
     c->removeAllSeries();
     for (QAbstractAxis* axis : c->axes())
         c->removeAxis(axis), delete axis;
-    c->setTitle(spec.hasData() ? spec.title : spec.title + tr(" (none yet)"));
+    c->setTitle(spec.hasData() ? spec.title
+                               : QStringLiteral("%1 (%2)").arg(spec.title, empty.isEmpty() ? tr("none yet") : empty));
     setToolTip(spec.title); // whole, where a narrow window cuts the title (a reason memory was not watched)
     if (!spec.categories.isEmpty()) {
         addBars(spec);

@@ -13,7 +13,8 @@ class ProbeChart final : public QChartView {
     Q_OBJECT
 public:
     explicit ProbeChart(QWidget* parent = nullptr);
-    void show(const app::ChartSpec& spec, const app::ChartSpec* right = nullptr);
+    // empty: said after the title of a chart without data ("none yet" while a probe runs, "not run" after it).
+    void show(const app::ChartSpec& spec, const app::ChartSpec* right = nullptr, const QString& empty = {});
     int pointCount() const; // every drawn point or bar with a value above 0, for tests and "(no data)"
 
 private:

@@ -4,6 +4,7 @@
 #include "charts/probe_chart.h"
 #include "common/byte_size.h"
 #include "probe/probe_html.h"
+#include "probe/probe_runner.h"
 #include "views/header_editor.h"
 #include "views/tls_trust.h"
 
@@ -306,7 +307,13 @@ void ProbeView::start()
     }
     setRunning(true);
     m_progress->setRange(0, 0);
-    m_step->setText(tr("Starting: the baseline listener, then %1 shapes").arg(s->shapes.size()));
+    // Said while it runs, as --dry-run says it: a budget under the plan leaves the later phases out.
+    const app::ProbeRunner::Estimate plan = app::ProbeRunner::estimate(*s);
+    m_budgetNote = plan.bytes <= s->maxBytes ? QString()
+                                             : tr("(the plan sends %1, over At most's %2: the later steps will be "
+                                                  "left out)")
+                                                   .arg(app::formatBytes(plan.bytes), app::formatBytes(s->maxBytes));
+    showStep(tr("Starting: the baseline listener, then %1 shapes").arg(s->shapes.size()));
     emit startRequested(*s);
 }
 
@@ -323,7 +330,12 @@ void ProbeView::showProgress(const QString& phase, const QString& step, int done
     m_progress->setRange(0, total);
     m_progress->setValue(done);
     m_progress->setFormat(QStringLiteral("%1: %v of %m").arg(phase));
-    m_step->setText(step);
+    showStep(step);
+}
+
+void ProbeView::showStep(const QString& step)
+{
+    m_step->setText(m_budgetNote.isEmpty() ? step : step + QLatin1Char(' ') + m_budgetNote);
 }
 
 void ProbeView::showPartial(const app::ProbeReport& report)
@@ -336,10 +348,15 @@ void ProbeView::showPartial(const app::ProbeReport& report)
 void ProbeView::showReport(const app::ProbeReport& report)
 {
     m_redraw->stop();
+    m_drawn.clear(); // every chart again: an empty one now says "not run"
     draw(report, false);
-    m_progress->setRange(0, 1);
-    m_progress->setValue(report.target.isEmpty() ? 0 : 1);
-    m_progress->setFormat(QStringLiteral("%p%"));
+    if (report.cancelled && m_progress->maximum() > 0) { // the bar stays where the probe stopped
+        m_progress->setFormat(tr("Cancelled during %1").arg(m_progress->format()));
+    } else {
+        m_progress->setRange(0, 1);
+        m_progress->setValue(report.target.isEmpty() || report.cancelled ? 0 : 1);
+        m_progress->setFormat(report.cancelled ? tr("Cancelled") : QStringLiteral("%p%"));
+    }
     if (!report.target.isEmpty())
         m_step->setText(tr("%1 in %2, %3 sent%4")
                             .arg(report.cancelled ? tr("Cancelled") : tr("Done"), app::formatSeconds(report.seconds),
@@ -367,15 +384,17 @@ void ProbeView::draw(const app::ProbeReport& report, bool running)
                 : tr("✓ No findings: nothing was slow, superlinear, buffered, refused or misread"),
             m_findings);
     const QList<app::ChartSpec> specs = app::probeCharts(report);
+    // A finished probe's empty chart was left out (cancelled, the budgets, --no-scaling): "not run", not "none yet".
+    const QString empty = running || report.target.isEmpty() ? tr("none yet") : tr("not run");
     auto changed = [&](qsizetype i) { return m_drawn.size() != specs.size() || m_drawn[i] != specs[i]; };
     if (changed(0))
-        m_charts[0]->show(specs[0]);
+        m_charts[0]->show(specs[0], nullptr, empty);
     if (changed(1))
-        m_charts[1]->show(specs[1]);
+        m_charts[1]->show(specs[1], nullptr, empty);
     if (changed(2) || changed(3))
-        m_charts[2]->show(specs[2], &specs[3]);
+        m_charts[2]->show(specs[2], &specs[3], empty);
     if (changed(4))
-        m_charts[3]->show(specs[4]);
+        m_charts[3]->show(specs[4], nullptr, empty);
     m_drawn = specs;
 }
 

@@ -74,6 +74,7 @@ private:
     QWidget* makeResults();
     void start();
     void setRunning(bool running);
+    void showStep(const QString& step); // with the budget's note, if any
     void draw(const app::ProbeReport& report, bool running);
     void exportAs(const QString& kind);
 
@@ -93,6 +94,7 @@ private:
     QPushButton* m_cancel;
     QProgressBar* m_progress;
     QLabel* m_step;
+    QString m_budgetNote; // said beside each step when the budget is under the plan
     QListWidget* m_findings;
     QWidget* m_results; // findings and charts: what the PNG shows
     QList<ProbeChart*> m_charts;
