@@ -14,6 +14,8 @@ usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then 
              text, or as a data: URL in base64 when it is not UTF-8; with ?lose=1 in the path, one byte short
   bylines    reads each body a line at a time, as Python's old cgi.FieldStorage parser did: fast on long lines,
              slow where CR LF comes every few bytes: answers {"bytes": N, "lines": N}
+  hang       takes a request's head, then reads nothing more until the client goes (a server stuck in its
+             handler): the client's writes stall
   perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
              it found: {"parts": [{"name", "size"}]}. A delimiter split between two reads is missed, and the part
              before it swallows the next (a server that cannot take delimiters in pieces)
@@ -118,6 +120,10 @@ def serve(conn, mode):
         while True:
             head, rest = read_head(conn, b"")
             if head is None:
+                return
+            if mode == "hang":
+                while conn.recv(1, socket.MSG_PEEK):  # the body waits unread until the client closes
+                    time.sleep(0.2)
                 return
             if mode == "stream":
                 count = sum(len(p) for p in pieces(conn, head, rest))

@@ -375,6 +375,22 @@ TEST_CASE("CI gates: an earlier report of another target refused, shapes not mea
     CHECK(nothing.err.contains("nothing was measured (the budgets left out"));
 }
 
+TEST_CASE("probe --max-time stops an upload under way: a server that stops reading does not hold the probe past it",
+          "[probe]")
+{
+    ProbeServer stuck("hang");
+    const test::CliRun run = test::runCli({"probe", stuck.url() + "/u", "--shapes", "plain", "--size", "8M",
+                                           "--concurrency", "0", "--no-scaling", "--max-time", "2", "--json", "-s"});
+    INFO(run.err.toStdString());
+    CHECK(run.exitCode == 0); // no gate asked for: the report of what ran, which is nothing
+    const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+    const QJsonArray skipped = report["skipped"].toArray();
+    REQUIRE_FALSE(skipped.isEmpty());
+    // Cut at the deadline, not ended by the 30 s stall timeout (which would have made it an error and a finding).
+    CHECK(skipped.first().toString() == "warming up (stopped at the time budget)");
+    CHECK(report["findings"].toArray().isEmpty());
+}
+
 TEST_CASE("a target that cannot be reached stops the probe at its warm-up with exit status 2", "[probe]")
 {
     QTcpServer closed;
