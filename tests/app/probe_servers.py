@@ -14,6 +14,8 @@ usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then 
              text, or as a data: URL in base64 when it is not UTF-8; with ?lose=1 in the path, one byte short
   bylines    reads each body a line at a time, as Python's old cgi.FieldStorage parser did: fast on long lines,
              slow where CR LF comes every few bytes: answers {"bytes": N, "lines": N}
+  early      answers 413 to every request as soon as its head is in, without reading the body, and closes (a
+             server with a body limit)
   hang       takes a request's head, then reads nothing more until the client goes (a server stuck in its
              handler): the client's writes stall
   perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
@@ -120,6 +122,9 @@ def serve(conn, mode):
         while True:
             head, rest = read_head(conn, b"")
             if head is None:
+                return
+            if mode == "early":
+                conn.sendall(b"HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                 return
             if mode == "hang":
                 while conn.recv(1, socket.MSG_PEEK):  # the body waits unread until the client closes

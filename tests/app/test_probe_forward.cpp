@@ -63,6 +63,25 @@ TEST_CASE("through our forwarder the probe learns what passed: a server that los
     CHECK_FALSE(answerHead(forwarder->url("/upload"), {}).contains("Upload-Inspector-Capture"));
 }
 
+TEST_CASE("through our forwarder, a server that refuses early is a refusal, not bytes lost on the way",
+          "[probe][forward]")
+{
+    test::PythonServer refusing({UPIN_TESTS_DIR "/app/probe_servers.py", "early"});
+    const auto forwarder = test::forwarder(refusing.url());
+    const test::CliRun run = test::runCli({"probe", forwarder->url("/upload"), "--shapes", "plain", "--size", "8M",
+                                           "--concurrency", "0", "--no-scaling", "--json", "-s"});
+    INFO(run.err.toStdString());
+    const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+    QStringList kinds;
+    for (const auto& v : report["findings"].toArray())
+        kinds << v.toObject()["kind"].toString();
+    INFO(run.out.toStdString());
+    // The forwarder saw a part cut short, as it was: the server's 413 is the finding, and the only one.
+    CHECK(kinds == QStringList{"rejected_valid_body"});
+    const QString message = report["findings"].toArray().first().toObject()["message"].toString();
+    CHECK(message.contains("413"));
+}
+
 TEST_CASE("what our forwarder saw, against what was sent: agreeing, short, or not parsed", "[probe][forward]")
 {
     app::RunResult r;
