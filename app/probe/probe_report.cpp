@@ -196,10 +196,12 @@ QString ProbeReport::watched() const
         return QStringLiteral("process %1, this program itself (the probe's own memory is counted with its "
                               "listener's)")
             .arg(pid);
+    const QString process = processName.isEmpty() ? QStringLiteral("process %1").arg(pid)
+                                                  : QStringLiteral("process %1 (%2)").arg(pid).arg(processName);
     if (processes <= 1)
-        return QStringLiteral("process %1").arg(pid);
-    return processes == 2 ? QStringLiteral("process %1 and its child").arg(pid)
-                          : QStringLiteral("process %1 and its %2 children").arg(pid).arg(processes - 1);
+        return process;
+    return processes == 2 ? QStringLiteral("%1 and its child").arg(process)
+                          : QStringLiteral("%1 and its %2 children").arg(process).arg(processes - 1);
 }
 
 QJsonObject ProbeReport::toJson() const
@@ -254,6 +256,7 @@ QJsonObject ProbeReport::toJson() const
                                    {"processes", pid > 0 ? QJsonValue(std::max(processes, 1)) : QJsonValue()},
                                    {"note", pidNote},
                                    {"self", watchedSelf},
+                                   {"name", processName},
                                    {"samples", samples},
                                    {"peak_growth_bytes", pid > 0 ? QJsonValue(qint64(peakGrowth)) : QJsonValue()},
                                    {"growth_per_byte", pid > 0 ? QJsonValue(figure(growthPerByte, 3)) : QJsonValue()},

@@ -108,6 +108,7 @@ struct ProbeReport {
     QList<ConcurrencyRow> concurrency;
     qint64 pid = 0;
     int processes = 0;        // watched with it at most: the process and its workers
+    QString processName;      // the watched process's program ("python3", "upload-inspector-cli")
     bool watchedSelf = false; // the server is the probe's own process (the window's listener): its memory is in it
     QString pidNote;          // why memory was not watched
     QString watched() const;  // "process 42", "process 42 and its 4 children"

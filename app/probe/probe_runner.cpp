@@ -131,8 +131,10 @@ void ProbeRunner::start(const ProbeSettings& settings)
     m_memory.reset(); // a runner probes again from the Probe tab: the last probe's process is not this one's
     // The window probing its own listener: watched, and said, since the probe's own buffers are in the figures.
     m_report.watchedSelf = m_report.pid == QCoreApplication::applicationPid();
-    if (m_report.pid > 0)
+    if (m_report.pid > 0) {
+        m_report.processName = processName(m_report.pid); // a forwarder in front of the server is named as itself
         m_memory = std::make_unique<RssSampler>(m_report.pid, m_clock);
+    }
     m_clock.start();
     m_deadline->start(std::chrono::seconds(settings.maxSeconds));
     addShapeSteps();

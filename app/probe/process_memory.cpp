@@ -53,11 +53,9 @@ QList<ListeningProcess> owners(const QHash<QString, quint16>& inodes)
             const auto port = inodes.constFind(target.mid(8).chopped(1));
             if (port == inodes.cend())
                 continue;
-            QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
-            const QString name = comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll().trimmed()) : pid;
             if (!std::any_of(found.cbegin(), found.cend(),
                              [&](const ListeningProcess& p) { return p.pid == id && p.port == *port; }))
-                found.append({id, *port, name});
+                found.append({id, *port, processName(id)});
         }
     }
     std::sort(found.begin(), found.end(),
@@ -86,6 +84,18 @@ QHash<qint64, qint64> parents()
 }
 
 } // namespace
+
+// The program's file name from its command line ("upload-inspector-cli", "python3"): /proc/PID/comm cuts names at
+// 15 bytes ("upload-inspecto"), and is the fallback.
+QString processName(qint64 pid)
+{
+    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (cmdline.open(QIODevice::ReadOnly))
+        if (const QByteArray program = cmdline.read(4096).split('\0').value(0); !program.isEmpty())
+            return QString::fromLocal8Bit(program).section(QLatin1Char('/'), -1);
+    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+    return comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll().trimmed()) : QString::number(pid);
+}
 
 QList<qint64> processTree(qint64 root, qint64 except)
 {

@@ -28,6 +28,8 @@ qint64 listeningPid(quint16 port, QString* why);
 // The process and its descendants (a server's workers), less the process `except` and its own (the probe, when the
 // server is the process that started it: a test's listener).
 QList<qint64> processTree(qint64 root, qint64 except);
+// Its program's name, as the picker and the report show it.
+QString processName(qint64 pid);
 // Their resident set sizes summed, now; 0 when they are gone.
 quint64 residentBytes(const QList<qint64>& pids);
 

@@ -197,7 +197,9 @@ TEST_CASE("a probe of our own listener: every figure measured, nothing refused o
     CHECK(report["scaling"].toArray()[0].toObject()["sizes"].toArray().size() == 2); // 4M and 8M
     CHECK(report["concurrency"].toArray().size() == 2);
     CHECK(report["memory"].toObject()["pid"].toInteger() == QCoreApplication::applicationPid());
-    CHECK(report["memory"].toObject()["processes"].toInt() == 1); // the probe, a child of this test, is not counted
+    CHECK(report["memory"].toObject()["processes"].toInt() == 1);   // the probe, a child of this test, is not counted
+    CHECK(report["memory"].toObject()["name"] == "upin_app_tests"); // named from its command line, not cut at 15
+    CHECK_FALSE(report["memory"].toObject()["self"].toBool());      // the probe is another process
     const QStringList kinds = findingKinds(report);
     CHECK_FALSE(kinds.contains("rejected_valid_body"));
     CHECK_FALSE(kinds.contains("wrong_bytes"));
