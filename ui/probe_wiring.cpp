@@ -3,6 +3,7 @@
 #include "probe/probe_runner.h"
 #include "views/probe_view.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 #include <QThreadPool>
 
@@ -48,10 +49,10 @@ void ProbeWiring::listProcesses()
     QPointer<ProbeView> view(&m_view);
     QThreadPool::globalInstance()->start([view] {
         const QList<app::ListeningProcess> processes = app::listeningProcesses();
-        if (!view) // the window closed meanwhile
-            return;
-        QMetaObject::invokeMethod(view, [view, processes] {
-            if (view)
+        // Queued to the application, which outlives the view: the view may go between any check made here and the
+        // call, so it is looked at only on its own thread.
+        QMetaObject::invokeMethod(qApp, [view, processes] {
+            if (view) // the window closed meanwhile
                 view->setProcesses(processes);
         });
     });
