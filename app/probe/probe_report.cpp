@@ -60,14 +60,9 @@ double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds)
 
 double measureAgainstPlain(ProbeReport& report)
 {
-    double plainRate = 0;
-    for (const ShapeRow& row : report.shapes)
-        if (row.shape == QLatin1String("plain"))
-            plainRate = row.mbPerSecond();
-    double plainVsBaseline = 0;
-    for (const ShapeRow& row : report.shapes)
-        if (row.shape == QLatin1String("plain"))
-            plainVsBaseline = row.vsBaseline();
+    const ShapeRow* plain = report.shapeRow(QStringLiteral("plain"));
+    const double plainRate = plain ? plain->mbPerSecond() : 0;
+    const double plainVsBaseline = plain ? plain->vsBaseline() : 0;
     for (ShapeRow& row : report.shapes)
         if (row.plainSameSizeSeconds > 0)
             row.vsPlain = row.seconds > 0 ? row.seconds / row.plainSameSizeSeconds : 0;
@@ -174,6 +169,13 @@ void addFindings(ProbeReport& report)
         if (row.errors == 0)
             bestShare = std::max(bestShare, row.ofBaseline());
     }
+}
+
+const ShapeRow* ProbeReport::shapeRow(const QString& shape) const
+{
+    const auto found =
+        std::find_if(shapes.cbegin(), shapes.cend(), [&](const ShapeRow& row) { return row.shape == shape; });
+    return found == shapes.cend() ? nullptr : &*found;
 }
 
 QString ProbeReport::skippedSummary() const

@@ -127,6 +127,7 @@ struct ProbeReport {
     QJsonObject toJson() const;
     static ProbeReport fromJson(const QJsonObject& json); // --against an earlier report
     QString text() const;                                 // the terminal's table and one line per finding
+    const ShapeRow* shapeRow(const QString& shape) const; // nullptr: not in the probe
     // What the budgets left out, short: "7 steps: many-files, scaling plain, 8 parallel uploads"; empty: none.
     QString skippedSummary() const;
 };

@@ -191,8 +191,8 @@ void ProbeRunner::runNext()
 // reference, and its uploads would only spend the budget.
 bool ProbeRunner::plainMeasured() const
 {
-    return std::any_of(m_report.shapes.cbegin(), m_report.shapes.cend(),
-                       [](const ShapeRow& row) { return row.shape == QLatin1String("plain") && row.seconds > 0; });
+    const ShapeRow* plain = m_report.shapeRow(QStringLiteral("plain"));
+    return plain && plain->seconds > 0;
 }
 
 void ProbeRunner::startStep(const Step& step)

@@ -3,7 +3,8 @@
 // baseline, then the scaling of plain and the slowest shape, then rounds of parallel uploads; the target's process
 // memory watched during each upload when it can be found. Uploads go through Sender (the raw client), several at
 // once for the concurrency rounds. Create it, move it to a worker thread and call start() there: nothing of it
-// runs on the GUI thread. The steps of each phase are made in probe_steps.cpp. Budgets of bytes and time bound it; cancel() stops it between and during uploads.
+// runs on the GUI thread. The steps of each phase are made in probe_steps.cpp. Budgets of bytes and time bound it;
+// cancel() stops it between and during uploads.
 
 #include "probe/probe_report.h"
 #include "sender/run_types.h"
@@ -38,8 +39,9 @@ public:
     static Estimate estimate(const ProbeSettings& settings);
 
 signals:
-    // The phase under way ("body shapes", "rechecks", "scaling", "parallel uploads"), the step starting and how many of the
-    // phase's steps are done: a phase's steps are made when it begins, from the results of the one before.
+    // The phase under way ("body shapes", "plain again", "rechecks", "scaling", "parallel uploads"), the step
+    // starting and how many of the phase's steps are done: a phase's steps are made when it begins, from the results
+    // of the one before.
     void progress(const QString& phase, const QString& step, int done, int total);
     void updated(const upin::app::ProbeReport& report); // after each step: the figures so far, for the charts
     void finished(const upin::app::ProbeReport& report);

@@ -134,12 +134,8 @@ void ProbeRunner::addPlainAgainStep()
 // pair back to back shares it. The finding stands when the pair shows it too (slowShape()).
 void ProbeRunner::addRecheckSteps()
 {
-    const double plainVsBaseline = [this] {
-        for (const ShapeRow& row : m_report.shapes)
-            if (row.shape == QLatin1String("plain"))
-                return row.vsBaseline();
-        return 0.0;
-    }();
+    const ShapeRow* plain = m_report.shapeRow(QStringLiteral("plain"));
+    const double plainVsBaseline = plain ? plain->vsBaseline() : 0;
     for (qsizetype index = 0; index < m_report.shapes.size(); ++index) {
         const ShapeRow& row = m_report.shapes[index];
         if (!looksSlow(row))
@@ -173,7 +169,8 @@ void ProbeRunner::addRecheckSteps()
     }
 }
 
-// Plain and the slowest content shape (by its rate against plain's; not the forms' shapes, nor a paced one) at sizes doubling from 4 MiB to the probe's.
+// Plain and the slowest content shape (by its rate against plain's; not the forms' shapes, nor a paced one) at
+// sizes doubling from 4 MiB to the probe's.
 void ProbeRunner::addScalingSteps()
 {
     QStringList shapes{QStringLiteral("plain")};
