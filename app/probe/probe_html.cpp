@@ -20,8 +20,9 @@ QString cell(double value, int decimals, const QString& suffix = {})
 QString row(const QStringList& cells, const QString& tag = QStringLiteral("td"))
 {
     QString out = QStringLiteral("<tr>");
-    for (const QString& c : cells)
-        out += QStringLiteral("<%1>%2</%1>").arg(tag, esc(c));
+    for (const QString& c : cells) // figures stay on one line; words (a status, an error) wrap within the page
+        out += QStringLiteral("<%1%2>%3</%1>")
+                   .arg(tag, c.size() > 24 ? QStringLiteral(" class='text'") : QString(), esc(c));
     return out + QStringLiteral("</tr>\n");
 }
 
@@ -92,7 +93,8 @@ QByteArray probeHtml(const ProbeReport& report, const QDateTime& when)
                        "<style>body{font-family:sans-serif;max-width:900px;margin:2em auto;color:#222}"
                        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px "
                        "8px;text-align:right;white-space:nowrap}"
-                       "td:first-child,th:first-child{text-align:left}.findings li{margin:.4em 0;color:#a00}"
+                       "td:first-child,th:first-child,.text{text-align:left}.text{white-space:normal;min-width:14em}."
+                       "findings li{margin:.4em 0;color:#a00}"
                        ".ok{color:#070}svg{display:block;margin:1em 0}</style></head><body>\n"
                        "<h1>Upload probe of %1</h1>\n<p>%2 · baseline %3 · %4 sent in %5%6</p>\n<h2>Findings</h2>\n")
             .arg(esc(report.target.toString()), when.toString(Qt::ISODate), esc(report.baseline.toString()),

@@ -133,6 +133,10 @@ QString lineChart(const ChartSpec& axes)
         std::sort(xs.begin(), xs.end());
         xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
         x.ticks = xs;
+    } else if (std::all_of(xs.cbegin(), xs.cend(), [](double v) { return v == std::floor(v); })) {
+        // Counts (clients): no tick at 1.2 of them.
+        x.ticks.erase(std::remove_if(x.ticks.begin(), x.ticks.end(), [](double t) { return t != std::floor(t); }),
+                      x.ticks.end());
     }
     QString svg = frame(axes, y);
     for (double t : x.ticks)
