@@ -230,14 +230,46 @@ void ProbeRunner::stepDone()
         m_report.processes = std::max(m_report.processes, m_memory->processCount());
     for (const RunResult& r : m_results)
         m_report.bytesSent += r.bytesSent;
-    if (m_timedOut) // stopped at --max-time: its runs were cut, not answered
+    if (m_timedOut) { // stopped at --max-time: its runs were cut, not answered
         m_report.skipped << step.label + QStringLiteral(" (stopped at the time budget)");
-    else if (!m_cancelled) {
+        judgeCutRuns(step);
+    } else if (!m_cancelled) {
         step.record(m_results, wall, growth);
         emit updated(m_report);
     }
     ++m_done;
     runNext();
+}
+
+// A run the deadline cut after a long wait is a timeout on a valid body, not only a step left out: a server that
+// stopped reading (under the stall timeout's 30 s when --max-time is shorter), or that sent its head and then
+// dripped, or never ended, its answer.
+void ProbeRunner::judgeCutRuns(const Step& step)
+{
+    constexpr double kStuckSeconds = 5;
+    const QString shape = step.label == QLatin1String("warming up") // plain, at most 8 MiB
+                              ? QStringLiteral("plain")
+                              : step.label.section(QLatin1Char(':'), 0, 0).section(QLatin1Char(','), 0, 0);
+    for (const RunResult& r : m_results) {
+        const double lastProgress = r.upload.isEmpty() ? 0 : double(r.upload.last().msSinceStart) / 1000;
+        QString why;
+        if (r.httpStatus == 0 && r.bytesSent < r.bodyBytes && r.totalSeconds - lastProgress >= kStuckSeconds)
+            why = QStringLiteral("the server took %1 of it, then read nothing for %2 s")
+                      .arg(formatBytes(r.bytesSent))
+                      .arg(r.totalSeconds - lastProgress, 0, 'f', 1);
+        else if (r.httpStatus > 0 && r.responseHeadSeconds >= 0 &&
+                 r.totalSeconds - r.responseHeadSeconds >= kStuckSeconds)
+            why = QStringLiteral("the server answered %1, and its answer had not ended %2 s later")
+                      .arg(QString::fromUtf8(r.statusLine))
+                      .arg(r.totalSeconds - r.responseHeadSeconds, 0, 'f', 1);
+        if (why.isEmpty())
+            continue;
+        m_report.findings.append({QStringLiteral("rejected_valid_body"), shape,
+                                  QStringLiteral("a valid %1 body of %2 timed out: %3, until the time budget "
+                                                 "(--max-time) stopped the probe")
+                                      .arg(shape, formatBytes(r.bodyBytes), why)});
+        return; // one is the finding: the others of a round wait on the same server
+    }
 }
 
 void ProbeRunner::checkAnswer(const QString& shape, const RunResult& result)

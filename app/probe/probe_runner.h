@@ -54,6 +54,8 @@ private:
         std::function<void(const QList<RunResult>&, double wallSeconds, quint64 rssGrowth)> record;
     };
     void addShapeSteps();
+    void judgeWarmUp(const QUrl& side, const RunResult& r);
+    void judgeCutRuns(const Step& step);
     void addPlainAgainStep();
     void addRecheckSteps();
     void onDeadline();

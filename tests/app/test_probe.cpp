@@ -382,9 +382,9 @@ TEST_CASE("probe --max-time stops an upload under way: a server that stops readi
 {
     ProbeServer stuck("hang");
     const test::CliRun run = test::runCli({"probe", stuck.url() + "/u", "--shapes", "plain", "--size", "8M",
-                                           "--concurrency", "0", "--no-scaling", "--max-time", "2", "--json", "-s"});
+                                           "--concurrency", "0", "--no-scaling", "--max-time", "7", "--json", "-s"});
     INFO(run.err.toStdString());
-    CHECK(run.exitCode == 0); // no gate asked for: the report of what ran, which is nothing
+    CHECK(run.exitCode == 0); // no gate asked for
     const QJsonObject report = QJsonDocument::fromJson(run.out).object();
     const QJsonArray skipped = report["skipped"].toArray();
     REQUIRE_FALSE(skipped.isEmpty());
