@@ -268,6 +268,7 @@ QJsonObject ProbeReport::toJson() const
             {"unchecked_answers", QJsonArray::fromStringList(uncheckedAnswers)},
             {"cancelled", cancelled},
             {"unreachable", unreachable.isEmpty() ? QJsonValue() : QJsonValue(unreachable)},
+            {"redirect", redirect.isEmpty() ? QJsonValue() : QJsonValue(redirect)},
             {"seconds", figure(seconds, 1)},
             {"bytes_sent", qint64(bytesSent)}};
 }
@@ -434,6 +435,9 @@ QString ProbeReport::text() const
         out += QStringLiteral("left out by the budgets (--max-bytes, --max-time): %1\n").arg(skippedSummary());
     if (!unreachable.isEmpty())
         out += QStringLiteral("\nstopped: %1\n").arg(unreachable);
+    if (!redirect.isEmpty())
+        out +=
+            QStringLiteral("answers: %1, counted as uploads taken (a form's redirect after its POST)\n").arg(redirect);
     else if (findings.isEmpty())
         out += cancelled           ? QStringLiteral("\nno findings in what ran before the cancel\n")
                : skipped.isEmpty() ? QStringLiteral("\nno findings\n")

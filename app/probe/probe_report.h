@@ -120,7 +120,8 @@ struct ProbeReport {
     QStringList skipped;          // phases or shapes the budgets left out
     QStringList uncheckedAnswers; // shapes whose answer was longer than the 1 MiB kept, and not JSON within it
     bool cancelled = false;
-    QString unreachable; // the warm-up had no answer: why, and the probe stopped there
+    QString unreachable; // the warm-up had no answer, or one that says the probe is wrong: why; it stopped there
+    QString redirect;    // the target answers uploads with a redirect ("HTTP/1.1 302 FOUND to /done"), taken as taken
     double seconds = 0;
     quint64 bytesSent = 0;
 

@@ -7,6 +7,8 @@
 #include "probe/answer_check.h"
 #include "probe/probe_uploads.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -15,7 +17,9 @@ namespace upin::app {
 
 using probe_uploads::failed;
 using probe_uploads::failure;
+using probe_uploads::location;
 using probe_uploads::planBytes;
+using probe_uploads::redirectedAfterUpload;
 
 namespace {
 
@@ -52,13 +56,8 @@ void ProbeRunner::addShapeSteps()
              {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kConcurrentBytes), side)},
              false,
              [this, side](const QList<RunResult>& runs, double, quint64) {
-                 // Not a byte taken (refused, no such host, a TLS failure): nothing after it would measure a server.
-                 // A server that took bytes and then reset or stalled was reached: its shapes say what it does.
-                 if (!runs.isEmpty() && runs.first().httpStatus == 0 && runs.first().bytesSent == 0) {
-                     m_report.unreachable = QStringLiteral("%1 could not be reached: %2")
-                                                .arg(side.toString(QUrl::RemoveUserInfo), failure(runs.first()));
-                     m_cancelled = true;
-                 }
+                 if (!runs.isEmpty())
+                     judgeWarmUp(side, runs.first());
              }});
     for (const QString& shape : m_settings.shapes) {
         const UploadPlan target = planFor(m_settings, shape, m_settings.size, m_settings.target);
@@ -167,6 +166,33 @@ void ProbeRunner::addRecheckSteps()
                  m_report.shapes[index].recheckVsPlain = ratio;
              }});
     }
+}
+
+// Not a byte taken (refused, no such host, a TLS failure), or an answer that says the probe itself is wrong (no
+// such path, method or permission; a redirect to a login page): nothing after it would measure the server, and the
+// probe stops with what to check. A server that took bytes and then reset or stalled was reached: a finding, and
+// its shapes say more. A redirect after the body is how a form is answered: taken, and said.
+void ProbeRunner::judgeWarmUp(const QUrl& side, const RunResult& r)
+{
+    const QString where = side.toString(QUrl::RemoveUserInfo);
+    const QString to = location(r);
+    static const QRegularExpression login(QStringLiteral("log_?in|sign_?in|auth|session"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    if (r.httpStatus == 0 && r.bytesSent == 0)
+        m_report.unreachable = QStringLiteral("%1 could not be reached: %2").arg(where, failure(r));
+    else if (QList<int>{401, 403, 404, 405}.contains(r.httpStatus))
+        m_report.unreachable = QStringLiteral("%1 answered %2 to the first upload: check the URL, the method (-X) and "
+                                              "any auth header (-H); nothing was measured")
+                                   .arg(where, QString::fromUtf8(r.statusLine));
+    else if (redirectedAfterUpload(r) && login.match(to).hasMatch())
+        m_report.unreachable = QStringLiteral("%1 answered %2 to a login page (%3): give the session's cookie or an "
+                                              "auth header with -H")
+                                   .arg(where, QString::fromUtf8(r.statusLine), to);
+    else if (redirectedAfterUpload(r) && side == m_settings.target)
+        m_report.redirect = QStringLiteral("%1 to %2").arg(QString::fromUtf8(r.statusLine), to);
+    else if (side == m_settings.target && failed(r))
+        checkAnswer(QStringLiteral("plain"), r); // reached, and the body refused or stalled: plain's finding
+    m_cancelled = m_cancelled || !m_report.unreachable.isEmpty();
 }
 
 // Plain and the slowest content shape (by its rate against plain's; not the forms' shapes, nor a paced one) at

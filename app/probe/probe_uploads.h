@@ -17,10 +17,27 @@ inline quint64 planBytes(const UploadPlan& plan)
     return bytes * quint64(plan.targets.size());
 }
 
-// Not taken: no 2xx or 303 (a redirect to https or to a login page is no upload), or the body not all sent.
+// A 301 or 302 after the whole body was read: how a form's POST is answered (Post/Redirect/Get, Flask's
+// redirect(), Rails' redirect_to), an upload taken. The warm-up stops a probe whose redirect leads to a login page.
+inline bool redirectedAfterUpload(const RunResult& r)
+{
+    return r.error.isEmpty() && !r.cancelled && (r.httpStatus == 301 || r.httpStatus == 302) && r.bodySent() &&
+           !r.answeredEarly;
+}
+
+// Not taken: no 2xx, 303 or redirect after the body, or the body not all sent.
 inline bool failed(const RunResult& r)
 {
-    return !r.accepted() || !r.bodySent();
+    return !(r.accepted() || redirectedAfterUpload(r)) || !r.bodySent();
+}
+
+// Where a redirect sends the client ("/done"); empty when the answer has no Location.
+inline QString location(const RunResult& r)
+{
+    for (const auto& [name, value] : r.responseHeaders)
+        if (name.compare("location", Qt::CaseInsensitive) == 0)
+            return QString::fromLatin1(value);
+    return {};
 }
 
 // Why a run failed: the transport's error, or the status line with the start of what the server said in its body

@@ -16,6 +16,8 @@ usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then 
              slow where CR LF comes every few bytes: answers {"bytes": N, "lines": N}
   early      answers 413 to every request as soon as its head is in, without reading the body, and closes (a
              server with a body limit)
+  redirect   reads each body and answers as a form's POST is answered, 302 Found to /done (to /login when the
+             path has "login" in it, as an expired session is answered); 404 when the path is /missing
   hang       takes a request's head, then reads nothing more until the client goes (a server stuck in its
              handler): the client's writes stall
   perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
@@ -130,6 +132,14 @@ def serve(conn, mode):
                 while conn.recv(1, socket.MSG_PEEK):  # the body waits unread until the client closes
                     time.sleep(0.2)
                 return
+            if mode == "redirect":
+                count = sum(len(p) for p in pieces(conn, head, rest))
+                path = head.split(" ", 2)[1]
+                status, to = ("404 Not Found", "") if path == "/missing" else (
+                    "302 Found", "/login" if "login" in path else "/done")
+                conn.sendall(b"HTTP/1.1 %s\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n"
+                             % (status.encode(), to.encode()))
+                continue
             if mode == "stream":
                 count = sum(len(p) for p in pieces(conn, head, rest))
                 answer = {"bytes": count}

@@ -388,9 +388,35 @@ TEST_CASE("probe --max-time stops an upload under way: a server that stops readi
     const QJsonObject report = QJsonDocument::fromJson(run.out).object();
     const QJsonArray skipped = report["skipped"].toArray();
     REQUIRE_FALSE(skipped.isEmpty());
-    // Cut at the deadline, not ended by the 30 s stall timeout (which would have made it an error and a finding).
+    // Cut at the deadline, not ended by the 30 s stall timeout; and a timeout on a valid body is a finding.
     CHECK(skipped.first().toString() == "warming up (stopped at the time budget)");
-    CHECK(report["findings"].toArray().isEmpty());
+    const QJsonArray findings = report["findings"].toArray();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].toObject()["kind"] == "rejected_valid_body");
+    CHECK(findings[0].toObject()["message"].toString().contains("then read nothing for"));
+}
+
+TEST_CASE(
+    "a redirect after the upload is an upload taken, said once, and a 404 or a redirect to a login page stops the "
+    "probe with what to check",
+    "[probe]")
+{
+    ProbeServer form("redirect");
+    const QStringList small{"--shapes", "plain,crlf-dense", "--size", "1M", "--concurrency", "1", "--no-scaling", "-s"};
+    const test::CliRun taken = test::runCli(QStringList{"probe", form.url() + "/upload", "--json"} + small);
+    INFO(taken.err.toStdString());
+    CHECK(taken.exitCode == 0);
+    const QJsonObject report = QJsonDocument::fromJson(taken.out).object();
+    CHECK(report["findings"].toArray().isEmpty()); // Flask's redirect(), Rails' redirect_to: not a refusal
+    CHECK(report["redirect"] == "HTTP/1.1 302 Found to /done");
+    CHECK(report["shapes"].toArray()[0].toObject()["seconds"].toDouble() > 0); // plain, measured
+    const test::CliRun missing = test::runCli(QStringList{"probe", form.url() + "/missing"} + small);
+    CHECK(missing.exitCode == 2);
+    CHECK(missing.err.contains("answered HTTP/1.1 404 Not Found to the first upload: check the URL"));
+    CHECK_FALSE(missing.out.contains("FINDING")); // one cause, said once: not a finding per shape
+    const test::CliRun login = test::runCli(QStringList{"probe", form.url() + "/login-needed"} + small);
+    CHECK(login.exitCode == 2);
+    CHECK(login.err.contains("to a login page (/login): give the session's cookie or an auth header with -H"));
 }
 
 TEST_CASE("a target that cannot be reached stops the probe at its warm-up with exit status 2", "[probe]")
