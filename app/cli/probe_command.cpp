@@ -205,6 +205,13 @@ std::optional<ProbeReport> earlierReport(const QString& path, QString* error)
     return ProbeReport::fromJson(json);
 }
 
+bool measuredAnything(const ProbeReport& report)
+{
+    return std::any_of(report.shapes.cbegin(), report.shapes.cend(), [](const ShapeRow& r) { return r.seconds > 0; }) ||
+           std::any_of(report.concurrency.cbegin(), report.concurrency.cend(),
+                       [](const ConcurrencyRow& r) { return r.mbPerSecond > 0; });
+}
+
 // What a CI step asks of the report: --fail-on's kinds and --against's earlier report, read and checked before
 // anything is sent (a gate that cannot work is said at once, not after ten minutes of uploads).
 struct Gates {
@@ -228,19 +235,21 @@ std::optional<Gates> readGates(const ProbeOptions& o, const QCommandLineParser& 
     if (!(gates.earlier = earlierReport(cl.value(o.against), error)))
         return std::nullopt;
     // Figures of another server say nothing of this one's regressions: a CI step that names the wrong file is told.
-    if (const QUrl here = target.adjusted(QUrl::RemoveUserInfo); gates.earlier->target != here) {
+    // "http://h:8000" and "http://h:8000/" are one target.
+    auto same = [](QUrl url) { return url.path().isEmpty() ? (url.setPath(QStringLiteral("/")), url) : url; };
+    if (const QUrl here = target.adjusted(QUrl::RemoveUserInfo); same(gates.earlier->target) != same(here)) {
         *error = QStringLiteral("--against %1 is a report of %2, not of %3")
                      .arg(cl.value(o.against), gates.earlier->target.toString(), here.toString());
         return std::nullopt;
     }
+    // A reference made while the server was down (or cancelled at once) would pass every later run.
+    if (!measuredAnything(*gates.earlier)) {
+        *error = QStringLiteral("--against %1 measured nothing (%2): make the reference again with the server up")
+                     .arg(cl.value(o.against), gates.earlier->unreachable.isEmpty() ? QStringLiteral("no figure in it")
+                                                                                    : gates.earlier->unreachable);
+        return std::nullopt;
+    }
     return gates;
-}
-
-bool measuredAnything(const ProbeReport& report)
-{
-    return std::any_of(report.shapes.cbegin(), report.shapes.cend(), [](const ShapeRow& r) { return r.seconds > 0; }) ||
-           std::any_of(report.concurrency.cbegin(), report.concurrency.cend(),
-                       [](const ConcurrencyRow& r) { return r.mbPerSecond > 0; });
 }
 
 // 1 when the report has a finding of a kind named in --fail-on, or regressed since the earlier report; 2 when a

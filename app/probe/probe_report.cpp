@@ -277,6 +277,7 @@ ProbeReport ProbeReport::fromJson(const QJsonObject& json)
 {
     ProbeReport report;
     report.target = QUrl(json["target"].toString());
+    report.unreachable = json["unreachable"].toString();
     for (const auto& v : json["shapes"].toArray()) {
         const QJsonObject o = v.toObject();
         ShapeRow row;

@@ -375,6 +375,31 @@ TEST_CASE("CI gates: an earlier report of another target refused, shapes not mea
         test::runCli(QStringList{"probe", stream.url() + "/u", "--max-bytes", "1", "--fail-on", "all"} + against);
     CHECK(nothing.exitCode == 2); // no figures would pass any gate
     CHECK(nothing.err.contains("nothing was measured (the budgets left out"));
+    // A reference that measured nothing (the server was down) is no reference: it would pass every later run.
+    auto writeReport = [&](const QString& name, const app::ProbeReport& report) {
+        QFile file(dir.filePath(name));
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(report.toJson()).toJson());
+        return file.fileName();
+    };
+    app::ProbeReport down;
+    down.target = QUrl(stream.url() + "/u");
+    down.unreachable = "http://127.0.0.1:1/u could not be reached: Connection refused";
+    down.shapes = {app::ShapeRow{}};
+    down.shapes[0].shape = "plain";
+    const test::CliRun noReference =
+        test::runCli({"probe", stream.url() + "/u", "--against", writeReport("down.json", down), "--dry-run"});
+    CHECK(noReference.exitCode == 2);
+    CHECK(noReference.err.contains("measured nothing (http://127.0.0.1:1/u could not be reached"));
+    // The same server written with and without its root path is one target.
+    app::ProbeReport bare = down;
+    bare.target = QUrl(stream.url());
+    bare.unreachable.clear();
+    bare.shapes[0].seconds = 0.5;
+    const test::CliRun root =
+        test::runCli({"probe", stream.url() + "/", "--against", writeReport("bare.json", bare), "--dry-run"});
+    INFO(root.err.toStdString());
+    CHECK(root.exitCode == 0);
 }
 
 TEST_CASE("probe --max-time stops an upload under way: a server that stops reading does not hold the probe past it",
