@@ -169,7 +169,9 @@ bool ServiceWiring::startListener(quint16 port)
         m_window.sendView()->setListenerBase(base);
         m_listenerBase = base;
         m_window.setListenerBase(base);
-        m_window.probeView()->setTarget(base + QStringLiteral("/file-part?hash=none"));
+        // The parser alone: a probe sends gigabytes, which /file-part would store as captures (a disk's pace, and the
+        // Listen list flooded).
+        m_window.probeView()->setTarget(base + QStringLiteral("/part-event?hash=none"));
         m_window.setListenerStatus(port != 0 && m_listener->port() != port
                                        ? tr("Port %1 was in use: listening on %2").arg(port).arg(base)
                                        : tr("Listening on %1").arg(base));
