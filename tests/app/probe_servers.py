@@ -14,8 +14,8 @@ usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then 
              text, or as a data: URL in base64 when it is not UTF-8; with ?lose=1 in the path, one byte short
   bylines    reads each body a line at a time, as Python's old cgi.FieldStorage parser did: fast on long lines,
              slow where CR LF comes every few bytes: answers {"bytes": N, "lines": N}
-  early      answers 413 to every request as soon as its head is in, without reading the body, and closes (a
-             server with a body limit)
+  early      answers 413 to every request as soon as its head is in, without reading the body, and closes after
+             a lingering read (a server with a body limit)
   redirect   reads each body and answers as a form's POST is answered, 302 Found to /done (to /login when the
              path has "login" in it, as an expired session is answered); 404 when the path is /missing
   hang       takes a request's head, then reads nothing more until the client goes (a server stuck in its
@@ -127,6 +127,15 @@ def serve(conn, mode):
                 return
             if mode == "early":
                 conn.sendall(b"HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                # A lingering close, as nginx makes one: a close with the body unread would reset the connection,
+                # and the reset can overtake the answer still in this kernel's send queue.
+                conn.shutdown(socket.SHUT_WR)
+                conn.settimeout(2)
+                try:
+                    while conn.recv(65536):
+                        pass
+                except OSError:
+                    pass
                 return
             if mode == "hang":
                 while conn.recv(1, socket.MSG_PEEK):  # the body waits unread until the client closes
