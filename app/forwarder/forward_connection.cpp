@@ -102,6 +102,9 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     target.preserveHost = m_settings.preserveHost;
     target.clientAddress = {client.constData(), size_t(client.size())};
     target.proto = tls() ? "https" : "http";
+    // A probe's token is for us: the server behind never sees it, so cannot say it back as if it were us.
+    static constexpr std::string_view ownFields[] = {kProbeHeader};
+    target.ownFields = ownFields;
     auto relayed = core::relayHead(head().head(), target);
     if (!relayed) { // Connection names the framing: passing the body on would smuggle a request
         refuse(400, QStringLiteral("bad request head"), relayed.error());

@@ -116,7 +116,7 @@ void ProbeRunner::start(const ProbeSettings& settings)
     m_cancelled = false;
     m_timedOut = false;
     m_report = {};
-    if (m_settings.nonce.isEmpty()) // what our forwarder must say back: a server cannot pass itself off as it
+    if (m_settings.nonce.isEmpty()) // what our forwarder must say back (a server behind it never sees it)
         m_settings.nonce = QString::number(QRandomGenerator::system()->generate64(), 16);
     m_report.target = settings.target.adjusted(QUrl::RemoveUserInfo); // the report is for sharing
     m_report.baseline = settings.baseline;

@@ -44,8 +44,9 @@ struct ListenerGuards {
 inline constexpr char kHashHeader[] = "Upload-Inspector-Hash";
 // A probe's request through our forwarder carries kProbeHeader; the answer relayed to it then carries
 // kCaptureHeader, what the forwarder saw pass: "id=17; parts=3; bytes=67109234; parsed=ok; probe=NONCE" (parts
-// whole, their content bytes, whether the body parsed without error so far, and the probe's value said back, so
-// that a server cannot pass itself off as our forwarder). Other answers go back unchanged.
+// whole, their content bytes, whether the body parsed without error so far, and the probe's value said back: the
+// forwarder does not pass kProbeHeader on, so a server behind it never sees the value and cannot pass itself off as
+// our forwarder; a server probed directly does see it). Other answers go back unchanged.
 inline constexpr char kProbeHeader[] = "Upload-Inspector-Probe";
 inline constexpr char kCaptureHeader[] = "Upload-Inspector-Capture";
 

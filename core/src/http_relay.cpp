@@ -96,7 +96,7 @@ Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target
     bool lengthSent = false; // Content-Length repeated with one value (bodyFraming allows it) goes on once
     for (const HttpField& field : head.fields) {
         if (equalsIgnoreCase(field.name, "host") || named(field.name, kHopByHop) || named(field.name, dropped) ||
-            named(field.name, kReplaced))
+            named(field.name, kReplaced) || named(field.name, target.ownFields))
             continue;
         if (equalsIgnoreCase(field.name, "content-length") && std::exchange(lengthSent, true))
             continue;

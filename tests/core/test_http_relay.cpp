@@ -61,6 +61,19 @@ TEST_CASE("relayed heads: hop-by-hop fields and what Connection names dropped, f
                   "X-Forwarded-Host: localhost:8081\r\n\r\n");
 }
 
+TEST_CASE("fields addressed to the relay itself are dropped, in any case, and nothing else", "[http][relay]")
+{
+    static constexpr std::string_view own[] = {"Upload-Inspector-Probe"};
+    RelayTarget target = prefixed("");
+    target.ownFields = own;
+    auto out = relay("POST /u HTTP/1.1\r\nHost: h\r\nupload-inspector-probe: 5eed\r\nUpload-Inspector-Probed: kept\r\n"
+                     "Content-Length: 0\r\n\r\n",
+                     target);
+    REQUIRE(out.has_value());
+    CHECK(out->find("5eed") == std::string::npos);
+    CHECK(out->find("Upload-Inspector-Probed: kept\r\n") != std::string::npos);
+}
+
 TEST_CASE("an absolute-form target's authority is the host passed on, not the Host field (RFC 9112 3.2.2)",
           "[http][relay]")
 {

@@ -16,14 +16,17 @@
 
 #include "upin/core/http.h"
 
+#include <span>
+
 namespace upin::core {
 
 struct RelayTarget {
-    std::string_view pathPrefix;     // the upstream URL's path; a trailing '/' is dropped
-    std::string_view upstreamHost;   // its authority, for Host
-    bool preserveHost = false;       // keep the client's Host instead
-    std::string_view clientAddress;  // appended to X-Forwarded-For
-    std::string_view proto = "http"; // X-Forwarded-Proto: how the client reached us
+    std::string_view pathPrefix;                 // the upstream URL's path; a trailing '/' is dropped
+    std::string_view upstreamHost;               // its authority, for Host
+    bool preserveHost = false;                   // keep the client's Host instead
+    std::string_view clientAddress;              // appended to X-Forwarded-For
+    std::string_view proto = "http";             // X-Forwarded-Proto: how the client reached us
+    std::span<const std::string_view> ownFields; // addressed to the relay itself: dropped, as hop-by-hop fields are
 };
 
 // The target in origin form: "/path?query" of an absolute-form target, "/" when it has none, as it is otherwise.
