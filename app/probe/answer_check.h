@@ -11,6 +11,9 @@ namespace upin::app {
 
 // Why other bytes arrived than were sent, in words; empty when the answer agrees or says nothing.
 QString wrongBytes(const RunResult& r, const QString& expectPath, const QString& field);
+// Whether --expect's path names a number in the answer: one that does not (a typo, another JSON layout) checks
+// nothing, which the report says, rather than a finding against the server.
+bool expectedSizeFound(const RunResult& r, const QString& expectPath);
 
 // Through our own forwarder, its answer carries what it saw pass (kCaptureHeader): its capture, the parts whole and
 // their bytes, and the probe's nonce said back (a field without it is a server's, not our forwarder's, and is not

@@ -266,6 +266,7 @@ QJsonObject ProbeReport::toJson() const
             {"findings", found},
             {"skipped", QJsonArray::fromStringList(skipped)},
             {"unchecked_answers", QJsonArray::fromStringList(uncheckedAnswers)},
+            {"expect_missing", QJsonArray::fromStringList(expectMissing)},
             {"cancelled", cancelled},
             {"unreachable", unreachable.isEmpty() ? QJsonValue() : QJsonValue(unreachable)},
             {"redirect", redirect.isEmpty() ? QJsonValue() : QJsonValue(redirect)},
@@ -432,6 +433,10 @@ QString ProbeReport::text() const
     if (!uncheckedAnswers.isEmpty())
         out += QStringLiteral("answers not checked, longer than the 1 MiB read (an echo of a larger file?): %1\n")
                    .arg(uncheckedAnswers.join(QStringLiteral(", ")));
+    if (!expectMissing.isEmpty())
+        out += QStringLiteral("--expect's path names no number in the answers of %1: nothing was checked by it (a "
+                              "typo in the path?)\n")
+                   .arg(expectMissing.join(QStringLiteral(", ")));
     if (!skipped.isEmpty())
         out += QStringLiteral("left out by the budgets (--max-bytes, --max-time): %1\n").arg(skippedSummary());
     if (!unreachable.isEmpty())

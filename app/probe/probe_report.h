@@ -119,6 +119,7 @@ struct ProbeReport {
     QList<ProbeFinding> findings;
     QStringList skipped;          // phases or shapes the budgets left out
     QStringList uncheckedAnswers; // shapes whose answer was longer than the 1 MiB kept, and not JSON within it
+    QStringList expectMissing;    // shapes whose answer had no number at --expect's path: not checked by it
     bool cancelled = false;
     QString unreachable; // the warm-up had no answer, or one that says the probe is wrong: why; it stopped there
     QString redirect;    // the target answers uploads with a redirect ("HTTP/1.1 302 FOUND to /done"), taken as taken

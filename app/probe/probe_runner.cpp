@@ -299,6 +299,8 @@ void ProbeRunner::checkAnswer(const QString& shape, const RunResult& result)
     else if (result.response.size() >= kKeptResponseBytes && QJsonDocument::fromJson(result.response).isNull() &&
              !m_report.uncheckedAnswers.contains(shape))
         m_report.uncheckedAnswers << shape; // said, not passed over in silence: it may be an echo cut short
+    else if (!expectedSizeFound(result, m_settings.expectSizePath) && !m_report.expectMissing.contains(shape))
+        m_report.expectMissing << shape;
 }
 
 void ProbeRunner::cancel()

@@ -136,6 +136,12 @@ TEST_CASE("Flask (werkzeug) takes everyday shapes whole, holds 1,000 small files
     const QJsonObject report =
         probeJson(QStringList{flask.url() + "/upload", "--expect", "size=file_size"} + kEverydayShapes);
     checkNothingWrong(report);
+    CHECK(report["expect_missing"].toArray().isEmpty()); // the path was found in every answer
+    // A typo in the path checks nothing, and says so: not a finding against the server.
+    const QJsonObject typo = probeJson({flask.url() + "/upload", "--expect", "size=file_sise", "--shapes", "plain",
+                                        "--size", "1M", "--concurrency", "0", "--no-scaling"});
+    CHECK(typo["findings"].toArray().isEmpty());
+    CHECK(typo["expect_missing"].toArray() == QJsonArray{"plain"});
     const QJsonObject forms = probeJson({flask.url() + "/upload", "--shapes", "plain,many-fields,many-files", "--size",
                                          "8M", "--concurrency", "0", "--no-scaling"});
     CHECK(findings(forms, "rejected_valid_body") == QStringList{"many-fields"});
