@@ -122,7 +122,9 @@ void addFindings(ProbeReport& report)
     for (ShapeRow& row : report.shapes) {
         if (slowShape(row))
             report.findings.append({QStringLiteral("slow_shape"), row.shape, slowShapeMessage(row, plainRate)});
-        if (report.pid > 0 && row.bytes >= quint64{8} << 20 &&
+        // Half the body, and at least kBufferedFloor: a form's 1.84 MiB that costs tens of MiB is found too, while
+        // an allocator's few MiB over a small body are not.
+        if (report.pid > 0 && row.rssGrowth >= kBufferedFloor &&
             double(row.rssGrowth) >= kBufferedShare * double(row.bytes))
             report.findings.append(
                 {QStringLiteral("buffers_in_memory"), row.shape,
