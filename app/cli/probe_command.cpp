@@ -294,7 +294,7 @@ void printPlan(const ProbeSettings& settings)
             bytes += p.kind == PlanPart::Kind::Synthetic ? p.size : quint64(p.value.size());
         printOut(QStringLiteral("%1  %2 %3, %4, %5 of content%6, and the same to %7\n")
                      .arg(shape, -16)
-                     .arg(plan.method, settings.target.toString())
+                     .arg(plan.method, settings.target.toString(QUrl::RemovePassword))
                      .arg(plan.parts.size() == 1 ? QStringLiteral("1 part")
                                                  : QStringLiteral("%1 parts").arg(plan.parts.size()))
                      .arg(formatBytes(bytes))

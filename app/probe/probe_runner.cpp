@@ -62,6 +62,16 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
     plan.boundary = kBoundary;
     plan.method = settings.method;
     plan.headers = settings.headers;
+    // http://user:secret@host/ as curl takes it: Basic auth, unless a header of the user's says otherwise.
+    const bool ownAuth = std::any_of(plan.headers.cbegin(), plan.headers.cend(), [](const PlanHeader& h) {
+        return h.enabled && h.name.compare(QLatin1String("Authorization"), Qt::CaseInsensitive) == 0;
+    });
+    if (!url.userName().isEmpty() && !ownAuth)
+        plan.headers.append(
+            {QStringLiteral("Authorization"),
+             QStringLiteral("Basic ") +
+                 QString::fromLatin1((url.userName() + QLatin1Char(':') + url.password()).toUtf8().toBase64())});
+    plan.targets = {url.adjusted(QUrl::RemoveUserInfo)};
     plan.caCertificates = settings.caCertificates;
     plan.insecure = settings.insecure;
     plan.stallTimeoutMs = settings.stallTimeoutMs;

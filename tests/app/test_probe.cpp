@@ -5,6 +5,7 @@
 #include "app/forward_fixture.h"
 #include "probe/probe_charts.h"
 #include "probe/probe_report.h"
+#include "probe/probe_runner.h"
 #include "probe/process_memory.h"
 #include "support/run_cli.h"
 
@@ -442,6 +443,24 @@ TEST_CASE(
     const test::CliRun login = test::runCli(QStringList{"probe", form.url() + "/login-needed"} + small);
     CHECK(login.exitCode == 2);
     CHECK(login.err.contains("to a login page (/login): give the session's cookie or an auth header with -H"));
+}
+
+TEST_CASE("a user name and password in the URL are sent as Basic auth, as curl sends them, unless -H gives one",
+          "[probe]")
+{
+    app::ProbeSettings settings;
+    settings.target = QUrl("http://alice:s3cret@127.0.0.1:9/upload");
+    const app::UploadPlan plan = app::ProbeRunner::planFor(settings, "plain", 1024, settings.target);
+    CHECK(plan.targets == QList<QUrl>{QUrl("http://127.0.0.1:9/upload")});
+    const auto auth = std::find_if(plan.headers.cbegin(), plan.headers.cend(),
+                                   [](const app::PlanHeader& h) { return h.name == "Authorization"; });
+    REQUIRE(auth != plan.headers.cend());
+    CHECK(auth->value == "Basic YWxpY2U6czNjcmV0"); // base64("alice:s3cret")
+    settings.headers = {{"authorization", "Bearer t0ken", true}};
+    const app::UploadPlan own = app::ProbeRunner::planFor(settings, "plain", 1024, settings.target);
+    CHECK(std::count_if(own.headers.cbegin(), own.headers.cend(), [](const app::PlanHeader& h) {
+              return h.name.compare("Authorization", Qt::CaseInsensitive) == 0;
+          }) == 1);
 }
 
 TEST_CASE("a target that cannot be reached stops the probe at its warm-up with exit status 2", "[probe]")
