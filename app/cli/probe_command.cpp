@@ -302,10 +302,16 @@ void printPlan(const ProbeSettings& settings)
                      .arg(baseline));
     }
     const ProbeRunner::Estimate plan = ProbeRunner::estimate(settings);
-    printOut(QStringLiteral("then scaling (4M up to %1), concurrency rounds %2; at most %3 and %4 s\n"
+    QStringList sizes;
+    for (quint64 size : ProbeRunner::scalingSizes(settings.size))
+        sizes << formatBytes(size);
+    const bool scaling = settings.scaling && !sizes.isEmpty() && settings.shapes.contains(QStringLiteral("plain"));
+    printOut(QStringLiteral("then %1, concurrency rounds %2; at most %3 and %4 s\n"
                             "in all: %5 uploads, %6 (the baseline's included; each shape that looks slow is "
                             "timed again on top)\n")
-                 .arg(formatBytes(settings.size))
+                 .arg(scaling            ? QStringLiteral("scaling at %1").arg(sizes.join(QStringLiteral(", ")))
+                      : settings.scaling ? QStringLiteral("no scaling (it needs plain, and a --size of 5M or more)")
+                                         : QStringLiteral("no scaling"))
                  .arg(QString::number(settings.concurrency.size()))
                  .arg(formatBytes(settings.maxBytes))
                  .arg(settings.maxSeconds)

@@ -162,7 +162,8 @@ void ProbeRunner::runNext()
                 measureAgainstPlain(m_report); // which shapes look slow (the findings are made at the end)
                 addRecheckSteps();
             }
-            if (m_phase == Phase::Recheck && m_settings.scaling && plainMeasured())
+            if (m_phase == Phase::Recheck && m_settings.scaling && plainMeasured() &&
+                !scalingSizes(m_settings.size).isEmpty())
                 addScalingSteps();
             if (m_phase == Phase::Scaling)
                 addConcurrencySteps();

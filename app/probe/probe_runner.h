@@ -37,6 +37,7 @@ public:
         quint64 bytes = 0;
     };
     static Estimate estimate(const ProbeSettings& settings);
+    static QList<quint64> scalingSizes(quint64 size); // the scaling phase's, for a probe of this --size
 
 signals:
     // The phase under way ("body shapes", "plain again", "rechecks", "scaling", "parallel uploads"), the step

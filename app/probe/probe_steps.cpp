@@ -211,7 +211,7 @@ void ProbeRunner::addScalingSteps()
     for (const QString& shape : shapes) {
         m_report.scaling.append({shape, {}, {}, 0});
         const qsizetype index = m_report.scaling.size() - 1;
-        for (quint64 size = kSmallestScaled; size <= m_settings.size; size *= 2)
+        for (quint64 size : scalingSizes(m_settings.size))
             for (int attempt = 0; attempt < 2; ++attempt) // the better of two: one stalled run bends the fit
                 m_steps.append(
                     {QStringLiteral("scaling %1: %2, run %3 of 2").arg(shape, formatBytes(size)).arg(attempt + 1),
@@ -294,6 +294,18 @@ void ProbeRunner::addConcurrencySteps()
 
 // The steps as the add*Steps() above make them, counted: warm-ups, each shape to the baseline once and the target
 // twice (a form shape: plain of its size twice more), scaling of plain and one other shape, the parallel rounds.
+// 4 MiB doubling up to the probe's size, and the size itself when it is not one of them (5M: 4M and 5M). Fewer
+// than two sizes fit no exponent: none then.
+QList<quint64> ProbeRunner::scalingSizes(quint64 size)
+{
+    QList<quint64> sizes;
+    for (quint64 at = kSmallestScaled; at <= size; at *= 2)
+        sizes.append(at);
+    if (!sizes.isEmpty() && sizes.last() != size)
+        sizes.append(size);
+    return sizes.size() >= 2 ? sizes : QList<quint64>{};
+}
+
 ProbeRunner::Estimate ProbeRunner::estimate(const ProbeSettings& settings)
 {
     Estimate sum;
@@ -303,6 +315,8 @@ ProbeRunner::Estimate ProbeRunner::estimate(const ProbeSettings& settings)
     };
     const quint64 small = std::min(settings.size, kConcurrentBytes);
     add(2, planFor(settings, QStringLiteral("plain"), small, settings.target));
+    if (settings.shapes.contains(QStringLiteral("plain"))) // plain again
+        add(1, planFor(settings, QStringLiteral("plain"), settings.size, settings.target));
     for (const QString& shape : settings.shapes) {
         const UploadPlan plan = planFor(settings, shape, settings.size, settings.target);
         add(3, plan);
@@ -313,7 +327,7 @@ ProbeRunner::Estimate ProbeRunner::estimate(const ProbeSettings& settings)
         return shape != QLatin1String("plain") && !shape.startsWith(QLatin1String("many-")) && !judgedByBaseline(shape);
     });
     if (settings.scaling && settings.shapes.contains(QStringLiteral("plain")))
-        for (quint64 size = kSmallestScaled; size <= settings.size; size *= 2)
+        for (quint64 size : scalingSizes(settings.size))
             add(another ? 4 : 2, planFor(settings, QStringLiteral("plain"), size, settings.target));
     for (int clients : settings.concurrency)
         add(4 * clients, planFor(settings, QStringLiteral("plain"), small, settings.target));
