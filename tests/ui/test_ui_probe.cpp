@@ -178,7 +178,9 @@ TEST_CASE("the Probe tab probes an https server: stopped with a hint while its c
     CHECK(untrusted.startsWith("✗ Stopped: https://localhost"));
     CHECK(untrusted.endsWith("(to trust it: a CA file, or Don't check certificate, beside the URL)"));
 
+    CHECK(probe->tlsTrust()->clearButton()->isHidden()); // nothing chosen: nothing to clear
     probe->tlsTrust()->setCaFile(server.listener.tlsIdentity()->certificatePath);
+    CHECK_FALSE(probe->tlsTrust()->clearButton()->isHidden());
     QString error;
     CHECK(probe->settings(&error)->caCertificates == server.listener.tlsIdentity()->certificatePath);
     const QString trusted = runProbe();

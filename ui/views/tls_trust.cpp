@@ -7,20 +7,27 @@
 namespace upin::ui {
 
 TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* parent)
-    : QWidget(parent), m_ca(new QPushButton(tr("CA file…"))), m_insecure(new QCheckBox(tr("Don't check certificate")))
+    : QWidget(parent), m_ca(new QPushButton(tr("CA file…"))), m_clear(new QPushButton(tr("Clear"))),
+      m_insecure(new QCheckBox(tr("Don't check certificate")))
 {
     m_ca->setObjectName(objectPrefix + QStringLiteral("Ca"));
     m_ca->setToolTip(tr("%1: also trust the certificates in a PEM file (e.g. mkcert's root)").arg(whose));
     connect(m_ca, &QPushButton::clicked, this, [this] {
-        setCaFile(QFileDialog::getOpenFileName(this, tr("Certificates to trust (PEM)"), {},
-                                               tr("PEM certificates (*.pem *.crt);;All files (*)")));
+        if (const QString path = QFileDialog::getOpenFileName(this, tr("Certificates to trust (PEM)"), {},
+                                                              tr("PEM certificates (*.pem *.crt);;All files (*)"));
+            !path.isEmpty())
+            setCaFile(path);
     });
+    m_clear->setToolTip(tr("Trust the system's CAs only"));
+    m_clear->hide();
+    connect(m_clear, &QPushButton::clicked, this, [this] { setCaFile({}); });
     m_insecure->setObjectName(objectPrefix + QStringLiteral("Insecure"));
     m_insecure->setToolTip(
         tr("%1: go on even when its certificate cannot be checked, as curl --insecure does").arg(whose));
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(m_ca);
+    row->addWidget(m_clear);
     row->addWidget(m_insecure);
 }
 
@@ -28,6 +35,7 @@ void TlsTrust::setCaFile(const QString& path)
 {
     m_caFile = path;
     m_ca->setText(path.isEmpty() ? tr("CA file…") : QFileInfo(path).fileName());
+    m_clear->setVisible(!path.isEmpty());
 }
 
 } // namespace upin::ui

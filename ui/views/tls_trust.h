@@ -18,9 +18,11 @@ public:
     bool insecure() const { return m_insecure->isChecked(); }
     void setCaFile(const QString& path);
     QCheckBox* insecureBox() const { return m_insecure; }
+    QPushButton* clearButton() const { return m_clear; }
 
 private:
     QPushButton* m_ca;
+    QPushButton* m_clear; // shown with a file chosen: cancelling the file dialog keeps the file
     QCheckBox* m_insecure;
     QString m_caFile;
 };
