@@ -97,12 +97,21 @@ std::shared_ptr<const ShapeContent> ShapeContent::shared(BodyShape shape, std::s
 {
     static std::mutex mutex;
     static std::map<std::pair<BodyShape, std::string>, std::weak_ptr<const ShapeContent>> made;
+    const std::pair<BodyShape, std::string> key{shape, std::string(boundary)};
+    {
+        const std::lock_guard lock(mutex);
+        if (auto held = made[key].lock())
+            return held;
+    }
+    // Made outside the lock (a 1 MiB cycle takes milliseconds): other shapes' senders do not wait on it. Two that
+    // ask at once may both make one; the first kept is handed out after.
+    auto content = std::make_shared<const ShapeContent>(shape, boundary);
     const std::lock_guard lock(mutex);
     std::erase_if(made, [](const auto& entry) { return entry.second.expired(); });
-    std::weak_ptr<const ShapeContent>& slot = made[{shape, std::string(boundary)}];
-    std::shared_ptr<const ShapeContent> content = slot.lock();
-    if (!content)
-        slot = content = std::make_shared<const ShapeContent>(shape, boundary);
+    std::weak_ptr<const ShapeContent>& slot = made[key];
+    if (auto held = slot.lock())
+        return held;
+    slot = content;
     return content;
 }
 
