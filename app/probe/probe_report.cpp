@@ -89,7 +89,7 @@ bool slowShape(const ShapeRow& row)
 
 namespace {
 
-QString slowShapeMessage(const ShapeRow& row, double plainRate)
+QString slowShapeMessage(const ShapeRow& row, double plainRate, bool cancelled)
 {
     const QString how =
         judgedByBaseline(row.shape)
@@ -111,7 +111,8 @@ QString slowShapeMessage(const ShapeRow& row, double plainRate)
                   .arg(mbps(row.mbPerSecond()), mbps(plainRate));
     return row.recheckVsPlain > 0
                ? how + QStringLiteral("; %1x again when timed right after plain").arg(row.recheckVsPlain, 0, 'f', 1)
-               : how + QStringLiteral("; not timed again (left out by the budgets)");
+           : cancelled ? how + QStringLiteral("; not timed again (the probe was cancelled first)")
+                       : how + QStringLiteral("; not timed again (left out by the budgets)");
 }
 
 } // namespace
@@ -121,7 +122,8 @@ void addFindings(ProbeReport& report)
     const double plainRate = measureAgainstPlain(report);
     for (ShapeRow& row : report.shapes) {
         if (slowShape(row))
-            report.findings.append({QStringLiteral("slow_shape"), row.shape, slowShapeMessage(row, plainRate)});
+            report.findings.append(
+                {QStringLiteral("slow_shape"), row.shape, slowShapeMessage(row, plainRate, report.cancelled)});
         // Half the body, and at least kBufferedFloor: a form's 1.84 MiB that costs tens of MiB is found too, while
         // an allocator's few MiB over a small body are not.
         if (report.pid > 0 && row.rssGrowth >= kBufferedFloor &&
