@@ -176,7 +176,7 @@ TEST_CASE("the Probe tab probes an https server: stopped with a hint while its c
     const QString untrusted = runProbe();
     INFO(untrusted.toStdString());
     CHECK(untrusted.startsWith("✗ Stopped: https://localhost"));
-    CHECK(untrusted.endsWith("(to trust it: a CA file, or Don't check certificate, beside the URL)"));
+    CHECK(untrusted.endsWith("(to trust it: a CA file, or Don't check https certificates, beside the URL)"));
 
     CHECK(probe->tlsTrust()->clearButton()->isHidden()); // nothing chosen: nothing to clear
     probe->tlsTrust()->setCaFile(server.listener.tlsIdentity()->certificatePath);

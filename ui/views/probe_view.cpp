@@ -42,7 +42,7 @@ QString httpsHint(const app::ProbeReport& report)
 {
     return report.target.scheme() == QLatin1String("https") &&
                    report.unreachable.contains(QLatin1String("certificate"), Qt::CaseInsensitive)
-               ? ProbeView::tr(" (to trust it: a CA file, or Don't check certificate, beside the URL)")
+               ? ProbeView::tr(" (to trust it: a CA file, or Don't check https certificates, beside the URL)")
                : QString();
 }
 

@@ -36,7 +36,7 @@ public:
     // The form as settings, or nullopt with *error saying which field is wrong and why.
     std::optional<app::ProbeSettings> settings(QString* error) const;
     void setTarget(const QString& url); // the URL field, while the user has not typed one
-    // The form as the window remembers it between sessions (not "Don't check certificate": chosen each time).
+    // The form as the window remembers it between sessions (not "Don't check https certificates": chosen each time).
     QJsonObject form() const;
     void setForm(const QJsonObject& form);
     const app::ProbeReport& report() const { return m_report; }

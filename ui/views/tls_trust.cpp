@@ -8,7 +8,7 @@ namespace upin::ui {
 
 TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* parent)
     : QWidget(parent), m_ca(new QPushButton(tr("CA file…"))), m_clear(new QPushButton(tr("Clear"))),
-      m_insecure(new QCheckBox(tr("Don't check certificate")))
+      m_insecure(new QCheckBox(tr("Don't check https certificates")))
 {
     m_ca->setObjectName(objectPrefix + QStringLiteral("Ca"));
     m_ca->setToolTip(tr("%1: also trust the certificates in a PEM file (e.g. mkcert's root)").arg(whose));
