@@ -107,7 +107,7 @@ struct ProbeOptions {
         if (!isUploadMethod(s.method))
             error = QStringLiteral("-X %1: an upload is sent with POST, PUT or PATCH").arg(s.method);
         else if (!fileSize || *fileSize == 0)
-            error = QStringLiteral("--size %1: give a size above 0, such as 64M or 1G").arg(cl.value(size));
+            error = QStringLiteral("--size %1: give a whole size above 0, such as 64M or 1G").arg(cl.value(size));
         else if (!budget || *budget == 0)
             error = QStringLiteral("--max-bytes %1: give a size above 0, such as 4G").arg(cl.value(maxBytes));
         else if (!timeOk || s.maxSeconds <= 0)
@@ -151,7 +151,10 @@ struct ProbeOptions {
         }
         s.caCertificates = cl.value(cacert);
         if (!s.caCertificates.isEmpty() && QSslCertificate::fromPath(s.caCertificates, QSsl::Pem).isEmpty()) {
-            error = QStringLiteral("--cacert %1: no PEM certificate could be read").arg(s.caCertificates);
+            error = QStringLiteral("--cacert %1: %2")
+                        .arg(s.caCertificates, QFileInfo::exists(s.caCertificates)
+                                                   ? QStringLiteral("no PEM certificate could be read in it")
+                                                   : QStringLiteral("no such file"));
             return std::nullopt;
         }
         s.insecure = cl.isSet(insecure);

@@ -373,6 +373,8 @@ QString ProbeReport::text() const
     QString out = QStringLiteral("probe of %1 (baseline %2)%3\n\n")
                       .arg(target.toString(), baseline.toString(),
                            cancelled ? QStringLiteral(": cancelled, what ran before it") : QString());
+    if (!unreachable.isEmpty()) // stopped at the first upload: no table of nothing
+        return out + QStringLiteral("stopped: %1\n").arg(unreachable);
     out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
                .arg(QStringLiteral("shape"), -16)
                .arg(QStringLiteral("bytes"), 11)
@@ -425,15 +427,16 @@ QString ProbeReport::text() const
                    .arg(row.clients, 7)
                    .arg(mbps(row.mbPerSecond), 13)
                    .arg(mbps(row.baselineMBps), 9)
-                   .arg(row.p50, 7, 'f', 3)
-                   .arg(row.p95, 7, 'f', 3)
+                   .arg(row.p50 > 0 ? QString::number(row.p50, 'f', 3) : QStringLiteral("-"), 7)
+                   .arg(row.p95 > 0 ? QString::number(row.p95, 'f', 3) : QStringLiteral("-"), 7)
                    .arg(row.errors, 7)
                    .arg(row.firstError.isEmpty() ? QString() : QStringLiteral("  ") + row.firstError);
-    out += pid > 0 ? QStringLiteral("\nmemory of %1: peak growth %2 during one upload (%3, %4 per byte sent)\n")
-                         .arg(watched(), formatBytes(peakGrowth))
-                         .arg(peakShape.isEmpty() ? QStringLiteral("-") : peakShape)
-                         .arg(growthPerByte, 0, 'f', 2)
-                   : QStringLiteral("\nmemory not watched: %1\n").arg(pidNote);
+    out += pid <= 0 ? QStringLiteral("\nmemory not watched: %1\n").arg(pidNote)
+           : peakGrowth == 0
+               ? QStringLiteral("\nmemory of %1: no growth during any upload\n").arg(watched())
+               : QStringLiteral("\nmemory of %1: peak growth %2 during one upload (%3, %4 per byte sent)\n")
+                     .arg(watched(), formatBytes(peakGrowth), peakShape)
+                     .arg(growthPerByte, 0, 'f', 2);
     if (!uncheckedAnswers.isEmpty())
         out += QStringLiteral("answers not checked, longer than the 1 MiB read (an echo of a larger file?): %1\n")
                    .arg(uncheckedAnswers.join(QStringLiteral(", ")));
