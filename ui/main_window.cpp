@@ -46,6 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(parts, &QAbstractItemModel::modelReset, this, changed);
     connect(m_send, &SendView::sendRequested, this, changed);
     connect(m_send, &SendView::planEdited, this, changed);
+    connect(m_probe, &ProbeView::startRequested, this, changed); // the Probe tab's form, as it was used
     m_tabs->addTab(m_send, tr("&Send"));
     m_tabs->addTab(m_listen, tr("&Listen"));
     m_tabs->addTab(m_inspect, tr("&Inspect"));
