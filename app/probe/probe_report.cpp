@@ -199,9 +199,7 @@ QString ProbeReport::skippedSummary() const
 QString ProbeReport::watched() const
 {
     if (watchedSelf)
-        return QStringLiteral("process %1, this program itself (the probe's own memory is counted with its "
-                              "listener's)")
-            .arg(pid);
+        return QStringLiteral("this program itself, the probe's memory too (process %1)").arg(pid);
     const QString process = processName.isEmpty() ? QStringLiteral("process %1").arg(pid)
                                                   : QStringLiteral("process %1 (%2)").arg(pid).arg(processName);
     if (processes <= 1)
