@@ -147,9 +147,15 @@ void addFindings(ProbeReport& report)
     // cores from the server as clients are added, which is no fault of the server's, and a round of 8 MiB each is
     // short enough that the baseline's own figure jumps. Both of its rounds must have run: the better counts, and a
     // round the budget left out leaves one, which on a shared machine is not a finding.
+    // Failed uploads are a collapse when plain alone was taken: refused alone too, they are plain's finding, said once.
+    const bool plainRefused = std::any_of(report.findings.cbegin(), report.findings.cend(), [](const ProbeFinding& f) {
+        return f.kind == QLatin1String("rejected_valid_body") && f.shape == QLatin1String("plain");
+    });
     const ConcurrencyRow* best = nullptr;
     double bestShare = 0;
     for (const ConcurrencyRow& row : report.concurrency) {
+        if (row.errors > 0 && plainRefused)
+            continue;
         if (row.errors > 0)
             report.findings.append({QStringLiteral("concurrency_collapse"), QStringLiteral("plain"),
                                     QStringLiteral("%1 of %2 uploads failed in rounds of %3 parallel: %4")

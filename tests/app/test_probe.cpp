@@ -127,6 +127,12 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     once.concurrency.last().uploads = 32;
     app::addFindings(once);
     CHECK(once.findings.size() == 1);
+    // Rounds that fail as plain alone failed (a 413 for every body) are plain's finding, not a collapse per round.
+    app::ProbeReport refused;
+    refused.findings = {{"rejected_valid_body", "plain", "a valid plain body of 8 MiB was refused: 413"}};
+    refused.concurrency = {{1, 0, 1400, 0, 0, 2, "413", 2}, {2, 0, 1500, 0, 0, 4, "413", 4}};
+    app::addFindings(refused);
+    CHECK(refused.findings.size() == 1);
     // A shape 2.2x slower by 3 ms of a 256 KiB body is a shared machine's moment, not a finding.
     app::ProbeReport tiny;
     tiny.shapes = {row("plain", 256 << 10, 0.0023, 0), row("random", 256 << 10, 0.0051, 0)};
