@@ -312,7 +312,8 @@ TEST_CASE("an httpbin-style echo is checked: the file's content and the fields a
     // 2 MiB: the echo is longer than the 1 MiB read, and the probe says it could not check it.
     const QJsonObject large =
         probeJson({httpbin.url() + "/post", "--shapes", "plain", "--size", "2M", "--concurrency", "0", "--no-scaling"});
-    CHECK(large["findings"].toArray().isEmpty());
+    CHECK_FALSE(findingKinds(large).contains("wrong_bytes"));         // not checked is not wrong (an echo does hold the
+    CHECK_FALSE(findingKinds(large).contains("rejected_valid_body")); // body: buffers_in_memory may be found)
     CHECK(large["unchecked_answers"].toArray() == QJsonArray{"plain"});
 }
 
