@@ -74,7 +74,7 @@ private:
 
     std::vector<Segment> m_segments;
     std::map<core::BodyShape, std::shared_ptr<const core::ShapeContent>> m_shapes; // a cycle per shape, for all parts
-    std::vector<PartInfo> m_parts;                                           // digests written under m_mutex
+    std::vector<PartInfo> m_parts;                                                 // digests written under m_mutex
     std::vector<quint64> m_partEnds; // body offset just past each part's last byte
     std::vector<core::Digest> m_hashers;
     core::HashKind m_hash;
