@@ -206,8 +206,8 @@ QString ProbeReport::watched() const
 {
     if (watchedSelf)
         return QStringLiteral("this program itself, the probe's memory too (process %1)").arg(pid);
-    const QString process = processName.isEmpty() ? QStringLiteral("process %1").arg(pid)
-                                                  : QStringLiteral("process %1 (%2)").arg(pid).arg(processName);
+    QString process = processName.isEmpty() ? QStringLiteral("process %1").arg(pid)
+                                            : QStringLiteral("process %1 (%2)").arg(pid).arg(processName);
     if (processes <= 1)
         return process;
     return processes == 2 ? QStringLiteral("%1 and its child").arg(process)
