@@ -333,10 +333,7 @@ void ProbeRunner::finish()
             m_report.growthPerByte = row.bytes > 0 ? double(row.rssGrowth) / double(row.bytes) : 0;
             m_report.peakShape = row.shape;
         }
-    QList<ProbeFinding> found = m_report.findings; // rejections and wrong bytes, found while running
-    m_report.findings.clear();
-    addFindings(m_report);
-    m_report.findings = found + m_report.findings;
+    addFindings(m_report); // after the rejections and wrong bytes found while running, which it reads
     m_report.seconds = double(m_clock.nsecsElapsed()) / 1e9;
     emit finished(m_report);
 }

@@ -475,6 +475,14 @@ TEST_CASE("a user name and password in the URL are sent as Basic auth, as curl s
           }) == 1);
 }
 
+TEST_CASE("a server that refuses every body early: one finding per shape, no collapse per parallel round", "[probe]")
+{
+    ProbeServer refusing("early");
+    const QJsonObject report = probeJson({refusing.url() + "/upload", "--shapes", "plain,crlf-dense", "--size", "4M",
+                                          "--concurrency", "1,2", "--no-scaling"});
+    CHECK(findingKinds(report) == QStringList{"rejected_valid_body", "rejected_valid_body"});
+}
+
 TEST_CASE("a target that cannot be reached stops the probe at its warm-up with exit status 2", "[probe]")
 {
     QTcpServer closed;
