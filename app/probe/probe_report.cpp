@@ -134,7 +134,7 @@ void addFindings(ProbeReport& report)
                      .arg(report.watched(), formatBytes(row.rssGrowth), formatBytes(row.bytes), row.shape)});
     }
     for (const ScalingRow& row : report.scaling)
-        if (row.exponent >= kSuperlinearExponent)
+        if (row.judgeable() && row.exponent >= kSuperlinearExponent)
             report.findings.append({QStringLiteral("superlinear"), row.shape,
                                     QStringLiteral("%1: time grows as size^%2 (%3 to %4: %5 s to %6 s)")
                                         .arg(row.shape)
@@ -345,7 +345,7 @@ QStringList regressions(const ProbeReport& earlier, const ProbeReport& now)
                     out << worse;
     for (const ScalingRow& before : earlier.scaling)
         for (const ScalingRow& after : now.scaling)
-            if (after.shape == before.shape && after.exponent >= kSuperlinearExponent &&
+            if (after.shape == before.shape && after.judgeable() && after.exponent >= kSuperlinearExponent &&
                 after.exponent > before.exponent + 0.2) // 0.66 to 1.01 through three points is still linear
                 out << QStringLiteral("%1: time now grows as size^%2, was size^%3")
                            .arg(after.shape)
@@ -419,10 +419,12 @@ QString ProbeReport::text() const
         QStringList points;
         for (qsizetype i = 0; i < row.sizes.size(); ++i)
             points << QStringLiteral("%1 %2 s").arg(formatBytes(row.sizes[i])).arg(row.seconds.value(i), 0, 'f', 3);
-        out += QStringLiteral("\nscaling %1: size^%2  (%3)")
-                   .arg(row.shape)
-                   .arg(row.exponent, 0, 'f', 2)
-                   .arg(points.join(", "));
+        out +=
+            QStringLiteral("\nscaling %1: size^%2  (%3)%4")
+                .arg(row.shape)
+                .arg(row.exponent, 0, 'f', 2)
+                .arg(points.join(", "),
+                     row.judgeable() ? QString() : QStringLiteral(" - not judged: too few sizes, or too fast, to fit"));
     }
     if (!concurrency.isEmpty())
         out += QStringLiteral("\n\nclients   MB/s in all  baseline   p50 s   p95 s  errors\n");

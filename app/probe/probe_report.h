@@ -75,6 +75,13 @@ struct ScalingRow {
     QList<quint64> sizes;
     QList<double> seconds;
     double exponent = 0; // time ~ size^exponent, least squares on the logs
+    // Whether the fit can be a finding or a regression: three sizes at least, over a 4x span, the largest taking
+    // 20 ms at least. Two points 1.25x apart, or times of a few ms, fit any exponent from noise (k = 1.75 and
+    // -0.44 were seen for one streaming server).
+    bool judgeable() const
+    {
+        return sizes.size() >= 3 && sizes.last() >= 4 * sizes.first() && !seconds.isEmpty() && seconds.last() >= 0.02;
+    }
 };
 
 struct ConcurrencyRow {
