@@ -94,6 +94,10 @@ TEST_CASE("Go's mime/multipart streaming: nothing found on everyday shapes, the 
 {
     GoPeer go;
     const QJsonObject report = probeJson(QStringList{go.server->url() + "/stream"} + kEverydayShapes);
+    // What was found, and each shape's figures, when a check fails (once, under a busy machine: a slow_shape).
+    INFO(QJsonDocument(QJsonObject{{"findings", report["findings"]}, {"shapes", report["shapes"]}})
+             .toJson(QJsonDocument::Compact)
+             .toStdString());
     checkNothingWrong(report);
     CHECK(findings(report, "slow_shape").isEmpty());
     CHECK(findings(report, "superlinear").isEmpty());
