@@ -176,19 +176,27 @@ void ProbeRunner::judgeWarmUp(const QUrl& side, const RunResult& r)
 {
     const QString where = side.toString(QUrl::RemoveUserInfo);
     const QString to = location(r);
-    static const QRegularExpression login(QStringLiteral("log_?in|sign_?in|auth|session"),
+    // A segment of the Location's path that names a login ("/accounts/login", "/auth/sign_in"), not one that
+    // only contains such letters ("/author/uploads", "/uploads/42?session=ok").
+    static const QRegularExpression login(QStringLiteral("(^|/)(log_?in|sign_?in|auth|sessions?)(/|$)"),
                                           QRegularExpression::CaseInsensitiveOption);
+    const bool redirect = redirectedAfterUpload(r) || (r.httpStatus == 303 && !failed(r)); // the body was taken
+    const bool toLogin = redirect && login.match(QUrl(to).path()).hasMatch();
     if (r.httpStatus == 0 && r.bytesSent == 0)
         m_report.unreachable = QStringLiteral("%1 could not be reached: %2").arg(where, failure(r));
     else if (QList<int>{401, 403, 404, 405}.contains(r.httpStatus))
         m_report.unreachable = QStringLiteral("%1 answered %2 to the first upload: check the URL, the method (-X) and "
                                               "any auth header (-H); nothing was measured")
                                    .arg(where, QString::fromUtf8(r.statusLine));
-    else if (redirectedAfterUpload(r) && login.match(to).hasMatch())
+    else if (r.httpStatus == 307 || r.httpStatus == 308) // "send it there": a probe of another URL
+        m_report.unreachable = QStringLiteral("%1 answered %2 to the first upload: it wants the body sent to %3; probe "
+                                              "that URL")
+                                   .arg(where, QString::fromUtf8(r.statusLine), to);
+    else if (toLogin)
         m_report.unreachable = QStringLiteral("%1 answered %2 to a login page (%3): give the session's cookie or an "
                                               "auth header with -H")
                                    .arg(where, QString::fromUtf8(r.statusLine), to);
-    else if (redirectedAfterUpload(r) && side == m_settings.target)
+    else if (redirect && side == m_settings.target)
         m_report.redirect = QStringLiteral("%1 to %2").arg(QString::fromUtf8(r.statusLine), to);
     else if (side == m_settings.target && failed(r))
         checkAnswer(QStringLiteral("plain"), r); // reached, and the body refused or stalled: plain's finding

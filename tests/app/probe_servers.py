@@ -17,7 +17,8 @@ usage: probe_servers.py MODE [--workers N]; prints the port it listens on, then 
   early      answers 413 to every request as soon as its head is in, without reading the body, and closes after
              a lingering read (a server with a body limit)
   redirect   reads each body and answers as a form's POST is answered, 302 Found to /done (to /login when the
-             path has "login" in it, as an expired session is answered); 404 when the path is /missing
+             path has "login" in it, as an expired session is answered); 404 for /missing, 303 to
+             /accounts/login for /see-login, 302 to /author/uploads for /author, 307 to /else for /temp
   hang       takes a request's head, then reads nothing more until the client goes (a server stuck in its
              handler): the client's writes stall
   perread    looks for delimiters in each read on its own, as a naive streaming parser does, and reports the parts
@@ -144,8 +145,9 @@ def serve(conn, mode):
             if mode == "redirect":
                 count = sum(len(p) for p in pieces(conn, head, rest))
                 path = head.split(" ", 2)[1]
-                status, to = ("404 Not Found", "") if path == "/missing" else (
-                    "302 Found", "/login" if "login" in path else "/done")
+                status, to = {"/missing": ("404 Not Found", ""), "/see-login": ("303 See Other", "/accounts/login"),
+                              "/author": ("302 Found", "/author/uploads"), "/temp": ("307 Temporary Redirect", "/else")
+                              }.get(path, ("302 Found", "/login" if "login" in path else "/done"))
                 conn.sendall(b"HTTP/1.1 %s\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n"
                              % (status.encode(), to.encode()))
                 continue

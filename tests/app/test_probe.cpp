@@ -457,9 +457,18 @@ TEST_CASE(
     const test::CliRun login = test::runCli(QStringList{"probe", form.url() + "/login-needed"} + small);
     CHECK(login.exitCode == 2);
     CHECK(login.err.contains("to a login page (/login): give the session's cookie or an auth header with -H"));
+    const test::CliRun seeOther = test::runCli(QStringList{"probe", form.url() + "/see-login"} + small);
+    CHECK(seeOther.err.contains("answered HTTP/1.1 303 See Other to a login page (/accounts/login)"));
+    const test::CliRun author = test::runCli(QStringList{"probe", form.url() + "/author"} + small);
+    CHECK(author.exitCode == 0); // "/author/uploads" names no login
+    CHECK(author.out.contains("answers: HTTP/1.1 302 Found to /author/uploads"));
+    const test::CliRun temporary = test::runCli(QStringList{"probe", form.url() + "/temp"} + small);
+    CHECK(temporary.exitCode == 2);
+    CHECK(temporary.err.contains("it wants the body sent to /else; probe that URL"));
 }
 
-TEST_CASE("a user name and password in the URL are sent as Basic auth, as curl sends them, unless -H gives one",
+TEST_CASE("a user name and password in the URL are sent as Basic auth unless -H gives one, and no header of the user's "
+          "goes to the baseline",
           "[probe]")
 {
     app::ProbeSettings settings;
