@@ -61,7 +61,11 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
     plan.hash = core::HashKind::Xxh3;
     plan.boundary = kBoundary;
     plan.method = settings.method;
-    plan.headers = settings.headers;
+    // The user's headers (a cookie, a token) and the probe's nonce are for the target only: a --baseline may be
+    // another machine's, which has no business with them (as curl drops auth on a redirect to another host).
+    const bool toTarget = settings.baseline.isEmpty() || url != settings.baseline;
+    if (toTarget)
+        plan.headers = settings.headers;
     // http://user:secret@host/ as curl takes it: Basic auth, unless a header of the user's says otherwise.
     const bool ownAuth = std::any_of(plan.headers.cbegin(), plan.headers.cend(), [](const PlanHeader& h) {
         return h.enabled && h.name.compare(QLatin1String("Authorization"), Qt::CaseInsensitive) == 0;
@@ -77,8 +81,9 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
     plan.stallTimeoutMs = settings.stallTimeoutMs;
     plan.parts = settings.extraParts;
     // Our forwarder then says what passed, with this value back.
-    plan.headers.append(
-        {QString::fromLatin1(kProbeHeader), settings.nonce.isEmpty() ? QStringLiteral("1") : settings.nonce});
+    if (toTarget)
+        plan.headers.append(
+            {QString::fromLatin1(kProbeHeader), settings.nonce.isEmpty() ? QStringLiteral("1") : settings.nonce});
     PlanPart part;
     part.kind = PlanPart::Kind::Synthetic;
     part.name = settings.field;

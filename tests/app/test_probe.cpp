@@ -480,6 +480,8 @@ TEST_CASE("a user name and password in the URL are sent as Basic auth unless -H 
     REQUIRE(auth != plan.headers.cend());
     CHECK(auth->value == "Basic YWxpY2U6czNjcmV0"); // base64("alice:s3cret")
     settings.headers = {{"authorization", "Bearer t0ken", true}};
+    settings.baseline = QUrl("http://10.0.0.9:8000/discard"); // another machine's discard endpoint
+    CHECK(app::ProbeRunner::planFor(settings, "plain", 1024, settings.baseline).headers.isEmpty());
     const app::UploadPlan own = app::ProbeRunner::planFor(settings, "plain", 1024, settings.target);
     CHECK(std::count_if(own.headers.cbegin(), own.headers.cend(), [](const app::PlanHeader& h) {
               return h.name.compare("Authorization", Qt::CaseInsensitive) == 0;
