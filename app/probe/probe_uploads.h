@@ -48,16 +48,19 @@ inline QString failure(const RunResult& r)
         return r.error;
     if (r.statusLine.isEmpty())
         return QStringLiteral("no answer");
-    if (r.answeredEarly || !r.bodySent())
-        return QStringLiteral("the server answered %1 before it had the whole body")
-            .arg(QString::fromUtf8(r.statusLine));
+    // Whether the answer came before the body's end is a matter of timing (a 413 of a 1.8 MiB form may come after
+    // it): said, and the server's words with it either way.
+    const QString status =
+        r.answeredEarly || !r.bodySent()
+            ? QStringLiteral("the server answered %1 before it had the whole body").arg(QString::fromUtf8(r.statusLine))
+            : QString::fromUtf8(r.statusLine);
     if (r.httpStatus < 400) // a redirect, or a status no upload is taken with
-        return QString::fromUtf8(r.statusLine);
+        return status;
     static const QRegularExpression tags(QStringLiteral("<[^>]*>")), space(QStringLiteral("\\s+"));
     QString words = QString::fromUtf8(r.response.left(4096)).remove(tags).replace(space, QStringLiteral(" ")).trimmed();
     if (words.size() > 160)
         words = words.left(160) + QStringLiteral("…");
-    return QString::fromUtf8(r.statusLine) + (words.isEmpty() ? QString() : QStringLiteral(": ") + words);
+    return status + (words.isEmpty() ? QString() : QStringLiteral(": ") + words);
 }
 
 } // namespace upin::app::probe_uploads

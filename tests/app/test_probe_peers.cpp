@@ -17,6 +17,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 using namespace upin;
@@ -152,7 +153,7 @@ TEST_CASE("Flask (werkzeug) takes everyday shapes whole, holds 1,000 small files
     CHECK(shapeRow(forms, "many-fields")["status"].toInt() == 413);
     for (const auto& v : forms["findings"].toArray()) // werkzeug's HTML error page, read as its words
         if (v.toObject()["kind"] == "rejected_valid_body")
-            CHECK(v.toObject()["message"].toString().contains(
-                "413 REQUEST ENTITY TOO LARGE: 413 Request Entity Too Large"));
+            CHECK(v.toObject()["message"].toString().contains(QRegularExpression(
+                "413 REQUEST ENTITY TOO LARGE( before it had the whole body)?: 413 Request Entity Too Large")));
     CHECK(findings(forms, "buffers_in_memory") == QStringList{"many-files"});
 }
