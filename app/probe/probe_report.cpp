@@ -126,7 +126,8 @@ void addFindings(ProbeReport& report)
                 {QStringLiteral("slow_shape"), row.shape, slowShapeMessage(row, plainRate, report.cancelled)});
         // Half the body, and at least kBufferedFloor: a form's 1.84 MiB that costs tens of MiB is found too, while
         // an allocator's few MiB over a small body are not.
-        if (report.pid > 0 && row.rssGrowth >= kBufferedFloor &&
+        // Not when the process is the probe's own (the window's listener): the probe's buffers are in the figures.
+        if (report.pid > 0 && !report.watchedSelf && row.rssGrowth >= kBufferedFloor &&
             double(row.rssGrowth) >= kBufferedShare * double(row.bytes))
             report.findings.append(
                 {QStringLiteral("buffers_in_memory"), row.shape,

@@ -105,6 +105,13 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     CHECK(busy.findings[0].message.endsWith("2.9x again when timed right after plain"));
     CHECK(found.contains("buffers_in_memory:near-miss")); // 40 MiB of 64
     CHECK_FALSE(found.contains("buffers_in_memory:plain"));
+    // The window probing its own listener watches its own process, the probe's buffers in it: not a finding.
+    app::ProbeReport self = report;
+    self.findings.clear();
+    self.watchedSelf = true;
+    app::addFindings(self);
+    CHECK(std::none_of(self.findings.cbegin(), self.findings.cend(),
+                       [](const app::ProbeFinding& f) { return f.kind == "buffers_in_memory"; }));
     CHECK(found.contains("superlinear:near-miss"));
     CHECK(found.count("concurrency_collapse:plain") == 2); // 4 clients fell below 70% of 900, and 8 had an error
     for (const auto& f : report.findings)

@@ -185,6 +185,8 @@ TEST_CASE("the Probe tab probes an https server: stopped with a hint while its c
     CHECK(probe->settings(&error)->caCertificates == server.listener.tlsIdentity()->certificatePath);
     const QString trusted = runProbe();
     INFO(trusted.toStdString());
+    INFO(probe->stepLabel()->text().toStdString());
+    INFO(probe->report().toJson()["unreachable"].toString().toStdString());
     CHECK(trusted.startsWith("✓ No findings"));
     CHECK(probe->report().shapes.first().status == 200);
     // The listener is this process's own: its memory is watched, and said to hold the probe's too.
