@@ -50,7 +50,7 @@ inline QString failure(const RunResult& r)
         return QStringLiteral("no answer");
     // Whether the answer came before the body's end is a matter of timing (a 413 of a 1.8 MiB form may come after
     // it): said, and the server's words with it either way.
-    const QString status =
+    QString status =
         r.answeredEarly || !r.bodySent()
             ? QStringLiteral("the server answered %1 before it had the whole body").arg(QString::fromUtf8(r.statusLine))
             : QString::fromUtf8(r.statusLine);
