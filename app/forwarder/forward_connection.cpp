@@ -117,7 +117,7 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     answer.answersHead = admission.headOnly;
     // Said back as it came, if it is a plain token (a probe's nonce): nothing of a request's own goes into the head.
     static const QRegularExpression token(QStringLiteral("^[A-Za-z0-9]{1,64}$"));
-    if (const QString probe = toQString(head().head().field(QByteArray(kProbeHeader).toLower().toStdString()));
+    if (const QString probe = toQString(head().head().field(kProbeHeader)); // names match in any case
         token.match(probe).hasMatch())
         answer.addedFields = [this, probe] { return captureField(probe); };
     m_answer.emplace(answer);
