@@ -71,10 +71,7 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
         return h.enabled && h.name.compare(QLatin1String("Authorization"), Qt::CaseInsensitive) == 0;
     });
     if (!url.userName().isEmpty() && !ownAuth)
-        plan.headers.append(
-            {QStringLiteral("Authorization"),
-             QStringLiteral("Basic ") +
-                 QString::fromLatin1((url.userName() + QLatin1Char(':') + url.password()).toUtf8().toBase64())});
+        plan.headers.append({QStringLiteral("Authorization"), basicAuthorization(url.userName(), url.password())});
     plan.targets = {url.adjusted(QUrl::RemoveUserInfo)};
     plan.caCertificates = settings.caCertificates;
     plan.insecure = settings.insecure;

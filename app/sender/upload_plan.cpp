@@ -327,6 +327,11 @@ bool isUploadMethod(const QString& method)
     return method == QLatin1String("POST") || method == QLatin1String("PUT") || method == QLatin1String("PATCH");
 }
 
+QString basicAuthorization(const QString& user, const QString& password)
+{
+    return QStringLiteral("Basic ") + QString::fromLatin1((user + QLatin1Char(':') + password).toUtf8().toBase64());
+}
+
 std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
 {
     qsizetype eq = spec.indexOf(QLatin1Char('='));

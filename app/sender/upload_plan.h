@@ -57,6 +57,8 @@ QString contentTypeProblem(const QString& contentType);
 std::optional<PlanHeader> parseHeaderSpec(const QString& spec, QString* error);
 // The methods an upload form is sent with.
 bool isUploadMethod(const QString& method);
+// An Authorization value for HTTP Basic (RFC 7617): the Send tab's helper, and a probe URL's user:password.
+QString basicAuthorization(const QString& user, const QString& password);
 
 struct UploadPlan {
     // Which HTTP client sends. Auto: the raw client (a QTcpSocket, or a QSslSocket for https://): about 2.6x faster

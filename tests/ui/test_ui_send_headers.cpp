@@ -37,7 +37,7 @@ TEST_CASE("the Send tab's method and headers go into the plan, Copy as curl and 
         send->findChild<QComboBox*>("sendMethod")->setCurrentText("PUT");
         ui::HeaderEditor* headers = send->headerEditor();
         headers->setHeaders({{"X-CSRF-Token", "tok", true}, {"Cookie", "session=1", false}});
-        headers->setAuthorization(ui::HeaderEditor::basicAuthorization("user", "pa55"));
+        headers->setAuthorization(app::basicAuthorization("user", "pa55"));
         const app::UploadPlan plan = send->plan();
         CHECK(plan.method == "PUT");
         REQUIRE(plan.headers.size() == 3);

@@ -138,11 +138,6 @@ void HeaderEditor::setAuthorization(const QString& value)
     addRow({QStringLiteral("Authorization"), value, true});
 }
 
-QString HeaderEditor::basicAuthorization(const QString& user, const QString& password)
-{
-    return QStringLiteral("Basic ") + QString::fromLatin1((user + QLatin1Char(':') + password).toUtf8().toBase64());
-}
-
 void HeaderEditor::askForAuthorization(bool bearer)
 {
     QDialog dialog(this);
@@ -169,7 +164,8 @@ void HeaderEditor::askForAuthorization(bool bearer)
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    setAuthorization(bearer ? bearerAuthorization(first->text()) : basicAuthorization(first->text(), second->text()));
+    setAuthorization(bearer ? bearerAuthorization(first->text())
+                            : app::basicAuthorization(first->text(), second->text()));
 }
 
 } // namespace upin::ui

@@ -21,7 +21,6 @@ public:
     QString problem() const; // the first row that cannot be sent, in words; empty when all can
     // Replaces the Authorization row's value (ticked), or adds one.
     void setAuthorization(const QString& value);
-    static QString basicAuthorization(const QString& user, const QString& password);
     static QString bearerAuthorization(const QString& token) { return QStringLiteral("Bearer ") + token.trimmed(); }
     QTableWidget* table() const { return m_table; }
 
