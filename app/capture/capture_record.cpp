@@ -10,11 +10,6 @@ namespace upin::app {
 
 namespace {
 
-QJsonValue optionalMs(const std::optional<double>& ms)
-{
-    return ms ? QJsonValue(*ms) : QJsonValue(QJsonValue::Null);
-}
-
 std::optional<double> optionalMs(const QJsonValue& value)
 {
     return value.isDouble() ? std::optional(value.toDouble()) : std::nullopt;
@@ -27,53 +22,75 @@ QString CaptureRecord::errorInWords() const
     return writeFailure ? QStringLiteral("%1: %2").arg(writeFailure->file, writeFailure->systemMessage) : detail;
 }
 
-QJsonObject CaptureRecord::answerJson() const
+void CaptureRecord::writeAnswer(JsonWriter& w) const
 {
-    QList<QJsonObject> perPart;
-    for (const KeptPart& k : kept) {
-        QJsonObject part;
-        k.addTo(part);
-        perPart.append(part);
-    }
-    QJsonObject json = reportToJson(report, perPart);
-    json["capture_id"] = id;
-    json["endpoint"] = endpoint;
-    json["matcher"] = matcher;
-    json["hash"] = hash;
-    json["bytes"] = qint64(bytes);
-    json["framing"] = framing;
-    json["cpu_ms"] = QJsonObject{
-        {"read_parse", cpuMs.readParse}, {"hash", optionalMs(cpuMs.hash)}, {"store", optionalMs(cpuMs.store)}};
-    json["ok"] = ok();
-    json["state"] = captureStateName(state);
-    json["elapsed_ms"] = elapsedMs;
-    QJsonValue errorJson(QJsonValue::Null);
-    if (error) {
-        QJsonObject e = errorToJson(*error);
-        if (writeFailure) {
-            e["file"] = writeFailure->file;
-            e["system_message"] = writeFailure->systemMessage;
-        } else if (!detail.isEmpty()) {
-            e["detail"] = detail;
-        }
-        errorJson = e;
-    }
-    json["error"] = errorJson;
+    w.key("ok").boolean(ok());
+    w.key("state").string(captureStateName(state));
+    w.key("error");
+    writeOutcomeError(w);
+    w.key("capture_id").string(id);
+    w.key("endpoint").string(endpoint);
+    w.key("matcher").string(matcher);
+    w.key("hash").string(hash);
+    w.key("bytes").number(bytes);
+    w.key("framing").string(framing);
+    w.key("elapsed_ms").number(elapsedMs);
+    w.key("cpu_ms").beginObject();
+    w.key("read_parse").number(cpuMs.readParse);
+    w.key("hash");
+    cpuMs.hash ? w.number(*cpuMs.hash) : w.null();
+    w.key("store");
+    cpuMs.store ? w.number(*cpuMs.store) : w.null();
+    w.endObject();
     if (forward)
-        json["forward"] = forward->toJson();
-    return json;
+        w.key("forward").json(forward->toJson());
+    writeReportParts(w, report, [this](JsonWriter& part, uint32_t index) {
+        if (qsizetype(index) < kept.size())
+            kept[qsizetype(index)].writeTo(part);
+    });
 }
 
-QJsonObject CaptureRecord::toJson() const
+// The capture's error, which is not always the parser's (a failed write, a client gone).
+void CaptureRecord::writeOutcomeError(JsonWriter& w) const
 {
-    QJsonObject json = answerJson();
-    json["request"] = request.toJson();
-    QJsonArray samples;
+    if (!error) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    writeError(w, *error);
+    if (writeFailure) {
+        w.key("file").string(writeFailure->file);
+        w.key("system_message").string(writeFailure->systemMessage);
+    } else if (!detail.isEmpty()) {
+        w.key("detail").string(detail);
+    }
+    w.endObject();
+}
+
+QByteArray CaptureRecord::answerJson() const
+{
+    JsonWriter w;
+    w.beginObject();
+    writeAnswer(w);
+    w.endObject();
+    return w.take();
+}
+
+QByteArray CaptureRecord::toJson() const
+{
+    JsonWriter w(JsonWriter::Style::Indented);
+    w.beginObject();
+    writeAnswer(w);
+    w.key("request").json(request.toJson());
+    w.key("throughput").beginArray();
     for (const auto& s : throughput)
-        samples.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
-    json["throughput"] = samples;
-    json["raw_body"] = rawBodyKept ? QJsonValue(QStringLiteral("body.raw")) : QJsonValue(QJsonValue::Null);
-    return json;
+        w.beginArray().number(int64_t(s.msSinceStart)).number(uint64_t(s.bytes)).endArray();
+    w.endArray();
+    w.key("raw_body");
+    rawBodyKept ? w.string(std::string_view("body.raw")) : w.null();
+    w.endObject();
+    return w.take();
 }
 
 CaptureRecord CaptureRecord::fromJson(const QJsonObject& json)

@@ -54,11 +54,16 @@ struct CaptureRecord {
     // Why it is not complete, in words: the write that failed ("body.raw: No space left on device"), else detail.
     QString errorInWords() const;
     // The upload's answer to its client: everything but the request, the throughput and the files.
-    QJsonObject answerJson() const;
-    QJsonObject toJson() const; // capture.json
+    // Compact, as sent; its summary members come before the parts, so that a reader sees the outcome first.
+    QByteArray answerJson() const;
+    QByteArray toJson() const; // capture.json, indented
     static CaptureRecord fromJson(const QJsonObject& json);
     // The folder's capture.json; why says what is wrong when there is none to read.
     static std::optional<CaptureRecord> read(const QString& folder, QString* why = nullptr);
+
+private:
+    void writeAnswer(JsonWriter& w) const;
+    void writeOutcomeError(JsonWriter& w) const;
 };
 
 } // namespace upin::app

@@ -105,7 +105,7 @@ void CaptureStore::reserveCaptureJsonSpace(const QString& folder)
         ::posix_fallocate(reserve.handle(), 0, kReserveBytes);
 }
 
-bool CaptureStore::writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error)
+bool CaptureStore::writeCaptureJson(const QString& folder, const QByteArray& json, QString* error)
 {
     QFile::remove(QDir(folder).filePath(kReserveName));
     QSaveFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
@@ -115,7 +115,6 @@ bool CaptureStore::writeCaptureJson(const QString& folder, const QJsonObject& ca
         *error = file.errorString();
         return false;
     }
-    const QByteArray json = QJsonDocument(capture).toJson(QJsonDocument::Indented);
     if (file.write(json) != json.size()) {
         *error = file.errorString();
         file.cancelWriting();

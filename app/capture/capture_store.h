@@ -33,7 +33,7 @@ public:
     void endCapture(const QString& folder, const QJsonObject& summary);
     // Writes capture.json to a temporary file, flushes and renames it: a failed write leaves the previous version
     // or none, never an empty or half file. On failure *error says what went wrong.
-    static bool writeCaptureJson(const QString& folder, const QJsonObject& capture, QString* error);
+    static bool writeCaptureJson(const QString& folder, const QByteArray& json, QString* error);
     // Sets disk space aside in a new capture folder for its capture.json, so that a capture that fills the disk
     // can still say what happened to it: writeCaptureJson releases the space just before it writes. The file also
     // marks the folder as receiving for other processes that share the captures folder (a CLI and a window).

@@ -51,14 +51,14 @@ std::optional<QByteArray> KeptPart::valueBytes(const std::optional<std::string>&
     return encode(*value, charsetOf(contentType));
 }
 
-void KeptPart::addTo(QJsonObject& part) const
+void KeptPart::writeTo(JsonWriter& part) const
 {
     if (!savedAs.isEmpty())
-        part["saved_as"] = savedAs;
+        part.key("saved_as").string(savedAs);
     if (value) {
-        part["value"] = *value;
-        part["value_encoding"] = valueBase64 ? QStringLiteral("base64") : QStringLiteral("text");
-        part["value_truncated"] = valueTruncated;
+        part.key("value").string(*value);
+        part.key("value_encoding").string(std::string_view(valueBase64 ? "base64" : "text"));
+        part.key("value_truncated").boolean(valueTruncated);
     }
 }
 

@@ -4,6 +4,8 @@
 // none is named) and encode back to exactly them, otherwise as base64: no byte is lost either way, and the bytes
 // can be had back exactly (valueBytes()). toJson/fromJson are capture.json's keys for it, in one place.
 
+#include "common/json_writer.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -22,8 +24,8 @@ struct KeptPart {
     void setValue(const QByteArray& bytes, const std::optional<std::string>& contentType);
     // The value's bytes; contentType: the part's, whose charset the text is in. nullopt when no value was kept.
     std::optional<QByteArray> valueBytes(const std::optional<std::string>& contentType) const;
-    // Added to the part's entry in capture.json's "parts".
-    void addTo(QJsonObject& part) const;
+    // Written into the part's entry in capture.json's "parts" and the answer's.
+    void writeTo(JsonWriter& part) const;
     static KeptPart fromJson(const QJsonObject& part);
 };
 

@@ -248,9 +248,9 @@ void UploadSession::applyStoreFailure(core::ParseReport& report) const
     }
 }
 
-QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
-                                  std::optional<core::Error> transportError, const QString& detail,
-                                  const ForwardRecord* forward)
+QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
+                                 std::optional<core::Error> transportError, const QString& detail,
+                                 const ForwardRecord* forward)
 {
     if (m_parser && !failed() && complete)
         m_status = m_parser->finish(*m_partTarget);
@@ -335,7 +335,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
             setOutcome();
         }
     }
-    QJsonObject answer = record.answerJson();
+    QByteArray answer = record.answerJson();
     QJsonObject summary{{"id", record.id},
                         {"endpoint", record.endpoint},
                         {"client", m_request.client},
@@ -356,7 +356,7 @@ QJsonObject UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     if (forward)
         done.forward = forward->timings();
     if (m_folder.isEmpty())
-        done.record = std::make_shared<const CaptureRecord>(record);
+        done.record = std::make_shared<const CaptureRecord>(std::move(record));
     m_publish(std::move(done));
     return answer;
 }

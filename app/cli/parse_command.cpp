@@ -179,7 +179,7 @@ int printCapture(const QString& folder, bool json)
         return 2;
     }
     if (json) {
-        printOut(QString::fromUtf8(QJsonDocument(capture->toJson()).toJson(QJsonDocument::Indented)));
+        printOut(QString::fromUtf8(capture->toJson()));
         return capture->ok() ? 0 : 1;
     }
     printOut(QStringLiteral("capture %1: %2 from %3, %4\n")

@@ -2,14 +2,10 @@
 #include "common/qt_text.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace upin::app {
 namespace {
-
-QJsonValue optionalText(const std::optional<std::string>& text)
-{
-    return text ? QJsonValue(QString::fromStdString(*text)) : QJsonValue(QJsonValue::Null);
-}
 
 // A part's digest goes under its hash's name ("sha256" or "xxh3"); with no hash, "sha256" is null, as before XXH3.
 QString digestKey(core::HashKind hash)
@@ -17,34 +13,40 @@ QString digestKey(core::HashKind hash)
     return hash == core::HashKind::None ? QStringLiteral("sha256") : toQString(core::kHashNames.name(hash));
 }
 
-QJsonObject partToJson(const core::PartSummary& part, const QString& digestKey)
+void writePart(JsonWriter& w, const core::PartSummary& part, std::string_view digestKey, const PerPart& extra)
 {
-    QJsonArray headers;
+    w.beginObject();
+    w.key("index").number(uint64_t(part.index));
+    w.key("name").string(part.name);
+    w.key("filename").string(part.filename);
+    w.key("content_type").string(part.contentType);
+    w.key("transfer_encoding").string(part.transferEncoding);
+    w.key("headers").beginArray();
     for (const auto& [name, value] : part.headers)
-        headers.append(QJsonObject{{"name", QString::fromStdString(name)}, {"value", QString::fromStdString(value)}});
-    QJsonArray children;
+        w.beginObject()
+            .key("name")
+            .string(std::string_view(name))
+            .key("value")
+            .string(std::string_view(value))
+            .endObject();
+    w.endArray();
+    w.key("offset").number(part.offset);
+    w.key("body_offset").number(part.bodyOffset);
+    w.key("size").number(part.size);
+    w.key(digestKey);
+    part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
+    w.key("complete").boolean(part.complete);
+    w.key("children").beginArray();
     for (const auto& child : part.children)
-        children.append(partToJson(child, digestKey));
-    QJsonObject out{
-        {"index", qint64(part.index)},
-        {"name", optionalText(part.name)},
-        {"filename", optionalText(part.filename)},
-        {"content_type", optionalText(part.contentType)},
-        {"transfer_encoding", optionalText(part.transferEncoding)},
-        {"headers", headers},
-        {"offset", qint64(part.offset)},
-        {"body_offset", qint64(part.bodyOffset)},
-        {"size", qint64(part.size)},
-        {digestKey,
-         part.digest.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(part.digest))},
-        {"complete", part.complete},
-        {"children", children},
-    };
+        writePart(w, child, digestKey, {});
+    w.endArray();
     if (part.headersNotKept > 0) // past --max-recorded-headers: counted, not kept
-        out["headers_not_kept"] = qint64(part.headersNotKept);
+        w.key("headers_not_kept").number(uint64_t(part.headersNotKept));
     if (part.textCut)
-        out["text_cut"] = true;
-    return out;
+        w.key("text_cut").boolean(true);
+    if (extra)
+        extra(w, part.index);
+    w.endObject();
 }
 
 } // namespace
@@ -58,33 +60,55 @@ QJsonObject errorToJson(const core::Error& error)
     };
 }
 
-QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObject>& extraPerPart)
+void writeError(JsonWriter& w, const core::Error& error)
 {
-    QJsonArray parts;
-    const QString key = digestKey(report.hash);
-    for (size_t i = 0; i < report.parts.size(); ++i) {
-        QJsonObject part = partToJson(report.parts[i], key);
-        if (qsizetype(i) < extraPerPart.size())
-            for (auto it = extraPerPart[qsizetype(i)].begin(); it != extraPerPart[qsizetype(i)].end(); ++it)
-                part.insert(it.key(), it.value());
-        parts.append(part);
+    w.key("code").string(core::codeName(error.code));
+    w.key("offset").number(error.offset);
+    w.key("message").string(core::describe(error.code));
+}
+
+void writeReport(JsonWriter& w, const core::ParseReport& report)
+{
+    w.key("ok").boolean(report.ok);
+    w.key("error");
+    if (report.error) {
+        w.beginObject();
+        writeError(w, *report.error);
+        w.endObject();
+    } else {
+        w.null();
     }
-    QJsonArray diagnostics;
+    w.key("bytes").number(report.bytes);
+    w.key("hash").string(core::kHashNames.name(report.hash));
+    writeReportParts(w, report);
+}
+
+void writeReportParts(JsonWriter& w, const core::ParseReport& report, const PerPart& perPart)
+{
+    w.key("boundary").string(std::string_view(report.boundary));
+    const QByteArray key = digestKey(report.hash).toLatin1();
+    w.key("parts").beginArray();
+    for (const auto& part : report.parts)
+        writePart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart);
+    w.endArray();
+    w.key("diagnostics").beginArray();
     for (const auto& diagnostic : report.diagnostics) {
-        QJsonObject entry = errorToJson({diagnostic.code, diagnostic.offset});
+        w.beginObject();
+        writeError(w, {diagnostic.code, diagnostic.offset});
         if (diagnostic.value)
-            entry["value"] = qint64(diagnostic.value);
-        diagnostics.append(entry);
+            w.key("value").number(diagnostic.value);
+        w.endObject();
     }
-    return QJsonObject{
-        {"ok", report.ok},
-        {"error", report.error ? QJsonValue(errorToJson(*report.error)) : QJsonValue(QJsonValue::Null)},
-        {"boundary", QString::fromStdString(report.boundary)},
-        {"bytes", qint64(report.bytes)},
-        {"hash", toQString(core::kHashNames.name(report.hash))},
-        {"parts", parts},
-        {"diagnostics", diagnostics},
-    };
+    w.endArray();
+}
+
+QJsonObject reportToJson(const core::ParseReport& report)
+{
+    JsonWriter w;
+    w.beginObject();
+    writeReport(w, report);
+    w.endObject();
+    return QJsonDocument::fromJson(w.take()).object();
 }
 
 namespace {

@@ -5,14 +5,26 @@
 #include "upin/core/event_recorder.h"
 #include "upin/core/http.h"
 
+#include "common/json_writer.h"
+
 #include <QJsonObject>
+
+#include <functional>
 
 namespace upin::app {
 
 QJsonObject errorToJson(const core::Error& error);
-// extraPerPart[i], when given, is merged into top-level part i's object (what the listener kept of it), in the
-// same pass: merging afterwards would copy every part's object once more.
-QJsonObject reportToJson(const core::ParseReport& report, const QList<QJsonObject>& extraPerPart = {});
+void writeError(JsonWriter& w, const core::Error& error); // its members (code, offset, message) into an open object
+
+// Members for a top-level part's entry, given its index: what the listener kept of it.
+using PerPart = std::function<void(JsonWriter&, uint32_t index)>;
+// The report's members (ok, error, bytes, hash, boundary, parts, diagnostics), written into an open object.
+void writeReport(JsonWriter& w, const core::ParseReport& report);
+// Its boundary, parts and diagnostics only, for a record that says the rest itself (the listener's answers and
+// capture.json, however many parts).
+void writeReportParts(JsonWriter& w, const core::ParseReport& report, const PerPart& perPart = {});
+// The same as a QJsonObject, for `parse --json`, which adds to it.
+QJsonObject reportToJson(const core::ParseReport& report);
 // capture.json's parts and diagnostics back into a report.
 core::ParseReport reportFromJson(const QJsonObject& json);
 

@@ -177,7 +177,7 @@ size_t ListenerConnection::onBody(core::ByteView data, const core::BlockPool::Bl
 
 void ListenerConnection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
 {
-    const QJsonObject answer = m_session->finish(decoder(), !cutShort, cutShort, detail);
+    const QByteArray answer = m_session->finish(decoder(), !cutShort, cutShort, detail);
     const CaptureState state = m_session->state();
     m_session.reset();
     deadlines().stop();
@@ -212,7 +212,12 @@ void ListenerConnection::onClientGone()
 
 void ListenerConnection::respondJson(int status, const QJsonObject& body, bool close)
 {
-    respond(status, "application/json", QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n', close);
+    respondJson(status, QJsonDocument(body).toJson(QJsonDocument::Compact), close);
+}
+
+void ListenerConnection::respondJson(int status, const QByteArray& compact, bool close)
+{
+    respond(status, "application/json", compact + '\n', close);
 }
 
 } // namespace upin::app

@@ -126,14 +126,18 @@ TEST_CASE("a capture's record round-trips through capture.json, its request, kep
     r.rawBodyKept = true;
 
     // Through JSON text, as the file is written and read.
-    const QJsonObject json = QJsonDocument::fromJson(QJsonDocument(r.toJson()).toJson()).object();
+    const QJsonObject json = QJsonDocument::fromJson(r.toJson()).object();
     CHECK(json["capture_id"].toString() == "42");
     CHECK(json["state"].toString() == "failed");
     CHECK(json["error"].toObject()["file"].toString() == "000-note");
     CHECK(json["request"].toObject()["head_ms"].toDouble() == 0.25);
     CHECK(json["parts"].toArray()[0].toObject()["value_encoding"].toString() == "text");
     CHECK(json["cpu_ms"].toObject()["hash"].isNull());
-    CHECK_FALSE(r.answerJson().contains("request")); // the answer to the client has no copy of its own head
+    const QJsonObject answer = QJsonDocument::fromJson(r.answerJson()).object();
+    CHECK_FALSE(answer.contains("request")); // the answer to the client has no copy of its own head
+    CHECK(answer["error"].toObject()["system_message"].toString() == "No space left on device");
+    CHECK(answer["parts"].toArray()[0].toObject()["saved_as"].toString() == "000-note");
+    CHECK(answer["ok"] == false);
     const app::CaptureRecord back = app::CaptureRecord::fromJson(json);
     CHECK(back.id == "42");
     CHECK(back.endpoint == "/capture");
