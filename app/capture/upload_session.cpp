@@ -17,6 +17,12 @@ constexpr qint64 kSampleIntervalMs = 50;
 
 constexpr qsizetype kMaxStoredSamples = 20'000;
 
+// Part events for the window's timeline: every part of a body's first kPartsAlwaysShown, then a part when
+// kSampleIntervalMs have passed since the last one shown, and a part still arriving that long after it began. A
+// form of 10,000 fields would otherwise cost an event per part on this thread and on the window's, for a timeline
+// no one reads part by part; Progress events carry the count of parts begun.
+constexpr uint32_t kPartsAlwaysShown = 100;
+
 } // namespace
 
 QString endpointPath(Endpoint endpoint)
@@ -36,7 +42,9 @@ QString captureStateName(CaptureState state)
 }
 
 UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish)
-    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId())
+    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId()),
+      m_endpointLabel(request.forwardedTo.isEmpty() ? endpointPath(request.endpoint)
+                                                    : QStringLiteral("→ ") + request.forwardedTo)
 {
     m_clock.start();
     m_readCpuStartNs = core::threadCpuNanoseconds();
@@ -82,6 +90,7 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
         }
     }
     session->startPipelines();
+    session->m_matcherLabel = session->matcherLabel();
     session->m_publish(session->event(ListenerEvent::Kind::CaptureStarted));
     return session;
 }
@@ -126,21 +135,15 @@ QString UploadSession::matcherLabel() const
                     : QStringLiteral("none"); // /discard parses nothing
 }
 
-QString UploadSession::endpointLabel() const
-{
-    return m_request.forwardedTo.isEmpty() ? endpointPath(m_request.endpoint)
-                                           : QStringLiteral("→ ") + m_request.forwardedTo;
-}
-
 ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
 {
     ListenerEvent e;
     e.kind = kind;
     e.captureId = m_id;
-    e.endpoint = endpointLabel();
+    e.endpoint = m_endpointLabel;
     e.client = m_request.client;
     e.tls = m_request.transport.label();
-    e.matcher = matcherLabel();
+    e.matcher = m_matcherLabel;
     e.bytes = m_bodyBytes;
     // Whole milliseconds begun, as stored captures are listed: a sub-millisecond capture reads 1 ms, with a rate.
     e.elapsedMs = qint64(std::ceil(double(m_clock.nsecsElapsed()) / 1e6));
@@ -186,6 +189,7 @@ void UploadSession::sample(bool force)
         m_allSamples.append(s);
     ListenerEvent e = event(ListenerEvent::Kind::Progress);
     e.samples = {s};
+    e.partCount = int(m_partsBegun);
     m_publish(std::move(e));
 }
 
@@ -202,22 +206,38 @@ void UploadSession::onHeader(std::string_view name, std::string_view value)
 void UploadSession::onHeadersComplete(uint64_t offset)
 {
     m_recorder->onHeadersComplete(offset);
-    ListenerEvent e = event(ListenerEvent::Kind::PartStarted);
-    e.part = *m_recorder->currentPart();
-    m_publish(std::move(e));
+    ++m_partsBegun;
+    m_part = ShownPart{m_clock.elapsed(), false};
+    if (m_partsShown < kPartsAlwaysShown || m_part.beganMs - m_lastPartShownMs >= kSampleIntervalMs)
+        showPart();
 }
 
 void UploadSession::onPartData(core::ByteView data, uint64_t offset)
 {
     m_recorder->onPartData(data, offset);
+    if (!m_part.shown && m_clock.elapsed() - m_part.beganMs >= kSampleIntervalMs)
+        showPart();
 }
 
 void UploadSession::onPartEnd(uint64_t offset)
 {
     m_recorder->onPartEnd(offset);
+    if (!m_part.shown)
+        return;
     ListenerEvent e = event(ListenerEvent::Kind::PartFinished);
     e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
+}
+
+void UploadSession::showPart()
+{
+    ListenerEvent e = event(ListenerEvent::Kind::PartStarted);
+    e.elapsedMs = m_part.beganMs; // shown late, it still begins where it began
+    e.part = *m_recorder->currentPart();
+    m_publish(std::move(e));
+    m_part.shown = true;
+    ++m_partsShown;
+    m_lastPartShownMs = m_clock.elapsed();
 }
 
 void UploadSession::onDiagnostic(const core::Diagnostic& diagnostic)
@@ -285,8 +305,8 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
 
     CaptureRecord record;
     record.id = QString::number(m_id);
-    record.endpoint = endpointLabel();
-    record.matcher = matcherLabel();
+    record.endpoint = m_endpointLabel;
+    record.matcher = m_matcherLabel;
     record.hash = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
     record.report = std::move(report);
     if (m_writer)

@@ -107,12 +107,14 @@ private:
     void sample(bool force);
     ListenerEvent event(ListenerEvent::Kind kind) const;
     QString matcherLabel() const;
-    QString endpointLabel() const; // "/file-part", or "→ http://upstream/path" in forward mode
+    void showPart(); // the current part's PartStarted event
 
     SessionRequest m_request;
     CaptureStore& m_store;
     Publish m_publish;
     quint64 m_id;
+    QString m_endpointLabel; // "/file-part", or "→ http://upstream/path" in forward mode
+    QString m_matcherLabel;
     QString m_folder;
     std::optional<core::MultipartParser> m_parser;
     std::unique_ptr<core::EventRecorder> m_recorder;
@@ -152,6 +154,14 @@ private:
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms
     qint64 m_lastSampleMs = -1;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both
+    // The recording side's (part events are shown sparingly: upload_session.cpp says how).
+    std::atomic<quint32> m_partsBegun = 0; // read by the connection thread's Progress events
+    struct ShownPart {
+        qint64 beganMs = 0;
+        bool shown = false;
+    } m_part;
+    quint32 m_partsShown = 0;
+    qint64 m_lastPartShownMs = 0;
 };
 
 } // namespace upin::app

@@ -146,7 +146,7 @@ struct ListenerEvent {
     std::optional<core::Error> error; // CaptureFinished when rejected, incomplete or failed
     QString errorDetail;              // failed: which file and the system's error text
     QString folder;                   // capture folder, when the endpoint stores one
-    int partCount = 0;
+    int partCount = 0;                // Progress: parts begun so far; CaptureFinished: parts in the record
     int diagnostics = 0; // CaptureFinished: the parser's remarks on a body it took (a malformed header, a preamble)
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
     int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)

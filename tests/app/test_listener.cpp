@@ -323,21 +323,17 @@ TEST_CASE("hostile file names stay inside the capture folder", "[listener][fault
     CHECK_FALSE(QFile::exists(QDir(f.dir.path()).filePath("x")));
 }
 
-TEST_CASE("events: capture started, parts, throughput samples, finished", "[listener][events]")
+namespace {
+
+// The listener's events until a capture finishes (or 5 s).
+QList<app::ListenerEvent> eventsUntilFinished(QSignalSpy& spy)
 {
-    ListenerFixture f;
-    QSignalSpy spy(&f.listener, &app::Listener::events);
-    QString a = f.file("a.bin", test::randomBytes(4 << 20, 6));
-    auto r = curl({"--limit-rate", "20M", "-F", "f=@" + a, "-F", "g=x", f.url("/part-event")});
-    REQUIRE(r.status == 200);
     QList<app::ListenerEvent> all;
     QElapsedTimer clock;
     clock.start();
     auto finished = [&] {
-        for (const auto& e : all)
-            if (e.kind == app::ListenerEvent::Kind::CaptureFinished)
-                return true;
-        return false;
+        return std::any_of(all.begin(), all.end(),
+                           [](const auto& e) { return e.kind == app::ListenerEvent::Kind::CaptureFinished; });
     };
     while (!finished() && clock.elapsed() < 5000) {
         spy.wait(200);
@@ -346,6 +342,19 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
         spy.clear();
     }
     REQUIRE(finished());
+    return all;
+}
+
+} // namespace
+
+TEST_CASE("events: capture started, parts, throughput samples, finished", "[listener][events]")
+{
+    ListenerFixture f;
+    QSignalSpy spy(&f.listener, &app::Listener::events);
+    QString a = f.file("a.bin", test::randomBytes(4 << 20, 6));
+    auto r = curl({"--limit-rate", "20M", "-F", "f=@" + a, "-F", "g=x", f.url("/part-event")});
+    REQUIRE(r.status == 200);
+    const QList<app::ListenerEvent> all = eventsUntilFinished(spy);
     int started = 0, partsStarted = 0, partsFinished = 0, samples = 0;
     for (const auto& e : all) {
         started += e.kind == app::ListenerEvent::Kind::CaptureStarted;
@@ -358,6 +367,39 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
     CHECK(partsFinished == 2);
     CHECK(samples >= 3); // ~200 ms upload, a sample at least every 50 ms
     CHECK(all.last().state == app::CaptureState::Complete);
+}
+
+TEST_CASE("events: a form of 1,000 fields and a file shows its first parts and the file, not an event per part",
+          "[listener][events]")
+{
+    ListenerFixture f;
+    QSignalSpy spy(&f.listener, &app::Listener::events);
+    QStringList args{"--limit-rate", "10M"}; // the file arrives for ~300 ms
+    for (int i = 0; i < 1000; ++i)
+        args << "-F" << QStringLiteral("field%1=value %1").arg(i);
+    args << "-F"
+         << "big=@" + f.file("big.bin", test::randomBytes(3 << 20, 8)) << f.url("/part-event");
+    REQUIRE(curl(args).status == 200);
+    const QList<app::ListenerEvent> all = eventsUntilFinished(spy);
+    int started = 0, finished = 0, mostPartsInProgress = 0;
+    std::optional<app::ListenerEvent> file;
+    for (const auto& e : all) {
+        started += e.kind == app::ListenerEvent::Kind::PartStarted;
+        finished += e.kind == app::ListenerEvent::Kind::PartFinished;
+        if (e.kind == app::ListenerEvent::Kind::PartStarted && e.part.index == 1000)
+            file = e;
+        if (e.kind == app::ListenerEvent::Kind::Progress)
+            mostPartsInProgress = std::max(mostPartsInProgress, e.partCount);
+    }
+    INFO("part events: " << started << " started, " << finished << " finished");
+    CHECK(started >= 100); // every one of the first 100
+    CHECK(started < 150);
+    CHECK(finished == started);
+    REQUIRE(file.has_value()); // the file, shown while it arrives: begun where it began, before its last byte
+    CHECK(file->bytes < quint64(3 << 20));
+    CHECK(file->part.filename == "big.bin");
+    CHECK(mostPartsInProgress == 1001); // Progress counts the parts begun, shown or not
+    CHECK(all.last().partCount == 1001);
 }
 
 TEST_CASE("retention keeps the newest capture folders, and GET /captures lists recent captures", "[listener]")

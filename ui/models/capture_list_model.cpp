@@ -195,6 +195,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
         row.elapsedMs = e.elapsedMs;
         row.folder = e.folder;
         row.samples += e.samples;
+        row.parts = std::max(row.parts, e.partCount); // Progress: parts begun, shown or not
         if (e.kind == app::ListenerEvent::Kind::PartStarted) {
             row.parts = int(e.part.index) + 1;
             QString label =
