@@ -13,7 +13,7 @@ namespace upin::app {
 JsonWriter& JsonWriter::open(char bracket)
 {
     beforeValue();
-    m_out.append(bracket);
+    put(bracket);
     m_empty.push_back(true);
     return *this;
 }
@@ -24,7 +24,7 @@ JsonWriter& JsonWriter::close(char bracket)
     m_empty.pop_back();
     if (!empty)
         newline();
-    m_out.append(bracket);
+    put(bracket);
     return *this;
 }
 
@@ -32,8 +32,9 @@ void JsonWriter::newline()
 {
     if (m_style == Style::Compact)
         return;
-    m_out.append('\n');
-    m_out.append(qsizetype(4 * m_empty.size()), ' ');
+    put('\n');
+    for (size_t level = 0; level < m_empty.size(); ++level)
+        put("    ");
 }
 
 // A value, or a key: a comma after the level's previous one, and the line it starts in the indented style.
@@ -46,7 +47,7 @@ void JsonWriter::beforeValue()
     if (m_empty.empty())
         return; // the document's value
     if (!m_empty.back())
-        m_out.append(',');
+        put(',');
     m_empty.back() = false;
     newline();
 }
@@ -54,8 +55,9 @@ void JsonWriter::beforeValue()
 JsonWriter& JsonWriter::key(std::string_view name)
 {
     beforeValue();
-    escaped(name);
-    m_out.append(m_style == Style::Compact ? ":" : ": ");
+    put('"');
+    put(name); // our own names: nothing in them to escape
+    put(m_style == Style::Compact ? "\":" : "\": ");
     m_afterKey = true;
     return *this;
 }
@@ -83,7 +85,7 @@ JsonWriter& JsonWriter::integer(int64_t n)
     beforeValue();
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    m_out.append(digits, end - digits);
+    put(digits, size_t(end - digits));
     return *this;
 }
 
@@ -92,7 +94,7 @@ JsonWriter& JsonWriter::integer(uint64_t n)
     beforeValue();
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    m_out.append(digits, end - digits);
+    put(digits, size_t(end - digits));
     return *this;
 }
 
@@ -103,21 +105,21 @@ JsonWriter& JsonWriter::number(double n)
     beforeValue();
     char digits[32];
     const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr; // shortest that reads back the same
-    m_out.append(digits, end - digits);
+    put(digits, size_t(end - digits));
     return *this;
 }
 
 JsonWriter& JsonWriter::boolean(bool b)
 {
     beforeValue();
-    m_out.append(b ? "true" : "false");
+    put(b ? "true" : "false");
     return *this;
 }
 
 JsonWriter& JsonWriter::null()
 {
     beforeValue();
-    m_out.append("null");
+    put("null");
     return *this;
 }
 
@@ -126,7 +128,8 @@ JsonWriter& JsonWriter::json(const QJsonValue& value)
     if (value.isObject() || value.isArray()) {
         beforeValue();
         const QJsonDocument doc = value.isObject() ? QJsonDocument(value.toObject()) : QJsonDocument(value.toArray());
-        m_out.append(doc.toJson(QJsonDocument::Compact));
+        const QByteArray text = doc.toJson(QJsonDocument::Compact);
+        put(text.constData(), size_t(text.size()));
         return *this;
     }
     if (value.isString())
@@ -158,38 +161,47 @@ void JsonWriter::escaped(std::string_view utf8)
 // Plain bytes are copied in runs; a quote, a backslash or a control byte is escaped.
 void JsonWriter::escapedValid(std::string_view utf8)
 {
-    m_out.append('"');
+    put('"');
     const char* run = utf8.data();
     const char* const end = utf8.data() + utf8.size();
     for (const char* p = run; p != end; ++p) {
         const auto c = static_cast<unsigned char>(*p);
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
-        m_out.append(run, p - run);
+        put(run, size_t(p - run));
         run = p + 1;
         switch (c) {
-        case '"': m_out.append("\\\""); break;
-        case '\\': m_out.append("\\\\"); break;
-        case '\n': m_out.append("\\n"); break;
-        case '\r': m_out.append("\\r"); break;
-        case '\t': m_out.append("\\t"); break;
-        case '\b': m_out.append("\\b"); break;
-        case '\f': m_out.append("\\f"); break;
+        case '"': put("\\\""); break;
+        case '\\': put("\\\\"); break;
+        case '\n': put("\\n"); break;
+        case '\r': put("\\r"); break;
+        case '\t': put("\\t"); break;
+        case '\b': put("\\b"); break;
+        case '\f': put("\\f"); break;
         default: {
             static constexpr char kHex[] = "0123456789abcdef";
             const char escape[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-            m_out.append(escape, sizeof escape);
+            put(escape, sizeof escape);
         }
         }
     }
-    m_out.append(run, end - run);
-    m_out.append('"');
+    put(run, size_t(end - run));
+    put('"');
+}
+
+// Grows the buffer geometrically; its bytes past m_size are not yet written (QByteArray::append checks and
+// detaches per call, which cost more than the JSON's own work).
+void JsonWriter::grow(size_t needed)
+{
+    m_out.resize(qsizetype(std::max({m_size + needed, size_t(m_out.size()) * 2, size_t(4096)})));
 }
 
 QByteArray JsonWriter::take()
 {
     m_empty.clear();
     m_afterKey = false;
+    m_out.resize(qsizetype(m_size));
+    m_size = 0;
     return std::exchange(m_out, {});
 }
 

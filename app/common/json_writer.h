@@ -13,6 +13,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +31,7 @@ public:
     JsonWriter& endObject() { return close('}'); }
     JsonWriter& beginArray() { return open('['); }
     JsonWriter& endArray() { return close(']'); }
-    JsonWriter& key(std::string_view name); // a member's name; its value comes next
+    JsonWriter& key(std::string_view name); // a member's name (ours: plain ASCII, written as is); its value next
 
     JsonWriter& string(std::string_view utf8);
     JsonWriter& string(const QString& text);
@@ -62,8 +63,20 @@ private:
     void escaped(std::string_view utf8);
     void escapedValid(std::string_view utf8);
 
+    void put(const char* bytes, size_t n)
+    {
+        if (m_size + n > size_t(m_out.size()))
+            grow(n);
+        std::memcpy(m_out.data() + m_size, bytes, n);
+        m_size += n;
+    }
+    void put(std::string_view text) { put(text.data(), text.size()); }
+    void put(char c) { put(&c, 1); }
+    void grow(size_t needed);
+
     Style m_style;
-    QByteArray m_out;
+    QByteArray m_out; // m_size bytes written; beyond them, room
+    size_t m_size = 0;
     std::vector<bool> m_empty; // per open level: nothing written in it yet
     bool m_afterKey = false;
 };
