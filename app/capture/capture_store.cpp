@@ -169,11 +169,17 @@ void CaptureStore::deleteOldFolders()
     int kept = 0;
     quint64 keptBytes = 0;
     bool full = false;
+    QHash<QString, MeasuredFolder> measured;
     for (const auto& folder : folders) {
         if (stillReceiving(folder.name))
             continue;
         const QString path = dir.filePath(folder.name);
-        const quint64 bytes = folderBytes(path);
+        const auto known = m_measured.constFind(folder.name);
+        const quint64 bytes =
+            known != m_measured.cend() && known->finished == folder.finished && folder.finished.isValid()
+                ? known->bytes
+                : folderBytes(path);
+        measured.insert(folder.name, {folder.finished, bytes});
         // The newest finished capture stays even when it alone is over the size limit.
         full = full || kept >= m_retention.keepCaptures ||
                (kept > 0 && m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
@@ -191,6 +197,7 @@ void CaptureStore::deleteOldFolders()
             QDir(path).removeRecursively();
     }
     m_keptBytes = qint64(keptBytes);
+    m_measured = std::move(measured); // the folders still there
 }
 
 QString CaptureStore::refusedLog() const

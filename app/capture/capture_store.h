@@ -74,6 +74,13 @@ private:
     QHash<QString, quint64> m_receiving; // folder name -> capture id
     std::atomic<bool> m_cleanupQueued{false};
     std::atomic<qint64> m_keptBytes{-1}; // -1: not measured yet
+    // The clean-up thread's: a finished folder's size, measured once (walking a folder of 10,000 part files on
+    // every capture's end cost more than the captures), until its capture.json's time changes.
+    struct MeasuredFolder {
+        QDateTime finished;
+        quint64 bytes = 0;
+    };
+    QHash<QString, MeasuredFolder> m_measured;
     void flushRefused();
     QMutex m_refusedMutex;       // m_refusedPending
     QByteArray m_refusedPending; // lines for the refused log, waiting for the store's thread
