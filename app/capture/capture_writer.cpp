@@ -105,7 +105,7 @@ void CaptureWriter::onHeadersComplete(uint64_t offset)
     m_collectingField = !part.filename.has_value();
     m_fieldValue.clear();
     m_fieldTruncated = false;
-    if (m_partFiles == PartFiles::EveryPart || (m_partFiles == PartFiles::FileParts && part.filename.has_value()))
+    if (m_partFiles == PartFiles::FileParts && part.filename.has_value())
         openPartFile(part);
 }
 

@@ -30,9 +30,9 @@ struct StoreFailure {
 
 class CaptureWriter final : public core::PartHandler {
 public:
-    // Which parts get a file of their own: file parts (and fields too large to keep inline), every part (/capture),
-    // or none (/capture keeping the body once: body.raw holds every part's bytes, read from it by offset).
-    enum class PartFiles : uint8_t { FileParts, EveryPart, None };
+    // Which parts get a file of their own: file parts (and fields too large to keep inline), or none (/capture
+    // keeping the body once: body.raw holds every part's bytes, read from it by offset).
+    enum class PartFiles : uint8_t { FileParts, None };
     // limits: the parser's, for the part headers this writer reads to name its files.
     CaptureWriter(QString folder, PartFiles partFiles, const core::Options& limits);
 

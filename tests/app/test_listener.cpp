@@ -101,6 +101,21 @@ TEST_CASE("each endpoint and matcher answers with the same parts", "[listener][c
     CHECK(curl({"-F", "f=@" + a, f.url("/part-event?matcher=bogus")}).status == 400);
 }
 
+TEST_CASE("/capture keeps the request whole, the file part in a file and the field inline", "[listener][capture]")
+{
+    ListenerFixture f;
+    const QByteArray data = test::randomBytes(100'000, 3);
+    auto r = curl({"-F", "photo=@" + f.file("a.bin", data), "-F", "note=hello", f.url("/capture")});
+    REQUIRE(r.status == 200);
+    const QDir folder(f.onlyCaptureFolder());
+    CHECK(folder.entryList(QDir::Files) == QStringList({"000-a.bin", "body.raw", "capture.json", "head.raw"}));
+    CHECK(readAll(folder.filePath("000-a.bin")) == data);
+    const QJsonObject note = partNamed(r.json, "note");
+    CHECK(note["value"].toString() == "hello");
+    CHECK_FALSE(note.contains("saved_as"));
+    CHECK(partNamed(r.json, "photo")["saved_as"].toString() == "000-a.bin");
+}
+
 TEST_CASE("the hash is ?hash=, else the Upload-Inspector-Hash header, else the listener's own", "[listener][hash]")
 {
     app::ListenerConfig config;
