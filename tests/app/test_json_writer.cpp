@@ -74,6 +74,8 @@ TEST_CASE("json writer: values, escapes and nesting read back as written, in bot
     CHECK(sample(JsonWriter::Style::Compact).contains("\"ms\":66.042854,"));
     CHECK(sample(JsonWriter::Style::Compact).contains("\"big\":18446744073709551615,"));
     CHECK(sample(JsonWriter::Style::Indented).startsWith("{\n    \"int\": -42,\n"));
+    // Two levels on lines of their own, compact below: a part a line in capture.json.
+    CHECK(sample(JsonWriter::Style::Indented).contains("\n        1,\n        {\"a\":2},\n"));
 }
 
 TEST_CASE("json writer: any bytes as text make a document that parses, as QString::fromUtf8 reads them", "[json]")
