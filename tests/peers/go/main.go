@@ -1,7 +1,8 @@
 // An upload server written the two ways Go programs take multipart forms, with Go's standard library only, for
 // the probe's tests: a real parser that no one here wrote.
 //
-//	/stream     r.MultipartReader(): each part read as it arrives and counted, nothing kept
+//	/stream     r.MultipartReader(): each part read as it arrives and counted, nothing kept; with ?hash=sha256
+//	            each part's SHA-256 too (crypto/sha256), as our listener's default (scripts/bench-e2e)
 //	/parseform  r.ParseMultipartForm(1 GiB): the whole form held in memory before the handler sees it (what
 //	            the common tutorial does), then counted
 //
@@ -9,6 +10,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,7 +45,11 @@ func stream(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		n, err := io.Copy(io.Discard, p)
+		sink := io.Discard
+		if r.URL.Query().Get("hash") == "sha256" {
+			sink = sha256.New()
+		}
+		n, err := io.Copy(sink, p)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
