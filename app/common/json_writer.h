@@ -82,7 +82,8 @@ private:
     Style m_style;
     QByteArray m_out; // m_size bytes written; beyond them, room
     size_t m_size = 0;
-    std::vector<bool> m_empty; // per open level: nothing written in it yet
+    bool m_empty = true;                // nothing written yet in the level open now
+    std::vector<char> m_enclosingEmpty; // the same for each level enclosing it; its size is the depth
     bool m_afterKey = false;
 };
 
