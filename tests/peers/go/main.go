@@ -36,6 +36,7 @@ func stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parts := []part{}
+	buffer := make([]byte, 32<<10) // one for the request: io.Copy into a hash would allocate 32 KiB a part
 	for {
 		p, err := reader.NextPart()
 		if err == io.EOF {
@@ -49,7 +50,7 @@ func stream(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("hash") == "sha256" {
 			sink = sha256.New()
 		}
-		n, err := io.Copy(sink, p)
+		n, err := io.CopyBuffer(sink, p, buffer)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
