@@ -33,14 +33,25 @@ QDateTime finishTime(const QString& folder)
     return json.exists() ? json.lastModified() : QFileInfo(folder).lastModified();
 }
 
-quint64 folderBytes(const QString& path)
+// The bytes of the files in a folder, with its subfolders' or without them.
+quint64 filesBytes(const QString& path, bool subfolders)
 {
     quint64 total = 0;
-    QDirIterator it(path, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(path, QDir::Files | QDir::Hidden,
+                    subfolders ? QDirIterator::Subdirectories : QDirIterator::NoIteratorFlags);
     while (it.hasNext()) {
         it.next();
         total += quint64(it.fileInfo().size());
     }
+    return total;
+}
+
+// Its subfolders' files (parts/, written by Send again or Copy as curl after the capture ended), measured anew.
+quint64 subfoldersBytes(const QString& path)
+{
+    quint64 total = 0;
+    for (const QString& sub : QDir(path).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden))
+        total += filesBytes(path + QLatin1Char('/') + sub, true);
     return total;
 }
 } // namespace
@@ -175,17 +186,18 @@ void CaptureStore::deleteOldFolders()
             continue;
         const QString path = dir.filePath(folder.name);
         const auto known = m_measured.constFind(folder.name);
-        const quint64 bytes =
+        const quint64 ownBytes =
             known != m_measured.cend() && known->finished == folder.finished && folder.finished.isValid()
                 ? known->bytes
-                : folderBytes(path);
-        measured.insert(folder.name, {folder.finished, bytes});
+                : filesBytes(path, false);
+        const quint64 bytes = ownBytes + subfoldersBytes(path);
         // The newest finished capture stays even when it alone is over the size limit.
         full = full || kept >= m_retention.keepCaptures ||
                (kept > 0 && m_retention.keepBytes > 0 && keptBytes + bytes > m_retention.keepBytes);
         if (!full) { // once one does not fit, every older one goes too
             ++kept;
             keptBytes += bytes;
+            measured.insert(folder.name, {folder.finished, ownBytes});
             continue;
         }
         // Checked again right before deleting: if it finished (here or elsewhere) since the listing, its time

@@ -74,8 +74,9 @@ private:
     QHash<QString, quint64> m_receiving; // folder name -> capture id
     std::atomic<bool> m_cleanupQueued{false};
     std::atomic<qint64> m_keptBytes{-1}; // -1: not measured yet
-    // The clean-up thread's: a finished folder's size, measured once (walking a folder of 10,000 part files on
-    // every capture's end cost more than the captures), until its capture.json's time changes.
+    // The clean-up thread's: the size of a kept folder's own files, measured once (walking a folder of 10,000 part
+    // files at every capture's end cost more than the captures), until its capture.json's time changes. Its
+    // subfolders (parts/, which Send again writes later) are measured on every pass.
     struct MeasuredFolder {
         QDateTime finished;
         quint64 bytes = 0;

@@ -323,6 +323,33 @@ TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that
     CHECK(*held <= quint64{250} * 1024);
 }
 
+TEST_CASE("retention by total size counts what was added to a kept capture later (parts/ of Send again)",
+          "[listener][storage]")
+{
+    app::ListenerConfig config;
+    config.retention.keepBytes = quint64{250} * 1024;
+    ListenerFixture f(config);
+    const QString file = f.file("p.bin", test::randomBytes(qsizetype{60} * 1024, 6));
+    const QString first = curl({"-F", "f=@" + file, f.url("/file-part")}).json["capture_id"].toString();
+    const QString folder = f.onlyCaptureFolder();
+    std::optional<quint64> held; // measured (once, then known) by the pass after it ended
+    for (int i = 0; i < 100 && (!held || *held < quint64{60} * 1024); ++i, QThread::msleep(20))
+        held = f.listener.capturesBytes();
+    REQUIRE(held);
+    REQUIRE(*held >= quint64{60} * 1024);
+    QDir(folder).mkpath("parts");
+    QFile added(folder + "/parts/000-p.bin"); // as Send again writes a capture's parts after it ended
+    REQUIRE(added.open(QIODevice::WriteOnly));
+    added.write(test::randomBytes(qsizetype{150} * 1024, 7));
+    added.close();
+    const QString second = curl({"-F", "f=@" + file, f.url("/file-part")}).json["capture_id"].toString();
+    // 60 + 150 + 60 KiB are over 250: the first goes, with what was added to it.
+    const QStringList kept = test::settledCaptureFolders(f.listener.captureRoot(), 1);
+    REQUIRE(kept.size() == 1);
+    CHECK(kept.first().contains(second));
+    CHECK_FALSE(kept.first().contains(first));
+}
+
 TEST_CASE("the captures folder is kept to 5 GiB unless told otherwise, and measured from the start",
           "[listener][storage]")
 {
