@@ -90,7 +90,7 @@ QByteArray CaptureRecord::toJson() const
     w.key("raw_body");
     rawBodyKept ? w.string(std::string_view("body.raw")) : w.null();
     w.endObject();
-    return w.take();
+    return w.take() + '\n';
 }
 
 CaptureRecord CaptureRecord::fromJson(const QJsonObject& json)

@@ -126,6 +126,7 @@ TEST_CASE("a capture's record round-trips through capture.json, its request, kep
     r.rawBodyKept = true;
 
     // Through JSON text, as the file is written and read.
+    CHECK(r.toJson().endsWith("}\n")); // a text file: its last line ends
     const QJsonObject json = QJsonDocument::fromJson(r.toJson()).object();
     CHECK(json["capture_id"].toString() == "42");
     CHECK(json["state"].toString() == "failed");
