@@ -17,12 +17,6 @@ constexpr qint64 kSampleIntervalMs = 50;
 
 constexpr qsizetype kMaxStoredSamples = 20'000;
 
-// Part events for the window's timeline: every part of a body's first kPartsAlwaysShown, then a part when
-// kSampleIntervalMs have passed since the last one shown, and a part still arriving that long after it began. A
-// form of 10,000 fields would otherwise cost an event per part on this thread and on the window's, for a timeline
-// no one reads part by part; Progress events carry the count of parts begun.
-constexpr uint32_t kPartsAlwaysShown = 100;
-
 } // namespace
 
 QString endpointPath(Endpoint endpoint)
@@ -210,20 +204,22 @@ void UploadSession::onHeadersComplete(uint64_t offset)
     m_recorder->onHeadersComplete(offset);
     ++m_partsBegun;
     m_part = ShownPart{m_clock.elapsed(), false};
-    if (m_partsShown < kPartsAlwaysShown || m_part.beganMs - m_lastPartShownMs >= kSampleIntervalMs)
+    if (m_partsShown < kPartsAlwaysTimed || m_part.beganMs - m_lastPartShownMs >= kPartTimingIntervalMs)
         showPart();
 }
 
 void UploadSession::onPartData(core::ByteView data, uint64_t offset)
 {
     m_recorder->onPartData(data, offset);
-    if (!m_part.shown && m_clock.elapsed() - m_part.beganMs >= kSampleIntervalMs)
+    if (!m_part.shown && m_clock.elapsed() - m_part.beganMs >= kPartTimingIntervalMs)
         showPart();
 }
 
 void UploadSession::onPartEnd(uint64_t offset)
 {
     m_recorder->onPartEnd(offset);
+    if (!m_part.shown && m_clock.elapsed() - m_part.beganMs >= kPartTimingIntervalMs)
+        showPart(); // its bytes came early, its end late
     if (!m_part.shown)
         return;
     ListenerEvent e = event(ListenerEvent::Kind::PartFinished);
@@ -234,7 +230,7 @@ void UploadSession::onPartEnd(uint64_t offset)
 void UploadSession::showPart()
 {
     ListenerEvent e = event(ListenerEvent::Kind::PartStarted);
-    e.elapsedMs = m_part.beganMs; // shown late, it still begins where it began
+    e.partBeganMs = m_part.beganMs; // shown late, it still begins where it began
     e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
     m_part.shown = true;

@@ -72,9 +72,8 @@ public:
     bool failed() const { return !m_status || m_storeFailure || (m_writer && m_writer->failed()); }
 
     // Ends the session: complete = the whole body arrived. Returns the JSON answer (compact, its text); writes
-    // capture.json, with
-    // the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says why in words
-    // (e.g. the listener stopped); it goes into the error and the event.
+    // capture.json, with the wire's figures from the body decoder (chunks, trailer bytes). detail, when given, says
+    // why in words (e.g. the listener stopped); it goes into the error and the event.
     // forward: forward mode's record of the exchange (forward_record.h), kept in capture.json as "forward".
     QByteArray finish(const core::BodyDecoder& wire, bool complete,
                       std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
@@ -154,7 +153,7 @@ private:
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms
     qint64 m_lastSampleMs = -1;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both
-    // The recording side's (part events are shown sparingly: upload_session.cpp says how).
+    // The recording side's (part events are sent sparingly: kPartsAlwaysTimed in listener_types.h says how).
     std::atomic<quint32> m_partsBegun = 0; // read by the connection thread's Progress events
     struct ShownPart {
         qint64 beganMs = 0;

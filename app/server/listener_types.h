@@ -122,6 +122,13 @@ struct ForwardTimings {
 
 struct CaptureRecord;
 
+// Which parts get PartStarted/PartFinished events, for the window's timeline: every part of a body's first
+// kPartsAlwaysTimed, then a part when kPartTimingIntervalMs have passed since the last one timed, and a part still
+// arriving that long after it began. A form of 10,000 fields would otherwise cost an event per part on the
+// connection's thread and the window's, for a timeline no one reads part by part; Progress events count them all.
+inline constexpr uint32_t kPartsAlwaysTimed = 100;
+inline constexpr qint64 kPartTimingIntervalMs = 50;
+
 struct ListenerEvent {
     // TlsHandshakeFailed: a client on the TLS port that did not complete its handshake (errorDetail says why).
     enum class Kind : uint8_t {
@@ -143,6 +150,7 @@ struct ListenerEvent {
     qint64 elapsedMs = 0;
     QList<ThroughputSample> samples;  // Progress: samples since the previous event
     core::PartSummary part;           // PartStarted / PartFinished
+    qint64 partBeganMs = -1;          // PartStarted: when the part began (it may be sent later: kPartsAlwaysTimed)
     std::optional<core::Error> error; // CaptureFinished when rejected, incomplete or failed
     QString errorDetail;              // failed: which file and the system's error text
     QString folder;                   // capture folder, when the endpoint stores one

@@ -11,6 +11,7 @@
 #include <QLineSeries>
 #include <QPen>
 #include <QValueAxis>
+#include <algorithm>
 
 namespace upin::ui {
 
@@ -150,11 +151,23 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
     placeLabels();
     // Why a chart is empty: no parts, or a capture listed from disk (part times are recorded while it arrives).
     const QString taller = count < kMaxBars ? tr(": a taller chart shows more") : QString();
-    const QString note = row.partSpans.size() > count && count > 0
-                             ? tr(" (first %1 of %2 parts%3)").arg(count).arg(row.partSpans.size()).arg(taller)
-                         : count > 0     ? QString()
-                         : row.parts > 0 ? tr(": part times are kept for this session's captures only")
-                                         : tr(": no parts");
+    // A body of many parts has only some of them timed (app::kPartsAlwaysTimed says which): said, with the count.
+    const auto timed = std::count_if(row.partSpans.begin(), row.partSpans.end(), [](const auto& span) {
+        return span.kind == CaptureListModel::Row::PartSpan::Kind::Part;
+    });
+    const QString untimed = timed > 0 && row.parts > timed
+                                ? tr("; %1 parts in all, timed: the first %2, then one each %3 ms")
+                                      .arg(row.parts)
+                                      .arg(app::kPartsAlwaysTimed)
+                                      .arg(app::kPartTimingIntervalMs)
+                                : QString();
+    const QString note =
+        row.partSpans.size() > count && count > 0
+            ? tr(" (first %1 of %2 parts%3%4)").arg(count).arg(row.partSpans.size()).arg(taller, untimed)
+        : count > 0 && !untimed.isEmpty() ? tr(" (%1)").arg(untimed.mid(2))
+        : count > 0                       ? QString()
+        : row.parts > 0                   ? tr(": part times are kept for this session's captures only")
+                                          : tr(": no parts");
     chart()->setTitle((row.forward ? tr("Parts and the exchange over time — %1 %2%3") : tr("Parts over time — %1 %2%3"))
                           .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")), note));
 }

@@ -192,17 +192,20 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
         }
         Row& row = m_rows[i];
         row.bytes = e.bytes;
-        row.elapsedMs = e.elapsedMs;
+        // Events of one capture come from two threads (progress from the reading one, parts from the hashing one):
+        // the time shown only moves on, until the capture's own final figure.
+        row.elapsedMs =
+            e.kind == app::ListenerEvent::Kind::CaptureFinished ? e.elapsedMs : std::max(row.elapsedMs, e.elapsedMs);
         row.folder = e.folder;
         row.samples += e.samples;
         row.parts = std::max(row.parts, e.partCount); // Progress: parts begun, shown or not
         if (e.kind == app::ListenerEvent::Kind::PartStarted) {
-            row.parts = int(e.part.index) + 1;
+            row.parts = std::max(row.parts, int(e.part.index) + 1);
             QString label =
                 QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
             if (e.part.filename)
                 label += QStringLiteral(" (%1)").arg(QString::fromStdString(*e.part.filename));
-            row.partSpans.append({label, e.elapsedMs, -1});
+            row.partSpans.append({label, e.partBeganMs >= 0 ? e.partBeganMs : e.elapsedMs, -1});
         }
         if (e.kind == app::ListenerEvent::Kind::PartFinished && !row.partSpans.isEmpty())
             row.partSpans.last().endMs = e.elapsedMs;
