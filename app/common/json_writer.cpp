@@ -34,6 +34,7 @@ JsonWriter& JsonWriter::open(char bracket)
 
 JsonWriter& JsonWriter::close(char bracket)
 {
+    Q_ASSERT(!m_enclosingEmpty.empty()); // a close without its open
     const bool brokenIntoLines = indents();
     const bool empty = m_empty;
     m_empty = m_enclosingEmpty.back();

@@ -23,9 +23,9 @@ namespace upin::app {
 
 class JsonWriter {
 public:
-    // Indented: the document's members and the elements of its arrays on lines of their own, four spaces a level
-    // as QJsonDocument::Indented, and each of those compact within (capture.json: a part a line, 40% smaller
-    // than indenting every level).
+    // Indented: the first kIndentedLevels levels (the document's members, and the members and elements of the
+    // containers they hold) on lines of their own, four spaces a level as QJsonDocument::Indented, and what is
+    // deeper compact on its line (capture.json: a part a line, 40% smaller than indenting every level).
     enum class Style : uint8_t { Compact, Indented };
     static constexpr size_t kIndentedLevels = 2;
 
@@ -70,6 +70,8 @@ private:
 
     void put(const char* bytes, size_t n)
     {
+        if (n == 0)
+            return; // an empty view's data may be null, which memcpy must not be given
         if (m_size + n > size_t(m_out.size()))
             grow(n);
         std::memcpy(m_out.data() + m_size, bytes, n);
