@@ -1,7 +1,7 @@
 #pragma once
-// What a capture stores of a request while it arrives: file parts (every part, for /capture; none when the body is
-// kept once, in body.raw) each in a file of its own, form fields' first bytes inline for capture.json (a field too large for that goes to a file too), and for
-// raw captures head.raw and body.raw. A PartHandler, so that it runs on a PartPipeline's thread beside the one that
+// What a capture stores of a request while it arrives: file parts each in a file of its own (none when the body is
+// kept once, in body.raw), form fields' first bytes inline for capture.json (a field too large for that goes to a
+// file too), and for raw captures head.raw and body.raw. A PartHandler, so that it runs on a PartPipeline's thread beside the one that
 // hashes: writing then overlaps hashing as well as reading. It knows nothing of hashes or answers. The first write
 // that fails stops it; failure() says which file, why, and the first body byte not stored.
 

@@ -2,7 +2,7 @@
 // What a capture kept of one top-level part, beside the part's summary: the file it went to, and for a form field
 // its first bytes inline. A value is kept as text when its bytes decode cleanly in the part's charset (UTF-8 when
 // none is named) and encode back to exactly them, otherwise as base64: no byte is lost either way, and the bytes
-// can be had back exactly (valueBytes()). toJson/fromJson are capture.json's keys for it, in one place.
+// can be had back exactly (valueBytes()). writeTo/fromJson are capture.json's keys for it, in one place.
 
 #include "common/json_writer.h"
 

@@ -114,7 +114,7 @@ int runListen(const QStringList& arguments)
     QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
     QCommandLineOption bodyOnly(QStringLiteral("capture-body-only"),
                                 QStringLiteral("/capture keeps each body once, in body.raw (parts are read from it), "
-                                               "not a file per part as well"));
+                                               "not each file part in a file as well"));
     QCommandLineOption keep(QStringLiteral("keep"),
                             QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
                             QStringLiteral("N"), QStringLiteral("200"));

@@ -67,7 +67,7 @@ struct ListenerConfig {
     quint16 port = 8080;                                // 0 picks a free port
     QString captureDir;                                 // empty: the app data folder's "captures"
     bool keepRaw = false;                               // /capture always keeps the raw body; this adds it elsewhere
-    bool captureBodyOnly = false; // /capture keeps body.raw only (parts read from it), not a file per part as well
+    bool captureBodyOnly = false; // /capture keeps body.raw only (parts read from it), not file parts' files too
     core::HashKind hash = core::HashKind::Sha256; // for requests without ?hash=
     // HTTPS (listen --tls): the same endpoints over TLS 1.2/1.3 on tlsPort, beside plain HTTP on port unless plain
     // is off. The certificate: the user's own files, else a self-signed one kept in tlsFolder (tls_identity.h).

@@ -52,8 +52,8 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
     form->addRow(tr("Keep at most"), m_keepBytes);
     m_bodyOnly->setObjectName(QStringLiteral("listenBodyOnly"));
     m_bodyOnly->setChecked(current.captureBodyOnly);
-    m_bodyOnly->setToolTip(tr("/capture stores head.raw and body.raw only, not every part in a file as well: half "
-                              "the disk. Inspect, Save part and Copy as curl read the parts from body.raw "
+    m_bodyOnly->setToolTip(tr("/capture stores head.raw and body.raw only, not each file part in a file as well: "
+                              "half the disk. Inspect, Save part and Copy as curl read the parts from body.raw "
                               "(--capture-body-only)."));
     form->addRow(QString(), m_bodyOnly);
     // Section captions on one line: a wrapped label spanning a form row was cut to its first line and a half.
