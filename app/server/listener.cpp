@@ -174,7 +174,10 @@ void Listener::dispatch(qintptr descriptor, bool tls) // on the accept thread
         worker, [worker, descriptor, tls] { worker->adopt(descriptor, tls); }, Qt::QueuedConnection);
 }
 
-ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_shared(std::move(shared)) {}
+ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_shared(std::move(shared))
+{
+    m_sinceFlush.start();
+}
 
 void ListenerWorker::adopt(qintptr descriptor, bool tls)
 {
@@ -206,20 +209,25 @@ void ListenerWorker::publish(ListenerEvent event)
 {
     std::unique_lock lock(m_pendingMutex);
     // Fold consecutive progress events of one capture into one that carries all their samples.
+    bool folded = false;
     if (event.kind == ListenerEvent::Kind::Progress && !m_pending.isEmpty()) {
         ListenerEvent& last = m_pending.last();
         if (last.kind == ListenerEvent::Kind::Progress && last.captureId == event.captureId) {
             last.samples += event.samples;
             last.bytes = event.bytes;
             last.elapsedMs = event.elapsedMs;
-            return;
+            last.partCount = event.partCount;
+            folded = true;
         }
     }
     const bool finished = event.kind == ListenerEvent::Kind::CaptureFinished;
-    m_pending.append(std::move(event));
+    if (!folded)
+        m_pending.append(std::move(event));
     // A finished capture is shown at once, not up to a batch interval later; and a body of many small parts,
-    // parsed in one go, sends its events on in batches instead of holding them all until it ends.
-    if (finished || m_pending.size() >= kMaxPendingEvents) {
+    // parsed in one go, sends its events on in batches instead of holding them all until it ends. The timer's
+    // batches need this thread's event loop, which a body that keeps arriving faster than it is read may not
+    // give back for seconds (seen under sanitizers): past an interval the publisher sends them itself.
+    if (finished || m_pending.size() >= kMaxPendingEvents || m_sinceFlush.hasExpired(3 * kFlushIntervalMs)) {
         lock.unlock();
         flush();
     }
@@ -230,6 +238,7 @@ void ListenerWorker::flush()
     // Emitted under the lock, so that batches from two threads arrive in the order they were taken (the signal is
     // queued to the Listener's thread: nothing runs here that could publish again).
     std::lock_guard lock(m_pendingMutex);
+    m_sinceFlush.start();
     if (m_pending.isEmpty())
         return;
     emit events(m_pending);

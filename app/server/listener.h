@@ -6,6 +6,7 @@
 
 #include "server/listener_shared.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QTcpServer>
@@ -82,6 +83,7 @@ private:
     std::shared_ptr<ListenerShared> m_shared;
     std::mutex m_pendingMutex;
     QList<ListenerEvent> m_pending;
+    QElapsedTimer m_sinceFlush; // under m_pendingMutex
     QTimer* m_flushTimer = nullptr;
 };
 
