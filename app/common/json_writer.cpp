@@ -111,24 +111,6 @@ JsonWriter& JsonWriter::string(const std::optional<std::string>& text)
     return text ? string(std::string_view(*text)) : null();
 }
 
-JsonWriter& JsonWriter::integer(int64_t n)
-{
-    beforeValue();
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    put(digits, size_t(end - digits));
-    return *this;
-}
-
-JsonWriter& JsonWriter::integer(uint64_t n)
-{
-    beforeValue();
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    put(digits, size_t(end - digits));
-    return *this;
-}
-
 JsonWriter& JsonWriter::number(double n)
 {
     if (!std::isfinite(n))

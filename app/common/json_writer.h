@@ -11,6 +11,7 @@
 #include <QJsonValue>
 #include <QString>
 
+#include <charconv>
 #include <concepts>
 #include <cstdint>
 #include <cstring>
@@ -43,10 +44,11 @@ public:
     template <std::integral T>
     requires(!std::same_as<T, bool>) JsonWriter& number(T n)
     {
-        if constexpr (std::is_signed_v<T>)
-            return integer(int64_t(n));
-        else
-            return integer(uint64_t(n));
+        beforeValue();
+        char digits[24]; // the longest 64-bit integer has 20 digits and a sign
+        const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+        put(digits, size_t(end - digits));
+        return *this;
     }
     JsonWriter& number(double n);
     JsonWriter& boolean(bool b);
@@ -60,8 +62,6 @@ public:
 private:
     JsonWriter& open(char bracket);
     JsonWriter& close(char bracket);
-    JsonWriter& integer(int64_t n);
-    JsonWriter& integer(uint64_t n);
     void beforeValue();
     bool indents() const; // the level being written breaks into lines
     void newline();
