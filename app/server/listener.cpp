@@ -10,7 +10,9 @@ namespace upin::app {
 
 namespace {
 constexpr int kFlushIntervalMs = 30;
-}
+// A publisher whose thread has not let the timer run for this long sends its batch itself.
+constexpr qint64 kSelfFlushAfterMs = qint64{3} * kFlushIntervalMs;
+} // namespace
 
 class Listener::Server final : public QTcpServer {
 public:
@@ -227,7 +229,7 @@ void ListenerWorker::publish(ListenerEvent event)
     // parsed in one go, sends its events on in batches instead of holding them all until it ends. The timer's
     // batches need this thread's event loop, which a body that keeps arriving faster than it is read may not
     // give back for seconds (seen under sanitizers): past an interval the publisher sends them itself.
-    if (finished || m_pending.size() >= kMaxPendingEvents || m_sinceFlush.hasExpired(3 * kFlushIntervalMs)) {
+    if (finished || m_pending.size() >= kMaxPendingEvents || m_sinceFlush.hasExpired(kSelfFlushAfterMs)) {
         lock.unlock();
         flush();
     }
