@@ -1,5 +1,7 @@
 #include "upin/core/part_pipeline.h"
 
+#include <algorithm>
+#include <cstring>
 #include <ctime>
 
 namespace upin::core {
@@ -153,54 +155,67 @@ void PartPipeline::setSource(BlockPool::Block block)
     m_source = std::move(block);
 }
 
-void PartPipeline::queueBytes(Item::Kind kind, ByteView data, uint64_t offset)
+ByteView PartPipeline::Copies::keep(ByteView bytes)
 {
-    Item item{kind, 0, offset, {}, {}, {}, {}};
-    const char* begin = m_source ? m_source->data() : nullptr;
-    if (begin && data.data() >= begin && data.data() + data.size() <= begin + m_source->size()) {
-        item.bytes = data;
-        if (m_batch.pins.empty() || m_batch.pins.back() != m_source)
-            m_batch.pins.push_back(m_source);
-    } else {
-        item.text.assign(data.data(), data.size()); // bytes = text is set when handled: the string may move
+    constexpr size_t kChunk = 64 * 1024;
+    if (bytes.empty())
+        return {};
+    if (bytes.size() > m_capacity - m_used) { // the rest of the last chunk is left unused
+        m_capacity = std::max(bytes.size(), kChunk);
+        m_chunks.push_back(std::make_unique_for_overwrite<char[]>(m_capacity));
+        m_used = 0;
     }
-    m_batch.items.push_back(std::move(item));
+    char* out = m_chunks.back().get() + m_used;
+    std::memcpy(out, bytes.data(), bytes.size());
+    m_used += bytes.size();
+    return {out, bytes.size()};
+}
+
+ByteView PartPipeline::hold(ByteView bytes)
+{
+    const char* begin = m_source ? m_source->data() : nullptr;
+    if (!begin || bytes.data() < begin || bytes.data() + bytes.size() > begin + m_source->size())
+        return m_batch.copies.keep(bytes);
+    if (m_batch.pins.empty() || m_batch.pins.back() != m_source)
+        m_batch.pins.push_back(m_source);
+    return bytes;
 }
 
 void PartPipeline::onPartBegin(uint32_t index, uint64_t offset)
 {
-    m_batch.items.push_back({Item::Kind::Begin, index, offset, {}, {}, {}, {}});
+    m_batch.items.push_back({Item::Kind::Begin, index, offset, {}, {}});
 }
 
 void PartPipeline::onHeader(std::string_view name, std::string_view value)
 {
-    m_batch.items.push_back({Item::Kind::Header, 0, 0, {}, std::string(name), std::string(value), {}});
+    m_batch.items.push_back({Item::Kind::Header, 0, 0, hold(name), hold(value)});
 }
 
 void PartPipeline::onHeadersComplete(uint64_t offset)
 {
-    m_batch.items.push_back({Item::Kind::HeadersComplete, 0, offset, {}, {}, {}, {}});
+    m_batch.items.push_back({Item::Kind::HeadersComplete, 0, offset, {}, {}});
 }
 
 void PartPipeline::onPartData(ByteView data, uint64_t offset)
 {
-    queueBytes(Item::Kind::Data, data, offset);
+    m_batch.items.push_back({Item::Kind::Data, 0, offset, hold(data), {}});
 }
 
 void PartPipeline::onPartEnd(uint64_t offset)
 {
-    m_batch.items.push_back({Item::Kind::End, 0, offset, {}, {}, {}, {}});
+    m_batch.items.push_back({Item::Kind::End, 0, offset, {}, {}});
 }
 
 void PartPipeline::onDiagnostic(const Diagnostic& diagnostic)
 {
-    m_batch.items.push_back({Item::Kind::Diagnostic, 0, 0, {}, {}, {}, diagnostic});
+    m_batch.items.push_back({Item::Kind::Diagnostic, uint32_t(m_batch.diagnostics.size()), 0, {}, {}});
+    m_batch.diagnostics.push_back(diagnostic);
 }
 
 void PartPipeline::onBody(ByteView data)
 {
     if (m_raw)
-        queueBytes(Item::Kind::Raw, data, 0);
+        m_batch.items.push_back({Item::Kind::Raw, 0, 0, hold(data), {}});
 }
 
 void PartPipeline::flush()
@@ -241,25 +256,23 @@ void PartPipeline::run()
             m_queue.pop_front();
             m_busy = true;
         }
-        for (Item& item : batch.items)
-            handle(item);
+        for (const Item& item : batch.items)
+            handle(item, batch);
         m_cpuNs = threadCpuNanoseconds();
         // batch goes out of scope here: its pinned blocks return to their pool before the next wait
     }
 }
 
-void PartPipeline::handle(Item& item)
+void PartPipeline::handle(const Item& item, const Batch& batch)
 {
-    const bool copied = item.bytes.data() == nullptr;
-    const ByteView bytes = copied ? ByteView(item.text) : item.bytes;
     switch (item.kind) {
     case Item::Kind::Begin: m_target.onPartBegin(item.index, item.offset); break;
-    case Item::Kind::Header: m_target.onHeader(item.text, item.value); break;
+    case Item::Kind::Header: m_target.onHeader(item.bytes, item.value); break;
     case Item::Kind::HeadersComplete: m_target.onHeadersComplete(item.offset); break;
-    case Item::Kind::Data: m_target.onPartData(bytes, item.offset); break;
+    case Item::Kind::Data: m_target.onPartData(item.bytes, item.offset); break;
     case Item::Kind::End: m_target.onPartEnd(item.offset); break;
-    case Item::Kind::Diagnostic: m_target.onDiagnostic(item.diagnostic); break;
-    case Item::Kind::Raw: m_raw(bytes); break;
+    case Item::Kind::Diagnostic: m_target.onDiagnostic(batch.diagnostics[item.index]); break;
+    case Item::Kind::Raw: m_raw(item.bytes); break;
     }
 }
 
