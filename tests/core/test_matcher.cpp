@@ -147,6 +147,27 @@ TEST_CASE("long delimiters and long texts exercise the vector paths", "[matcher]
     }
 }
 
+// The simd matcher checks the bytes between a candidate's first and last in two vector compares for delimiters of
+// 34 to 66 bytes: a difference in any one of them, at any place in a 128-byte block, is no match.
+TEST_CASE("near misses with first and last byte right are no match, for delimiters around the vector compares",
+          "[matcher]")
+{
+    std::mt19937_64 rng(13);
+    for (size_t length : {33u, 34u, 35u, 42u, 50u, 65u, 66u, 67u}) {
+        std::string pattern = "\r\n--" + randomText(rng, length - 4, "ab");
+        std::string text;
+        for (size_t changed = 1; changed + 1 < length; ++changed) {
+            text += randomText(rng, rng() % 40, "ab-");
+            std::string nearMiss = pattern;
+            nearMiss[changed] ^= 0x20;
+            text += nearMiss;
+        }
+        for (int k = 0; k < 3; ++k)
+            text.insert(rng() % text.size(), pattern);
+        checkAllChunkings(pattern, text, rng, false);
+    }
+}
+
 TEST_CASE("the simd level is the one UPIN_SIMD (--simd) asks for, where the CPU has it", "[matcher]")
 {
     const char* wanted = std::getenv("UPIN_SIMD");
