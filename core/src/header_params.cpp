@@ -36,13 +36,6 @@ int hexValue(char c)
 
 } // namespace
 
-bool isTokenChar(char c)
-{
-    static constexpr std::string_view kSymbols = "!#$%&'*+-.^_`|~";
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c != 0 && kSymbols.find(c) != std::string_view::npos);
-}
-
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() &&
@@ -84,10 +77,15 @@ HeaderValue parseHeaderValue(std::string_view value)
                 // quoted-string: runs to the next unescaped quote, or to the end if unterminated
                 // A backslash escapes only '"' and '\\' (as Go's mime package does): browsers send Windows paths
                 // such as C:\files\a.txt unescaped, and those backslashes must survive.
-                for (++i; i < value.size() && value[i] != '"'; ++i) {
-                    if (value[i] == '\\' && i + 1 < value.size() && (value[i + 1] == '"' || value[i + 1] == '\\'))
-                        ++i;
-                    param.value += value[i];
+                for (++i; i < value.size() && value[i] != '"';) {
+                    const size_t stop = std::min(value.find_first_of("\"\\", i), value.size());
+                    param.value.append(value.substr(i, stop - i)); // the plain run, whole
+                    i = stop;
+                    if (i < value.size() && value[i] == '\\') {
+                        if (i + 1 < value.size() && (value[i + 1] == '"' || value[i + 1] == '\\'))
+                            ++i;
+                        param.value += value[i++];
+                    }
                 }
                 if (i < value.size())
                     ++i; // closing quote
