@@ -144,6 +144,7 @@ void MultipartBody::readAhead()
         const qint64 got = generate(block->data(), qint64(block->size()), error);
         if (m_hashPipeline)
             m_hashPipeline->flush();
+        m_readCpuNs.store(core::threadCpuNanoseconds(), std::memory_order_relaxed);
         std::lock_guard lock(m_mutex);
         if (m_stop)
             return;

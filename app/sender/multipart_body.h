@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QIODevice>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -47,6 +48,10 @@ public:
     std::vector<PartInfo> parts() const;
     // Where each delimiter that follows a part begins ("\r\n--boundary"), in body offsets.
     std::vector<quint64> delimiterOffsets() const;
+    // CPU time of the read-ahead thread and of the hashing thread (-1 without hashing) so far, ms; read after the
+    // body has been sent and parts() has waited for its digests.
+    double readCpuMs() const { return double(m_readCpuNs.load(std::memory_order_relaxed)) / 1e6; }
+    double hashCpuMs() const { return m_hashPipeline ? double(m_hashPipeline->cpuNanoseconds()) / 1e6 : -1; }
 
 protected:
     qint64 readData(char* data, qint64 maxSize) override;
@@ -97,6 +102,7 @@ private:
     bool m_produced = false; // the whole body is in m_ready (or was taken)
     bool m_stop = false;
     QString m_readError;
+    std::atomic<uint64_t> m_readCpuNs = 0; // the read-ahead thread's CPU time, after each block
     std::thread m_reader;
     std::unique_ptr<core::PartPipeline> m_hashPipeline; // when hashing; fed by the read-ahead thread
     size_t m_hashing = 0;                               // the part m_hashPipeline's thread is hashing

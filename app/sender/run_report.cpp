@@ -177,6 +177,11 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
                                                                                        : "not-checked"}});
         for (const auto& s : r.upload)
             samples.append(QJsonArray{s.msSinceStart, qint64(s.bytes)});
+        auto ms = [](double v) { return v < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(v); };
+        const QJsonObject cpu{{"read", ms(r.cpu.readMs)},
+                              {"hash", ms(r.cpu.hashMs)},
+                              {"send", ms(r.cpu.sendMs)},
+                              {"process", ms(r.cpu.processMs)}};
         QJsonArray headers;
         for (const auto& [name, value] : r.responseHeaders)
             headers.append(QJsonObject{{"name", QString::fromLatin1(name)}, {"value", QString::fromUtf8(value)}});
@@ -198,6 +203,7 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
                                {"last_byte_s", r.lastByteSeconds},
                                {"response_head_s", r.responseHeadSeconds},
                                {"mb_per_s", r.mbPerSecond()},
+                               {"cpu_ms", cpu},
                                {"integrity", integrityText(r)},
                                {"hash", hashKey},
                                {"protocol", r.protocol},

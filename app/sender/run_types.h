@@ -56,6 +56,15 @@ struct RunResult {
     core::HashKind hash = core::HashKind::Sha256; // what the part checks compare
     bool insecure = false;                        // https without checking the server's certificate
     bool answeredEarly = false; // the server answered before the whole body was sent; sending stopped there
+    // CPU time per thread, ms (-1: the thread did not run): reading the files ahead (and making synthetic bytes),
+    // hashing, this thread (sending, for the raw engine), and the whole process, which for the QNAM engine includes
+    // Qt's HTTP thread. Where the time went, and what a core per thread would give (scripts/bench-e2e).
+    struct Cpu {
+        double readMs = -1;
+        double hashMs = -1;
+        double sendMs = -1;
+        double processMs = -1;
+    } cpu;
     bool cancelled = false;
     bool bodySent() const { return lastByteSeconds >= 0; }
     // The server took the upload: a 2xx, or 303 See Other (the usual answer to a form POST it took). Not other 3xx:

@@ -161,6 +161,8 @@ void Sender::startNext()
     }
     m_current.startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_clock.start();
+    m_runCpuStartNs = core::threadCpuNanoseconds();
+    m_processCpuStartNs = core::processCpuNanoseconds();
     m_lastProgressMs = -1'000'000;
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
     if (m_plan.usesRawClient()) {
@@ -290,6 +292,8 @@ void Sender::completeRun(int status, const QByteArray& response, const QString& 
     m_current.error = m_cancelled ? QStringLiteral("cancelled") : error;
     m_current.cancelled = m_cancelled;
     m_current.parts = checkParts(body.parts(), m_current.hash, m_current.response);
+    m_current.cpu = {body.readCpuMs(), body.hashCpuMs(), double(core::threadCpuNanoseconds() - m_runCpuStartNs) / 1e6,
+                     double(core::processCpuNanoseconds() - m_processCpuStartNs) / 1e6};
     m_response.clear();
     m_results.append(m_current);
     emit runFinished(m_current);

@@ -55,6 +55,8 @@ private:
     QPointer<RawUpload> m_raw;              // the one under way through the raw client
     QByteArray m_response;
     QElapsedTimer m_clock;
+    uint64_t m_runCpuStartNs = 0;         // this thread's CPU time when the run began
+    uint64_t m_processCpuStartNs = 0;     // and the process's
     qint64 m_lastProgressMs = -1'000'000; // of m_clock: progress is reported every kProgressIntervalMs
     static constexpr qint64 kProgressIntervalMs = 50;
     RunResult m_current;

@@ -11,11 +11,23 @@ namespace {
 constexpr size_t kMaxQueuedBatches = 16;
 } // namespace
 
-uint64_t threadCpuNanoseconds()
+namespace {
+uint64_t cpuNanoseconds(clockid_t clock)
 {
     timespec now{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    clock_gettime(clock, &now);
     return uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
+}
+} // namespace
+
+uint64_t threadCpuNanoseconds()
+{
+    return cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID);
+}
+
+uint64_t processCpuNanoseconds()
+{
+    return cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 bool BlockBudget::take()

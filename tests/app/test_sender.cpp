@@ -98,6 +98,32 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
     }
 }
 
+TEST_CASE("a run says where its CPU went: reading ahead, hashing, this thread, the whole process", "[sender]")
+{
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/discard"))};
+    plan.parts = {synthetic("random", 16 << 20)};
+    for (const core::HashKind hash : {core::HashKind::Sha256, core::HashKind::None}) {
+        INFO("hash " << core::kHashNames.name(hash));
+        plan.hash = hash;
+        SenderThread s;
+        const auto results = s.run(plan);
+        REQUIRE(results.size() == 1);
+        const RunResult::Cpu& cpu = results[0].cpu;
+        CHECK(cpu.readMs > 0); // 16 MiB of random bytes made on the read-ahead thread
+        CHECK(cpu.sendMs > 0);
+        CHECK(cpu.processMs >= cpu.sendMs);
+        if (hash == core::HashKind::None)
+            CHECK(cpu.hashMs == -1); // no hashing thread
+        else
+            CHECK(cpu.hashMs > 0);
+        const QJsonObject json = runsToJson(results)[0].toObject()["cpu_ms"].toObject();
+        CHECK(json["hash"].isNull() == (hash == core::HashKind::None));
+        CHECK(json["read"].toDouble() == cpu.readMs);
+    }
+}
+
 TEST_CASE("a 1 GiB synthetic part arrives with its hash matching", "[sender][big]")
 {
     ListenerFixture f;

@@ -40,6 +40,8 @@ namespace upin::core {
 
 // CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID): where an upload's time went, per stage.
 uint64_t threadCpuNanoseconds();
+// CPU time of the whole process, every thread (CLOCK_PROCESS_CPUTIME_ID).
+uint64_t processCpuNanoseconds();
 
 // Blocks several pools may allocate between them beyond each pool's first: a listener's connections share one, so
 // that many uploads at once hold no more read-ahead than a few (each still has its one block to read into).
