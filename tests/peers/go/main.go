@@ -5,8 +5,11 @@
 //	            each part's SHA-256 too (crypto/sha256), as our listener's default (scripts/bench-e2e)
 //	/parseform  r.ParseMultipartForm(1 GiB): the whole form held in memory before the handler sees it (what
 //	            the common tutorial does), then counted
+//	/save       as /stream, and each file part written to a file of its own as it arrives (in a new folder per
+//	            request under the folder given as the first argument, else the system's temporary folder), fields
+//	            kept in memory: what our /file-part does, for scripts/bench-e2e
 //
-// Both answer {"parts": [{"name", "size"}]} in the order the parts came. Prints its port, serves until killed.
+// All answer {"parts": [{"name", "size"}]} in the order the parts came. Prints its port, serves until killed.
 package main
 
 import (
@@ -17,6 +20,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strconv"
 )
 
 type part struct {
@@ -29,7 +34,27 @@ func answer(w http.ResponseWriter, parts []part) {
 	json.NewEncoder(w).Encode(map[string][]part{"parts": parts})
 }
 
-func stream(w http.ResponseWriter, r *http.Request) {
+func stream(w http.ResponseWriter, r *http.Request) { streamParts(w, r, "") }
+
+func save(w http.ResponseWriter, r *http.Request) {
+	folder := os.TempDir()
+	if len(os.Args) > 1 {
+		folder = os.Args[1]
+	}
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	dir, err := os.MkdirTemp(folder, "upload-")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	streamParts(w, r, dir)
+}
+
+// Reads each part as it arrives; with a folder, file parts go to files there and fields into memory.
+func streamParts(w http.ResponseWriter, r *http.Request, dir string) {
 	reader, err := r.MultipartReader()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -50,7 +75,16 @@ func stream(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("hash") == "sha256" {
 			sink = sha256.New()
 		}
-		n, err := io.CopyBuffer(sink, p, buffer)
+		var n int64
+		if dir != "" && p.FileName() != "" {
+			n, err = saveFile(filepath.Join(dir, strconv.Itoa(len(parts))), sink, p, buffer)
+		} else if dir != "" {
+			var value []byte
+			value, err = io.ReadAll(io.TeeReader(p, sink))
+			n = int64(len(value))
+		} else {
+			n, err = io.CopyBuffer(sink, p, buffer)
+		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -58,6 +92,18 @@ func stream(w http.ResponseWriter, r *http.Request) {
 		parts = append(parts, part{p.FormName(), n})
 	}
 	answer(w, parts)
+}
+
+func saveFile(path string, sink io.Writer, p io.Reader, buffer []byte) (int64, error) {
+	file, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.CopyBuffer(io.MultiWriter(file, sink), p, buffer)
+	if closeErr := file.Close(); err == nil {
+		err = closeErr
+	}
+	return n, err
 }
 
 func parseForm(w http.ResponseWriter, r *http.Request) {
@@ -89,5 +135,6 @@ func main() {
 	fmt.Println(listener.Addr().(*net.TCPAddr).Port)
 	http.HandleFunc("/stream", stream)
 	http.HandleFunc("/parseform", parseForm)
+	http.HandleFunc("/save", save)
 	http.Serve(listener, nil)
 }
