@@ -265,40 +265,54 @@ qint64 MultipartBody::generate(char* data, qint64 maxSize, QString& error)
     return written;
 }
 
+// One mechanism for both ways out: read() copies what lend() would lend.
 qint64 MultipartBody::readData(char* data, qint64 maxSize)
 {
     qint64 copied = 0;
     while (copied < maxSize) {
-        if (!m_chunk.block) {
-            std::unique_lock lock(m_mutex);
-            if (m_ready.empty() && copied > 0)
-                break; // what there is now; the rest on the next read
-            m_filled.wait(lock, [&] { return !m_ready.empty() || m_produced; });
-            if (m_ready.empty()) {
-                if (!m_readError.isEmpty()) {
-                    setErrorString(m_readError);
-                    return -1;
-                }
-                break; // the end of the body
-            }
-            m_chunk = std::move(m_ready.front());
-            m_ready.pop_front();
-            m_chunkPos = 0;
+        const Piece piece = nextPiece(maxSize - copied, copied == 0);
+        if (piece.size < 0)
+            return -1;
+        if (piece.size == 0)
+            break; // the end of the body, or nothing more ready now: the rest on the next read
+        std::memcpy(data + copied, piece.data, size_t(piece.size));
+        copied += piece.size;
+    }
+    return copied == 0 ? -1 : copied; // -1 at the end of the body
+}
+
+LendingBody::Piece MultipartBody::lend(qint64 maxSize)
+{
+    return nextPiece(maxSize, true);
+}
+
+// The next bytes of the current block, taking the next ready block when it is used up; waits for one only when
+// told to. Size 0 at the end of the body (or when none is ready and it may not wait), -1 when reading failed.
+LendingBody::Piece MultipartBody::nextPiece(qint64 maxSize, bool wait)
+{
+    if (!m_chunk.block) {
+        std::unique_lock lock(m_mutex);
+        if (m_ready.empty() && !wait)
+            return {};
+        m_filled.wait(lock, [&] { return !m_ready.empty() || m_produced; });
+        if (m_ready.empty()) {
+            if (m_readError.isEmpty())
+                return {};
+            setErrorString(m_readError);
+            return {nullptr, nullptr, -1};
         }
-        const qint64 take = std::min(maxSize - copied, m_chunk.size - m_chunkPos);
-        std::memcpy(data + copied, m_chunk.block->data() + m_chunkPos, size_t(take));
-        copied += take;
-        m_chunkPos += take;
-        if (m_chunkPos == m_chunk.size)
-            m_chunk = {}; // the block goes back to the read-ahead thread
+        m_chunk = std::move(m_ready.front());
+        m_ready.pop_front();
+        m_chunkPos = 0;
     }
-    {
-        std::lock_guard lock(m_mutex); // parts() reads it
-        m_sent += quint64(copied);
-    }
-    if (copied == 0)
-        return -1; // end of body
-    return copied;
+    const qint64 take = std::min(maxSize, m_chunk.size - m_chunkPos);
+    Piece piece{m_chunk.block, m_chunk.block->data() + m_chunkPos, take};
+    m_chunkPos += take;
+    if (m_chunkPos == m_chunk.size)
+        m_chunk = {};              // the block goes back to the read-ahead thread once the piece is let go too
+    std::lock_guard lock(m_mutex); // parts() reads it
+    m_sent += quint64(take);
+    return piece;
 }
 
 } // namespace upin::app

@@ -6,6 +6,7 @@
 // thread that sends only copies them out, and the hashing runs on a third, a PartPipeline fed with each part's
 // bytes: reading the files, hashing and sending all overlap instead of taking turns.
 
+#include "sender/lending_body.h"
 #include "sender/upload_plan.h"
 
 #include "upin/core/digest.h"
@@ -26,7 +27,7 @@
 
 namespace upin::app {
 
-class MultipartBody final : public QIODevice, private core::PartHandler {
+class MultipartBody final : public QIODevice, public LendingBody, private core::PartHandler {
     Q_OBJECT
 public:
     MultipartBody(const UploadPlan& plan, const QString& boundary, QObject* parent = nullptr);
@@ -38,6 +39,7 @@ public:
     bool isSequential() const override { return true; }
     qint64 bytesAvailable() const override;
     bool atEnd() const override { return m_sent >= m_total; }
+    Piece lend(qint64 maxSize) override; // the bytes as the read-ahead thread made them, in their block
 
     struct PartInfo {
         QString name;
@@ -55,6 +57,7 @@ public:
 
 protected:
     qint64 readData(char* data, qint64 maxSize) override;
+    Piece nextPiece(qint64 maxSize, bool wait);
     qint64 writeData(const char*, qint64) override { return -1; }
 
 private:

@@ -39,7 +39,8 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
                      const QSslConfiguration& tls, QObject* parent)
     : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize),
       m_expectContinue(expectContinue), m_tls(url.scheme() == QLatin1String("https")),
-      m_socket(m_tls ? new QSslSocket(this) : new QTcpSocket(this)), m_answer(answerOptions())
+      m_socket(m_tls ? new QSslSocket(this) : new QTcpSocket(this)), m_answer(answerOptions()),
+      m_lending(dynamic_cast<LendingBody*>(body))
 {
     if (m_tls)
         static_cast<QSslSocket*>(m_socket)->setSslConfiguration(tls);
@@ -76,7 +77,7 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
             head += "Expect: 100-continue\r\n";
         for (const auto& [name, value] : m_headers)
             head += name + ": " + value + "\r\n";
-        m_socket->write(head + "\r\n");
+        queue(head + "\r\n");
         if (m_expectContinue) {
             m_continueTimer.start(kContinueWaitMs);
         } else {
@@ -146,7 +147,8 @@ void RawUpload::sendMore()
 {
     if (!m_sending || m_bodyDone || m_finished || m_pausedAtCut)
         return;
-    QByteArray chunk(kChunk, Qt::Uninitialized);
+    QByteArray chunk;
+    releaseWritten();
     // m_finished is checked each round: a progress handler may cancel (abort) from inside this loop.
     while (!m_finished && m_socket->state() == QAbstractSocket::ConnectedState && unsentBytes(*m_socket) < kMaxQueued) {
         // As curl does: look for an answer before each write, so an early one stops the body before the server's
@@ -155,24 +157,32 @@ void RawUpload::sendMore()
         if (m_bodyDone || m_finished)
             return;
         const qint64 upTo = m_cuts.isEmpty() ? kChunk : std::min(kChunk, m_cuts.first() - m_sent);
-        qint64 got = m_body->read(chunk.data(), upTo);
-        if (got < 0 && !m_body->atEnd()) { // a file failed or shrank: do not send a short body as if complete
+        LendingBody::Piece piece = takeBody(upTo, chunk);
+        const qint64 got = piece.size;
+        if (got < 0) { // a file failed or shrank: do not send a short body as if complete
             m_socket->abort();
             finish(m_body->errorString());
             return;
         }
         const bool chunked = m_bodySize < 0;
-        if (got <= 0) {
+        if (got == 0) {
             if (chunked)
-                m_socket->write("0\r\n\r\n");
+                queue("0\r\n\r\n");
             m_bodyDone = true;
             return;
         }
         if (chunked)
-            m_socket->write(QByteArray::number(got, 16) + "\r\n");
-        m_socket->write(chunk.constData(), got);
+            queue(QByteArray::number(got, 16) + "\r\n");
+        // A lent piece goes in by reference (Qt keeps a large QByteArray shallow), held until the socket is past it.
+        if (piece.holder) {
+            queue(QByteArray::fromRawData(piece.data, got));
+            m_lent.push_back({std::move(piece.holder), m_queued});
+        } else {
+            m_queued += got;
+            m_socket->write(piece.data, got); // copied: the buffer is read into again
+        }
         if (chunked)
-            m_socket->write("\r\n");
+            queue("\r\n");
         m_sent += got;
         emit uploadProgress(m_sent);
         if (!m_cuts.isEmpty() && m_sent == m_cuts.first()) {
@@ -181,6 +191,39 @@ void RawUpload::sendMore()
             return;
         }
     }
+}
+
+RawUpload::~RawUpload()
+{
+    // The socket may still hold lent pieces by reference: it goes first, silently, before m_lent lets them go.
+    m_socket->blockSignals(true);
+    delete m_socket;
+}
+
+// The body's next bytes: lent where they lie, or read into buffer. Size 0 at the end, -1 when it failed.
+LendingBody::Piece RawUpload::takeBody(qint64 upTo, QByteArray& buffer)
+{
+    if (m_lending)
+        return m_lending->lend(upTo);
+    if (buffer.isEmpty())
+        buffer.resize(kChunk);
+    const qint64 got = m_body->read(buffer.data(), upTo);
+    return {nullptr, buffer.constData(), got < 0 ? (m_body->atEnd() ? 0 : -1) : got};
+}
+
+void RawUpload::queue(const QByteArray& bytes)
+{
+    m_queued += bytes.size();
+    m_socket->write(bytes);
+}
+
+// Lent pieces the socket has handed on. Over TLS the encrypted bytes waiting count too, and they outnumber the
+// plain ones a little: pieces are let go a little late, never early.
+void RawUpload::releaseWritten()
+{
+    const qint64 handedOn = m_queued - unsentBytes(*m_socket);
+    while (!m_lent.empty() && m_lent.front().end <= handedOn)
+        m_lent.pop_front();
 }
 
 // The write that ends at a cut leaves now, alone; the rest follows 2 ms after the kernel took it (loopback

@@ -1,12 +1,12 @@
 #pragma once
 // A minimal HTTP/1.1 upload client over QTcpSocket, for what QNetworkAccessManager cannot do well in Qt 6.4:
 //  - Transfer-Encoding: chunked (Qt's HTTP/1 stack always sends Content-Length);
-//  - fast streaming: QNAM pulls an upload device across threads 32 KiB per round trip, which measured here
-//    caps it near 400 MB/s, about 5x slower than curl on loopback; this client writes 256 KiB at a time.
-// Plain http only (https goes through QNAM); one request per connection (Connection: close). Lives in the
-// sender's thread.
+//  - fast streaming: QNAM pulls an upload device across threads 16 KiB per round trip (performance.md); this
+//    client writes 256 KiB at a time, and a body that lends its bytes (lending_body.h) is written without a copy.
+// http and https (a QSslSocket); one request per connection (Connection: close). Lives in the sender's thread.
 
 #include "common/http_answer.h"
+#include "sender/lending_body.h"
 
 #include <QByteArray>
 #include <QList>
@@ -15,6 +15,8 @@
 #include <QSslConfiguration>
 #include <QTimer>
 #include <QUrl>
+
+#include <deque>
 
 class QIODevice;
 class QTcpSocket;
@@ -29,6 +31,7 @@ public:
     // (which certificates are trusted), by a QSslSocket.
     RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
               const QSslConfiguration& tls, QObject* parent = nullptr);
+    ~RawUpload() override;
 
     void start();
     void abort();
@@ -52,6 +55,9 @@ signals:
 
 private:
     void sendMore();
+    LendingBody::Piece takeBody(qint64 upTo, QByteArray& buffer);
+    void queue(const QByteArray& bytes); // to the socket, counted
+    void releaseWritten();
     void pauseAtCut();
     void onReadyRead();
     void takeUnreadAnswer();
@@ -74,7 +80,14 @@ private:
     int m_stallTimeoutMs = 60'000;
     HttpAnswer m_answer;
     qint64 m_sent = 0;
-    QList<qint64> m_cuts; // ahead of m_sent
+    LendingBody* m_lending = nullptr; // the body, when it lends its bytes
+    qint64 m_queued = 0;              // bytes given to the socket, the head included
+    struct Lent {
+        std::shared_ptr<const void> holder;
+        qint64 end = 0; // m_queued just past the piece
+    };
+    std::deque<Lent> m_lent; // pieces the socket may still read from
+    QList<qint64> m_cuts;    // ahead of m_sent
     bool m_pausedAtCut = false;
     bool m_sending = false;
     bool m_bodyDone = false;
