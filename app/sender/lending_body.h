@@ -19,6 +19,10 @@ public:
     };
     // The next bytes of the body, at most maxSize; waits while none is ready. Counts them as handed over.
     virtual Piece lend(qint64 maxSize) = 0;
+    // How many of its blocks a borrower may hold at once: the body makes its bytes ahead into a fixed number of
+    // blocks, and one that waited for a block the borrower holds would wait for ever (the borrower waits in
+    // lend()). Past it the borrower reads (copies) instead.
+    virtual int blocksToLend() const = 0;
 
 protected:
     ~LendingBody() = default;

@@ -23,10 +23,12 @@ namespace {
 // the scheduler runs something else for a moment.
 constexpr size_t kBlockSize = size_t{256} * 1024;
 constexpr size_t kBlocks = 16;
+constexpr int kBlocksToLend = 4; // of kBlocks: the rest keep the read-ahead going (lean plans, 2 blocks: none)
 } // namespace
 
 MultipartBody::MultipartBody(const UploadPlan& plan, const QString& boundary, QObject* parent)
-    : QIODevice(parent), m_hash(plan.hash), m_blocks(kBlockSize, plan.lean ? 2 : kBlocks)
+    : QIODevice(parent), m_hash(plan.hash), m_blocks(kBlockSize, plan.lean ? 2 : kBlocks),
+      m_blocksToLend(plan.lean ? 0 : kBlocksToLend)
 {
     const QByteArray dashBoundary = "--" + boundary.toLatin1();
     for (const auto& part : plan.parts) {

@@ -40,6 +40,7 @@ public:
     qint64 bytesAvailable() const override;
     bool atEnd() const override { return m_sent >= m_total; }
     Piece lend(qint64 maxSize) override; // the bytes as the read-ahead thread made them, in their block
+    int blocksToLend() const override { return m_blocksToLend; }
 
     struct PartInfo {
         QString name;
@@ -106,6 +107,7 @@ private:
     bool m_stop = false;
     QString m_readError;
     std::atomic<uint64_t> m_readCpuNs = 0; // the read-ahead thread's CPU time, after each block
+    int m_blocksToLend = 0;
     std::thread m_reader;
     std::unique_ptr<core::PartPipeline> m_hashPipeline; // when hashing; fed by the read-ahead thread
     size_t m_hashing = 0;                               // the part m_hashPipeline's thread is hashing

@@ -176,6 +176,8 @@ void RawUpload::sendMore()
         // A lent piece goes in by reference (Qt keeps a large QByteArray shallow), held until the socket is past it.
         if (piece.holder) {
             queue(QByteArray::fromRawData(piece.data, got));
+            if (m_lent.empty() || m_lent.back().holder != piece.holder)
+                ++m_lentBlocks; // a block's pieces come one after another
             m_lent.push_back({std::move(piece.holder), m_queued});
         } else {
             m_queued += got;
@@ -203,7 +205,7 @@ RawUpload::~RawUpload()
 // The body's next bytes: lent where they lie, or read into buffer. Size 0 at the end, -1 when it failed.
 LendingBody::Piece RawUpload::takeBody(qint64 upTo, QByteArray& buffer)
 {
-    if (m_lending)
+    if (m_lending && m_lentBlocks < m_lending->blocksToLend())
         return m_lending->lend(upTo);
     if (buffer.isEmpty())
         buffer.resize(kChunk);
@@ -222,8 +224,12 @@ void RawUpload::queue(const QByteArray& bytes)
 void RawUpload::releaseWritten()
 {
     const qint64 handedOn = m_queued - unsentBytes(*m_socket);
-    while (!m_lent.empty() && m_lent.front().end <= handedOn)
+    while (!m_lent.empty() && m_lent.front().end <= handedOn) {
+        const std::shared_ptr<const void> holder = std::move(m_lent.front().holder);
         m_lent.pop_front();
+        if (m_lent.empty() || m_lent.front().holder != holder)
+            --m_lentBlocks;
+    }
 }
 
 // The write that ends at a cut leaves now, alone; the rest follows 2 ms after the kernel took it (loopback

@@ -87,6 +87,7 @@ private:
         qint64 end = 0; // m_queued just past the piece
     };
     std::deque<Lent> m_lent; // pieces the socket may still read from
+    int m_lentBlocks = 0;    // the blocks they lie in
     QList<qint64> m_cuts;    // ahead of m_sent
     bool m_pausedAtCut = false;
     bool m_sending = false;
