@@ -201,6 +201,8 @@ void MultipartBody::onPartEnd(uint64_t /*offset*/)
     {
         std::lock_guard lock(m_mutex);
         m_parts[m_hashing].digest = std::move(digest);
+        // Before parts() can see the digest: the pipeline counts its CPU only once the whole batch is handled.
+        m_hashCpuNs = core::threadCpuNanoseconds();
     }
     m_hashed.notify_all();
 }

@@ -53,8 +53,8 @@ public:
     std::vector<quint64> delimiterOffsets() const;
     // CPU time of the read-ahead thread and of the hashing thread (-1 without hashing) so far, ms; read after the
     // body has been sent and parts() has waited for its digests.
-    double readCpuMs() const { return double(m_readCpuNs.load(std::memory_order_relaxed)) / 1e6; }
-    double hashCpuMs() const { return m_hashPipeline ? double(m_hashPipeline->cpuNanoseconds()) / 1e6 : -1; }
+    double readCpuMs() const { return nsToMs(m_readCpuNs.load(std::memory_order_relaxed)); }
+    double hashCpuMs() const { return m_hashPipeline ? nsToMs(m_hashCpuNs.load(std::memory_order_relaxed)) : -1; }
 
 protected:
     qint64 readData(char* data, qint64 maxSize) override;
@@ -107,7 +107,9 @@ private:
     bool m_stop = false;
     QString m_readError;
     std::atomic<uint64_t> m_readCpuNs = 0; // the read-ahead thread's CPU time, after each block
+    std::atomic<uint64_t> m_hashCpuNs = 0; // the hashing thread's, at each part's end
     int m_blocksToLend = 0;
+    static double nsToMs(uint64_t ns) { return ns == 0 ? -1 : double(ns) / 1e6; } // -1: it has not run
     std::thread m_reader;
     std::unique_ptr<core::PartPipeline> m_hashPipeline; // when hashing; fed by the read-ahead thread
     size_t m_hashing = 0;                               // the part m_hashPipeline's thread is hashing
