@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <future>
+#include <system_error>
 
 namespace upin::app {
 
@@ -17,6 +18,8 @@ namespace {
 constexpr qint64 kSampleIntervalMs = 50;
 
 constexpr qsizetype kMaxStoredSamples = 20'000;
+
+constexpr size_t kPartsForAThreadOfItsOwn = 256; // capture.json's (finish() says why)
 
 } // namespace
 
@@ -351,15 +354,22 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     } else {
         record.throughput = m_allSamples;
         record.rawBodyKept = m_writer && m_writer->keepsRaw();
-        // capture.json is made and written on a thread of its own while this one makes the answer: for a form of
-        // 10,000 fields each is megabytes, and one after the other they were half of /file-part's time.
-        auto written = std::async(std::launch::async, [&record, folder = m_folder] {
+        auto writeJson = [&record, folder = m_folder] {
             QString writeError;
             const bool ok = CaptureStore::writeCaptureJson(folder, record.toJson(), &writeError);
             return std::pair{ok, writeError};
-        });
+        };
+        // For many parts capture.json is made and written on a thread of its own while this one makes the answer:
+        // for a form of 10,000 fields each is megabytes, and one after the other they were half of /file-part's
+        // time. For a few parts a thread would cost more than it saves; and if none can be had, it is done here.
+        std::future<std::pair<bool, QString>> written;
+        if (record.report.parts.size() >= kPartsForAThreadOfItsOwn) {
+            try {
+                written = std::async(std::launch::async, writeJson);
+            } catch (const std::system_error&) {}
+        }
         answer = makeAnswer();
-        const auto [ok, writeError] = written.get();
+        const auto [ok, writeError] = written.valid() ? written.get() : writeJson();
         if (!ok && !m_storeFailure) { // the answer says so instead
             m_storeFailure = StoreFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes};
             error = core::Error{core::Errc::IoError, m_bodyBytes};
