@@ -169,11 +169,13 @@ void PartPipeline::setSource(BlockPool::Block block)
 
 ByteView PartPipeline::Copies::keep(ByteView bytes)
 {
-    constexpr size_t kChunk = 64 * 1024;
+    // The first chunk small (most batches copy a few bytes held back at a read's end, if any), then doubling.
+    constexpr size_t kFirstChunk = 1024;
+    constexpr size_t kLargestChunk = 64 * 1024;
     if (bytes.empty())
         return {};
     if (bytes.size() > m_capacity - m_used) { // the rest of the last chunk is left unused
-        m_capacity = std::max(bytes.size(), kChunk);
+        m_capacity = std::max(bytes.size(), std::clamp(m_capacity * 2, kFirstChunk, kLargestChunk));
         m_chunks.push_back(std::make_unique_for_overwrite<char[]>(m_capacity));
         m_used = 0;
     }
