@@ -148,7 +148,7 @@ TEST_CASE("long delimiters and long texts exercise the vector paths", "[matcher]
 }
 
 // The simd matcher checks the bytes between a candidate's first and last in two vector compares for delimiters of
-// 34 to 66 bytes: a difference in any one of them, at any place in a 128-byte block, is no match.
+// 34 to 66 bytes: a difference in any one of them, the near misses at random places, is no match.
 TEST_CASE("near misses with first and last byte right are no match, for delimiters around the vector compares",
           "[matcher]")
 {
