@@ -171,7 +171,7 @@ ByteView PartPipeline::Copies::keep(ByteView bytes)
 {
     // The first chunk small (most batches copy a few bytes held back at a read's end, if any), then doubling.
     constexpr size_t kFirstChunk = 1024;
-    constexpr size_t kLargestChunk = 64 * 1024;
+    constexpr size_t kLargestChunk = size_t{64} * 1024;
     if (bytes.empty())
         return {};
     if (bytes.size() > m_capacity - m_used) { // the rest of the last chunk is left unused
