@@ -20,10 +20,13 @@ struct TargetStats {
     // Our listener's CPU time reading and parsing, and hashing, as shares of the run's time (its answer's cpu_ms
     // over the time the client measured), medians; -1 when the answers did not say (another server).
     double parseShare = -1, hashShare = -1, storeShare = -1;
+    // This side's hashing thread's CPU time as a share of the run's time, median; -1 when the runs did not hash.
+    double ownHashShare = -1;
 };
 // What set the pace of a target's runs, in words: "parsing (72% of the time)" where the parser's CPU time is most of
 // it (the matcher shows there), "hashing (…)", "storing (…)" (writing parts to disk), else "the transfer (parsing
-// 8%, hashing 20%, storing 5%)": the wire or the client. "not reported (…)" when the answers did not say.
+// 8%, hashing 20%, storing 5%)": the wire or the client. "not reported (…)" when the answers did not say. Before
+// those, "hashing on this side (…)" when the sender's own hashing took most of the time, whatever the server.
 QString boundBy(const TargetStats& stats);
 
 // The target's URL, after its method when that is not POST: "PUT http://…/upload".

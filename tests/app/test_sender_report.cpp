@@ -78,6 +78,17 @@ TEST_CASE("Compare says what bounded a target's runs, from our listener's cpu_ms
     RunResult refused = runs[0];
     refused.httpStatus = 404;
     CHECK(app::boundBy(app::statsByTarget({refused})[0]) == "no run completed");
+    // This side's hashing, from the runs' own cpu_ms: said first when it took most of the time, whatever the
+    // server; below half, or below one of the listener's stages, the listener's figures speak.
+    RunResult hashing = other;
+    hashing.totalSeconds = 0.2;
+    hashing.cpu.hashMs = 150;
+    CHECK(app::statsByTarget({hashing})[0].ownHashShare == Approx(0.75));
+    CHECK(app::boundBy(app::statsByTarget({hashing})[0]) == "hashing on this side (75% of the time)");
+    hashing.cpu.hashMs = 60;
+    CHECK(app::boundBy(app::statsByTarget({hashing})[0]).startsWith("not reported"));
+    shares.ownHashShare = 0.6, shares.parseShare = 0.7;
+    CHECK(app::boundBy(shares).startsWith("parsing (70%"));
 }
 
 TEST_CASE("per-target statistics", "[sender]")
