@@ -133,9 +133,12 @@ QString boundBy(const TargetStats& s)
         return QStringLiteral("storing (%1 of the time)").arg(percent(s.storeShare));
     // No one stage bounds it: the listener's stages together (each on its own thread, overlapping), or the wire.
     const double together = s.parseShare + s.hashShare + s.storeShare;
-    return QStringLiteral("%1 (parsing %2, hashing %3, storing %4)")
+    // The listener's hashing is not this side's: with both, both are said.
+    const QString ownHash =
+        s.ownHashShare >= 0 ? QStringLiteral("; hashing on this side %1").arg(percent(s.ownHashShare)) : QString();
+    return QStringLiteral("%1 (parsing %2, hashing %3, storing %4%5)")
         .arg(together >= 0.5 ? QStringLiteral("the listener's work together") : QStringLiteral("the transfer"),
-             percent(s.parseShare), percent(s.hashShare), percent(s.storeShare));
+             percent(s.parseShare), percent(s.hashShare), percent(s.storeShare), ownHash);
 }
 
 QString runsToCsv(const QList<RunResult>& runs)

@@ -89,6 +89,8 @@ TEST_CASE("Compare says what bounded a target's runs, from our listener's cpu_ms
     CHECK(app::boundBy(app::statsByTarget({hashing})[0]).startsWith("not reported"));
     shares.ownHashShare = 0.6, shares.parseShare = 0.7;
     CHECK(app::boundBy(shares).startsWith("parsing (70%"));
+    shares.ownHashShare = 0.35, shares.parseShare = 0.1, shares.hashShare = 0, shares.storeShare = 0;
+    CHECK(app::boundBy(shares) == "the transfer (parsing 10%, hashing 0%, storing 0%; hashing on this side 35%)");
 }
 
 TEST_CASE("per-target statistics", "[sender]")
