@@ -91,16 +91,21 @@ void checkNothingWrong(const QJsonObject& report)
 
 } // namespace
 
-TEST_CASE("Go's mime/multipart streaming: nothing found on everyday shapes, the cost per part is", "[probe][peers]")
+TEST_CASE("Go's mime/multipart streaming: of everyday shapes only dash-dense may be slow, the cost per part is",
+          "[probe][peers]")
 {
     GoPeer go;
     const QJsonObject report = probeJson(QStringList{go.server->url() + "/stream"} + kEverydayShapes);
-    // What was found, and each shape's figures, when a check fails (once, under a busy machine: a slow_shape).
+    // What was found, and each shape's figures, when a check fails.
     INFO(QJsonDocument(QJsonObject{{"findings", report["findings"]}, {"shapes", report["shapes"]}})
              .toJson(QJsonDocument::Compact)
              .toStdString());
     checkNothingWrong(report);
-    CHECK(findings(report, "slow_shape").isEmpty());
+    // Go's reader takes about twice as long on content dense in "\r\n--" (checked by hand with curl -F of 32 MiB:
+    // 0.068 s against 0.030 s for plain), at the probe's threshold: found since our sender no longer copies every
+    // byte, and not on a busy machine. Nothing else is slow.
+    const QStringList slow = findings(report, "slow_shape");
+    CHECK((slow.isEmpty() || slow == QStringList{"dash-dense"}));
     CHECK(findings(report, "superlinear").isEmpty());
     // 10,000 small fields: several times slower per byte than one file (8.6x by hand), found as a slow shape.
     const QJsonObject fields = probeJson({go.server->url() + "/stream", "--shapes", "plain,many-fields,many-files",
