@@ -110,6 +110,9 @@ TEST_CASE("Go's mime/multipart streaming: of everyday shapes only dash-dense may
     // 10,000 small fields: several times slower per byte than one file (8.6x by hand), found as a slow shape.
     const QJsonObject fields = probeJson({go.server->url() + "/stream", "--shapes", "plain,many-fields,many-files",
                                           "--size", "8M", "--concurrency", "0", "--no-scaling"});
+    INFO(QJsonDocument(QJsonObject{{"findings", fields["findings"]}, {"memory", fields["memory"]}})
+             .toJson(QJsonDocument::Compact)
+             .toStdString());
     CHECK(shapeRow(fields, "many-fields")["vs_plain"].toDouble() >= 3);
     CHECK(findings(fields, "slow_shape") == QStringList{"many-fields"});
     CHECK(findings(fields, "wrong_bytes").isEmpty());       // the 10,000 sizes it reported, in order, are right
