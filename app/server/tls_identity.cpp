@@ -1,4 +1,6 @@
 #include "server/tls_identity.h"
+#include "server/certificate_maker.h"
+#include "server/openssl_ptr.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -7,82 +9,36 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include <openssl/bio.h>
-#include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/rand.h>
-#include <openssl/x509v3.h>
-
-#include <memory>
 
 namespace upin::app {
+
+using namespace ossl;
 
 namespace {
 
 constexpr long kValidDays = 825; // the longest validity Apple's clients accept for a TLS server certificate
 
-template <typename T, void (*Free)(T*)>
-struct Freer {
-    void operator()(T* p) const { Free(p); }
-};
-using PkeyPtr = std::unique_ptr<EVP_PKEY, Freer<EVP_PKEY, EVP_PKEY_free>>;
-using X509Ptr = std::unique_ptr<X509, Freer<X509, X509_free>>;
-using BioPtr = std::unique_ptr<BIO, Freer<BIO, BIO_free_all>>;
-using ExtensionPtr = std::unique_ptr<X509_EXTENSION, Freer<X509_EXTENSION, X509_EXTENSION_free>>;
-
-QByteArray bioBytes(BIO* bio)
+// A self-signed certificate for this machine's loopback names, and its key, as PEM; null on failure.
+PemPair makeSelfSigned()
 {
-    char* data = nullptr;
-    const long size = BIO_get_mem_data(bio, &data);
-    return {data, qsizetype(size)};
+    CertificateSpec spec;
+    spec.commonName = QStringLiteral("localhost");
+    spec.dnsNames = {QStringLiteral("localhost")};
+    spec.ipAddresses = {QStringLiteral("127.0.0.1"), QStringLiteral("::1")};
+    spec.validSeconds = kValidDays * 24 * 3600;
+    return makeCertificate(spec);
 }
 
-bool addExtension(X509* certificate, int nid, const char* value)
+QString fingerprintOf(const QSslCertificate& certificate)
 {
-    X509V3_CTX context;
-    X509V3_set_ctx_nodb(&context);
-    X509V3_set_ctx(&context, certificate, certificate, nullptr, nullptr, 0);
-    ExtensionPtr extension(X509V3_EXT_conf_nid(nullptr, &context, nid, value));
-    return extension && X509_add_ext(certificate, extension.get(), -1) == 1;
+    return QString::fromLatin1(certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
 }
 
-// A self-signed certificate and its key, as PEM; empty on failure.
-std::pair<QByteArray, QByteArray> makeSelfSigned()
-{
-    PkeyPtr key(EVP_EC_gen("P-256"));
-    X509Ptr certificate(X509_new());
-    if (!key || !certificate)
-        return {};
-    unsigned char serial[16];
-    RAND_bytes(serial, sizeof serial);
-    serial[0] &= 0x7f; // a positive serial number
-    std::unique_ptr<BIGNUM, Freer<BIGNUM, BN_free>> number(BN_bin2bn(serial, sizeof serial, nullptr));
-    X509_set_version(certificate.get(), X509_VERSION_3);
-    BN_to_ASN1_INTEGER(number.get(), X509_get_serialNumber(certificate.get()));
-    X509_gmtime_adj(X509_getm_notBefore(certificate.get()), -3600); // a client clock a little behind still accepts
-    X509_gmtime_adj(X509_getm_notAfter(certificate.get()), kValidDays * 24 * 3600);
-    X509_set_pubkey(certificate.get(), key.get());
-    X509_NAME* name = X509_get_subject_name(certificate.get());
-    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("Upload Inspector"), -1,
-                               -1, 0);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("localhost"), -1, -1,
-                               0);
-    X509_set_issuer_name(certificate.get(), name);
-    const bool extended = addExtension(certificate.get(), NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1") &&
-                          addExtension(certificate.get(), NID_basic_constraints, "critical,CA:FALSE") &&
-                          addExtension(certificate.get(), NID_key_usage, "critical,digitalSignature") &&
-                          addExtension(certificate.get(), NID_ext_key_usage, "serverAuth");
-    if (!extended || X509_sign(certificate.get(), key.get(), EVP_sha256()) == 0)
-        return {};
-    BioPtr certificatePem(BIO_new(BIO_s_mem())), keyPem(BIO_new(BIO_s_mem()));
-    if (PEM_write_bio_X509(certificatePem.get(), certificate.get()) != 1 ||
-        PEM_write_bio_PrivateKey(keyPem.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
-        return {};
-    return {bioBytes(certificatePem.get()), bioBytes(keyPem.get())};
-}
+} // namespace
 
 // Written readable by the user only: the key is a secret, and both stay together.
-bool writePrivate(const QString& path, const QByteArray& bytes, QString* error)
+bool writePrivateFile(const QString& path, const QByteArray& bytes, QString* error)
 {
     QFile file(path);
     QFile::remove(path); // created anew with its permissions, never readable by others for a moment
@@ -94,12 +50,15 @@ bool writePrivate(const QString& path, const QByteArray& bytes, QString* error)
     return true;
 }
 
-QString fingerprintOf(const QSslCertificate& certificate)
+bool makePrivateFolder(const QString& folder, QString* error)
 {
-    return QString::fromLatin1(certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
+    if (!QDir().mkpath(folder)) {
+        *error = QStringLiteral("%1: cannot create the folder").arg(folder);
+        return false;
+    }
+    QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return true;
 }
-
-} // namespace
 
 QString defaultTlsFolder()
 {
@@ -127,8 +86,8 @@ std::optional<TlsIdentity> tlsIdentityFromFiles(const QString& certificateFile, 
         return std::nullopt;
     }
     // That the key is the certificate's, before any client finds out in a failed handshake.
-    BioPtr certificateBio(BIO_new_mem_buf(certificateBytes.constData(), int(certificateBytes.size())));
-    BioPtr keyBio(BIO_new_mem_buf(keyBytes.constData(), int(keyBytes.size())));
+    BioPtr certificateBio = readBio(certificateBytes);
+    BioPtr keyBio = readBio(keyBytes);
     X509Ptr x509(PEM_read_bio_X509(certificateBio.get(), nullptr, nullptr, nullptr));
     // No passphrase: OpenSSL's default would ask for one on the terminal and wait.
     auto noPassphrase = [](char*, int, int, void*) { return 0; };
@@ -167,22 +126,19 @@ std::optional<TlsIdentity> localTlsIdentity(const QString& folder, QString* erro
         QFile::setPermissions(keyPath, QFileDevice::ReadOwner | QFileDevice::WriteOwner); // whoever loosened it
         return existing;
     }
-    if (!QDir().mkpath(folder)) {
-        *error = QStringLiteral("%1: cannot create the folder").arg(folder);
+    if (!makePrivateFolder(folder, error))
         return std::nullopt;
-    }
-    QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    const auto [certificatePem, keyPem] = makeSelfSigned();
-    if (certificatePem.isEmpty()) {
+    const PemPair made = makeSelfSigned();
+    if (made.isNull()) {
         *error = QStringLiteral("OpenSSL could not make a certificate");
         return std::nullopt;
     }
-    if (!writePrivate(keyPath, keyPem, error) || !writePrivate(certificatePath, certificatePem, error))
+    if (!writePrivateFile(keyPath, made.key, error) || !writePrivateFile(certificatePath, made.certificate, error))
         return std::nullopt;
-    auto made = tlsIdentityFromFiles(certificatePath, keyPath, error);
-    if (made)
-        made->generated = true;
-    return made;
+    auto identity = tlsIdentityFromFiles(certificatePath, keyPath, error);
+    if (identity)
+        identity->generated = true;
+    return identity;
 }
 
 } // namespace upin::app

@@ -21,6 +21,11 @@ struct TlsIdentity {
     bool generated = false;  // made here (and perhaps just now), not the user's own
 };
 
+// Written anew, readable by the user only (a key is a secret, and its certificate stays with it); false with error.
+bool writePrivateFile(const QString& path, const QByteArray& bytes, QString* error);
+// Made when absent, and the user's alone (0700); false with error.
+bool makePrivateFolder(const QString& folder, QString* error);
+
 // UploadInspector/tls in the user's data folder, beside the captures.
 QString defaultTlsFolder();
 // folder/cert.pem and folder/key.pem, made when absent (or expired, or unreadable as a pair); nullopt with error.
