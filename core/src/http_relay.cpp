@@ -96,16 +96,18 @@ Result<std::string> relayHead(const RequestHead& head, const RelayTarget& target
     bool lengthSent = false; // Content-Length repeated with one value (bodyFraming allows it) goes on once
     for (const HttpField& field : head.fields) {
         if (equalsIgnoreCase(field.name, "host") || named(field.name, kHopByHop) || named(field.name, dropped) ||
-            named(field.name, kReplaced) || named(field.name, target.ownFields))
+            (target.forwardedFields && named(field.name, kReplaced)) || named(field.name, target.ownFields))
             continue;
         if (equalsIgnoreCase(field.name, "content-length") && std::exchange(lengthSent, true))
             continue;
-        if (equalsIgnoreCase(field.name, "x-forwarded-for")) { // a chain, in the order the fields came
+        if (target.forwardedFields && equalsIgnoreCase(field.name, "x-forwarded-for")) { // a chain, in order
             forwardedFor.append(field.value).append(", ");
             continue;
         }
         appendField(out, field.name, field.value);
     }
+    if (!target.forwardedFields)
+        return out.append("\r\n");
     appendField(out, "X-Forwarded-For", forwardedFor.append(target.clientAddress));
     appendField(out, "X-Forwarded-Proto", target.proto);
     if (!clientHost.empty())

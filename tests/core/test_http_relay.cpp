@@ -143,3 +143,22 @@ TEST_CASE("relayed heads: Host preserved on request, X-Forwarded-For chained in 
     // HTTP/1.0 in, HTTP/1.1 out: what we send is ours.
     CHECK(relay("POST /x HTTP/1.0\r\nContent-Length: 0\r\n\r\n").value().starts_with("POST /x HTTP/1.1\r\n"));
 }
+
+TEST_CASE("a forward proxy's head: the client's request as it made it, Host the target's authority, no "
+          "X-Forwarded-* added and a client's own passed on",
+          "[http][relay]")
+{
+    RelayTarget proxy;
+    proxy.upstreamHost = "example.test:8080";
+    proxy.forwardedFields = false;
+    auto out = relay("POST http://example.test:8080/up?x=1 HTTP/1.1\r\nHost: example.test:8080\r\n"
+                     "Proxy-Connection: keep-alive\r\nX-Forwarded-For: 1.1.1.1\r\nX-Forwarded-Proto: https\r\n"
+                     "Content-Length: 3\r\n\r\n",
+                     proxy);
+    REQUIRE(out.has_value());
+    CHECK(*out == "POST /up?x=1 HTTP/1.1\r\n"
+                  "Host: example.test:8080\r\n"
+                  "X-Forwarded-For: 1.1.1.1\r\n"
+                  "X-Forwarded-Proto: https\r\n"
+                  "Content-Length: 3\r\n\r\n");
+}

@@ -13,6 +13,8 @@
 // - Host is the upstream's, unless preserved; X-Forwarded-For gets the client's address after any it had,
 //   X-Forwarded-Proto and X-Forwarded-Host are ours (a client's own are replaced).
 // - The target goes in origin form (an absolute-form target's path and query) after the upstream's path prefix.
+// - A forward proxy (forwardedFields off) adds no X-Forwarded-* fields and passes a client's own unchanged: it
+//   relays the request the client made to the server the client named, as mitmproxy and browsers' proxies do.
 
 #include "upin/core/http.h"
 
@@ -27,6 +29,7 @@ struct RelayTarget {
     std::string_view clientAddress;              // appended to X-Forwarded-For
     std::string_view proto = "http";             // X-Forwarded-Proto: how the client reached us
     std::span<const std::string_view> ownFields; // addressed to the relay itself: dropped, as hop-by-hop fields are
+    bool forwardedFields = true;                 // a reverse proxy's X-Forwarded-For, -Proto and -Host
 };
 
 // The target in origin form: "/path?query" of an absolute-form target, "/" when it has none, as it is otherwise.
