@@ -19,10 +19,12 @@ namespace {
 // Reads of up to 1 MiB: a quarter as many wakeups as the listener's 256 KiB, which measured 1.34x -> 1.16x curl
 // straight to the upstream (200 MiB, no hash). 4 per connection, beyond the first from the shared budget (16).
 // A relay reads strictly: a line that ends in LF alone, which the upstream may split differently, is refused.
-ServerConnection::Mode forwarderMode()
+// A forward proxy's the same, but for the words of its refusals and the requests it admits.
+ServerConnection::Mode forwarderMode(bool proxy)
 {
     ServerConnection::Mode mode;
-    mode.name = "forwarder";
+    mode.name = proxy ? "proxy" : "forwarder";
+    mode.proxy = proxy;
     mode.readChunk = qint64{1024} * 1024;
     mode.readBlocks = 4;
     mode.httpLimits.strictLineEnds = true;
@@ -31,9 +33,10 @@ ServerConnection::Mode forwarderMode()
 }
 } // namespace
 
-ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, const std::shared_ptr<ListenerShared>& shared,
                                      UploadSession::Publish publish, QObject* parent)
-    : ServerConnection(descriptor, tls, std::move(shared), std::move(publish), forwarderMode(), parent),
+    : ServerConnection(descriptor, tls, shared, std::move(publish), forwarderMode(shared->config.forward->proxy),
+                       parent),
       m_settings(*this->shared().config.forward)
 {
     // Held back now, the upstream not having taken what it has: not the client's fault.
@@ -43,7 +46,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, std::shared_p
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
         failExchange(502, QStringLiteral("upstream unreachable"),
                      QStringLiteral("no connection to %1 within %2 ms")
-                         .arg(m_settings.upstream.authority())
+                         .arg(m_target.authority())
                          .arg(m_settings.connectTimeoutMs));
     });
     connect(&m_answerTimer, &QTimer::timeout, this, [this] {
@@ -57,7 +60,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, std::shared_p
         if (m_phase == Phase::Sending && m_earlyAtByte < 0) { // the upstream took nothing more of the body
             failExchange(504, QStringLiteral("upstream stopped taking the body"),
                          QStringLiteral("%1 took nothing more of the body for %2 ms, after %3 bytes of it")
-                             .arg(m_settings.upstream.authority())
+                             .arg(m_target.authority())
                              .arg(m_settings.answerTimeoutMs)
                              .arg(bytesUpstreamHas()));
             return;
@@ -69,7 +72,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, std::shared_p
         }
         failExchange(504, QStringLiteral("upstream too slow"),
                      QStringLiteral("no answer from %1 within %2 ms of the request's end")
-                         .arg(m_settings.upstream.authority())
+                         .arg(m_target.authority())
                          .arg(m_settings.answerTimeoutMs));
     });
     m_answerTimer.setTimerType(Qt::PreciseTimer); // a 504 says "within N ms": not 5% early
@@ -93,13 +96,20 @@ ForwardConnection::~ForwardConnection()
 
 void ForwardConnection::onRequest(const RequestAdmission& admission)
 {
+    // A proxy's client names the server in each request's URL (admitted only so); the forwarder has its one.
+    m_target = m_settings.proxy ? QUrl(admission.scheme + QStringLiteral("://") + admission.host) : m_settings.upstream;
+    if (m_target.host().isEmpty()) {
+        refuse(400, QStringLiteral("no host in the request's URL"));
+        return;
+    }
     core::RelayTarget target;
-    const QByteArray prefix = m_settings.upstream.path(QUrl::FullyEncoded).toUtf8();
-    const QByteArray upstreamHost = m_settings.upstream.authority(QUrl::FullyEncoded).toUtf8();
+    const QByteArray prefix = m_target.path(QUrl::FullyEncoded).toUtf8();
+    const QByteArray upstreamHost = m_target.authority(QUrl::FullyEncoded).toUtf8();
     const QByteArray client = socket().peerAddress().toString().toLatin1();
     target.pathPrefix = {prefix.constData(), size_t(prefix.size())};
     target.upstreamHost = {upstreamHost.constData(), size_t(upstreamHost.size())};
     target.preserveHost = m_settings.preserveHost;
+    target.forwardedFields = !m_settings.proxy; // a forward proxy relays the request as the client made it
     target.clientAddress = {client.constData(), size_t(client.size())};
     target.proto = tls() ? "https" : "http";
     // A probe's token is for us: the server behind never sees it, so cannot say it back as if it were us.
@@ -150,7 +160,7 @@ QByteArray ForwardConnection::captureField(const QString& probe) const
 // --save-parts), any other body counted and hashed whole.
 void ForwardConnection::startSession(const RequestAdmission& admission)
 {
-    QString prefix = m_settings.upstream.path(QUrl::FullyEncoded);
+    QString prefix = m_target.path(QUrl::FullyEncoded);
     if (prefix.endsWith(QLatin1Char('/')))
         prefix.chop(1);
     SessionRequest request = sessionRequest(admission);
@@ -158,7 +168,7 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     // --hash; both go on unchanged, so an upstream listener computes the same digests.
     const QString hash = requestedHashName(admission.query, head().head());
     request.hash = core::kHashNames.find(hash.toStdString()).value_or(shared().config.hash);
-    QUrl shown = m_settings.upstream;
+    QUrl shown = m_target;
     shown.setPath(prefix + admission.path);
     shown.setQuery(admission.query);
     request.forwardedTo = shown.toString();

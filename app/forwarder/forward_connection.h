@@ -35,7 +35,7 @@ namespace upin::app {
 class ForwardConnection final : public ServerConnection {
     Q_OBJECT
 public:
-    ForwardConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+    ForwardConnection(qintptr descriptor, bool tls, const std::shared_ptr<ListenerShared>& shared,
                       UploadSession::Publish publish, QObject* parent = nullptr);
     ~ForwardConnection() override;
 
@@ -60,6 +60,7 @@ private:
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
+    bool connectedToSelf();
     void sendHead();
     void onUpstreamReadyRead();
     void takeAnswer(const char* data, qint64 size);
@@ -80,6 +81,8 @@ private:
     void sampleUpstream(bool force);
 
     const ForwardSettings& m_settings;
+    QUrl m_target;                    // the exchange's upstream: the forwarder's, or the one a proxy's client named
+    QString m_upstreamOrigin;         // scheme, host and port m_upstream is connected to
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     QTimer m_connectTimer;
     QTimer m_answerTimer;

@@ -8,6 +8,7 @@
 #include "common/unsent_bytes.h"
 
 #include <QJsonDocument>
+#include <QNetworkInterface>
 #include <QSslCertificate>
 #include <QSslSocket>
 
@@ -33,6 +34,9 @@ double ForwardConnection::msSinceHead() const
 void ForwardConnection::connectUpstream()
 {
     m_phase = Phase::Connecting;
+    const QString origin = m_target.adjusted(QUrl::RemovePath).toString();
+    if (m_upstream && m_upstreamOrigin != origin) // a proxy's client asked for another server: a connection each
+        dropUpstream();
     if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
         m_upstreamReused = true;
         sendHead();
@@ -41,7 +45,8 @@ void ForwardConnection::connectUpstream()
     if (m_upstream)
         m_upstream->deleteLater();
     m_upstreamReused = false;
-    const bool https = m_settings.upstream.scheme() == QLatin1String("https");
+    m_upstreamOrigin = origin;
+    const bool https = m_target.scheme() == QLatin1String("https");
     m_upstream = https ? new QSslSocket(this) : new QTcpSocket(this);
     // Plain: Qt keeps almost nothing, drainSocket reads the kernel (an early answer survives the reset that may
     // follow it). TLS: Qt decrypts into a bounded buffer.
@@ -77,7 +82,7 @@ void ForwardConnection::connectUpstream()
             onUpstreamGone(QStringLiteral("the upstream closed the connection"));
     });
     m_connectTimer.start(m_settings.connectTimeoutMs);
-    const QString host = m_settings.upstream.host();
+    const QString host = m_target.host();
     if (https) {
         auto* tls = static_cast<QSslSocket*>(upstream);
         QSslConfiguration config = QSslConfiguration::defaultConfiguration();
@@ -87,19 +92,37 @@ void ForwardConnection::connectUpstream()
             config.addCaCertificates(QSslCertificate::fromPath(m_settings.caCertificates, QSsl::Pem));
         config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // what is passed on is HTTP/1.1
         tls->setSslConfiguration(config);
+        connect(tls, &QSslSocket::connected, this, [this] { connectedToSelf(); });
         connect(tls, &QSslSocket::encrypted, this, [this, upstream] {
             if (upstream == m_upstream)
                 sendHead();
         });
         connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
-        tls->connectToHostEncrypted(host, quint16(m_settings.upstream.port(443)));
+        tls->connectToHostEncrypted(host, quint16(m_target.port(443)));
     } else {
         connect(upstream, &QTcpSocket::connected, this, [this, upstream] {
-            if (upstream == m_upstream)
+            if (upstream == m_upstream && !connectedToSelf())
                 sendHead();
         });
-        upstream->connectToHost(host, quint16(m_settings.upstream.port(80)));
+        upstream->connectToHost(host, quint16(m_target.port(80)));
     }
+}
+
+// A proxy asked for its own address and port (by any name that leads here) would relay to itself for ever: the
+// exchange fails instead, before a byte goes.
+bool ForwardConnection::connectedToSelf()
+{
+    const quint16 port = m_upstream->peerPort();
+    const QHostAddress peer = m_upstream->peerAddress();
+    const bool ownPort = port == shared().port || (shared().tlsPort != 0 && port == shared().tlsPort);
+    if (!ownPort ||
+        !(peer.isLoopback() || peer == socket().localAddress() || QNetworkInterface::allAddresses().contains(peer)))
+        return false;
+    failExchange(
+        508, QStringLiteral("loop"),
+        QStringLiteral("%1 is this %2 itself")
+            .arg(m_target.authority(), m_settings.proxy ? QLatin1String("proxy") : QLatin1String("forwarder")));
+    return true;
 }
 
 void ForwardConnection::sendHead()
@@ -232,7 +255,7 @@ void ForwardConnection::onUpstreamGone(const QString& why)
     }
     if (m_phase == Phase::Connecting && !m_answer->started()) {
         failExchange(502, QStringLiteral("upstream unreachable"),
-                     QStringLiteral("%1: %2").arg(m_settings.upstream.authority(), why));
+                     QStringLiteral("%1: %2").arg(m_target.authority(), why));
         return;
     }
     const auto progress = m_answer->closed();
@@ -262,7 +285,7 @@ bool ForwardConnection::mayRetry() const
 ForwardRecord ForwardConnection::record() const
 {
     ForwardRecord r;
-    r.upstream = m_settings.upstream.toString();
+    r.upstream = m_target.toString();
     r.headAsSent = m_upstreamHead;
     r.reusedConnection = m_upstreamReused;
     r.status = m_answer->status();
@@ -340,7 +363,7 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
     respond(status, "application/json",
             QJsonDocument(QJsonObject{{"error", error},
                                       {"detail", detail},
-                                      {"upstream", m_settings.upstream.toString()},
+                                      {"upstream", m_target.toString()},
                                       {"body_bytes_to_upstream", qint64(m_wireOut)}})
                     .toJson(QJsonDocument::Compact) +
                 '\n',

@@ -53,6 +53,8 @@ inline constexpr char kCaptureHeader[] = "Upload-Inspector-Capture";
 // Forward mode (`forward UPSTREAM_URL`, the Listen tab's Forward panel): every request goes on to the user's own
 // server, inspected on the way (forwarder/forward_connection.h).
 struct ForwardSettings {
+    // A forward proxy (`proxy`): each request's absolute-form URL names its upstream, and upstream is unused.
+    bool proxy = false;
     QUrl upstream;                 // http:// or https://; its path, if any, is put before each request's
     bool preserveHost = false;     // pass the client's Host on instead of the upstream's
     bool saveParts = false;        // store the parts' bytes in the capture folder, as /file-part does

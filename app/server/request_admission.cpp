@@ -42,7 +42,8 @@ void checkCaller(const core::RequestHead& head, const ListenerGuards& guards, co
 
 } // namespace
 
-RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls)
+RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
+                              bool proxy)
 {
     RequestAdmission admission;
     const QString target = toQString(head.target);
@@ -60,6 +61,17 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
     admission.hasHost = absolute;
     admission.host = absolute ? url.authority() : toQString(head.field("host", &admission.hasHost)).trimmed();
     admission.framing = core::bodyFraming(head);
+    if (absolute)
+        admission.scheme = url.scheme().toLower();
+    if (proxy && admission.method == QLatin1String("CONNECT")) {
+        admission.refusal = Refusal{501, "this proxy does not open tunnels (CONNECT) yet: it relays http:// URLs\n"};
+        return admission;
+    }
+    if (proxy && !absolute) {
+        admission.refusal = Refusal{400, "this is a proxy: ask it for an absolute http:// URL (curl -x "
+                                         "http://127.0.0.1:PORT http://server/path)\n"};
+        return admission;
+    }
     // Only the forms a server of uploads is asked for (RFC 9112 3.2), read one way by every mode: a target that
     // a relay and its upstream could read differently ("captures", "http:/x", a ".." that climbs out of the
     // forwarder's path prefix once the upstream normalises it) is refused.
@@ -72,7 +84,8 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
         admission.refusal = Refusal{400, "the request target may not have a \"..\" segment\n"};
         return admission;
     }
-    checkCaller(head, guards, who, tls, admission);
+    if (!proxy)
+        checkCaller(head, guards, who, tls, admission);
     if (admission.refusal)
         return admission;
     const bool bodiless =
@@ -104,6 +117,7 @@ QByteArray reasonPhrase(int status)
     case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";
+    case 508: return "Loop Detected";
     case 507: return "Insufficient Storage";
     }
     return "Status";

@@ -183,7 +183,8 @@ void ServerConnection::admit()
 {
     m_deadlines.headDone();
     m_state = State::Request;
-    const RequestAdmission admission = admitRequest(m_head.head(), m_shared->config.guards, m_mode.name, m_tls);
+    const RequestAdmission admission =
+        admitRequest(m_head.head(), m_shared->config.guards, m_mode.name, m_tls, m_mode.proxy);
     m_headOnly = admission.headOnly;
     m_corsHeaders = admission.corsHeaders;
     if (admission.refusal) {

@@ -41,6 +41,7 @@ public:
         size_t readBlocks = 16;                // blocks of this connection's pool (beyond one, from the shared budget)
         core::HttpLimits httpLimits = {};      // heads and body framing; a relay reads strictly (bare LF refused)
         bool jsonRefusals = false;             // the forwarder's refusals are JSON, told apart from the upstream's
+        bool proxy = false; // a forward proxy's: absolute-form targets name the server (request_admission.h)
     };
     ~ServerConnection() override;
 
