@@ -80,6 +80,7 @@ int runListen(const QStringList& arguments);
 // Serves with a started listener (or forwarder) until Ctrl-C or SIGTERM, one line per finished capture.
 int serveUntilStopped(Listener& listener);
 int runForward(const QStringList& arguments);
+int runProxy(const QStringList& arguments);
 int runSend(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
 int runProbe(const QStringList& arguments);

@@ -1,6 +1,7 @@
 // upload-inspector-cli forward UPSTREAM_URL: a reverse proxy on 127.0.0.1 that passes every request on to the
 // user's own server as it arrives and inspects it on the way (forwarder/forward_connection.h); one line per
-// exchange, with the upstream's status and the server time.
+// exchange, with the upstream's status and the server time. upload-inspector-cli proxy: the same relay as a
+// forward proxy, each request to the server its URL names (curl -x, a browser's proxy setting).
 
 #include "cli/cli_args.h"
 #include "server/listener.h"
@@ -11,16 +12,37 @@
 
 namespace upin::app::cli {
 
-int runForward(const QStringList& arguments)
+namespace {
+
+// The one UPSTREAM_URL, http:// or https://; else what is wrong with the arguments, in words.
+QString upstreamFrom(const QStringList& positional, QUrl& upstream)
 {
+    if (positional.size() != 1)
+        return QStringLiteral("give one UPSTREAM_URL, e.g. http://127.0.0.1:8080 (see --help)");
+    upstream = QUrl(positional.first());
+    const QString scheme = upstream.scheme();
+    if (!upstream.isValid() || upstream.host().isEmpty() ||
+        (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
+        return QStringLiteral("'%1' is not an http:// or https:// URL").arg(positional.first());
+    return {};
+}
+
+int runRelay(const QStringList& arguments, bool proxy)
+{
+    const char* const command = proxy ? "proxy" : "forward";
     QCommandLineParser cl;
     cl.setApplicationDescription(
-        QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path prefix) as "
-                       "it arrives, and inspect it on the way: parts, hashes, the upstream's answer, the server time. "
-                       "Ctrl-C stops."));
+        proxy
+            ? QStringLiteral("A forward proxy (curl -x, a browser's or an SDK's proxy setting) for http:// URLs: each "
+                             "request goes on to the server it names as it arrives, and is inspected on the way: "
+                             "parts, hashes, the server's answer, the server time. Ctrl-C stops.")
+            : QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path "
+                             "prefix) as it arrives, and inspect it on the way: parts, hashes, the upstream's "
+                             "answer, the server time. Ctrl-C stops."));
     cl.addHelpOption();
-    cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
-    const ServerOptions server(8081);
+    if (!proxy)
+        cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
+    const ServerOptions server(proxy ? 8082 : 8081);
     QCommandLineOption keepRaw(
         QStringLiteral("keep-raw"),
         QStringLiteral("keep each multipart request's raw head and body, and its parts, in the capture"));
@@ -44,32 +66,30 @@ int runForward(const QStringList& arguments)
         QStringLiteral("S"), QStringLiteral("60"));
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part (and of a body that is not multipart)"));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
-    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, preserveHost, cacert, insecure,
-                   connectTimeout, answerTimeout, hash, noHash});
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, cacert, insecure, connectTimeout,
+                   answerTimeout, hash, noHash});
+    if (!proxy) // a proxy's Host is the URL's authority (RFC 9112 3.2.2)
+        cl.addOption(preserveHost);
     const GuardOptions guards; // the listener's own: --allow-origin for a web app's page, deadlines, the rate
     guards.addTo(cl);
-    cl.process(QStringList{QStringLiteral("upload-inspector-cli forward")} + arguments);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
 
-    if (cl.positionalArguments().size() != 1) {
-        printErr(QStringLiteral("forward: give one UPSTREAM_URL, e.g. http://127.0.0.1:8080 (see --help)\n"));
-        return 2;
-    }
     ForwardSettings forward;
-    forward.upstream = QUrl(cl.positionalArguments().first());
-    const QString scheme = forward.upstream.scheme();
-    if (!forward.upstream.isValid() || forward.upstream.host().isEmpty() ||
-        (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
-        printErr(
-            QStringLiteral("forward: '%1' is not an http:// or https:// URL\n").arg(cl.positionalArguments().first()));
-        return 2;
+    forward.proxy = proxy;
+    if (!proxy) {
+        QString error = upstreamFrom(cl.positionalArguments(), forward.upstream);
+        if (!error.isEmpty()) {
+            printErr(QStringLiteral("forward: %1\n").arg(error)); // only forward has one
+            return 2;
+        }
+        forward.preserveHost = cl.isSet(preserveHost);
     }
-    forward.preserveHost = cl.isSet(preserveHost);
     forward.saveParts = cl.isSet(saveParts);
     forward.caCertificates = cl.value(cacert);
     forward.insecure = cl.isSet(insecure);
     if (!forward.caCertificates.isEmpty() && QSslCertificate::fromPath(forward.caCertificates, QSsl::Pem).isEmpty()) {
-        printErr(
-            QStringLiteral("forward: --cacert %1: no PEM certificate could be read\n").arg(forward.caCertificates));
+        printErr(QStringLiteral("%1: --cacert %2: no PEM certificate could be read\n")
+                     .arg(QLatin1String(command), forward.caCertificates));
         return 2;
     }
     bool connectOk = false, answerOk = false;
@@ -84,11 +104,11 @@ int runForward(const QStringList& arguments)
               : !answerOk || forward.answerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
                                                           : QString();
     if (!bad.isEmpty()) {
-        printErr(QStringLiteral("forward: %1: '%2' is not a valid value (see --help)\n")
-                     .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
+        printErr(QStringLiteral("%1: %2: '%3' is not a valid value (see --help)\n")
+                     .arg(QLatin1String(command), bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
         return 2;
     }
-    auto hashKind = chosenHash(cl, hash, noHash, "forward");
+    auto hashKind = chosenHash(cl, hash, noHash, command);
     if (!hashKind)
         return 2;
     config.hash = *hashKind;
@@ -96,19 +116,39 @@ int runForward(const QStringList& arguments)
     config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
     config.forward = forward;
 
-    Listener forwarder;
-    if (!forwarder.start(config)) {
-        printErr(
-            QStringLiteral("forward: cannot listen on %1: %2\n").arg(cl.value(server.bind), forwarder.errorString()));
+    Listener relay;
+    if (!relay.start(config)) {
+        printErr(QStringLiteral("%1: cannot listen on %2: %3\n")
+                     .arg(QLatin1String(command), cl.value(server.bind), relay.errorString()));
         return 1;
     }
-    QDir().mkpath(forwarder.captureRoot());
-    printOut(QStringLiteral("forwarding http://%1:%2 -> %3  (captures in %4)\n"
-                            "  try: curl -F file=@somefile http://%1:%2/file-part\n")
-                 .arg(forwarder.address().toString())
-                 .arg(forwarder.port())
-                 .arg(forward.upstream.toString(), forwarder.captureRoot()));
-    return serveUntilStopped(forwarder);
+    QDir().mkpath(relay.captureRoot());
+    const QString address = relay.address().toString();
+    if (proxy)
+        printOut(QStringLiteral("proxy on http://%1:%2 for http:// URLs  (captures in %3)\n"
+                                "  try: curl -x http://%1:%2 -F file=@somefile http://your-server/upload\n")
+                     .arg(address)
+                     .arg(relay.port())
+                     .arg(relay.captureRoot()));
+    else
+        printOut(QStringLiteral("forwarding http://%1:%2 -> %3  (captures in %4)\n"
+                                "  try: curl -F file=@somefile http://%1:%2/file-part\n")
+                     .arg(address)
+                     .arg(relay.port())
+                     .arg(forward.upstream.toString(), relay.captureRoot()));
+    return serveUntilStopped(relay);
+}
+
+} // namespace
+
+int runForward(const QStringList& arguments)
+{
+    return runRelay(arguments, false);
+}
+
+int runProxy(const QStringList& arguments)
+{
+    return runRelay(arguments, true);
 }
 
 } // namespace upin::app::cli
