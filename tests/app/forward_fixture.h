@@ -4,7 +4,9 @@
 
 #include "app/listener_fixture.h"
 
+#include <QDir>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <memory>
 
@@ -56,6 +58,29 @@ inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::
     settings.upstream = QUrl(upstream);
     config.forward = settings;
     return std::make_unique<ListenerFixture>(config);
+}
+
+// The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
+inline QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)
+{
+    QList<QJsonObject> out;
+    for (int i = 0; i < 250; ++i) {
+        out.clear();
+        QDir root(f.listener.captureRoot());
+        for (const QString& folder : root.entryList({"capture-*-forward"}, QDir::Dirs, QDir::Name)) {
+            QFile file(root.filePath(folder + "/capture.json"));
+            if (file.open(QIODevice::ReadOnly)) {
+                const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+                if (!json.isEmpty())
+                    out.append(json);
+            }
+        }
+        if (out.size() >= count)
+            break;
+        QThread::msleep(20);
+    }
+    REQUIRE(out.size() == count);
+    return out;
 }
 
 // A server whose whole answer is `answer`, as upstreams.py's raw mode sends it (hold: it then keeps the

@@ -13,35 +13,13 @@
 
 using namespace upin;
 using test::curl;
+using test::forwardCaptures;
 using test::forwarder;
 using test::ListenerFixture;
 using test::partNamed;
 using test::PythonUpstream;
 
 namespace {
-
-// The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
-QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)
-{
-    QList<QJsonObject> out;
-    for (int i = 0; i < 250; ++i) {
-        out.clear();
-        QDir root(f.listener.captureRoot());
-        for (const QString& folder : root.entryList({"capture-*-forward"}, QDir::Dirs, QDir::Name)) {
-            QFile file(root.filePath(folder + "/capture.json"));
-            if (file.open(QIODevice::ReadOnly)) {
-                const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
-                if (!json.isEmpty())
-                    out.append(json);
-            }
-        }
-        if (out.size() >= count)
-            break;
-        QThread::msleep(20);
-    }
-    REQUIRE(out.size() == count);
-    return out;
-}
 
 // curl with the answer's body kept whole: status and body.
 std::pair<int, QByteArray> curlRaw(const QStringList& arguments, int timeoutMs = 60000)

@@ -1,0 +1,126 @@
+// The forward proxy (`proxy`) with real clients on 127.0.0.1: curl -x and Python requests with proxies= upload
+// through it to our own listeners; what the server saved and what the proxy recorded are checked against the file.
+
+#include "app/forward_fixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+
+using namespace upin;
+using test::curl;
+using test::forwardCaptures;
+using test::ListenerFixture;
+using test::partNamed;
+
+namespace {
+
+std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {})
+{
+    settings.proxy = true;
+    app::ListenerConfig config;
+    config.forward = settings;
+    return std::make_unique<ListenerFixture>(config);
+}
+
+QString proxyUrl(const ListenerFixture& p)
+{
+    return QStringLiteral("http://127.0.0.1:%1").arg(p.listener.port());
+}
+
+} // namespace
+
+TEST_CASE("proxy: curl -x uploads to the server its URL names; the server and the proxy see the file's digest",
+          "[proxy]")
+{
+    ListenerFixture server;
+    auto p = proxy();
+    const QByteArray data = test::randomBytes(3 << 20, 71);
+    const QString file = server.file("photo.bin", data);
+    const QString url = QStringLiteral("http://127.0.0.1:%1/file-part?x=1").arg(server.listener.port());
+    auto r = curl({"-x", proxyUrl(*p), "-F", "photo=@" + file, "-F", "note=through the proxy", url});
+    REQUIRE(r.status == 200);
+    CHECK(partNamed(r.json, "photo")["sha256"].toString().toStdString() == test::sha256(data)); // the server's
+    QFile saved(QDir(server.waitForCaptureFolder("000-photo.bin")).filePath("000-photo.bin"));
+    REQUIRE(saved.open(QIODevice::ReadOnly));
+    CHECK(saved.readAll() == data);
+
+    const QJsonObject capture = forwardCaptures(*p, 1).first(); // the proxy's
+    CHECK(partNamed(capture, "photo")["sha256"].toString().toStdString() == test::sha256(data));
+    CHECK(partNamed(capture, "note")["size"].toInt() == 17);
+    const QJsonObject forward = capture["forward"].toObject();
+    CHECK(forward["status"].toInt() == 200);
+    CHECK(forward["upstream"].toString() == QStringLiteral("http://127.0.0.1:%1").arg(server.listener.port()));
+    CHECK(capture["request"].toObject()["target"].toString() == "/file-part?x=1");
+    // The request as the client made it, in origin form: no X-Forwarded-*, no Proxy-Connection.
+    const QString head = forward["request_head"].toString();
+    CHECK(head.startsWith("POST /file-part?x=1 HTTP/1.1\r\n"));
+    CHECK(head.contains(QStringLiteral("Host: 127.0.0.1:%1\r\n").arg(server.listener.port())));
+    CHECK_FALSE(head.contains("X-Forwarded", Qt::CaseInsensitive));
+    CHECK_FALSE(head.contains("Proxy-Connection", Qt::CaseInsensitive));
+}
+
+TEST_CASE("proxy: one client connection, requests for two servers, each reaches its own", "[proxy]")
+{
+    ListenerFixture first, second;
+    auto p = proxy();
+    const QString file = first.file("a.txt", "alpha");
+    auto origin = [](const ListenerFixture& f) { return QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()); };
+    auto url = [&](const ListenerFixture& f) { return origin(f) + "/part-event"; };
+    // curl keeps its one connection to the proxy for both (--next starts the second request's options).
+    auto r = curl({"-x", proxyUrl(*p), "-F", "a=@" + file, url(first), "--next", "-x", proxyUrl(*p), "-F", "b=@" + file,
+                   url(second)});
+    CHECK(r.exitCode == 0);
+    const QList<QJsonObject> captures = forwardCaptures(*p, 2);
+    CHECK(captures[0]["forward"].toObject()["upstream"].toString() == origin(first));
+    CHECK(captures[1]["forward"].toObject()["upstream"].toString() == origin(second));
+    CHECK(captures[0]["forward"].toObject()["status"].toInt() == 200);
+    CHECK(captures[1]["forward"].toObject()["status"].toInt() == 200);
+    CHECK_FALSE(captures[1]["forward"].toObject()["reused_connection"].toBool()); // another server: its own
+}
+
+TEST_CASE("proxy: Python requests with proxies= uploads a file; the server saves it whole", "[proxy]")
+{
+    ListenerFixture server;
+    auto p = proxy();
+    const QByteArray data = test::randomBytes(1 << 20, 72);
+    const QString file = server.file("upload.bin", data);
+    QProcess python;
+    python.start("python3",
+                 {"-c",
+                  "import requests, sys\n"
+                  "with open(sys.argv[1], 'rb') as f:\n"
+                  "    r = requests.post(sys.argv[2], files={'upload': f}, data={'note': 'py'},\n"
+                  "                      proxies={'http': sys.argv[3]})\n"
+                  "print(r.status_code)\n",
+                  file, QStringLiteral("http://127.0.0.1:%1/file-part").arg(server.listener.port()), proxyUrl(*p)});
+    REQUIRE(python.waitForFinished(30000));
+    INFO(python.readAllStandardError().toStdString());
+    CHECK(python.readAllStandardOutput().trimmed() == "200");
+    const QJsonObject capture = forwardCaptures(*p, 1).first();
+    CHECK(partNamed(capture, "upload")["sha256"].toString().toStdString() == test::sha256(data));
+    // requests sends the fields first: the file is the second part.
+    QFile saved(QDir(server.waitForCaptureFolder("001-upload.bin")).filePath("001-upload.bin"));
+    REQUIRE(saved.open(QIODevice::ReadOnly));
+    CHECK(saved.readAll() == data);
+}
+
+TEST_CASE("proxy: a path without a server is refused with how to ask, the proxy's own address is a loop, and a "
+          "tunnel is not opened yet",
+          "[proxy]")
+{
+    auto p = proxy();
+    auto direct = curl({"-F", "a=b", proxyUrl(*p) + "/file-part"});
+    CHECK(direct.status == 400);
+    CHECK(direct.json["error"].toString().contains("this is a proxy"));
+    auto loop = curl({"-x", proxyUrl(*p), proxyUrl(*p) + "/x"});
+    CHECK(loop.status == 508);
+    CHECK(loop.json["detail"].toString().contains("is this proxy itself"));
+    auto localhost = curl({"-x", proxyUrl(*p), QStringLiteral("http://localhost:%1/").arg(p->listener.port())});
+    CHECK(localhost.status == 508);
+    QProcess tunnel;
+    tunnel.start("curl",
+                 {"-s", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", proxyUrl(*p), "https://127.0.0.1:1/"});
+    REQUIRE(tunnel.waitForFinished(10000));
+    CHECK(tunnel.readAllStandardOutput() == "501");
+}
