@@ -17,6 +17,14 @@
 
 namespace upin::app {
 
+// Whether the kernel holds TLS records for this socket rather than the bytes themselves: a QSslSocket once its
+// handshake has begun (a proxy's client socket is one from the start, plain until a tunnel is opened in it).
+inline bool carriesTls(QTcpSocket& socket)
+{
+    const auto* tls = qobject_cast<QSslSocket*>(&socket);
+    return tls && tls->mode() != QSslSocket::UnencryptedMode;
+}
+
 template <typename Sink> // void(const char* data, qint64 size)
 qint64 drainSocket(QTcpSocket& socket, qint64 limit, Sink&& sink)
 {
@@ -27,7 +35,7 @@ qint64 drainSocket(QTcpSocket& socket, qint64 limit, Sink&& sink)
         taken += buffered.size();
     }
     const qintptr fd = socket.socketDescriptor();
-    if (fd < 0 || qobject_cast<QSslSocket*>(&socket))
+    if (fd < 0 || carriesTls(socket))
         return taken;
     char buffer[65536];
     while (taken < limit && socket.socketDescriptor() == fd) { // the sink may end the connection: stop there
@@ -47,7 +55,7 @@ inline qint64 readSocketInto(QTcpSocket& socket, char* out, qint64 capacity)
 {
     qint64 got = socket.bytesAvailable() > 0 ? std::max<qint64>(0, socket.read(out, capacity)) : 0;
     const qintptr fd = socket.socketDescriptor();
-    if (fd >= 0 && !qobject_cast<QSslSocket*>(&socket) && got < capacity) {
+    if (fd >= 0 && !carriesTls(socket) && got < capacity) {
         const ssize_t direct = ::recv(int(fd), out + got, size_t(capacity - got), MSG_DONTWAIT);
         if (direct > 0)
             got += direct;
@@ -61,7 +69,7 @@ inline qint64 readSocketInto(QTcpSocket& socket, char* out, qint64 capacity)
 inline void writeSocketDirect(QTcpSocket& socket, const char* data, qint64 size)
 {
     const qintptr fd = socket.socketDescriptor();
-    if (fd >= 0 && socket.bytesToWrite() == 0 && !qobject_cast<QSslSocket*>(&socket)) {
+    if (fd >= 0 && socket.bytesToWrite() == 0 && !carriesTls(socket)) {
         const ssize_t sent = ::send(int(fd), data, size_t(size), MSG_DONTWAIT | MSG_NOSIGNAL);
         if (sent > 0) {
             data += sent;

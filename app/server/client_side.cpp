@@ -10,9 +10,9 @@
 
 namespace upin::app {
 
-ClientSide::ClientSide(QTcpSocket& socket, bool tls, ListenerShared& shared, QObject& connection,
+ClientSide::ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection,
                        std::function<void()> closeIfWaiting)
-    : m_socket(socket), m_tls(tls), m_shared(shared), m_connection(connection)
+    : m_socket(socket), m_shared(shared), m_connection(connection)
 {
     for (QTimer* timer : {&m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
         timer->setSingleShot(true);
@@ -28,8 +28,8 @@ ClientSide::ClientSide(QTcpSocket& socket, bool tls, ListenerShared& shared, QOb
             shutdownWhenSent();
     };
     connect(&m_socket, &QTcpSocket::bytesWritten, this, progress);
-    if (m_tls)
-        connect(static_cast<QSslSocket*>(&m_socket), &QSslSocket::encryptedBytesWritten, this, progress);
+    if (auto* tls = qobject_cast<QSslSocket*>(&m_socket)) // the TLS port's, or a proxy's that may open a tunnel
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
     // Every slot taken: the longest-waiting kept-alive connection gives its own, else the new client is refused.
     m_waitingClose = std::move(closeIfWaiting);
     m_admitted = ++m_shared.activeConnections <= m_shared.config.maxConnections ||
@@ -120,7 +120,7 @@ void ClientSide::shutdownWhenSent()
     // Over TLS the sending side stays open: shutting the descriptor's would cut the TLS stream (and only Qt can
     // send close_notify, with a full close). The client reads the answer, which has a length, and closes; or the
     // linger limits end the connection.
-    if (!m_tls)
+    if (!carriesTls(m_socket))
         ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR);
     m_lingerTimer.start(Linger::kQuietMs);
     m_linger.start();

@@ -20,8 +20,7 @@ class ClientSide final : public QObject {
 public:
     // closeIfWaiting: the connection's own close while it waits for a next request (when its slot is given to a
     // new client, or the keep-alive time is up); it may decline if a request has begun.
-    ClientSide(QTcpSocket& socket, bool tls, ListenerShared& shared, QObject& connection,
-               std::function<void()> closeIfWaiting);
+    ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection, std::function<void()> closeIfWaiting);
     ~ClientSide() override;
 
     // False when every slot is taken and no waiting connection gave its own: answer 503, then closeAfterAnswer().
@@ -52,7 +51,6 @@ private:
     void shutdownWhenSent();
 
     QTcpSocket& m_socket;
-    bool m_tls;
     ListenerShared& m_shared;
     QObject& m_connection;
     std::function<void()> m_waitingClose;

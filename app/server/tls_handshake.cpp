@@ -5,12 +5,13 @@
 namespace upin::app {
 
 TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
-                           std::function<void()> onEncrypted, std::function<void()> onFailed)
+                           const QSslConfiguration& config, std::function<void()> onEncrypted,
+                           std::function<void()> onFailed)
     : m_socket(socket), m_shared(shared), m_publish(std::move(publish)), m_client(std::move(client)),
       m_onFailed(std::move(onFailed))
 {
     m_clock.start();
-    m_socket.setSslConfiguration(m_shared.tlsConfiguration);
+    m_socket.setSslConfiguration(config);
     connect(&m_socket, &QSslSocket::encrypted, this, [this, onEncrypted = std::move(onEncrypted)] {
         m_done = true;
         const QSslCipher cipher = m_socket.sessionCipher();

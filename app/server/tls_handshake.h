@@ -19,9 +19,10 @@ namespace upin::app {
 class TlsHandshake final : public QObject {
     Q_OBJECT
 public:
-    // onEncrypted: the handshake finished; onFailed: it did not (the connection is to be dropped).
+    // onEncrypted: the handshake finished; onFailed: it did not (the connection is to be dropped). config: the
+    // listener's, or the one a proxy's tunnel presents (a leaf for the host the client asked for).
     TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
-                 std::function<void()> onEncrypted, std::function<void()> onFailed);
+                 const QSslConfiguration& config, std::function<void()> onEncrypted, std::function<void()> onFailed);
     bool done() const { return m_done; }
     // Counted and published once, however many reasons come (a deadline, the client's close, an error).
     void fail(const QString& why);
