@@ -45,6 +45,14 @@ bool Listener::start(const ListenerConfig& config)
     m_shared = std::make_shared<ListenerShared>(config);
     if (config.tls && !setUpTls())
         return false;
+    if (config.forward && config.forward->proxy) { // its authority, made on first use, before a client needs it
+        const QString folder = config.tlsFolder.isEmpty() ? defaultTlsFolder() : config.tlsFolder;
+        m_shared->proxyCa = LocalCa::open(folder, &m_error);
+        if (!m_shared->proxyCa) {
+            m_error = QStringLiteral("the proxy's certificate authority: ") + m_error;
+            return false;
+        }
+    }
     for (int i = 0; i < std::max(1, config.workerThreads); ++i) {
         auto* thread = new QThread;
         thread->setObjectName(QStringLiteral("listener-worker-%1").arg(i));
@@ -155,14 +163,13 @@ bool Listener::setUpTls()
         m_error = QStringLiteral("TLS certificate: ") + m_error;
         return false;
     }
-    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-    tls.setLocalCertificateChain(m_shared->tlsIdentity->chain);
-    tls.setPrivateKey(m_shared->tlsIdentity->key);
-    tls.setProtocol(QSsl::TlsV1_2OrLater);
-    tls.setPeerVerifyMode(QSslSocket::QueryPeer);                 // a client certificate is noted, not asked for
-    tls.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // HTTP/1.1 is what it speaks
-    m_shared->tlsConfiguration = tls;
+    m_shared->tlsConfiguration = serverTlsConfiguration(*m_shared->tlsIdentity);
     return true;
+}
+
+std::shared_ptr<LocalCa> Listener::proxyCa() const
+{
+    return m_shared ? m_shared->proxyCa : nullptr;
 }
 QString Listener::captureRoot() const
 {

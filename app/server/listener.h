@@ -38,6 +38,7 @@ public:
     std::optional<quint64> capturesBytes() const;
     quint16 tlsPort() const; // with TLS on
     std::optional<TlsIdentity> tlsIdentity() const;
+    std::shared_ptr<LocalCa> proxyCa() const; // a proxy's, which clients are to trust; null for other modes
     int tlsHandshakeFailures() const;
     QString errorString() const { return m_error; }
     QString captureRoot() const;

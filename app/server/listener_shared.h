@@ -4,6 +4,7 @@
 #include "capture/capture_store.h"
 #include "server/listener_types.h"
 
+#include "proxy/local_ca.h"
 #include "server/tls_identity.h"
 
 #include "upin/core/part_pipeline.h"
@@ -50,6 +51,7 @@ struct ListenerShared {
     std::optional<TlsIdentity> tlsIdentity;   // with --tls
     QSslConfiguration tlsConfiguration;       // the server side of every TLS connection
     std::atomic<int> tlsHandshakeFailures{0}; // since the listener started
+    std::shared_ptr<LocalCa> proxyCa;         // a proxy's: it signs the certificate each tunnel presents
     ListenerShared(const ListenerConfig& c)
         : config(c), store(c.captureDir, c.retention),
           readBlocks(std::make_shared<core::BlockBudget>(c.forward ? 16 : 64))

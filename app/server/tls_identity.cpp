@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSslSocket>
 #include <QStandardPaths>
 
 #include <openssl/pem.h>
@@ -48,6 +49,17 @@ bool writePrivateFile(const QString& path, const QByteArray& bytes, QString* err
         return false;
     }
     return true;
+}
+
+QSslConfiguration serverTlsConfiguration(const TlsIdentity& identity)
+{
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setLocalCertificateChain(identity.chain);
+    tls.setPrivateKey(identity.key);
+    tls.setProtocol(QSsl::TlsV1_2OrLater);
+    tls.setPeerVerifyMode(QSslSocket::QueryPeer);                 // a client certificate is noted, not asked for
+    tls.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // HTTP/1.1 is what it speaks
+    return tls;
 }
 
 bool makePrivateFolder(const QString& folder, QString* error)

@@ -5,6 +5,7 @@
 // trust it once (curl --cacert cert.pem) keeps trusting it. Qt cannot make certificates; OpenSSL's API does.
 
 #include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QSslKey>
 #include <QString>
 
@@ -20,6 +21,10 @@ struct TlsIdentity {
     QString fingerprint;     // SHA-256 of the certificate, "AB:CD:…", as browsers show it
     bool generated = false;  // made here (and perhaps just now), not the user's own
 };
+
+// The server side of TLS presenting identity: TLS 1.2 or later, HTTP/1.1 offered by ALPN (what we speak), a
+// client certificate noted but not asked for. The TLS port's, and each proxy tunnel's with its host's leaf.
+QSslConfiguration serverTlsConfiguration(const TlsIdentity& identity);
 
 // Written anew, readable by the user only (a key is a secret, and its certificate stays with it); false with error.
 bool writePrivateFile(const QString& path, const QByteArray& bytes, QString* error);
