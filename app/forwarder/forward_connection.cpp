@@ -96,8 +96,15 @@ ForwardConnection::~ForwardConnection()
 
 void ForwardConnection::onRequest(const RequestAdmission& admission)
 {
-    // A proxy's client names the server in each request's URL (admitted only so); the forwarder has its one.
-    m_target = m_settings.proxy ? QUrl(admission.scheme + QStringLiteral("://") + admission.host) : m_settings.upstream;
+    if (!admission.tunnelTo.isEmpty()) {
+        interceptTunnel(admission.tunnelTo);
+        return;
+    }
+    // A proxy's client names the server in each request's URL (admitted only so), or in its CONNECT for the
+    // requests in the tunnel; the forwarder has its one.
+    m_target = inTunnel()         ? QUrl(QStringLiteral("https://") + m_tunnelTo)
+               : m_settings.proxy ? QUrl(admission.scheme + QStringLiteral("://") + admission.host)
+                                  : m_settings.upstream;
     if (m_target.host().isEmpty()) {
         refuse(400, QStringLiteral("no host in the request's URL"));
         return;
@@ -139,6 +146,22 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     m_earlyAtByte = -1;
     startSession(admission);
     connectUpstream();
+}
+
+// CONNECT host:port to the proxy: the client's TLS ends here, with a certificate for that host signed by the
+// proxy's authority (the client's SNI would name the same host: clients send the CONNECT's), and each request in
+// the tunnel goes on to https://host:port, whose certificate is checked as forward mode checks an upstream's.
+void ForwardConnection::interceptTunnel(const QString& hostAndPort)
+{
+    QString error;
+    const QString host = QUrl(QStringLiteral("//") + hostAndPort).host();
+    const auto leaf = shared().proxyCa->leafFor(host, &error);
+    if (!leaf) {
+        refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
+        return;
+    }
+    m_tunnelTo = hostAndPort;
+    openTunnel(serverTlsConfiguration(*leaf));
 }
 
 // What passed, for a probe that asks (listener_types.h): the capture's id and its parts so far.

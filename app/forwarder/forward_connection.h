@@ -55,6 +55,7 @@ private:
     void onClientGone() override;
     void onClosing() override;
     void startSession(const RequestAdmission& admission);
+    void interceptTunnel(const QString& hostAndPort);
     QByteArray captureField(const QString& probe) const;
     void bodyWhole();
 
@@ -83,6 +84,7 @@ private:
     const ForwardSettings& m_settings;
     QUrl m_target;                    // the exchange's upstream: the forwarder's, or the one a proxy's client named
     QString m_upstreamOrigin;         // scheme, host and port m_upstream is connected to
+    QString m_tunnelTo;               // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     QTimer m_connectTimer;
     QTimer m_answerTimer;

@@ -254,8 +254,12 @@ void ForwardConnection::onUpstreamGone(const QString& why)
         return;
     }
     if (m_phase == Phase::Connecting && !m_answer->started()) {
-        failExchange(502, QStringLiteral("upstream unreachable"),
-                     QStringLiteral("%1: %2").arg(m_target.authority(), why));
+        const bool untrusted = m_upstream && m_upstream->error() == QAbstractSocket::SslHandshakeFailedError;
+        failExchange(502,
+                     untrusted ? QStringLiteral("upstream certificate not trusted")
+                               : QStringLiteral("upstream unreachable"),
+                     QStringLiteral("%1: %2").arg(m_target.authority(), why) +
+                         (untrusted ? QStringLiteral(" (trust its authority with --cacert FILE)") : QString()));
         return;
     }
     const auto progress = m_answer->closed();

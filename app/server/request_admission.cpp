@@ -40,11 +40,29 @@ void checkCaller(const core::RequestHead& head, const ListenerGuards& guards, co
                                          " (or in the Listen tab's Settings)\n"};
 }
 
+// CONNECT host:port (RFC 9110 9.3.6), to a proxy: the authority alone, with a port.
+void admitTunnel(const QString& target, const core::BodyFraming& framing, RequestAdmission& admission)
+{
+    const QUrl url(QStringLiteral("//") + target);
+    if (!url.isValid() || url.host().isEmpty() || url.port() <= 0 || !url.userInfo().isEmpty() ||
+        !url.path().isEmpty() || url.hasQuery() || url.hasFragment() || target.contains(QLatin1Char('/'))) {
+        admission.refusal = Refusal{400, "CONNECT takes a host and a port (CONNECT example.com:443)\n"};
+        return;
+    }
+    if (framing.kind != core::BodyFraming::Kind::None) {
+        admission.refusal = Refusal{400, "a CONNECT request carries no body\n"};
+        return;
+    }
+    admission.tunnelTo = target;
+    admission.host = target;
+}
+
 } // namespace
 
 RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
-                              bool proxy)
+                              Admit as)
 {
+    const bool proxy = as == Admit::Proxy;
     RequestAdmission admission;
     const QString target = toQString(head.target);
     // Absolute form (`POST http://127.0.0.1:8080/file-part`), which RFC 9112 says servers accept, or origin form.
@@ -63,8 +81,11 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
     admission.framing = core::bodyFraming(head);
     if (absolute)
         admission.scheme = url.scheme().toLower();
-    if (proxy && admission.method == QLatin1String("CONNECT")) {
-        admission.refusal = Refusal{501, "this proxy does not open tunnels (CONNECT) yet: it relays http:// URLs\n"};
+    if (admission.method == QLatin1String("CONNECT") && as != Admit::Server) {
+        if (as == Admit::Tunnel)
+            admission.refusal = Refusal{400, "CONNECT inside a tunnel\n"};
+        else if (admission.framing)
+            admitTunnel(target, *admission.framing, admission);
         return admission;
     }
     if (proxy && !absolute) {
@@ -84,7 +105,7 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
         admission.refusal = Refusal{400, "the request target may not have a \"..\" segment\n"};
         return admission;
     }
-    if (!proxy)
+    if (as == Admit::Server)
         checkCaller(head, guards, who, tls, admission);
     if (admission.refusal)
         return admission;

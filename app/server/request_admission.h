@@ -30,8 +30,9 @@ struct RequestAdmission {
     QString path;   // decoded
     QString query;  // as sent, without the '?'
     QString method;
-    QString host;   // the Host field, or an absolute-form target's authority
-    QString scheme; // an absolute-form target's ("http" or "https"), else empty
+    QString host;     // the Host field, or an absolute-form target's authority
+    QString scheme;   // an absolute-form target's ("http" or "https"), else empty
+    QString tunnelTo; // CONNECT's "host:port", to a proxy
     bool hasHost = false;
     bool headOnly = false;  // HEAD: the answer has no body
     QByteArray corsHeaders; // for an allowed page of another origin
@@ -39,11 +40,15 @@ struct RequestAdmission {
     std::optional<Refusal> refusal; // set: answer this, with the connection closed
 };
 
-// who: "listener" or "forwarder", for the words of a refusal. tls: our own origin is https://HOST. proxy: a forward
-// proxy's request, whose absolute-form target names the server it is for: required, and neither its host nor the
-// Origin is ours to check (the server's, as for any request the client makes without a proxy).
+// Whose request it is. A server's (the listener, the forwarder). A forward proxy's: its absolute-form target names
+// the server it is for (required), or it is a CONNECT to "host:port"; neither the host nor the Origin is ours to
+// check (the server's, as for any request the client makes without a proxy). A request inside a proxy's tunnel:
+// for the tunnel's server, in any form but CONNECT, unchecked alike.
+enum class Admit : uint8_t { Server, Proxy, Tunnel };
+
+// who: "listener" or "forwarder", for the words of a refusal. tls: our own origin is https://HOST.
 RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
-                              bool proxy = false);
+                              Admit as = Admit::Server);
 
 // RFC 9110 reason phrases for the statuses we answer with.
 QByteArray reasonPhrase(int status);

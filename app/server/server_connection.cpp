@@ -27,8 +27,8 @@ core::ByteView view(const QByteArray& data)
 ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
                                    UploadSession::Publish publish, Mode mode, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_mode(mode),
-      m_socket(tls ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
-      m_clientSide(*m_socket, tls, *m_shared, *this, [this] { closeIfWaiting(); }),
+      m_socket(tls || mode.proxy ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
+      m_clientSide(*m_socket, *m_shared, *this, [this] { closeIfWaiting(); }),
       m_deadlines(
           m_shared->config.guards, [this] { return m_decoder.bodyBytes(); },
           [this](ClientDeadlines::Missed missed, const QString& why) { onDeadlineMissed(missed, why); }),
@@ -46,7 +46,7 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
     if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
         m_handshake.emplace(
-            *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client,
+            *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, m_shared->tlsConfiguration,
             [this] {
                 if (std::exchange(m_busyAnswerPending, false))
                     respondBusy();
@@ -60,8 +60,8 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
             resumeReading();
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, answerProgress);
-    if (m_tls)
-        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encryptedBytesWritten, this, answerProgress);
+    if (auto* tlsSocket = qobject_cast<QSslSocket*>(m_socket))
+        connect(tlsSocket, &QSslSocket::encryptedBytesWritten, this, answerProgress);
     connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::onDisconnected);
     m_deadlines.headDeadline();
@@ -76,6 +76,25 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
     }
     if (m_socket->bytesAvailable() > 0)
         resumeReading();
+}
+
+void ServerConnection::openTunnel(const QSslConfiguration& config)
+{
+    m_requestRecorded = true; // by the requests inside it
+    // Written as it is: a 2xx to CONNECT has no Content-Length (RFC 9110 9.3.6), and no answer of ours can follow.
+    m_socket->write("HTTP/1.1 200 Connection established\r\n\r\n");
+    m_tunnel = true;
+    m_tls = true;
+    m_state = State::Head;
+    m_head.reset();
+    m_socket->setReadBufferSize(m_mode.readChunk); // Qt decrypts into a buffer of one read, as on the TLS port
+    m_deadlines.headDeadline();                    // the handshake has the head's deadline, as on the TLS port
+    m_handshake.emplace(
+        *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, config, [] {},
+        [this] {
+            m_state = State::Closing;
+            m_clientSide.drop();
+        });
 }
 
 ServerConnection::~ServerConnection()
@@ -146,8 +165,14 @@ bool ServerConnection::consume(core::ByteView data, const core::BlockPool::Block
             m_held = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
+        const bool plain = !m_tunnel;
         const size_t used = m_state == State::Head ? processHead(data) : onBody(data, block);
         data.remove_prefix(std::min(used, data.size()));
+        if (plain && m_tunnel && !data.empty()) { // sent after CONNECT, before its answer: cannot be decrypted
+            m_state = State::Closing;
+            m_clientSide.drop();
+            return true;
+        }
     }
     return true;
 }
@@ -183,8 +208,10 @@ void ServerConnection::admit()
 {
     m_deadlines.headDone();
     m_state = State::Request;
-    const RequestAdmission admission =
-        admitRequest(m_head.head(), m_shared->config.guards, m_mode.name, m_tls, m_mode.proxy);
+    const RequestAdmission admission = admitRequest(m_head.head(), m_shared->config.guards, m_mode.name, m_tls,
+                                                    m_tunnel       ? Admit::Tunnel
+                                                    : m_mode.proxy ? Admit::Proxy
+                                                                   : Admit::Server);
     m_headOnly = admission.headOnly;
     m_corsHeaders = admission.corsHeaders;
     if (admission.refusal) {

@@ -41,7 +41,7 @@ public:
         size_t readBlocks = 16;                // blocks of this connection's pool (beyond one, from the shared budget)
         core::HttpLimits httpLimits = {};      // heads and body framing; a relay reads strictly (bare LF refused)
         bool jsonRefusals = false;             // the forwarder's refusals are JSON, told apart from the upstream's
-        bool proxy = false; // a forward proxy's: absolute-form targets name the server (request_admission.h)
+        bool proxy = false; // a forward proxy's: absolute-form targets and CONNECT (request_admission.h)
     };
     ~ServerConnection() override;
 
@@ -87,6 +87,12 @@ protected:
     // when all are taken.
     void waitForNextRequest();
     void resumeReading(); // queued: the mode takes bytes again
+    // A proxy's CONNECT, admitted: the client is told "200 Connection established", and TLS begins on the
+    // connection with config (the certificate for the host it asked for). Then requests come as on the TLS port,
+    // each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent after
+    // CONNECT without waiting for its answer cannot reach the handshake: the connection is dropped.
+    void openTunnel(const QSslConfiguration& config);
+    bool inTunnel() const { return m_tunnel; }
 
     QTcpSocket& socket() const { return *m_socket; }
     ListenerShared& shared() const { return *m_shared; }
@@ -117,8 +123,9 @@ private:
     std::shared_ptr<ListenerShared> m_shared;
     UploadSession::Publish m_publish;
     Mode m_mode;
-    QTcpSocket* m_socket; // a QSslSocket on the TLS port
+    QTcpSocket* m_socket; // a QSslSocket on the TLS port, and a proxy's (plain until it opens a tunnel)
     bool m_tls = false;
+    bool m_tunnel = false; // a proxy's connection, since its CONNECT
     QString m_client;
     ClientSide m_clientSide;                 // slot, keep-alive wait, answer deadline, lingering close
     std::optional<TlsHandshake> m_handshake; // on the TLS port

@@ -212,7 +212,7 @@ TEST_CASE("an https upstream: our TLS listener, trusted with --cacert, refused w
     auto untrusting = forwarder(https);
     auto refused = curl({"-F", "a=b", untrusting->url("/file-part")});
     CHECK(refused.status == 502);
-    CHECK(refused.json["error"].toString() == "upstream unreachable");
+    CHECK(refused.json["error"].toString() == "upstream certificate not trusted");
     CHECK(refused.json["detail"].toString().contains("certificate", Qt::CaseInsensitive));
 }
 

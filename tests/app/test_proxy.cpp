@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <QDir>
+#include <QFileInfo>
 
 using namespace upin;
 using test::curl;
@@ -15,11 +16,14 @@ using test::partNamed;
 
 namespace {
 
-std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {})
+// Its authority in a folder of the test's own (tlsFolder), not the user's.
+std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {}, const QString& tlsFolder = {})
 {
     settings.proxy = true;
     app::ListenerConfig config;
     config.forward = settings;
+    static QTemporaryDir shared; // for the tests that do not look at it
+    config.tlsFolder = tlsFolder.isEmpty() ? shared.filePath("tls") : tlsFolder;
     return std::make_unique<ListenerFixture>(config);
 }
 
@@ -105,9 +109,7 @@ TEST_CASE("proxy: Python requests with proxies= uploads a file; the server saves
     CHECK(saved.readAll() == data);
 }
 
-TEST_CASE("proxy: a path without a server is refused with how to ask, the proxy's own address is a loop, and a "
-          "tunnel is not opened yet",
-          "[proxy]")
+TEST_CASE("proxy: a path without a server is refused with how to ask, and the proxy's own address is a loop", "[proxy]")
 {
     auto p = proxy();
     auto direct = curl({"-F", "a=b", proxyUrl(*p) + "/file-part"});
@@ -118,9 +120,60 @@ TEST_CASE("proxy: a path without a server is refused with how to ask, the proxy'
     CHECK(loop.json["detail"].toString().contains("is this proxy itself"));
     auto localhost = curl({"-x", proxyUrl(*p), QStringLiteral("http://localhost:%1/").arg(p->listener.port())});
     CHECK(localhost.status == 508);
-    QProcess tunnel;
-    tunnel.start("curl",
-                 {"-s", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", proxyUrl(*p), "https://127.0.0.1:1/"});
-    REQUIRE(tunnel.waitForFinished(10000));
-    CHECK(tunnel.readAllStandardOutput() == "501");
+}
+
+TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through a tunnel to a server the proxy "
+          "checks; both see the file's digest",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    app::ForwardSettings trusting;
+    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath; // the "real server's" own
+    auto p = proxy(trusting, home.filePath("proxy"));
+    const QString ca = p->listener.proxyCa()->certificatePath();
+    CHECK(ca == QFileInfo(home.filePath("proxy/proxy-ca.pem")).absoluteFilePath());
+    const QByteArray data = test::randomBytes(2 << 20, 73);
+    const QString file = server.file("secret.bin", data);
+    const QString url = QStringLiteral("https://localhost:%1/file-part").arg(server.listener.tlsPort());
+    auto r = curl({"-x", proxyUrl(*p), "--cacert", ca, "-F", "secret=@" + file, url});
+    REQUIRE(r.status == 200);
+    CHECK(partNamed(r.json, "secret")["sha256"].toString().toStdString() == test::sha256(data));
+    QFile saved(QDir(server.waitForCaptureFolder("000-secret.bin")).filePath("000-secret.bin"));
+    REQUIRE(saved.open(QIODevice::ReadOnly));
+    CHECK(saved.readAll() == data);
+    const QJsonObject capture = forwardCaptures(*p, 1).first();
+    CHECK(partNamed(capture, "secret")["sha256"].toString().toStdString() == test::sha256(data));
+    CHECK(capture["forward"].toObject()["upstream"].toString() ==
+          QStringLiteral("https://localhost:%1").arg(server.listener.tlsPort()));
+    CHECK(capture["request"].toObject()["transport"].toObject()["tls"].toBool()); // the client's leg
+
+    // Python requests, trusting the same authority.
+    QProcess python;
+    const QString script = "import requests, sys\n"
+                           "r = requests.post(sys.argv[1], files={'py': b'from python'}, verify=sys.argv[2],\n"
+                           "                  proxies={'https': sys.argv[3]})\n"
+                           "print(r.status_code, r.json()['parts'][0]['size'])\n";
+    python.start("python3", {"-c", script, url, ca, proxyUrl(*p)});
+    REQUIRE(python.waitForFinished(30000));
+    INFO(python.readAllStandardError().toStdString());
+    CHECK(python.readAllStandardOutput().trimmed() == "200 11");
+}
+
+TEST_CASE("proxy over https: a server whose certificate is not trusted gets the client a 502 saying so, and "
+          "nothing of the body",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    auto p = proxy({}, home.filePath("proxy")); // trusts the system's authorities only
+    const QString file = server.file("a.bin", test::randomBytes(1 << 20, 74));
+    auto r = curl({"-x", proxyUrl(*p), "--cacert", p->listener.proxyCa()->certificatePath(), "-F", "a=@" + file,
+                   QStringLiteral("https://localhost:%1/file-part").arg(server.listener.tlsPort())});
+    CHECK(r.status == 502);
+    CHECK(r.json["error"].toString() == "upstream certificate not trusted");
+    CHECK(r.json["detail"].toString().contains("self-signed"));
+    CHECK(r.json["body_bytes_to_upstream"].toInt() == 0);
+    QThread::msleep(200);
+    CHECK(QDir(server.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty()); // no request came
 }
