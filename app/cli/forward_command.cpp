@@ -4,6 +4,7 @@
 // forward proxy, each request to the server its URL names (curl -x, a browser's proxy setting).
 
 #include "cli/cli_args.h"
+#include "cli/proxy_cli.h"
 #include "server/listener.h"
 
 #include <QCommandLineParser>
@@ -32,13 +33,15 @@ int runRelay(const QStringList& arguments, bool proxy)
     const char* const command = proxy ? "proxy" : "forward";
     QCommandLineParser cl;
     cl.setApplicationDescription(
-        proxy
-            ? QStringLiteral("A forward proxy (curl -x, a browser's or an SDK's proxy setting) for http:// URLs: each "
-                             "request goes on to the server it names as it arrives, and is inspected on the way: "
-                             "parts, hashes, the server's answer, the server time. Ctrl-C stops.")
-            : QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path "
-                             "prefix) as it arrives, and inspect it on the way: parts, hashes, the upstream's "
-                             "answer, the server time. Ctrl-C stops."));
+        proxy ? QStringLiteral(
+                    "A forward proxy (curl -x, a browser's or an SDK's proxy setting) for http:// and https:// "
+                    "URLs: each request goes on to the server it names as it arrives, and is inspected on the "
+                    "way: parts, hashes, the server's answer, the server time. https is opened with a "
+                    "certificate from the proxy's own authority, which the client is to trust (--ca-info). "
+                    "Ctrl-C stops.")
+              : QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path "
+                               "prefix) as it arrives, and inspect it on the way: parts, hashes, the upstream's "
+                               "answer, the server time. Ctrl-C stops."));
     cl.addHelpOption();
     if (!proxy)
         cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
@@ -70,9 +73,20 @@ int runRelay(const QStringList& arguments, bool proxy)
                    answerTimeout, hash, noHash});
     if (!proxy) // a proxy's Host is the URL's authority (RFC 9112 3.2.2)
         cl.addOption(preserveHost);
+    QCommandLineOption caInfo(QStringLiteral("ca-info"),
+                              QStringLiteral("say where the proxy's certificate authority is and how to trust it"));
+    QCommandLineOption caRegenerate(QStringLiteral("ca-regenerate"),
+                                    QStringLiteral("replace the certificate authority (asks first)"));
+    QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("with --ca-regenerate: do not ask"));
+    if (proxy)
+        cl.addOptions({caInfo, caRegenerate, yes});
     const GuardOptions guards; // the listener's own: --allow-origin for a web app's page, deadlines, the rate
     guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
+    if (proxy && (cl.isSet(caInfo) || cl.isSet(caRegenerate))) {
+        const QString url = QStringLiteral("http://%1:%2").arg(cl.value(server.bind), cl.value(server.port));
+        return cl.isSet(caInfo) ? printCaInfo(url) : regenerateCa(url, cl.isSet(yes));
+    }
 
     ForwardSettings forward;
     forward.proxy = proxy;
@@ -125,11 +139,7 @@ int runRelay(const QStringList& arguments, bool proxy)
     QDir().mkpath(relay.captureRoot());
     const QString address = relay.address().toString();
     if (proxy)
-        printOut(QStringLiteral("proxy on http://%1:%2 for http:// URLs  (captures in %3)\n"
-                                "  try: curl -x http://%1:%2 -F file=@somefile http://your-server/upload\n")
-                     .arg(address)
-                     .arg(relay.port())
-                     .arg(relay.captureRoot()));
+        printProxyStarted(relay);
     else
         printOut(QStringLiteral("forwarding http://%1:%2 -> %3  (captures in %4)\n"
                                 "  try: curl -F file=@somefile http://%1:%2/file-part\n")

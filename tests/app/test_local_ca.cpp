@@ -2,7 +2,9 @@
 // uploads to a listener presenting a minted leaf, trusting only the authority.
 
 #include "app/listener_fixture.h"
+#include "proxy/ca_advice.h"
 #include "proxy/local_ca.h"
+#include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
 
@@ -165,4 +167,47 @@ TEST_CASE("curl trusting only the authority uploads to a listener that presents 
     const auto wrong = test::curl({"--cacert", ca->certificatePath(), "--resolve", "other.test:" + port + ":127.0.0.1",
                                    "https://other.test:" + port + "/discard"});
     CHECK(wrong.status == 0);
+}
+
+TEST_CASE("proxy --ca-info says where the authority is and how to trust it; --ca-regenerate replaces it only when "
+          "told to",
+          "[proxy][ca][cli]")
+{
+    QTemporaryDir data;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("XDG_DATA_HOME", data.path()); // the CLI's data folder, not the user's
+    const QString pem = data.filePath("UploadInspector/tls/proxy-ca.pem");
+    const auto info = test::runCli({"proxy", "--ca-info", "--port", "9099"}, environment);
+    REQUIRE(info.exitCode == 0);
+    const QString out = QString::fromUtf8(info.out);
+    CHECK(out.contains("The proxy's certificate authority: " + pem));
+    CHECK(out.contains("curl -x http://127.0.0.1:9099 --cacert " + pem));
+    CHECK(out.contains("NODE_EXTRA_CA_CERTS=" + pem));
+    CHECK(out.contains("certutil -d sql:$HOME/.pki/nssdb -A -t C,, -n \"Upload Inspector proxy CA\" -i " + pem));
+    auto fingerprintOf = [&] {
+        return run("openssl", {"x509", "-noout", "-fingerprint", "-sha256", "-in", pem})
+            .out.trimmed()
+            .split('=')
+            .last();
+    };
+    const QString first = fingerprintOf();
+    CHECK(out.contains("SHA-256 " + first));
+    CHECK(test::runCli({"proxy", "--ca-info"}, environment).exitCode == 0);
+    CHECK(fingerprintOf() == first);                                              // kept
+    const auto unasked = test::runCli({"proxy", "--ca-regenerate"}, environment); // no terminal to ask on
+    CHECK(unasked.exitCode == 2);
+    CHECK(unasked.err.contains("--yes"));
+    CHECK(fingerprintOf() == first);
+    const auto replaced = test::runCli({"proxy", "--ca-regenerate", "--yes"}, environment);
+    CHECK(replaced.exitCode == 0);
+    CHECK(fingerprintOf() != first);
+}
+
+TEST_CASE("the trust advice pastes into a shell: a path with a space is quoted, a plain one is not", "[proxy][ca]")
+{
+    const QString spaced = app::caTrustAdvice("/home/a b/ca.pem", "AB:CD", "http://127.0.0.1:8082");
+    CHECK(spaced.contains("--cacert '/home/a b/ca.pem' -F"));
+    CHECK(spaced.contains("NODE_EXTRA_CA_CERTS='/home/a b/ca.pem'"));
+    const QString plain = app::caTrustAdvice("/home/ab/ca.pem", "AB:CD", "http://127.0.0.1:8082");
+    CHECK(plain.contains("--cacert /home/ab/ca.pem -F"));
 }

@@ -17,9 +17,12 @@ struct CliRun {
     QByteArray err;
 };
 
-inline CliRun runCli(const QStringList& arguments)
+// environment: the CLI's, when not the test's own (e.g. XDG_DATA_HOME for where its data folder is).
+inline CliRun runCli(const QStringList& arguments,
+                     const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(UPIN_CLI_PATH), arguments);
     REQUIRE(process.waitForFinished(120000));
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};

@@ -1,0 +1,74 @@
+#include "cli/proxy_cli.h"
+
+#include "cli/cli_args.h"
+#include "proxy/ca_advice.h"
+#include "proxy/local_ca.h"
+#include "server/listener.h"
+
+#include <QTextStream>
+
+#include <unistd.h>
+
+namespace upin::app::cli {
+
+namespace {
+
+QString advice(const LocalCa& ca, const QString& proxyUrl)
+{
+    return caTrustAdvice(ca.certificatePath(), ca.fingerprint(), proxyUrl);
+}
+
+} // namespace
+
+int printCaInfo(const QString& proxyUrl)
+{
+    QString error;
+    const auto ca = LocalCa::open(defaultTlsFolder(), &error);
+    if (!ca) {
+        printErr(QStringLiteral("proxy: %1\n").arg(error));
+        return 1;
+    }
+    if (ca->madeNow())
+        printOut(QStringLiteral("(made now: there was none)\n"));
+    printOut(advice(*ca, proxyUrl));
+    return 0;
+}
+
+int regenerateCa(const QString& proxyUrl, bool confirmed)
+{
+    const QString folder = defaultTlsFolder();
+    if (!confirmed) {
+        // A replaced authority breaks every client told to trust the old one: asked, never assumed.
+        if (!::isatty(STDIN_FILENO)) {
+            printErr(QStringLiteral("proxy: --ca-regenerate replaces the authority clients trust; add --yes to do it "
+                                    "without a terminal to ask on\n"));
+            return 2;
+        }
+        printOut(QStringLiteral("Replace the proxy's certificate authority in %1? Every client told to trust the old "
+                                "one will refuse the proxy until it trusts the new one. [y/N] ")
+                     .arg(folder));
+        const QString answer = QTextStream(stdin).readLine().trimmed().toLower();
+        if (answer != QLatin1String("y") && answer != QLatin1String("yes")) {
+            printOut(QStringLiteral("Kept as it was.\n"));
+            return 1;
+        }
+    }
+    QString error;
+    const auto ca = LocalCa::regenerate(folder, &error);
+    if (!ca) {
+        printErr(QStringLiteral("proxy: %1\n").arg(error));
+        return 1;
+    }
+    printOut(QStringLiteral("A new certificate authority replaces the old one.\n") + advice(*ca, proxyUrl));
+    return 0;
+}
+
+void printProxyStarted(const Listener& proxy)
+{
+    const QString url = QStringLiteral("http://%1:%2").arg(proxy.address().toString()).arg(proxy.port());
+    printOut(
+        QStringLiteral("proxy on %1 for http:// and https:// URLs  (captures in %2)\n").arg(url, proxy.captureRoot()) +
+        advice(*proxy.proxyCa(), url));
+}
+
+} // namespace upin::app::cli
