@@ -160,6 +160,35 @@ TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through
     CHECK(python.readAllStandardOutput().trimmed() == "200 11");
 }
 
+TEST_CASE("proxy over https: Node's fetch through undici's ProxyAgent, trusting the authority by NODE_EXTRA_CA_CERTS",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    app::ForwardSettings trusting;
+    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
+    auto p = proxy(trusting, home.filePath("proxy"));
+    const QByteArray data = test::randomBytes(1 << 20, 75);
+    const QString file = server.file("from-node.bin", data);
+    QProcess node;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("NODE_EXTRA_CA_CERTS", p->listener.proxyCa()->certificatePath());
+    node.setProcessEnvironment(environment);
+    node.start("node", {UPIN_TESTS_DIR "/peers/node/proxy_upload.js",
+                        QStringLiteral("https://localhost:%1/file-part").arg(server.listener.tlsPort()), proxyUrl(*p),
+                        file}); // undici from the npm registry, installed by scripts/install-deps
+    REQUIRE(node.waitForFinished(30000));
+    INFO(node.readAllStandardError().toStdString());
+    const QList<QByteArray> out = node.readAllStandardOutput().split('\n');
+    REQUIRE(out.size() >= 2);
+    CHECK(out[0] == "200");
+    const QJsonObject answer = QJsonDocument::fromJson(out[1]).object();
+    CHECK(partNamed(answer, "node")["sha256"].toString().toStdString() == test::sha256(data)); // the server's
+    const QJsonObject capture = forwardCaptures(*p, 1).first();                                // the proxy's
+    CHECK(partNamed(capture, "node")["sha256"].toString().toStdString() == test::sha256(data));
+    CHECK(partNamed(capture, "note")["size"].toInt() == 9);
+}
+
 TEST_CASE("proxy over https: a server whose certificate is not trusted gets the client a 502 saying so, and "
           "nothing of the body",
           "[proxy][tls]")
