@@ -30,6 +30,7 @@ ForwardTimings ForwardRecord::timings() const
     t.firstAnswerByte = at.firstAnswerByte;
     t.serverMs = serverMs();
     t.earlyAtByte = earlyAtByte;
+    t.unverified = unverified;
     if (fault) {
         t.faultStatus = fault->status;
         t.faultError = fault->error;
@@ -50,6 +51,8 @@ QJsonObject ForwardRecord::toJson() const
         {"upstream", upstream},
         {"request_head", QString::fromUtf8(headAsSent)},
         {"reused_connection", reusedConnection},
+        {"certificate_checked", upstream.startsWith(QLatin1String("https:")) ? QJsonValue(!unverified)
+                                                                             : QJsonValue(QJsonValue::Null)},
         {"status", status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null)},
         {"status_line", QString::fromLatin1(statusLine)},
         {"headers", fields},
@@ -81,6 +84,7 @@ ForwardRecord ForwardRecord::fromJson(const QJsonObject& json)
     r.upstream = json[QLatin1String("upstream")].toString();
     r.headAsSent = json[QLatin1String("request_head")].toString().toUtf8();
     r.reusedConnection = json[QLatin1String("reused_connection")].toBool();
+    r.unverified = json[QLatin1String("certificate_checked")] == QJsonValue(false);
     r.status = json[QLatin1String("status")].toInt();
     r.statusLine = json[QLatin1String("status_line")].toString().toLatin1();
     for (const auto& field : json[QLatin1String("headers")].toArray())

@@ -55,6 +55,8 @@ QString captureLine(const ListenerEvent& e)
         line += QStringLiteral("  answered-early-at=%1").arg(e.forward->earlyAtByte);
     if (e.forward && e.forward->serverMs >= 0)
         line += QStringLiteral("  server=%1ms").arg(e.forward->serverMs, 0, 'f', 1);
+    if (e.forward && e.forward->unverified)
+        line += QStringLiteral("  upstream-certificate=unchecked"); // --insecure: said on every line
     if (e.error) {
         auto name = core::codeName(e.error->code);
         line += QStringLiteral("  error=%1@%2").arg(toQString(name)).arg(e.error->offset);

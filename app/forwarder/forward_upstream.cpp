@@ -292,6 +292,7 @@ ForwardRecord ForwardConnection::record() const
     r.upstream = m_target.toString();
     r.headAsSent = m_upstreamHead;
     r.reusedConnection = m_upstreamReused;
+    r.unverified = m_settings.insecure && m_target.scheme() == QLatin1String("https");
     r.status = m_answer->status();
     r.statusLine = r.status ? m_answer->statusLine() : QByteArray();
     r.headers = m_answer->fields();

@@ -120,6 +120,7 @@ struct ForwardTimings {
     double serverMs = -1;             // the last two apart
     qint64 earlyAtByte = -1;          // it answered when its kernel had this many body bytes
     QString faultError;
+    bool unverified = false; // an https upstream whose certificate was not checked (--insecure)
 };
 
 struct CaptureRecord;
