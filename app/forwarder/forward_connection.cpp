@@ -115,7 +115,9 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     const QByteArray client = socket().peerAddress().toString().toLatin1();
     target.pathPrefix = {prefix.constData(), size_t(prefix.size())};
     target.upstreamHost = {upstreamHost.constData(), size_t(upstreamHost.size())};
-    target.preserveHost = m_settings.preserveHost;
+    // In a tunnel the client's Host goes on as it wrote it (a signed request, a virtual host): the CONNECT named
+    // the server, not the Host.
+    target.preserveHost = m_settings.preserveHost || inTunnel();
     target.forwardedFields = !m_settings.proxy; // a forward proxy relays the request as the client made it
     target.clientAddress = {client.constData(), size_t(client.size())};
     target.proto = tls() ? "https" : "http";
@@ -153,15 +155,24 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
 // the tunnel goes on to https://host:port, whose certificate is checked as forward mode checks an upstream's.
 void ForwardConnection::interceptTunnel(const QString& hostAndPort)
 {
+    if (tls()) { // the proxy's TLS port, or a tunnel's inside (admission refuses that): TLS cannot begin again
+        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
+               QStringLiteral("send CONNECT to the proxy's plain port"));
+        return;
+    }
     QString error;
-    const QString host = QUrl(QStringLiteral("//") + hostAndPort).host();
+    const QString host = QUrl(QStringLiteral("//") + hostAndPort).host(QUrl::FullyEncoded); // IDN: as ACE
     const auto leaf = shared().proxyCa->leafFor(host, &error);
     if (!leaf) {
         refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
         return;
     }
     m_tunnelTo = hostAndPort;
-    openTunnel(serverTlsConfiguration(*leaf));
+    QSslConfiguration config = serverTlsConfiguration(*leaf);
+    // Not even queried: a browser with client certificates would ask its user to pick one on every site, and none
+    // would reach the server.
+    config.setPeerVerifyMode(QSslSocket::VerifyNone);
+    openTunnel(config);
 }
 
 // What passed, for a probe that asks (listener_types.h): the capture's id and its parts so far.
