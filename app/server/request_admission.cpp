@@ -49,7 +49,8 @@ void admitTunnel(const QString& target, const core::BodyFraming& framing, Reques
         admission.refusal = Refusal{400, "CONNECT takes a host and a port (CONNECT example.com:443)\n"};
         return;
     }
-    if (framing.kind != core::BodyFraming::Kind::None) {
+    if (framing.kind == core::BodyFraming::Kind::Chunked ||
+        (framing.kind == core::BodyFraming::Kind::ContentLength && framing.contentLength > 0)) {
         admission.refusal = Refusal{400, "a CONNECT request carries no body\n"};
         return;
     }
@@ -99,6 +100,12 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
     const bool asterisk = target == QLatin1String("*") && admission.method == QLatin1String("OPTIONS");
     if (!asterisk && ((!absolute && !target.startsWith(QLatin1Char('/'))) || !url.isValid())) {
         admission.refusal = Refusal{400, "the request target must be a path (/...) or an absolute http:// URL\n"};
+        return admission;
+    }
+    // RFC 9112 3.2: no fragment in a request target, no userinfo in an http URL (RFC 9110 4.2.4); a '#' would hide
+    // a ".." from the check below from what is sent on, and a password would go on in Host and into the records.
+    if (target.contains(QLatin1Char('#')) || !url.userInfo().isEmpty()) {
+        admission.refusal = Refusal{400, "the request target may not have a fragment (#) or a user name\n"};
         return admission;
     }
     if (url.path().split(QLatin1Char('/')).contains(QLatin1String(".."))) {
