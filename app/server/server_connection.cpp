@@ -80,6 +80,19 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
 
 void ServerConnection::openTunnel(const QSslConfiguration& config)
 {
+    m_tunnelPending = config; // once consume() knows whether bytes followed the head in the same read
+}
+
+// Bytes the client sent after CONNECT without waiting for its answer were read with it, out of the TLS engine's
+// reach: refused (as curl and browsers wait, only a client that does not would see it).
+void ServerConnection::beginTunnel(bool bytesFollowed)
+{
+    const QSslConfiguration config = *std::exchange(m_tunnelPending, std::nullopt);
+    if (bytesFollowed) {
+        refuse(400, QStringLiteral("bytes after CONNECT"), std::nullopt,
+               QStringLiteral("the client sent bytes after CONNECT before its answer"));
+        return;
+    }
     m_requestRecorded = true; // by the requests inside it
     // Written as it is: a 2xx to CONNECT has no Content-Length (RFC 9110 9.3.6), and no answer of ours can follow.
     m_socket->write("HTTP/1.1 200 Connection established\r\n\r\n");
@@ -165,14 +178,10 @@ bool ServerConnection::consume(core::ByteView data, const core::BlockPool::Block
             m_held = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
-        const bool plain = !m_tunnel;
         const size_t used = m_state == State::Head ? processHead(data) : onBody(data, block);
         data.remove_prefix(std::min(used, data.size()));
-        if (plain && m_tunnel && !data.empty()) { // sent after CONNECT, before its answer: cannot be decrypted
-            m_state = State::Closing;
-            m_clientSide.drop();
-            return true;
-        }
+        if (m_tunnelPending)
+            beginTunnel(!data.empty());
     }
     return true;
 }

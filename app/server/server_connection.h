@@ -90,7 +90,7 @@ protected:
     // A proxy's CONNECT, admitted: the client is told "200 Connection established", and TLS begins on the
     // connection with config (the certificate for the host it asked for). Then requests come as on the TLS port,
     // each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent after
-    // CONNECT without waiting for its answer cannot reach the handshake: the connection is dropped.
+    // CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused instead (400).
     void openTunnel(const QSslConfiguration& config);
     bool inTunnel() const { return m_tunnel; }
 
@@ -112,6 +112,7 @@ private:
     enum class State : uint8_t { Head, Request, Closing };
 
     void onReadyRead();
+    void beginTunnel(bool bytesFollowed);
     bool consume(core::ByteView data, const core::BlockPool::Block& block);
     size_t processHead(core::ByteView data);
     void admit();
@@ -125,7 +126,8 @@ private:
     Mode m_mode;
     QTcpSocket* m_socket; // a QSslSocket on the TLS port, and a proxy's (plain until it opens a tunnel)
     bool m_tls = false;
-    bool m_tunnel = false; // a proxy's connection, since its CONNECT
+    bool m_tunnel = false;                            // a proxy's connection, since its CONNECT
+    std::optional<QSslConfiguration> m_tunnelPending; // openTunnel()'s, until the read that brought CONNECT is done
     QString m_client;
     ClientSide m_clientSide;                 // slot, keep-alive wait, answer deadline, lingering close
     std::optional<TlsHandshake> m_handshake; // on the TLS port
