@@ -3,7 +3,9 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHostAddress>
+#include <QLockFile>
 #include <QRegularExpression>
 
 namespace upin::app {
@@ -36,7 +38,48 @@ std::shared_ptr<LocalCa> makeAndKeep(const QString& folder, QString* error)
     if (!makePrivateFolder(folder, error) || !writePrivateFile(keyFile(folder), authority.key, error) ||
         !writePrivateFile(certificateFile(folder), authority.certificate, error))
         return nullptr;
-    return std::make_shared<LocalCa>(std::move(authority), certificateFile(folder), true);
+    return std::make_shared<LocalCa>(std::move(authority), QFileInfo(certificateFile(folder)).absoluteFilePath(), true);
+}
+
+// The kept authority, checked: the key is the certificate's (tlsIdentityFromFiles), it is an authority, and it has
+// a leaf's life left. nullptr with why in error.
+std::shared_ptr<LocalCa> readKept(const QString& folder, QString* error)
+{
+    const auto identity = tlsIdentityFromFiles(certificateFile(folder), keyFile(folder), error);
+    if (!identity)
+        return nullptr;
+    PemPair kept{identity->certificate.toPem(), identity->key.toPem()};
+    if (!isAuthority(kept.certificate)) {
+        *error = QStringLiteral("%1 is not a certificate authority").arg(certificateFile(folder));
+        return nullptr;
+    }
+    if (identity->certificate.expiryDate() < QDateTime::currentDateTimeUtc().addDays(LocalCa::kLeafValidDays)) {
+        *error = QStringLiteral("%1 expires on %2")
+                     .arg(certificateFile(folder), identity->certificate.expiryDate().toString(Qt::ISODate));
+        return nullptr;
+    }
+    QFile::setPermissions(keyFile(folder), QFileDevice::ReadOwner | QFileDevice::WriteOwner); // whoever loosened it
+    return std::make_shared<LocalCa>(std::move(kept), identity->certificatePath, false);
+}
+
+// Two first starts at once (a proxy and proxy --ca-info) would write halves of two pairs: one at a time.
+std::unique_ptr<QLockFile> lockFolder(const QString& folder, QString* error)
+{
+    if (!makePrivateFolder(folder, error))
+        return nullptr;
+    auto lock = std::make_unique<QLockFile>(QDir(folder).filePath(QStringLiteral("proxy-ca.lock")));
+    if (!lock->tryLock(10'000)) {
+        *error = QStringLiteral("%1: another process holds the lock").arg(lock->fileName());
+        return nullptr;
+    }
+    return lock;
+}
+
+// A leaf lives a week, and never past its authority.
+qint64 leafSeconds(const QSslCertificate& authority)
+{
+    return std::min(LocalCa::kLeafValidDays * kDaySeconds,
+                    QDateTime::currentDateTimeUtc().secsTo(authority.expiryDate()));
 }
 
 } // namespace
@@ -67,25 +110,28 @@ LocalCa::LocalCa(PemPair authority, QString certificatePath, bool madeNow)
       m_leafKey(m_leafKeyPem, QSsl::Ec, QSsl::Pem)
 {}
 
+// Made only when there is none: an authority clients were told to trust is never replaced without being asked
+// (--ca-regenerate), even when it cannot be read.
 std::shared_ptr<LocalCa> LocalCa::open(const QString& folder, QString* error)
 {
-    QFile certificateIn(certificateFile(folder)), keyIn(keyFile(folder));
-    if (certificateIn.open(QIODevice::ReadOnly) && keyIn.open(QIODevice::ReadOnly)) {
-        PemPair kept{certificateIn.readAll(), keyIn.readAll()};
-        QString ignored;
-        // Read back as a pair: tlsIdentityFromFiles checks the key is the certificate's.
-        const auto identity = tlsIdentityFromFiles(certificateIn.fileName(), keyIn.fileName(), &ignored);
-        if (identity && identity->certificate.expiryDate() > QDateTime::currentDateTimeUtc().addDays(1)) {
-            QFile::setPermissions(keyIn.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-            return std::make_shared<LocalCa>(std::move(kept), QFileInfo(certificateIn).absoluteFilePath(), false);
-        }
-    }
-    return makeAndKeep(folder, error);
+    const auto lock = lockFolder(folder, error);
+    if (!lock)
+        return nullptr;
+    if (!QFile::exists(certificateFile(folder)) && !QFile::exists(keyFile(folder)))
+        return makeAndKeep(folder, error);
+    QString why;
+    auto kept = readKept(folder, &why);
+    if (!kept)
+        *error = QStringLiteral("%1; a new one, which clients must be told to trust: upload-inspector-cli proxy "
+                                "--ca-regenerate")
+                     .arg(why);
+    return kept;
 }
 
 std::shared_ptr<LocalCa> LocalCa::regenerate(const QString& folder, QString* error)
 {
-    return makeAndKeep(folder, error);
+    const auto lock = lockFolder(folder, error);
+    return lock ? makeAndKeep(folder, error) : nullptr;
 }
 
 QString LocalCa::fingerprint() const
@@ -106,7 +152,7 @@ std::optional<TlsIdentity> LocalCa::leafFor(const QString& host, QString* error)
     CertificateSpec spec;
     spec.commonName = name;
     (QHostAddress(name).isNull() ? spec.dnsNames : spec.ipAddresses) = QStringList{name};
-    spec.validSeconds = kLeafValidDays * kDaySeconds;
+    spec.validSeconds = leafSeconds(m_certificate);
     const PemPair leaf = makeCertificate(spec, &m_authority, m_leafKeyPem);
     if (leaf.isNull() || m_leafKey.isNull()) {
         *error = QStringLiteral("OpenSSL could not make a certificate for %1").arg(name);

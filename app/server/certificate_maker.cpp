@@ -146,6 +146,12 @@ QByteArray keyPemOf(EVP_PKEY* key)
 
 } // namespace
 
+bool isAuthority(const QByteArray& pem)
+{
+    const X509Ptr certificate = readCertificate(pem);
+    return certificate && X509_check_ca(certificate.get()) == 1;
+}
+
 QByteArray makeKey()
 {
     PkeyPtr key(EVP_EC_gen("P-256"));

@@ -30,6 +30,9 @@ struct CertificateSpec {
 // one. A null pair when OpenSSL fails or a name cannot be encoded.
 PemPair makeCertificate(const CertificateSpec& spec, const PemPair* issuer = nullptr, const QByteArray& keyPem = {});
 
+// Whether pem's certificate is an authority (CA:TRUE), as the proxy's must be.
+bool isAuthority(const QByteArray& pem);
+
 // A new P-256 key as PEM (a proxy mints every host's leaf with one, as mitmproxy does: a key per host costs time
 // and buys nothing, the authority's signature is what a client checks).
 QByteArray makeKey();
