@@ -92,7 +92,10 @@ void ForwardConnection::connectUpstream()
             config.addCaCertificates(QSslCertificate::fromPath(m_settings.caCertificates, QSsl::Pem));
         config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // what is passed on is HTTP/1.1
         tls->setSslConfiguration(config);
-        connect(tls, &QSslSocket::connected, this, [this] { connectedToSelf(); });
+        connect(tls, &QSslSocket::connected, this, [this, upstream] {
+            if (upstream == m_upstream)
+                connectedToSelf();
+        });
         connect(tls, &QSslSocket::encrypted, this, [this, upstream] {
             if (upstream == m_upstream)
                 sendHead();
@@ -254,12 +257,18 @@ void ForwardConnection::onUpstreamGone(const QString& why)
         return;
     }
     if (m_phase == Phase::Connecting && !m_answer->started()) {
-        const bool untrusted = m_upstream && m_upstream->error() == QAbstractSocket::SslHandshakeFailedError;
+        // Its certificate, when OpenSSL's verification gave errors; any other failed handshake (a protocol alert)
+        // is the server's being unreachable over TLS.
+        const auto* tls = qobject_cast<QSslSocket*>(m_upstream);
+        const bool untrusted = tls && !tls->sslHandshakeErrors().isEmpty();
         failExchange(502,
                      untrusted ? QStringLiteral("upstream certificate not trusted")
                                : QStringLiteral("upstream unreachable"),
                      QStringLiteral("%1: %2").arg(m_target.authority(), why) +
-                         (untrusted ? QStringLiteral(" (trust its authority with --cacert FILE)") : QString()));
+                         (untrusted ? QStringLiteral(" (start the %1 with --cacert FILE holding its authority, or "
+                                                     "--insecure)")
+                                          .arg(m_settings.proxy ? QLatin1String("proxy") : QLatin1String("forwarder"))
+                                    : QString()));
         return;
     }
     const auto progress = m_answer->closed();
