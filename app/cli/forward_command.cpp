@@ -84,7 +84,7 @@ int runRelay(const QStringList& arguments, bool proxy)
     guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
     if (proxy && (cl.isSet(caInfo) || cl.isSet(caRegenerate))) {
-        const QString url = QStringLiteral("http://%1:%2").arg(cl.value(server.bind), cl.value(server.port));
+        const QString url = proxyUrlFor(cl.value(server.bind), quint16(cl.value(server.port).toUInt()));
         return cl.isSet(caInfo) ? printCaInfo(url) : regenerateCa(url, cl.isSet(yes));
     }
 

@@ -10,6 +10,8 @@ class Listener;
 
 namespace upin::app::cli {
 
+// "http://HOST:PORT", an IPv6 address in brackets; "PORT" in words when it is 0 (picked at start).
+QString proxyUrlFor(const QString& host, quint16 port);
 // proxy --ca-info: where the authority is and how to trust it (made now if there was none). The exit code.
 int printCaInfo(const QString& proxyUrl);
 // proxy --ca-regenerate: a new authority in place of the old, after a yes on the terminal (or --yes). The exit code.

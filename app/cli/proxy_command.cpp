@@ -6,6 +6,7 @@
 #include "server/listener.h"
 
 #include <QTextStream>
+#include <QUrl>
 
 #include <unistd.h>
 
@@ -19,6 +20,17 @@ QString advice(const LocalCa& ca, const QString& proxyUrl)
 }
 
 } // namespace
+
+QString proxyUrlFor(const QString& host, quint16 port)
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(host);
+    if (port == 0) // not known before it starts
+        return url.toString() + QStringLiteral(":PORT");
+    url.setPort(port);
+    return url.toString();
+}
 
 int printCaInfo(const QString& proxyUrl)
 {
@@ -59,13 +71,15 @@ int regenerateCa(const QString& proxyUrl, bool confirmed)
         printErr(QStringLiteral("proxy: %1\n").arg(error));
         return 1;
     }
-    printOut(QStringLiteral("A new certificate authority replaces the old one.\n") + advice(*ca, proxyUrl));
+    printOut(QStringLiteral("A new certificate authority replaces the old one; a proxy running now keeps the old one "
+                            "until it is started again.\n") +
+             advice(*ca, proxyUrl));
     return 0;
 }
 
 void printProxyStarted(const Listener& proxy)
 {
-    const QString url = QStringLiteral("http://%1:%2").arg(proxy.address().toString()).arg(proxy.port());
+    const QString url = proxyUrlFor(proxy.address().toString(), proxy.port());
     printOut(
         QStringLiteral("proxy on %1 for http:// and https:// URLs  (captures in %2)\n").arg(url, proxy.captureRoot()) +
         advice(*proxy.proxyCa(), url));
