@@ -211,3 +211,30 @@ TEST_CASE("the trust advice pastes into a shell: a path with a space is quoted, 
     const QString plain = app::caTrustAdvice("/home/ab/ca.pem", "AB:CD", "http://127.0.0.1:8082");
     CHECK(plain.contains("--cacert /home/ab/ca.pem -F"));
 }
+
+TEST_CASE("an authority that cannot be used is never replaced unasked: the error says how to replace it", "[proxy][ca]")
+{
+    QTemporaryDir home;
+    const QString folder = home.filePath("tls");
+    QString error;
+    const auto made = app::LocalCa::open(folder, &error);
+    REQUIRE(made);
+    // Reopened from its files, it still signs leaves that verify.
+    const auto reopened = app::LocalCa::open(folder, &error);
+    REQUIRE(reopened);
+    const QString leafPath = write(home, "leaf.pem", reopened->leafFor("upload.test", &error)->certificate.toPem());
+    CHECK(verify(reopened->certificatePath(), leafPath, "-verify_hostname", "upload.test").exitCode == 0);
+
+    QFile damaged(made->certificatePath());
+    REQUIRE(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    damaged.write("not a certificate\n");
+    damaged.close();
+    CHECK_FALSE(app::LocalCa::open(folder, &error));
+    CHECK(error.contains("--ca-regenerate"));
+    QFile kept(made->certificatePath());
+    REQUIRE(kept.open(QIODevice::ReadOnly));
+    CHECK(kept.readAll() == "not a certificate\n"); // left for the user to decide
+    const auto replaced = app::LocalCa::regenerate(folder, &error);
+    REQUIRE(replaced);
+    CHECK(app::LocalCa::open(folder, &error)->fingerprint() == replaced->fingerprint());
+}

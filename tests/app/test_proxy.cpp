@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QTcpSocket>
 
 using namespace upin;
 using test::curl;
@@ -205,4 +206,46 @@ TEST_CASE("proxy over https: a server whose certificate is not trusted gets the 
     CHECK(r.json["body_bytes_to_upstream"].toInt() == 0);
     QThread::msleep(200);
     CHECK(QDir(server.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty()); // no request came
+}
+
+TEST_CASE("proxy: hostile requests: a user name or a fragment in the URL, bytes sent after CONNECT before its "
+          "answer, each refused with a 400 saying which",
+          "[proxy][faults]")
+{
+    auto p = proxy();
+    auto exchange = [&](const QByteArray& request) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, p->listener.port());
+        REQUIRE(socket.waitForConnected(2000));
+        socket.write(request);
+        QByteArray answer;
+        while (socket.waitForReadyRead(2000))
+            answer += socket.readAll();
+        return answer;
+    };
+    const QByteArray userinfo = exchange("GET http://user:secret@127.0.0.1:1/x HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n");
+    CHECK(userinfo.startsWith("HTTP/1.1 400 "));
+    CHECK(userinfo.contains("fragment (#) or a user name"));
+    const QByteArray fragment = exchange("GET http://127.0.0.1:1#/../captures HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n");
+    CHECK(fragment.startsWith("HTTP/1.1 400 "));
+    // A ClientHello's first bytes in the same write as CONNECT: read with it, they could never reach TLS.
+    const QByteArray early = exchange("CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n\x16\x03\x01");
+    CHECK(early.startsWith("HTTP/1.1 400 "));
+    CHECK(early.contains("bytes after CONNECT"));
+}
+
+TEST_CASE("proxy over https: the client's Host goes on as it wrote it, not the CONNECT's authority", "[proxy][tls]")
+{
+    QTemporaryDir home;
+    app::ListenerConfig serverConfig = test::tlsConfig(home.filePath("server"));
+    serverConfig.guards.allowedHosts = {"upload.test"};
+    ListenerFixture server(serverConfig);
+    app::ForwardSettings trusting;
+    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
+    auto p = proxy(trusting, home.filePath("proxy"));
+    auto r = curl({"-x", proxyUrl(*p), "--cacert", p->listener.proxyCa()->certificatePath(), "-H", "Host: upload.test",
+                   "-F", "a=b", QStringLiteral("https://localhost:%1/part-event").arg(server.listener.tlsPort())});
+    CHECK(r.status == 200);
+    const QString head = forwardCaptures(*p, 1).first()["forward"].toObject()["request_head"].toString();
+    CHECK(head.contains("\r\nHost: upload.test\r\n"));
 }
