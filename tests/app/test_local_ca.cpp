@@ -169,7 +169,7 @@ TEST_CASE("curl trusting only the authority uploads to a listener that presents 
     CHECK(wrong.status == 0);
 }
 
-TEST_CASE("proxy --ca-info says where the authority is and how to trust it; --ca-regenerate replaces it only when "
+TEST_CASE("proxy --ca-info says where the authority is and how to trust it, --ca-regenerate replaces it only when "
           "told to",
           "[proxy][ca][cli]")
 {

@@ -35,7 +35,7 @@ QString proxyUrl(const ListenerFixture& p)
 
 } // namespace
 
-TEST_CASE("proxy: curl -x uploads to the server its URL names; the server and the proxy see the file's digest",
+TEST_CASE("proxy: curl -x uploads to the server its URL names, and the server and the proxy see the file's digest",
           "[proxy]")
 {
     ListenerFixture server;
@@ -84,7 +84,7 @@ TEST_CASE("proxy: one client connection, requests for two servers, each reaches 
     CHECK_FALSE(captures[1]["forward"].toObject()["reused_connection"].toBool()); // another server: its own
 }
 
-TEST_CASE("proxy: Python requests with proxies= uploads a file; the server saves it whole", "[proxy]")
+TEST_CASE("proxy: Python requests with proxies= uploads a file, and the server saves it whole", "[proxy]")
 {
     ListenerFixture server;
     auto p = proxy();
@@ -124,7 +124,7 @@ TEST_CASE("proxy: a path without a server is refused with how to ask, and the pr
 }
 
 TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through a tunnel to a server the proxy "
-          "checks; both see the file's digest",
+          "checks, both see the file's digest",
           "[proxy][tls]")
 {
     QTemporaryDir home;
