@@ -110,6 +110,14 @@ void ServerConnection::beginTunnel(bool bytesFollowed)
         });
 }
 
+QByteArray ServerConnection::handOver()
+{
+    m_state = State::HandedOver;
+    m_requestRecorded = true; // by the tunnel's record
+    m_deadlines.stop();       // the relay's own idle deadline holds
+    return std::exchange(m_held, {});
+}
+
 ServerConnection::~ServerConnection()
 {
     m_blocks.setOnAvailable({});
@@ -135,7 +143,7 @@ void ServerConnection::resumeReading()
 // copying it. While the pool is empty, or the mode does not take bytes, the client is not read.
 void ServerConnection::onReadyRead()
 {
-    while (true) {
+    while (m_state != State::HandedOver) {
         if (m_state == State::Closing) { // lingering: drop what the client still sends, within the caps
             m_clientSide.dropArriving();
             return;
@@ -169,7 +177,7 @@ void ServerConnection::onReadyRead()
 // not read meanwhile, so TCP holds it back), or bytes the mode does not take yet. False when bytes were held.
 bool ServerConnection::consume(core::ByteView data, const core::BlockPool::Block& block)
 {
-    while (!data.empty() && m_state != State::Closing) {
+    while (!data.empty() && m_state != State::Closing && m_state != State::HandedOver) {
         const bool hold = (m_state == State::Head && unsentBytes(*m_socket) > kMaxAnswerBacklog) ||
                           (m_state == State::Request && !takesBody());
         if (m_state == State::Closing) // the mode's look at its peer ended the request: the rest is dropped
@@ -289,6 +297,11 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
 
 void ServerConnection::onDisconnected()
 {
+    if (m_state == State::HandedOver) { // the relay has seen it too, and ended
+        m_state = State::Closing;
+        deleteLater();
+        return;
+    }
     if (m_handshake && !m_handshake->done()) {
         m_handshake->fail(QStringLiteral("the client closed the connection during the TLS handshake"));
         return;

@@ -92,6 +92,9 @@ protected:
     // each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent after
     // CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused instead (400).
     void openTunnel(const QSslConfiguration& config);
+    // A tunnel passed through unopened: the mode's relay reads and writes the socket from here on, and the
+    // connection only ends with it. Returns bytes already read that the relay is to send on first.
+    QByteArray handOver();
     bool inTunnel() const { return m_tunnel; }
 
     QTcpSocket& socket() const { return *m_socket; }
@@ -109,7 +112,7 @@ protected:
     Transport transport() const; // plain, or what the TLS handshake agreed
 
 private:
-    enum class State : uint8_t { Head, Request, Closing };
+    enum class State : uint8_t { Head, Request, Closing, HandedOver };
 
     void onReadyRead();
     void beginTunnel(bool bytesFollowed);

@@ -1,0 +1,51 @@
+#pragma once
+// A proxy's tunnel that is not opened (`proxy --no-intercept HOST`): the client's bytes go to host:port and the
+// server's back, as they are, the TLS between them untouched (the client sees the real server's certificate).
+// Only the byte counts are known. Bounded as every relay here: while one side has not taken 1 MiB, the other is
+// not read, so a slow reader slows the sender through TCP. A tunnel with no byte either way for idleMs is closed.
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <functional>
+
+namespace upin::app {
+
+class TunnelRelay final : public QObject {
+    Q_OBJECT
+public:
+    struct Outcome {
+        quint64 bytesUp = 0;   // client to server
+        quint64 bytesDown = 0; // server to client
+        bool opened = false;   // the server was reached (and the client told 200)
+        QString error;         // why it ended, when not by a close: unreachable, idle
+        double ms = 0;         // from the CONNECT to the end
+    };
+    // opened: the server answered the connect; the caller hands the client's socket over, with any of its bytes
+    // it read already (the server gets them first), and the relay writes the 200 and starts. done: once, at the
+    // end, whatever it was.
+    TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs, int idleMs,
+                std::function<QByteArray()> opened, std::function<void(const Outcome&)> done, QObject* parent);
+
+private:
+    static constexpr qint64 kMaxBacklog = qint64{1} << 20;
+    void open();
+    void pump(QTcpSocket& from, QTcpSocket& to, quint64& count);
+    void pumpBoth();
+    void onClosed(QTcpSocket& closed);
+    void finish(const QString& error);
+
+    QTcpSocket& m_client;
+    QTcpSocket m_server;
+    QTimer m_connectTimer;
+    QTimer m_idleTimer;
+    QElapsedTimer m_clock;
+    std::function<QByteArray()> m_opened;
+    std::function<void(const Outcome&)> m_done;
+    Outcome m_outcome;
+    bool m_finished = false;
+};
+
+} // namespace upin::app
