@@ -51,8 +51,8 @@ QJsonObject ForwardRecord::toJson() const
         {"upstream", upstream},
         {"request_head", QString::fromUtf8(headAsSent)},
         {"reused_connection", reusedConnection},
-        {"certificate_checked", upstream.startsWith(QLatin1String("https:")) ? QJsonValue(!unverified)
-                                                                             : QJsonValue(QJsonValue::Null)},
+        {"certificate_checked",
+         upstream.startsWith(QLatin1String("https:")) ? QJsonValue(!unverified) : QJsonValue(QJsonValue::Null)},
         {"status", status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null)},
         {"status_line", QString::fromLatin1(statusLine)},
         {"headers", fields},
@@ -73,6 +73,10 @@ QJsonObject ForwardRecord::toJson() const
     };
     if (!bodyDigest.isEmpty())
         json["body_" + bodyHashName] = bodyDigest;
+    if (tunnel)
+        json["tunnel"] = QJsonObject{{"bytes_up", qint64(tunnel->bytesUp)},
+                                     {"bytes_down", qint64(tunnel->bytesDown)},
+                                     {"reached", tunnel->opened}};
     if (fault)
         json["error"] = QJsonObject{{"status", fault->status}, {"error", fault->error}, {"detail", fault->detail}};
     return json;

@@ -35,8 +35,8 @@ struct ForwardRecord {
     QByteArray headAsSent; // the rewritten head
     bool reusedConnection = false;
     bool unverified = false; // an https upstream whose certificate was not checked (--insecure)
-    int status = 0;        // the upstream's final answer; 0: none
-    QByteArray statusLine; // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)
+    int status = 0;          // the upstream's final answer; 0: none
+    QByteArray statusLine;   // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)
     QList<QPair<QByteArray, QByteArray>> headers;
     quint64 answerBytes = 0;
     QByteArray answerPreview; // its decoded body's first 64 KiB
@@ -46,6 +46,11 @@ struct ForwardRecord {
     QList<ThroughputSample> upstreamThroughput; // body bytes it had taken over time
     QString bodyHashName, bodyDigest;           // a body that is not multipart, hashed whole
     std::optional<Fault> fault;
+    struct Tunnel {
+        quint64 bytesUp = 0, bytesDown = 0;
+        bool opened = false; // the server was reached
+    };
+    std::optional<Tunnel> tunnel; // a proxy's tunnel passed through unopened: only its byte counts are known
 
     // From the moment the upstream had the whole request to its first answer byte; -1 for an early answer.
     double serverMs() const;

@@ -97,7 +97,7 @@ ForwardConnection::~ForwardConnection()
 void ForwardConnection::onRequest(const RequestAdmission& admission)
 {
     if (!admission.tunnelTo.isEmpty()) {
-        interceptTunnel(admission.tunnelTo);
+        openTunnelTo(admission);
         return;
     }
     // A proxy's client names the server in each request's URL (admitted only so), or in its CONNECT for the
@@ -148,31 +148,6 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     m_earlyAtByte = -1;
     startSession(admission);
     connectUpstream();
-}
-
-// CONNECT host:port to the proxy: the client's TLS ends here, with a certificate for that host signed by the
-// proxy's authority (the client's SNI would name the same host: clients send the CONNECT's), and each request in
-// the tunnel goes on to https://host:port, whose certificate is checked as forward mode checks an upstream's.
-void ForwardConnection::interceptTunnel(const QString& hostAndPort)
-{
-    if (tls()) { // the proxy's TLS port, or a tunnel's inside (admission refuses that): TLS cannot begin again
-        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
-               QStringLiteral("send CONNECT to the proxy's plain port"));
-        return;
-    }
-    QString error;
-    const QString host = QUrl(QStringLiteral("//") + hostAndPort).host(QUrl::FullyEncoded); // IDN: as ACE
-    const auto leaf = shared().proxyCa->leafFor(host, &error);
-    if (!leaf) {
-        refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
-        return;
-    }
-    m_tunnelTo = hostAndPort;
-    QSslConfiguration config = serverTlsConfiguration(*leaf);
-    // Not even queried: a browser with client certificates would ask its user to pick one on every site, and none
-    // would reach the server.
-    config.setPeerVerifyMode(QSslSocket::VerifyNone);
-    openTunnel(config);
 }
 
 // What passed, for a probe that asks (listener_types.h): the capture's id and its parts so far.

@@ -55,7 +55,10 @@ private:
     void onClientGone() override;
     void onClosing() override;
     void startSession(const RequestAdmission& admission);
+    // forward_tunnel.cpp: a proxy's CONNECT.
+    void openTunnelTo(const RequestAdmission& admission);
     void interceptTunnel(const QString& hostAndPort);
+    void passThrough(const RequestAdmission& admission);
     QByteArray captureField(const QString& probe) const;
     void bodyWhole();
 
@@ -82,10 +85,11 @@ private:
     void sampleUpstream(bool force);
 
     const ForwardSettings& m_settings;
-    QUrl m_target;                    // the exchange's upstream: the forwarder's, or the one a proxy's client named
-    QString m_upstreamOrigin;         // scheme, host and port m_upstream is connected to
-    QString m_tunnelTo;               // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
-    QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
+    QUrl m_target;            // the exchange's upstream: the forwarder's, or the one a proxy's client named
+    QString m_upstreamOrigin; // scheme, host and port m_upstream is connected to
+    QString m_tunnelTo;       // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
+    class TunnelRelay* m_relay = nullptr; // a tunnel passed through (--no-intercept)
+    QTcpSocket* m_upstream = nullptr;     // kept between requests while both sides allow
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written

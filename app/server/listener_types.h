@@ -55,6 +55,7 @@ inline constexpr char kCaptureHeader[] = "Upload-Inspector-Capture";
 struct ForwardSettings {
     // A forward proxy (`proxy`): each request's absolute-form URL names its upstream, and upstream is unused.
     bool proxy = false;
+    QStringList noIntercept;       // a proxy's hosts (names or globs) whose tunnels pass through unopened
     QUrl upstream;                 // http:// or https://; its path, if any, is put before each request's
     bool preserveHost = false;     // pass the client's Host on instead of the upstream's
     bool saveParts = false;        // store the parts' bytes in the capture folder, as /file-part does

@@ -1,0 +1,99 @@
+// A proxy's tunnels (CONNECT host:port): opened and inspected, or passed through as they are (--no-intercept).
+
+#include "forwarder/forward_connection.h"
+#include "forwarder/tunnel_relay.h"
+#include "server/request_admission.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace upin::app {
+
+namespace {
+// --no-intercept's patterns: a host name, or a glob ("*.bank.example"), in any case.
+bool passesThrough(const QString& host, const QStringList& patterns)
+{
+    for (const QString& pattern : patterns) {
+        const QRegularExpression glob(QRegularExpression::wildcardToRegularExpression(pattern),
+                                      QRegularExpression::CaseInsensitiveOption);
+        if (glob.match(host).hasMatch())
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
+{
+    const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
+    if (passesThrough(authority.host(), m_settings.noIntercept) ||
+        passesThrough(authority.host(QUrl::FullyEncoded), m_settings.noIntercept))
+        passThrough(admission);
+    else
+        interceptTunnel(admission.tunnelTo);
+}
+
+// CONNECT host:port to the proxy: the client's TLS ends here, with a certificate for that host signed by the
+// proxy's authority (the client's SNI would name the same host: clients send the CONNECT's), and each request in
+// the tunnel goes on to https://host:port, whose certificate is checked as forward mode checks an upstream's.
+void ForwardConnection::interceptTunnel(const QString& hostAndPort)
+{
+    if (tls()) { // the proxy's TLS port, or a tunnel's inside (admission refuses that): TLS cannot begin again
+        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
+               QStringLiteral("send CONNECT to the proxy's plain port"));
+        return;
+    }
+    QString error;
+    const QString host = QUrl(QStringLiteral("//") + hostAndPort).host(QUrl::FullyEncoded); // IDN: as ACE
+    const auto leaf = shared().proxyCa->leafFor(host, &error);
+    if (!leaf) {
+        refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
+        return;
+    }
+    m_tunnelTo = hostAndPort;
+    QSslConfiguration config = serverTlsConfiguration(*leaf);
+    // Not even queried: a browser with client certificates would ask its user to pick one on every site, and none
+    // would reach the server.
+    config.setPeerVerifyMode(QSslSocket::VerifyNone);
+    openTunnel(config);
+}
+
+// Not opened: the client's TLS goes to the server as it is. Recorded as a capture of the CONNECT with the bytes
+// each way, and why it ended when not by a close.
+void ForwardConnection::passThrough(const RequestAdmission& admission)
+{
+    const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
+    SessionRequest request = sessionRequest(admission);
+    request.endpoint = Endpoint::Discard;
+    request.hash = core::HashKind::None;
+    request.forwardedTo = admission.tunnelTo + QStringLiteral(" (passed through)");
+    m_session = std::move(*UploadSession::start(request, shared().store, publisher()));
+    markRecorded();
+    m_phase = Phase::Connecting; // the client is not read: its bytes wait in the kernel for the relay
+    auto opened = [this] { return handOver(); };
+    auto done = [this, target = admission.tunnelTo](const TunnelRelay::Outcome& outcome) {
+        ForwardRecord record;
+        record.upstream = target;
+        record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, outcome.opened};
+        const QString detail =
+            outcome.opened ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
+                                 .arg(outcome.bytesUp)
+                                 .arg(outcome.bytesDown)
+                                 .arg(outcome.error.isEmpty() ? QString() : QStringLiteral("; ") + outcome.error)
+                           : QStringLiteral("%1 unreachable: %2").arg(target, outcome.error);
+        if (!outcome.opened)
+            record.fault = ForwardRecord::Fault{502, QStringLiteral("upstream unreachable"), detail};
+        m_session->finish(decoder(), true, std::nullopt, detail, &record);
+        m_session.reset();
+        if (!outcome.opened)
+            respond(502, "application/json",
+                    QJsonDocument(QJsonObject{{"error", QStringLiteral("upstream unreachable")}, {"detail", detail}})
+                            .toJson(QJsonDocument::Compact) +
+                        '\n',
+                    true);
+    };
+    m_relay = new TunnelRelay(socket(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
+                              m_settings.connectTimeoutMs, shared().config.guards.idleTimeoutMs, opened, done, this);
+}
+
+} // namespace upin::app
