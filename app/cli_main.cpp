@@ -31,7 +31,7 @@ commands:
         pass every request on to your own server (http or https) as it arrives, on http://127.0.0.1:8081, and
         inspect it on the way: parts, hashes, the upstream's answer and how long the server took after the last byte
   proxy [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--save-parts] [--cacert FILE | --insecure]
-        [--hash sha256|xxh3|none] [--ca-info] [--ca-regenerate [--yes]]
+        [--hash sha256|xxh3|none] [--no-intercept HOST]... [--ca-info] [--ca-regenerate [--yes]]
         a forward proxy on http://127.0.0.1:8082 for http:// and https:// URLs (curl -x, a program's proxy
         setting): each request goes on to the server it names and is inspected on the way, as forward inspects it
   send URL [-F name=@path[;type=T][;filename=F]] [-F name=value] [-F name=<path] [--synthetic name=SIZE] [--runs N]

@@ -78,8 +78,13 @@ int runRelay(const QStringList& arguments, bool proxy)
     QCommandLineOption caRegenerate(QStringLiteral("ca-regenerate"),
                                     QStringLiteral("replace the certificate authority (asks first)"));
     QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("with --ca-regenerate: do not ask"));
+    QCommandLineOption noIntercept(QStringLiteral("no-intercept"),
+                                   QStringLiteral("pass https to HOST (a name or a glob such as *.bank.example; "
+                                                  "repeatable) through unopened: the client sees the server's own "
+                                                  "certificate, only byte counts are recorded"),
+                                   QStringLiteral("HOST"));
     if (proxy)
-        cl.addOptions({caInfo, caRegenerate, yes});
+        cl.addOptions({caInfo, caRegenerate, yes, noIntercept});
     const GuardOptions guards; // the listener's own: --allow-origin for a web app's page, deadlines, the rate
     guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
@@ -90,6 +95,8 @@ int runRelay(const QStringList& arguments, bool proxy)
 
     ForwardSettings forward;
     forward.proxy = proxy;
+    if (proxy)
+        forward.noIntercept = cl.values(noIntercept);
     if (!proxy) {
         QString error = upstreamFrom(cl.positionalArguments(), forward.upstream);
         if (!error.isEmpty()) {
