@@ -249,3 +249,38 @@ TEST_CASE("proxy over https: the client's Host goes on as it wrote it, not the C
     const QString head = forwardCaptures(*p, 1).first()["forward"].toObject()["request_head"].toString();
     CHECK(head.contains("\r\nHost: upload.test\r\n"));
 }
+
+TEST_CASE("proxy --no-intercept: a matching host's tunnel passes through unopened, the client sees the server's own "
+          "certificate, and only byte counts are recorded",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    app::ForwardSettings settings;
+    settings.noIntercept = {"LOCAL*"}; // a glob, in any case
+    auto p = proxy(settings, home.filePath("proxy"));
+    const QByteArray data = test::randomBytes(1 << 20, 76);
+    const QString file = server.file("private.bin", data);
+    const QString serverCertificate = server.listener.tlsIdentity()->certificatePath;
+    const QString url = QStringLiteral("https://localhost:%1/part-event").arg(server.listener.tlsPort());
+    // Trusting the server's certificate alone: only a tunnel that is not opened can satisfy it.
+    auto r = curl({"-x", proxyUrl(*p), "--cacert", serverCertificate, "-F", "private=@" + file, url});
+    REQUIRE(r.status == 200);
+    CHECK(partNamed(r.json, "private")["sha256"].toString().toStdString() == test::sha256(data));
+    const QJsonObject capture = forwardCaptures(*p, 1).first();
+    CHECK(capture["parts"].toArray().isEmpty()); // nothing of it was read
+    const QJsonObject tunnel = capture["forward"].toObject()["tunnel"].toObject();
+    CHECK(tunnel["reached"].toBool());
+    CHECK(tunnel["bytes_up"].toInteger() > data.size()); // the form, encrypted
+    CHECK(tunnel["bytes_down"].toInteger() > 0);
+    // An intercepted host's certificate is the proxy's: the same client refuses it.
+    auto q = proxy({}, home.filePath("proxy"));
+    auto refused = curl({"-x", proxyUrl(*q), "--cacert", serverCertificate, url});
+    CHECK(refused.exitCode == 60); // curl: the peer's certificate cannot be checked with the given CA
+    // A server that cannot be reached: the client gets a 502 in place of the 200.
+    QProcess unreachable;
+    unreachable.start("curl",
+                      {"-s", "-o", "/dev/null", "-w", "%{http_connect}", "-x", proxyUrl(*p), "https://localhost:1/"});
+    REQUIRE(unreachable.waitForFinished(10000));
+    CHECK(unreachable.readAllStandardOutput() == "502");
+}
