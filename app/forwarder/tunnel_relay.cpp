@@ -9,28 +9,31 @@ namespace {
 constexpr qint64 kReadSize = qint64{64} * 1024;
 } // namespace
 
-TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs, int idleMs,
-                         std::function<QByteArray()> opened, std::function<void(const Outcome&)> done, QObject* parent)
+TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs,
+                         std::function<std::optional<QByteArray>()> opened, std::function<void(const Outcome&)> done,
+                         QObject* parent)
     : QObject(parent), m_client(client), m_opened(std::move(opened)), m_done(std::move(done))
 {
     m_clock.start();
     m_server.setReadBufferSize(1); // its bytes wait in the kernel until the client can take them
-    m_connectTimer.setSingleShot(true);
-    connect(&m_connectTimer, &QTimer::timeout, this, [this, connectTimeoutMs] {
-        m_server.abort();
-        finish(QStringLiteral("no connection within %1 ms").arg(connectTimeoutMs));
-    });
-    m_idleTimer.setSingleShot(true);
-    m_idleTimer.setInterval(idleMs);
-    connect(&m_idleTimer, &QTimer::timeout, this, [this, idleMs] {
-        finish(QStringLiteral("no byte either way for %1 s").arg(idleMs / 1000));
+    for (QTimer* timer : {&m_connectTimer, &m_idleTimer, &m_closingTimer})
+        timer->setSingleShot(true);
+    auto drop = [this](const QString& why) {
+        finish(why);
         m_server.abort();
         m_client.abort();
+    };
+    connect(&m_connectTimer, &QTimer::timeout, this,
+            [drop, connectTimeoutMs] { drop(QStringLiteral("no connection within %1 ms").arg(connectTimeoutMs)); });
+    connect(&m_idleTimer, &QTimer::timeout, this,
+            [drop] { drop(QStringLiteral("no byte either way for %1 s").arg(kIdleMs / 1000)); });
+    connect(&m_closingTimer, &QTimer::timeout, this, [drop] {
+        drop(QStringLiteral("closed by one side; the other took nothing more for %1 s").arg(kClosingMs / 1000));
     });
     connect(&m_server, &QTcpSocket::connected, this, &TunnelRelay::open);
-    connect(&m_server, &QTcpSocket::errorOccurred, this, [this] {
+    connect(&m_server, &QTcpSocket::errorOccurred, this, [this, drop] {
         if (!m_outcome.opened)
-            finish(m_server.errorString());
+            drop(m_server.errorString());
         else
             onClosed(m_server);
     });
@@ -39,22 +42,37 @@ TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, 
     m_server.connectToHost(host, port);
 }
 
+// Quiet: the connection being destroyed takes its sockets with it, and their last signals must find no one.
+TunnelRelay::~TunnelRelay()
+{
+    m_finished = true;
+    m_server.disconnect(this);
+    m_client.disconnect(this);
+    m_server.abort();
+}
+
 void TunnelRelay::open()
 {
     m_connectTimer.stop();
     m_outcome.opened = true;
-    const QByteArray early = m_opened(); // the connection stops reading the client: its bytes are ours from here
-    if (!early.isEmpty()) {
-        writeSocketDirect(m_server, early.constData(), early.size());
-        m_outcome.bytesUp += quint64(early.size());
+    const std::optional<QByteArray> early = m_opened(); // the connection reads the client no more: ours now
+    if (!early) {
+        finish(QStringLiteral("the client had gone"));
+        m_server.abort();
+        return;
     }
     m_client.write("HTTP/1.1 200 Connection established\r\n\r\n");
+    if (!early->isEmpty()) {
+        writeSocketDirect(m_server, early->constData(), early->size());
+        m_outcome.bytesUp += quint64(early->size());
+    }
     connect(&m_client, &QTcpSocket::readyRead, this, [this] { pump(m_client, m_server, m_outcome.bytesUp); });
     connect(&m_server, &QTcpSocket::readyRead, this, [this] { pump(m_server, m_client, m_outcome.bytesDown); });
-    connect(&m_client, &QTcpSocket::bytesWritten, this, &TunnelRelay::pumpBoth); // taken: the other side resumes
+    // Taken by a side (written to its kernel): the other side is read again.
+    connect(&m_client, &QTcpSocket::bytesWritten, this, &TunnelRelay::pumpBoth);
     connect(&m_server, &QTcpSocket::bytesWritten, this, &TunnelRelay::pumpBoth);
     connect(&m_client, &QTcpSocket::disconnected, this, [this] { onClosed(m_client); });
-    m_idleTimer.start();
+    m_idleTimer.start(kIdleMs);
     pumpBoth(); // the client's first bytes may be waiting already
 }
 
@@ -68,7 +86,8 @@ void TunnelRelay::pump(QTcpSocket& from, QTcpSocket& to, quint64& count)
             return;
         writeSocketDirect(to, buffer, got);
         count += quint64(got);
-        m_idleTimer.start();
+        if (m_idleTimer.isActive())
+            m_idleTimer.start(kIdleMs);
     }
 }
 
@@ -78,23 +97,33 @@ void TunnelRelay::pumpBoth()
     pump(m_server, m_client, m_outcome.bytesDown);
 }
 
-// One side closed: what it sent last goes on, then the other side is closed once Qt has written it all.
+// One side closed: what it sent last goes on, and the other is closed once Qt has written it all (its own
+// disconnected() then comes here too). The end is when both are closed, or kClosingMs after the first.
 void TunnelRelay::onClosed(QTcpSocket& closed)
 {
     if (m_finished)
         return;
-    QTcpSocket& other = &closed == &m_client ? m_server : m_client;
-    pump(closed, other, &closed == &m_client ? m_outcome.bytesUp : m_outcome.bytesDown);
-    finish({});
+    const bool client = &closed == &m_client;
+    QTcpSocket& other = client ? m_server : m_client;
+    pump(closed, other, client ? m_outcome.bytesUp : m_outcome.bytesDown);
+    (client ? m_clientClosed : m_serverClosed) = true;
+    if (m_clientClosed && m_serverClosed) {
+        finish({});
+        return;
+    }
+    m_idleTimer.stop();
+    m_closingTimer.start(kClosingMs);
     other.disconnectFromHost();
+    if (other.state() == QAbstractSocket::UnconnectedState) // nothing was left to write: closed at once
+        onClosed(other);
 }
 
 void TunnelRelay::finish(const QString& error)
 {
     if (std::exchange(m_finished, true))
         return;
-    m_connectTimer.stop();
-    m_idleTimer.stop();
+    for (QTimer* timer : {&m_connectTimer, &m_idleTimer, &m_closingTimer})
+        timer->stop();
     m_outcome.error = error;
     m_outcome.ms = double(m_clock.nsecsElapsed()) / 1e6;
     m_done(m_outcome);

@@ -2,7 +2,8 @@
 // A proxy's tunnel that is not opened (`proxy --no-intercept HOST`): the client's bytes go to host:port and the
 // server's back, as they are, the TLS between them untouched (the client sees the real server's certificate).
 // Only the byte counts are known. Bounded as every relay here: while one side has not taken 1 MiB, the other is
-// not read, so a slow reader slows the sender through TCP. A tunnel with no byte either way for idleMs is closed.
+// not read, so a slow reader slows the sender through TCP. A tunnel with no byte either way for kIdleMs is closed;
+// once one side has closed, the other has kClosingMs to take what is left before both are dropped.
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -10,12 +11,17 @@
 #include <QTimer>
 
 #include <functional>
+#include <optional>
 
 namespace upin::app {
 
 class TunnelRelay final : public QObject {
     Q_OBJECT
 public:
+    // As nginx's stream proxy_timeout: a browser keeps a connection open between a page's requests.
+    static constexpr int kIdleMs = 600'000;
+    static constexpr int kClosingMs = 10'000;
+
     struct Outcome {
         quint64 bytesUp = 0;   // client to server
         quint64 bytesDown = 0; // server to client
@@ -24,10 +30,12 @@ public:
         double ms = 0;         // from the CONNECT to the end
     };
     // opened: the server answered the connect; the caller hands the client's socket over, with any of its bytes
-    // it read already (the server gets them first), and the relay writes the 200 and starts. done: once, at the
-    // end, whatever it was.
-    TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs, int idleMs,
-                std::function<QByteArray()> opened, std::function<void(const Outcome&)> done, QObject* parent);
+    // it read already (the server gets them first), or nullopt when it cannot (the relay then ends). done: once,
+    // at the end, both sides closed, whatever it was; never from the destructor.
+    TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs,
+                std::function<std::optional<QByteArray>()> opened, std::function<void(const Outcome&)> done,
+                QObject* parent);
+    ~TunnelRelay() override;
 
 private:
     static constexpr qint64 kMaxBacklog = qint64{1} << 20;
@@ -41,10 +49,13 @@ private:
     QTcpSocket m_server;
     QTimer m_connectTimer;
     QTimer m_idleTimer;
+    QTimer m_closingTimer;
     QElapsedTimer m_clock;
-    std::function<QByteArray()> m_opened;
+    std::function<std::optional<QByteArray>()> m_opened;
     std::function<void(const Outcome&)> m_done;
     Outcome m_outcome;
+    bool m_clientClosed = false;
+    bool m_serverClosed = false;
     bool m_finished = false;
 };
 
