@@ -110,12 +110,21 @@ void ServerConnection::beginTunnel(bool bytesFollowed)
         });
 }
 
-QByteArray ServerConnection::handOver()
+std::optional<QByteArray> ServerConnection::handOver()
 {
+    if (m_state != State::Request)
+        return std::nullopt;
     m_state = State::HandedOver;
     m_requestRecorded = true; // by the tunnel's record
     m_deadlines.stop();       // the relay's own idle deadline holds
     return std::exchange(m_held, {});
+}
+
+void ServerConnection::endHandOver()
+{
+    m_state = State::Closing;
+    m_socket->abort(); // both sides closed already, or dropped by the relay's deadline
+    deleteLater();
 }
 
 ServerConnection::~ServerConnection()
@@ -297,11 +306,8 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
 
 void ServerConnection::onDisconnected()
 {
-    if (m_state == State::HandedOver) { // the relay has seen it too, and ended
-        m_state = State::Closing;
-        deleteLater();
+    if (m_state == State::HandedOver) // the relay's: it ends the connection once the server's side is closed too
         return;
-    }
     if (m_handshake && !m_handshake->done()) {
         m_handshake->fail(QStringLiteral("the client closed the connection during the TLS handshake"));
         return;

@@ -93,8 +93,10 @@ protected:
     // CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused instead (400).
     void openTunnel(const QSslConfiguration& config);
     // A tunnel passed through unopened: the mode's relay reads and writes the socket from here on, and the
-    // connection only ends with it. Returns bytes already read that the relay is to send on first.
-    QByteArray handOver();
+    // connection ends when the relay says (endHandOver). Returns bytes already read that the relay is to send on
+    // first; nullopt when the request is over (the client went away).
+    std::optional<QByteArray> handOver();
+    void endHandOver();
     bool inTunnel() const { return m_tunnel; }
 
     QTcpSocket& socket() const { return *m_socket; }
