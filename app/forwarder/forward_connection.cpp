@@ -1,5 +1,6 @@
 #include "forwarder/forward_connection.h"
 #include "capture/outcome.h"
+#include "forwarder/tunnel_relay.h"
 
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
@@ -90,7 +91,8 @@ ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, const std::sh
 
 ForwardConnection::~ForwardConnection()
 {
-    if (m_session) // the forwarder stopped mid-exchange
+    delete std::exchange(m_relay, nullptr); // quietly: its sockets go with the connection
+    if (m_session)                          // the forwarder stopped mid-exchange
         finishSession(QStringLiteral("the forwarder stopped"), record());
 }
 
@@ -275,6 +277,13 @@ void ForwardConnection::onClientGone()
 {
     if (!m_session)
         return;
+    if (m_relay) { // a tunnel to pass through, its server not reached yet
+        delete std::exchange(m_relay, nullptr);
+        ForwardRecord tunnel = record();
+        tunnel.tunnel = ForwardRecord::Tunnel{};
+        finishSession(QStringLiteral("the client closed the connection before the server was reached"), tunnel);
+        return;
+    }
     dropUpstream(); // mid-exchange: the upstream request is aborted with it
     if (decoder().done())
         finishSession(QStringLiteral("the client closed the connection before the whole answer"), record());

@@ -26,8 +26,10 @@ bool passesThrough(const QString& host, const QStringList& patterns)
 void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
 {
     const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
-    if (passesThrough(authority.host(), m_settings.noIntercept) ||
-        passesThrough(authority.host(QUrl::FullyEncoded), m_settings.noIntercept))
+    // As a certificate would name it (lower case, no trailing dot, no brackets), in Unicode and in ACE form.
+    const QString ace = certificateHostName(authority.host(QUrl::FullyEncoded));
+    if (passesThrough(ace, m_settings.noIntercept) ||
+        passesThrough(QUrl::fromAce(ace.toLatin1()), m_settings.noIntercept))
         passThrough(admission);
     else
         interceptTunnel(admission.tunnelTo);
@@ -62,6 +64,17 @@ void ForwardConnection::interceptTunnel(const QString& hostAndPort)
 // each way, and why it ended when not by a close.
 void ForwardConnection::passThrough(const RequestAdmission& admission)
 {
+    if (tls()) { // a relay over TLS would need the encrypted side's progress too: not a case the proxy has
+        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
+               QStringLiteral("send CONNECT to the proxy's plain port"));
+        return;
+    }
+    // Nothing of an earlier request on this connection may act on the tunnel: its upstream, answer and timers.
+    dropUpstream();
+    m_answer.reset();
+    m_upstreamHead.clear();
+    for (QTimer* timer : {&m_connectTimer, &m_answerTimer, &m_deliveredTimer})
+        timer->stop();
     const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
     SessionRequest request = sessionRequest(admission);
     request.endpoint = Endpoint::Discard;
@@ -72,6 +85,8 @@ void ForwardConnection::passThrough(const RequestAdmission& admission)
     m_phase = Phase::Connecting; // the client is not read: its bytes wait in the kernel for the relay
     auto opened = [this] { return handOver(); };
     auto done = [this, target = admission.tunnelTo](const TunnelRelay::Outcome& outcome) {
+        if (!m_session)
+            return;
         ForwardRecord record;
         record.upstream = target;
         record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, outcome.opened};
@@ -85,7 +100,9 @@ void ForwardConnection::passThrough(const RequestAdmission& admission)
             record.fault = ForwardRecord::Fault{502, QStringLiteral("upstream unreachable"), detail};
         m_session->finish(decoder(), true, std::nullopt, detail, &record);
         m_session.reset();
-        if (!outcome.opened)
+        if (outcome.opened)
+            endHandOver();
+        else
             respond(502, "application/json",
                     QJsonDocument(QJsonObject{{"error", QStringLiteral("upstream unreachable")}, {"detail", detail}})
                             .toJson(QJsonDocument::Compact) +
@@ -93,7 +110,7 @@ void ForwardConnection::passThrough(const RequestAdmission& admission)
                     true);
     };
     m_relay = new TunnelRelay(socket(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
-                              m_settings.connectTimeoutMs, shared().config.guards.idleTimeoutMs, opened, done, this);
+                              m_settings.connectTimeoutMs, opened, done, this);
 }
 
 } // namespace upin::app

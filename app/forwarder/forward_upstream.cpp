@@ -260,7 +260,7 @@ void ForwardConnection::onUpstreamGone(const QString& why)
         // Its certificate, when OpenSSL's verification gave errors; any other failed handshake (a protocol alert)
         // is the server's being unreachable over TLS.
         const auto* tls = qobject_cast<QSslSocket*>(m_upstream);
-        const bool untrusted = tls && !tls->sslHandshakeErrors().isEmpty();
+        const bool untrusted = tls && !tls->sslHandshakeErrors().isEmpty() && !m_settings.insecure;
         failExchange(502,
                      untrusted ? QStringLiteral("upstream certificate not trusted")
                                : QStringLiteral("upstream unreachable"),
@@ -302,11 +302,13 @@ ForwardRecord ForwardConnection::record() const
     r.headAsSent = m_upstreamHead;
     r.reusedConnection = m_upstreamReused;
     r.unverified = m_settings.insecure && m_target.scheme() == QLatin1String("https");
-    r.status = m_answer->status();
-    r.statusLine = r.status ? m_answer->statusLine() : QByteArray();
-    r.headers = m_answer->fields();
-    r.answerBytes = m_answer->bytes();
-    r.answerPreview = m_answer->body();
+    if (m_answer) { // none yet for a proxy's tunnel
+        r.status = m_answer->status();
+        r.statusLine = r.status ? m_answer->statusLine() : QByteArray();
+        r.headers = m_answer->fields();
+        r.answerBytes = m_answer->bytes();
+        r.answerPreview = m_answer->body();
+    }
     r.earlyAtByte = m_earlyAtByte;
     r.bodyBytesToUpstream = m_wireOut;
     r.at = m_at;
