@@ -1,12 +1,14 @@
 #include "proxy/local_ca.h"
 
 #include <QCryptographicHash>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QLockFile>
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace upin::app {
 
@@ -69,7 +71,9 @@ std::unique_ptr<QLockFile> lockFolder(const QString& folder, QString* error)
         return nullptr;
     auto lock = std::make_unique<QLockFile>(QDir(folder).filePath(QStringLiteral("proxy-ca.lock")));
     if (!lock->tryLock(10'000)) {
-        *error = QStringLiteral("%1: another process holds the lock").arg(lock->fileName());
+        *error = lock->error() == QLockFile::LockFailedError
+                     ? QStringLiteral("%1: another process holds the lock").arg(lock->fileName())
+                     : QStringLiteral("%1: cannot be created (the folder is not writable?)").arg(lock->fileName());
         return nullptr;
     }
     return lock;
@@ -78,8 +82,8 @@ std::unique_ptr<QLockFile> lockFolder(const QString& folder, QString* error)
 // A leaf lives a week, and never past its authority.
 qint64 leafSeconds(const QSslCertificate& authority)
 {
-    return std::min(LocalCa::kLeafValidDays * kDaySeconds,
-                    QDateTime::currentDateTimeUtc().secsTo(authority.expiryDate()));
+    return std::clamp(QDateTime::currentDateTimeUtc().secsTo(authority.expiryDate()), qint64{0},
+                      LocalCa::kLeafValidDays * kDaySeconds);
 }
 
 } // namespace
