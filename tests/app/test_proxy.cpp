@@ -7,6 +7,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
+#include <QSslSocket>
 #include <QTcpSocket>
 
 using namespace upin;
@@ -283,4 +285,58 @@ TEST_CASE("proxy --no-intercept: a matching host's tunnel passes through unopene
                       {"-s", "-o", "/dev/null", "-w", "%{http_connect}", "-x", proxyUrl(*p), "https://localhost:1/"});
     REQUIRE(unreachable.waitForFinished(10000));
     CHECK(unreachable.readAllStandardOutput() == "502");
+}
+
+TEST_CASE("proxy --no-intercept: a tunnel after a plain request on the same connection carries TLS end to end, "
+          "untouched by the earlier exchange",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    app::ForwardSettings settings;
+    settings.noIntercept = {"localhost"};
+    auto p = proxy(settings, home.filePath("proxy"));
+    QSslSocket socket; // plain to the proxy first, TLS to the server through the tunnel after
+    socket.connectToHost(QHostAddress::LocalHost, p->listener.port());
+    REQUIRE(socket.waitForConnected(2000));
+    auto readAnswer = [&socket] { // a head, and the body its Content-Length says
+        QByteArray answer;
+        auto whole = [&answer] {
+            const qsizetype end = answer.indexOf("\r\n\r\n");
+            if (end < 0)
+                return false;
+            const QRegularExpressionMatch length =
+                QRegularExpression("Content-Length: (\\d+)", QRegularExpression::CaseInsensitiveOption)
+                    .match(QString::fromLatin1(answer.left(end)));
+            return answer.size() - end - 4 >= (length.hasMatch() ? length.captured(1).toLongLong() : 0);
+        };
+        while (!whole() && socket.waitForReadyRead(5000))
+            answer += socket.readAll();
+        return answer;
+    };
+    // A kept-alive exchange with the server's plain port: its upstream connection stays open.
+    socket.write(QStringLiteral("GET http://127.0.0.1:%1/captures HTTP/1.1\r\nHost: 127.0.0.1:%1\r\n\r\n")
+                     .arg(server.listener.port())
+                     .toLatin1());
+    CHECK(readAnswer().startsWith("HTTP/1.1 200"));
+    socket.write(QStringLiteral("CONNECT localhost:%1 HTTP/1.1\r\nHost: localhost:%1\r\n\r\n")
+                     .arg(server.listener.tlsPort())
+                     .toLatin1());
+    REQUIRE(readAnswer() == "HTTP/1.1 200 Connection established\r\n\r\n");
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setCaCertificates(QSslCertificate::fromPath(server.listener.tlsIdentity()->certificatePath));
+    socket.setSslConfiguration(tls);
+    socket.setPeerVerifyName("localhost");
+    socket.startClientEncryption(); // the server's own certificate, through the proxy
+    REQUIRE(socket.waitForEncrypted(5000));
+    socket.write(QStringLiteral("GET /captures HTTP/1.1\r\nHost: localhost:%1\r\nConnection: close\r\n\r\n")
+                     .arg(server.listener.tlsPort())
+                     .toLatin1());
+    CHECK(readAnswer().startsWith("HTTP/1.1 200"));
+    socket.disconnectFromHost(); // done here: no event loop runs the close otherwise
+    if (socket.state() != QAbstractSocket::UnconnectedState)
+        socket.waitForDisconnected(5000);
+    const QList<QJsonObject> captures = forwardCaptures(*p, 2);
+    CHECK(captures[1]["forward"].toObject()["tunnel"].toObject()["reached"].toBool());
+    CHECK(captures[1]["forward"].toObject()["status"].isNull()); // nothing of the earlier answer in it
 }
