@@ -1,7 +1,5 @@
 #include "proxy/local_ca.h"
 
-#include <QCryptographicHash>
-
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -140,7 +138,7 @@ std::shared_ptr<LocalCa> LocalCa::regenerate(const QString& folder, QString* err
 
 QString LocalCa::fingerprint() const
 {
-    return QString::fromLatin1(m_certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
+    return certificateFingerprint(m_certificate);
 }
 
 std::optional<TlsIdentity> LocalCa::leafFor(const QString& host, QString* error)

@@ -31,11 +31,6 @@ PemPair makeSelfSigned()
     return makeCertificate(spec);
 }
 
-QString fingerprintOf(const QSslCertificate& certificate)
-{
-    return QString::fromLatin1(certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
-}
-
 } // namespace
 
 // Written readable by the user only: the key is a secret, and both stay together.
@@ -49,6 +44,11 @@ bool writePrivateFile(const QString& path, const QByteArray& bytes, QString* err
         return false;
     }
     return true;
+}
+
+QString certificateFingerprint(const QSslCertificate& certificate)
+{
+    return QString::fromLatin1(certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
 }
 
 QSslConfiguration serverTlsConfiguration(const TlsIdentity& identity)
@@ -123,7 +123,7 @@ std::optional<TlsIdentity> tlsIdentityFromFiles(const QString& certificateFile, 
     identity.chain = chain; // a fullchain.pem's intermediates go out with it
     identity.key = key;
     identity.certificatePath = QFileInfo(certificateFile).absoluteFilePath();
-    identity.fingerprint = fingerprintOf(identity.certificate);
+    identity.fingerprint = certificateFingerprint(identity.certificate);
     return identity;
 }
 
