@@ -25,6 +25,13 @@ bool passesThrough(const QString& host, const QStringList& patterns)
 
 void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
 {
+    // On the proxy's TLS port (not one the CLI opens) TLS cannot begin again, and a relay would need the encrypted
+    // side's progress: CONNECT goes to the plain port.
+    if (tls()) {
+        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
+               QStringLiteral("send CONNECT to the proxy's plain port"));
+        return;
+    }
     const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
     // As a certificate would name it (lower case, no trailing dot, no brackets), in Unicode and in ACE form.
     const QString ace = certificateHostName(authority.host(QUrl::FullyEncoded));
@@ -40,11 +47,6 @@ void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
 // the tunnel goes on to https://host:port, whose certificate is checked as forward mode checks an upstream's.
 void ForwardConnection::interceptTunnel(const QString& hostAndPort)
 {
-    if (tls()) { // the proxy's TLS port, or a tunnel's inside (admission refuses that): TLS cannot begin again
-        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
-               QStringLiteral("send CONNECT to the proxy's plain port"));
-        return;
-    }
     QString error;
     const QString host = QUrl(QStringLiteral("//") + hostAndPort).host(QUrl::FullyEncoded); // IDN: as ACE
     const auto leaf = shared().proxyCa->leafFor(host, &error);
@@ -64,11 +66,6 @@ void ForwardConnection::interceptTunnel(const QString& hostAndPort)
 // each way, and why it ended when not by a close.
 void ForwardConnection::passThrough(const RequestAdmission& admission)
 {
-    if (tls()) { // a relay over TLS would need the encrypted side's progress too: not a case the proxy has
-        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
-               QStringLiteral("send CONNECT to the proxy's plain port"));
-        return;
-    }
     // Nothing of an earlier request on this connection may act on the tunnel: its upstream, answer and timers.
     dropUpstream();
     m_answer.reset();
