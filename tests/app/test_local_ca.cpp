@@ -30,14 +30,6 @@ Run run(const QString& program, const QStringList& arguments)
     return {process.exitCode(), QString::fromUtf8(process.readAll())};
 }
 
-QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
-{
-    QFile file(dir.filePath(name));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-    return file.fileName();
-}
-
 // openssl verify of a leaf against the authority alone, for a host name or an IP address.
 Run verify(const QString& caPath, const QString& leafPath, const QString& option, const QString& name)
 {
@@ -104,7 +96,8 @@ TEST_CASE("a leaf minted per host verifies against the authority for that host o
         const auto leaf = ca->leafFor(host, &error);
         REQUIRE(leaf);
         const QString name = app::certificateHostName(host);
-        const QString leafPath = write(home, QString(name).replace(':', '_') + ".pem", leaf->certificate.toPem());
+        const QString leafPath =
+            test::writeFile(home, QString(name).replace(':', '_') + ".pem", leaf->certificate.toPem());
         const Run good = verify(ca->certificatePath(), leafPath, option, name);
         INFO(good.out.toStdString());
         CHECK(good.exitCode == 0);
@@ -122,7 +115,7 @@ TEST_CASE("a leaf minted per host verifies against the authority for that host o
     const auto stranger = app::LocalCa::open(elsewhere.filePath("tls"), &error);
     REQUIRE(stranger);
     const QString strangerLeaf =
-        write(home, "stranger.pem", stranger->leafFor("upload.test", &error)->certificate.toPem());
+        test::writeFile(home, "stranger.pem", stranger->leafFor("upload.test", &error)->certificate.toPem());
     CHECK(verify(ca->certificatePath(), strangerLeaf, "-verify_hostname", "upload.test").exitCode != 0);
 }
 
@@ -152,8 +145,8 @@ TEST_CASE("curl trusting only the authority uploads to a listener that presents 
     const auto leaf = ca->leafFor("upload.test", &error);
     REQUIRE(leaf);
     app::ListenerConfig config = test::tlsConfig(home.filePath("unused"));
-    config.certificateFile = write(home, "leaf.pem", leaf->certificate.toPem());
-    config.keyFile = write(home, "leaf-key.pem", leaf->key.toPem());
+    config.certificateFile = test::writeFile(home, "leaf.pem", leaf->certificate.toPem());
+    config.keyFile = test::writeFile(home, "leaf-key.pem", leaf->key.toPem());
     config.guards.allowedHosts = {"upload.test"}; // the listener serves its own names only, as a server should
     test::ListenerFixture f(config);
     const QByteArray data = test::randomBytes(1 << 20, 5);
@@ -222,7 +215,8 @@ TEST_CASE("an authority that cannot be used is never replaced unasked: the error
     // Reopened from its files, it still signs leaves that verify.
     const auto reopened = app::LocalCa::open(folder, &error);
     REQUIRE(reopened);
-    const QString leafPath = write(home, "leaf.pem", reopened->leafFor("upload.test", &error)->certificate.toPem());
+    const QString leafPath =
+        test::writeFile(home, "leaf.pem", reopened->leafFor("upload.test", &error)->certificate.toPem());
     CHECK(verify(reopened->certificatePath(), leafPath, "-verify_hostname", "upload.test").exitCode == 0);
 
     QFile damaged(made->certificatePath());
