@@ -1,14 +1,11 @@
 // The listener's guards against slow, stuck and cross-site clients (ListenerGuards): who may call it (Host,
 // Origin, CORS), and how connections that hold a slot without progress give it up. Real sockets on 127.0.0.1.
 
+#include "app/browser_pages.h"
 #include "app/listener_fixture.h"
 #include "server/listener_guards.h"
 
 #include <catch2/catch.hpp>
-
-#include <QCoreApplication>
-#include <QHash>
-#include <QTcpServer>
 
 using namespace upin;
 using test::ListenerFixture;
@@ -162,41 +159,14 @@ TEST_CASE("when every slot is taken, a waiting kept-alive connection gives its s
 
 namespace {
 
-// Serves one test page from a second port, a different origin from the listener's, and records what the page
-// reports back (GET /report?...). The page uploads a field and a file to the listener with fetch() and a custom
-// header (so the browser sends a CORS preflight first), then reports the status and the answer's hashes, or the
-// error the browser gave the page.
-class PageServer {
-public:
-    PageServer()
-    {
-        REQUIRE(m_server.listen(QHostAddress::LocalHost));
-        QObject::connect(&m_server, &QTcpServer::newConnection, [this] {
-            while (QTcpSocket* socket = m_server.nextPendingConnection())
-                QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { serve(socket); });
-        });
-    }
-    QString origin() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()); }
-    QString pageUrl(bool simple) const { return origin() + (simple ? "/page?simple" : "/page"); }
-    quint16 listenerPort = 0; // where the page uploads to
-    QString report;           // the query the page reported, once it did
-
-private:
-    void serve(QTcpSocket* socket)
-    {
-        m_requests[socket] += socket->readAll();
-        const QByteArray& request = m_requests[socket];
-        if (!request.contains("\r\n\r\n"))
-            return;
-        const QByteArray target = request.split(' ').value(1);
-        QByteArray body = "ok";
-        QByteArray type = "text/plain";
-        if (target.startsWith("/page")) {
-            type = "text/html";
-            // /page?simple: the request a hostile page would make, a plain cross-site POST that needs no
-            // preflight (its answer is opaque to the page; what matters is that nothing is stored). /page: a
-            // fetch with a header of its own, so the browser asks first (a preflight) and then reads the answer.
-            body = R"(<!doctype html><script>
+// The test page, from a second port, a different origin from the listener's. It uploads a field and a file to the
+// listener with fetch() and a custom header (so the browser sends a CORS preflight first), then reports the status
+// and the answer's hashes, or the error the browser gave the page. /page?simple: the request a hostile page would
+// make, a plain cross-site POST that needs no preflight (its answer is opaque to the page; what matters is that
+// nothing is stored).
+QString reportFromChromium(test::PageServer& pages, quint16 listenerPort, bool simple = false)
+{
+    QByteArray page = R"(<!doctype html><script>
 const fd = new FormData();
 fd.append('note', 'from a page');
 fd.append('file', new Blob(['browser bytes']), 'b.txt');
@@ -208,36 +178,10 @@ fetch('http://127.0.0.1:LISTENER/file-part',
   .catch(e => 'error=' + encodeURIComponent(e))
   .then(q => fetch('/report?' + q));
 </script>)";
-            body.replace("LISTENER", QByteArray::number(listenerPort));
-        } else if (target.startsWith("/report?")) {
-            report = QString::fromUtf8(target.mid(8));
-        }
-        socket->write("HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " +
-                      QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
-        socket->disconnectFromHost();
-        m_requests.remove(socket);
-    }
-
-    QTcpServer m_server;
-    QHash<QTcpSocket*, QByteArray> m_requests;
-};
-
-// Opens the page in Debian's headless Chromium and waits for its report.
-QString reportFromChromium(PageServer& pages, bool simple = false)
-{
-    QTemporaryDir profile;
-    QProcess chromium;
-    chromium.setStandardOutputFile(QProcess::nullDevice()); // its D-Bus complaints and the like
-    chromium.setStandardErrorFile(QProcess::nullDevice());
-    chromium.start(QStringLiteral("chromium"), {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                                "--user-data-dir=" + profile.path(), pages.pageUrl(simple)});
-    REQUIRE(chromium.waitForStarted(10'000)); // installed by scripts/install-deps
-    QElapsedTimer clock;
-    clock.start();
-    while (pages.report.isEmpty() && clock.elapsed() < 60'000 && chromium.state() == QProcess::Running)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    chromium.kill();
-    chromium.waitForFinished(5000);
+    pages.set("/page", {"text/html", page.replace("LISTENER", QByteArray::number(listenerPort))});
+    pages.report.clear();
+    test::runChromium(pages.origin() + (simple ? "/page?simple" : "/page"), {},
+                      [&] { return !pages.report.isEmpty(); });
     return pages.report;
 }
 
@@ -249,25 +193,22 @@ TEST_CASE("a real browser page of another origin cannot upload but with --allow-
     SECTION("not allowed: the browser gets no answer to read, nothing is stored")
     {
         ListenerFixture f;
-        PageServer pages;
-        pages.listenerPort = f.listener.port();
-        const QString simple = reportFromChromium(pages, true); // sent without asking: refused, not stored
+        test::PageServer pages;
+        const QString simple = reportFromChromium(pages, f.listener.port(), true); // sent without asking: refused
         CHECK(simple == "status=opaque");
         CHECK(captureCount(f) == 0);
-        pages.report.clear();
-        const QString report = reportFromChromium(pages); // the preflight is refused: the POST is never sent
+        const QString report = reportFromChromium(pages, f.listener.port()); // the preflight is refused: no POST
         INFO(report.toStdString());
         CHECK(report.startsWith("error="));
         CHECK(captureCount(f) == 0);
     }
     SECTION("allowed: preflight, upload, and the page reads the JSON answer")
     {
-        PageServer pages;
+        test::PageServer pages;
         app::ListenerConfig config;
         config.guards.allowedOrigins = {pages.origin()};
         ListenerFixture f(config);
-        pages.listenerPort = f.listener.port();
-        const QString report = reportFromChromium(pages);
+        const QString report = reportFromChromium(pages, f.listener.port());
         INFO(report.toStdString());
         CHECK(report == "status=200&sha=" + QString::fromStdString(test::sha256("from a page")) + "," +
                             QString::fromStdString(test::sha256("browser bytes")));
