@@ -61,6 +61,22 @@ inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::
 }
 
 // The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
+// A forward proxy (`proxy`), its authority in a folder of the test's own (tlsFolder), not the user's.
+inline std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {}, const QString& tlsFolder = {})
+{
+    settings.proxy = true;
+    app::ListenerConfig config;
+    config.forward = settings;
+    static QTemporaryDir shared; // for the tests that do not look at it
+    config.tlsFolder = tlsFolder.isEmpty() ? shared.filePath("tls") : tlsFolder;
+    return std::make_unique<ListenerFixture>(config);
+}
+
+inline QString proxyUrl(const ListenerFixture& p)
+{
+    return QStringLiteral("http://127.0.0.1:%1").arg(p.listener.port());
+}
+
 inline QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)
 {
     QList<QJsonObject> out;

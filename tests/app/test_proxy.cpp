@@ -16,26 +16,8 @@ using test::curl;
 using test::forwardCaptures;
 using test::ListenerFixture;
 using test::partNamed;
-
-namespace {
-
-// Its authority in a folder of the test's own (tlsFolder), not the user's.
-std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {}, const QString& tlsFolder = {})
-{
-    settings.proxy = true;
-    app::ListenerConfig config;
-    config.forward = settings;
-    static QTemporaryDir shared; // for the tests that do not look at it
-    config.tlsFolder = tlsFolder.isEmpty() ? shared.filePath("tls") : tlsFolder;
-    return std::make_unique<ListenerFixture>(config);
-}
-
-QString proxyUrl(const ListenerFixture& p)
-{
-    return QStringLiteral("http://127.0.0.1:%1").arg(p.listener.port());
-}
-
-} // namespace
+using test::proxy;
+using test::proxyUrl;
 
 TEST_CASE("proxy: curl -x uploads to the server its URL names, and the server and the proxy see the file's digest",
           "[proxy]")

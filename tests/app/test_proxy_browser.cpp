@@ -1,0 +1,106 @@
+// The forward proxy with a real browser: headless Chromium, trusting the proxy's authority through an NSS database
+// made with certutil (as a user would trust it), submits a real multipart form with a file over https.
+
+#include "app/browser_pages.h"
+#include "app/forward_fixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+
+using namespace upin;
+using test::ListenerFixture;
+using test::partNamed;
+
+namespace {
+
+// HOME/.pki/nssdb, where Chromium on Linux looks for the authorities its user trusts, with the proxy's in it.
+void trustInNss(const QString& home, const QString& authority)
+{
+    const QString db = QStringLiteral("sql:") + home + "/.pki/nssdb";
+    REQUIRE(QDir().mkpath(home + "/.pki/nssdb"));
+    for (const QStringList& arguments :
+         {QStringList{"-N", "-d", db, "--empty-password"},
+          QStringList{"-A", "-d", db, "-t", "C,,", "-n", "Upload Inspector proxy CA", "-i", authority}}) {
+        QProcess certutil; // libnss3-tools, installed by scripts/install-deps
+        certutil.start("certutil", arguments);
+        REQUIRE(certutil.waitForFinished(20000));
+        INFO(certutil.readAllStandardError().toStdString());
+        REQUIRE(certutil.exitCode() == 0);
+    }
+}
+
+// The proxy's record of the request for `target`, among the browser's others (its favicon, its own services').
+QJsonObject proxyRecordOf(const ListenerFixture& p, const QString& target)
+{
+    for (int i = 0; i < 250; ++i) {
+        const QDir root(p.listener.captureRoot());
+        for (const QString& folder : root.entryList({"capture-*-forward"}, QDir::Dirs, QDir::Name)) {
+            QFile file(root.filePath(folder + "/capture.json"));
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+            if (json["request"].toObject()["target"].toString() == target)
+                return json;
+        }
+        QThread::msleep(20);
+    }
+    FAIL("the proxy recorded no request for " << target.toStdString());
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("proxy over https: headless Chromium trusting the authority by NSS submits a real form with a file, and "
+          "the proxy and the server see the file's bytes",
+          "[proxy][tls][browser]")
+{
+    QTemporaryDir home;
+    test::PageServer pages;
+    app::ListenerConfig serverConfig = test::tlsConfig(home.filePath("server"));
+    serverConfig.guards.allowedOrigins = {pages.origin()}; // the form is posted from the page's origin
+    ListenerFixture server(serverConfig);
+    app::ForwardSettings trusting;
+    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath; // the "real server's" own
+    auto p = test::proxy(trusting, home.filePath("proxy"));
+    trustInNss(home.filePath("browser"), p->listener.proxyCa()->certificatePath());
+
+    // The page fetches the file (through the proxy, over http), puts it in the form's file input as a user's pick
+    // would be, and submits the form: the browser encodes the multipart body itself.
+    const QByteArray data = test::randomBytes(700'000, 77);
+    QByteArray page = R"(<!doctype html>
+<form method=post enctype=multipart/form-data action="https://localhost:PORT/file-part" id=f>
+<input name=note value="from chromium"><input type=file name=upload id=u></form>
+<script>
+fetch('/photo.bin').then(r => r.blob()).then(b => {
+  const picked = new DataTransfer();
+  picked.items.add(new File([b], 'photo.bin', {type: 'application/octet-stream'}));
+  document.getElementById('u').files = picked.files;
+  document.getElementById('f').submit();
+});
+</script>)";
+    pages.set("/form", {"text/html", page.replace("PORT", QByteArray::number(server.listener.tlsPort()))});
+    pages.set("/photo.bin", {"application/octet-stream", data});
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("HOME", home.filePath("browser"));
+    const QDir saved(server.listener.captureRoot());
+    // <-loopback>: Chromium sends requests for 127.0.0.1 and localhost through the proxy too.
+    test::runChromium(
+        pages.origin() + "/form",
+        {"--proxy-server=" + test::proxyUrl(*p), "--proxy-bypass-list=<-loopback>", "--disable-background-networking",
+         "--disable-component-update"},
+        [&] { return !saved.entryList({"capture-*"}, QDir::Dirs).isEmpty(); }, environment);
+
+    QFile file(QDir(server.waitForCaptureFolder("001-photo.bin")).filePath("001-photo.bin")); // the server's
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    CHECK(file.readAll() == data);
+    const QJsonObject record = proxyRecordOf(*p, "/file-part"); // the proxy's
+    CHECK(partNamed(record, "upload")["sha256"].toString().toStdString() == test::sha256(data));
+    CHECK(partNamed(record, "note")["size"].toInt() == 13);
+    CHECK(record["forward"].toObject()["status"].toInt() == 200);
+    CHECK(record["forward"].toObject()["upstream"].toString() ==
+          QStringLiteral("https://localhost:%1").arg(server.listener.tlsPort()));
+    CHECK(record["request"].toObject()["transport"].toObject()["tls"].toBool());           // the browser's leg, opened
+    CHECK(proxyRecordOf(*p, "/photo.bin")["forward"].toObject()["status"].toInt() == 200); // the page's own fetch
+}
