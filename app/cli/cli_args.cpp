@@ -75,7 +75,7 @@ QList<QCommandLineOption> limitOptions(const core::Options& defaults)
     return options;
 }
 
-GuardOptions::GuardOptions()
+GuardOptions::GuardOptions(bool forProxy) : forProxy(forProxy)
 {
     options.reserve(kGuardSettings.size());
     for (const auto& guard : kGuardSettings)
@@ -86,13 +86,16 @@ GuardOptions::GuardOptions()
 
 void GuardOptions::addTo(QCommandLineParser& cl) const
 {
-    cl.addOptions({options.begin(), options.end()});
+    for (size_t i = 0; i < kGuardSettings.size(); ++i)
+        if (!(forProxy && kGuardSettings[i].serverOnly))
+            cl.addOption(options[i]);
 }
 
 QString GuardOptions::apply(const QCommandLineParser& cl, ListenerGuards& guards) const
 {
     for (size_t i = 0; i < kGuardSettings.size(); ++i)
-        if (cl.isSet(options[i]) && !kGuardSettings[i].set(guards, cl.values(options[i]).join(QLatin1Char(','))))
+        if (!(forProxy && kGuardSettings[i].serverOnly) && cl.isSet(options[i]) &&
+            !kGuardSettings[i].set(guards, cl.values(options[i]).join(QLatin1Char(','))))
             return QLatin1String("--") + QLatin1String(kGuardSettings[i].option);
     return {};
 }

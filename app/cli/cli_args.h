@@ -61,11 +61,13 @@ struct ServerOptions {
 // The guards every server mode keeps (Host and Origin allow-lists, deadlines, the minimum body rate, slots), one
 // option each from kGuardSettings: listen and forward take the same ones.
 struct GuardOptions {
-    GuardOptions();
+    // forProxy: without the guards of who may call a server (GuardSetting::serverOnly).
+    explicit GuardOptions(bool forProxy = false);
     void addTo(QCommandLineParser& cl) const;
     // Sets them in guards; returns the first option whose value is not valid ("--head-timeout"), or empty.
     QString apply(const QCommandLineParser& cl, ListenerGuards& guards) const;
     std::vector<QCommandLineOption> options;
+    bool forProxy;
 };
 
 // Opens SOURCE (body, HTTP request, HAR file or capture folder) with the inspect limits; nullopt, with

@@ -85,7 +85,7 @@ int runRelay(const QStringList& arguments, bool proxy)
                                    QStringLiteral("HOST"));
     if (proxy)
         cl.addOptions({caInfo, caRegenerate, yes, noIntercept});
-    const GuardOptions guards; // the listener's own: --allow-origin for a web app's page, deadlines, the rate
+    const GuardOptions guards(proxy); // the listener's own: deadlines, the rate; --allow-origin for forward's page
     guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
     if (proxy && (cl.isSet(caInfo) || cl.isSet(caRegenerate))) {

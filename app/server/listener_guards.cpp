@@ -114,7 +114,8 @@ const std::array<GuardSetting, 7> kGuardSettings{{
          if (list)
              g.allowedOrigins = *list;
          return list.has_value();
-     }},
+     },
+     true},
     {"allow-host", "Allowed host names",
      "a host name (e.g. uploads.test) clients may call the listener by, besides its IP addresses and localhost; "
      "others get 421 (default: none)",
@@ -124,7 +125,8 @@ const std::array<GuardSetting, 7> kGuardSettings{{
          if (list)
              g.allowedHosts = *list;
          return list.has_value();
-     }},
+     },
+     true},
 }};
 
 // A Host header naming this listener: an IP address (a rebinding page reaches us under its own DNS name, never an

@@ -16,6 +16,8 @@ struct GuardSetting {
     bool repeatable;                                          // a list: the CLI option may be given many times
     QString (*get)(const ListenerGuards& guards);             // text form; a list joined with ", "
     bool (*set)(ListenerGuards& guards, const QString& text); // false: not a valid value, guards unchanged
+    // Who may call a server (its Origin, its Host): not a proxy's, whose clients name other servers.
+    bool serverOnly = false;
 };
 
 extern const std::array<GuardSetting, 7> kGuardSettings;

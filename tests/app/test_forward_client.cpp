@@ -54,3 +54,17 @@ TEST_CASE("forward's options: --upstream-timeout for the upstream, --answer-time
     CHECK(bad.exitCode == 2);
     CHECK(bad.err.contains("--answer-timeout"));
 }
+
+TEST_CASE("proxy's options leave out a server's --allow-origin and --allow-host, which name who may call a server",
+          "[proxy][cli]")
+{
+    const auto help = upin::test::runCli({"proxy", "--help"});
+    CHECK(help.out.contains("--no-intercept <HOST>"));
+    CHECK(help.out.contains("--head-timeout"));
+    CHECK_FALSE(help.out.contains("--allow-origin"));
+    CHECK_FALSE(help.out.contains("--allow-host"));
+    CHECK(upin::test::runCli({"forward", "--help"}).out.contains("--allow-origin"));
+    const auto refused = upin::test::runCli({"proxy", "--port", "0", "--allow-host", "x.test"});
+    CHECK(refused.exitCode != 0);
+    CHECK(refused.err.contains("allow-host"));
+}
