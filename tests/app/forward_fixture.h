@@ -60,12 +60,11 @@ inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::
     return std::make_unique<ListenerFixture>(config);
 }
 
-// The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
 // A forward proxy (`proxy`), its authority in a folder of the test's own (tlsFolder), not the user's.
-inline std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {}, const QString& tlsFolder = {})
+inline std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {}, const QString& tlsFolder = {},
+                                              app::ListenerConfig config = {})
 {
     settings.proxy = true;
-    app::ListenerConfig config;
     config.forward = settings;
     static QTemporaryDir shared; // for the tests that do not look at it
     config.tlsFolder = tlsFolder.isEmpty() ? shared.filePath("tls") : tlsFolder;
@@ -77,6 +76,39 @@ inline QString proxyUrl(const ListenerFixture& p)
     return QStringLiteral("http://127.0.0.1:%1").arg(p.listener.port());
 }
 
+// request with its origin-form target made absolute on `server` ("http://127.0.0.1:N"): as a proxy's client
+// sends it. A request line without one ("GET captures ...") is left as it is.
+inline QByteArray absoluteForm(QByteArray request, const QString& server)
+{
+    const qsizetype slash = request.indexOf(" /");
+    if (slash >= 0 && slash < request.indexOf("\r\n"))
+        request.insert(slash + 1, server.toLatin1());
+    return request;
+}
+
+// A relay in front of `upstream`: a forwarder to it, or a forward proxy whose client names it in each request.
+struct Relay {
+    std::unique_ptr<ListenerFixture> fixture;
+    QString upstream;
+    bool proxy = false;
+    ListenerFixture* operator->() const { return fixture.get(); }
+    quint16 port() const { return fixture->listener.port(); }
+    QByteArray as(const QByteArray& request) const { return proxy ? absoluteForm(request, upstream) : request; }
+    QByteArray exchange(const QByteArray& request, int timeoutMs = 5000) const
+    {
+        return rawExchange(port(), as(request), timeoutMs);
+    }
+};
+
+inline Relay relay(bool viaProxy, const QString& upstream, const app::ForwardSettings& settings = {},
+                   app::ListenerConfig config = {})
+{
+    if (viaProxy)
+        return Relay{proxy(settings, {}, std::move(config)), upstream, true};
+    return Relay{forwarder(upstream, settings, std::move(config)), upstream, false};
+}
+
+// The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
 inline QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)
 {
     QList<QJsonObject> out;

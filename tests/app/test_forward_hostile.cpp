@@ -1,5 +1,6 @@
-// What an attacker tried against the forwarder (issue 22), each against a real upstream on 127.0.0.1: smuggling
-// through a Connection list, hostile upstream answers, invalid upstream framing, and 64 trickling clients.
+// What an attacker tried against the forwarder (issue 22), and against the forward proxy in its place, each
+// against a real upstream on 127.0.0.1: smuggling through a Connection list, hostile upstream answers, invalid
+// upstream framing, and 64 trickling clients.
 
 #include "app/forward_fixture.h"
 
@@ -8,7 +9,6 @@
 #include <QTemporaryDir>
 
 using namespace upin;
-using test::forwarder;
 using test::PythonUpstream;
 using test::RawUpstream;
 
@@ -25,17 +25,18 @@ QByteArray post(const QByteArray& fields, const QByteArray& body)
 TEST_CASE("a Connection list naming the framing is refused with 400 and nothing reaches the upstream (smuggling)",
           "[forward][hostile][smuggling]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     QTemporaryDir dir;
     const QString log = dir.filePath(QStringLiteral("upstream.log"));
     PythonUpstream upstream(QStringLiteral("log"), {log});
-    auto f = forwarder(upstream.url());
+    auto f = test::relay(viaProxy, upstream.url());
     // The body is a whole request of its own: an upstream that lost the Content-Length would read it as one.
     const QByteArray hidden = "POST /capture HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-For: 6.6.6.6\r\n"
                               "Content-Length: 0\r\n\r\n";
     for (const QByteArray connection : {"Content-Length", "close, Content-Length", "transfer-encoding", "Host"}) {
         INFO(connection.constData());
-        const QByteArray answer =
-            test::rawExchange(f->listener.port(), post("Connection: " + connection + "\r\n", hidden), 3000);
+        const QByteArray answer = f.exchange(post("Connection: " + connection + "\r\n", hidden), 3000);
         CHECK(answer.startsWith("HTTP/1.1 400"));
         CHECK(answer.contains("connection_names_framing"));
     }
@@ -45,6 +46,8 @@ TEST_CASE("a Connection list naming the framing is refused with 400 and nothing 
 
 TEST_CASE("hostile upstream answers give the client a 502 saying why, never an empty reply", "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     struct Case {
         const char* what;
         QByteArray answer;
@@ -72,8 +75,8 @@ TEST_CASE("hostile upstream answers give the client a 502 saying why, never an e
     for (const Case& c : cases) {
         INFO(c.what);
         RawUpstream upstream(c.answer);
-        auto f = forwarder(upstream.url());
-        const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+        auto f = test::relay(viaProxy, upstream.url());
+        const QByteArray answer = f.exchange(post({}, "hi"), 5000);
         CHECK(answer.contains("HTTP/1.1 502 Bad Gateway\r\n")); // after any interim answers it relayed
         CHECK_FALSE(answer.startsWith("HTTP/1.1 200"));
         CHECK(answer.contains(c.detail));
@@ -85,11 +88,13 @@ TEST_CASE("hostile upstream answers give the client a 502 saying why, never an e
 TEST_CASE("an answer that is not HTTP is said at once, even while the upstream keeps the connection open",
           "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     RawUpstream upstream("hello, this is no head at all", true);
-    auto f = forwarder(upstream.url());
+    auto f = test::relay(viaProxy, upstream.url());
     QElapsedTimer clock;
     clock.start();
-    const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+    const QByteArray answer = f.exchange(post({}, "hi"), 5000);
     CHECK(answer.startsWith("HTTP/1.1 502"));
     CHECK(answer.contains("malformed_status_line"));
     CHECK(clock.elapsed() < 2000); // not the 60 s answer deadline
@@ -97,13 +102,15 @@ TEST_CASE("an answer that is not HTTP is said at once, even while the upstream k
 
 TEST_CASE("an upstream head that never ends gives a 502 at the answer deadline", "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     RawUpstream upstream("HTTP/1.1 200 OK\r\nX: y\r\n", true);
     app::ForwardSettings settings;
     settings.answerTimeoutMs = 800;
-    auto f = forwarder(upstream.url(), settings);
+    auto f = test::relay(viaProxy, upstream.url(), settings);
     QElapsedTimer clock;
     clock.start();
-    const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+    const QByteArray answer = f.exchange(post({}, "hi"), 5000);
     CHECK(answer.startsWith("HTTP/1.1 502"));
     CHECK(answer.contains("its head did not end within 800 ms"));
     CHECK(clock.elapsed() < 3000);
@@ -112,13 +119,15 @@ TEST_CASE("an upstream head that never ends gives a 502 at the answer deadline",
 TEST_CASE("a broken chunk in an answer already on its way closes the connection, and the capture says 502 and where",
           "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     RawUpstream upstream(QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n") +
                              QByteArray("\0SPLIT\0zz\r\n", 10),
                          true);
-    auto f = forwarder(upstream.url());
+    auto f = test::relay(viaProxy, upstream.url());
     QElapsedTimer clock;
     clock.start();
-    const QByteArray answer = test::rawExchange(f->listener.port(), post({}, "hi"), 5000);
+    const QByteArray answer = f.exchange(post({}, "hi"), 5000);
     CHECK(answer.startsWith("HTTP/1.1 200 OK\r\n")); // the head went, and the bytes before the error
     CHECK(answer.endsWith("5\r\nhello\r\n"));        // but nothing of the broken chunk line
     CHECK(clock.elapsed() < 3000);                   // closed at once, not at a deadline
@@ -131,17 +140,18 @@ TEST_CASE("a broken chunk in an answer already on its way closes the connection,
 TEST_CASE("an upstream that stops taking the body gets a 504 at the answer deadline, and the client no 408",
           "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     PythonUpstream upstream(QStringLiteral("silent-reader"));
+    app::ForwardSettings settings;
+    settings.answerTimeoutMs = 3000;
     app::ListenerConfig config;
-    config.forward = app::ForwardSettings{};
-    config.forward->upstream = QUrl(upstream.url());
-    config.forward->answerTimeoutMs = 3000;
     config.guards.minBodyBytesPerSecond = 1024;
     config.guards.bodyGraceMs = 500;
     config.guards.bodyRateWindowMs = 500;
-    test::ListenerFixture f(config);
+    const auto f = test::relay(viaProxy, upstream.url(), settings, config);
     const QByteArray body(64 << 20, 'x');
-    const auto [sentAll, answer] = test::sendAllThenRead(f.listener.port(), post({}, body));
+    const auto [sentAll, answer] = test::sendAllThenRead(f.port(), f.as(post({}, body)));
     INFO(answer.left(300).constData());
     CHECK(answer.startsWith("HTTP/1.1 504"));
     CHECK(answer.contains("upstream stopped taking the body"));
@@ -150,27 +160,27 @@ TEST_CASE("an upstream that stops taking the body gets a 504 at the answer deadl
 TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a normal upload is then served",
           "[forward][hostile][slots]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     test::ListenerFixture upstream;
     app::ListenerConfig config;
-    config.forward = app::ForwardSettings{};
-    config.forward->upstream = QUrl(upstream.url(QString()));
     config.guards.minBodyBytesPerSecond = 1024;
     config.guards.bodyGraceMs = 1000;
     config.guards.bodyRateWindowMs = 1000;
-    test::ListenerFixture f(config);
+    const auto f = test::relay(viaProxy, upstream.url(QString()), {}, config);
     std::vector<std::unique_ptr<QTcpSocket>> tricklers;
     for (int i = 0; i < 64; ++i) {
         auto socket = std::make_unique<QTcpSocket>();
-        socket->connectToHost(QHostAddress::LocalHost, f.listener.port());
+        socket->connectToHost(QHostAddress::LocalHost, f.port());
         REQUIRE(socket->waitForConnected(2000));
-        socket->write("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
-                      "boundary=b\r\nContent-Length: 1000000\r\n\r\n--b");
+        socket->write(f.as("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                           "boundary=b\r\nContent-Length: 1000000\r\n\r\n--b"));
         tricklers.push_back(std::move(socket));
     }
     for (auto& s : tricklers)
         s->waitForBytesWritten(100);
     QThread::msleep(300);
-    const QByteArray busy = test::rawExchange(f.listener.port(), post({}, "hi"), 3000);
+    const QByteArray busy = f.exchange(post({}, "hi"), 3000);
     CHECK(busy.startsWith("HTTP/1.1 503"));
     CHECK(busy.contains("Retry-After: 2"));
     QElapsedTimer clock;
@@ -181,9 +191,8 @@ TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a nor
             if (s->state() == QAbstractSocket::ConnectedState)
                 s->write("x");
         QThread::msleep(200);
-        served = test::rawExchange(
-            f.listener.port(),
-            post("Connection: close\r\nContent-Type: multipart/form-data; boundary=b\r\n", "--b--\r\n"), 2000);
+        served = f.exchange(post("Connection: close\r\nContent-Type: multipart/form-data; boundary=b\r\n", "--b--\r\n"),
+                            2000);
     }
     INFO(served.left(200).constData());
     CHECK(served.startsWith("HTTP/1.1 200"));
@@ -193,11 +202,13 @@ TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a nor
 TEST_CASE("a client body whose framing breaks mid-way: the client and the capture name the same code and byte",
           "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     test::ListenerFixture upstream;
-    auto f = forwarder(upstream.url(QString()));
-    const QByteArray answer = test::rawExchange(
-        f->listener.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
-                            "Content-Type: multipart/form-data; boundary=b\r\n\r\n5\nhello\r\n0\r\n\r\n");
+    auto f = test::relay(viaProxy, upstream.url(QString()));
+    const QByteArray answer =
+        f.exchange("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+                   "Content-Type: multipart/form-data; boundary=b\r\n\r\n5\nhello\r\n0\r\n\r\n");
     CHECK(answer.startsWith("HTTP/1.1 400"));
     CHECK(answer.contains("bare_line_end at byte 1 of the body"));
     const QJsonObject capture = test::readJsonFile(f->onlyCaptureFolder() + "/capture.json");
@@ -209,15 +220,17 @@ TEST_CASE("a kept upstream connection that closes as a request arrives: a GET go
           "is not sent twice",
           "[forward][faults]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     QTemporaryDir dir;
     const QString log = dir.filePath("requests.log");
     test::PythonUpstream once("once", {log});
-    auto f = test::forwarder(once.url());
+    auto f = test::relay(viaProxy, once.url());
     const auto secondAnswer = [&](const QByteArray& second) {
-        test::RawClient client(f->listener.port());
-        client.send("GET /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        test::RawClient client(f.port());
+        client.send(f.as("GET /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
         REQUIRE(client.receive(1000).startsWith("HTTP/1.1 200")); // kept alive: read until the time is up
-        client.send(second);
+        client.send(f.as(second));
         return client.receive(3000);
     };
     CHECK(
@@ -234,13 +247,15 @@ TEST_CASE("a kept upstream connection that closes as a request arrives: a GET go
 
 TEST_CASE("a chunk size line with white space before its end is refused, never passed on", "[forward][hostile]")
 {
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
     QTemporaryDir dir;
     const QString log = dir.filePath("upstream.log");
     test::PythonUpstream logging("log", {log});
-    auto f = forwarder(logging.url());
-    const QByteArray answer = test::rawExchange(
-        f->listener.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
-                            "Content-Type: multipart/form-data; boundary=b\r\n\r\n5 \r\nhello\r\n0\r\n\r\n");
+    auto f = test::relay(viaProxy, logging.url());
+    const QByteArray answer =
+        f.exchange("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+                   "Content-Type: multipart/form-data; boundary=b\r\n\r\n5 \r\nhello\r\n0\r\n\r\n");
     CHECK(answer.startsWith("HTTP/1.1 400"));
     CHECK(answer.contains("invalid_chunk_line at byte 2 of the body"));
     QThread::msleep(300);

@@ -1,6 +1,7 @@
-// The hostile-client suite, run against every mode: the listener, and the forwarder in front of a listener. Each
-// guard is written once (app/server/) and must hold for both: strict heads, who may call, every deadline and the
-// slowest body, slots with a 503 a client can read, and the lingering close with its caps.
+// The hostile-client suite, run against every mode: the listener, and the forwarder and the forward proxy in front
+// of a listener. Each guard is written once (app/server/) and must hold for all: strict heads, every deadline and
+// the slowest body, slots with a 503 a client can read, and the lingering close with its caps; and who may call a
+// server (not a proxy's to check: its clients name other servers).
 
 #include "app/forward_fixture.h"
 
@@ -13,30 +14,43 @@ using test::ListenerFixture;
 
 namespace {
 
-enum class Mode { Listener, Forwarder };
+enum class Mode { Listener, Forwarder, Proxy };
 
-// The server under test on port(), configured by `config`: the listener itself, or a forwarder with that config
-// in front of a default listener.
+// The server under test on port(), configured by `config`: the listener itself, or a forwarder or a forward proxy
+// with that config in front of a default listener.
 struct Server {
     std::unique_ptr<ListenerFixture> upstream;
     std::unique_ptr<ListenerFixture> front;
-    // upstreamConfig: the forwarder's upstream listener's.
+    bool proxy = false;
+    // upstreamConfig: the upstream listener's.
     Server(Mode mode, app::ListenerConfig config = {}, const app::ListenerConfig& upstreamConfig = {})
+        : proxy(mode == Mode::Proxy)
     {
-        if (mode == Mode::Forwarder) {
-            upstream = std::make_unique<ListenerFixture>(upstreamConfig);
-            app::ForwardSettings forward;
-            forward.upstream = QUrl(upstream->url(QString()));
-            config.forward = forward;
+        if (mode == Mode::Listener) {
+            front = std::make_unique<ListenerFixture>(config);
+            return;
         }
+        upstream = std::make_unique<ListenerFixture>(upstreamConfig);
+        if (proxy) {
+            front = test::proxy({}, {}, config);
+            return;
+        }
+        app::ForwardSettings forward;
+        forward.upstream = QUrl(upstream->url(QString()));
+        config.forward = forward;
         front = std::make_unique<ListenerFixture>(config);
     }
     quint16 port() const { return front->listener.port(); }
+    // The request as this server's client sends it: a proxy's names its server in an absolute-form target.
+    QByteArray as(const QByteArray& request) const
+    {
+        return proxy ? test::absoluteForm(request, upstream->url(QString())) : request;
+    }
 };
 
 const char* name(Mode mode)
 {
-    return mode == Mode::Listener ? "listener" : "forwarder";
+    return mode == Mode::Listener ? "listener" : mode == Mode::Forwarder ? "forwarder" : "proxy";
 }
 
 QByteArray upload(const QByteArray& extraFields, const QByteArray& path = "/part-event")
@@ -76,14 +90,25 @@ bool closedWithin(QTcpSocket& socket, int timeoutMs)
     return socket.state() != QAbstractSocket::ConnectedState;
 }
 
+// A request as the server's client sends it (Server::as), and its answer; or the socket it went on.
+QByteArray exchange(const Server& server, const QByteArray& request)
+{
+    return test::rawExchange(server.port(), server.as(request));
+}
+
+std::unique_ptr<QTcpSocket> sendTo(const Server& server, const QByteArray& request)
+{
+    return connectAndSend(server.port(), server.as(request));
+}
+
 } // namespace
 
 TEST_CASE("every mode: a normal upload is served", "[modes]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     Server server(mode);
-    const QByteArray answer = test::rawExchange(server.port(), upload("Connection: close\r\n"));
+    const QByteArray answer = exchange(server, upload("Connection: close\r\n"));
     CHECK(answer.startsWith("HTTP/1.1 200"));
     CHECK(answer.contains("\"complete\""));
 }
@@ -92,7 +117,7 @@ TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control chara
           "with 400",
           "[modes][strict]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     Server server(mode);
     const QByteArray bad[] = {
@@ -111,7 +136,7 @@ TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control chara
     };
     for (const QByteArray& request : bad) {
         INFO(request.left(80).constData());
-        CHECK(test::rawExchange(server.port(), request).startsWith("HTTP/1.1 400"));
+        CHECK(exchange(server, request).startsWith("HTTP/1.1 400"));
     }
     if (server.upstream) // nothing of them went on
         CHECK(QDir(server.upstream->listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty());
@@ -136,7 +161,7 @@ TEST_CASE("every mode: pages of another origin get 403, other host names and abs
 TEST_CASE("every mode: a head that trickles gets 408 at the head deadline, a body slower than the minimum rate 408",
           "[modes][deadlines]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.guards.headTimeoutMs = 800;
@@ -144,15 +169,15 @@ TEST_CASE("every mode: a head that trickles gets 408 at the head deadline, a bod
     config.guards.bodyGraceMs = 500;
     config.guards.bodyRateWindowMs = 500;
     Server server(mode, config);
-    auto head = connectAndSend(server.port(), "POST /part-event HTTP/1.1\r\nHost: 127");
+    auto head = sendTo(server, "POST /part-event HTTP/1.1\r\nHost: 127");
     QByteArray got;
     for (int i = 0; i < 60 && !got.contains("408"); ++i) {
         head->waitForReadyRead(50);
         got += head->readAll();
     }
     CHECK(got.startsWith("HTTP/1.1 408"));
-    auto slow = connectAndSend(server.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                                              "multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b");
+    auto slow = sendTo(server, "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                               "multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b");
     QElapsedTimer clock;
     clock.start();
     QByteArray answer;
@@ -173,7 +198,7 @@ TEST_CASE("every mode: when every slot holds an upload a new client reads a whol
           "the holders go a normal upload is served",
           "[modes][slots]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.maxConnections = 2;
@@ -181,21 +206,21 @@ TEST_CASE("every mode: when every slot holds an upload a new client reads a whol
     const QByteArray partial = "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
                                "boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n";
     std::vector<std::unique_ptr<QTcpSocket>> holders;
-    holders.push_back(connectAndSend(server.port(), partial));
-    holders.push_back(connectAndSend(server.port(), partial));
+    holders.push_back(sendTo(server, partial));
+    holders.push_back(sendTo(server, partial));
     QThread::msleep(300);
     const QByteArray big(4 << 20, 'x');
     const auto [sentAll, answer] = test::sendAllThenRead(
-        server.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
-                       "boundary=b\r\nContent-Length: " +
-                           QByteArray::number(big.size()) + "\r\n\r\n" + big);
+        server.port(), server.as("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                                 "boundary=b\r\nContent-Length: " +
+                                 QByteArray::number(big.size()) + "\r\n\r\n" + big));
     CHECK(sentAll); // lingered: the refused client sent its body without a reset
     CHECK(answer.startsWith("HTTP/1.1 503"));
     CHECK(answer.contains("Retry-After: 2\r\n"));
     CHECK(answer.endsWith("\n")); // whole
     // Two more are refused and stay connected (lingering, up to 5 s of quiet); then the holders go.
-    auto refused1 = connectAndSend(server.port(), partial);
-    auto refused2 = connectAndSend(server.port(), partial);
+    auto refused1 = sendTo(server, partial);
+    auto refused2 = sendTo(server, partial);
     QByteArray refusal = refused1->readAll(); // it may have come in while the request was written
     for (int i = 0; i < 40 && !refusal.contains("too many connections"); ++i)
         if (refused1->waitForReadyRead(50))
@@ -204,14 +229,14 @@ TEST_CASE("every mode: when every slot holds an upload a new client reads a whol
     holders.clear();
     QThread::msleep(300);
     // The lingering refused clients hold no slot: a new upload is served at once.
-    CHECK(test::rawExchange(server.port(), upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
+    CHECK(exchange(server, upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
     CHECK(refused2->state() == QAbstractSocket::ConnectedState); // still lingering meanwhile
 }
 
 TEST_CASE("every mode: a kept-alive connection waits keep-alive-timeout for its next request, then closes quietly",
           "[modes][slots]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.guards.keepAliveTimeoutMs = 300;
@@ -219,7 +244,7 @@ TEST_CASE("every mode: a kept-alive connection waits keep-alive-timeout for its 
     Server server(mode, config);
     QElapsedTimer clock;
     clock.start();
-    auto socket = connectAndSend(server.port(), "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    auto socket = sendTo(server, "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     QByteArray got;
     for (int i = 0; i < 60 && socket->state() == QAbstractSocket::ConnectedState; ++i)
         if (socket->waitForReadyRead(50))
@@ -234,19 +259,19 @@ TEST_CASE("every mode: a kept-alive connection waits keep-alive-timeout for its 
 TEST_CASE("every mode: a kept-alive connection waiting for its next request gives its slot to a new client",
           "[modes][slots]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.maxConnections = 1;
     Server server(mode, config);
-    auto kept = connectAndSend(server.port(), upload({}));
+    auto kept = sendTo(server, upload({}));
     QByteArray first;
     for (int i = 0; i < 60 && !first.contains("\"complete\""); ++i)
         if (kept->waitForReadyRead(50))
             first += kept->readAll();
     REQUIRE(first.startsWith("HTTP/1.1 200"));
     QThread::msleep(200); // its exchange has ended: it waits for a next request
-    const QByteArray second = test::rawExchange(server.port(), upload("Connection: close\r\n"));
+    const QByteArray second = exchange(server, upload("Connection: close\r\n"));
     INFO(second.left(300).constData());
     CHECK(second.startsWith("HTTP/1.1 200"));
     CHECK(closedWithin(*kept, 2000)); // the waiting connection was closed for it
@@ -256,12 +281,13 @@ TEST_CASE("every mode: after an early answer the rest of the body is dropped wit
           "and a 5 s pause",
           "[modes][linger]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     Server server(mode);
     // Plain sockets: a half close (our answer, then our sending side shut) and a full close look alike to Qt's,
     // but a send after a full close fails (the peer resets it), which is what says the linger ended.
-    const QByteArray head = "POST /no-such-path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4000000000\r\n\r\n";
+    const QByteArray head =
+        server.as("POST /no-such-path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4000000000\r\n\r\n");
     test::RawClient flood(server.port());
     flood.send(head);
     const QByteArray block(1 << 20, 'x');
@@ -288,13 +314,13 @@ TEST_CASE("every mode: after an early answer the rest of the body is dropped wit
 
 TEST_CASE("every mode: a body that pauses longer than the idle deadline gets 408 saying so", "[modes][deadlines]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.guards.idleTimeoutMs = 400;
     Server server(mode, config);
-    auto paused = connectAndSend(server.port(), "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                                                "multipart/form-data; boundary=b\r\nContent-Length: 1000\r\n\r\n--b");
+    auto paused = sendTo(server, "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                 "multipart/form-data; boundary=b\r\nContent-Length: 1000\r\n\r\n--b");
     QElapsedTimer clock;
     clock.start();
     const QByteArray got = readUntilClosed(*paused, 3000);
@@ -307,7 +333,7 @@ TEST_CASE("every mode: a body that pauses longer than the idle deadline gets 408
 TEST_CASE("every mode: a client that sends requests but never reads the answers is dropped at the answer deadline",
           "[modes][slots]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.guards.answerTimeoutMs = 500;
@@ -315,14 +341,15 @@ TEST_CASE("every mode: a client that sends requests but never reads the answers 
     // the forwarder an upstream's 256 KiB (each exchange also stores a record: with small answers it took minutes
     // under a sanitizer to fill 4 MiB).
     std::unique_ptr<test::PythonUpstream> bigAnswers;
-    if (mode == Mode::Forwarder) {
+    QByteArray server; // a proxy's client names it in each request
+    if (mode != Mode::Listener) {
         bigAnswers = std::make_unique<test::PythonUpstream>("big", QStringList{"262144"});
-        app::ForwardSettings forward;
-        forward.upstream = QUrl(bigAnswers->url());
-        config.forward = forward;
+        if (mode == Mode::Proxy)
+            server = bigAnswers->url().toLatin1();
     }
-    ListenerFixture front(config);
-    const quint16 port = front.listener.port();
+    const auto front = mode == Mode::Listener ? std::make_unique<ListenerFixture>(config)
+                                              : test::relay(mode == Mode::Proxy, bigAnswers->url(), {}, config).fixture;
+    const quint16 port = front->listener.port();
     QTcpSocket socket;
     // A small receive window: the server's sending side fills after a few hundred answers, not after megabytes
     // (the forwarder takes each answer from its upstream, and would still be making progress at the deadline).
@@ -333,7 +360,7 @@ TEST_CASE("every mode: a client that sends requests but never reads the answers 
     // 20,000 pipelined requests for the form page: 26 MB of answers if the server wrote them all.
     QByteArray requests;
     for (int i = 0; i < 20'000; ++i)
-        requests += "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        requests += "GET " + server + "/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     socket.write(requests);
     // Until the server gives up on us (its answer deadline resets the connection), or 20 s.
     const auto reset = [&socket] {
@@ -356,13 +383,13 @@ TEST_CASE("every mode: a client that sends requests but never reads the answers 
     CHECK(got.count("HTTP/1.1 200") > 0);
     CHECK(got.count("HTTP/1.1 200") < 20'000);
     // The server held the rest of the requests back rather than piling up their answers, and is still serving.
-    CHECK(test::rawExchange(port, upload("Connection: close\r\n")).startsWith("HTTP/1.1 200"));
+    CHECK(test::rawExchange(port, upload("Connection: close\r\n", server + "/part-event")).startsWith("HTTP/1.1 200"));
 }
 
 TEST_CASE("every mode: what a HEAD or an allowed page asked of one answer does not carry over to the next request's",
           "[modes]")
 {
-    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
+    const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
     app::ListenerConfig config;
     config.guards.allowedOrigins = {"http://localhost:3000"};
@@ -371,7 +398,7 @@ TEST_CASE("every mode: what a HEAD or an allowed page asked of one answer does n
                                     QByteArray("GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: "
                                                "http://localhost:3000\r\n\r\n")}) {
         INFO(first.left(20).constData());
-        auto socket = connectAndSend(server.port(), first);
+        auto socket = sendTo(server, first);
         QByteArray got;
         for (int i = 0; i < 40 && !got.contains("\r\n\r\n"); ++i)
             if (socket->waitForReadyRead(50))
