@@ -1,15 +1,17 @@
 // libFuzzer target for every HTTP parser of untrusted bytes: request heads and bodies (as the listener reads them,
 // and strictly, as the forwarder does), response heads and bodies (as the forwarder and the sender read an
 // upstream's answer), header parameters (Content-Type, Content-Disposition, RFC 8187 values) and the relayed
-// head, and a part's transfer encoding (base64, quoted-printable). Byte 0 picks which, byte 1 seeds the
-// chunking, the rest is the input. Besides the sanitizers' findings, a message read in pieces must give the same
-// log as read whole (support/http_log.h), a relayed head must parse again as a request, and a part decoded in
-// pieces must give the same bytes and error offset as decoded whole.
+// head, a part's transfer encoding (base64, quoted-printable), and the server name of a TLS ClientHello (as the
+// proxy reads it before a tunnel's handshake). Byte 0 picks which, byte 1 seeds the chunking, the rest is the
+// input. Besides the sanitizers' findings, a message read in pieces must give the same log as read whole
+// (support/http_log.h), a relayed head must parse again as a request, a part decoded in pieces must give the same
+// bytes and error offset as decoded whole, and a ClientHello's prefixes must not answer otherwise than the whole.
 
 #include "support/http_log.h"
 #include "upin/core/header_params.h"
 #include "upin/core/http_relay.h"
 #include "upin/core/part_decoding.h"
+#include "upin/core/tls_client_hello.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -88,13 +90,46 @@ void relayed(std::string_view input)
         std::abort();
 }
 
+// The ClientHello read whole and in growing prefixes: each prefix must answer NeedMore or as the whole does (the
+// proxy acts on the first answer that is not NeedMore), with an offset inside the bytes it was given; a name
+// found must be one a certificate can be made for.
+void clientHelloEveryWay(std::string_view input, uint8_t seed)
+{
+    using Status = core::ClientHelloName::Status;
+    const auto whole = core::readClientHelloName(input);
+    auto answered = [](const core::ClientHelloName& r, size_t size) {
+        const bool hasOffset = r.status == Status::Invalid || r.status == Status::NotTls;
+        if ((hasOffset && (r.offset >= size || r.reason.empty())) || (r.status == Status::Found) == r.name.empty())
+            std::abort();
+    };
+    answered(whole, input.size());
+    if (whole.status == Status::Found &&
+        (whole.name.size() > 253 || whole.name.back() == '.' ||
+         whole.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") != std::string::npos))
+        std::abort();
+    size_t end = 0;
+    int prefixes = 0;
+    for (size_t size : pieces(seed, input.size())) {
+        end = std::min(end + size, input.size());
+        if (end == input.size() || ++prefixes > 512) // each prefix is read from its start: bounded, for speed
+            break;
+        const auto part = core::readClientHelloName(input.substr(0, end));
+        if (part.status == Status::NeedMore)
+            continue;
+        answered(part, end);
+        if (part.status != whole.status || part.name != whole.name || part.offset != whole.offset ||
+            part.reason != whole.reason)
+            std::abort();
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     if (size < 2)
         return 0;
-    const uint8_t mode = data[0] % 7;
+    const uint8_t mode = data[0] % 8;
     const uint8_t seed = data[1];
     const std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
     test::HttpMessageOptions options;
@@ -119,6 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         break;
     }
     case 5: relayed(input); break;
+    case 7: clientHelloEveryWay(input, seed); break;
     default: decodedEveryWay(input, seed); break;
     }
     return 0;
