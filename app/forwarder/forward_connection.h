@@ -85,9 +85,10 @@ private:
     void sampleUpstream(bool force);
 
     const ForwardSettings& m_settings;
-    QUrl m_target;            // the exchange's upstream: the forwarder's, or the one a proxy's client named
-    QString m_upstreamOrigin; // scheme, host and port m_upstream is connected to
-    QString m_tunnelTo;       // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
+    QUrl m_target;              // the exchange's upstream: the forwarder's, or the one a proxy's client named
+    QString m_upstreamOrigin;   // scheme, host and port m_upstream is connected to
+    QString m_tunnelTo;         // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
+    QString m_tunnelServerName; // and the name the client's SNI gave it, when not the CONNECT's host
     class TunnelRelay* m_relay = nullptr; // a tunnel passed through (--no-intercept)
     QTcpSocket* m_upstream = nullptr;     // kept between requests while both sides allow
     QTimer m_connectTimer;

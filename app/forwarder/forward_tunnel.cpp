@@ -42,24 +42,36 @@ void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
         interceptTunnel(admission.tunnelTo);
 }
 
-// CONNECT host:port to the proxy: the client's TLS ends here, with a certificate for that host signed by the
-// proxy's authority (the client's SNI would name the same host: clients send the CONNECT's), and each request in
-// the tunnel goes on to https://host:port, whose certificate is checked as forward mode checks an upstream's.
+// CONNECT host:port to the proxy: the client's TLS ends here, with a certificate signed by the proxy's authority for
+// the name its ClientHello asks for (SNI), else for the CONNECT's host; each request in the tunnel goes on to
+// https://host:port, whose certificate is checked, as forward mode checks an upstream's, for that same name (a
+// client that connects to an address and names the server in SNI gets the server it named, checked as such).
 void ForwardConnection::interceptTunnel(const QString& hostAndPort)
 {
     QString error;
     const QString host = QUrl(QStringLiteral("//") + hostAndPort).host(QUrl::FullyEncoded); // IDN: as ACE
-    const auto leaf = shared().proxyCa->leafFor(host, &error);
+    const auto leaf = shared().proxyCa->leafFor(host, &error); // the CONNECT's host is checked before the 200
     if (!leaf) {
         refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
         return;
     }
     m_tunnelTo = hostAndPort;
-    QSslConfiguration config = serverTlsConfiguration(*leaf);
-    // Not even queried: a browser with client certificates would ask its user to pick one on every site, and none
-    // would reach the server.
-    config.setPeerVerifyMode(QSslSocket::VerifyNone);
-    openTunnel(config);
+    m_tunnelServerName.clear();
+    openTunnel([this, host, connectLeaf = *leaf](const QString& clientServerName) {
+        auto chosen = connectLeaf;
+        if (!clientServerName.isEmpty() && clientServerName != host) {
+            QString ignored; // a name no certificate can carry: the CONNECT's host's, and the handshake says the rest
+            if (auto named = shared().proxyCa->leafFor(clientServerName, &ignored)) {
+                chosen = *named;
+                m_tunnelServerName = clientServerName;
+            }
+        }
+        QSslConfiguration config = serverTlsConfiguration(chosen);
+        // Not even queried: a browser with client certificates would ask its user to pick one on every site, and
+        // none would reach the server.
+        config.setPeerVerifyMode(QSslSocket::VerifyNone);
+        return config;
+    });
 }
 
 // Not opened: the client's TLS goes to the server as it is. Recorded as a capture of the CONNECT with the bytes

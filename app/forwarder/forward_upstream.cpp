@@ -101,7 +101,10 @@ void ForwardConnection::connectUpstream()
                 sendHead();
         });
         connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
-        tls->connectToHostEncrypted(host, quint16(m_target.port(443)));
+        // In a tunnel whose client named the server by SNI: that name goes on as the SNI, and is what the
+        // server's certificate must be for.
+        const QString peerName = inTunnel() && !m_tunnelServerName.isEmpty() ? m_tunnelServerName : host;
+        tls->connectToHostEncrypted(host, quint16(m_target.port(443)), peerName);
     } else {
         connect(upstream, &QTcpSocket::connected, this, [this, upstream] {
             if (upstream == m_upstream && !connectedToSelf())

@@ -7,6 +7,8 @@
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
 
+#include "upin/core/tls_client_hello.h"
+
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QSslSocket>
@@ -78,16 +80,16 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
         resumeReading();
 }
 
-void ServerConnection::openTunnel(const QSslConfiguration& config)
+void ServerConnection::openTunnel(TunnelTls tlsFor)
 {
-    m_tunnelPending = config; // once consume() knows whether bytes followed the head in the same read
+    m_tunnelPending = std::move(tlsFor); // once consume() knows whether bytes followed the head in the same read
 }
 
 // Bytes the client sent after CONNECT without waiting for its answer were read with it, out of the TLS engine's
 // reach: refused (as curl and browsers wait, only a client that does not would see it).
 void ServerConnection::beginTunnel(bool bytesFollowed)
 {
-    const QSslConfiguration config = *std::exchange(m_tunnelPending, std::nullopt);
+    m_tunnelTls = std::exchange(m_tunnelPending, {});
     if (bytesFollowed) {
         refuse(400, QStringLiteral("bytes after CONNECT"), std::nullopt,
                QStringLiteral("the client sent bytes after CONNECT before its answer"));
@@ -98,10 +100,25 @@ void ServerConnection::beginTunnel(bool bytesFollowed)
     m_socket->write("HTTP/1.1 200 Connection established\r\n\r\n");
     m_tunnel = true;
     m_tls = true;
-    m_state = State::Head;
+    m_state = State::Hello;
     m_head.reset();
     m_socket->setReadBufferSize(m_mode.readChunk); // Qt decrypts into a buffer of one read, as on the TLS port
-    m_deadlines.headDeadline();                    // the handshake has the head's deadline, as on the TLS port
+    m_deadlines.headDeadline(); // the ClientHello and the handshake have the head's deadline, as on the TLS port
+    if (m_socket->bytesAvailable() > 0)
+        resumeReading();
+}
+
+// The client's first bytes in the tunnel, peeked (Qt's TLS engine reads them from the socket next): the server
+// name they ask for picks the certificate. Whatever they are, TLS then begins, and says what is wrong with them.
+void ServerConnection::readClientHello()
+{
+    const QByteArray bytes = m_socket->peek(qint64(core::kMaxClientHelloBytes));
+    const core::ClientHelloName hello = core::readClientHelloName(view(bytes));
+    if (hello.status == core::ClientHelloName::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
+        return; // called again as more comes, until the head deadline
+    const QString name = hello.status == core::ClientHelloName::Status::Found ? toQString(hello.name) : QString();
+    const QSslConfiguration config = std::exchange(m_tunnelTls, {})(name);
+    m_state = State::Head;
     m_handshake.emplace(
         *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, config, [] {},
         [this] {
@@ -152,6 +169,10 @@ void ServerConnection::resumeReading()
 // copying it. While the pool is empty, or the mode does not take bytes, the client is not read.
 void ServerConnection::onReadyRead()
 {
+    if (m_state == State::Hello) {
+        readClientHello();
+        return;
+    }
     while (m_state != State::HandedOver) {
         if (m_state == State::Closing) { // lingering: drop what the client still sends, within the caps
             m_clientSide.dropArriving();
@@ -293,6 +314,11 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
     }
     if (m_state == State::Closing)
         return;
+    if (m_state == State::Hello) { // no ClientHello in time: no TLS to answer in
+        m_state = State::Closing;
+        m_clientSide.drop();
+        return;
+    }
     if (m_state == State::Request) {
         onBodyDeadline(missed, why);
         return;

@@ -87,11 +87,13 @@ protected:
     // when all are taken.
     void waitForNextRequest();
     void resumeReading(); // queued: the mode takes bytes again
-    // A proxy's CONNECT, admitted: the client is told "200 Connection established", and TLS begins on the
-    // connection with config (the certificate for the host it asked for). Then requests come as on the TLS port,
-    // each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent after
-    // CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused instead (400).
-    void openTunnel(const QSslConfiguration& config);
+    // A proxy's CONNECT, admitted: the client is told "200 Connection established", its ClientHello is read
+    // (not taken) for the server name it asks for (SNI; empty when it names none or cannot be read), and TLS
+    // begins on the connection with tlsFor(that name): the certificate to present. Then requests come as on the
+    // TLS port, each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent
+    // after CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused (400).
+    using TunnelTls = std::function<QSslConfiguration(const QString& clientServerName)>;
+    void openTunnel(TunnelTls tlsFor);
     // A tunnel passed through unopened: the mode's relay reads and writes the socket from here on, and the
     // connection ends when the relay says (endHandOver). Returns bytes already read that the relay is to send on
     // first; nullopt when the request is over (the client went away).
@@ -114,10 +116,12 @@ protected:
     Transport transport() const; // plain, or what the TLS handshake agreed
 
 private:
-    enum class State : uint8_t { Head, Request, Closing, HandedOver };
+    // Hello: a tunnel's, from its 200 until the client's ClientHello has come (read, not taken: TLS takes it).
+    enum class State : uint8_t { Head, Request, Closing, HandedOver, Hello };
 
     void onReadyRead();
     void beginTunnel(bool bytesFollowed);
+    void readClientHello();
     bool consume(core::ByteView data, const core::BlockPool::Block& block);
     size_t processHead(core::ByteView data);
     void admit();
@@ -131,8 +135,9 @@ private:
     Mode m_mode;
     QTcpSocket* m_socket; // a QSslSocket on the TLS port, and a proxy's (plain until it opens a tunnel)
     bool m_tls = false;
-    bool m_tunnel = false;                            // a proxy's connection, since its CONNECT
-    std::optional<QSslConfiguration> m_tunnelPending; // openTunnel()'s, until the read that brought CONNECT is done
+    bool m_tunnel = false;     // a proxy's connection, since its CONNECT
+    TunnelTls m_tunnelPending; // openTunnel()'s, until the read that brought CONNECT is done
+    TunnelTls m_tunnelTls;     // then until the ClientHello has come
     QString m_client;
     ClientSide m_clientSide;                 // slot, keep-alive wait, answer deadline, lingering close
     std::optional<TlsHandshake> m_handshake; // on the TLS port

@@ -174,6 +174,44 @@ TEST_CASE("proxy over https: Node's fetch through undici's ProxyAgent, trusting 
     CHECK(partNamed(capture, "note")["size"].toInt() == 9);
 }
 
+TEST_CASE("proxy over https: the leaf is for the name the client's SNI asks, and the server is checked for it",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server"))); // its certificate: localhost and 127.0.0.1
+    app::ForwardSettings trusting;
+    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
+    auto p = proxy(trusting, home.filePath("proxy"));
+    // openssl s_client tunnels to an address and names a host in SNI, as a client that resolves names itself may
+    // (curl and browsers name the CONNECT's host in both).
+    auto through = [&](const QStringList& sni) {
+        QProcess openssl;
+        openssl.setProcessChannelMode(QProcess::MergedChannels);
+        openssl.start("openssl",
+                      QStringList{"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()),
+                                  "-connect", QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort()), "-CAfile",
+                                  p->listener.proxyCa()->certificatePath(), "-ign_eof"} +
+                          sni);
+        openssl.write("GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        openssl.closeWriteChannel();
+        REQUIRE(openssl.waitForFinished(20000));
+        return QString::fromUtf8(openssl.readAll());
+    };
+    const QString named = through({"-servername", "localhost", "-verify_hostname", "localhost"});
+    INFO(named.toStdString());
+    CHECK(named.contains("subject=O = Upload Inspector, CN = localhost"));
+    CHECK(named.contains("Verification: OK"));
+    CHECK(named.contains("HTTP/1.1 200 OK"));
+    const QString unnamed = through({"-noservername"});
+    CHECK(unnamed.contains("subject=O = Upload Inspector, CN = 127.0.0.1")); // the CONNECT's host
+    CHECK(unnamed.contains("HTTP/1.1 200 OK"));
+    // A name the server's certificate is not for: checked for the name asked, the address does not excuse it.
+    const QString other = through({"-servername", "other.test"});
+    CHECK(other.contains("subject=O = Upload Inspector, CN = other.test"));
+    CHECK(other.contains("HTTP/1.1 502"));
+    CHECK(other.contains("upstream certificate not trusted"));
+}
+
 TEST_CASE("proxy over https: a server whose certificate is not trusted gets the client a 502 saying so, and "
           "nothing of the body",
           "[proxy][tls]")
