@@ -30,23 +30,20 @@ void trustInNss(const QString& home, const QString& authority)
     }
 }
 
-// The proxy's record of the request for `target`, among the browser's others (its favicon, its own services').
-QJsonObject proxyRecordOf(const ListenerFixture& p, const QString& target)
+// The proxy's record of the request for `target`, among the browser's others (its favicon, its own services'),
+// once its exchange has ended (capture.json is written then).
+std::optional<QJsonObject> recordOf(const ListenerFixture& p, const QString& target)
 {
-    for (int i = 0; i < 250; ++i) {
-        const QDir root(p.listener.captureRoot());
-        for (const QString& folder : root.entryList({"capture-*-forward"}, QDir::Dirs, QDir::Name)) {
-            QFile file(root.filePath(folder + "/capture.json"));
-            if (!file.open(QIODevice::ReadOnly))
-                continue;
-            const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
-            if (json["request"].toObject()["target"].toString() == target)
-                return json;
-        }
-        QThread::msleep(20);
+    const QDir root(p.listener.captureRoot());
+    for (const QString& folder : root.entryList({"capture-*-forward"}, QDir::Dirs, QDir::Name)) {
+        QFile file(root.filePath(folder + "/capture.json"));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        if (json["request"].toObject()["target"].toString() == target)
+            return json;
     }
-    FAIL("the proxy recorded no request for " << target.toStdString());
-    return {};
+    return std::nullopt;
 }
 
 } // namespace
@@ -84,23 +81,23 @@ fetch('/photo.bin').then(r => r.blob()).then(b => {
 
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("HOME", home.filePath("browser"));
-    const QDir saved(server.listener.captureRoot());
     // <-loopback>: Chromium sends requests for 127.0.0.1 and localhost through the proxy too.
     test::runChromium(
         pages.origin() + "/form",
         {"--proxy-server=" + test::proxyUrl(*p), "--proxy-bypass-list=<-loopback>", "--disable-background-networking",
          "--disable-component-update"},
-        [&] { return !saved.entryList({"capture-*"}, QDir::Dirs).isEmpty(); }, environment);
+        [&] { return recordOf(*p, "/file-part").has_value(); }, environment); // the answer relayed whole
 
     QFile file(QDir(server.waitForCaptureFolder("001-photo.bin")).filePath("001-photo.bin")); // the server's
     REQUIRE(file.open(QIODevice::ReadOnly));
     CHECK(file.readAll() == data);
-    const QJsonObject record = proxyRecordOf(*p, "/file-part"); // the proxy's
+    const QJsonObject record = recordOf(*p, "/file-part").value_or(QJsonObject{}); // the proxy's
     CHECK(partNamed(record, "upload")["sha256"].toString().toStdString() == test::sha256(data));
     CHECK(partNamed(record, "note")["size"].toInt() == 13);
     CHECK(record["forward"].toObject()["status"].toInt() == 200);
     CHECK(record["forward"].toObject()["upstream"].toString() ==
           QStringLiteral("https://localhost:%1").arg(server.listener.tlsPort()));
-    CHECK(record["request"].toObject()["transport"].toObject()["tls"].toBool());           // the browser's leg, opened
-    CHECK(proxyRecordOf(*p, "/photo.bin")["forward"].toObject()["status"].toInt() == 200); // the page's own fetch
+    CHECK(record["request"].toObject()["transport"].toObject()["tls"].toBool()); // the browser's leg, opened
+    CHECK(recordOf(*p, "/photo.bin").value_or(QJsonObject{})["forward"].toObject()["status"].toInt() ==
+          200); // the page's own fetch
 }
