@@ -5,6 +5,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/proxy_cli.h"
+#include "proxy/proxy_clients.h"
 #include "server/listener.h"
 
 #include <QCommandLineParser>
@@ -83,8 +84,13 @@ int runRelay(const QStringList& arguments, bool proxy)
                                                   "repeatable) through unopened: the client sees the server's own "
                                                   "certificate, only byte counts are recorded"),
                                    QStringLiteral("HOST"));
+    QCommandLineOption allowClient(QStringLiteral("allow-client"),
+                                   QStringLiteral("serve clients from NETWORK (10.0.0.0/8, or one address) only; "
+                                                  "repeatable (default: this machine, and the networks of the "
+                                                  "interfaces --bind listens on)"),
+                                   QStringLiteral("NETWORK"));
     if (proxy)
-        cl.addOptions({caInfo, caRegenerate, yes, noIntercept});
+        cl.addOptions({caInfo, caRegenerate, yes, noIntercept, allowClient});
     const GuardOptions guards(proxy); // the listener's own: deadlines, the rate; --allow-origin for forward's page
     guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
@@ -95,8 +101,19 @@ int runRelay(const QStringList& arguments, bool proxy)
 
     ForwardSettings forward;
     forward.proxy = proxy;
-    if (proxy)
+    if (proxy) {
         forward.noIntercept = cl.values(noIntercept);
+        for (const QString& network : cl.values(allowClient)) {
+            const auto parsed = parseClientNetwork(network);
+            if (!parsed) {
+                printErr(QStringLiteral("proxy: --allow-client: '%1' is not an address or a network such as "
+                                        "10.0.0.0/8\n")
+                             .arg(network));
+                return 2;
+            }
+            forward.allowedClients.append(*parsed);
+        }
+    }
     if (!proxy) {
         QString error = upstreamFrom(cl.positionalArguments(), forward.upstream);
         if (!error.isEmpty()) {

@@ -80,8 +80,13 @@ int regenerateCa(const QString& proxyUrl, bool confirmed)
 void printProxyStarted(const Listener& proxy)
 {
     const QString url = proxyUrlFor(proxy.address().toString(), proxy.port());
+    QStringList networks;
+    for (const auto& [address, prefix] : proxy.proxyClients())
+        networks.append(address.toString() + QLatin1Char('/') + QString::number(prefix));
     printOut(
         QStringLiteral("proxy on %1 for http:// and https:// URLs  (captures in %2)\n").arg(url, proxy.captureRoot()) +
+        QStringLiteral("Clients served: %1; others get a 403 (--allow-client NETWORK says which)\n")
+            .arg(networks.join(QLatin1String(", "))) +
         advice(*proxy.proxyCa(), url));
 }
 

@@ -1,6 +1,7 @@
 #include "forwarder/forward_connection.h"
 #include "capture/outcome.h"
 #include "forwarder/tunnel_relay.h"
+#include "proxy/proxy_clients.h"
 
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
@@ -98,6 +99,12 @@ ForwardConnection::~ForwardConnection()
 
 void ForwardConnection::onRequest(const RequestAdmission& admission)
 {
+    if (m_settings.proxy && !inTunnel() && !clientAllowed(socket().peerAddress(), m_settings.allowedClients)) {
+        refuse(403, QStringLiteral("client not allowed"), std::nullopt,
+               QStringLiteral("%1 is not on the networks the proxy serves (--allow-client NETWORK names them)")
+                   .arg(socket().peerAddress().toString()));
+        return;
+    }
     if (!admission.tunnelTo.isEmpty()) {
         openTunnelTo(admission);
         return;

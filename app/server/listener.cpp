@@ -2,6 +2,7 @@
 
 #include "forwarder/forward_connection.h"
 #include "listener/listener_connection.h"
+#include "proxy/proxy_clients.h"
 
 #include <QThread>
 #include <QTimer>
@@ -52,6 +53,9 @@ bool Listener::start(const ListenerConfig& config)
             m_error = QStringLiteral("the proxy's certificate authority: ") + m_error;
             return false;
         }
+        auto& clients = m_shared->config.forward->allowedClients;
+        if (clients.isEmpty()) // never an open relay
+            clients = localNetworks(config.bindAddress);
     }
     for (int i = 0; i < std::max(1, config.workerThreads); ++i) {
         auto* thread = new QThread;
@@ -170,6 +174,12 @@ bool Listener::setUpTls()
 std::shared_ptr<LocalCa> Listener::proxyCa() const
 {
     return m_shared ? m_shared->proxyCa : nullptr;
+}
+
+QList<QPair<QHostAddress, int>> Listener::proxyClients() const
+{
+    return m_shared && m_shared->config.forward ? m_shared->config.forward->allowedClients
+                                                : QList<QPair<QHostAddress, int>>{};
 }
 QString Listener::captureRoot() const
 {

@@ -38,7 +38,8 @@ public:
     std::optional<quint64> capturesBytes() const;
     quint16 tlsPort() const; // with TLS on
     std::optional<TlsIdentity> tlsIdentity() const;
-    std::shared_ptr<LocalCa> proxyCa() const; // a proxy's, which clients are to trust; null for other modes
+    std::shared_ptr<LocalCa> proxyCa() const;             // a proxy's, which clients are to trust; null for other modes
+    QList<QPair<QHostAddress, int>> proxyClients() const; // the networks a proxy serves (proxy_clients.h)
     int tlsHandshakeFailures() const;
     QString errorString() const { return m_error; }
     QString captureRoot() const;

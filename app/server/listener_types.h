@@ -55,7 +55,10 @@ inline constexpr char kCaptureHeader[] = "Upload-Inspector-Capture";
 struct ForwardSettings {
     // A forward proxy (`proxy`): each request's absolute-form URL names its upstream, and upstream is unused.
     bool proxy = false;
-    QStringList noIntercept;       // a proxy's hosts (names or globs) whose tunnels pass through unopened
+    QStringList noIntercept; // a proxy's hosts (names or globs) whose tunnels pass through unopened
+    // The networks a proxy serves; others get a 403. Empty: its own (proxy_clients.h), which Listener::start()
+    // puts here.
+    QList<QPair<QHostAddress, int>> allowedClients;
     QUrl upstream;                 // http:// or https://; its path, if any, is put before each request's
     bool preserveHost = false;     // pass the client's Host on instead of the upstream's
     bool saveParts = false;        // store the parts' bytes in the capture folder, as /file-part does

@@ -67,4 +67,7 @@ TEST_CASE("proxy's options leave out a server's --allow-origin and --allow-host,
     const auto refused = upin::test::runCli({"proxy", "--port", "0", "--allow-host", "x.test"});
     CHECK(refused.exitCode != 0);
     CHECK(refused.err.contains("allow-host"));
+    const auto network = upin::test::runCli({"proxy", "--port", "0", "--allow-client", "10.0.0.0/33"});
+    CHECK(network.exitCode == 2);
+    CHECK(network.err.contains("--allow-client: '10.0.0.0/33' is not an address or a network"));
 }

@@ -2,11 +2,13 @@
 // through it to our own listeners; what the server saved and what the proxy recorded are checked against the file.
 
 #include "app/forward_fixture.h"
+#include "proxy/proxy_clients.h"
 
 #include <catch2/catch.hpp>
 
 #include <QDir>
 #include <QFileInfo>
+#include <QNetworkInterface>
 #include <QRegularExpression>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -105,6 +107,48 @@ TEST_CASE("proxy: a path without a server is refused with how to ask, and the pr
     CHECK(loop.json["detail"].toString().contains("is this proxy itself"));
     auto localhost = curl({"-x", proxyUrl(*p), QStringLiteral("http://localhost:%1/").arg(p->listener.port())});
     CHECK(localhost.status == 508);
+}
+
+TEST_CASE("proxy: a client not on the networks it serves gets a 403 saying so, recorded, and nothing goes on",
+          "[proxy][clients]")
+{
+    ListenerFixture server;
+    app::ForwardSettings elsewhere;
+    elsewhere.allowedClients = {*app::parseClientNetwork("10.0.0.0/8")}; // not 127.0.0.1, where curl comes from
+    auto p = proxy(elsewhere);
+    auto plain = curl({"-x", proxyUrl(*p), "-F", "a=b", server.url("/part-event")});
+    CHECK(plain.status == 403);
+    CHECK(plain.json["detail"].toString().contains("127.0.0.1 is not on the networks the proxy serves"));
+    auto tunnel = curl({"-x", proxyUrl(*p), "-k", QStringLiteral("https://localhost:%1/").arg(server.listener.port())});
+    CHECK(tunnel.exitCode != 0); // curl: CONNECT tunnel failed, response 403
+    QThread::msleep(200);
+    CHECK(QDir(server.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty());
+    const QByteArray refused = test::readAll(QDir(p->listener.captureRoot()).filePath("refused.jsonl"));
+    CHECK(refused.count("client not allowed") == 2);
+}
+
+TEST_CASE("the networks a proxy serves by default: this machine's, and those of the interfaces it is bound to",
+          "[proxy][clients]")
+{
+    using app::Subnet;
+    const QList<Subnet> loopback = app::localNetworks(QHostAddress::LocalHost);
+    CHECK(loopback == QList<Subnet>{*app::parseClientNetwork("127.0.0.0/8"), *app::parseClientNetwork("::1")});
+    CHECK(app::clientAllowed(QHostAddress("127.0.0.5"), loopback));
+    CHECK(app::clientAllowed(QHostAddress("::ffff:127.0.0.1"), loopback)); // IPv4 through a dual-stack socket
+    CHECK_FALSE(app::clientAllowed(QHostAddress("192.0.2.9"), loopback));
+    const QList<Subnet> everywhere = app::localNetworks(QHostAddress::Any);
+    for (const QNetworkInterface& interface : QNetworkInterface::allInterfaces())
+        for (const QNetworkAddressEntry& entry : interface.addressEntries()) {
+            INFO(entry.ip().toString().toStdString());
+            CHECK(app::clientAllowed(entry.ip(), everywhere));
+        }
+    CHECK_FALSE(app::clientAllowed(QHostAddress("8.8.8.8"), everywhere)); // routed from elsewhere
+    CHECK(app::parseClientNetwork(" 192.168.1.7 ") == Subnet{QHostAddress("192.168.1.7"), 32});
+    CHECK(app::parseClientNetwork("10.0.0.0/8") == Subnet{QHostAddress("10.0.0.0"), 8});
+    for (const char* bad : {"", "10.0.0.0/33", "example.test", "10.0.0/8x", "/8"}) {
+        INFO(bad);
+        CHECK_FALSE(app::parseClientNetwork(QString::fromLatin1(bad)).has_value());
+    }
 }
 
 TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through a tunnel to a server the proxy "

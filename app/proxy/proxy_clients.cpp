@@ -1,0 +1,61 @@
+#include "proxy/proxy_clients.h"
+
+#include <QNetworkInterface>
+
+namespace upin::app {
+
+namespace {
+
+QHostAddress plain(const QHostAddress& address)
+{
+    bool isV4 = false;
+    const quint32 v4 = address.toIPv4Address(&isV4); // also reads ::ffff:a.b.c.d
+    return isV4 ? QHostAddress(v4) : address;
+}
+
+} // namespace
+
+QList<Subnet> localNetworks(const QHostAddress& bind)
+{
+    QList<Subnet> networks;
+    auto add = [&networks](QHostAddress address, int prefix) {
+        address.setScopeId({}); // a link-local network, on whichever interface
+        const Subnet network =
+            QHostAddress::parseSubnet(address.toString() + QLatin1Char('/') + QString::number(prefix));
+        if (!network.first.isNull() && !networks.contains(network)) // its network's address: 192.0.2.0/24
+            networks.append(network);
+    };
+    add(QHostAddress(QHostAddress::LocalHost), 8);
+    add(QHostAddress(QHostAddress::LocalHostIPv6), 128);
+    const bool any = bind == QHostAddress::Any || bind == QHostAddress::AnyIPv4 || bind == QHostAddress::AnyIPv6;
+    for (const QNetworkInterface& interface : QNetworkInterface::allInterfaces())
+        for (const QNetworkAddressEntry& entry : interface.addressEntries())
+            if ((any || plain(entry.ip()) == plain(bind)) && entry.prefixLength() >= 0)
+                add(plain(entry.ip()), entry.prefixLength());
+    return networks;
+}
+
+bool clientAllowed(const QHostAddress& client, const QList<Subnet>& allowed)
+{
+    const QHostAddress address = plain(client);
+    for (const Subnet& network : allowed)
+        if (address.isInSubnet(network))
+            return true;
+    return false;
+}
+
+std::optional<Subnet> parseClientNetwork(const QString& text)
+{
+    const QString trimmed = text.trimmed();
+    const QHostAddress address(trimmed.section(QLatin1Char('/'), 0, 0)); // parseSubnet takes "/8" alone
+    if (address.isNull())
+        return std::nullopt;
+    if (!trimmed.contains(QLatin1Char('/')))
+        return Subnet{address, address.protocol() == QAbstractSocket::IPv4Protocol ? 32 : 128};
+    const Subnet network = QHostAddress::parseSubnet(trimmed);
+    if (network.first.isNull())
+        return std::nullopt;
+    return network;
+}
+
+} // namespace upin::app
