@@ -40,7 +40,8 @@ QString captureStateName(CaptureState state)
 }
 
 UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish)
-    : m_request(request), m_store(store), m_publish(std::move(publish)), m_id(store.nextId()),
+    : m_request(request), m_store(store),
+      m_publish(request.unlisted ? Publish([](const ListenerEvent&) {}) : std::move(publish)), m_id(store.nextId()),
       m_endpointLabel(request.forwardedTo.isEmpty() ? endpointPath(request.endpoint)
                                                     : QStringLiteral("→ ") + request.forwardedTo)
 {
@@ -68,7 +69,7 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
     }
     const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
     const bool forwarded = !request.forwardedTo.isEmpty();
-    if (stores || forwarded) {
+    if ((stores || forwarded) && !request.unlisted) {
         QString error;
         session->m_folder = store.beginCapture(
             session->m_id, forwarded ? QStringLiteral("forward") : endpointPath(request.endpoint), &error);
@@ -386,7 +387,8 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                         {"parts", qint64(record.report.parts.size())},
                         {"elapsed_ms", record.elapsedMs},
                         {"folder", m_folder}};
-    m_store.endCapture(m_folder, summary);
+    if (!m_request.unlisted)
+        m_store.endCapture(m_folder, summary);
 
     ListenerEvent done = event(ListenerEvent::Kind::CaptureFinished);
     done.elapsedMs = qint64(std::ceil(record.elapsedMs)); // as capture.json says, so rows read alike

@@ -51,6 +51,9 @@ struct SessionRequest {
     // Forward mode: the upstream URL the request goes on to. Its capture gets a folder of its own ("forward") even
     // when no part is stored, listed as "→ URL", and finish() adds the upstream's side.
     QString forwardedTo;
+    // A proxy's request its filters leave out (--only-host, --only-uploads): relayed, and neither stored, listed
+    // nor published.
+    bool unlisted = false;
 };
 
 class UploadSession final : public core::BodySink, private core::PartHandler {

@@ -89,8 +89,15 @@ int runRelay(const QStringList& arguments, bool proxy)
                                                   "repeatable (default: this machine, and the networks of the "
                                                   "interfaces --bind listens on)"),
                                    QStringLiteral("NETWORK"));
+    QCommandLineOption onlyHost(QStringLiteral("only-host"),
+                                QStringLiteral("record only requests for HOST (a name or a glob; repeatable); the "
+                                               "rest are relayed and not kept"),
+                                QStringLiteral("HOST"));
+    QCommandLineOption onlyUploads(QStringLiteral("only-uploads"),
+                                   QStringLiteral("record only requests with a body (a browser's GETs are relayed and "
+                                                  "not kept)"));
     if (proxy)
-        cl.addOptions({caInfo, caRegenerate, yes, noIntercept, allowClient});
+        cl.addOptions({caInfo, caRegenerate, yes, noIntercept, allowClient, onlyHost, onlyUploads});
     const GuardOptions guards(proxy); // the listener's own: deadlines, the rate; --allow-origin for forward's page
     guards.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
@@ -103,6 +110,8 @@ int runRelay(const QStringList& arguments, bool proxy)
     forward.proxy = proxy;
     if (proxy) {
         forward.noIntercept = cl.values(noIntercept);
+        forward.onlyHosts = cl.values(onlyHost);
+        forward.onlyUploads = cl.isSet(onlyUploads);
         for (const QString& network : cl.values(allowClient)) {
             const auto parsed = parseClientNetwork(network);
             if (!parsed) {

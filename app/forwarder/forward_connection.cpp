@@ -190,8 +190,12 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     shown.setPath(prefix + admission.path);
     shown.setQuery(admission.query);
     request.forwardedTo = shown.toString();
+    request.unlisted =
+        leftOutByFilters(m_target.host(QUrl::FullyEncoded), framing().kind != core::BodyFraming::Kind::None);
+    if (request.unlisted) // relayed only: nothing of it is kept, so nothing is parsed or hashed
+        request.hash = core::HashKind::None;
     m_tap = std::make_unique<BodyTap>();
-    if (request.contentType.startsWith(QLatin1String("multipart/"), Qt::CaseInsensitive)) {
+    if (!request.unlisted && request.contentType.startsWith(QLatin1String("multipart/"), Qt::CaseInsensitive)) {
         request.endpoint = request.keepRaw        ? Endpoint::Capture
                            : m_settings.saveParts ? Endpoint::FilePart
                                                   : Endpoint::PartEvent;
@@ -207,6 +211,12 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     }
     m_tap->session = m_session.get();
     markRecorded(); // its capture is its record
+}
+
+bool ForwardConnection::leftOutByFilters(const QString& host, bool hasBody) const
+{
+    return m_settings.proxy && ((!m_settings.onlyHosts.isEmpty() && !hostMatches(host, m_settings.onlyHosts)) ||
+                                (m_settings.onlyUploads && !hasBody));
 }
 
 // Reads wait while the upstream has not taken what it has (kMaxBacklog), and while it connects or answers.

@@ -32,6 +32,10 @@
 
 namespace upin::app {
 
+// A proxy's host patterns (--no-intercept, --only-host): a name, or a glob ("*.bank.example"), in any case, matched
+// against the host as a certificate names it, in ACE and in Unicode form.
+bool hostMatches(const QString& host, const QStringList& patterns);
+
 class ForwardConnection final : public ServerConnection {
     Q_OBJECT
 public:
@@ -55,6 +59,7 @@ private:
     void onClientGone() override;
     void onClosing() override;
     void startSession(const RequestAdmission& admission);
+    bool leftOutByFilters(const QString& host, bool hasBody) const; // a proxy's --only-host, --only-uploads
     // forward_tunnel.cpp: a proxy's CONNECT.
     void openTunnelTo(const RequestAdmission& admission);
     void interceptTunnel(const QString& hostAndPort);

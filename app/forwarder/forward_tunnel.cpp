@@ -9,19 +9,18 @@
 
 namespace upin::app {
 
-namespace {
-// --no-intercept's patterns: a host name, or a glob ("*.bank.example"), in any case.
-bool passesThrough(const QString& host, const QStringList& patterns)
+bool hostMatches(const QString& host, const QStringList& patterns)
 {
+    const QString ace = certificateHostName(host); // lower case, no trailing dot, no brackets
+    const QString unicode = QUrl::fromAce(ace.toLatin1());
     for (const QString& pattern : patterns) {
         const QRegularExpression glob(QRegularExpression::wildcardToRegularExpression(pattern),
                                       QRegularExpression::CaseInsensitiveOption);
-        if (glob.match(host).hasMatch())
+        if (glob.match(ace).hasMatch() || glob.match(unicode).hasMatch())
             return true;
     }
     return false;
 }
-} // namespace
 
 void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
 {
@@ -33,10 +32,7 @@ void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
         return;
     }
     const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
-    // As a certificate would name it (lower case, no trailing dot, no brackets), in Unicode and in ACE form.
-    const QString ace = certificateHostName(authority.host(QUrl::FullyEncoded));
-    if (passesThrough(ace, m_settings.noIntercept) ||
-        passesThrough(QUrl::fromAce(ace.toLatin1()), m_settings.noIntercept))
+    if (hostMatches(authority.host(QUrl::FullyEncoded), m_settings.noIntercept))
         passThrough(admission);
     else
         interceptTunnel(admission.tunnelTo);
@@ -89,6 +85,7 @@ void ForwardConnection::passThrough(const RequestAdmission& admission)
     request.endpoint = Endpoint::Discard;
     request.hash = core::HashKind::None;
     request.forwardedTo = admission.tunnelTo + QStringLiteral(" (passed through)");
+    request.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), false);
     m_session = std::move(*UploadSession::start(request, shared().store, publisher()));
     markRecorded();
     m_phase = Phase::Connecting; // the client is not read: its bytes wait in the kernel for the relay

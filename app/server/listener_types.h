@@ -56,6 +56,10 @@ struct ForwardSettings {
     // A forward proxy (`proxy`): each request's absolute-form URL names its upstream, and upstream is unused.
     bool proxy = false;
     QStringList noIntercept; // a proxy's hosts (names or globs) whose tunnels pass through unopened
+    // A proxy's filters of what it records (the rest is relayed alike, and not kept): requests for these hosts
+    // (names or globs; empty: all), and requests with a body only.
+    QStringList onlyHosts;
+    bool onlyUploads = false;
     // The networks a proxy serves; others get a 403. Empty: its own (proxy_clients.h), which Listener::start()
     // puts here.
     QList<QPair<QHostAddress, int>> allowedClients;

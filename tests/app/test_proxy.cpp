@@ -109,6 +109,28 @@ TEST_CASE("proxy: a path without a server is refused with how to ask, and the pr
     CHECK(localhost.status == 508);
 }
 
+TEST_CASE("proxy: --only-host and --only-uploads leave the rest relayed and not kept", "[proxy][filters]")
+{
+    ListenerFixture server;
+    app::ForwardSettings filtered;
+    filtered.onlyHosts = {"LOCAL*"};
+    filtered.onlyUploads = true;
+    auto p = proxy(filtered);
+    const QString file = server.file("kept.txt", "the one kept");
+    const QString port = QString::number(server.listener.port());
+    auto through = [&](const QStringList& arguments) { return curl(QStringList{"-x", proxyUrl(*p)} + arguments); };
+    CHECK(through({"http://127.0.0.1:" + port + "/captures"}).status == 200);                       // another host
+    CHECK(through({"-F", "a=@" + file, "http://127.0.0.1:" + port + "/part-event"}).status == 200); // alike
+    CHECK(through({"http://localhost:" + port + "/captures"}).status == 200);                       // no body
+    auto kept = through({"-F", "a=@" + file, "http://localhost:" + port + "/part-event"});
+    CHECK(kept.status == 200);
+    const QJsonObject capture = forwardCaptures(*p, 1).first();
+    CHECK(capture["forward"].toObject()["upstream"].toString() == "http://localhost:" + port);
+    CHECK(partNamed(capture, "a")["sha256"].toString().toStdString() == test::sha256("the one kept"));
+    QThread::msleep(200);
+    CHECK(QDir(p->listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size() == 1);
+}
+
 TEST_CASE("proxy: a client not on the networks it serves gets a 403 saying so, recorded, and nothing goes on",
           "[proxy][clients]")
 {
