@@ -60,6 +60,7 @@ private:
     void onClosing() override;
     void startSession(const RequestAdmission& admission);
     bool leftOutByFilters(const QString& host, bool hasBody) const; // a proxy's --only-host, --only-uploads
+    QString upstreamPeerName() const;
     // forward_tunnel.cpp: a proxy's CONNECT.
     void openTunnelTo(const RequestAdmission& admission);
     void interceptTunnel(const QString& hostAndPort);

@@ -26,6 +26,13 @@ constexpr int kSampleIntervalMs = 50;
 
 } // namespace
 
+// The name an https upstream's certificate is checked for, and its SNI: in a tunnel whose client named the server
+// by SNI, that name; else the URL's host.
+QString ForwardConnection::upstreamPeerName() const
+{
+    return inTunnel() && !m_tunnelServerName.isEmpty() ? m_tunnelServerName : m_target.host();
+}
+
 double ForwardConnection::msSinceHead() const
 {
     return double(m_clock.nsecsElapsed()) / 1e6;
@@ -34,7 +41,9 @@ double ForwardConnection::msSinceHead() const
 void ForwardConnection::connectUpstream()
 {
     m_phase = Phase::Connecting;
-    const QString origin = m_target.adjusted(QUrl::RemovePath).toString();
+    // With the name its certificate was checked for: a tunnel's client may name another in SNI than an earlier
+    // request on the same connection did for the same address, and must not be relayed over that one's check.
+    const QString origin = m_target.adjusted(QUrl::RemovePath).toString() + QLatin1Char(' ') + upstreamPeerName();
     if (m_upstream && m_upstreamOrigin != origin) // a proxy's client asked for another server: a connection each
         dropUpstream();
     if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
@@ -101,10 +110,7 @@ void ForwardConnection::connectUpstream()
                 sendHead();
         });
         connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
-        // In a tunnel whose client named the server by SNI: that name goes on as the SNI, and is what the
-        // server's certificate must be for.
-        const QString peerName = inTunnel() && !m_tunnelServerName.isEmpty() ? m_tunnelServerName : host;
-        tls->connectToHostEncrypted(host, quint16(m_target.port(443)), peerName);
+        tls->connectToHostEncrypted(host, quint16(m_target.port(443)), upstreamPeerName());
     } else {
         connect(upstream, &QTcpSocket::connected, this, [this, upstream] {
             if (upstream == m_upstream && !connectedToSelf())
@@ -267,7 +273,12 @@ void ForwardConnection::onUpstreamGone(const QString& why)
         failExchange(502,
                      untrusted ? QStringLiteral("upstream certificate not trusted")
                                : QStringLiteral("upstream unreachable"),
-                     QStringLiteral("%1: %2").arg(m_target.authority(), why) +
+                     QStringLiteral("%1%2: %3")
+                             .arg(m_target.authority(),
+                                  untrusted && upstreamPeerName() != m_target.host()
+                                      ? QStringLiteral(" (checked as %1)").arg(upstreamPeerName())
+                                      : QString(),
+                                  why) +
                          (untrusted ? QStringLiteral(" (start the %1 with --cacert FILE holding its authority, or "
                                                      "--insecure)")
                                           .arg(m_settings.proxy ? QLatin1String("proxy") : QLatin1String("forwarder"))

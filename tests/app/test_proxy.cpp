@@ -21,6 +21,28 @@ using test::partNamed;
 using test::proxy;
 using test::proxyUrl;
 
+namespace {
+
+// An answer read from a client's socket: its head, and the body its Content-Length says.
+QByteArray readHttpAnswer(QTcpSocket& socket)
+{
+    QByteArray answer;
+    auto whole = [&answer] {
+        const qsizetype end = answer.indexOf("\r\n\r\n");
+        if (end < 0)
+            return false;
+        const QRegularExpressionMatch length =
+            QRegularExpression("Content-Length: (\\d+)", QRegularExpression::CaseInsensitiveOption)
+                .match(QString::fromLatin1(answer.left(end)));
+        return answer.size() - end - 4 >= (length.hasMatch() ? length.captured(1).toLongLong() : 0);
+    };
+    while (!whole() && socket.waitForReadyRead(5000))
+        answer += socket.readAll();
+    return answer;
+}
+
+} // namespace
+
 TEST_CASE("proxy: curl -x uploads to the server its URL names, and the server and the proxy see the file's digest",
           "[proxy]")
 {
@@ -385,21 +407,7 @@ TEST_CASE("proxy --no-intercept: a tunnel after a plain request on the same conn
     QSslSocket socket; // plain to the proxy first, TLS to the server through the tunnel after
     socket.connectToHost(QHostAddress::LocalHost, p->listener.port());
     REQUIRE(socket.waitForConnected(2000));
-    auto readAnswer = [&socket] { // a head, and the body its Content-Length says
-        QByteArray answer;
-        auto whole = [&answer] {
-            const qsizetype end = answer.indexOf("\r\n\r\n");
-            if (end < 0)
-                return false;
-            const QRegularExpressionMatch length =
-                QRegularExpression("Content-Length: (\\d+)", QRegularExpression::CaseInsensitiveOption)
-                    .match(QString::fromLatin1(answer.left(end)));
-            return answer.size() - end - 4 >= (length.hasMatch() ? length.captured(1).toLongLong() : 0);
-        };
-        while (!whole() && socket.waitForReadyRead(5000))
-            answer += socket.readAll();
-        return answer;
-    };
+    auto readAnswer = [&socket] { return readHttpAnswer(socket); };
     // A kept-alive exchange with the server's plain port: its upstream connection stays open.
     socket.write(QStringLiteral("GET http://127.0.0.1:%1/captures HTTP/1.1\r\nHost: 127.0.0.1:%1\r\n\r\n")
                      .arg(server.listener.port())
@@ -425,4 +433,36 @@ TEST_CASE("proxy --no-intercept: a tunnel after a plain request on the same conn
     const QList<QJsonObject> captures = forwardCaptures(*p, 2);
     CHECK(captures[1]["forward"].toObject()["tunnel"].toObject()["reached"].toBool());
     CHECK(captures[1]["forward"].toObject()["status"].isNull()); // nothing of the earlier answer in it
+}
+
+TEST_CASE("proxy over https: a tunnel whose SNI names another server is not relayed over an upstream connection "
+          "checked for an earlier request's name",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server"))); // its certificate: localhost and 127.0.0.1
+    app::ForwardSettings trusting;
+    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
+    auto p = proxy(trusting, home.filePath("proxy"));
+    const QString address = QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort());
+    QSslSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, p->listener.port());
+    REQUIRE(socket.waitForConnected(2000));
+    // First https://127.0.0.1:PORT in absolute form: the proxy's upstream connection, checked as 127.0.0.1, stays.
+    socket.write(("GET https://" + address + "/captures HTTP/1.1\r\nHost: " + address + "\r\n\r\n").toLatin1());
+    CHECK(readHttpAnswer(socket).startsWith("HTTP/1.1 200"));
+    // Then a tunnel to the same address whose client names evil.example in SNI, and trusts the proxy's leaf for it.
+    socket.write(("CONNECT " + address + " HTTP/1.1\r\nHost: " + address + "\r\n\r\n").toLatin1());
+    REQUIRE(readHttpAnswer(socket) == "HTTP/1.1 200 Connection established\r\n\r\n");
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setCaCertificates(QSslCertificate::fromPath(p->listener.proxyCa()->certificatePath()));
+    socket.setSslConfiguration(tls);
+    socket.setPeerVerifyName("evil.example");
+    socket.startClientEncryption();
+    REQUIRE(socket.waitForEncrypted(5000));
+    socket.write("GET /captures HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n");
+    const QByteArray answer = readHttpAnswer(socket);
+    CHECK(answer.startsWith("HTTP/1.1 502"));
+    CHECK(answer.contains("upstream certificate not trusted"));
+    CHECK(answer.contains("checked as evil.example"));
 }
