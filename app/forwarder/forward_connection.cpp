@@ -213,10 +213,16 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     markRecorded(); // its capture is its record
 }
 
+// In a tunnel the server is named twice, by CONNECT and by SNI: either name matching keeps the request, so that no
+// choice of the other hides an upload.
 bool ForwardConnection::leftOutByFilters(const QString& host, bool hasBody) const
 {
-    return m_settings.proxy && ((!m_settings.onlyHosts.isEmpty() && !hostMatches(host, m_settings.onlyHosts)) ||
-                                (m_settings.onlyUploads && !hasBody));
+    const auto named = [this, &host](const QStringList& patterns) {
+        return hostMatches(host, patterns) ||
+               (inTunnel() && !m_tunnelServerName.isEmpty() && hostMatches(m_tunnelServerName, patterns));
+    };
+    return m_settings.proxy &&
+           ((!m_settings.onlyHosts.isEmpty() && !named(m_settings.onlyHosts)) || (m_settings.onlyUploads && !hasBody));
 }
 
 // Reads wait while the upstream has not taken what it has (kMaxBacklog), and while it connects or answers.

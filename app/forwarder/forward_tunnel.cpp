@@ -85,7 +85,8 @@ void ForwardConnection::passThrough(const RequestAdmission& admission)
     request.endpoint = Endpoint::Discard;
     request.hash = core::HashKind::None;
     request.forwardedTo = admission.tunnelTo + QStringLiteral(" (passed through)");
-    request.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), false);
+    // Its bytes are not seen, so they may carry an upload: --only-uploads keeps it.
+    request.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), true);
     m_session = std::move(*UploadSession::start(request, shared().store, publisher()));
     markRecorded();
     m_phase = Phase::Connecting; // the client is not read: its bytes wait in the kernel for the relay

@@ -153,6 +153,44 @@ TEST_CASE("proxy: --only-host and --only-uploads leave the rest relayed and not 
     CHECK(QDir(p->listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size() == 1);
 }
 
+TEST_CASE("proxy: in a tunnel --only-host keeps a request either name matches, and --only-uploads keeps tunnels "
+          "passed through unseen",
+          "[proxy][filters][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    app::ForwardSettings filtered;
+    filtered.caCertificates = server.listener.tlsIdentity()->certificatePath;
+    filtered.onlyHosts = {"localhost"};
+    filtered.onlyUploads = true;
+    auto p = proxy(filtered, home.filePath("proxy"));
+    // CONNECT 127.0.0.1 (no match), SNI localhost (a match): an upload there is kept.
+    QProcess openssl;
+    openssl.setProcessChannelMode(QProcess::MergedChannels);
+    openssl.start("openssl", {"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-connect",
+                              QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort()), "-servername", "localhost",
+                              "-CAfile", p->listener.proxyCa()->certificatePath(), "-ign_eof"});
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhidden?\r\n--b--\r\n";
+    openssl.write("POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                  "Content-Length: " +
+                  QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    openssl.closeWriteChannel();
+    REQUIRE(openssl.waitForFinished(20000));
+    CHECK(openssl.readAll().contains("HTTP/1.1 200 OK"));
+    const QJsonObject kept = forwardCaptures(*p, 1).first();
+    CHECK(partNamed(kept, "f")["size"].toInt() == 7);
+
+    // A tunnel passed through: its bytes are not seen, so --only-uploads keeps its record.
+    app::ForwardSettings passing = filtered;
+    passing.noIntercept = {"localhost"};
+    auto q = proxy(passing, home.filePath("proxy"));
+    auto r = curl({"-x", proxyUrl(*q), "--cacert", server.listener.tlsIdentity()->certificatePath, "-F", "a=b",
+                   QStringLiteral("https://localhost:%1/part-event").arg(server.listener.tlsPort())});
+    CHECK(r.status == 200);
+    const QJsonObject tunnel = forwardCaptures(*q, 1).first();
+    CHECK(tunnel["forward"].toObject()["tunnel"].toObject()["bytes_up"].toInt() > 0);
+}
+
 TEST_CASE("proxy: a client not on the networks it serves gets a 403 saying so, recorded, and nothing goes on",
           "[proxy][clients]")
 {
