@@ -30,7 +30,7 @@ QList<Subnet> localNetworks(const QHostAddress& bind)
     const bool any = bind == QHostAddress::Any || bind == QHostAddress::AnyIPv4 || bind == QHostAddress::AnyIPv6;
     for (const QNetworkInterface& interface : QNetworkInterface::allInterfaces())
         for (const QNetworkAddressEntry& entry : interface.addressEntries())
-            if ((any || plain(entry.ip()) == plain(bind)) && entry.prefixLength() >= 0)
+            if ((any || plain(entry.ip()) == plain(bind)) && entry.prefixLength() > 0) // never /0: everyone
                 add(plain(entry.ip()), entry.prefixLength());
     return networks;
 }
@@ -53,8 +53,13 @@ std::optional<Subnet> parseClientNetwork(const QString& text)
     if (!trimmed.contains(QLatin1Char('/')))
         return Subnet{address, address.protocol() == QAbstractSocket::IPv4Protocol ? 32 : 128};
     const Subnet network = QHostAddress::parseSubnet(trimmed);
-    if (network.first.isNull())
+    if (network.first.isNull() || network.second == 0) // /0 would make the proxy an open relay
         return std::nullopt;
+    bool isV4 = false; // ::ffff:a.b.c.d/N, as clients are compared: in IPv4 form
+    const quint32 v4 = network.first.toIPv4Address(&isV4);
+    if (isV4 && network.first.protocol() == QAbstractSocket::IPv6Protocol)
+        return network.second > 96 ? std::optional<Subnet>(Subnet{QHostAddress(v4), network.second - 96})
+                                   : std::nullopt;
     return network;
 }
 

@@ -227,7 +227,9 @@ TEST_CASE("the networks a proxy serves by default: this machine's, and those of 
     CHECK_FALSE(app::clientAllowed(QHostAddress("8.8.8.8"), everywhere)); // routed from elsewhere
     CHECK(app::parseClientNetwork(" 192.168.1.7 ") == Subnet{QHostAddress("192.168.1.7"), 32});
     CHECK(app::parseClientNetwork("10.0.0.0/8") == Subnet{QHostAddress("10.0.0.0"), 8});
-    for (const char* bad : {"", "10.0.0.0/33", "example.test", "10.0.0/8x", "/8"}) {
+    CHECK(app::parseClientNetwork("::ffff:127.0.0.0/104") == Subnet{QHostAddress("127.0.0.0"), 8}); // as compared
+    for (const char* bad : {"", "10.0.0.0/33", "example.test", "10.0.0/8x", "/8", "0.0.0.0/0", "::/0",
+                            "::ffff:0.0.0.0/96"}) { // /0: an open relay
         INFO(bad);
         CHECK_FALSE(app::parseClientNetwork(QString::fromLatin1(bad)).has_value());
     }
