@@ -34,7 +34,7 @@ public:
         });
     }
     QString origin() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()); }
-    void set(const QByteArray& path, Page page) { m_pages.insert(path, std::move(page)); }
+    void set(const QByteArray& path, const Page& page) { m_pages.insert(path, page); }
     QString report; // the query the page reported, once it did
 
 private:
