@@ -114,7 +114,7 @@ void saveListenerSettings(const ListenerSettings& settings)
 
 ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     : m_window(window), m_captureDir(std::move(captureDir)), m_inspectLimits(app::inspectLimits()),
-      m_listener(new app::Listener(this)), m_forwarder(new app::Listener(this)),
+      m_listener(new app::Listener(this)), m_forwarder(new app::Listener(this)), m_proxy(new app::Listener(this)),
       m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
       m_reader(onThread<app::PartReader>(m_readerThread)), m_bench(onThread<app::ShootoutWorker>(m_benchThread))
 {
@@ -123,6 +123,7 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     qRegisterMetaType<app::ShootoutResult>();
     m_window.listenView()->setSettings(loadListenerSettings());
     connectListener();
+    connectProxy();
     connectSender();
     connect(&m_window, &MainWindow::planSaveRequested, this, &ServiceWiring::savePlan);
     connect(&m_window, &MainWindow::planOpenRequested, this, &ServiceWiring::openPlan);
@@ -131,8 +132,18 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     m_probe = std::make_unique<ProbeWiring>(*m_window.probeView());
 }
 
+app::ListenerConfig ServiceWiring::relayConfig(quint16 port) const
+{
+    app::ListenerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
+    config.tls = false;                                       // clients send plain http to a relay
+    config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
+    config.port = port;
+    return config;
+}
+
 ServiceWiring::~ServiceWiring()
 {
+    m_proxy->stop();
     m_forwarder->stop();
     m_listener->stop();
     m_inspector->cancel();
@@ -305,12 +316,9 @@ void ServiceWiring::connectListener()
             [this](const app::ForwardSettings& forward, quint16 port, bool keepWholeRequests) {
                 QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
                 QSettings().setValue(QStringLiteral("forward/port"), port);
-                app::ListenerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
-                config.tls = false;                                       // clients send plain http to the forwarder
-                config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
+                app::ListenerConfig config = relayConfig(port);
                 config.forward = forward;
                 config.keepRaw = keepWholeRequests;
-                config.port = port;
                 if (!m_forwarder->start(config)) {
                     m_window.listenView()->setForwarding(false, {}, {}, m_forwarder->errorString());
                     return;

@@ -50,6 +50,9 @@ private:
     void loadStoredCaptures(const QString& root, int limit);
     void copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened = std::nullopt,
                     int harEntry = -1);
+    void connectProxy(); // proxy_wiring.cpp
+    // A relay's (the forwarder's, the proxy's): the listener's settings, plain http on port, no body limit of ours.
+    app::ListenerConfig relayConfig(quint16 port) const;
     void connectListener();
     void connectSender();
     void connectInspector();
@@ -77,6 +80,7 @@ private:
     int m_runsBefore = 0;
     app::Listener* m_listener;
     app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
+    app::Listener* m_proxy;     // the forward proxy, started from its Proxy row
     QThread m_senderThread, m_inspectThread, m_benchThread, m_readerThread;
     app::Sender* m_sender;
     app::InspectWorker* m_inspector;

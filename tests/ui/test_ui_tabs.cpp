@@ -173,7 +173,7 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     upstreamField->setText("ftp://example.test");
     toggle->click();
     CHECK(asked.isEmpty());
-    CHECK(listen->findChildren<ui::ElidedLabel*>().last()->fullText().contains("http:// or https://"));
+    CHECK(listen->findChild<ui::ElidedLabel*>("forwardStatus")->fullText().contains("http:// or https://"));
 
     test::ListenerFixture upstream;
     upstreamField->setText(upstream.url(""));

@@ -4,6 +4,7 @@
 #include "common/byte_size.h"
 #include "server/tls_advice.h"
 #include "views/elided_label.h"
+#include "views/proxy_panel.h"
 #include "views/status_line.h"
 #include "views/tls_trust.h"
 
@@ -58,7 +59,7 @@ ListenView::ListenView(QWidget* parent)
       m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
       m_forwardTrust(new TlsTrust(tr("https upstream"), QStringLiteral("forward"))),
       m_forwardKeep(new QCheckBox(tr("Keep parts"))), m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))),
-      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel)
+      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel), m_proxy(new ProxyPanel)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -193,6 +194,8 @@ ListenView::ListenView(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_tlsTrouble);
     layout->addLayout(makeForwardPanel());
+    layout->addWidget(m_proxy);
+    connect(m_proxy, &ProxyPanel::exampleChanged, this, &ListenView::showForwardExample);
     layout->addWidget(split, 1);
     setListening(false, {}, 0, {});
     setForwarding(false, {}, {});
@@ -218,6 +221,7 @@ QLayout* ListenView::makeForwardPanel()
     m_forwardKeepRequests->setToolTip(tr("Also store each request as it came, head and body (forward --keep-raw), so\n"
                                          "that Inspect's Request row shows its bytes and Save part saves it"));
     m_forwardToggle->setObjectName(QStringLiteral("forwardToggle"));
+    m_forwardStatus->setObjectName(QStringLiteral("forwardStatus"));
     connect(m_forwardToggle, &QPushButton::clicked, this, [this] {
         if (m_forwarding) {
             emit forwardStopRequested();
@@ -277,9 +281,13 @@ void ListenView::setForwarding(bool forwarding, const QString& base, const QStri
 void ListenView::showForwardExample()
 {
     QStringList lines = m_examples->toPlainText().split(QLatin1Char('\n'));
-    lines.removeIf([](const QString& line) { return line.contains(QLatin1String("# through the forwarder")); });
-    if (!m_forwardExample.isEmpty())
-        lines.insert(std::min<qsizetype>(1, lines.size()), m_forwardExample);
+    lines.removeIf([](const QString& line) {
+        return line.contains(QLatin1String("# through the forwarder")) ||
+               line.contains(QLatin1String("# through the proxy"));
+    });
+    for (const QString& example : {m_proxy->example(), m_forwardExample})
+        if (!example.isEmpty())
+            lines.insert(std::min<qsizetype>(1, lines.size()), example);
     m_examples->setPlainText(lines.join(QLatin1Char('\n')));
 }
 

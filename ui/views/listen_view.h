@@ -1,6 +1,6 @@
 #pragma once
 // Listen: start and stop the built-in listener, copyable curl examples per endpoint, the Forward panel (forward
-// mode: requests passed on to the user's own server), and the live list of captures. Emits intents; never touches
+// mode: requests passed on to the user's own server), the Proxy row (proxy_panel.h), and the live list of captures. Emits intents; never touches
 // a socket.
 
 #include "capture/stored_captures.h"
@@ -23,6 +23,7 @@ namespace upin::ui {
 class PartTimelineChart;
 
 class ElidedLabel;
+class ProxyPanel;
 class TlsTrust;
 
 class ListenView final : public QWidget {
@@ -34,6 +35,7 @@ public:
     QTableView* table() const { return m_table; }
     QLineEdit* filter() const { return m_filter; }
     PartTimelineChart* timeline() const { return m_timeline; }
+    ProxyPanel* proxyPanel() const { return m_proxy; }
 
 public slots:
     void setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot);
@@ -106,6 +108,7 @@ private:
     ElidedLabel* m_forwardStatus;
     QString m_forwardExample; // a curl line through the forwarder, among the examples while it runs
     bool m_forwarding = false;
+    ProxyPanel* m_proxy;
 };
 
 } // namespace upin::ui

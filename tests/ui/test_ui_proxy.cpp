@@ -1,0 +1,75 @@
+// The Listen tab's Proxy row, wired as the GUI main wires it (ServiceWiring): a proxy started with its filters, its
+// authority's path shown and copied, and what went through it listed with the captures, with real curl -x.
+
+#include "app/listener_fixture.h"
+#include "main_window.h"
+#include "models/capture_list_model.h"
+#include "service_wiring.h"
+#include "views/elided_label.h"
+#include "views/listen_view.h"
+#include "views/proxy_panel.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace upin;
+
+TEST_CASE("the Proxy row starts a proxy with its filters, says where its authority is, and lists what went through",
+          "[ui][proxy]")
+{
+    QTemporaryDir dir;
+    const QByteArray dataHome = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", dir.filePath("data").toUtf8()); // the authority in the test's folder, not the user's
+    {
+        ui::MainWindow window;
+        ui::ServiceWiring wiring(window, dir.filePath("captures"));
+        ui::ProxyPanel* panel = window.listenView()->proxyPanel();
+        panel->findChild<QSpinBox*>("proxyPort")->setValue(0);
+        panel->findChild<QLineEdit*>("proxyOnlyHosts")->setText("127.0.0.1, other.test");
+        panel->findChild<QCheckBox*>("proxyOnlyUploads")->setChecked(true);
+        auto* toggle = panel->findChild<QPushButton*>("proxyToggle");
+        toggle->click();
+        REQUIRE(toggle->text() == "Stop proxy");
+        CHECK_FALSE(panel->findChild<QLineEdit*>("proxyOnlyHosts")->isEnabled());
+
+        // Where the authority is: in the row, copied by its button, and the example line a user pastes.
+        const QString status = panel->findChild<ui::ElidedLabel*>("proxyStatus")->fullText();
+        INFO(status.toStdString());
+        const QString ca = QRegularExpression("trust (\\S+proxy-ca\\.pem)").match(status).captured(1);
+        REQUIRE(QFileInfo::exists(ca));
+        CHECK(ca.startsWith(dir.filePath("data")));
+        panel->findChild<QPushButton*>("proxyCopyCa")->click();
+        CHECK(QGuiApplication::clipboard()->text() == ca);
+        const QString examples = window.listenView()->examples()->toPlainText();
+        const QString proxyUrl =
+            QRegularExpression("curl -x (http://127\\.0\\.0\\.1:\\d+)").match(examples).captured(1);
+        REQUIRE_FALSE(proxyUrl.isEmpty());
+
+        test::ListenerFixture server;
+        const QString file = server.file("pic.bin", test::randomBytes(200'000, 41));
+        CHECK(test::curl({"-x", proxyUrl, server.url("/captures")}).status == 200); // no body: not listed
+        CHECK(test::curl({"-x", proxyUrl, "-F", "pic=@" + file, server.url("/file-part")}).status == 200);
+        auto* model = window.listenView()->model();
+        for (int i = 0; i < 100 && (model->rowCount() == 0 || model->row(0).state == app::CaptureState::Receiving); ++i)
+            QTest::qWait(20);
+        QTest::qWait(100);
+        REQUIRE(model->rowCount() == 1);
+        CHECK(model->row(0).endpoint == "→ " + server.url("/file-part"));
+        CHECK(model->row(0).state == app::CaptureState::Complete);
+
+        toggle->click();
+        CHECK(toggle->text() == "Start proxy");
+        CHECK(panel->findChild<QLineEdit*>("proxyOnlyHosts")->isEnabled());
+        CHECK_FALSE(window.listenView()->examples()->toPlainText().contains("# through the proxy"));
+    }
+    qputenv("XDG_DATA_HOME", dataHome);
+}

@@ -1,0 +1,41 @@
+// ServiceWiring's Proxy row (views/proxy_panel.h): a forward proxy started with the listener's settings, its
+// exchanges listed with the captures, its port remembered; the certificate authority is the user's one (the data
+// folder's, the CLI's too), so that a client told to trust it once trusts both.
+
+#include "main_window.h"
+#include "proxy/ca_advice.h"
+#include "proxy/local_ca.h"
+#include "server/listener.h"
+#include "service_wiring.h"
+#include "views/listen_view.h"
+#include "views/proxy_panel.h"
+
+#include <QSettings>
+
+namespace upin::ui {
+
+void ServiceWiring::connectProxy()
+{
+    ProxyPanel* panel = m_window.listenView()->proxyPanel();
+    connect(m_proxy, &app::Listener::events, m_window.listenView(), &ListenView::applyEvents);
+    panel->setPort(quint16(QSettings().value(QStringLiteral("proxy/port"), 8082).toUInt()));
+    connect(panel, &ProxyPanel::startRequested, this, [this, panel](const app::ForwardSettings& proxy, quint16 port) {
+        QSettings().setValue(QStringLiteral("proxy/port"), port);
+        app::ListenerConfig config = relayConfig(port);
+        config.forward = proxy;
+        if (!m_proxy->start(config)) { // a port taken, an authority that cannot be used: said in the row
+            panel->setRunning(false, {}, {}, {}, m_proxy->errorString());
+            return;
+        }
+        const QString url = QStringLiteral("http://127.0.0.1:%1").arg(m_proxy->port());
+        const auto ca = m_proxy->proxyCa();
+        panel->setRunning(true, url, ca->certificatePath(),
+                          app::caTrustAdvice(ca->certificatePath(), ca->fingerprint(), url));
+    });
+    connect(panel, &ProxyPanel::stopRequested, this, [this, panel] {
+        m_proxy->stop();
+        panel->setRunning(false, {}, {}, {});
+    });
+}
+
+} // namespace upin::ui
