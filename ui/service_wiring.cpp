@@ -162,12 +162,13 @@ bool ServiceWiring::startListener(quint16 port)
 {
     const ListenerSettings settings = loadListenerSettings();
     app::ListenerConfig config = configFromSettings(settings, m_captureDir);
-    // A port taken (another instance, another server): the next ones, but never the forwarder's, which a second
-    // instance would otherwise take from its own Forward row.
-    const quint16 forwardPort = quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt());
+    // A port taken (another instance, another server): the next ones, but never the forwarder's or the proxy's,
+    // which a second instance would otherwise take from its own Forward and Proxy rows.
+    const QList<quint16> relayPorts{quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()),
+                                    quint16(QSettings().value(QStringLiteral("proxy/port"), 8082).toUInt())};
     bool ok = false;
     for (int attempt = 0, step = 0; attempt < 20 && !ok; ++attempt, ++step) {
-        if (port != 0 && quint16(port + step) == forwardPort)
+        while (port != 0 && relayPorts.contains(quint16(port + step)))
             ++step;
         config.port = port == 0 ? 0 : quint16(port + step);
         config.tlsPort = quint16(settings.tlsPort + attempt); // both move on when one is taken
