@@ -17,7 +17,17 @@ namespace upin::ui {
 void ServiceWiring::connectProxy()
 {
     ProxyPanel* panel = m_window.listenView()->proxyPanel();
-    connect(m_proxy, &app::Listener::events, m_window.listenView(), &ListenView::applyEvents);
+    // A client that does not trust the proxy's authority fails its tunnel's handshake: said in the Proxy row, not in
+    // the listener's status, whose advice is about the listener's own certificate.
+    connect(m_proxy, &app::Listener::events, this, [this, panel](QList<app::ListenerEvent> batch) {
+        for (const app::ListenerEvent& e : batch)
+            if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed)
+                panel->setTrouble(
+                    tr("a client's TLS handshake failed (%1): does it trust the authority?").arg(e.errorDetail));
+        batch.removeIf(
+            [](const app::ListenerEvent& e) { return e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed; });
+        m_window.listenView()->applyEvents(batch);
+    });
     panel->setPort(quint16(QSettings().value(QStringLiteral("proxy/port"), 8082).toUInt()));
     connect(panel, &ProxyPanel::startRequested, this, [this, panel](const app::ForwardSettings& proxy, quint16 port) {
         QSettings().setValue(QStringLiteral("proxy/port"), port);

@@ -14,10 +14,12 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTest>
 
@@ -27,8 +29,12 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
           "[ui][proxy]")
 {
     QTemporaryDir dir;
-    const QByteArray dataHome = qgetenv("XDG_DATA_HOME");
-    qputenv("XDG_DATA_HOME", dir.filePath("data").toUtf8()); // the authority in the test's folder, not the user's
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    struct DataHome { // the authority in the test's folder, not the user's, until the test ends however it ends
+        QByteArray before = qgetenv("XDG_DATA_HOME");
+        explicit DataHome(const QString& folder) { qputenv("XDG_DATA_HOME", folder.toUtf8()); }
+        ~DataHome() { qputenv("XDG_DATA_HOME", before); }
+    } dataHome(dir.filePath("data"));
     {
         ui::MainWindow window;
         ui::ServiceWiring wiring(window, dir.filePath("captures"));
@@ -57,6 +63,8 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         test::ListenerFixture server;
         const QString file = server.file("pic.bin", test::randomBytes(200'000, 41));
         CHECK(test::curl({"-x", proxyUrl, server.url("/captures")}).status == 200); // no body: not listed
+        const QString byName = QStringLiteral("http://localhost:%1/file-part").arg(server.listener.port());
+        CHECK(test::curl({"-x", proxyUrl, "-F", "pic=@" + file, byName}).status == 200); // another host: not listed
         CHECK(test::curl({"-x", proxyUrl, "-F", "pic=@" + file, server.url("/file-part")}).status == 200);
         auto* model = window.listenView()->model();
         for (int i = 0; i < 100 && (model->rowCount() == 0 || model->row(0).state == app::CaptureState::Receiving); ++i)
@@ -66,10 +74,18 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         CHECK(model->row(0).endpoint == "→ " + server.url("/file-part"));
         CHECK(model->row(0).state == app::CaptureState::Complete);
 
+        // A client that does not trust the authority: said in the Proxy row, not in the listener's status.
+        CHECK(test::curl({"-x", proxyUrl, QStringLiteral("https://localhost:%1/").arg(server.listener.port())})
+                  .exitCode != 0);
+        auto* proxyStatus = panel->findChild<ui::ElidedLabel*>("proxyStatus");
+        for (int i = 0; i < 100 && !proxyStatus->fullText().contains("handshake failed"); ++i)
+            QTest::qWait(20);
+        CHECK(proxyStatus->fullText().contains("does it trust the authority?"));
+        CHECK(window.listenView()->findChild<QLabel*>("tlsTrouble")->isHidden()); // the listener's certificate advice
+
         toggle->click();
         CHECK(toggle->text() == "Start proxy");
         CHECK(panel->findChild<QLineEdit*>("proxyOnlyHosts")->isEnabled());
         CHECK_FALSE(window.listenView()->examples()->toPlainText().contains("# through the proxy"));
     }
-    qputenv("XDG_DATA_HOME", dataHome);
 }

@@ -61,6 +61,12 @@ ProxyPanel::ProxyPanel(QWidget* parent)
     setRunning(false, {}, {}, {});
 }
 
+void ProxyPanel::setTrouble(const QString& trouble)
+{
+    if (m_running)
+        m_status->setFullText(m_runningText + QStringLiteral(" — ") + trouble, m_trustAdvice);
+}
+
 void ProxyPanel::setPort(quint16 port)
 {
     m_port->setValue(port);
@@ -87,8 +93,10 @@ void ProxyPanel::setRunning(bool running, const QString& url, const QString& caP
     for (QWidget* w : std::initializer_list<QWidget*>{m_port, m_trust, m_keep, m_onlyHosts, m_onlyUploads})
         w->setEnabled(!running);
     m_copyCa->setVisible(running);
+    m_runningText = tr("Proxy on %1; clients must trust %2").arg(url, caPath);
+    m_trustAdvice = trustAdvice;
     if (running)
-        m_status->setFullText(tr("Proxy on %1; its clients trust %2").arg(url, caPath), trustAdvice);
+        m_status->setFullText(m_runningText, trustAdvice);
     else
         m_status->setFullText(error.isEmpty() ? tr("No proxy") : tr("No proxy: %1").arg(error));
     m_example = running ? QStringLiteral("curl -x %1 --cacert '%2' -F file=@/etc/os-release "

@@ -27,6 +27,8 @@ public:
     // Whether a proxy runs (url: its address; caPath and trustAdvice: its authority's), or why it could not start.
     void setRunning(bool running, const QString& url, const QString& caPath, const QString& trustAdvice,
                     const QString& error = {});
+    // What went wrong for its clients last (a TLS handshake they gave up), after its address.
+    void setTrouble(const QString& trouble);
     // A curl line through the proxy, for the examples, while it runs; else empty.
     const QString& example() const { return m_example; }
 
@@ -47,6 +49,8 @@ private:
     QPushButton* m_copyCa;
     ElidedLabel* m_status;
     QString m_caPath;
+    QString m_runningText; // where it runs and the authority to trust
+    QString m_trustAdvice;
     QString m_example;
     bool m_running = false;
 };
