@@ -1,7 +1,7 @@
 #pragma once
 // Listen: start and stop the built-in listener, copyable curl examples per endpoint, the Forward panel (forward
-// mode: requests passed on to the user's own server), the Proxy row (proxy_panel.h), and the live list of captures. Emits intents; never touches
-// a socket.
+// mode: requests passed on to the user's own server), the Proxy row (proxy_panel.h), and the live list of
+// captures. Emits intents; never touches a socket.
 
 #include "capture/stored_captures.h"
 #include "models/capture_list_model.h"
