@@ -41,6 +41,21 @@ QByteArray readHttpAnswer(QTcpSocket& socket)
     return answer;
 }
 
+// Our TLS listener as the "real server" (its certificate: localhost and 127.0.0.1), and a proxy that trusts it,
+// its authority in the same test folder.
+struct TlsServerBehindProxy {
+    QTemporaryDir home;
+    ListenerFixture server{test::tlsConfig(home.filePath("server"))};
+    std::unique_ptr<ListenerFixture> p = proxy(trusting(server), home.filePath("proxy"));
+
+    static app::ForwardSettings trusting(const ListenerFixture& server)
+    {
+        app::ForwardSettings settings;
+        settings.caCertificates = server.listener.tlsIdentity()->certificatePath;
+        return settings;
+    }
+};
+
 } // namespace
 
 TEST_CASE("proxy: curl -x uploads to the server its URL names, and the server and the proxy see the file's digest",
@@ -159,8 +174,7 @@ TEST_CASE("proxy: in a tunnel --only-host keeps a request either name matches, a
 {
     QTemporaryDir home;
     ListenerFixture server(test::tlsConfig(home.filePath("server")));
-    app::ForwardSettings filtered;
-    filtered.caCertificates = server.listener.tlsIdentity()->certificatePath;
+    app::ForwardSettings filtered = TlsServerBehindProxy::trusting(server);
     filtered.onlyHosts = {"localhost"};
     filtered.onlyUploads = true;
     auto p = proxy(filtered, home.filePath("proxy"));
@@ -276,11 +290,9 @@ TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through
 TEST_CASE("proxy over https: Node's fetch through undici's ProxyAgent, trusting the authority by NODE_EXTRA_CA_CERTS",
           "[proxy][tls]")
 {
-    QTemporaryDir home;
-    ListenerFixture server(test::tlsConfig(home.filePath("server")));
-    app::ForwardSettings trusting;
-    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
-    auto p = proxy(trusting, home.filePath("proxy"));
+    TlsServerBehindProxy setup;
+    ListenerFixture& server = setup.server;
+    const auto& p = setup.p;
     const QByteArray data = test::randomBytes(1 << 20, 75);
     const QString file = server.file("from-node.bin", data);
     QProcess node;
@@ -305,11 +317,9 @@ TEST_CASE("proxy over https: Node's fetch through undici's ProxyAgent, trusting 
 TEST_CASE("proxy over https: the leaf is for the name the client's SNI asks, and the server is checked for it",
           "[proxy][tls]")
 {
-    QTemporaryDir home;
-    ListenerFixture server(test::tlsConfig(home.filePath("server"))); // its certificate: localhost and 127.0.0.1
-    app::ForwardSettings trusting;
-    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
-    auto p = proxy(trusting, home.filePath("proxy"));
+    TlsServerBehindProxy setup;
+    ListenerFixture& server = setup.server;
+    const auto& p = setup.p;
     // openssl s_client tunnels to an address and names a host in SNI, as a client that resolves names itself may
     // (curl and browsers name the CONNECT's host in both).
     auto through = [&](const QStringList& sni) {
@@ -479,11 +489,9 @@ TEST_CASE("proxy over https: a tunnel whose SNI names another server is not rela
           "checked for an earlier request's name",
           "[proxy][tls]")
 {
-    QTemporaryDir home;
-    ListenerFixture server(test::tlsConfig(home.filePath("server"))); // its certificate: localhost and 127.0.0.1
-    app::ForwardSettings trusting;
-    trusting.caCertificates = server.listener.tlsIdentity()->certificatePath;
-    auto p = proxy(trusting, home.filePath("proxy"));
+    TlsServerBehindProxy setup;
+    ListenerFixture& server = setup.server;
+    const auto& p = setup.p;
     const QString address = QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort());
     QSslSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, p->listener.port());
