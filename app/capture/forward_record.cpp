@@ -1,4 +1,5 @@
 #include "capture/forward_record.h"
+#include "capture/request_record.h"
 
 #include <QJsonArray>
 
@@ -73,6 +74,8 @@ QJsonObject ForwardRecord::toJson() const
     };
     if (!bodyDigest.isEmpty())
         json["body_" + bodyHashName] = bodyDigest;
+    if (upstreamTls)
+        json["upstream_tls"] = transportToJson(*upstreamTls);
     if (tunnel)
         json["tunnel"] = QJsonObject{{"bytes_up", qint64(tunnel->bytesUp)},
                                      {"bytes_down", qint64(tunnel->bytesDown)},
@@ -113,6 +116,8 @@ ForwardRecord ForwardRecord::fromJson(const QJsonObject& json)
             r.bodyHashName = it.key().mid(5);
             r.bodyDigest = it.value().toString();
         }
+    if (json.contains(QLatin1String("upstream_tls")))
+        r.upstreamTls = transportFromJson(json[QLatin1String("upstream_tls")].toObject());
     const QJsonObject fault = json[QLatin1String("error")].toObject();
     if (!fault.isEmpty())
         r.fault = Fault{fault[QLatin1String("status")].toInt(), fault[QLatin1String("error")].toString(),

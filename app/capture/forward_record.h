@@ -34,9 +34,10 @@ struct ForwardRecord {
     QString upstream;      // the URL the request went on to
     QByteArray headAsSent; // the rewritten head
     bool reusedConnection = false;
-    bool unverified = false; // an https upstream whose certificate was not checked (--insecure)
-    int status = 0;          // the upstream's final answer; 0: none
-    QByteArray statusLine;   // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)
+    bool unverified = false;              // an https upstream whose certificate was not checked (--insecure)
+    std::optional<Transport> upstreamTls; // an https upstream: what its handshake agreed, and its certificate
+    int status = 0;                       // the upstream's final answer; 0: none
+    QByteArray statusLine;                // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)
     QList<QPair<QByteArray, QByteArray>> headers;
     quint64 answerBytes = 0;
     QByteArray answerPreview; // its decoded body's first 64 KiB

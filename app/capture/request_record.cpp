@@ -19,16 +19,22 @@ void putCount(QJsonObject& json, const char* key, const std::optional<quint64>& 
         json[QLatin1String(key)] = qint64(*value);
 }
 
+} // namespace
+
 QJsonObject transportToJson(const Transport& t)
 {
     if (!t.tls)
         return QJsonObject{{"tls", false}};
+    auto orNull = [](const QString& text) { return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text); };
     return QJsonObject{{"tls", true},
                        {"protocol", t.protocol},
                        {"cipher", t.cipher},
-                       {"alpn", t.alpn.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(t.alpn)},
+                       {"alpn", orNull(t.alpn)},
                        {"client_certificate", t.clientCertificate},
-                       {"handshake_ms", t.handshakeMs}};
+                       {"handshake_ms", t.handshakeMs},
+                       {"server_name", orNull(t.serverName)},
+                       {"certificate_subject", orNull(t.certificateSubject)},
+                       {"certificate_issuer", orNull(t.certificateIssuer)}};
 }
 
 Transport transportFromJson(const QJsonObject& json)
@@ -40,10 +46,11 @@ Transport transportFromJson(const QJsonObject& json)
     t.alpn = json[QLatin1String("alpn")].toString();
     t.clientCertificate = json[QLatin1String("client_certificate")].toBool();
     t.handshakeMs = json[QLatin1String("handshake_ms")].toDouble();
+    t.serverName = json[QLatin1String("server_name")].toString();
+    t.certificateSubject = json[QLatin1String("certificate_subject")].toString();
+    t.certificateIssuer = json[QLatin1String("certificate_issuer")].toString();
     return t;
 }
-
-} // namespace
 
 RequestRecord RequestRecord::fromHead(const core::RequestHead& head, size_t headBytes)
 {

@@ -45,4 +45,8 @@ struct RequestRecord {
     static RequestRecord fromJson(const QJsonObject& json);
 };
 
+// A transport as capture.json keeps it (request.transport, forward.upstream_tls).
+QJsonObject transportToJson(const Transport& transport);
+Transport transportFromJson(const QJsonObject& json);
+
 } // namespace upin::app

@@ -95,8 +95,10 @@ private:
     QString m_upstreamOrigin;   // scheme, host and port m_upstream is connected to
     QString m_tunnelTo;         // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
     QString m_tunnelServerName; // and the name the client's SNI gave it, when not the CONNECT's host
-    class TunnelRelay* m_relay = nullptr; // a tunnel passed through (--no-intercept)
-    QTcpSocket* m_upstream = nullptr;     // kept between requests while both sides allow
+    class TunnelRelay* m_relay = nullptr;   // a tunnel passed through (--no-intercept)
+    QTcpSocket* m_upstream = nullptr;       // kept between requests while both sides allow
+    std::optional<Transport> m_upstreamTls; // its TLS, when https: kept with it
+    double m_upstreamConnectedMs = 0;       // its TCP connection was made (its TLS handshake began)
     QTimer m_connectTimer;
     QTimer m_answerTimer;
     QTimer m_deliveredTimer; // polls the upstream socket's send queue once the body is written

@@ -6,6 +6,7 @@
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
+#include "server/tls_handshake.h"
 
 #include <QJsonDocument>
 #include <QNetworkInterface>
@@ -55,6 +56,7 @@ void ForwardConnection::connectUpstream()
         m_upstream->deleteLater();
     m_upstreamReused = false;
     m_upstreamOrigin = origin;
+    m_upstreamTls.reset();
     const bool https = m_target.scheme() == QLatin1String("https");
     m_upstream = https ? new QSslSocket(this) : new QTcpSocket(this);
     // Plain: Qt keeps almost nothing, drainSocket reads the kernel (an early answer survives the reset that may
@@ -102,12 +104,21 @@ void ForwardConnection::connectUpstream()
         config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // what is passed on is HTTP/1.1
         tls->setSslConfiguration(config);
         connect(tls, &QSslSocket::connected, this, [this, upstream] {
-            if (upstream == m_upstream)
-                connectedToSelf();
+            if (upstream == m_upstream && !connectedToSelf())
+                m_upstreamConnectedMs = msSinceHead();
         });
-        connect(tls, &QSslSocket::encrypted, this, [this, upstream] {
+        // What the handshake agreed, and the certificate the server showed: kept with the connection, and also
+        // when its certificate was refused (the record says whose).
+        auto agreed = [this, tls] { m_upstreamTls = tlsTransport(*tls, msSinceHead() - m_upstreamConnectedMs); };
+        connect(tls, &QSslSocket::sslErrors, this, [upstream, this, agreed] {
             if (upstream == m_upstream)
-                sendHead();
+                agreed();
+        });
+        connect(tls, &QSslSocket::encrypted, this, [this, upstream, agreed] {
+            if (upstream != m_upstream)
+                return;
+            agreed();
+            sendHead();
         });
         connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
         tls->connectToHostEncrypted(host, quint16(m_target.port(443)), upstreamPeerName());
@@ -316,6 +327,7 @@ ForwardRecord ForwardConnection::record() const
     r.headAsSent = m_upstreamHead;
     r.reusedConnection = m_upstreamReused;
     r.unverified = m_settings.insecure && m_target.scheme() == QLatin1String("https");
+    r.upstreamTls = m_upstreamTls;
     if (m_answer) { // none yet for a proxy's tunnel
         r.status = m_answer->status();
         r.statusLine = r.status ? m_answer->statusLine() : QByteArray();

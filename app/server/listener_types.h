@@ -175,7 +175,7 @@ struct ListenerEvent {
 };
 
 // How a request came: plain TCP, or TLS and what its handshake agreed (server/tls_handshake.h). capture.json keeps
-// it as request.transport.
+// it as request.transport, and a forwarded request's TLS to its upstream as forward.upstream_tls.
 struct Transport {
     bool tls = false;
     QString protocol; // "TLSv1.3"
@@ -183,6 +183,9 @@ struct Transport {
     QString alpn; // empty: none negotiated
     bool clientCertificate = false;
     double handshakeMs = 0;
+    QString serverName; // SNI: the name the client asked for (empty: none, or not known)
+    // The certificate the server side showed (ours to a client; the upstream's to us), as distinguished names.
+    QString certificateSubject, certificateIssuer;
     QString label() const { return tls ? protocol : QString(); } // as the captures list shows it
 };
 

@@ -124,7 +124,8 @@ void ServerConnection::readClientHello()
         [this] {
             m_state = State::Closing;
             m_clientSide.drop();
-        });
+        },
+        name);
 }
 
 std::optional<QByteArray> ServerConnection::handOver()

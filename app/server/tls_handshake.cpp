@@ -1,29 +1,56 @@
 #include "server/tls_handshake.h"
 
+#include <QSslCertificate>
 #include <QSslCipher>
 
 namespace upin::app {
 
+namespace {
+// "CN=localhost, O=Upload Inspector", in the certificate's order.
+QString distinguishedName(const QSslCertificate& certificate, bool issuer)
+{
+    QStringList parts;
+    const QList<QByteArray> attributes =
+        issuer ? certificate.issuerInfoAttributes() : certificate.subjectInfoAttributes();
+    for (const QByteArray& attribute : attributes)
+        for (const QString& value : issuer ? certificate.issuerInfo(attribute) : certificate.subjectInfo(attribute))
+            parts << QString::fromLatin1(attribute) + QLatin1Char('=') + value;
+    return parts.join(QStringLiteral(", "));
+}
+} // namespace
+
+Transport tlsTransport(const QSslSocket& socket, double handshakeMs, const QString& serverName)
+{
+    const bool serverSide = socket.mode() == QSslSocket::SslServerMode;
+    const QSslCipher cipher = socket.sessionCipher();
+    const QSslCertificate shown = serverSide ? socket.sslConfiguration().localCertificate() : socket.peerCertificate();
+    Transport t;
+    t.tls = true;
+    t.protocol = cipher.protocolString();
+    t.cipher = cipher.name();
+    t.alpn = QString::fromLatin1(socket.sslConfiguration().nextNegotiatedProtocol());
+    t.clientCertificate = serverSide && !socket.peerCertificate().isNull();
+    t.handshakeMs = handshakeMs;
+    t.serverName = serverSide ? serverName : socket.peerVerifyName();
+    t.certificateSubject = distinguishedName(shown, false);
+    t.certificateIssuer = distinguishedName(shown, true);
+    return t;
+}
+
 TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
                            const QSslConfiguration& config, std::function<void()> onEncrypted,
-                           std::function<void()> onFailed)
+                           std::function<void()> onFailed, QString serverName)
     : m_socket(socket), m_shared(shared), m_publish(std::move(publish)), m_client(std::move(client)),
       m_onFailed(std::move(onFailed))
 {
     m_clock.start();
     m_socket.setSslConfiguration(config);
-    connect(&m_socket, &QSslSocket::encrypted, this, [this, onEncrypted = std::move(onEncrypted)] {
-        m_done = true;
-        const QSslCipher cipher = m_socket.sessionCipher();
-        const QByteArray alpn = m_socket.sslConfiguration().nextNegotiatedProtocol();
-        m_transport = Transport{true,
-                                cipher.protocolString(),
-                                cipher.name(),
-                                QString::fromLatin1(alpn),
-                                !m_socket.peerCertificate().isNull(),
-                                double(m_clock.nsecsElapsed()) / 1e6};
-        onEncrypted();
-    });
+    connect(&m_socket, &QSslSocket::encrypted, this,
+            [this, onEncrypted = std::move(onEncrypted), serverName = std::move(serverName)] {
+                m_done = true;
+                m_transport = tlsTransport(m_socket, double(m_clock.nsecsElapsed()) / 1e6, serverName);
+                onEncrypted();
+            });
     // Server side, no client certificate is asked for or checked: nothing here is a reason to refuse.
     connect(&m_socket, &QSslSocket::sslErrors, this, [this] { m_socket.ignoreSslErrors(); });
     connect(&m_socket, &QAbstractSocket::errorOccurred, this, [this] {

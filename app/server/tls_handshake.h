@@ -16,13 +16,19 @@
 
 namespace upin::app {
 
+// What a finished handshake agreed, on either side of a connection: the server side says the name the client asked
+// for (serverName, read from its ClientHello where known) and the certificate it showed; the client side the name it
+// asked for and the certificate the server showed.
+Transport tlsTransport(const QSslSocket& socket, double handshakeMs, const QString& serverName = {});
+
 class TlsHandshake final : public QObject {
     Q_OBJECT
 public:
     // onEncrypted: the handshake finished; onFailed: it did not (the connection is to be dropped). config: the
     // listener's, or the one a proxy's tunnel presents (a leaf for the host the client asked for).
     TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
-                 const QSslConfiguration& config, std::function<void()> onEncrypted, std::function<void()> onFailed);
+                 const QSslConfiguration& config, std::function<void()> onEncrypted, std::function<void()> onFailed,
+                 QString serverName = {});
     bool done() const { return m_done; }
     // Counted and published once, however many reasons come (a deadline, the client's close, an error).
     void fail(const QString& why);
@@ -30,13 +36,19 @@ public:
     const Transport& transport() const { return m_transport; }
 
 private:
+    static Transport tlsPending()
+    {
+        Transport t;
+        t.tls = true;
+        return t;
+    }
     QSslSocket& m_socket;
     ListenerShared& m_shared;
     UploadSession::Publish m_publish;
     QString m_client;
     std::function<void()> m_onFailed;
     QElapsedTimer m_clock;
-    Transport m_transport{true, {}, {}, {}, false, 0};
+    Transport m_transport = tlsPending();
     bool m_done = false;
     bool m_failed = false;
 };

@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QSslCertificate>
 #include <QSslSocket>
 
 using namespace upin;
@@ -44,7 +45,23 @@ TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through
     CHECK(partNamed(capture, "secret")["sha256"].toString().toStdString() == test::sha256(data));
     CHECK(capture["forward"].toObject()["upstream"].toString() ==
           QStringLiteral("https://localhost:%1").arg(server.listener.tlsPort()));
-    CHECK(capture["request"].toObject()["transport"].toObject()["tls"].toBool()); // the client's leg
+    // Both legs' TLS: the client's, ended here with a leaf for the name it asked, signed by the proxy's authority;
+    // the upstream's, with the server's own certificate.
+    const QJsonObject clientLeg = capture["request"].toObject()["transport"].toObject();
+    CHECK(clientLeg["tls"].toBool());
+    CHECK(clientLeg["protocol"].toString().startsWith("TLSv1."));
+    CHECK(clientLeg["server_name"].toString() == "localhost");
+    CHECK(clientLeg["certificate_subject"].toString().contains("CN=localhost"));
+    const QSslCertificate authority = QSslCertificate::fromPath(ca).value(0);
+    CHECK(clientLeg["certificate_issuer"].toString().contains(authority.subjectInfo(QSslCertificate::CommonName)[0]));
+    const QJsonObject upstreamLeg = capture["forward"].toObject()["upstream_tls"].toObject();
+    CHECK(upstreamLeg["protocol"].toString().startsWith("TLSv1."));
+    CHECK(!upstreamLeg["cipher"].toString().isEmpty());
+    CHECK(upstreamLeg["server_name"].toString() == "localhost");
+    const QSslCertificate real = QSslCertificate::fromPath(server.listener.tlsIdentity()->certificatePath).value(0);
+    CHECK(upstreamLeg["certificate_subject"].toString().contains(real.subjectInfo(QSslCertificate::CommonName)[0]));
+    CHECK(upstreamLeg["certificate_issuer"].toString().contains(real.issuerInfo(QSslCertificate::CommonName)[0]));
+    CHECK(upstreamLeg["certificate_issuer"].toString() != clientLeg["certificate_issuer"].toString());
 
     // Python requests, trusting the same authority.
     QProcess python;
@@ -135,6 +152,10 @@ TEST_CASE("proxy over https: a server whose certificate is not trusted gets the 
     CHECK(r.json["error"].toString() == "upstream certificate not trusted");
     CHECK(r.json["detail"].toString().contains("self-signed"));
     CHECK(r.json["body_bytes_to_upstream"].toInt() == 0);
+    // The record says whose certificate was refused.
+    const QJsonObject refusedLeg = forwardCaptures(*p, 1).first()["forward"].toObject()["upstream_tls"].toObject();
+    const QSslCertificate real = QSslCertificate::fromPath(server.listener.tlsIdentity()->certificatePath).value(0);
+    CHECK(refusedLeg["certificate_subject"].toString().contains(real.subjectInfo(QSslCertificate::CommonName)[0]));
     QThread::msleep(200);
     CHECK(QDir(server.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty()); // no request came
 }

@@ -8,6 +8,7 @@
 #include "views/elided_label.h"
 #include "views/listen_view.h"
 #include "views/proxy_panel.h"
+#include "views/request_text.h"
 
 #include <catch2/catch.hpp>
 
@@ -87,5 +88,48 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         CHECK(toggle->text() == "Start proxy");
         CHECK(panel->findChild<QLineEdit*>("proxyOnlyHosts")->isEnabled());
         CHECK_FALSE(window.listenView()->examples()->toPlainText().contains("# through the proxy"));
+    }
+}
+
+TEST_CASE("Inspect's request text shows both TLS legs of a proxied exchange: protocol, cipher, name and certificates",
+          "[ui][proxy]")
+{
+    app::InspectResult result;
+    result.request.method = "POST";
+    result.request.target = "/file-part";
+    result.request.version = "HTTP/1.1";
+    app::Transport client;
+    client.tls = true;
+    client.protocol = "TLSv1.3";
+    client.cipher = "TLS_AES_256_GCM_SHA384";
+    client.serverName = "upload.example";
+    client.certificateSubject = "O=Upload Inspector, CN=upload.example";
+    client.certificateIssuer = "CN=Upload Inspector proxy authority";
+    result.request.transport = client;
+    app::CaptureRecord capture;
+    app::ForwardRecord forward;
+    forward.upstream = "https://upload.example";
+    app::Transport upstream = client;
+    upstream.cipher = "TLS_CHACHA20_POLY1305_SHA256";
+    upstream.certificateSubject = "CN=upload.example";
+    upstream.certificateIssuer = "C=US, O=Let's Encrypt, CN=R3";
+    forward.upstreamTls = upstream;
+    capture.forward = forward;
+    result.capture = capture;
+    SECTION("checked")
+    {
+        const QString text = ui::describeRequest(result);
+        INFO(text.toStdString());
+        CHECK(text.contains("Transport:  HTTP/1.1 over TLSv1.3, cipher TLS_AES_256_GCM_SHA384"));
+        CHECK(text.contains("server name (SNI) upload.example"));
+        CHECK(text.contains("issued by CN=Upload Inspector proxy authority"));
+        CHECK(text.contains("Upstream:   HTTP/1.1 over TLSv1.3, cipher TLS_CHACHA20_POLY1305_SHA256"));
+        CHECK(text.contains("certificate CN=upload.example\n            issued by C=US, O=Let's Encrypt, CN=R3"));
+        CHECK(text.contains("its certificate checked against the trusted roots"));
+    }
+    SECTION("not checked")
+    {
+        result.capture->forward->unverified = true;
+        CHECK(ui::describeRequest(result).contains("its certificate NOT checked (--insecure)"));
     }
 }

@@ -8,6 +8,23 @@
 namespace upin::ui {
 
 namespace {
+// One TLS leg: what its handshake agreed, the name asked for, and the certificate the server side showed.
+QString describeTls(const app::Transport& transport, const QString& http)
+{
+    QString out = QObject::tr("%1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
+                      .arg(http, transport.protocol.isEmpty() ? QObject::tr("TLS (not agreed)") : transport.protocol,
+                           transport.cipher.isEmpty() ? QObject::tr("none") : transport.cipher,
+                           transport.alpn.isEmpty() ? QStringLiteral("none") : transport.alpn,
+                           app::formatSeconds(transport.handshakeMs / 1e3),
+                           transport.clientCertificate ? QObject::tr(", with a client certificate") : QString());
+    if (!transport.serverName.isEmpty())
+        out += QObject::tr("            server name (SNI) %1\n").arg(app::printable(transport.serverName));
+    if (!transport.certificateSubject.isEmpty())
+        out += QObject::tr("            certificate %1\n            issued by %2\n")
+                   .arg(app::printable(transport.certificateSubject), app::printable(transport.certificateIssuer));
+    return out;
+}
+
 // The Request row's Text tab: the request as it reads on the wire, then what the tool learnt about it.
 // Forward mode: where the request went on to, as it was sent, what came back, and when.
 QString describeForward(const app::ForwardRecord& forward)
@@ -24,6 +41,10 @@ QString describeForward(const app::ForwardRecord& forward)
                      .arg(forward.earlyAtByte < 0
                               ? QString()
                               : QObject::tr(", early: after %1 bytes of the body").arg(forward.earlyAtByte));
+    if (forward.upstreamTls)
+        out += QObject::tr("Upstream:   ") + describeTls(*forward.upstreamTls, QStringLiteral("HTTP/1.1")) +
+               (forward.unverified ? QObject::tr("            its certificate NOT checked (--insecure)\n")
+                                   : QObject::tr("            its certificate checked against the trusted roots\n"));
     if (forward.fault)
         out += QObject::tr("Fault:      %1: %2 (the client got our %3)\n")
                    .arg(forward.fault->error, forward.fault->detail)
@@ -66,11 +87,7 @@ QString describeTransport(const app::RequestRecord& request)
     const app::Transport transport = request.transport.value_or(app::Transport{});
     if (!transport.tls)
         return QObject::tr("Transport:  plain %1 over TCP\n").arg(http);
-    return QObject::tr("Transport:  %1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
-        .arg(http, transport.protocol, transport.cipher,
-             transport.alpn.isEmpty() ? QStringLiteral("none") : transport.alpn,
-             app::formatSeconds(transport.handshakeMs / 1e3),
-             transport.clientCertificate ? QObject::tr(", with a client certificate") : QString());
+    return QObject::tr("Transport:  ") + describeTls(transport, http);
 }
 
 } // namespace
