@@ -67,8 +67,10 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
         session->m_recorder =
             std::make_unique<core::EventRecorder>(core::EventRecorder::Settings{request.hash, false, request.parser});
     }
-    const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture;
     const bool forwarded = !request.forwardedTo.isEmpty();
+    // A forwarded body that is not multipart, kept whole when asked: body.raw and head.raw, no parts.
+    const bool keepsWhole = forwarded && request.endpoint == Endpoint::Discard && request.keepRaw;
+    const bool stores = request.endpoint == Endpoint::FilePart || request.endpoint == Endpoint::Capture || keepsWhole;
     if ((stores || forwarded) && !request.unlisted) {
         QString error;
         session->m_folder = store.beginCapture(
@@ -81,9 +83,10 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
                 // /capture keeps fields inline as /file-part does (body.raw holds them too): a file per field made
                 // a form of 10,000 fields cost 10,000 file creations.
                 using PartFiles = CaptureWriter::PartFiles;
-                const PartFiles partFiles = request.endpoint == Endpoint::Capture && request.captureBodyOnly
-                                                ? PartFiles::None
-                                                : PartFiles::FileParts;
+                const PartFiles partFiles =
+                    (request.endpoint == Endpoint::Capture && request.captureBodyOnly) || keepsWhole
+                        ? PartFiles::None
+                        : PartFiles::FileParts;
                 session->m_writer = std::make_unique<CaptureWriter>(session->m_folder, partFiles, request.parser);
                 if (request.endpoint == Endpoint::Capture || request.keepRaw)
                     session->m_writer->startRaw(request.rawHead);
@@ -101,14 +104,14 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
 // more than they do.
 void UploadSession::startPipelines()
 {
-    if (!m_parser)
-        return; // /discard
-    core::PartHandler& recording = *this;
-    if (m_request.hash != core::HashKind::None)
-        m_hashing = std::make_unique<core::PartPipeline>(recording);
     if (m_writer)
         m_storing = std::make_unique<core::PartPipeline>(
             *m_writer, [writer = m_writer.get()](core::ByteView data) { writer->writeRaw(data); });
+    if (!m_parser)
+        return; // /discard: nothing to parse (a forwarded body kept whole is only written)
+    core::PartHandler& recording = *this;
+    if (m_request.hash != core::HashKind::None)
+        m_hashing = std::make_unique<core::PartPipeline>(recording);
     core::PartHandler* recordingTarget = m_hashing ? static_cast<core::PartHandler*>(m_hashing.get()) : &recording;
     if (m_storing) {
         m_tee = std::make_unique<core::PartTee>(*recordingTarget, *m_storing);

@@ -49,10 +49,13 @@ int runRelay(const QStringList& arguments, bool proxy)
     const ServerOptions server(proxy ? 8082 : 8081);
     QCommandLineOption keepRaw(
         QStringLiteral("keep-raw"),
-        QStringLiteral("keep each multipart request's raw head and body, and its parts, in the capture"));
+        QStringLiteral("keep each request's raw head and body in the capture (a multipart one's parts too)"));
     QCommandLineOption saveParts(QStringLiteral("save-parts"),
                                  QStringLiteral("store the parts' bytes in the capture folder (else parsed and hashed "
                                                 "only)"));
+    QCommandLineOption keepBodies(QStringLiteral("keep-bodies"),
+                                  QStringLiteral("keep the body of a request that is not multipart (JSON, a PUT's "
+                                                 "file) whole in its capture (else counted and hashed only)"));
     QCommandLineOption preserveHost(QStringLiteral("preserve-host"),
                                     QStringLiteral("pass the client's Host on (default: the upstream's)"));
     QCommandLineOption cacert(QStringLiteral("cacert"),
@@ -70,8 +73,8 @@ int runRelay(const QStringList& arguments, bool proxy)
         QStringLiteral("S"), QStringLiteral("60"));
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part (and of a body that is not multipart)"));
     QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
-    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, cacert, insecure, connectTimeout,
-                   answerTimeout, hash, noHash});
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, keepBodies, cacert, insecure,
+                   connectTimeout, answerTimeout, hash, noHash});
     if (!proxy) // a proxy's Host is the URL's authority (RFC 9112 3.2.2)
         cl.addOption(preserveHost);
     QCommandLineOption caInfo(QStringLiteral("ca-info"),
@@ -132,6 +135,7 @@ int runRelay(const QStringList& arguments, bool proxy)
         forward.preserveHost = cl.isSet(preserveHost);
     }
     forward.saveParts = cl.isSet(saveParts);
+    forward.keepBodies = cl.isSet(keepBodies);
     forward.caCertificates = cl.value(cacert);
     forward.insecure = cl.isSet(insecure);
     if (!forward.caCertificates.isEmpty() && QSslCertificate::fromPath(forward.caCertificates, QSsl::Pem).isEmpty()) {

@@ -175,7 +175,7 @@ QByteArray ForwardConnection::captureField(const QString& probe) const
 }
 
 // Inspected on the way: a multipart body parsed as /part-event parses it (or stored as /file-part with
-// --save-parts), any other body counted and hashed whole.
+// --save-parts), any other body counted and hashed whole (and kept with --keep-bodies).
 void ForwardConnection::startSession(const RequestAdmission& admission)
 {
     QString prefix = m_target.path(QUrl::FullyEncoded);
@@ -205,6 +205,9 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     }
     if (!m_session) { // not multipart, or a multipart type the parser cannot use: still forwarded
         request.endpoint = Endpoint::Discard;
+        // Kept whole when asked (--keep-bodies, or whole requests kept): body.raw beside head.raw.
+        request.keepRaw = !request.unlisted && (request.keepRaw || m_settings.keepBodies) &&
+                          framing().kind != core::BodyFraming::Kind::None;
         m_session = std::move(*UploadSession::start(request, shared().store, publisher()));
         if (framing().kind != core::BodyFraming::Kind::None && request.hash != core::HashKind::None)
             m_tap->digest.emplace(request.hash);

@@ -66,6 +66,7 @@ struct ForwardSettings {
     QUrl upstream;                 // http:// or https://; its path, if any, is put before each request's
     bool preserveHost = false;     // pass the client's Host on instead of the upstream's
     bool saveParts = false;        // store the parts' bytes in the capture folder, as /file-part does
+    bool keepBodies = false;       // keep a body that is not multipart (JSON, a PUT's file) as body.raw, with head.raw
     QString caCertificates;        // https upstream: also trust these (PEM)
     bool insecure = false;         // https upstream: check no certificate
     int connectTimeoutMs = 10'000; // connecting to the upstream (and its TLS handshake): else 502

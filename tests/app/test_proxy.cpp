@@ -132,6 +132,41 @@ TEST_CASE("proxy: --only-host and --only-uploads leave the rest relayed and not 
     CHECK(QDir(p->listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size() == 1);
 }
 
+TEST_CASE("proxy --keep-bodies: a body that is not multipart is kept whole beside its head, and only when asked",
+          "[proxy]")
+{
+    ListenerFixture server;
+    const QByteArray data = test::randomBytes(1 << 20, 77);
+    const QString file = server.file("blob.bin", data);
+    auto send = [&](const ListenerFixture& p) {
+        auto r = curl({"-x", proxyUrl(p), "-H", "Content-Type: application/octet-stream", "--data-binary", "@" + file,
+                       server.url("/discard")});
+        REQUIRE(r.status == 200);
+        CHECK(r.json["bytes"].toInt() == data.size());
+        QDir root(p.listener.captureRoot());
+        const QList<QJsonObject> captures = forwardCaptures(p, 1);
+        return std::pair(captures.first(), QDir(root.filePath(root.entryList({"capture-*-forward"}, QDir::Dirs)[0])));
+    };
+    app::ForwardSettings keeping;
+    keeping.keepBodies = true;
+    const auto keeper = proxy(keeping);
+    const auto [kept, folder] = send(*keeper);
+    CHECK(kept["raw_body"].toString() == "body.raw");
+    QFile body(folder.filePath("body.raw"));
+    REQUIRE(body.open(QIODevice::ReadOnly));
+    CHECK(body.readAll() == data);
+    QFile head(folder.filePath("head.raw"));
+    REQUIRE(head.open(QIODevice::ReadOnly));
+    CHECK(head.readAll().startsWith("POST " + server.url("/discard").toUtf8() + " HTTP/1.1\r\n"));
+    CHECK(kept["forward"].toObject()["body_sha256"].toString().toStdString() == test::sha256(data));
+
+    const auto counter = proxy();
+    const auto [counted, bare] = send(*counter); // not asked: counted and hashed only
+    CHECK(counted["raw_body"].isNull());
+    CHECK_FALSE(bare.exists("body.raw"));
+    CHECK(counted["forward"].toObject()["body_sha256"].toString().toStdString() == test::sha256(data));
+}
+
 TEST_CASE("proxy: in a tunnel --only-host keeps a request either name matches, and --only-uploads keeps tunnels "
           "passed through unseen",
           "[proxy][filters][tls]")
