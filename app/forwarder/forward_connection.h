@@ -21,6 +21,7 @@
 #include "capture/forward_record.h"
 #include "capture/upload_session.h"
 #include "common/http_answer.h"
+#include "forwarder/tunnel_relay.h"
 #include "server/server_connection.h"
 
 #include "upin/core/digest.h"
@@ -63,14 +64,17 @@ private:
     QString upstreamPeerName() const;
     // forward_tunnel.cpp: a proxy's CONNECT.
     void openTunnelTo(const RequestAdmission& admission);
-    void interceptTunnel(const QString& hostAndPort);
-    void passThrough(const RequestAdmission& admission);
+    void interceptTunnel(const RequestAdmission& admission);
+    // connectRequest: the CONNECT's; answered: the client was told 200 already (passed through on its SNI).
+    void passThrough(SessionRequest connectRequest, const QString& tunnelTo, bool answered);
+    void endPassThrough(const QString& target, const TunnelRelay::Outcome& outcome, bool answered);
     QByteArray captureField(const QString& probe) const;
     void bodyWhole();
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
     bool connectedToSelf();
+    bool leadsHere(const QTcpSocket& upstream) const; // a connection to this proxy's (forwarder's) own port
     void sendHead();
     void onUpstreamReadyRead();
     void takeAnswer(const char* data, qint64 size);
@@ -91,12 +95,13 @@ private:
     void sampleUpstream(bool force);
 
     const ForwardSettings& m_settings;
-    QUrl m_target;              // the exchange's upstream: the forwarder's, or the one a proxy's client named
-    QString m_upstreamOrigin;   // scheme, host and port m_upstream is connected to
-    QString m_tunnelTo;         // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
-    QString m_tunnelServerName; // and the name the client's SNI gave it, when not the CONNECT's host
-    class TunnelRelay* m_relay = nullptr;   // a tunnel passed through (--no-intercept)
-    QTcpSocket* m_upstream = nullptr;       // kept between requests while both sides allow
+    QUrl m_target;                    // the exchange's upstream: the forwarder's, or the one a proxy's client named
+    QString m_upstreamOrigin;         // scheme, host and port m_upstream is connected to
+    QString m_tunnelTo;               // a proxy's tunnel: the CONNECT's host:port, the server of every request in it
+    QString m_tunnelServerName;       // and the name the client's SNI gave it, when not the CONNECT's host
+    TunnelRelay* m_relay = nullptr;   // a tunnel passed through (--no-intercept)
+    bool m_relayLoop = false;         // its server was this proxy itself
+    QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     std::optional<Transport> m_upstreamTls; // its TLS, when https: kept with it
     double m_upstreamConnectedMs = 0;       // its TCP connection was made (its TLS handshake began)
     QTimer m_connectTimer;

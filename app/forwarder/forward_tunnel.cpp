@@ -33,29 +33,36 @@ void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
     }
     const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
     if (hostMatches(authority.host(QUrl::FullyEncoded), m_settings.noIntercept))
-        passThrough(admission);
+        passThrough(sessionRequest(admission), admission.tunnelTo, false);
     else
-        interceptTunnel(admission.tunnelTo);
+        interceptTunnel(admission);
 }
 
 // CONNECT host:port to the proxy: the client's TLS ends here, with a certificate signed by the proxy's authority for
 // the name its ClientHello asks for (SNI), else for the CONNECT's host; each request in the tunnel goes on to
 // https://host:port, whose certificate is checked, as forward mode checks an upstream's, for that same name (a
 // client that connects to an address and names the server in SNI gets the server it named, checked as such).
-void ForwardConnection::interceptTunnel(const QString& hostAndPort)
+// A name --no-intercept lists, in the CONNECT or in SNI, is not opened: the tunnel is passed through.
+void ForwardConnection::interceptTunnel(const RequestAdmission& admission)
 {
     QString error;
-    const QString host = QUrl(QStringLiteral("//") + hostAndPort).host(QUrl::FullyEncoded); // IDN: as ACE
+    const QString host = QUrl(QStringLiteral("//") + admission.tunnelTo).host(QUrl::FullyEncoded); // IDN: as ACE
     const auto leaf = shared().proxyCa->leafFor(host, &error); // the CONNECT's host is checked before the 200
     if (!leaf) {
         refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
         return;
     }
-    m_tunnelTo = hostAndPort;
+    m_tunnelTo = admission.tunnelTo;
     m_tunnelServerName.clear();
-    openTunnel([this, host, connectLeaf = *leaf](const QString& clientServerName) {
+    openTunnel([this, host, connectLeaf = *leaf, connectRequest = sessionRequest(admission)](
+                   const QString& clientServerName) -> std::optional<QSslConfiguration> {
+        const bool named = !clientServerName.isEmpty() && clientServerName != host; // by SNI, another name
+        if (named && hostMatches(clientServerName, m_settings.noIntercept)) {
+            passThrough(connectRequest, m_tunnelTo, true);
+            return std::nullopt;
+        }
         auto chosen = connectLeaf;
-        if (!clientServerName.isEmpty() && clientServerName != host) {
+        if (named) {
             QString ignored; // a name no certificate can carry: the CONNECT's host's, and the handshake says the rest
             if (auto named = shared().proxyCa->leafFor(clientServerName, &ignored)) {
                 chosen = *named;
@@ -72,7 +79,7 @@ void ForwardConnection::interceptTunnel(const QString& hostAndPort)
 
 // Not opened: the client's TLS goes to the server as it is. Recorded as a capture of the CONNECT with the bytes
 // each way, and why it ended when not by a close.
-void ForwardConnection::passThrough(const RequestAdmission& admission)
+void ForwardConnection::passThrough(SessionRequest connectRequest, const QString& tunnelTo, bool answered)
 {
     // Nothing of an earlier request on this connection may act on the tunnel: its upstream, answer and timers.
     dropUpstream();
@@ -80,44 +87,54 @@ void ForwardConnection::passThrough(const RequestAdmission& admission)
     m_upstreamHead.clear();
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer, &m_deliveredTimer})
         timer->stop();
-    const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
-    SessionRequest request = sessionRequest(admission);
-    request.endpoint = Endpoint::Discard;
-    request.hash = core::HashKind::None;
-    request.forwardedTo = admission.tunnelTo + QStringLiteral(" (passed through)");
+    const QUrl authority(QStringLiteral("//") + tunnelTo);
+    connectRequest.endpoint = Endpoint::Discard;
+    connectRequest.hash = core::HashKind::None;
+    connectRequest.forwardedTo = tunnelTo + QStringLiteral(" (passed through)");
     // Its bytes are not seen, so they may carry an upload: --only-uploads keeps it.
-    request.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), true);
-    m_session = std::move(*UploadSession::start(request, shared().store, publisher()));
+    connectRequest.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), true);
+    m_session = std::move(*UploadSession::start(connectRequest, shared().store, publisher()));
     markRecorded();
     m_phase = Phase::Connecting; // the client is not read: its bytes wait in the kernel for the relay
-    auto opened = [this] { return handOver(); };
-    auto done = [this, target = admission.tunnelTo](const TunnelRelay::Outcome& outcome) {
-        if (!m_session)
-            return;
-        ForwardRecord record;
-        record.upstream = target;
-        record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, outcome.opened};
-        const QString detail =
-            outcome.opened ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
-                                 .arg(outcome.bytesUp)
-                                 .arg(outcome.bytesDown)
-                                 .arg(outcome.error.isEmpty() ? QString() : QStringLiteral("; ") + outcome.error)
-                           : QStringLiteral("%1 unreachable: %2").arg(target, outcome.error);
-        if (!outcome.opened)
-            record.fault = ForwardRecord::Fault{502, QStringLiteral("upstream unreachable"), detail};
-        m_session->finish(decoder(), true, std::nullopt, detail, &record);
-        m_session.reset();
-        if (outcome.opened)
-            endHandOver();
-        else
-            respond(502, "application/json",
-                    QJsonDocument(QJsonObject{{"error", QStringLiteral("upstream unreachable")}, {"detail", detail}})
-                            .toJson(QJsonDocument::Compact) +
-                        '\n',
-                    true);
+    m_relayLoop = false;
+    auto opened = [this](const QTcpSocket& server) -> std::optional<QByteArray> {
+        m_relayLoop = leadsHere(server); // CONNECT to the proxy's own port would relay to itself for ever
+        return m_relayLoop ? std::nullopt : handOver();
+    };
+    auto done = [this, tunnelTo, answered](const TunnelRelay::Outcome& outcome) {
+        endPassThrough(tunnelTo, outcome, answered);
     };
     m_relay = new TunnelRelay(socket(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
-                              m_settings.connectTimeoutMs, opened, done, this);
+                              m_settings.connectTimeoutMs, answered, opened, done, this);
+}
+
+void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay::Outcome& outcome, bool answered)
+{
+    if (!m_session)
+        return;
+    const bool relayed = outcome.opened && !m_relayLoop;
+    ForwardRecord record;
+    record.upstream = target;
+    record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, relayed};
+    const QString detail = relayed
+                               ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
+                                     .arg(outcome.bytesUp)
+                                     .arg(outcome.bytesDown)
+                                     .arg(outcome.error.isEmpty() ? QString() : QStringLiteral("; ") + outcome.error)
+                           : m_relayLoop ? QStringLiteral("%1 is this proxy itself").arg(target)
+                                         : QStringLiteral("%1 unreachable: %2").arg(target, outcome.error);
+    const int status = m_relayLoop ? 508 : 502;
+    const QString error = m_relayLoop ? QStringLiteral("loop") : QStringLiteral("upstream unreachable");
+    if (!relayed)
+        record.fault = ForwardRecord::Fault{status, error, detail};
+    m_session->finish(decoder(), true, std::nullopt, detail, &record);
+    m_session.reset();
+    if (relayed || answered) // told 200 already: no answer of ours can follow, the connection just ends
+        endHandOver();
+    else
+        respond(status, "application/json",
+                QJsonDocument(QJsonObject{{"error", error}, {"detail", detail}}).toJson(QJsonDocument::Compact) + '\n',
+                true);
 }
 
 } // namespace upin::app

@@ -131,15 +131,20 @@ void ForwardConnection::connectUpstream()
     }
 }
 
+bool ForwardConnection::leadsHere(const QTcpSocket& upstream) const
+{
+    const quint16 port = upstream.peerPort();
+    const QHostAddress peer = upstream.peerAddress();
+    const bool ownPort = port == shared().port || (shared().tlsPort != 0 && port == shared().tlsPort);
+    return ownPort &&
+           (peer.isLoopback() || peer == socket().localAddress() || QNetworkInterface::allAddresses().contains(peer));
+}
+
 // A proxy asked for its own address and port (by any name that leads here) would relay to itself for ever: the
 // exchange fails instead, before a byte goes.
 bool ForwardConnection::connectedToSelf()
 {
-    const quint16 port = m_upstream->peerPort();
-    const QHostAddress peer = m_upstream->peerAddress();
-    const bool ownPort = port == shared().port || (shared().tlsPort != 0 && port == shared().tlsPort);
-    if (!ownPort ||
-        !(peer.isLoopback() || peer == socket().localAddress() || QNetworkInterface::allAddresses().contains(peer)))
+    if (!leadsHere(*m_upstream))
         return false;
     failExchange(
         508, QStringLiteral("loop"),

@@ -9,10 +9,9 @@ namespace {
 constexpr qint64 kReadSize = qint64{64} * 1024;
 } // namespace
 
-TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs,
-                         std::function<std::optional<QByteArray>()> opened, std::function<void(const Outcome&)> done,
-                         QObject* parent)
-    : QObject(parent), m_client(client), m_opened(std::move(opened)), m_done(std::move(done))
+TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs, bool answered,
+                         Opened opened, std::function<void(const Outcome&)> done, QObject* parent)
+    : QObject(parent), m_client(client), m_opened(std::move(opened)), m_answered(answered), m_done(std::move(done))
 {
     m_clock.start();
     m_server.setReadBufferSize(1); // its bytes wait in the kernel until the client can take them
@@ -55,13 +54,14 @@ void TunnelRelay::open()
 {
     m_connectTimer.stop();
     m_outcome.opened = true;
-    const std::optional<QByteArray> early = m_opened(); // the connection reads the client no more: ours now
+    const std::optional<QByteArray> early = m_opened(m_server); // the connection reads the client no more: ours
     if (!early) {
-        finish(QStringLiteral("the client had gone"));
+        finish(QStringLiteral("not relayed"));
         m_server.abort();
         return;
     }
-    m_client.write("HTTP/1.1 200 Connection established\r\n\r\n");
+    if (!m_answered)
+        m_client.write("HTTP/1.1 200 Connection established\r\n\r\n");
     if (!early->isEmpty()) {
         writeSocketDirect(m_server, early->constData(), early->size());
         m_outcome.bytesUp += quint64(early->size());

@@ -29,12 +29,14 @@ public:
         QString error;         // why it ended, when not by a close: unreachable, idle
         double ms = 0;         // from the CONNECT to the end
     };
-    // opened: the server answered the connect; the caller hands the client's socket over, with any of its bytes
-    // it read already (the server gets them first), or nullopt when it cannot (the relay then ends). done: once,
-    // at the end, both sides closed, whatever it was; never from the destructor.
-    TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs,
-                std::function<std::optional<QByteArray>()> opened, std::function<void(const Outcome&)> done,
-                QObject* parent);
+    // opened: the server (that socket) answered the connect; the caller hands the client's socket over, with any
+    // of its bytes it read already (the server gets them first), or nullopt when it cannot or will not (the relay
+    // then ends). answered: the client was told 200 already (the tunnel was passed through on its ClientHello's
+    // name), else the relay tells it once the server is reached. done: once, at the end, both sides closed,
+    // whatever it was; never from the destructor.
+    using Opened = std::function<std::optional<QByteArray>(const QTcpSocket& server)>;
+    TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs, bool answered,
+                Opened opened, std::function<void(const Outcome&)> done, QObject* parent);
     ~TunnelRelay() override;
 
 private:
@@ -51,7 +53,8 @@ private:
     QTimer m_idleTimer;
     QTimer m_closingTimer;
     QElapsedTimer m_clock;
-    std::function<std::optional<QByteArray>()> m_opened;
+    Opened m_opened;
+    bool m_answered;
     std::function<void(const Outcome&)> m_done;
     Outcome m_outcome;
     bool m_clientClosed = false;

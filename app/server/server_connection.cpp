@@ -117,10 +117,13 @@ void ServerConnection::readClientHello()
     if (hello.status == core::ClientHelloName::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
         return; // called again as more comes, until the head deadline
     const QString name = hello.status == core::ClientHelloName::Status::Found ? toQString(hello.name) : QString();
-    const QSslConfiguration config = std::exchange(m_tunnelTls, {})(name);
+    m_state = State::Request; // the CONNECT's still, should the mode pass the tunnel through
+    const std::optional<QSslConfiguration> config = std::exchange(m_tunnelTls, {})(name);
+    if (!config)
+        return; // passed through: the mode's relay takes the socket (handOver) once the server is reached
     m_state = State::Head;
     m_handshake.emplace(
-        *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, config, [] {},
+        *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, *config, [] {},
         [this] {
             m_state = State::Closing;
             m_clientSide.drop();
@@ -315,7 +318,9 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
     }
     if (m_state == State::Closing)
         return;
-    if (m_state == State::Hello) { // no ClientHello in time: no TLS to answer in
+    if (m_state == State::Hello) { // no ClientHello in time: no TLS to answer in, said as a failed handshake
+        publishHandshakeFailure(*m_shared, m_publish, m_client,
+                                QStringLiteral("no TLS ClientHello in the tunnel in time: %1").arg(why));
         m_state = State::Closing;
         m_clientSide.drop();
         return;

@@ -60,17 +60,23 @@ TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSes
     m_socket.startServerEncryption();
 }
 
+void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publish& publish, const QString& client,
+                             const QString& why, qint64 elapsedMs)
+{
+    ++shared.tlsHandshakeFailures;
+    ListenerEvent e;
+    e.kind = ListenerEvent::Kind::TlsHandshakeFailed;
+    e.client = client;
+    e.errorDetail = why;
+    e.elapsedMs = elapsedMs;
+    publish(std::move(e));
+}
+
 void TlsHandshake::fail(const QString& why)
 {
     if (std::exchange(m_failed, true))
         return;
-    ++m_shared.tlsHandshakeFailures;
-    ListenerEvent e;
-    e.kind = ListenerEvent::Kind::TlsHandshakeFailed;
-    e.client = m_client;
-    e.errorDetail = why;
-    e.elapsedMs = m_clock.elapsed();
-    m_publish(std::move(e));
+    publishHandshakeFailure(m_shared, m_publish, m_client, why, m_clock.elapsed());
     m_onFailed();
 }
 

@@ -21,6 +21,10 @@ namespace upin::app {
 // asked for and the certificate the server showed.
 Transport tlsTransport(const QSslSocket& socket, double handshakeMs, const QString& serverName = {});
 
+// A client's TLS that did not begin or finish: counted, and published as TlsHandshakeFailed.
+void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publish& publish, const QString& client,
+                             const QString& why, qint64 elapsedMs = 0);
+
 class TlsHandshake final : public QObject {
     Q_OBJECT
 public:

@@ -237,6 +237,46 @@ TEST_CASE("proxy --no-intercept: a matching host's tunnel passes through unopene
     CHECK(unreachable.readAllStandardOutput() == "502");
 }
 
+TEST_CASE("proxy --no-intercept: a name given only in SNI passes the tunnel through too, and a tunnel to the proxy "
+          "itself is a loop",
+          "[proxy][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture server(test::tlsConfig(home.filePath("server")));
+    app::ForwardSettings settings;
+    settings.noIntercept = {"localhost"};
+    auto p = proxy(settings, home.filePath("proxy"));
+    // CONNECT to the address, the name in SNI only: trusting the server's own certificate alone, it verifies.
+    QProcess openssl;
+    openssl.setProcessChannelMode(QProcess::MergedChannels);
+    openssl.start("openssl", {"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-connect",
+                              QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort()), "-servername", "localhost",
+                              "-verify_hostname", "localhost", "-CAfile",
+                              server.listener.tlsIdentity()->certificatePath, "-ign_eof"});
+    openssl.write("GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    openssl.closeWriteChannel();
+    REQUIRE(openssl.waitForFinished(20000));
+    const QString out = QString::fromUtf8(openssl.readAll());
+    INFO(out.toStdString());
+    CHECK(out.contains("Verification: OK"));
+    CHECK(out.contains("HTTP/1.1 200 OK"));
+    const QJsonObject tunnel = forwardCaptures(*p, 1).first()["forward"].toObject()["tunnel"].toObject();
+    CHECK(tunnel["reached"].toBool());
+    CHECK(tunnel["bytes_down"].toInteger() > 0);
+
+    // --no-intercept '*' and CONNECT to the proxy's own port: refused before a byte goes, not relayed for ever.
+    app::ForwardSettings everything;
+    everything.noIntercept = {"*"};
+    auto q = proxy(everything, home.filePath("proxy"));
+    QProcess loop;
+    loop.start("curl", {"-s", "-o", "/dev/null", "-w", "%{http_connect}", "-x", proxyUrl(*q),
+                        QStringLiteral("https://127.0.0.1:%1/").arg(q->listener.port())});
+    REQUIRE(loop.waitForFinished(10000));
+    CHECK(loop.readAllStandardOutput() == "508");
+    const QJsonObject looped = forwardCaptures(*q, 1).first()["forward"].toObject();
+    CHECK(looped["error"].toObject()["error"].toString() == "loop");
+}
+
 TEST_CASE("proxy --no-intercept: a tunnel after a plain request on the same connection carries TLS end to end, "
           "untouched by the earlier exchange",
           "[proxy][tls]")
