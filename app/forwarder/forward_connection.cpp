@@ -110,8 +110,8 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
         return;
     }
     // A proxy's client names the server in each request's URL (admitted only so), or in its CONNECT for the
-    // requests in the tunnel; the forwarder has its one.
-    m_target = inTunnel()         ? QUrl(QStringLiteral("https://") + m_tunnelTo)
+    // requests in the tunnel (https, or http when its client spoke plain HTTP in it); the forwarder has its one.
+    m_target = inTunnel()         ? QUrl((tls() ? QStringLiteral("https://") : QStringLiteral("http://")) + m_tunnelTo)
                : m_settings.proxy ? QUrl(admission.scheme + QStringLiteral("://") + admission.host)
                                   : m_settings.upstream;
     if (m_target.host().isEmpty()) {

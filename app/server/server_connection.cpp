@@ -116,6 +116,15 @@ void ServerConnection::readClientHello()
     const core::ClientHelloName hello = core::readClientHelloName(view(bytes));
     if (hello.status == core::ClientHelloName::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
         return; // called again as more comes, until the head deadline
+    if (hello.status == core::ClientHelloName::Status::NotTls) {
+        // Plain HTTP in the tunnel (curl --proxytunnel to an http:// URL, a WebSocket client behind a proxy): its
+        // requests are read as the plain port reads them, and go on over plain HTTP.
+        m_tunnelTls = {};
+        m_tls = false;
+        m_state = State::Head;
+        resumeReading();
+        return;
+    }
     const QString name = hello.status == core::ClientHelloName::Status::Found ? toQString(hello.name) : QString();
     m_state = State::Request; // the CONNECT's still, should the mode pass the tunnel through
     const std::optional<QSslConfiguration> config = std::exchange(m_tunnelTls, {})(name);

@@ -237,6 +237,23 @@ TEST_CASE("proxy --no-intercept: a matching host's tunnel passes through unopene
     CHECK(unreachable.readAllStandardOutput() == "502");
 }
 
+TEST_CASE("proxy: plain HTTP in a tunnel (curl --proxytunnel to an http URL) is read and relayed as plain HTTP",
+          "[proxy]")
+{
+    ListenerFixture server;
+    auto p = proxy();
+    const QByteArray data = test::randomBytes(300'000, 78);
+    const QString file = server.file("tunnelled.bin", data);
+    auto r = curl({"-p", "-x", proxyUrl(*p), "-F", "t=@" + file, server.url("/part-event")});
+    REQUIRE(r.status == 200);
+    CHECK(partNamed(r.json, "t")["sha256"].toString().toStdString() == test::sha256(data));
+    const QJsonObject capture = forwardCaptures(*p, 1).first();
+    CHECK(capture["forward"].toObject()["upstream"].toString() ==
+          QStringLiteral("http://127.0.0.1:%1").arg(server.listener.port()));
+    CHECK(partNamed(capture, "t")["sha256"].toString().toStdString() == test::sha256(data));
+    CHECK_FALSE(capture["request"].toObject()["transport"].toObject()["tls"].toBool());
+}
+
 TEST_CASE("proxy --no-intercept: a name given only in SNI passes the tunnel through too, and a tunnel to the proxy "
           "itself is a loop",
           "[proxy][tls]")
