@@ -1,5 +1,5 @@
 // ServiceWiring's Proxy row (views/proxy_panel.h): a forward proxy started with the listener's settings, its
-// exchanges listed with the captures, its port remembered; the certificate authority is the user's one (the data
+// exchanges listed with the captures, its port, filters and Keep parts remembered; the certificate authority is the user's one (the data
 // folder's, the CLI's too), so that a client told to trust it once trusts both.
 
 #include "main_window.h"
@@ -28,9 +28,19 @@ void ServiceWiring::connectProxy()
             [](const app::ListenerEvent& e) { return e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed; });
         m_window.listenView()->applyEvents(batch);
     });
-    panel->setPort(quint16(QSettings().value(QStringLiteral("proxy/port"), 8082).toUInt()));
+    const QSettings settings;
+    panel->setPort(quint16(settings.value(QStringLiteral("proxy/port"), 8082).toUInt()));
+    app::ForwardSettings chosen;
+    chosen.saveParts = settings.value(QStringLiteral("proxy/keepParts"), true).toBool();
+    chosen.onlyHosts = settings.value(QStringLiteral("proxy/onlyHosts")).toStringList();
+    chosen.onlyUploads = settings.value(QStringLiteral("proxy/onlyUploads"), false).toBool();
+    panel->setChosen(chosen);
     connect(panel, &ProxyPanel::startRequested, this, [this, panel](const app::ForwardSettings& proxy, quint16 port) {
-        QSettings().setValue(QStringLiteral("proxy/port"), port);
+        QSettings remembered;
+        remembered.setValue(QStringLiteral("proxy/port"), port);
+        remembered.setValue(QStringLiteral("proxy/keepParts"), proxy.saveParts);
+        remembered.setValue(QStringLiteral("proxy/onlyHosts"), proxy.onlyHosts);
+        remembered.setValue(QStringLiteral("proxy/onlyUploads"), proxy.onlyUploads);
         app::ListenerConfig config = relayConfig(port);
         config.forward = proxy;
         if (!m_proxy->start(config)) { // a port taken, an authority that cannot be used: said in the row

@@ -89,6 +89,15 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         CHECK(panel->findChild<QLineEdit*>("proxyOnlyHosts")->isEnabled());
         CHECK_FALSE(window.listenView()->examples()->toPlainText().contains("# through the proxy"));
     }
+    { // the next start of the window offers the same filters
+        ui::MainWindow window;
+        ui::ServiceWiring wiring(window, dir.filePath("captures"));
+        ui::ProxyPanel* panel = window.listenView()->proxyPanel();
+        CHECK(panel->findChild<QLineEdit*>("proxyOnlyHosts")->text() == "127.0.0.1, other.test");
+        CHECK(panel->findChild<QCheckBox*>("proxyOnlyUploads")->isChecked());
+        CHECK(panel->findChild<QCheckBox*>("proxyKeep")->isChecked());
+        CHECK(panel->findChild<QSpinBox*>("proxyPort")->value() == 0);
+    }
 }
 
 TEST_CASE("Inspect's request text shows both TLS legs of a proxied exchange: protocol, cipher, name and certificates",

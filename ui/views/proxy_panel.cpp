@@ -72,6 +72,13 @@ void ProxyPanel::setPort(quint16 port)
     m_port->setValue(port);
 }
 
+void ProxyPanel::setChosen(const app::ForwardSettings& settings)
+{
+    m_keep->setChecked(settings.saveParts);
+    m_onlyHosts->setText(settings.onlyHosts.join(QStringLiteral(", ")));
+    m_onlyUploads->setChecked(settings.onlyUploads);
+}
+
 app::ForwardSettings ProxyPanel::chosenSettings() const
 {
     app::ForwardSettings settings;

@@ -24,6 +24,8 @@ class ProxyPanel final : public QWidget {
 public:
     explicit ProxyPanel(QWidget* parent = nullptr);
     void setPort(quint16 port);
+    // The filters and Keep parts as last chosen (ServiceWiring remembers them with the port).
+    void setChosen(const app::ForwardSettings& settings);
     // Whether a proxy runs (url: its address; caPath and trustAdvice: its authority's), or why it could not start.
     void setRunning(bool running, const QString& url, const QString& caPath, const QString& trustAdvice,
                     const QString& error = {});
@@ -31,6 +33,7 @@ public:
     void setTrouble(const QString& trouble);
     // A curl line through the proxy, for the examples, while it runs; else empty.
     const QString& example() const { return m_example; }
+    app::ForwardSettings chosenSettings() const;
 
 signals:
     void startRequested(const upin::app::ForwardSettings& settings, quint16 port);
@@ -38,7 +41,6 @@ signals:
     void exampleChanged();
 
 private:
-    app::ForwardSettings chosenSettings() const;
 
     QSpinBox* m_port;
     TlsTrust* m_trust; // the servers' certificates: the system's authorities, a CA file, or none checked
