@@ -4,6 +4,7 @@
 #include "forwarder/tunnel_relay.h"
 #include "server/request_admission.h"
 
+#include <QHash>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
@@ -13,9 +14,16 @@ bool hostMatches(const QString& host, const QStringList& patterns)
 {
     const QString ace = certificateHostName(host); // lower case, no trailing dot, no brackets
     const QString unicode = QUrl::fromAce(ace.toLatin1());
+    // Each pattern compiled once per thread: a browser's hundreds of requests are each matched against them all.
+    // Bounded by the patterns the user gave.
+    static thread_local QHash<QString, QRegularExpression> compiled;
     for (const QString& pattern : patterns) {
-        const QRegularExpression glob(QRegularExpression::wildcardToRegularExpression(pattern),
-                                      QRegularExpression::CaseInsensitiveOption);
+        auto found = compiled.constFind(pattern);
+        if (found == compiled.constEnd())
+            found =
+                compiled.insert(pattern, QRegularExpression(QRegularExpression::wildcardToRegularExpression(pattern),
+                                                            QRegularExpression::CaseInsensitiveOption));
+        const QRegularExpression& glob = *found;
         if (glob.match(ace).hasMatch() || glob.match(unicode).hasMatch())
             return true;
     }
