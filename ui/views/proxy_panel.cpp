@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace upin::ui {
 
@@ -46,8 +47,14 @@ ProxyPanel::ProxyPanel(QWidget* parent)
         else
             emit startRequested(chosenSettings(), quint16(m_port->value()));
     });
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(0, 0, 0, 0);
+    // The status on a line of its own: the proxy's address and the authority's path are what a user copies, and
+    // beside the filters they were cut to "Proxy on http://127…".
+    auto* lines = new QVBoxLayout(this);
+    lines->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    auto* statusRow = new QHBoxLayout;
+    lines->addLayout(row);
+    lines->addLayout(statusRow);
     row->addWidget(new QLabel(tr("Proxy on port")));
     row->addWidget(m_port);
     row->addWidget(m_trust);
@@ -56,8 +63,8 @@ ProxyPanel::ProxyPanel(QWidget* parent)
     row->addWidget(m_onlyHosts, 1);
     row->addWidget(m_onlyUploads);
     row->addWidget(m_toggle);
-    row->addWidget(m_status, 3);
-    row->addWidget(m_copyCa);
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_copyCa);
     setRunning(false, {}, {}, {});
 }
 
