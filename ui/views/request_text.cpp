@@ -11,7 +11,7 @@ namespace {
 // One TLS leg: what its handshake agreed, the name asked for, and the certificate the server side showed.
 QString describeTls(const app::Transport& transport, const QString& http)
 {
-    QString out = QObject::tr("%1 over %2, cipher %3, ALPN %4, handshake %5%6\n")
+    QString out = QObject::tr("%1 over %2, cipher %3,\n            ALPN %4, handshake %5%6\n")
                       .arg(http, transport.protocol.isEmpty() ? QObject::tr("TLS (not agreed)") : transport.protocol,
                            transport.cipher.isEmpty() ? QObject::tr("none") : transport.cipher,
                            transport.alpn.isEmpty() ? QStringLiteral("none") : transport.alpn,
