@@ -18,7 +18,7 @@ ClientSide::ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& conn
         timer->setSingleShot(true);
     connect(&m_keepAliveTimer, &QTimer::timeout, this, [this] { m_waitingClose(); });
     connect(&m_answerTimer, &QTimer::timeout, this, &ClientSide::drop);
-    connect(&m_lingerTimer, &QTimer::timeout, this, &ClientSide::drop);
+    connect(&m_lingerTimer, &QTimer::timeout, this, &ClientSide::endLinger);
     auto progress = [this] {
         if (unsentBytes(m_socket) == 0)
             m_answerTimer.stop();
@@ -124,6 +124,19 @@ void ClientSide::shutdownWhenSent()
         ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR);
     m_lingerTimer.start(Linger::kQuietMs);
     m_linger.start();
+}
+
+// The client was quiet for the linger's pause: the connection ends. Over TLS it is told so with close_notify
+// (Qt sends it only with a full close), so that it can tell our end from a cut connection; the answer deadline
+// bounds that close as it bounds an answer.
+void ClientSide::endLinger()
+{
+    if (!carriesTls(m_socket) || m_socket.state() != QAbstractSocket::ConnectedState) {
+        drop();
+        return;
+    }
+    m_answerTimer.start(m_shared.config.guards.answerTimeoutMs);
+    m_socket.disconnectFromHost(); // its disconnected() ends the connection
 }
 
 bool ClientSide::dropped(quint64 bytes)

@@ -49,6 +49,7 @@ public:
 private:
     void releaseSlot();
     void shutdownWhenSent();
+    void endLinger();
 
     QTcpSocket& m_socket;
     ListenerShared& m_shared;

@@ -96,6 +96,26 @@ TEST_CASE("curl --cacert uploads over TLS with exact hashes, and the capture say
     CHECK(again.listener.tlsIdentity()->fingerprint == fingerprint);
 }
 
+TEST_CASE("over TLS a connection that ends after its answer ends with close_notify, not a cut", "[listener][tls]")
+{
+    QTemporaryDir home;
+    ListenerFixture f(tlsConfig(home.filePath("tls")));
+    // openssl s_client reads until the end, and says "unexpected eof" when the TLS stream is cut without
+    // close_notify (the lingering close's pause, 5 s, comes first).
+    QProcess openssl;
+    openssl.setProcessChannelMode(QProcess::MergedChannels);
+    openssl.start("openssl", {"s_client", "-connect", QStringLiteral("127.0.0.1:%1").arg(f.listener.tlsPort()),
+                              "-quiet", "-ign_eof"});
+    openssl.write("GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    openssl.closeWriteChannel();
+    REQUIRE(openssl.waitForFinished(20000));
+    const QString out = QString::fromUtf8(openssl.readAll());
+    INFO(out.toStdString());
+    CHECK(out.contains("HTTP/1.1 200 OK"));
+    CHECK_FALSE(out.contains("unexpected eof"));
+    CHECK(openssl.exitCode() == 0);
+}
+
 TEST_CASE("100 failed TLS handshakes leave the listener serving with every slot free", "[listener][tls][faults]")
 {
     QTemporaryDir home;
