@@ -80,6 +80,11 @@ int regenerateCa(const QString& proxyUrl, bool confirmed)
 void printProxyStarted(const Listener& proxy)
 {
     const QString url = proxyUrlFor(proxy.address().toString(), proxy.port());
+    // Bound to every address, it is reached from here at 127.0.0.1: the lines to paste say so, not 0.0.0.0.
+    const QHostAddress bound = proxy.address();
+    const bool everywhere =
+        bound == QHostAddress::AnyIPv4 || bound == QHostAddress::AnyIPv6 || bound == QHostAddress::Any;
+    const QString local = everywhere ? proxyUrlFor(QStringLiteral("127.0.0.1"), proxy.port()) : url;
     QStringList networks;
     for (const auto& [address, prefix] : proxy.proxyClients())
         networks.append(address.toString() + QLatin1Char('/') + QString::number(prefix));
@@ -87,7 +92,7 @@ void printProxyStarted(const Listener& proxy)
         QStringLiteral("proxy on %1 for http:// and https:// URLs  (captures in %2)\n").arg(url, proxy.captureRoot()) +
         QStringLiteral("Clients served: %1; others get a 403 (--allow-client NETWORK says which)\n")
             .arg(networks.join(QLatin1String(", "))) +
-        advice(*proxy.proxyCa(), url));
+        advice(*proxy.proxyCa(), local));
 }
 
 } // namespace upin::app::cli
