@@ -65,7 +65,9 @@ void ForwardConnection::interceptTunnel(const RequestAdmission& admission)
     openTunnel([this, host, connectLeaf = *leaf, connectRequest = sessionRequest(admission)](
                    const QString& clientServerName) -> std::optional<QSslConfiguration> {
         const bool named = !clientServerName.isEmpty() && clientServerName != host; // by SNI, another name
+        // Either name listed leaves the tunnel unopened: opening one the user asked not to is the worse mistake.
         if (named && hostMatches(clientServerName, m_settings.noIntercept)) {
+            m_tunnelServerName = clientServerName; // for --only-host, and the record
             passThrough(connectRequest, m_tunnelTo, true);
             return std::nullopt;
         }
@@ -98,7 +100,9 @@ void ForwardConnection::passThrough(SessionRequest connectRequest, const QString
     const QUrl authority(QStringLiteral("//") + tunnelTo);
     connectRequest.endpoint = Endpoint::Discard;
     connectRequest.hash = core::HashKind::None;
-    connectRequest.forwardedTo = tunnelTo + QStringLiteral(" (passed through)");
+    connectRequest.forwardedTo =
+        tunnelTo + (answered ? QStringLiteral(" (passed through: SNI %1)").arg(m_tunnelServerName)
+                             : QStringLiteral(" (passed through)"));
     // Its bytes are not seen, so they may carry an upload: --only-uploads keeps it.
     connectRequest.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), true);
     m_session = std::move(*UploadSession::start(connectRequest, shared().store, publisher()));
@@ -124,13 +128,14 @@ void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay:
     ForwardRecord record;
     record.upstream = target;
     record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, relayed};
-    const QString detail = relayed
-                               ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
-                                     .arg(outcome.bytesUp)
-                                     .arg(outcome.bytesDown)
-                                     .arg(outcome.error.isEmpty() ? QString() : QStringLiteral("; ") + outcome.error)
-                           : m_relayLoop ? QStringLiteral("%1 is this proxy itself").arg(target)
-                                         : QStringLiteral("%1 unreachable: %2").arg(target, outcome.error);
+    QString detail = relayed ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
+                                   .arg(outcome.bytesUp)
+                                   .arg(outcome.bytesDown)
+                                   .arg(outcome.error.isEmpty() ? QString() : QStringLiteral("; ") + outcome.error)
+                     : m_relayLoop ? QStringLiteral("%1 is this proxy itself").arg(target)
+                                   : QStringLiteral("%1 unreachable: %2").arg(target, outcome.error);
+    if (!relayed && answered) // the 200 went already: no answer of ours could follow
+        detail += QStringLiteral("; the client had its 200, so its connection was closed");
     const int status = m_relayLoop ? 508 : 502;
     const QString error = m_relayLoop ? QStringLiteral("loop") : QStringLiteral("upstream unreachable");
     if (!relayed)

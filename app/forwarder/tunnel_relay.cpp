@@ -56,7 +56,7 @@ void TunnelRelay::open()
     m_outcome.opened = true;
     const std::optional<QByteArray> early = m_opened(m_server); // the connection reads the client no more: ours
     if (!early) {
-        finish(QStringLiteral("not relayed"));
+        finish(QStringLiteral("the client had gone"));
         m_server.abort();
         return;
     }

@@ -262,6 +262,7 @@ TEST_CASE("proxy --no-intercept: a name given only in SNI passes the tunnel thro
     ListenerFixture server(test::tlsConfig(home.filePath("server")));
     app::ForwardSettings settings;
     settings.noIntercept = {"localhost"};
+    settings.onlyHosts = {"localhost"}; // the SNI name keeps its record, as it keeps an opened tunnel's
     auto p = proxy(settings, home.filePath("proxy"));
     // CONNECT to the address, the name in SNI only: trusting the server's own certificate alone, it verifies.
     QProcess openssl;
@@ -277,9 +278,20 @@ TEST_CASE("proxy --no-intercept: a name given only in SNI passes the tunnel thro
     INFO(out.toStdString());
     CHECK(out.contains("Verification: OK"));
     CHECK(out.contains("HTTP/1.1 200 OK"));
-    const QJsonObject tunnel = forwardCaptures(*p, 1).first()["forward"].toObject()["tunnel"].toObject();
+    const QJsonObject passed = forwardCaptures(*p, 1).first();
+    const QJsonObject tunnel = passed["forward"].toObject()["tunnel"].toObject();
     CHECK(tunnel["reached"].toBool());
     CHECK(tunnel["bytes_down"].toInteger() > 0);
+    CHECK(passed["endpoint"].toString().contains("(passed through: SNI localhost)"));
+    // The same by SNI to the proxy's own port: the 200 went already, so the connection is closed, and said.
+    QProcess self;
+    self.start("openssl", {"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-connect",
+                           QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-servername", "localhost"});
+    self.closeWriteChannel();
+    REQUIRE(self.waitForFinished(20000));
+    const QJsonObject selfFault = forwardCaptures(*p, 2).last()["forward"].toObject()["error"].toObject();
+    CHECK(selfFault["error"].toString() == "loop");
+    CHECK(selfFault["detail"].toString().contains("the client had its 200"));
 
     // --no-intercept '*' and CONNECT to the proxy's own port: refused before a byte goes, not relayed for ever.
     app::ForwardSettings everything;
