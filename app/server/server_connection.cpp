@@ -121,6 +121,7 @@ void ServerConnection::readClientHello()
         // requests are read as the plain port reads them, and go on over plain HTTP.
         m_tunnelTls = {};
         m_tls = false;
+        m_socket->setReadBufferSize(1); // as on the plain port: what is not read waits in the kernel
         m_state = State::Head;
         resumeReading();
         return;
