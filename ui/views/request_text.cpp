@@ -41,12 +41,16 @@ QString describeForward(const app::ForwardRecord& forward)
                      .arg(forward.earlyAtByte < 0
                               ? QString()
                               : QObject::tr(", early: after %1 bytes of the body").arg(forward.earlyAtByte));
-    if (forward.upstreamTls)
+    if (forward.upstreamTls) {
+        // A handshake that agreed no protocol did not finish: its certificate was refused (the fault says why).
+        const bool refused = forward.upstreamTls->protocol.isEmpty();
         out += QObject::tr("Upstream:   ") + describeTls(*forward.upstreamTls, QStringLiteral("HTTP/1.1")) +
                (forward.unverified ? QObject::tr("            its certificate NOT checked (--insecure)\n")
+                : refused          ? QObject::tr("            its certificate refused: not trusted for that name\n")
                                    : QObject::tr("            its certificate checked against the trusted roots\n"));
+    }
     if (forward.fault)
-        out += QObject::tr("Fault:      %1: %2 (the client got our %3)\n")
+        out += QObject::tr("Fault:      %1: %2 (status %3)\n")
                    .arg(forward.fault->error, forward.fault->detail)
                    .arg(forward.fault->status);
     out += QObject::tr("Server:     %1 from the upstream taking the last byte to its first answer byte\n")
