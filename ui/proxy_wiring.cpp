@@ -35,24 +35,27 @@ void ServiceWiring::connectProxy()
     chosen.saveParts = settings.value(QStringLiteral("proxy/keepParts"), true).toBool();
     chosen.onlyHosts = settings.value(QStringLiteral("proxy/onlyHosts")).toStringList();
     chosen.onlyUploads = settings.value(QStringLiteral("proxy/onlyUploads"), false).toBool();
-    panel->setChosen(chosen);
-    connect(panel, &ProxyPanel::startRequested, this, [this, panel](const app::ForwardSettings& proxy, quint16 port) {
-        QSettings remembered;
-        remembered.setValue(QStringLiteral("proxy/port"), port);
-        remembered.setValue(QStringLiteral("proxy/keepParts"), proxy.saveParts);
-        remembered.setValue(QStringLiteral("proxy/onlyHosts"), proxy.onlyHosts);
-        remembered.setValue(QStringLiteral("proxy/onlyUploads"), proxy.onlyUploads);
-        app::ListenerConfig config = relayConfig(port);
-        config.forward = proxy;
-        if (!m_proxy->start(config)) { // a port taken, an authority that cannot be used: said in the row
-            panel->setRunning(false, {}, {}, {}, m_proxy->errorString());
-            return;
-        }
-        const QString url = QStringLiteral("http://127.0.0.1:%1").arg(m_proxy->port());
-        const auto ca = m_proxy->proxyCa();
-        panel->setRunning(true, url, ca->certificatePath(),
-                          app::caTrustAdvice(ca->certificatePath(), ca->fingerprint(), url));
-    });
+    panel->setChosen(chosen, settings.value(QStringLiteral("proxy/keepWholeRequests"), false).toBool());
+    connect(panel, &ProxyPanel::startRequested, this,
+            [this, panel](const app::ForwardSettings& proxy, quint16 port, bool keepWholeRequests) {
+                QSettings remembered;
+                remembered.setValue(QStringLiteral("proxy/keepWholeRequests"), keepWholeRequests);
+                remembered.setValue(QStringLiteral("proxy/port"), port);
+                remembered.setValue(QStringLiteral("proxy/keepParts"), proxy.saveParts);
+                remembered.setValue(QStringLiteral("proxy/onlyHosts"), proxy.onlyHosts);
+                remembered.setValue(QStringLiteral("proxy/onlyUploads"), proxy.onlyUploads);
+                app::ListenerConfig config = relayConfig(port);
+                config.forward = proxy;
+                config.keepRaw = keepWholeRequests;
+                if (!m_proxy->start(config)) { // a port taken, an authority that cannot be used: said in the row
+                    panel->setRunning(false, {}, {}, {}, m_proxy->errorString());
+                    return;
+                }
+                const QString url = QStringLiteral("http://127.0.0.1:%1").arg(m_proxy->port());
+                const auto ca = m_proxy->proxyCa();
+                panel->setRunning(true, url, ca->certificatePath(),
+                                  app::caTrustAdvice(ca->certificatePath(), ca->fingerprint(), url));
+            });
     connect(panel, &ProxyPanel::stopRequested, this, [this, panel] {
         m_proxy->stop();
         panel->setRunning(false, {}, {}, {});

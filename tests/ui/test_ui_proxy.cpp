@@ -43,6 +43,7 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         panel->findChild<QSpinBox*>("proxyPort")->setValue(0);
         panel->findChild<QLineEdit*>("proxyOnlyHosts")->setText("127.0.0.1, other.test");
         panel->findChild<QCheckBox*>("proxyOnlyUploads")->setChecked(true);
+        panel->findChild<QCheckBox*>("proxyKeepRequests")->setChecked(true);
         auto* toggle = panel->findChild<QPushButton*>("proxyToggle");
         toggle->click();
         REQUIRE(toggle->text() == "Stop proxy");
@@ -74,6 +75,7 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         REQUIRE(model->rowCount() == 1);
         CHECK(model->row(0).endpoint == "→ " + server.url("/file-part"));
         CHECK(model->row(0).state == app::CaptureState::Complete);
+        CHECK(QFileInfo(QDir(model->row(0).folder).filePath("body.raw")).size() > 200'000); // kept whole
 
         // A client that does not trust the authority: said in the Proxy row, not in the listener's status.
         CHECK(test::curl({"-x", proxyUrl, QStringLiteral("https://localhost:%1/").arg(server.listener.port())})
@@ -96,6 +98,7 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         CHECK(panel->findChild<QLineEdit*>("proxyOnlyHosts")->text() == "127.0.0.1, other.test");
         CHECK(panel->findChild<QCheckBox*>("proxyOnlyUploads")->isChecked());
         CHECK(panel->findChild<QCheckBox*>("proxyKeep")->isChecked());
+        CHECK(panel->findChild<QCheckBox*>("proxyKeepRequests")->isChecked());
         CHECK(panel->findChild<QSpinBox*>("proxyPort")->value() == 0);
     }
 }

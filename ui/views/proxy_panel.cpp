@@ -18,8 +18,8 @@ namespace upin::ui {
 
 ProxyPanel::ProxyPanel(QWidget* parent)
     : QWidget(parent), m_port(new QSpinBox), m_trust(new TlsTrust(tr("https servers"), QStringLiteral("proxy"))),
-      m_keep(new QCheckBox(tr("Keep parts"))), m_onlyHosts(new QLineEdit),
-      m_onlyUploads(new QCheckBox(tr("Only uploads"))), m_toggle(new QPushButton),
+      m_keep(new QCheckBox(tr("Keep parts"))), m_keepRequests(new QCheckBox(tr("Keep whole requests"))),
+      m_onlyHosts(new QLineEdit), m_onlyUploads(new QCheckBox(tr("Only uploads"))), m_toggle(new QPushButton),
       m_copyCa(new QPushButton(tr("Copy CA path"))), m_status(new ElidedLabel)
 {
     m_port->setObjectName(QStringLiteral("proxyPort"));
@@ -30,6 +30,9 @@ ProxyPanel::ProxyPanel(QWidget* parent)
     m_keep->setChecked(true);
     m_keep->setToolTip(tr("Store each part's bytes in the capture folder, so that Inspect shows images, text and hex\n"
                           "and can save them; off: parsed and hashed only"));
+    m_keepRequests->setObjectName(QStringLiteral("proxyKeepRequests"));
+    m_keepRequests->setToolTip(tr("Also store each request as it came, head and body (proxy --keep-raw): a JSON or\n"
+                                  "other body that is not multipart is then kept too, not only counted and hashed"));
     m_onlyHosts->setObjectName(QStringLiteral("proxyOnlyHosts"));
     m_onlyHosts->setPlaceholderText(tr("all hosts, or e.g. *.example.com"));
     m_onlyHosts->setToolTip(tr("List only requests for these hosts (names or globs, separated by commas or spaces);\n"
@@ -45,7 +48,7 @@ ProxyPanel::ProxyPanel(QWidget* parent)
         if (m_running)
             emit stopRequested();
         else
-            emit startRequested(chosenSettings(), quint16(m_port->value()));
+            emit startRequested(chosenSettings(), quint16(m_port->value()), m_keepRequests->isChecked());
     });
     // The status on a line of its own: the proxy's address and the authority's path are what a user copies, and
     // beside the filters they were cut to "Proxy on http://127…".
@@ -59,6 +62,7 @@ ProxyPanel::ProxyPanel(QWidget* parent)
     row->addWidget(m_port);
     row->addWidget(m_trust);
     row->addWidget(m_keep);
+    row->addWidget(m_keepRequests);
     row->addWidget(new QLabel(tr("only hosts")));
     row->addWidget(m_onlyHosts, 1);
     row->addWidget(m_onlyUploads);
@@ -79,9 +83,10 @@ void ProxyPanel::setPort(quint16 port)
     m_port->setValue(port);
 }
 
-void ProxyPanel::setChosen(const app::ForwardSettings& settings)
+void ProxyPanel::setChosen(const app::ForwardSettings& settings, bool keepWholeRequests)
 {
     m_keep->setChecked(settings.saveParts);
+    m_keepRequests->setChecked(keepWholeRequests);
     m_onlyHosts->setText(settings.onlyHosts.join(QStringLiteral(", ")));
     m_onlyUploads->setChecked(settings.onlyUploads);
 }
@@ -104,7 +109,8 @@ void ProxyPanel::setRunning(bool running, const QString& url, const QString& caP
     m_running = running;
     m_caPath = caPath;
     m_toggle->setText(running ? tr("Stop proxy") : tr("Start proxy"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_port, m_trust, m_keep, m_onlyHosts, m_onlyUploads})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_port, m_trust, m_keep, m_keepRequests, m_onlyHosts, m_onlyUploads})
         w->setEnabled(!running);
     m_copyCa->setVisible(running);
     m_runningText = tr("Proxy on %1; clients must trust %2").arg(url, caPath);

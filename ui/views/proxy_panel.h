@@ -25,7 +25,7 @@ public:
     explicit ProxyPanel(QWidget* parent = nullptr);
     void setPort(quint16 port);
     // The filters and Keep parts as last chosen (ServiceWiring remembers them with the port).
-    void setChosen(const app::ForwardSettings& settings);
+    void setChosen(const app::ForwardSettings& settings, bool keepWholeRequests);
     // Whether a proxy runs (url: its address; caPath and trustAdvice: its authority's), or why it could not start.
     void setRunning(bool running, const QString& url, const QString& caPath, const QString& trustAdvice,
                     const QString& error = {});
@@ -36,15 +36,16 @@ public:
     app::ForwardSettings chosenSettings() const;
 
 signals:
-    void startRequested(const upin::app::ForwardSettings& settings, quint16 port);
+    // keepWholeRequests: each request's head and body as it came (the CLI's --keep-raw), whatever its body.
+    void startRequested(const upin::app::ForwardSettings& settings, quint16 port, bool keepWholeRequests);
     void stopRequested();
     void exampleChanged();
 
 private:
-
     QSpinBox* m_port;
     TlsTrust* m_trust; // the servers' certificates: the system's authorities, a CA file, or none checked
     QCheckBox* m_keep; // store the parts' bytes, so that Inspect can show them
+    QCheckBox* m_keepRequests;
     QLineEdit* m_onlyHosts;
     QCheckBox* m_onlyUploads;
     QPushButton* m_toggle;
