@@ -84,8 +84,9 @@ int runRelay(const QStringList& arguments, bool proxy)
     QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("with --ca-regenerate: do not ask"));
     QCommandLineOption noIntercept(QStringLiteral("no-intercept"),
                                    QStringLiteral("pass https to HOST (a name or a glob such as *.bank.example; "
-                                                  "repeatable) through unopened: the client sees the server's own "
-                                                  "certificate, only byte counts are recorded"),
+                                                  "repeatable; matched against the CONNECT's host and the "
+                                                  "ClientHello's SNI) through unopened: the client sees the server's "
+                                                  "own certificate, only byte counts are recorded"),
                                    QStringLiteral("HOST"));
     QCommandLineOption allowClient(QStringLiteral("allow-client"),
                                    QStringLiteral("serve clients from NETWORK (10.0.0.0/8, or one address) only; "

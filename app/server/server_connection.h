@@ -92,7 +92,8 @@ protected:
     // begins on the connection with tlsFor(that name): the certificate to present. Then requests come as on the
     // TLS port, each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent
     // after CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused (400).
-    // tlsFor may instead pass the tunnel through as it is (nullopt): the connection is then the mode's request,
+    // A client that speaks plain HTTP in its tunnel (its first byte is no TLS record's) has its requests read as on
+    // the plain port, tlsFor unused. tlsFor may instead pass the tunnel through as it is (nullopt): the connection is then the mode's request,
     // the ClientHello still unread in the socket, to hand over (handOver()) once its relay has reached the server.
     using TunnelTls = std::function<std::optional<QSslConfiguration>(const QString& clientServerName)>;
     void openTunnel(TunnelTls tlsFor);

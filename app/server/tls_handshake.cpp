@@ -6,7 +6,7 @@
 namespace upin::app {
 
 namespace {
-// "CN=localhost, O=Upload Inspector", in the certificate's order.
+// "CN=localhost, O=Upload Inspector": the attributes in the order Qt lists them (not always the certificate's).
 QString distinguishedName(const QSslCertificate& certificate, bool issuer)
 {
     QStringList parts;
