@@ -196,6 +196,20 @@ int printCapture(const QString& folder, bool json)
             line += QStringLiteral(", server time %1 ms after it took the last byte").arg(f.serverMs, 0, 'f', 1);
         printOut(line + QLatin1Char('\n'));
     }
+    // Each TLS leg: the client's, and the upstream's with the certificate it showed.
+    const auto tlsLine = [](const char* leg, const Transport& t) {
+        return QStringLiteral("%1: %2, %3%4, certificate \"%5\" issued by \"%6\"\n")
+            .arg(QLatin1String(leg), t.protocol.isEmpty() ? QStringLiteral("TLS not agreed") : t.protocol,
+                 t.cipher.isEmpty() ? QStringLiteral("no cipher") : t.cipher,
+                 t.serverName.isEmpty() ? QString() : QStringLiteral(", SNI ") + printable(t.serverName),
+                 printable(t.certificateSubject), printable(t.certificateIssuer));
+    };
+    if (capture->request.transport && capture->request.transport->tls)
+        printOut(tlsLine("client TLS", *capture->request.transport));
+    if (capture->forward && capture->forward->upstreamTls)
+        printOut(tlsLine("upstream TLS", *capture->forward->upstreamTls));
+    if (capture->rawBodyKept)
+        printOut(QStringLiteral("kept whole: head.raw and body.raw\n"));
     printOut(readableReport(folder, capture->report, &*capture));
     return capture->ok() ? 0 : 1;
 }

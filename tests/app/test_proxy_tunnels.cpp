@@ -62,6 +62,16 @@ TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through
     CHECK(upstreamLeg["certificate_subject"].toString().contains(real.subjectInfo(QSslCertificate::CommonName)[0]));
     CHECK(upstreamLeg["certificate_issuer"].toString().contains(real.issuerInfo(QSslCertificate::CommonName)[0]));
     CHECK(upstreamLeg["certificate_issuer"].toString() != clientLeg["certificate_issuer"].toString());
+    // parse says both legs too.
+    const QDir root(p->listener.captureRoot());
+    QProcess parse;
+    parse.start(UPIN_CLI_PATH, {"parse", root.filePath(root.entryList({"capture-*-forward"}, QDir::Dirs).first())});
+    REQUIRE(parse.waitForFinished(20000));
+    const QString parsed = QString::fromUtf8(parse.readAllStandardOutput());
+    INFO(parsed.toStdString());
+    CHECK(parsed.contains("\nclient TLS: TLSv1."));
+    CHECK(parsed.contains(QStringLiteral("\nupstream TLS: TLSv1.") + upstreamLeg["protocol"].toString().mid(6)));
+    CHECK(parsed.contains("issued by \"" + upstreamLeg["certificate_issuer"].toString() + "\"\n"));
 
     // Python requests, trusting the same authority.
     QProcess python;
