@@ -76,6 +76,8 @@ QJsonObject ForwardRecord::toJson() const
         json["body_" + bodyHashName] = bodyDigest;
     if (upstreamTls)
         json["upstream_tls"] = transportToJson(*upstreamTls);
+    if (certificateRefused)
+        json["certificate_refused"] = true;
     if (tunnel)
         json["tunnel"] = QJsonObject{{"bytes_up", qint64(tunnel->bytesUp)},
                                      {"bytes_down", qint64(tunnel->bytesDown)},
@@ -92,6 +94,7 @@ ForwardRecord ForwardRecord::fromJson(const QJsonObject& json)
     r.headAsSent = json[QLatin1String("request_head")].toString().toUtf8();
     r.reusedConnection = json[QLatin1String("reused_connection")].toBool();
     r.unverified = json[QLatin1String("certificate_checked")] == QJsonValue(false);
+    r.certificateRefused = json[QLatin1String("certificate_refused")].toBool();
     r.status = json[QLatin1String("status")].toInt();
     r.statusLine = json[QLatin1String("status_line")].toString().toLatin1();
     for (const auto& field : json[QLatin1String("headers")].toArray())

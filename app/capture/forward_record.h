@@ -35,6 +35,7 @@ struct ForwardRecord {
     QByteArray headAsSent; // the rewritten head
     bool reusedConnection = false;
     bool unverified = false;              // an https upstream whose certificate was not checked (--insecure)
+    bool certificateRefused = false;      // an https upstream whose certificate was checked and not trusted
     std::optional<Transport> upstreamTls; // an https upstream: what its handshake agreed, and its certificate
     int status = 0;                       // the upstream's final answer; 0: none
     QByteArray statusLine;                // as the upstream wrote it: "HTTP/1.1 201 Created" (empty in older captures)

@@ -103,6 +103,7 @@ private:
     bool m_relayLoop = false;         // its server was this proxy itself
     QTcpSocket* m_upstream = nullptr; // kept between requests while both sides allow
     std::optional<Transport> m_upstreamTls; // its TLS, when https: kept with it
+    bool m_upstreamRefused = false;         // its certificate was checked and not trusted
     double m_upstreamConnectedMs = 0;       // its TCP connection was made (its TLS handshake began)
     QTimer m_connectTimer;
     QTimer m_answerTimer;

@@ -57,6 +57,7 @@ void ForwardConnection::connectUpstream()
     m_upstreamReused = false;
     m_upstreamOrigin = origin;
     m_upstreamTls.reset();
+    m_upstreamRefused = false;
     const bool https = m_target.scheme() == QLatin1String("https");
     m_upstream = https ? new QSslSocket(this) : new QTcpSocket(this);
     // Plain: Qt keeps almost nothing, drainSocket reads the kernel (an early answer survives the reset that may
@@ -111,8 +112,10 @@ void ForwardConnection::connectUpstream()
         // when its certificate was refused (the record says whose).
         auto agreed = [this, tls] { m_upstreamTls = tlsTransport(*tls, msSinceHead() - m_upstreamConnectedMs); };
         connect(tls, &QSslSocket::sslErrors, this, [upstream, this, agreed] {
-            if (upstream == m_upstream)
-                agreed();
+            if (upstream != m_upstream)
+                return;
+            agreed();
+            m_upstreamRefused = true; // not ignored: the handshake ends here (--insecure checks nothing, so no errors)
         });
         connect(tls, &QSslSocket::encrypted, this, [this, upstream, agreed] {
             if (upstream != m_upstream)
@@ -333,6 +336,7 @@ ForwardRecord ForwardConnection::record() const
     r.reusedConnection = m_upstreamReused;
     r.unverified = m_settings.insecure && m_target.scheme() == QLatin1String("https");
     r.upstreamTls = m_upstreamTls;
+    r.certificateRefused = m_upstreamRefused;
     if (m_answer) { // none yet for a proxy's tunnel
         r.status = m_answer->status();
         r.statusLine = r.status ? m_answer->statusLine() : QByteArray();

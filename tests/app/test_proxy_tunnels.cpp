@@ -62,6 +62,7 @@ TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through
     CHECK(upstreamLeg["certificate_subject"].toString().contains(real.subjectInfo(QSslCertificate::CommonName)[0]));
     CHECK(upstreamLeg["certificate_issuer"].toString().contains(real.issuerInfo(QSslCertificate::CommonName)[0]));
     CHECK(upstreamLeg["certificate_issuer"].toString() != clientLeg["certificate_issuer"].toString());
+    CHECK_FALSE(capture["forward"].toObject().contains("certificate_refused"));
     // parse says both legs too.
     const QDir root(p->listener.captureRoot());
     QProcess parse;
@@ -163,7 +164,9 @@ TEST_CASE("proxy over https: a server whose certificate is not trusted gets the 
     CHECK(r.json["detail"].toString().contains("self-signed"));
     CHECK(r.json["body_bytes_to_upstream"].toInt() == 0);
     // The record says whose certificate was refused.
-    const QJsonObject refusedLeg = forwardCaptures(*p, 1).first()["forward"].toObject()["upstream_tls"].toObject();
+    const QJsonObject refusedExchange = forwardCaptures(*p, 1).first()["forward"].toObject();
+    CHECK(refusedExchange["certificate_refused"].toBool());
+    const QJsonObject refusedLeg = refusedExchange["upstream_tls"].toObject();
     const QSslCertificate real = QSslCertificate::fromPath(server.listener.tlsIdentity()->certificatePath).value(0);
     CHECK(refusedLeg["certificate_subject"].toString().contains(real.subjectInfo(QSslCertificate::CommonName)[0]));
     QThread::msleep(200);

@@ -42,8 +42,7 @@ QString describeForward(const app::ForwardRecord& forward)
                               ? QString()
                               : QObject::tr(", early: after %1 bytes of the body").arg(forward.earlyAtByte));
     if (forward.upstreamTls) {
-        // A handshake that agreed no protocol did not finish: its certificate was refused (the fault says why).
-        const bool refused = forward.upstreamTls->protocol.isEmpty();
+        const bool refused = forward.certificateRefused; // the fault says why
         out += QObject::tr("Upstream:   ") + describeTls(*forward.upstreamTls, QStringLiteral("HTTP/1.1")) +
                (forward.unverified ? QObject::tr("            its certificate NOT checked (--insecure)\n")
                 : refused          ? QObject::tr("            its certificate refused: not trusted for that name\n")
