@@ -81,10 +81,12 @@ void printProxyStarted(const Listener& proxy)
 {
     const QString url = proxyUrlFor(proxy.address().toString(), proxy.port());
     // Bound to every address, it is reached from here at 127.0.0.1: the lines to paste say so, not 0.0.0.0.
+    // Qt listens on "::" for IPv6 clients only: there it is [::1].
     const QHostAddress bound = proxy.address();
-    const bool everywhere =
-        bound == QHostAddress::AnyIPv4 || bound == QHostAddress::AnyIPv6 || bound == QHostAddress::Any;
-    const QString local = everywhere ? proxyUrlFor(QStringLiteral("127.0.0.1"), proxy.port()) : url;
+    const QString local = bound == QHostAddress::AnyIPv6 ? proxyUrlFor(QStringLiteral("::1"), proxy.port())
+                          : bound == QHostAddress::AnyIPv4 || bound == QHostAddress::Any
+                              ? proxyUrlFor(QStringLiteral("127.0.0.1"), proxy.port())
+                              : url;
     QStringList networks;
     for (const auto& [address, prefix] : proxy.proxyClients())
         networks.append(address.toString() + QLatin1Char('/') + QString::number(prefix));

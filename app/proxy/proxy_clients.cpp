@@ -25,16 +25,20 @@ QList<Subnet> localNetworks(const QHostAddress& bind)
         if (!network.first.isNull() && !networks.contains(network)) // its network's address: 192.0.2.0/24
             networks.append(network);
     };
-    // Bound to an IPv4 address (127.0.0.1, 0.0.0.0), no IPv6 client can connect: none is listed.
-    const bool ipv4Only = bind.protocol() == QAbstractSocket::IPv4Protocol;
-    add(QHostAddress(QHostAddress::LocalHost), 8);
+    // Bound to an IPv4 address (127.0.0.1, 0.0.0.0), no IPv6 client can connect, and bound to an IPv6 one ("::",
+    // "::1") no IPv4 client (Qt listens IPv6-only there): the other family is not listed.
+    const auto family = bind.protocol();
+    const bool ipv4Only = family == QAbstractSocket::IPv4Protocol;
+    const bool ipv6Only = family == QAbstractSocket::IPv6Protocol;
+    if (!ipv6Only)
+        add(QHostAddress(QHostAddress::LocalHost), 8);
     if (!ipv4Only)
         add(QHostAddress(QHostAddress::LocalHostIPv6), 128);
     const bool any = bind == QHostAddress::Any || bind == QHostAddress::AnyIPv4 || bind == QHostAddress::AnyIPv6;
     for (const QNetworkInterface& interface : QNetworkInterface::allInterfaces())
         for (const QNetworkAddressEntry& entry : interface.addressEntries()) {
             const QHostAddress address = plain(entry.ip());
-            if (ipv4Only && address.protocol() != QAbstractSocket::IPv4Protocol)
+            if ((ipv4Only || ipv6Only) && address.protocol() != family)
                 continue;
             if ((any || address == plain(bind)) && entry.prefixLength() > 0) // never /0: everyone
                 add(address, entry.prefixLength());

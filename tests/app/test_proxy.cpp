@@ -228,8 +228,7 @@ TEST_CASE("the networks a proxy serves by default: this machine's, and those of 
     using app::Subnet;
     const QList<Subnet> loopback = app::localNetworks(QHostAddress::LocalHost);
     CHECK(loopback == QList<Subnet>{*app::parseClientNetwork("127.0.0.0/8")}); // no IPv6 client reaches it
-    CHECK(app::localNetworks(QHostAddress::LocalHostIPv6) ==
-          QList<Subnet>{*app::parseClientNetwork("127.0.0.0/8"), *app::parseClientNetwork("::1")});
+    CHECK(app::localNetworks(QHostAddress::LocalHostIPv6) == QList<Subnet>{*app::parseClientNetwork("::1")});
     CHECK(app::clientAllowed(QHostAddress("127.0.0.5"), loopback));
     CHECK(app::clientAllowed(QHostAddress("::ffff:127.0.0.1"), loopback)); // IPv4 through a dual-stack socket
     CHECK_FALSE(app::clientAllowed(QHostAddress("192.0.2.9"), loopback));
@@ -242,6 +241,8 @@ TEST_CASE("the networks a proxy serves by default: this machine's, and those of 
     CHECK_FALSE(app::clientAllowed(QHostAddress("8.8.8.8"), everywhere));   // routed from elsewhere
     for (const Subnet& network : app::localNetworks(QHostAddress::AnyIPv4)) // 0.0.0.0: IPv4 clients only
         CHECK(network.first.protocol() == QAbstractSocket::IPv4Protocol);
+    for (const Subnet& network : app::localNetworks(QHostAddress::AnyIPv6)) // "::": IPv6 clients only
+        CHECK(network.first.protocol() == QAbstractSocket::IPv6Protocol);
     CHECK(app::parseClientNetwork(" 192.168.1.7 ") == Subnet{QHostAddress("192.168.1.7"), 32});
     CHECK(app::parseClientNetwork("10.0.0.0/8") == Subnet{QHostAddress("10.0.0.0"), 8});
     CHECK(app::parseClientNetwork("::ffff:127.0.0.0/104") == Subnet{QHostAddress("127.0.0.0"), 8}); // as compared
