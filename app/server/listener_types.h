@@ -121,7 +121,7 @@ struct ThroughputSample {
 // capture/forward_record.h): the upstream's answer and the moments, in ms from the request's head; -1 where a
 // moment did not come (no answer, an answer before the body's end).
 struct ForwardTimings {
-    int status = 0;                   // the upstream's answer; 0: none (the client got our 502 or 504)
+    int status = 0;                   // the upstream's answer; 0: none (a fault: 502, 504, 508)
     int faultStatus = 0;              // what we answered instead (502, 504, 408), with faultError in words
     double clientLastByte = -1;       // the client's last body byte arrived
     double upstreamTookLastByte = -1; // the upstream's kernel acknowledged the last request byte
