@@ -103,6 +103,7 @@ void ClientSide::closeAfterAnswer()
     answerWritten();
     if (++m_shared.lingeringConnections > Linger::kMaxPerSlot * m_shared.config.maxConnections) {
         --m_shared.lingeringConnections; // too many already: the answer is sent, then the connection closed
+        m_answerTimer.start(m_shared.config.guards.answerTimeoutMs); // within the answer's deadline
         m_socket.disconnectFromHost();
         return;
     }
