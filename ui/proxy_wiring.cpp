@@ -22,9 +22,10 @@ void ServiceWiring::connectProxy()
     connect(m_proxy, &app::Listener::events, this, [this, panel](QList<app::ListenerEvent> batch) {
         for (const app::ListenerEvent& e : batch)
             if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed)
-                panel->setTrouble(tr("a client's tunnel ended before its TLS was set up: %1 (a client that does "
-                                     "not trust the authority ends so)")
-                                      .arg(e.errorDetail));
+                panel->setTrouble(
+                    e.noTlsBegun
+                        ? tr("a client opened a tunnel and sent nothing (%1)").arg(e.errorDetail)
+                        : tr("a client's TLS handshake failed (%1): does it trust the authority?").arg(e.errorDetail));
         batch.removeIf(
             [](const app::ListenerEvent& e) { return e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed; });
         m_window.listenView()->applyEvents(batch);

@@ -170,6 +170,7 @@ struct ListenerEvent {
     int diagnostics = 0; // CaptureFinished: the parser's remarks on a body it took (a malformed header, a preamble)
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
     int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
+    bool noTlsBegun = false; // TlsHandshakeFailed: the client sent no TLS at all (a tunnel's ClientHello never came)
     // CaptureFinished of a capture that stores no folder (/part-event, /discard): the record is all there is of
     // it, for Inspect to show its parts, headers and digests.
     std::shared_ptr<const CaptureRecord> record;

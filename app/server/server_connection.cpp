@@ -329,8 +329,13 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
     if (m_state == State::Closing)
         return;
     if (m_state == State::Hello) { // no ClientHello in time: no TLS to answer in, said as a failed handshake
+        const bool nothing = m_socket->bytesAvailable() == 0; // what came of it is peeked, not taken
         publishHandshakeFailure(*m_shared, m_publish, m_client,
-                                QStringLiteral("no TLS ClientHello in the tunnel in time: %1").arg(why));
+                                (nothing
+                                     ? QStringLiteral("no TLS ClientHello in the tunnel in time: %1")
+                                     : QStringLiteral("the tunnel's TLS ClientHello did not come whole in time: %1"))
+                                    .arg(why),
+                                0, nothing);
         m_state = State::Closing;
         m_clientSide.drop();
         return;

@@ -61,7 +61,7 @@ TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSes
 }
 
 void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publish& publish, const QString& client,
-                             const QString& why, qint64 elapsedMs)
+                             const QString& why, qint64 elapsedMs, bool noTlsBegun)
 {
     ++shared.tlsHandshakeFailures;
     ListenerEvent e;
@@ -69,6 +69,7 @@ void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publis
     e.client = client;
     e.errorDetail = why;
     e.elapsedMs = elapsedMs;
+    e.noTlsBegun = noTlsBegun;
     publish(std::move(e));
 }
 

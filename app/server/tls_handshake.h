@@ -22,8 +22,9 @@ namespace upin::app {
 Transport tlsTransport(const QSslSocket& socket, double handshakeMs, const QString& serverName = {});
 
 // A client's TLS that did not begin or finish: counted, and published as TlsHandshakeFailed.
+// noTlsBegun: not one byte of a handshake came (else it began and failed).
 void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publish& publish, const QString& client,
-                             const QString& why, qint64 elapsedMs = 0);
+                             const QString& why, qint64 elapsedMs = 0, bool noTlsBegun = false);
 
 class TlsHandshake final : public QObject {
     Q_OBJECT
