@@ -93,8 +93,9 @@ protected:
     // TLS port, each admitted as the tunnel's (Admit::Tunnel), until the connection ends. Bytes the client sent
     // after CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused (400).
     // A client that speaks plain HTTP in its tunnel (its first byte is no TLS record's) has its requests read as on
-    // the plain port, tlsFor unused. tlsFor may instead pass the tunnel through as it is (nullopt): the connection is then the mode's request,
-    // the ClientHello still unread in the socket, to hand over (handOver()) once its relay has reached the server.
+    // the plain port, tlsFor unused. tlsFor may instead pass the tunnel through as it is (nullopt): the connection
+    // is then the mode's request, the ClientHello still unread in the socket, to hand over (handOver()) once its
+    // relay has reached the server.
     using TunnelTls = std::function<std::optional<QSslConfiguration>(const QString& clientServerName)>;
     void openTunnel(TunnelTls tlsFor);
     // A tunnel passed through unopened: the mode's relay reads and writes the socket from here on, and the

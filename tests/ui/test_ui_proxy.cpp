@@ -76,6 +76,18 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         CHECK(model->row(0).endpoint == "→ " + server.url("/file-part"));
         CHECK(model->row(0).state == app::CaptureState::Complete);
         CHECK(QFileInfo(QDir(model->row(0).folder).filePath("body.raw")).size() > 200'000); // kept whole
+        // A body that is not multipart is kept whole too.
+        CHECK(test::curl({"-x", proxyUrl, "-H", "Content-Type: application/json", "--data-binary", R"({"a": 1})",
+                          server.url("/discard")})
+                  .status == 200);
+        for (int i = 0; i < 100 && (model->rowCount() < 2 || model->row(1).state == app::CaptureState::Receiving);
+             ++i)
+            QTest::qWait(20);
+        REQUIRE(model->rowCount() == 2);
+        const int json = model->row(0).endpoint.endsWith("/discard") ? 0 : 1;
+        QFile kept(QDir(model->row(json).folder).filePath("body.raw"));
+        REQUIRE(kept.open(QIODevice::ReadOnly));
+        CHECK(kept.readAll() == R"({"a": 1})");
 
         // A client that does not trust the authority: said in the Proxy row, not in the listener's status.
         CHECK(test::curl({"-x", proxyUrl, QStringLiteral("https://localhost:%1/").arg(server.listener.port())})

@@ -24,7 +24,7 @@ class ProxyPanel final : public QWidget {
 public:
     explicit ProxyPanel(QWidget* parent = nullptr);
     void setPort(quint16 port);
-    // The filters and Keep parts as last chosen (ServiceWiring remembers them with the port).
+    // The filters, Keep parts and Keep whole requests as last chosen (ServiceWiring remembers them with the port).
     void setChosen(const app::ForwardSettings& settings, bool keepWholeRequests);
     // Whether a proxy runs (url: its address; caPath and trustAdvice: its authority's), or why it could not start.
     void setRunning(bool running, const QString& url, const QString& caPath, const QString& trustAdvice,
