@@ -80,8 +80,7 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
         CHECK(test::curl({"-x", proxyUrl, "-H", "Content-Type: application/json", "--data-binary", R"({"a": 1})",
                           server.url("/discard")})
                   .status == 200);
-        for (int i = 0; i < 100 && (model->rowCount() < 2 || model->row(1).state == app::CaptureState::Receiving);
-             ++i)
+        for (int i = 0; i < 100 && (model->rowCount() < 2 || model->row(1).state == app::CaptureState::Receiving); ++i)
             QTest::qWait(20);
         REQUIRE(model->rowCount() == 2);
         const int json = model->row(0).endpoint.endsWith("/discard") ? 0 : 1;
