@@ -109,7 +109,8 @@ void ServerConnection::beginTunnel(bool bytesFollowed)
 }
 
 // The client's first bytes in the tunnel, peeked (Qt's TLS engine reads them from the socket next): the server
-// name they ask for picks the certificate. Whatever they are, TLS then begins, and says what is wrong with them.
+// name they ask for picks the certificate, or passes the tunnel through. Bytes that are no TLS record are read as
+// plain HTTP; any other TLS record begins the handshake, which says what is wrong with it.
 void ServerConnection::readClientHello()
 {
     const QByteArray bytes = m_socket->peek(qint64(core::kMaxClientHelloBytes));
