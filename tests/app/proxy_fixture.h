@@ -4,6 +4,7 @@
 
 #include "app/forward_fixture.h"
 
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTcpSocket>
 
@@ -25,6 +26,24 @@ inline QByteArray readHttpAnswer(QTcpSocket& socket)
     while (!whole() && socket.waitForReadyRead(5000))
         answer += socket.readAll();
     return answer;
+}
+
+inline const QByteArray kCapturesRequest = "GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+
+// openssl s_client through the proxy on proxyPort: CONNECT 127.0.0.1:connectPort, with `options` (-servername,
+// -CAfile, …), `request` written in the tunnel; all it printed (the certificate, the verification, the answer).
+inline QString sClientThroughProxy(quint16 proxyPort, quint16 connectPort, const QStringList& options,
+                                   const QByteArray& request = kCapturesRequest)
+{
+    QProcess openssl;
+    openssl.setProcessChannelMode(QProcess::MergedChannels);
+    openssl.start("openssl", QStringList{"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(proxyPort),
+                                         "-connect", QStringLiteral("127.0.0.1:%1").arg(connectPort), "-ign_eof"} +
+                                 options);
+    openssl.write(request);
+    openssl.closeWriteChannel();
+    REQUIRE(openssl.waitForFinished(20000));
+    return QString::fromUtf8(openssl.readAll());
 }
 
 // Our TLS listener as the "real server" (its certificate: localhost and 127.0.0.1), and a proxy that trusts it,

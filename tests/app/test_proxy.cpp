@@ -7,11 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <QDir>
-#include <QFileInfo>
 #include <QNetworkInterface>
-#include <QRegularExpression>
-#include <QSslSocket>
-#include <QTcpSocket>
 
 using namespace upin;
 using test::curl;
@@ -178,18 +174,14 @@ TEST_CASE("proxy: in a tunnel --only-host keeps a request either name matches, a
     filtered.onlyUploads = true;
     auto p = proxy(filtered, home.filePath("proxy"));
     // CONNECT 127.0.0.1 (no match), SNI localhost (a match): an upload there is kept.
-    QProcess openssl;
-    openssl.setProcessChannelMode(QProcess::MergedChannels);
-    openssl.start("openssl", {"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-connect",
-                              QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort()), "-servername", "localhost",
-                              "-CAfile", p->listener.proxyCa()->certificatePath(), "-ign_eof"});
     const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhidden?\r\n--b--\r\n";
-    openssl.write("POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                  "Content-Length: " +
-                  QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
-    openssl.closeWriteChannel();
-    REQUIRE(openssl.waitForFinished(20000));
-    CHECK(openssl.readAll().contains("HTTP/1.1 200 OK"));
+    const QString answer = test::sClientThroughProxy(
+        p->listener.port(), server.listener.tlsPort(),
+        {"-servername", "localhost", "-CAfile", p->listener.proxyCa()->certificatePath()},
+        "POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+        "Content-Length: " +
+            QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    CHECK(answer.contains("HTTP/1.1 200 OK"));
     const QJsonObject kept = forwardCaptures(*p, 1).first();
     CHECK(partNamed(kept, "f")["size"].toInt() == 7);
 

@@ -122,17 +122,8 @@ TEST_CASE("proxy over https: the leaf is for the name the client's SNI asks, and
     // openssl s_client tunnels to an address and names a host in SNI, as a client that resolves names itself may
     // (curl and browsers name the CONNECT's host in both).
     auto through = [&](const QStringList& sni) {
-        QProcess openssl;
-        openssl.setProcessChannelMode(QProcess::MergedChannels);
-        openssl.start("openssl",
-                      QStringList{"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()),
-                                  "-connect", QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort()), "-CAfile",
-                                  p->listener.proxyCa()->certificatePath(), "-ign_eof"} +
-                          sni);
-        openssl.write("GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-        openssl.closeWriteChannel();
-        REQUIRE(openssl.waitForFinished(20000));
-        return QString::fromUtf8(openssl.readAll());
+        return test::sClientThroughProxy(p->listener.port(), server.listener.tlsPort(),
+                                         QStringList{"-CAfile", p->listener.proxyCa()->certificatePath()} + sni);
     };
     const QString named = through({"-servername", "localhost", "-verify_hostname", "localhost"});
     INFO(named.toStdString());
@@ -278,16 +269,9 @@ TEST_CASE("proxy --no-intercept: a name given only in SNI passes the tunnel thro
     settings.onlyHosts = {"localhost"}; // the SNI name keeps its record, as it keeps an opened tunnel's
     auto p = proxy(settings, home.filePath("proxy"));
     // CONNECT to the address, the name in SNI only: trusting the server's own certificate alone, it verifies.
-    QProcess openssl;
-    openssl.setProcessChannelMode(QProcess::MergedChannels);
-    openssl.start("openssl", {"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-connect",
-                              QStringLiteral("127.0.0.1:%1").arg(server.listener.tlsPort()), "-servername", "localhost",
-                              "-verify_hostname", "localhost", "-CAfile",
-                              server.listener.tlsIdentity()->certificatePath, "-ign_eof"});
-    openssl.write("GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    openssl.closeWriteChannel();
-    REQUIRE(openssl.waitForFinished(20000));
-    const QString out = QString::fromUtf8(openssl.readAll());
+    const QString out = test::sClientThroughProxy(p->listener.port(), server.listener.tlsPort(),
+                                                  {"-servername", "localhost", "-verify_hostname", "localhost",
+                                                   "-CAfile", server.listener.tlsIdentity()->certificatePath});
     INFO(out.toStdString());
     CHECK(out.contains("Verification: OK"));
     CHECK(out.contains("HTTP/1.1 200 OK"));
@@ -297,11 +281,7 @@ TEST_CASE("proxy --no-intercept: a name given only in SNI passes the tunnel thro
     CHECK(tunnel["bytes_down"].toInteger() > 0);
     CHECK(passed["endpoint"].toString().contains("(passed through: SNI localhost)"));
     // The same by SNI to the proxy's own port: the 200 went already, so the connection is closed, and said.
-    QProcess self;
-    self.start("openssl", {"s_client", "-proxy", QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-connect",
-                           QStringLiteral("127.0.0.1:%1").arg(p->listener.port()), "-servername", "localhost"});
-    self.closeWriteChannel();
-    REQUIRE(self.waitForFinished(20000));
+    test::sClientThroughProxy(p->listener.port(), p->listener.port(), {"-servername", "localhost"});
     const QJsonObject selfFault = forwardCaptures(*p, 2).last()["forward"].toObject()["error"].toObject();
     CHECK(selfFault["error"].toString() == "loop");
     CHECK(selfFault["detail"].toString().contains("the client had its 200"));
