@@ -80,6 +80,14 @@ QByteArray CaptureRecord::answerJson() const
 QByteArray CaptureRecord::toJson() const
 {
     JsonWriter w(JsonWriter::Style::Indented);
+    writeJson(w);
+    QByteArray json = w.take();
+    json.append('\n'); // in place: capture.json of 10,000 parts is megabytes
+    return json;
+}
+
+void CaptureRecord::writeJson(JsonWriter& w) const
+{
     w.beginObject();
     writeAnswer(w);
     w.key("request").json(request.toJson());
@@ -90,9 +98,6 @@ QByteArray CaptureRecord::toJson() const
     w.key("raw_body");
     rawBodyKept ? w.string(std::string_view("body.raw")) : w.null();
     w.endObject();
-    QByteArray json = w.take();
-    json.append('\n'); // in place: capture.json of 10,000 parts is megabytes
-    return json;
 }
 
 CaptureRecord CaptureRecord::fromJson(const QJsonObject& json)

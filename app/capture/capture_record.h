@@ -56,7 +56,8 @@ struct CaptureRecord {
     // The upload's answer to its client: everything but the request, the throughput and the files.
     // Compact, as sent; its summary members come before the parts, so that a reader sees the outcome first.
     QByteArray answerJson() const;
-    QByteArray toJson() const; // capture.json, indented
+    QByteArray toJson() const;           // capture.json, indented
+    void writeJson(JsonWriter& w) const; // the same, into a writer (CaptureStore::writeCaptureJson's, in pieces)
     static CaptureRecord fromJson(const QJsonObject& json);
     // The folder's capture.json; why says what is wrong when there is none to read.
     static std::optional<CaptureRecord> read(const QString& folder, QString* why = nullptr);

@@ -116,7 +116,8 @@ void CaptureStore::reserveCaptureJsonSpace(const QString& folder)
         ::posix_fallocate(reserve.handle(), 0, kReserveBytes);
 }
 
-bool CaptureStore::writeCaptureJson(const QString& folder, const QByteArray& json, QString* error)
+bool CaptureStore::writeCaptureJson(const QString& folder, const std::function<void(JsonWriter&)>& writeJson,
+                                    QString* error)
 {
     QFile::remove(QDir(folder).filePath(kReserveName));
     QSaveFile file(QDir(folder).filePath(QStringLiteral("capture.json")));
@@ -126,7 +127,10 @@ bool CaptureStore::writeCaptureJson(const QString& folder, const QByteArray& jso
         *error = file.errorString();
         return false;
     }
-    if (file.write(json) != json.size()) {
+    JsonWriter json(JsonWriter::Style::Indented,
+                    [&file](const char* data, size_t size) { return file.write(data, qint64(size)) == qint64(size); });
+    writeJson(json);
+    if (!json.finish() || file.write("\n", 1) != 1) {
         *error = file.errorString();
         file.cancelWriting();
         file.commit(); // removes the temporary file; the previous capture.json, if any, stays

@@ -4,6 +4,7 @@
 
 #include "capture/capture_types.h"
 #include "capture/refused_request.h"
+#include "common/json_writer.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -13,6 +14,7 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -31,9 +33,11 @@ public:
     // oldest finished folders beyond the retention policy are deleted on a low-priority thread of the store's
     // own, so neither the upload's answer nor nextId() waits for it.
     void endCapture(const QString& folder, const QJsonObject& summary);
-    // Writes capture.json to a temporary file, flushes and renames it: a failed write leaves the previous version
-    // or none, never an empty or half file. On failure *error says what went wrong.
-    static bool writeCaptureJson(const QString& folder, const QByteArray& json, QString* error);
+    // Writes capture.json to a temporary file as writeJson makes it (indented, in pieces: it is megabytes for
+    // 10,000 parts), with a newline after, flushes and renames it: a failed write leaves the previous version or
+    // none, never an empty or half file. On failure *error says what went wrong.
+    static bool writeCaptureJson(const QString& folder, const std::function<void(JsonWriter&)>& writeJson,
+                                 QString* error);
     // Sets disk space aside in a new capture folder for its capture.json, so that a capture that fills the disk
     // can still say what happened to it: writeCaptureJson releases the space just before it writes. The file also
     // marks the folder as receiving for other processes that share the captures folder (a CLI and a window).

@@ -360,7 +360,8 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
         record.rawBodyKept = m_writer && m_writer->keepsRaw();
         auto writeJson = [&record, folder = m_folder] {
             QString writeError;
-            const bool ok = CaptureStore::writeCaptureJson(folder, record.toJson(), &writeError);
+            const bool ok = CaptureStore::writeCaptureJson(
+                folder, [&record](JsonWriter& w) { record.writeJson(w); }, &writeError);
             return std::pair{ok, writeError};
         };
         // For many parts capture.json is made and written on a thread of its own while this one makes the answer:

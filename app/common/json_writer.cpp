@@ -23,6 +23,24 @@ constexpr auto kPlain = [] {
 
 } // namespace
 
+JsonWriter::JsonWriter(Style style, Sink sink) : m_style(style), m_sink(std::move(sink))
+{
+    m_out.resize(qsizetype(kSinkPieceBytes));
+}
+
+bool JsonWriter::finish()
+{
+    giveToSink();
+    return !m_sinkRefused;
+}
+
+void JsonWriter::giveToSink()
+{
+    if (m_sink && m_size > 0 && !m_sinkRefused)
+        m_sinkRefused = !m_sink(m_out.constData(), m_size);
+    m_size = 0;
+}
+
 JsonWriter& JsonWriter::open(char bracket)
 {
     beforeValue();
@@ -213,6 +231,11 @@ void JsonWriter::escapedValid(std::string_view utf8)
 // detaches per call, which cost more than the JSON's own work).
 void JsonWriter::grow(size_t needed)
 {
+    if (m_sink) { // the piece so far goes; the buffer grows only for a single string longer than it
+        giveToSink();
+        if (needed <= size_t(m_out.size()))
+            return;
+    }
     m_out.resize(qsizetype(std::max({m_size + needed, size_t(m_out.size()) * 2, size_t(4096)})));
 }
 

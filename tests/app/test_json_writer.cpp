@@ -91,3 +91,42 @@ TEST_CASE("json writer: any bytes as text make a document that parses, as QStrin
         CHECK(o["v"].toString() == QString::fromUtf8(bytes.data(), qsizetype(bytes.size())));
     }
 }
+
+TEST_CASE("json writer: with a sink, a document of megabytes goes in pieces and reads as the buffered one", "[json]")
+{
+    auto write = [](JsonWriter& w) {
+        w.beginObject().key("parts").beginArray();
+        for (int i = 0; i < 20'000; ++i)
+            w.beginObject().key("name").string(QStringLiteral("field%1").arg(i)).key("size").number(i).endObject();
+        w.endArray();
+        const std::string longText(700'000, 'x');
+        w.key("long").string(std::string_view(longText)); // one string longer than a piece
+        w.endObject();
+    };
+    JsonWriter buffered(JsonWriter::Style::Indented);
+    write(buffered);
+    const QByteArray whole = buffered.take();
+    REQUIRE(size_t(whole.size()) > 3 * JsonWriter::kSinkPieceBytes);
+
+    QByteArray pieces;
+    int calls = 0;
+    JsonWriter streamed(JsonWriter::Style::Indented, [&](const char* data, size_t size) {
+        ++calls;
+        pieces.append(data, qsizetype(size));
+        return true;
+    });
+    write(streamed);
+    CHECK(streamed.finish());
+    CHECK(pieces == whole);
+    CHECK(calls >= 3);
+
+    // A sink that fails gets no more pieces, and finish() says so.
+    int refusedCalls = 0;
+    JsonWriter refused(JsonWriter::Style::Compact, [&](const char*, size_t) {
+        ++refusedCalls;
+        return false;
+    });
+    write(refused);
+    CHECK_FALSE(refused.finish());
+    CHECK(refusedCalls == 1);
+}
