@@ -22,7 +22,7 @@ QString CaptureRecord::errorInWords() const
     return writeFailure ? QStringLiteral("%1: %2").arg(writeFailure->file, writeFailure->systemMessage) : detail;
 }
 
-void CaptureRecord::writeAnswer(JsonWriter& w) const
+void CaptureRecord::writeAnswer(JsonWriter& w, Detail detail) const
 {
     w.key("ok").boolean(ok());
     w.key("state").string(captureStateName(state));
@@ -44,6 +44,13 @@ void CaptureRecord::writeAnswer(JsonWriter& w) const
     w.endObject();
     if (forward)
         w.key("forward").json(forward->toJson());
+    if (detail == Detail::Brief) {
+        writeBriefParts(w, report, [this](JsonWriter& part, uint32_t index) {
+            if (qsizetype(index) < kept.size() && !kept[qsizetype(index)].savedAs.isEmpty())
+                part.key("saved_as").string(kept[qsizetype(index)].savedAs);
+        });
+        return;
+    }
     writeReportParts(w, report, [this](JsonWriter& part, uint32_t index) {
         if (qsizetype(index) < kept.size())
             kept[qsizetype(index)].writeTo(part);
@@ -68,11 +75,11 @@ void CaptureRecord::writeOutcomeError(JsonWriter& w) const
     w.endObject();
 }
 
-QByteArray CaptureRecord::answerJson() const
+QByteArray CaptureRecord::answerJson(Detail detail) const
 {
     JsonWriter w;
     w.beginObject();
-    writeAnswer(w);
+    writeAnswer(w, detail);
     w.endObject();
     return w.take();
 }
@@ -89,7 +96,7 @@ QByteArray CaptureRecord::toJson() const
 void CaptureRecord::writeJson(JsonWriter& w) const
 {
     w.beginObject();
-    writeAnswer(w);
+    writeAnswer(w, Detail::Full);
     w.key("request").json(request.toJson());
     w.key("throughput").beginArray();
     for (const auto& s : throughput)

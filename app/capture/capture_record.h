@@ -55,7 +55,10 @@ struct CaptureRecord {
     QString errorInWords() const;
     // The upload's answer to its client: everything but the request, the throughput and the files.
     // Compact, as sent; its summary members come before the parts, so that a reader sees the outcome first.
-    QByteArray answerJson() const;
+    // Brief: each part's index, name, filename, size, digest and where it was saved; for a form of 10,000 fields
+    // the full answer is megabytes (every part's headers, offsets and value), most of the time a client waits.
+    enum class Detail : uint8_t { Full, Brief };
+    QByteArray answerJson(Detail detail = Detail::Full) const;
     QByteArray toJson() const;           // capture.json, indented
     void writeJson(JsonWriter& w) const; // the same, into a writer (CaptureStore::writeCaptureJson's, in pieces)
     static CaptureRecord fromJson(const QJsonObject& json);
@@ -63,7 +66,7 @@ struct CaptureRecord {
     static std::optional<CaptureRecord> read(const QString& folder, QString* why = nullptr);
 
 private:
-    void writeAnswer(JsonWriter& w) const;
+    void writeAnswer(JsonWriter& w, Detail detail) const;
     void writeOutcomeError(JsonWriter& w) const;
 };
 

@@ -351,7 +351,11 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     record.request.transport = m_request.transport;
     record.request.setWire(m_request.framing, &wire);
     // Forward mode's client gets the upstream's answer: none of ours is made (for 10,000 parts, megabytes of JSON).
-    auto makeAnswer = [&] { return forward ? QByteArray() : record.answerJson(); };
+    auto makeAnswer = [&] {
+        return forward ? QByteArray()
+                       : record.answerJson(m_request.briefAnswer ? CaptureRecord::Detail::Brief
+                                                                 : CaptureRecord::Detail::Full);
+    };
     QByteArray answer;
     if (m_folder.isEmpty()) {
         answer = makeAnswer();

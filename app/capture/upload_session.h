@@ -39,6 +39,7 @@ struct SessionRequest {
     core::HashKind hash = core::HashKind::Sha256; // of every part; none for /discard
     bool keepRaw = false;
     bool captureBodyOnly = false; // /capture stores the body once, in body.raw, and no part files
+    bool briefAnswer = false;     // ?answer=brief: the answer lists each part's name, size and digest only
     QString contentType;
     QString client;
     QString target;

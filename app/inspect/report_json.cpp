@@ -49,6 +49,19 @@ void writePart(JsonWriter& w, const core::PartSummary& part, std::string_view di
     w.endObject();
 }
 
+void writeDiagnostics(JsonWriter& w, const core::ParseReport& report)
+{
+    w.key("diagnostics").beginArray();
+    for (const auto& diagnostic : report.diagnostics) {
+        w.beginObject();
+        writeError(w, {diagnostic.code, diagnostic.offset});
+        if (diagnostic.value)
+            w.key("value").number(diagnostic.value);
+        w.endObject();
+    }
+    w.endArray();
+}
+
 } // namespace
 
 QJsonObject errorToJson(const core::Error& error)
@@ -91,15 +104,29 @@ void writeReportParts(JsonWriter& w, const core::ParseReport& report, const PerP
     for (const auto& part : report.parts)
         writePart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart);
     w.endArray();
-    w.key("diagnostics").beginArray();
-    for (const auto& diagnostic : report.diagnostics) {
+    writeDiagnostics(w, report);
+}
+
+void writeBriefParts(JsonWriter& w, const core::ParseReport& report, const PerPart& perPart)
+{
+    w.key("boundary").string(std::string_view(report.boundary));
+    const QByteArray key = digestKey(report.hash).toLatin1();
+    w.key("parts").beginArray();
+    for (const auto& part : report.parts) {
         w.beginObject();
-        writeError(w, {diagnostic.code, diagnostic.offset});
-        if (diagnostic.value)
-            w.key("value").number(diagnostic.value);
+        w.key("index").number(uint64_t(part.index));
+        w.key("name").string(part.name);
+        w.key("filename").string(part.filename);
+        w.key("size").number(part.size);
+        w.key(std::string_view(key.constData(), size_t(key.size())));
+        part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
+        w.key("complete").boolean(part.complete);
+        if (perPart)
+            perPart(w, part.index);
         w.endObject();
     }
     w.endArray();
+    writeDiagnostics(w, report);
 }
 
 QJsonObject reportToJson(const core::ParseReport& report)

@@ -122,14 +122,17 @@ void ListenerConnection::startUpload(Endpoint endpoint, const RequestAdmission& 
     request.endpoint = endpoint;
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = requestedHashName(query.query(), head().head());
+    const QString answer = query.queryItemValue(QStringLiteral("answer"));
     auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
     auto hashKind = hash.isEmpty() ? std::optional(shared().config.hash) : core::kHashNames.find(hash.toStdString());
-    if (!kind || !hashKind) {
+    const bool answerKnown = answer.isEmpty() || answer == QLatin1String("full") || answer == QLatin1String("brief");
+    if (!kind || !hashKind || !answerKnown) {
         refuse(400, QStringLiteral("matcher must be kmp, chunked or simd; hash (?hash= or %1) must be sha256, xxh3 "
-                                   "or none")
+                                   "or none; answer must be full or brief")
                         .arg(QLatin1String(kHashHeader)));
         return;
     }
+    request.briefAnswer = answer == QLatin1String("brief");
     request.parser.matcher = *kind;
     request.hash = *hashKind;
     auto session = UploadSession::start(request, shared().store, publisher());

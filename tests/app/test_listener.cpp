@@ -101,6 +101,36 @@ TEST_CASE("each endpoint and matcher answers with the same parts", "[listener][c
     CHECK(curl({"-F", "f=@" + a, f.url("/part-event?matcher=bogus")}).status == 400);
 }
 
+TEST_CASE("?answer=brief lists each part's name, file name, size, digest and file, and nothing per part besides",
+          "[listener]")
+{
+    ListenerFixture f;
+    const QByteArray data = test::randomBytes(200'000, 4);
+    const QString a = f.file("a.bin", data);
+    for (QString endpoint : {"/part-event", "/file-part", "/capture"}) {
+        auto r = curl({"-F", "f=@" + a, "-F", "note=hello", f.url(endpoint + "?answer=brief")});
+        REQUIRE(r.status == 200);
+        CHECK(r.json["state"].toString() == "complete");
+        CHECK(r.json["bytes"].toInteger() > data.size());
+        const QJsonObject file = partNamed(r.json, "f");
+        CHECK(file["filename"].toString() == "a.bin");
+        CHECK(file["size"].toInteger() == data.size());
+        CHECK(file["sha256"].toString().toStdString() == test::sha256(data));
+        CHECK(file.contains("saved_as") == (endpoint != "/part-event"));
+        const QJsonObject note = partNamed(r.json, "note");
+        CHECK(note["size"].toInteger() == 5);
+        CHECK(note["filename"].isNull());
+        for (const char* fullOnly : {"headers", "offset", "content_type", "children", "value"})
+            CHECK_FALSE(note.contains(QLatin1String(fullOnly)));
+    }
+    // The capture itself keeps everything: the brief answer is only the answer.
+    ListenerFixture g;
+    REQUIRE(curl({"-F", "note=hello", g.url("/capture?answer=brief")}).status == 200);
+    const QJsonObject stored = test::readJsonFile(g.onlyCaptureFolder() + "/capture.json");
+    CHECK(stored["parts"].toArray()[0].toObject()["value"].toString() == "hello");
+    CHECK(curl({"-F", "f=@" + a, f.url("/part-event?answer=short")}).status == 400);
+}
+
 TEST_CASE("/capture keeps the request whole, the file part in a file and the field inline", "[listener][capture]")
 {
     ListenerFixture f;
