@@ -17,7 +17,8 @@ constexpr quint64 kInlineCaptureBytes = quint64{1} << 20;
 
 CaptureWriter::CaptureWriter(QString folder, PartFiles partFiles, const core::Options& limits)
     : m_folder(std::move(folder)), m_partFiles(partFiles),
-      m_parts(core::EventRecorder::Settings{core::HashKind::None, false, limits}), m_inlineBudget(kInlineCaptureBytes)
+      m_parts(core::EventRecorder::Settings{core::HashKind::None, false, limits, false}),
+      m_inlineBudget(kInlineCaptureBytes)
 {}
 
 bool CaptureWriter::startRaw(const QByteArray& rawHead)

@@ -62,7 +62,7 @@ private:
 
     QString m_folder;
     PartFiles m_partFiles;
-    core::EventRecorder m_parts; // names and filenames (no hashes): what the files are called
+    core::EventRecorder m_parts; // names, filenames and types (no hashes, no header lines): the files' names
     QFile m_partFile;
     QFile m_rawFile;
     bool m_keepsRaw = false;

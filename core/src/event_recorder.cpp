@@ -58,8 +58,9 @@ void EventRecorder::onHeader(std::string_view name, std::string_view value)
     const uint64_t cost = name.size() + value.size();
     const bool keep = kept.headerBytes + cost <= m_settings.parser.maxRecordedHeaderBytes;
     if (keep) {
-        kept.headerBytes += cost;
-        m_current->headers.emplace_back(name, value);
+        kept.headerBytes += cost; // counted either way, so that names are cut as the full report cuts them
+        if (m_settings.keepHeaders)
+            m_current->headers.emplace_back(name, value);
     } else {
         ++m_current->headersNotKept;
         if (!kept.headersReported) { // once per report: the part's own count says the rest

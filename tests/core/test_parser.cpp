@@ -314,3 +314,37 @@ TEST_CASE("a boundary outside bchars: taken as written in lenient mode, rejected
     REQUIRE_FALSE(strict.has_value());
     CHECK(strict.error().code == Errc::InvalidBoundary);
 }
+
+TEST_CASE("a recorder that keeps no header lines still names every part as the full one does", "[parser]")
+{
+    const std::string body = "--b\r\n"
+                             "Content-Disposition: form-data; name=\"field\"\r\n\r\n"
+                             "value\r\n"
+                             "--b\r\n"
+                             "Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''%C3%A9.txt\r\n"
+                             "Content-Type: text/plain; charset=utf-8\r\n"
+                             "X-Extra: 1\r\n\r\n"
+                             "data\r\n"
+                             "--b--\r\n";
+    auto report = [&](bool keepHeaders) {
+        auto parser = MultipartParser::fromContentType(kType, {});
+        REQUIRE(parser.has_value());
+        EventRecorder recorder({HashKind::None, false, {}, keepHeaders});
+        REQUIRE(parser->feed({body.data(), body.size()}, recorder));
+        REQUIRE(parser->finish(recorder));
+        return recorder.takeReport(Result<void>{}, *parser);
+    };
+    const ParseReport full = report(true);
+    const ParseReport names = report(false);
+    REQUIRE(names.parts.size() == 2);
+    CHECK(full.parts[1].headers.size() == 3);
+    for (const auto& part : names.parts)
+        CHECK(part.headers.empty());
+    for (size_t i = 0; i < 2; ++i) {
+        CHECK(names.parts[i].name == full.parts[i].name);
+        CHECK(names.parts[i].filename == full.parts[i].filename);
+        CHECK(names.parts[i].contentType == full.parts[i].contentType);
+        CHECK(names.parts[i].size == full.parts[i].size);
+    }
+    CHECK(names.parts[1].filename == "\xc3\xa9.txt");
+}
