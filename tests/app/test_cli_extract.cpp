@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "capture/kept_part.h"
 #include "support/corpus_dir.h"
 #include "support/run_cli.h"
@@ -137,7 +139,8 @@ TEST_CASE("field values kept in capture.json give back exactly the bytes that ar
         {"caf\xe9", "text/plain; charset=iso-8859-1"},
         {"caf\xe9", nullptr}, // not UTF-8: base64
         {QByteArray("nul\0inside", 10), nullptr},
-        {"\xe2\x82", nullptr}, // a sequence cut short
+        {"tab\tand\r\nline \x7f", nullptr}, // ASCII with no type: kept as text as it is
+        {"\xe2\x82", nullptr},              // a sequence cut short
     };
     for (const auto& [bytes, type] : cases) {
         INFO(bytes.toHex().toStdString());
@@ -156,5 +159,8 @@ TEST_CASE("field values kept in capture.json give back exactly the bytes that ar
         CHECK(*back == bytes);
         if (part["value_encoding"] == "text") // text that people read: never a BOM or byte-order garbage
             CHECK_FALSE(part["value"].toString().startsWith(QChar(0xfeff)));
+        const bool ascii = std::all_of(bytes.begin(), bytes.end(), [](char c) { return uchar(c) < 0x80; });
+        if (!type && ascii)
+            CHECK(part["value_encoding"] == "text");
     }
 }
