@@ -33,8 +33,8 @@ public:
     // oldest finished folders beyond the retention policy are deleted on a low-priority thread of the store's
     // own, so neither the upload's answer nor nextId() waits for it.
     void endCapture(const QString& folder, const QJsonObject& summary);
-    // Writes capture.json to a temporary file as writeJson makes it (indented, in pieces: it is megabytes for
-    // 10,000 parts), with a newline after, flushes and renames it: a failed write leaves the previous version or
+    // Writes capture.json as writeJson makes it (indented, in pieces: it is megabytes for 10,000 parts), with a
+    // newline after, to a file of its own that is then renamed: a failed write leaves the previous version or
     // none, never an empty or half file. On failure *error says what went wrong.
     static bool writeCaptureJson(const QString& folder, const std::function<void(JsonWriter&)>& writeJson,
                                  QString* error);
