@@ -170,6 +170,7 @@ void UploadSession::onBody(core::ByteView data)
         return;
     if (m_writer && m_writer->keepsRaw())
         m_storing->onBody(data);
+    m_feedMs.store(m_clock.elapsed(), std::memory_order_relaxed);
     if (m_parser)
         m_status = m_parser->feed(data, *m_partTarget);
     sample(false);
@@ -211,7 +212,7 @@ void UploadSession::onHeadersComplete(uint64_t offset)
 {
     m_recorder->onHeadersComplete(offset);
     ++m_partsBegun;
-    m_part = ShownPart{m_clock.elapsed(), false};
+    m_part = ShownPart{m_feedMs.load(std::memory_order_relaxed), false};
     if (m_partsShown < kPartsAlwaysTimed || m_part.beganMs - m_lastPartShownMs >= kPartTimingIntervalMs)
         showPart();
 }
@@ -219,14 +220,14 @@ void UploadSession::onHeadersComplete(uint64_t offset)
 void UploadSession::onPartData(core::ByteView data, uint64_t offset)
 {
     m_recorder->onPartData(data, offset);
-    if (!m_part.shown && m_clock.elapsed() - m_part.beganMs >= kPartTimingIntervalMs)
+    if (!m_part.shown && m_feedMs.load(std::memory_order_relaxed) - m_part.beganMs >= kPartTimingIntervalMs)
         showPart();
 }
 
 void UploadSession::onPartEnd(uint64_t offset)
 {
     m_recorder->onPartEnd(offset);
-    if (!m_part.shown && m_clock.elapsed() - m_part.beganMs >= kPartTimingIntervalMs)
+    if (!m_part.shown && m_feedMs.load(std::memory_order_relaxed) - m_part.beganMs >= kPartTimingIntervalMs)
         showPart(); // its bytes came early, its end late
     if (!m_part.shown)
         return;
@@ -243,7 +244,7 @@ void UploadSession::showPart()
     m_publish(std::move(e));
     m_part.shown = true;
     ++m_partsShown;
-    m_lastPartShownMs = m_clock.elapsed();
+    m_lastPartShownMs = m_feedMs.load(std::memory_order_relaxed);
 }
 
 void UploadSession::onDiagnostic(const core::Diagnostic& diagnostic)
@@ -278,6 +279,7 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                                  std::optional<core::Error> transportError, const QString& detail,
                                  const ForwardRecord* forward)
 {
+    m_feedMs.store(m_clock.elapsed(), std::memory_order_relaxed); // the last part's end, if the body ends here
     if (m_parser && !failed() && complete)
         m_status = m_parser->finish(*m_partTarget);
     // Every part hashed and stored: from here on this thread reads what the pipelines' threads made.

@@ -156,6 +156,10 @@ private:
     uint64_t m_readCpuStartNs = 0;        // the connection thread's CPU time when the body began
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms
     qint64 m_lastSampleMs = -1;
+    // m_clock when the connection thread last fed the parser: the recording side times parts by it, not by a clock
+    // read of its own at each part's start, data and end (for 10,000 small parts those reads were a tenth of the
+    // recording's time). A part is timed from the read that brought its start.
+    std::atomic<qint64> m_feedMs = 0;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both
     // The recording side's (part events are sent sparingly: kPartsAlwaysTimed in listener_types.h says how).
     std::atomic<quint32> m_partsBegun = 0; // read by the connection thread's Progress events
