@@ -116,6 +116,18 @@ void CaptureStore::reserveCaptureJsonSpace(const QString& folder)
         ::posix_fallocate(reserve.handle(), 0, kReserveBytes);
 }
 
+bool CaptureStore::writeWhole(QFile& file, const char* data, qint64 size)
+{
+    while (size > 0) {
+        const qint64 written = file.write(data, size);
+        if (written <= 0)
+            return false;
+        data += written;
+        size -= written;
+    }
+    return true;
+}
+
 bool CaptureStore::writeCaptureJson(const QString& folder, const std::function<void(JsonWriter&)>& writeJson,
                                     QString* error)
 {
@@ -135,7 +147,7 @@ bool CaptureStore::writeCaptureJson(const QString& folder, const std::function<v
     if (!file.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
         return fail(file.errorString());
     JsonWriter json(JsonWriter::Style::Indented,
-                    [&file](const char* data, size_t size) { return file.write(data, qint64(size)) == qint64(size); });
+                    [&file](const char* data, size_t size) { return writeWhole(file, data, qint64(size)); });
     writeJson(json);
     if (!json.finish() || file.write("\n", 1) != 1 || !file.resize(file.pos()))
         return fail(file.errorString());

@@ -6,6 +6,7 @@
 #include "capture/refused_request.h"
 #include "common/json_writer.h"
 
+#include <QFile>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -39,9 +40,12 @@ public:
     static bool writeCaptureJson(const QString& folder, const std::function<void(JsonWriter&)>& writeJson,
                                  QString* error);
     // Sets disk space aside in a new capture folder for its capture.json, so that a capture that fills the disk
-    // can still say what happened to it: writeCaptureJson releases the space just before it writes. The file also
+    // can still say what happened to it: writeCaptureJson writes capture.json over it. The file also
     // marks the folder as receiving for other processes that share the captures folder (a CLI and a window).
     static void reserveCaptureJsonSpace(const QString& folder);
+    // Writes all of data to file, writing again after a short write: the kernel reports a full disk or the file
+    // size limit only on the write that stores nothing, and only that one gives file.errorString() its reason.
+    static bool writeWhole(QFile& file, const char* data, qint64 size);
     // A request refused before its body (refused_request.h): given an id, listed in the recent list (with a
     // quota of its own, keepCaptures), and appended as one line to refusedLog() in the captures folder, on the
     // store's own thread; the log rolls over to refusedLog() + ".1" past kRefusedLogBytes, so refusals take at

@@ -46,16 +46,7 @@ void CaptureWriter::writeRaw(core::ByteView data)
 
 bool CaptureWriter::write(QFile& file, core::ByteView data, uint64_t fileStartOffset)
 {
-    const char* at = data.data();
-    qint64 left = qint64(data.size());
-    while (file.isOpen() && left > 0) { // a short write is retried: the next attempt fails with the reason
-        const qint64 written = file.write(at, left);
-        if (written <= 0)
-            break;
-        at += written;
-        left -= written;
-    }
-    if (file.isOpen() && left == 0)
+    if (file.isOpen() && CaptureStore::writeWhole(file, data.data(), qint64(data.size())))
         return true;
     if (m_failure)
         return false;

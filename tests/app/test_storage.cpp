@@ -107,6 +107,8 @@ TEST_CASE("capture.json that cannot be written: 507, and no empty or partial cap
     CHECK(r.status == 507);
     CHECK(r.json["state"].toString() == "failed");
     CHECK(r.json["error"].toObject()["file"].toString() == "capture.json");
+    // The system's reason, not "Unknown error": the short write is written again, and that write says why.
+    CHECK(r.json["error"].toObject()["system_message"].toString().contains("too large"));
     CHECK(r.json["parts"].toArray().size() == 60);
     CHECK(filesUnder(folder).isEmpty()); // neither capture.json nor its temporary file
 }
