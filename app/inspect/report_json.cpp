@@ -121,6 +121,8 @@ void writeBriefParts(JsonWriter& w, const core::ParseReport& report, const PerPa
         w.key(std::string_view(key.constData(), size_t(key.size())));
         part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
         w.key("complete").boolean(part.complete);
+        if (part.textCut) // a cut name must not pass for the whole one
+            w.key("text_cut").boolean(true);
         if (perPart)
             perPart(w, part.index);
         w.endObject();

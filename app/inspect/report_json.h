@@ -23,8 +23,8 @@ void writeReport(JsonWriter& w, const core::ParseReport& report);
 // Its boundary, parts and diagnostics only, for a record that says the rest itself (the listener's answers and
 // capture.json, however many parts).
 void writeReportParts(JsonWriter& w, const core::ParseReport& report, const PerPart& perPart = {});
-// A brief list for answers to big forms (?answer=brief): each top-level part's index, name, filename, size, digest
-// and completeness (and perPart's members), no headers, offsets or nested parts; the diagnostics in full.
+// A brief list for answers to big forms (?answer=brief): each top-level part's index, name, filename, size, digest,
+// completeness and text_cut (and perPart's members), no headers, offsets or nested parts; the diagnostics in full.
 void writeBriefParts(JsonWriter& w, const core::ParseReport& report, const PerPart& perPart = {});
 // The same as a QJsonObject, for `parse --json`, which adds to it.
 QJsonObject reportToJson(const core::ParseReport& report);

@@ -129,6 +129,17 @@ TEST_CASE("?answer=brief lists each part's name, file name, size, digest and fil
     const QJsonObject stored = test::readJsonFile(g.onlyCaptureFolder() + "/capture.json");
     CHECK(stored["parts"].toArray()[0].toObject()["value"].toString() == "hello");
     CHECK(curl({"-F", "f=@" + a, f.url("/part-event?answer=short")}).status == 400);
+
+    // Past the header budget a name is cut; the brief answer says so, as the full one does.
+    app::ListenerConfig small;
+    small.parser.maxRecordedHeaderBytes = 16;
+    ListenerFixture h(small);
+    const QString longName(200, QLatin1Char('n'));
+    auto cut = curl({"-F", longName + "=v", h.url("/part-event?answer=brief")});
+    REQUIRE(cut.status == 200);
+    const QJsonObject part = cut.json["parts"].toArray()[0].toObject();
+    CHECK(part["name"].toString().size() == 64);
+    CHECK(part["text_cut"].toBool());
 }
 
 TEST_CASE("/capture keeps the request whole, the file part in a file and the field inline", "[listener][capture]")
