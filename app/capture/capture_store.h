@@ -35,8 +35,9 @@ public:
     // own, so neither the upload's answer nor nextId() waits for it.
     void endCapture(const QString& folder, const QJsonObject& summary);
     // Writes capture.json as writeJson makes it (indented, in pieces: it is megabytes for 10,000 parts), with a
-    // newline after, to a file of its own that is then renamed: a failed write leaves the previous version or
-    // none, never an empty or half file. On failure *error says what went wrong.
+    // newline after, to a file of its own that is then renamed: a failed write (or a process killed) leaves the
+    // previous version or none, never an empty or half file; a power loss may (it is not synced, as the parts
+    // beside it are not). On failure *error says what went wrong.
     static bool writeCaptureJson(const QString& folder, const std::function<void(JsonWriter&)>& writeJson,
                                  QString* error);
     // Sets disk space aside in a new capture folder for its capture.json, so that a capture that fills the disk
