@@ -158,7 +158,8 @@ private:
     qint64 m_lastSampleMs = -1;
     // m_clock when the connection thread last fed the parser: the recording side times parts by it, not by a clock
     // read of its own at each part's start, data and end (for 10,000 small parts those reads were a tenth of the
-    // recording's time). A part is timed from the read that brought its start.
+    // recording's time). On a hashing pipeline's thread that is the newest read, which may be later than the one
+    // that brought the part, as a clock read there was.
     std::atomic<qint64> m_feedMs = 0;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both
     // The recording side's (part events are sent sparingly: kPartsAlwaysTimed in listener_types.h says how).

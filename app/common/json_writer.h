@@ -1,7 +1,7 @@
 #pragma once
 // JSON written as it is made, into one buffer or in pieces to a sink: the listener's answers and capture.json for
-// bodies of any number of parts. A QJsonObject of 10,000 parts cost ~40x what the parts' parsing did (a QCborValue tree built, then
-// walked again by QJsonDocument::toJson), so the records that grow with a body are written here instead.
+// bodies of any number of parts. A QJsonObject of 10,000 parts cost ~40x what the parts' parsing did (a QCborValue
+// tree built, then walked again by QJsonDocument::toJson), so the records that grow with a body are written here.
 //
 // The caller says the structure (begin/end, key before each member's value); commas and indentation are the
 // writer's. Text is written as valid UTF-8: bytes that are not are replaced by U+FFFD, as QString::fromUtf8 does,

@@ -28,11 +28,11 @@ void EventRecorder::flushDataLog()
 }
 
 namespace {
-// Room for this many top-level parts is reserved at a body's second part. A vector of 10,000 parts doubled its way
-// there, moving every part at each step into fresh memory that faulted its pages in again: a fifth of the
-// connection thread's time for a form of 10,000 fields. Reserved at once, it is one allocation above glibc's mmap
-// threshold (2 MiB, malloc_tuning.h), whose pages the kernel gives only when a part is written to them, so a body
-// of a few parts costs no more.
+// Room for this many top-level parts (or --max-parts, when fewer: 10,000 by default) is reserved at a body's second
+// part. A vector of 10,000 parts doubled its way there, moving every part at each step into fresh memory that
+// faulted its pages in again: a fifth of the connection thread's time for a form of 10,000 fields. Reserved at once,
+// 10,000 parts (2.9 MB) are one allocation above glibc's mmap threshold (2 MiB, malloc_tuning.h), whose pages the
+// kernel gives only when a part is written to them, so a body of a few parts costs no more.
 constexpr size_t kPartsReserved = 16384;
 } // namespace
 
