@@ -1,6 +1,7 @@
 // upload-inspector-cli: everything the tool does, without a window.
 
 #include "cli/cli_args.h"
+#include "common/file_size_limit.h"
 #include "common/malloc_tuning.h"
 
 #include <QCoreApplication>
@@ -56,6 +57,7 @@ Run 'upload-inspector-cli COMMAND --help' for a command's options.
 int main(int argc, char** argv)
 {
     upin::app::keepFreedMemory();
+    upin::app::failWritesPastFileSizeLimit();
     // Qt's own event dispatcher rather than GLib's: a command line tool needs no GLib main loop, and the QNAM
     // engine's 16 KiB cross-thread hand-offs (common/same_core.h) ran 10% faster on it (send --engine qnam, 200 MiB).
     if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))

@@ -2,6 +2,7 @@
 // which owns the services and their threads; the GUI thread only applies value events.
 
 #include "cli/cli_args.h"
+#include "common/file_size_limit.h"
 #include "common/limits.h"
 #include "common/malloc_tuning.h"
 #include "main_window.h"
@@ -26,6 +27,7 @@ using namespace upin;
 int main(int argc, char** argv)
 {
     upin::app::keepFreedMemory();
+    upin::app::failWritesPastFileSizeLimit();
     QApplication application(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("UploadInspector"));
     QApplication::setApplicationName(QStringLiteral("upload-inspector"));

@@ -113,6 +113,32 @@ TEST_CASE("capture.json that cannot be written: 507, and no empty or partial cap
     CHECK(filesUnder(folder).isEmpty()); // neither capture.json nor its temporary file
 }
 
+TEST_CASE("the CLI under ulimit -f answers 507 for a file over the limit, and goes on serving",
+          "[listener][storage][cli]")
+{
+    QTemporaryDir dir;
+    QProcess listen; // bash sets the limit (in 1 KiB blocks) and becomes the listener
+    listen.start("bash", {"-c", "ulimit -f 256; exec \"$0\" listen --port 0 --capture-dir \"$1\"",
+                          QStringLiteral(UPIN_CLI_PATH), dir.filePath("caps")});
+    REQUIRE(listen.waitForReadyRead(10000));
+    const QByteArray first = listen.readLine();
+    const QByteArray port = first.mid(first.lastIndexOf(':') + 1).split(' ').first().trimmed();
+    REQUIRE(port.toInt() > 0);
+    const QString base = "http://127.0.0.1:" + QString::fromLatin1(port);
+    const QString big = dir.filePath("big.bin");
+    QFile file(big);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(test::randomBytes(1 << 20, 12));
+    file.close();
+    auto r = curl({"-F", "f=@" + big, base + "/file-part"});
+    CHECK(r.status == 507);
+    CHECK(r.json["error"].toObject()["system_message"].toString().contains("too large"));
+    CHECK(curl({"-F", "note=hi", base + "/file-part"}).status == 200);
+    CHECK(listen.state() == QProcess::Running);
+    listen.terminate();
+    listen.waitForFinished(5000);
+}
+
 TEST_CASE("a full tmpfs: 507, the part as far as it was written, and the listener still serving",
           "[listener][storage][tmpfs]")
 {
