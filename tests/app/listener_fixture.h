@@ -227,6 +227,13 @@ inline QByteArray readAll(const QString& path)
     return f.readAll();
 }
 
+// Waits for spy's signal, which may have come already: a run that fails at once (a refused certificate) can finish
+// on its thread before this thread starts waiting, and QSignalSpy::wait waits for one more.
+inline bool signalled(QSignalSpy& spy, int timeoutMs)
+{
+    return !spy.isEmpty() || spy.wait(timeoutMs);
+}
+
 inline QJsonObject readJsonFile(const QString& path)
 {
     return QJsonDocument::fromJson(readAll(path)).object();

@@ -99,7 +99,7 @@ TEST_CASE("a cancelled upload leaves the listener healthy and the capture incomp
     });
     QMetaObject::invokeMethod(
         s.sender, [sender = s.sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
-    REQUIRE(done.wait(60000));
+    REQUIRE(test::signalled(done, 60000));
     auto results = done.first().first().value<QList<RunResult>>();
     REQUIRE(results.size() == 1);
     CHECK(results[0].cancelled);

@@ -236,7 +236,7 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     QObject::connect(sender, &app::Sender::runFinished, window.sendView(), &ui::SendView::onRunFinished);
     QSignalSpy done(sender, &app::Sender::finished);
     emit window.sendView()->sendRequested(window.sendView()->plan());
-    REQUIRE(done.wait(30000));
+    REQUIRE(test::signalled(done, 30000));
     auto results = done.first().first().value<QList<app::RunResult>>();
     REQUIRE(results.size() == 1);
     CHECK(results[0].integrityOk());
@@ -287,7 +287,7 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
     QSignalSpy done(sender, &app::Sender::finished);
     QMetaObject::invokeMethod(
         sender, [sender, plan] { sender->start(plan); }, Qt::QueuedConnection);
-    REQUIRE(done.wait(30000));
+    REQUIRE(test::signalled(done, 30000));
     const auto results = done.first().first().value<QList<app::RunResult>>();
     REQUIRE(results.size() == 1);
     INFO(results[0].error.toStdString());
@@ -318,7 +318,7 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
         done.clear();
         QMetaObject::invokeMethod(
             sender, [sender, other] { sender->start(other); }, Qt::QueuedConnection);
-        REQUIRE(done.wait(30000));
+        REQUIRE(test::signalled(done, 30000));
         const QString status =
             window.sendView()->results()->item(window.sendView()->results()->rowCount() - 1, 2)->text();
         if (tick) {

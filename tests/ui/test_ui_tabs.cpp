@@ -225,7 +225,7 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     app::InspectWorker worker;
     QSignalSpy opened(&worker, &app::InspectWorker::finished);
     worker.open(row.folder);
-    REQUIRE((!opened.isEmpty() || opened.wait(10000)));
+    REQUIRE(test::signalled(opened, 10000));
     ui::InspectView& inspect = *window.inspectView();
     upin::test::ViewReader reader(inspect);
     inspect.showResult(opened.first().first().value<app::InspectResult>());

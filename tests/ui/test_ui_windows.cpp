@@ -171,7 +171,7 @@ TEST_CASE("the Send view shows an early answer, its headers and body, and no MB/
     QObject::connect(sender, &app::Sender::finished, view, &ui::SendView::onFinished);
     QSignalSpy done(sender, &app::Sender::finished);
     emit view->sendRequested(view->plan());
-    REQUIRE(done.wait(60000));
+    REQUIRE(test::signalled(done, 60000));
     QTest::qWait(50);
     thread.quit();
     thread.wait();
