@@ -31,8 +31,8 @@ namespace {
 // Room for this many top-level parts (or --max-parts, when fewer: 10,000 by default) is reserved at a body's second
 // part. A vector of 10,000 parts doubled its way there, moving every part at each step into fresh memory that
 // faulted its pages in again: a fifth of the connection thread's time for a form of 10,000 fields. Reserved at once,
-// 10,000 parts (2.9 MB) are one allocation above glibc's mmap threshold (2 MiB, malloc_tuning.h), whose pages the
-// kernel gives only when a part is written to them, so a body of a few parts costs no more.
+// 10,000 parts (2.9 MB) are one allocation, whose untouched pages cost nothing, so a body of a few parts costs no
+// more. The programs take it from glibc's heap (malloc_tuning.h), where the previous body's parts left their pages.
 constexpr size_t kPartsReserved = 16384;
 } // namespace
 
