@@ -44,8 +44,12 @@ int hexValue(char c)
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+    if (a.size() != b.size())
+        return false;
+    for (size_t i = 0; i < a.size(); ++i) // equal bytes, the common case, take one compare each
+        if (a[i] != b[i] && lower(a[i]) != lower(b[i]))
+            return false;
+    return true;
 }
 
 std::string toLower(std::string_view s)
