@@ -37,3 +37,37 @@ TEST_CASE("hostile parameter values cost linear time and do not crash", "[header
         many += "; p" + std::to_string(i) + "=\"";
     CHECK(parseHeaderValue(many).token == "form-data");
 }
+
+TEST_CASE("the first of repeated parameters counts, names in any case, as parseHeaderValue finds them", "[headers]")
+{
+    const std::string values[] = {
+        R"(form-data; NAME="a"; name="b"; FileName="f1"; filename="f2")",
+        R"(form-data; filename*=UTF-8''x%41; Filename*=UTF-8''y; filename=z)",
+        R"(Form-Data ; name = "C:\files\a.txt" junk; filename="\\server\share\")",
+        R"(form-data; name="unterminated \" quote; filename=x)",
+        R"(form-data; =v; ; name; filename=; name=late)",
+    };
+    for (const auto& value : values) {
+        INFO(value);
+        const ContentDisposition cd = parseContentDisposition(value);
+        const HeaderValue parsed = parseHeaderValue(value);
+        CHECK(cd.type == parsed.token);
+        const std::string* name = parsed.param("name");
+        CHECK(cd.name == (name ? std::optional(*name) : std::nullopt));
+        const std::string* ext = parsed.param("filename*");
+        const std::string* plain = parsed.param("filename");
+        std::optional<std::string> filename = ext ? decodeExtValue(*ext) : std::nullopt;
+        if (!filename && plain)
+            filename = *plain;
+        CHECK(cd.filename == filename);
+    }
+    CHECK(parseContentDisposition(values[0]).name == "a");
+    CHECK(parseContentDisposition(values[0]).filename == "f1");
+    CHECK(parseContentDisposition(values[1]).filename == "xA");
+    CHECK(parseContentDisposition(values[2]).type == "form-data");
+    CHECK(parseContentDisposition(values[2]).name == R"(C:\files\a.txt)");
+    CHECK(parseContentDisposition(values[2]).filename == R"(\server\share")"); // the last quote escaped: to the end
+    CHECK(parseContentDisposition(values[3]).name == "unterminated \" quote; filename=x");
+    CHECK(parseContentDisposition(values[4]).name == "");
+    CHECK(parseContentDisposition(values[4]).filename == "");
+}
