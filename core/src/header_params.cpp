@@ -138,8 +138,9 @@ std::string unquoted(const RawParam& param)
 HeaderValue parseHeaderValue(std::string_view value)
 {
     HeaderValue out;
-    const std::string_view token =
-        forEachParam(value, [&](const RawParam& param) { out.params.push_back({toLower(param.name), unquoted(param)}); });
+    const std::string_view token = forEachParam(value, [&](const RawParam& param) {
+        out.params.push_back({toLower(param.name), unquoted(param)});
+    });
     out.token = toLower(token);
     return out;
 }
