@@ -10,13 +10,6 @@ namespace upin::app {
 
 namespace {
 
-// What an answer takes beside its parts, and about what a part of a form takes in it with its SHA-256 (a field of
-// bench-e2e's many-fields form: 153 bytes brief, 332 full): room made at once for an answer of 10,000 parts, which
-// doubling its way to 1.5 MB spent a tenth of /part-event's time faulting in fresh pages.
-constexpr size_t kAnswerBytes = 4096;
-constexpr size_t kBriefPartBytes = 160;
-constexpr size_t kFullPartBytes = 352;
-
 std::optional<double> optionalMs(const QJsonValue& value)
 {
     return value.isDouble() ? std::optional(value.toDouble()) : std::nullopt;
@@ -82,14 +75,18 @@ void CaptureRecord::writeOutcomeError(JsonWriter& w) const
     w.endObject();
 }
 
-QByteArray CaptureRecord::answerJson(Detail detail) const
+QByteArrayList CaptureRecord::answerJson(Detail detail) const
 {
-    JsonWriter w;
-    w.reserve(kAnswerBytes + report.parts.size() * (detail == Detail::Brief ? kBriefPartBytes : kFullPartBytes));
+    QByteArrayList pieces;
+    JsonWriter w(JsonWriter::Style::Compact, [&pieces](const char* data, size_t size) {
+        pieces.append(QByteArray(data, qsizetype(size)));
+        return true;
+    });
     w.beginObject();
     writeAnswer(w, detail);
     w.endObject();
-    return w.take();
+    w.finish();
+    return pieces;
 }
 
 QByteArray CaptureRecord::toJson() const

@@ -275,9 +275,9 @@ void UploadSession::applyStoreFailure(core::ParseReport& report) const
     }
 }
 
-QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
-                                 std::optional<core::Error> transportError, const QString& detail,
-                                 const ForwardRecord* forward)
+QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complete,
+                                     std::optional<core::Error> transportError, const QString& detail,
+                                     const ForwardRecord* forward)
 {
     m_feedMs.store(m_clock.elapsed(), std::memory_order_relaxed); // the last part's end, if the body ends here
     if (m_parser && !failed() && complete)
@@ -354,11 +354,11 @@ QByteArray UploadSession::finish(const core::BodyDecoder& wire, bool complete,
     record.request.setWire(m_request.framing, &wire);
     // Forward mode's client gets the upstream's answer: none of ours is made (for 10,000 parts, megabytes of JSON).
     auto makeAnswer = [&] {
-        return forward ? QByteArray()
+        return forward ? QByteArrayList()
                        : record.answerJson(m_request.briefAnswer ? CaptureRecord::Detail::Brief
                                                                  : CaptureRecord::Detail::Full);
     };
-    QByteArray answer;
+    QByteArrayList answer;
     if (m_folder.isEmpty()) {
         answer = makeAnswer();
     } else {

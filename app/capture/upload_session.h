@@ -75,13 +75,13 @@ public:
     // The parser rejected the body or a write failed: answer now, read no more.
     bool failed() const { return !m_status || m_storeFailure || (m_writer && m_writer->failed()); }
 
-    // Ends the session: complete = the whole body arrived. Returns the JSON answer (compact, its text; empty in
-    // forward mode); writes capture.json, with the wire's figures from the body decoder (chunks, trailer bytes).
+    // Ends the session: complete = the whole body arrived. Returns the JSON answer (compact, its text in pieces;
+    // none in forward mode); writes capture.json, with the wire's figures from the body decoder (chunks, trailer bytes).
     // detail, when given, says why in words (e.g. the listener stopped); it goes into the error and the event.
     // forward: forward mode's record of the exchange (forward_record.h), kept in capture.json as "forward".
-    QByteArray finish(const core::BodyDecoder& wire, bool complete,
-                      std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
-                      const ForwardRecord* forward = nullptr);
+    QByteArrayList finish(const core::BodyDecoder& wire, bool complete,
+                          std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
+                          const ForwardRecord* forward = nullptr);
     CaptureState state() const { return m_state; } // after finish()
     quint64 id() const { return m_id; }
 

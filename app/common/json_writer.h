@@ -67,13 +67,6 @@ public:
 
     // The document so far; the writer is empty after.
     QByteArray take();
-    // Room for about this many bytes, so that a big document is not made by doubling its buffer (every step a copy
-    // into fresh pages).
-    void reserve(size_t bytes)
-    {
-        if (bytes > size_t(m_out.size()))
-            m_out.resize(qsizetype(bytes));
-    }
 
 private:
     JsonWriter& open(char bracket);

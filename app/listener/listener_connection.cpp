@@ -95,7 +95,7 @@ void ListenerConnection::answerQuestion(const RequestAdmission& admission)
                      (h.field("access-control-request-private-network").empty()
                           ? QByteArray()
                           : QByteArray("Access-Control-Allow-Private-Network: true\r\n"));
-        respond(204, "text/plain", {}, !keepAlive, allow);
+        respond(204, "text/plain", QByteArrayList(), !keepAlive, allow);
         return;
     }
     if (path == QLatin1String("/"))
@@ -180,7 +180,7 @@ size_t ListenerConnection::onBody(core::ByteView data, const core::BlockPool::Bl
 
 void ListenerConnection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
 {
-    QByteArray answer = m_session->finish(decoder(), !cutShort, cutShort, detail);
+    QByteArrayList answer = m_session->finish(decoder(), !cutShort, cutShort, detail);
     const CaptureState state = m_session->state();
     m_session.reset();
     deadlines().stop();
@@ -215,12 +215,12 @@ void ListenerConnection::onClientGone()
 
 void ListenerConnection::respondJson(int status, const QJsonObject& body, bool close)
 {
-    respondJson(status, QJsonDocument(body).toJson(QJsonDocument::Compact), close);
+    respondJson(status, QByteArrayList{QJsonDocument(body).toJson(QJsonDocument::Compact)}, close);
 }
 
-void ListenerConnection::respondJson(int status, QByteArray compact, bool close)
+void ListenerConnection::respondJson(int status, QByteArrayList compact, bool close)
 {
-    compact.append('\n'); // in place: an answer of 10,000 parts is megabytes
+    compact.append(QByteArrayLiteral("\n"));
     respond(status, "application/json", compact, close);
 }
 

@@ -31,7 +31,7 @@ private:
     // state. Cut short: `status`, unless storing had failed (507). detail says why in words.
     void endUpload(std::optional<core::Error> cutShort = std::nullopt, int status = 0, const QString& detail = {});
     void respondJson(int status, const QJsonObject& body, bool close);
-    void respondJson(int status, QByteArray compact, bool close); // JSON text already made
+    void respondJson(int status, QByteArrayList compact, bool close); // JSON text already made, in pieces
 
     std::unique_ptr<UploadSession> m_session;
 };

@@ -26,9 +26,10 @@ public:
     // False when every slot is taken and no waiting connection gave its own: answer 503, then closeAfterAnswer().
     bool admitted() const { return m_admitted; }
     // Writes an answer of ours: the status line, Content-Type and Content-Length (none for a 204), extraFields,
-    // Connection: close when closing; the body unless it answers a HEAD (headOnly). Then answerWritten().
-    void writeAnswer(int status, const QByteArray& contentType, const QByteArray& body, const QByteArray& extraFields,
-                     bool close, bool headOnly = false);
+    // Connection: close when closing; the body, in the pieces it was made in, unless it answers a HEAD (headOnly).
+    // Then answerWritten().
+    void writeAnswer(int status, const QByteArray& contentType, const QByteArrayList& body,
+                     const QByteArray& extraFields, bool close, bool headOnly = false);
     // An answer was written: while it is not all sent, each answerTimeoutMs must see progress, or the connection
     // is dropped (a client that never reads would hold the slot and the answer's memory for ever).
     void answerWritten();

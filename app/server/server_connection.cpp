@@ -378,11 +378,11 @@ void ServerConnection::onDisconnected()
     deleteLater();
 }
 
-void ServerConnection::respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+void ServerConnection::respond(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
                                const QByteArray& extraHeaders, std::optional<core::Error> error)
 {
-    if (status >= 400 && !std::exchange(m_requestRecorded, true))
-        recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body), status, error);
+    if (status >= 400 && !std::exchange(m_requestRecorded, true)) // the reason: the body's first line
+        recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body.value(0)), status, error);
     m_clientSide.writeAnswer(status, contentType, body, extraHeaders + m_corsHeaders, close, m_headOnly);
     m_headOnly = false;
     m_corsHeaders.clear();

@@ -70,8 +70,13 @@ protected:
 
     // An answer of ours; status 400 or more for a request no capture has recorded leaves a refusal record (error:
     // its code and offset). Then the connection waits for the next request, or closes (close).
-    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+    void respond(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
                  const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt);
+    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
+                 const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt)
+    {
+        respond(status, contentType, QByteArrayList{body}, close, extraHeaders, error);
+    }
     // A request turned away, with the connection closed: reason in words (the record's reason too), error its
     // code and offset, or detail in words.
     void refuse(int status, const QString& reason, std::optional<core::Error> error = std::nullopt,

@@ -235,6 +235,30 @@ TEST_CASE("keep-alive: several requests on one connection", "[listener][http]")
     CHECK(answer.count("\"sha256\":\"" + QByteArray(test::sha256("hello").c_str()) + "\"") == 3);
 }
 
+TEST_CASE("an answer of thousands of parts, sent in pieces, is as long as its Content-Length says", "[listener][http]")
+{
+    ListenerFixture f;
+    QByteArray body;
+    for (int i = 0; i < 3000; ++i)
+        body += "--b\r\nContent-Disposition: form-data; name=\"field" + QByteArray::number(i) + "\"\r\n\r\n" +
+                QByteArray(100, 'v') + "\r\n";
+    body += "--b--\r\n";
+    const QByteArray form = "POST /part-event HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; "
+                            "boundary=b\r\nContent-Length: " +
+                            QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    const QByteArray last = "GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    const QByteArray answer = rawExchange(f.listener.port(), form + last, 20000);
+    const qsizetype headEnd = answer.indexOf("\r\n\r\n") + 4;
+    const qsizetype lengthAt = answer.indexOf("Content-Length: ") + 16;
+    REQUIRE(headEnd > 4);
+    const qsizetype length = answer.mid(lengthAt, answer.indexOf("\r\n", lengthAt) - lengthAt).toLongLong();
+    CHECK(length > 512 * 1024);                                        // more than one piece
+    CHECK(answer.mid(headEnd + length).startsWith("HTTP/1.1 200 OK")); // the next answer follows at once
+    const QJsonObject json = QJsonDocument::fromJson(answer.mid(headEnd, length)).object();
+    CHECK(json["parts"].toArray().size() == 3000);
+    CHECK(json["parts"].toArray()[2999].toObject()["name"].toString() == "field2999");
+}
+
 TEST_CASE("HTTP errors: 404, 405, 411, 413 without reading the body, 415, 400 with offsets", "[listener][http]")
 {
     app::ListenerConfig config;
