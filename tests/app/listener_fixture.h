@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
@@ -228,10 +229,14 @@ inline QByteArray readAll(const QString& path)
 }
 
 // Waits for spy's signal, which may have come already: a run that fails at once (a refused certificate) can finish
-// on its thread before this thread starts waiting, and QSignalSpy::wait waits for one more.
+// on its thread before this thread starts waiting, and QSignalSpy::wait waits for one more. Then delivers what that
+// thread posted to this one before the signal (a Sender's runFinished, queued to a view): a signal that had come
+// already spun no event loop here, and a view read after it would show the run before.
 inline bool signalled(QSignalSpy& spy, int timeoutMs)
 {
-    return !spy.isEmpty() || spy.wait(timeoutMs);
+    const bool seen = !spy.isEmpty() || spy.wait(timeoutMs);
+    QCoreApplication::sendPostedEvents();
+    return seen;
 }
 
 inline QJsonObject readJsonFile(const QString& path)
