@@ -79,7 +79,10 @@ QByteArrayList CaptureRecord::answerJson(Detail detail) const
 {
     QByteArrayList pieces;
     JsonWriter w(JsonWriter::Style::Compact, [&pieces](const char* data, size_t size) {
-        pieces.append(QByteArray(data, qsizetype(size)));
+        QByteArray piece;
+        piece.reserve(qsizetype(size) + 1); // the answer's closing newline goes in the last, not in a write of its own
+        piece.append(data, qsizetype(size));
+        pieces.append(std::move(piece));
         return true;
     });
     w.beginObject();

@@ -220,7 +220,9 @@ void ListenerConnection::respondJson(int status, const QJsonObject& body, bool c
 
 void ListenerConnection::respondJson(int status, QByteArrayList compact, bool close)
 {
-    compact.append(QByteArrayLiteral("\n"));
+    if (compact.isEmpty())
+        compact.append(QByteArray());
+    compact.last().append('\n'); // in the room answerJson leaves for it
     respond(status, "application/json", compact, close);
 }
 
