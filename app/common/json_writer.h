@@ -32,7 +32,7 @@ public:
     static constexpr size_t kIndentedLevels = 2;
 
     explicit JsonWriter(Style style = Style::Compact) : m_style(style) {}
-    // Written to sink in pieces of about kSinkPieceBytes as it is made, not held whole. A file written from one
+    // Given to sink in pieces of about kSinkPieceBytes as it is made, not in one buffer. A file written from one
     // buffer of megabytes took ten times as long as in pieces that stay in the cache (5 MB of capture.json: 10 ms
     // against 1 ms here). The first piece the sink refuses (returns false) is the last it is given.
     using Sink = std::function<bool(const char* data, size_t size)>;
