@@ -23,6 +23,12 @@ const QString kReserveName = QStringLiteral(".capture.json.reserve");
 // Room for a capture.json with a few hundred parts or a second of throughput samples; a larger one on a full
 // disk still fails, and says so.
 constexpr off_t kReserveBytes = off_t{256} * 1024;
+
+QByteArray compactLine(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+}
+
 constexpr int kMaxRecent = 1000; // GET /captures lists at most this many
 constexpr quint64 kIdStride = 10000;
 
@@ -298,7 +304,7 @@ QJsonArray CaptureStore::recent() const
     return out;
 }
 
-std::optional<QJsonObject> CaptureStore::report(const QString& id) const
+std::optional<QByteArray> CaptureStore::report(const QString& id) const
 {
     bool numeric = false;
     id.toULongLong(&numeric);
@@ -307,16 +313,16 @@ std::optional<QJsonObject> CaptureStore::report(const QString& id) const
     QMutexLocker lock(&m_mutex);
     for (auto it = m_receiving.cbegin(); it != m_receiving.cend(); ++it)
         if (QString::number(it.value()) == id)
-            return QJsonObject{{"capture_id", id},
-                               {"state", QStringLiteral("receiving")},
-                               {"folder", QDir(m_root).filePath(it.key())}};
+            return compactLine(QJsonObject{{"capture_id", id},
+                                           {"state", QStringLiteral("receiving")},
+                                           {"folder", QDir(m_root).filePath(it.key())}});
     // Captures that stored no folder (/part-event, /discard, or one whose folder could not be created): the
     // summary in the recent list is all there is.
     for (const QJsonArray* list : {&m_recent, &m_recentRefused})
         for (const auto& entry : *list)
             if (entry.toObject()[QStringLiteral("id")].toString() == id &&
                 entry.toObject()[QStringLiteral("folder")].toString().isEmpty())
-                return entry.toObject();
+                return compactLine(entry.toObject());
     lock.unlock();
     // Folder names carry the id: "capture-<time>-<id>-<endpoint>", also for captures of earlier sessions.
     QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);
@@ -328,15 +334,17 @@ std::optional<QJsonObject> CaptureStore::report(const QString& id) const
     QFile file(folder.filePath(QStringLiteral("capture.json")));
     if (!file.open(QIODevice::ReadOnly)) {
         if (folder.exists(kReserveName)) // another listener sharing the folder is receiving it (or was, and died)
-            return QJsonObject{{"capture_id", id},
-                               {"state", QStringLiteral("receiving")},
-                               {"folder", folder.path()},
-                               {"note", QStringLiteral("received by another listener that shares this folder")}};
-        return QJsonObject{{"capture_id", id},
-                           {"state", QStringLiteral("failed")},
-                           {"error", QStringLiteral("capture.json is missing: the capture could not be written")}};
+            return compactLine(
+                QJsonObject{{"capture_id", id},
+                            {"state", QStringLiteral("receiving")},
+                            {"folder", folder.path()},
+                            {"note", QStringLiteral("received by another listener that shares this folder")}});
+        return compactLine(
+            QJsonObject{{"capture_id", id},
+                        {"state", QStringLiteral("failed")},
+                        {"error", QStringLiteral("capture.json is missing: the capture could not be written")}});
     }
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return file.readAll(); // written whole and renamed into place: complete JSON, ending in a newline
 }
 
 QString CaptureStore::safePartFileName(uint32_t index, const std::optional<std::string>& filename,

@@ -106,7 +106,7 @@ void ListenerConnection::answerQuestion(const RequestAdmission& admission)
     else if (path.startsWith(QLatin1String("/captures/"))) {
         auto report = shared().store.report(path.mid(QStringLiteral("/captures/").size()));
         if (report)
-            respondJson(200, *report, !keepAlive);
+            respond(200, "application/json", *report, !keepAlive);
         else
             respond(404, "text/plain", "no such capture\n", !keepAlive);
     } else if (endpointFor(path))

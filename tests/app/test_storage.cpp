@@ -245,6 +245,8 @@ TEST_CASE("form field values are kept in capture.json and served by GET /capture
         "GET /captures/" + r.json["capture_id"].toString().toLatin1() + " HTTP/1.1\r\nConnection: close\r\n\r\n", 2000);
     CHECK(got.startsWith("HTTP/1.1 200"));
     const QJsonObject report = QJsonDocument::fromJson(got.mid(got.indexOf("\r\n\r\n") + 4)).object();
+    // capture.json as it was written, summary first, not parsed and made again.
+    CHECK(got.mid(got.indexOf("\r\n\r\n") + 4) == readAll(QDir(folder).filePath("capture.json")));
     CHECK(partNamed(report, "note")["value"].toString() == "hello from curl");
     CHECK(report["state"].toString() == "complete");
     const QByteArray missing =
