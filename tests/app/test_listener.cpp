@@ -252,7 +252,7 @@ TEST_CASE("an answer of thousands of parts, sent in pieces, is as long as its Co
     const qsizetype lengthAt = answer.indexOf("Content-Length: ") + 16;
     REQUIRE(headEnd > 4);
     const qsizetype length = answer.mid(lengthAt, answer.indexOf("\r\n", lengthAt) - lengthAt).toLongLong();
-    CHECK(length > 512 * 1024);                                        // more than one piece
+    CHECK(length > qsizetype{512} * 1024);                             // more than one piece
     CHECK(answer.mid(headEnd + length).startsWith("HTTP/1.1 200 OK")); // the next answer follows at once
     const QJsonObject json = QJsonDocument::fromJson(answer.mid(headEnd, length)).object();
     CHECK(json["parts"].toArray().size() == 3000);
