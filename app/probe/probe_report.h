@@ -118,6 +118,7 @@ struct ProbeReport {
     QString processName;      // the watched process's program ("python3", "upload-inspector-cli")
     bool watchedSelf = false; // the server is the probe's own process (the window's listener): its memory is in it
     QString pidNote;          // why memory was not watched
+    int cores = 0;            // this machine's, when the server is on it too and shares them with the probe; else 0
     QString watched() const;  // "process 42", "process 42 and its 4 children"
     QList<MemorySample> rss;
     quint64 peakGrowth = 0;

@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -139,6 +140,7 @@ void ProbeRunner::start(const ProbeSettings& settings)
         m_report.pid = listeningPid(quint16(settings.target.port(80)), &m_report.pidNote);
     else if (m_report.pid == 0)
         m_report.pidNote = QStringLiteral("the server is not on this machine (give --pid to watch a local one)");
+    m_report.cores = local ? QThread::idealThreadCount() : 0;
     m_wireMBps = 0;
     m_memory.reset(); // a runner probes again from the Probe tab: the last probe's process is not this one's
     // The window probing its own listener: watched, and said, since the probe's own buffers are in the figures.
