@@ -163,6 +163,7 @@ void addFindings(ProbeReport& report)
     for (const ConcurrencyRow& row : report.concurrency) {
         if (row.errors > 0 && plainRefused)
             continue;
+        const double floor = best ? kCollapseShare * cpuShare(row.clients) / cpuShare(best->clients) : 0;
         if (row.errors > 0)
             report.findings.append({QStringLiteral("concurrency_collapse"), QStringLiteral("plain"),
                                     QStringLiteral("%1 of %2 uploads failed in rounds of %3 parallel: %4")
@@ -170,8 +171,7 @@ void addFindings(ProbeReport& report)
                                         .arg(std::max(row.uploads, row.errors))
                                         .arg(row.clients)
                                         .arg(row.firstError)});
-        else if (const double floor = kCollapseShare * cpuShare(row.clients) / cpuShare(best ? best->clients : 0);
-                 best && row.uploads >= 2 * row.clients && row.mbPerSecond < floor * best->mbPerSecond &&
+        else if (best && row.uploads >= 2 * row.clients && row.mbPerSecond < floor * best->mbPerSecond &&
                  row.ofBaseline() < floor * bestShare)
             report.findings.append({QStringLiteral("concurrency_collapse"), QStringLiteral("plain"),
                                     QStringLiteral("%1 parallel uploads move %2 MB/s in all (%3% of the baseline's), "
