@@ -58,9 +58,9 @@ struct CaptureRecord {
     // Brief: each part's index, name, filename, size, digest and where it was saved; for a form of 10,000 fields
     // the full answer is megabytes (every part's headers, offsets and value), most of the time a client waits.
     // Made in pieces of about JsonWriter::kSinkPieceBytes, written to the socket one by one once the capture is
-    // stored (held, but never as one buffer): for 10,000 parts one buffer doubled
-    // its way to megabytes, each step a copy into pages faulted in afresh (past glibc's mmap threshold, at every
-    // upload), and that was a third of the time of /file-part's answer.
+    // stored (held, but never as one buffer): for 10,000 parts one buffer doubled its way to megabytes, each step a
+    // copy into pages faulted in afresh (past glibc's mmap threshold, at every upload), and that was a third of the
+    // time of /file-part's answer.
     enum class Detail : uint8_t { Full, Brief };
     QByteArrayList answerJson(Detail detail = Detail::Full) const;
     QByteArray toJson() const;           // capture.json, indented

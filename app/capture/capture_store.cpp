@@ -23,14 +23,14 @@ const QString kReserveName = QStringLiteral(".capture.json.reserve");
 // Room for a capture.json with a few hundred parts or a second of throughput samples; a larger one on a full
 // disk still fails, and says so.
 constexpr off_t kReserveBytes = off_t{256} * 1024;
+constexpr int kMaxRecent = 1000; // GET /captures lists at most this many
+constexpr quint64 kIdStride = 10000;
 
+// A short report for GET /captures/ID, as a listener's JSON answers end: one compact line.
 QByteArray compactLine(const QJsonObject& object)
 {
     return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
 }
-
-constexpr int kMaxRecent = 1000; // GET /captures lists at most this many
-constexpr quint64 kIdStride = 10000;
 
 // When a capture folder's capture finished: capture.json's time (written last), else the folder's own.
 QDateTime finishTime(const QString& folder)
