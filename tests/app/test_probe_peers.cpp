@@ -6,8 +6,9 @@
 //   byte);
 //   werkzeug refuses more than 1,000 parts (Flask's MAX_FORM_PARTS): 413 for the many-fields body;
 //   werkzeug holds a form of 1,000 files of 64 KiB in memory: RSS 33 MB to 97 MB during each such upload.
-// And none that they do not have: dense CR LF or dash content and chunked framing go through at about plain's rate,
-// with no growth of memory, and every byte counted. (Node's RSS grows by the first upload's buffers, which it
+// And none that they do not have: dense CR LF content and chunked framing go through at about plain's rate (dash-
+// dense content at up to twice its time in Go and busboy, at the probe's threshold), with no growth of memory, and
+// every byte counted. (Node's RSS grows by the first upload's buffers, which it
 // frees later and reuses: the probe counts the smaller growth of two uploads, so busboy is not said to buffer.)
 
 #include "app/forward_fixture.h"
@@ -129,12 +130,22 @@ TEST_CASE("Go's ParseMultipartForm holds the upload in memory, and the probe say
     CHECK(report["memory"].toObject()["peak_growth_bytes"].toDouble() >= 16.0 * (1 << 20));
 }
 
-TEST_CASE("Node's busboy streams every shape at about plain's rate, and counts every byte", "[probe][peers]")
+TEST_CASE("Node's busboy streams every shape, only dash-dense near the slow threshold, and counts every byte",
+          "[probe][peers]")
 {
     test::ServerProcess busboy("node", {UPIN_TESTS_DIR "/peers/node/busboy_server.js"});
     const QJsonObject report = probeJson(QStringList{busboy.url() + "/upload"} + kEverydayShapes);
+    // What was found, and each shape's figures, when a check fails.
+    INFO(QJsonDocument(QJsonObject{{"findings", report["findings"]}, {"shapes", report["shapes"]}})
+             .toJson(QJsonDocument::Compact)
+             .toStdString());
     checkNothingWrong(report);
-    CHECK(findings(report, "slow_shape").isEmpty());
+    // busboy's search takes 1.7x as long on the probe's dash-dense body ("\r\n--x" every 8 bytes, its boundary
+    // starting "----"), checked by hand with curl, 12 interleaved uploads of 32 MiB after a warm-up: 0.078 s
+    // against 0.047 s for plain; the probe, timing the server alone, saw 2.0-3.3x in 2 of 8 runs, at its threshold
+    // as for Go. Nothing else is slow.
+    const QStringList slow = findings(report, "slow_shape");
+    CHECK((slow.isEmpty() || slow == QStringList{"dash-dense"}));
     CHECK(findings(report, "superlinear").isEmpty());
     const QJsonObject files = probeJson({busboy.url() + "/upload", "--shapes", "plain,many-files", "--size", "8M",
                                          "--concurrency", "0", "--no-scaling"});
