@@ -42,16 +42,6 @@ int hexValue(char c)
 
 } // namespace
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (size_t i = 0; i < a.size(); ++i) // equal bytes, the common case, take one compare each
-        if (a[i] != b[i] && lower(a[i]) != lower(b[i]))
-            return false;
-    return true;
-}
-
 std::string toLower(std::string_view s)
 {
     std::string out(s);
@@ -196,6 +186,26 @@ ContentDisposition parseContentDisposition(std::string_view value)
     if (!cd.filename && plain)
         cd.filename = unquoted(*plain);
     return cd;
+}
+
+DispositionFacts dispositionFacts(std::string_view value)
+{
+    DispositionFacts facts;
+    bool nameSeen = false;
+    std::optional<RawParam> ext;
+    forEachParam(value, [&](const RawParam& param) {
+        if (!nameSeen && equalsIgnoreCase(param.name, "name")) {
+            nameSeen = true;
+            facts.named = !param.value.empty(); // unquoting leaves a byte of each escape: empty only if empty
+        } else if (!ext && equalsIgnoreCase(param.name, "filename*")) {
+            ext = param;
+        } else if (equalsIgnoreCase(param.name, "filename")) {
+            facts.hasFilename = true;
+        }
+    });
+    if (!facts.hasFilename && ext)
+        facts.hasFilename = decodeExtValue(unquoted(*ext)).has_value();
+    return facts;
 }
 
 bool isValidBoundary(std::string_view b)

@@ -108,10 +108,10 @@ void MultipartParser::processHeaderBlock(size_t blockSize, uint64_t bodyOffset)
     bool hasDisposition = false;
     for (const auto& field : scratch.fields) {
         if (equalsIgnoreCase(field.name, "content-disposition")) {
-            ContentDisposition cd = parseContentDisposition(field.value);
+            const DispositionFacts facts = dispositionFacts(field.value);
             hasDisposition = true;
-            m_isField = !cd.filename.has_value();
-            if (m_formData && (!cd.name || cd.name->empty()))
+            m_isField = !facts.hasFilename;
+            if (m_formData && !facts.named)
                 diagnose(Errc::EmptyFieldName, m_partOffset);
         }
         m_handler->onHeader(field.name, field.value);

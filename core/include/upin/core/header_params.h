@@ -37,6 +37,15 @@ struct ContentDisposition {
 
 ContentDisposition parseContentDisposition(std::string_view value);
 
+// What the parser needs of every part's Content-Disposition, as parseContentDisposition would find it, without
+// making its strings: on a form of many small fields the strings were a fifth of the parser's time.
+struct DispositionFacts {
+    bool named = false;       // a name parameter, not empty
+    bool hasFilename = false; // a filename, or a filename* that decodes
+};
+
+DispositionFacts dispositionFacts(std::string_view value);
+
 // RFC 2046 bchars: DIGIT / ALPHA / ' ( ) + _ , - . / : = ? and space (not last).
 bool isValidBoundary(std::string_view boundary);
 
@@ -58,7 +67,18 @@ inline bool isTokenChar(char c)
     return detail::kTokenChars[static_cast<unsigned char>(c)];
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b);
+// Inline: every header name of every part is compared with it.
+inline bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    const auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; };
+    for (size_t i = 0; i < a.size(); ++i) // equal bytes, the common case, take one compare each
+        if (a[i] != b[i] && lower(a[i]) != lower(b[i]))
+            return false;
+    return true;
+}
+
 std::string toLower(std::string_view s);
 
 } // namespace upin::core
