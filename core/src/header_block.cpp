@@ -19,7 +19,6 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
     fields.clear();
     issues.clear();
     char* data = block.data();
-    size_t write = 0;     // compacted output position; never passes the read position
     bool canFold = false; // the previous line produced a field that a continuation may extend
     bool reportedBareLf = false;
     for (size_t lineStart = 0; lineStart < block.size();) {
@@ -56,13 +55,15 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
                 line.remove_suffix(1);
             if (line.empty())
                 continue;
-            // The last field's value ends exactly at `write`, so appending there extends it.
+            // Moved back to just after the value it extends: at least CR, LF and a blank lie between the two, room
+            // for the joining space, and the bytes it lands on belong to no field.
             HeaderField& last = fields.back();
+            char* write = data + (last.value.data() + last.value.size() - data);
             if (!last.value.empty())
-                data[write++] = ' ';
-            std::memmove(data + write, line.data(), line.size());
-            write += line.size();
-            last.value = std::string_view(last.value.data(), static_cast<size_t>(data + write - last.value.data()));
+                *write++ = ' ';
+            std::memmove(write, line.data(), line.size());
+            last.value =
+                std::string_view(last.value.data(), static_cast<size_t>(write + line.size() - last.value.data()));
             continue;
         }
         size_t colon = line.find(':');
@@ -85,15 +86,8 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
             value.remove_prefix(1);
         while (!value.empty() && isSpace(value.back()))
             value.remove_suffix(1);
-        // Compact: name then value, back to back.
-        std::memmove(data + write, name.data(), name.size());
-        char* nameAt = data + write;
-        write += name.size();
-        std::memmove(data + write, value.data(), value.size());
-        char* valueAt = data + write;
-        write += value.size();
-        fields.push_back({{nameAt, name.size()}, {valueAt, value.size()}});
-        // (an empty value keeps valueAt == data + write, so a continuation line can extend it)
+        // Both stay where they are: only a continuation line is moved (an empty value's view still marks the place).
+        fields.push_back({name, value});
         canFold = true;
     }
 }

@@ -348,3 +348,27 @@ TEST_CASE("a recorder that keeps no header lines still names every part as the f
     }
     CHECK(names.parts[1].filename == "\xc3\xa9.txt");
 }
+
+TEST_CASE("folded header lines join their field's value with one space; the fields around them are untouched",
+          "[parser]")
+{
+    const std::string body = "--b\r\n"
+                             "Content-Disposition: form-data;\r\n"
+                             " name=\"f\"; filename=\"a.txt\"\r\n"
+                             "X-Empty:\r\n"
+                             "\tfirst  \r\n"
+                             "   second\r\n"
+                             "Content-Type:   text/plain   \r\n"
+                             "X-Last: z\r\n\r\n"
+                             "data\r\n--b--";
+    const auto& r = parseEveryWay(kType, body).report;
+    REQUIRE(r.ok);
+    REQUIRE(r.parts.size() == 1);
+    using Field = std::pair<std::string, std::string>;
+    CHECK(r.parts[0].headers == std::vector<Field>{{"Content-Disposition", "form-data; name=\"f\"; filename=\"a.txt\""},
+                                                   {"X-Empty", "first second"},
+                                                   {"Content-Type", "text/plain"},
+                                                   {"X-Last", "z"}});
+    CHECK(r.parts[0].filename == "a.txt");
+    CHECK(r.parts[0].contentType == "text/plain");
+}
