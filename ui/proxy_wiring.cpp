@@ -1,5 +1,5 @@
 // ServiceWiring's Proxy row (views/proxy_panel.h): a forward proxy started with the listener's settings, its
-// exchanges listed with the captures, its port, filters and Keep parts remembered; the certificate authority is the user's one (the data
+// exchanges listed with the captures, its port, filters, Keep parts and the CA file it trusts remembered; the certificate authority is the user's one (the data
 // folder's, the CLI's too), so that a client told to trust it once trusts both.
 
 #include "main_window.h"
@@ -9,6 +9,7 @@
 #include "service_wiring.h"
 #include "views/listen_view.h"
 #include "views/proxy_panel.h"
+#include "views/tls_trust.h"
 
 #include <QSettings>
 
@@ -36,6 +37,7 @@ void ServiceWiring::connectProxy()
     chosen.saveParts = settings.value(QStringLiteral("proxy/keepParts"), true).toBool();
     chosen.onlyHosts = settings.value(QStringLiteral("proxy/onlyHosts")).toStringList();
     chosen.onlyUploads = settings.value(QStringLiteral("proxy/onlyUploads"), false).toBool();
+    chosen.caCertificates = rememberedCaFile(QStringLiteral("proxy/caFile"));
     panel->setChosen(chosen, settings.value(QStringLiteral("proxy/keepWholeRequests"), false).toBool());
     connect(panel, &ProxyPanel::startRequested, this,
             [this, panel](const app::ForwardSettings& proxy, quint16 port, bool keepWholeRequests) {
@@ -45,6 +47,7 @@ void ServiceWiring::connectProxy()
                 remembered.setValue(QStringLiteral("proxy/keepParts"), proxy.saveParts);
                 remembered.setValue(QStringLiteral("proxy/onlyHosts"), proxy.onlyHosts);
                 remembered.setValue(QStringLiteral("proxy/onlyUploads"), proxy.onlyUploads);
+                remembered.setValue(QStringLiteral("proxy/caFile"), proxy.caCertificates);
                 app::ListenerConfig config = relayConfig(port);
                 config.forward = proxy;
                 config.keepRaw = keepWholeRequests;

@@ -18,6 +18,7 @@
 #include "views/probe_view.h"
 #include "views/send_view.h"
 #include "views/shootout_view.h"
+#include "views/tls_trust.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -309,14 +310,16 @@ void ServiceWiring::connectListener()
         m_window.setListenerStatus(tr("Listener stopped"));
     });
     // Forward mode: its exchanges are listed with the listener's captures, in the same folder, with the same
-    // settings (hash, limits, retention); the upstream and port are remembered.
+    // settings (hash, limits, retention); the upstream, port and the CA file it trusts are remembered.
     connect(m_forwarder, &app::Listener::events, view, &ListenView::applyEvents);
     view->setForwardDefaults(QSettings().value(QStringLiteral("forward/upstream")).toString(),
-                             quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()));
+                             quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()),
+                             rememberedCaFile(QStringLiteral("forward/caFile")));
     connect(view, &ListenView::forwardRequested, this,
             [this](const app::ForwardSettings& forward, quint16 port, bool keepWholeRequests) {
                 QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
                 QSettings().setValue(QStringLiteral("forward/port"), port);
+                QSettings().setValue(QStringLiteral("forward/caFile"), forward.caCertificates);
                 app::ListenerConfig config = relayConfig(port);
                 config.forward = forward;
                 config.keepRaw = keepWholeRequests;

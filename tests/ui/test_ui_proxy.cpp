@@ -9,6 +9,7 @@
 #include "views/listen_view.h"
 #include "views/proxy_panel.h"
 #include "views/request_text.h"
+#include "views/tls_trust.h"
 
 #include <catch2/catch.hpp>
 
@@ -26,16 +27,24 @@
 
 using namespace upin;
 
+namespace {
+
+struct DataHome { // the proxy's authority in the test's folder, not the user's, until the test ends however it ends
+    QByteArray before = qgetenv("XDG_DATA_HOME");
+    explicit DataHome(const QString& folder) { qputenv("XDG_DATA_HOME", folder.toUtf8()); }
+    ~DataHome() { qputenv("XDG_DATA_HOME", before); }
+    DataHome(const DataHome&) = delete;
+    DataHome& operator=(const DataHome&) = delete;
+};
+
+} // namespace
+
 TEST_CASE("the Proxy row starts a proxy with its filters, says where its authority is, and lists what went through",
           "[ui][proxy]")
 {
     QTemporaryDir dir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    struct DataHome { // the authority in the test's folder, not the user's, until the test ends however it ends
-        QByteArray before = qgetenv("XDG_DATA_HOME");
-        explicit DataHome(const QString& folder) { qputenv("XDG_DATA_HOME", folder.toUtf8()); }
-        ~DataHome() { qputenv("XDG_DATA_HOME", before); }
-    } dataHome(dir.filePath("data"));
+    DataHome dataHome(dir.filePath("data"));
     {
         ui::MainWindow window;
         ui::ServiceWiring wiring(window, dir.filePath("captures"));
@@ -162,4 +171,46 @@ TEST_CASE("Inspect's request text shows both TLS legs of a proxied exchange: pro
         CHECK(text.contains("its certificate refused"));
         CHECK_FALSE(text.contains("checked against the trusted roots"));
     }
+}
+
+TEST_CASE("the Forward and Proxy rows offer again the CA file they trusted, while it is there", "[ui][proxy][forward]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    DataHome dataHome(dir.filePath("data"));
+    const QString caFile = dir.filePath("upstream-ca.pem");
+    QFile written(caFile);
+    REQUIRE(written.open(QIODevice::WriteOnly));
+    written.write("not a certificate: the rows only remember where it is");
+    written.close();
+    const auto forwardTrust = [](ui::MainWindow& window) {
+        return window.listenView()->findChild<QPushButton*>("forwardCa")->parentWidget();
+    };
+    {
+        ui::MainWindow window;
+        ui::ServiceWiring wiring(window, dir.filePath("captures"));
+        CHECK(window.listenView()->proxyPanel()->findChild<ui::TlsTrust*>()->caFile().isEmpty());
+        // Chosen and started: the forwarder (its upstream is not asked until a request comes) and the proxy.
+        qobject_cast<ui::TlsTrust*>(forwardTrust(window))->setCaFile(caFile);
+        window.listenView()->findChild<QLineEdit*>("forwardUpstream")->setText("http://127.0.0.1:9");
+        window.listenView()->findChild<QSpinBox*>("forwardPort")->setValue(0);
+        window.listenView()->findChild<QPushButton*>("forwardToggle")->click();
+        REQUIRE(window.listenView()->findChild<QPushButton*>("forwardToggle")->text() == "Stop forwarding");
+        ui::ProxyPanel* panel = window.listenView()->proxyPanel();
+        panel->findChild<ui::TlsTrust*>()->setCaFile(caFile);
+        panel->findChild<QSpinBox*>("proxyPort")->setValue(0);
+        panel->findChild<QPushButton*>("proxyToggle")->click();
+        REQUIRE(panel->findChild<QPushButton*>("proxyToggle")->text() == "Stop proxy");
+    }
+    {
+        ui::MainWindow window;
+        ui::ServiceWiring wiring(window, dir.filePath("captures"));
+        CHECK(qobject_cast<ui::TlsTrust*>(forwardTrust(window))->caFile() == caFile);
+        CHECK(window.listenView()->proxyPanel()->findChild<ui::TlsTrust*>()->caFile() == caFile);
+    }
+    REQUIRE(QFile::remove(caFile));
+    ui::MainWindow window; // a file since removed is not offered: the rows trust the system's CAs, as they say
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    CHECK(qobject_cast<ui::TlsTrust*>(forwardTrust(window))->caFile().isEmpty());
+    CHECK(window.listenView()->proxyPanel()->findChild<ui::TlsTrust*>()->caFile().isEmpty());
 }

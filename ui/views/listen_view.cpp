@@ -253,10 +253,11 @@ QLayout* ListenView::makeForwardPanel()
     return row;
 }
 
-void ListenView::setForwardDefaults(const QString& upstream, quint16 port)
+void ListenView::setForwardDefaults(const QString& upstream, quint16 port, const QString& caFile)
 {
     m_upstream->setText(upstream);
     m_forwardPort->setValue(port);
+    m_forwardTrust->setCaFile(caFile);
 }
 
 void ListenView::setForwarding(bool forwarding, const QString& base, const QString& upstream, const QString& error)

@@ -50,7 +50,7 @@ public slots:
     void setSettings(const ListenerSettings& settings) { m_settings = settings; }
     // The Forward panel: what it starts with (remembered), then whether a forwarder runs (base: its address) or why
     // it could not start (error).
-    void setForwardDefaults(const QString& upstream, quint16 port);
+    void setForwardDefaults(const QString& upstream, quint16 port, const QString& caFile);
     void setForwarding(bool forwarding, const QString& base, const QString& upstream, const QString& error = {});
 
 signals:

@@ -89,6 +89,7 @@ void ProxyPanel::setChosen(const app::ForwardSettings& settings, bool keepWholeR
     m_keepRequests->setChecked(keepWholeRequests);
     m_onlyHosts->setText(settings.onlyHosts.join(QStringLiteral(", ")));
     m_onlyUploads->setChecked(settings.onlyUploads);
+    m_trust->setCaFile(settings.caCertificates);
 }
 
 app::ForwardSettings ProxyPanel::chosenSettings() const

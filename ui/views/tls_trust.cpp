@@ -3,8 +3,15 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QSettings>
 
 namespace upin::ui {
+
+QString rememberedCaFile(const QString& key)
+{
+    const QString path = QSettings().value(key).toString();
+    return QFileInfo(path).isReadable() ? path : QString();
+}
 
 TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* parent)
     : QWidget(parent), m_ca(new QPushButton(tr("CA file…"))), m_clear(new QPushButton(tr("Clear"))),

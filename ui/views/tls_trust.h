@@ -9,6 +9,10 @@
 
 namespace upin::ui {
 
+// A CA file remembered under key from an earlier session, offered again only while it is there to read (empty
+// otherwise: the system's CAs).
+QString rememberedCaFile(const QString& key);
+
 class TlsTrust final : public QWidget {
     Q_OBJECT
 public:
