@@ -55,7 +55,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
                 line.remove_suffix(1);
             if (line.empty())
                 continue;
-            // Moved back to just after the value it extends: at least CR, LF and a blank lie between the two, room
+            // Moved back to just after the value it extends: at least an LF and a blank lie between the two, room
             // for the joining space, and the bytes it lands on belong to no field.
             HeaderField& last = fields.back();
             char* write = data + (last.value.data() + last.value.size() - data);

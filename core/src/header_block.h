@@ -21,7 +21,8 @@ struct HeaderIssue {
 
 // block holds complete lines, each ending in LF (CRLF expected), without the empty line that ends the block.
 // obs-fold continuation lines are joined to the previous value with one space, in place (block is rewritten where
-// a continuation is moved back; it never grows). Lines that cannot be headers are left out and reported in issues. Views point into block.
+// a continuation is moved back; it never grows). Lines that cannot be headers are left out and reported in issues.
+// Views point into block.
 void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std::vector<HeaderIssue>& issues);
 
 } // namespace upin::core::detail
