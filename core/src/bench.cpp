@@ -31,13 +31,14 @@ struct XorShift : detail::XorShift64 {
     }
 };
 
-// The delimiter with one byte changed, any but the CR before it, chosen at random: most keep the first and last
-// byte, which the SIMD filter looks at, so that the bytes between must be compared (a change always in the same
-// place would measure only the candidate checks that look there).
+// The delimiter with one byte changed, at random: half of them the last byte, which the SIMD filter rejects, the
+// other half any byte between the CR and the last, which keeps first and last byte and must be compared. Which kind
+// comes next is random, as is where the change falls, so that neither a branch predictor nor a candidate check
+// that looks at only part of the pattern can learn the input.
 void appendNearMiss(std::string& out, uint64_t random)
 {
     std::string miss = "\r\n--" + std::string(kBoundary);
-    const size_t at = 1 + random % (miss.size() - 1);
+    const size_t at = (random & 1) ? miss.size() - 1 : 1 + (random >> 1) % (miss.size() - 2);
     miss[at] = miss[at] == '.' ? ',' : '.';
     out += miss;
 }
