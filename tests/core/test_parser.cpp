@@ -349,7 +349,7 @@ TEST_CASE("a recorder that keeps no header lines still names every part as the f
     CHECK(names.parts[1].filename == "\xc3\xa9.txt");
 }
 
-TEST_CASE("folded header lines join their field's value with one space; the fields around them are untouched",
+TEST_CASE("folded header lines join their field's value with one space, and the fields around them are untouched",
           "[parser]")
 {
     const std::string body = "--b\r\n"
