@@ -120,7 +120,8 @@ __attribute__((target("avx2"))) size_t findAvx2(const char* text, size_t size, s
         if ((m0 | m1 | m2 | m3) == 0)
             continue;
         const uint64_t low = uint64_t(m0) | (uint64_t(m1) << 32), high = uint64_t(m2) | (uint64_t(m3) << 32);
-        if (inner.usable && !(needsLook(s, low, p, inner) | needsLook(s + 64, high, p, inner)))
+        // Both halves checked, then one branch: int, not bool, so that neither check waits on the other's result.
+        if (inner.usable && (int(needsLook(s, low, p, inner)) | int(needsLook(s + 64, high, p, inner))) == 0)
             continue;
         for (uint64_t mask : {low, high}) {
             while (mask) {
