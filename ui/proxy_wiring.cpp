@@ -1,6 +1,7 @@
 // ServiceWiring's Proxy row (views/proxy_panel.h): a forward proxy started with the listener's settings, its
-// exchanges listed with the captures, its port, filters, Keep parts and the CA file it trusts remembered; the certificate authority is the user's one (the data
-// folder's, the CLI's too), so that a client told to trust it once trusts both.
+// exchanges listed with the captures, its port, filters, Keep parts and the CA file it trusts remembered; the
+// certificate authority is the user's one (the data folder's, the CLI's too), so that a client told to trust it
+// once trusts both.
 
 #include "main_window.h"
 #include "proxy/ca_advice.h"
