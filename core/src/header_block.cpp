@@ -2,7 +2,13 @@
 
 #include "upin/core/header_params.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 namespace upin::core::detail {
 namespace {
@@ -90,6 +96,127 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
         fields.push_back({name, value});
         canFold = true;
     }
+}
+
+} // namespace upin::core::detail
+
+namespace upin::core::detail {
+namespace {
+
+__extension__ using Wide = unsigned __int128; // a bit for each of the 128 bytes a clean block may span
+
+struct LineBytes {
+    uint64_t lf = 0, cr = 0, colon = 0;
+};
+
+// The LF, CR and colon bits of the 64 bytes at p. SSE2 is part of every x86-64.
+LineBytes findLineBytes(const char* p)
+{
+    LineBytes bits;
+#if defined(__x86_64__)
+    for (unsigned i = 0; i < 64; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        const auto maskOf = [&v](char c) {
+            return uint64_t(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)))));
+        };
+        bits.lf |= maskOf('\n') << i;
+        bits.cr |= maskOf('\r') << i;
+        bits.colon |= maskOf(':') << i;
+    }
+#else
+    for (unsigned i = 0; i < 64; ++i) {
+        bits.lf |= uint64_t(p[i] == '\n') << i;
+        bits.cr |= uint64_t(p[i] == '\r') << i;
+        bits.colon |= uint64_t(p[i] == ':') << i;
+    }
+#endif
+    return bits;
+}
+
+size_t lowestBit(uint64_t bits)
+{
+    return static_cast<size_t>(__builtin_ctzll(bits));
+}
+
+size_t lowestBit(Wide bits)
+{
+    const auto low = static_cast<uint64_t>(bits);
+    return low ? lowestBit(low) : 64 + lowestBit(static_cast<uint64_t>(bits >> 64));
+}
+
+template <typename Bits>
+Bits bitsBelow(size_t n)
+{
+    return n >= sizeof(Bits) * 8 ? ~Bits(0) : (Bits(1) << n) - 1;
+}
+
+// The LFs that may end a block: after a CR that opens the text or follows an LF.
+template <typename Bits>
+Bits blankLineEnds(Bits lf, Bits cr)
+{
+    return lf & (cr << 1) & ((lf << 2) | Bits(2));
+}
+
+template <typename Bits>
+bool splitLines(std::string_view text, Bits lf, Bits cr, Bits colon, size_t maxLines, std::vector<HeaderField>& fields,
+                size_t& blockSize)
+{
+    const Bits ends = blankLineEnds(lf, cr);
+    if (ends == 0)
+        return false;
+    const size_t blankLf = lowestBit(ends);
+    const Bits block = bitsBelow<Bits>(blankLf + 1);
+    if ((((cr << 1) ^ lf) & block) != 0) // a bare LF, or a CR not followed by LF
+        return false;
+    fields.clear();
+    size_t lineStart = 0;
+    for (Bits lines = lf & block & ~(Bits(1) << blankLf); lines != 0; lines &= lines - 1) {
+        const size_t lineEnd = lowestBit(lines) - 1; // its CR
+        const Bits colons = colon & ~bitsBelow<Bits>(lineStart);
+        if (fields.size() == maxLines || colons == 0 || isSpace(text[lineStart]) || text[lineStart] == '-')
+            return false;
+        const size_t at = lowestBit(colons);
+        const std::string_view name = text.substr(lineStart, at - lineStart);
+        if (at >= lineEnd || name.empty() || !std::all_of(name.begin(), name.end(), isTokenChar))
+            return false;
+        std::string_view value = text.substr(at + 1, lineEnd - at - 1);
+        while (!value.empty() && isSpace(value.front()))
+            value.remove_prefix(1);
+        while (!value.empty() && isSpace(value.back()))
+            value.remove_suffix(1);
+        fields.push_back({name, value});
+        lineStart = lineEnd + 2;
+    }
+    blockSize = blankLf + 1;
+    return true;
+}
+
+} // namespace
+
+// Written because the general path took a dozen short scans a part (memchr per line, again per line to split, for
+// the CR, for the colon), most of a parse of many small fields; here vector compares find them all in one pass.
+bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLines, std::vector<HeaderField>& fields,
+                           size_t& blockSize)
+{
+    constexpr size_t kSpan = 128;
+    char padded[kSpan]; // a short text is read from a copy: no load may pass its end
+    const char* data = text.data();
+    if (text.size() < kSpan) {
+        std::memcpy(padded, text.data(), text.size());
+        std::memset(padded + text.size(), 0, kSpan - text.size());
+        data = padded;
+    }
+    const LineBytes low = findLineBytes(data);
+    bool found = false;
+    if (blankLineEnds(low.lf, low.cr) != 0) {
+        found = splitLines(text, low.lf, low.cr, low.colon, maxLines, fields, blockSize);
+    } else if (text.size() > 64) {
+        const LineBytes high = findLineBytes(data + 64);
+        const auto join = [](uint64_t l, uint64_t h) { return Wide(l) | (Wide(h) << 64); };
+        found = splitLines(text, join(low.lf, high.lf), join(low.cr, high.cr), join(low.colon, high.colon), maxLines,
+                           fields, blockSize);
+    }
+    return found && blockSize <= maxBytes;
 }
 
 } // namespace upin::core::detail

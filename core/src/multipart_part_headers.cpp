@@ -44,6 +44,15 @@ size_t MultipartParser::readHeaders(ByteView chunk, size_t pos)
         m_isField = false;
         m_handler->onPartBegin(m_partCount++, m_partOffset);
     }
+    // Most blocks lie whole in the chunk and need nothing of the general path below: split where they lie.
+    size_t blockSize = 0;
+    if (m_headerBlock.empty() &&
+        detail::splitCleanHeaderBlock(chunk.substr(pos), m_options.maxHeaderBytes, m_options.maxHeadersPerPart,
+                                      m_scratch->fields, blockSize)) {
+        m_scratch->issues.clear();
+        deliverHeaders(m_chunkOffset + pos + blockSize);
+        return pos + blockSize;
+    }
     while (pos < chunk.size()) {
         auto* lf = static_cast<const char*>(std::memchr(chunk.data() + pos, '\n', chunk.size() - pos));
         size_t lineEnd = lf ? static_cast<size_t>(lf - chunk.data()) + 1 : chunk.size();
@@ -102,6 +111,13 @@ void MultipartParser::processHeaderBlock(size_t blockSize, uint64_t bodyOffset)
     auto& scratch = *m_scratch;
     m_headerBlock.resize(blockSize);
     detail::splitHeaderBlock(m_headerBlock, scratch.fields, scratch.issues);
+    deliverHeaders(bodyOffset);
+}
+
+// The split block's issues and fields to the handler, and the part's body begins.
+void MultipartParser::deliverHeaders(uint64_t bodyOffset)
+{
+    auto& scratch = *m_scratch;
     for (const auto& issue : scratch.issues)
         if (!report(issue.code, m_partOffset + issue.at))
             return;

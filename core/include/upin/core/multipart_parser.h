@@ -86,6 +86,7 @@ private:
     size_t readHeaders(ByteView chunk, size_t pos);
     bool headerLineIsDelimiter(std::string_view line, bool& isClose) const;
     void processHeaderBlock(size_t blockSize, uint64_t bodyOffset);
+    void deliverHeaders(uint64_t bodyOffset);
     void endHeadersAtDelimiter(uint64_t lineOffset, bool isClose, uint64_t nextPart);
     void emitData(ByteView data, uint64_t offset);
     void deliver(ByteView data, uint64_t offset);
