@@ -188,11 +188,54 @@ ContentDisposition parseContentDisposition(std::string_view value)
     return cd;
 }
 
+namespace {
+
+// The quoted value at the start of text up to its closing quote, if it holds no escape; text is left after the quote.
+std::optional<std::string_view> plainQuoted(std::string_view& text)
+{
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\')
+            return std::nullopt;
+        if (text[i] == '"') {
+            const std::string_view quoted = text.substr(0, i);
+            text.remove_prefix(i + 1);
+            return quoted;
+        }
+    }
+    return std::nullopt;
+}
+
+// What browsers and HTTP libraries send, `form-data; name="N"` with perhaps `; filename="F"` and nothing more, read
+// without the general walk: that walk was a seventh of `bench --input manyparts`.
+std::optional<DispositionFacts> commonDispositionFacts(std::string_view value)
+{
+    constexpr std::string_view kName = "form-data; name=\"";
+    constexpr std::string_view kFilename = "; filename=\"";
+    if (value.substr(0, kName.size()) != kName)
+        return std::nullopt;
+    value.remove_prefix(kName.size());
+    const auto name = plainQuoted(value);
+    if (!name)
+        return std::nullopt;
+    if (value.empty())
+        return DispositionFacts{!name->empty(), false};
+    if (value.substr(0, kFilename.size()) != kFilename)
+        return std::nullopt;
+    value.remove_prefix(kFilename.size());
+    if (!plainQuoted(value) || !value.empty())
+        return std::nullopt;
+    return DispositionFacts{!name->empty(), true};
+}
+
+} // namespace
+
 // The same first-of-each choice as parseContentDisposition, written again on purpose: one finder of the three
 // parameters for both (optional views handed back) cost `bench --input manyparts` a fifth of its speed. A test
 // holds the two to the same answers.
 DispositionFacts dispositionFacts(std::string_view value)
 {
+    if (const auto common = commonDispositionFacts(value))
+        return *common;
     DispositionFacts facts;
     bool nameSeen = false;
     std::optional<RawParam> ext;
