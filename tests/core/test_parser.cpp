@@ -382,10 +382,25 @@ TEST_CASE("folded header lines join their field's value with one space, and the 
 // the same fields, diagnostics and offsets under every limit.
 TEST_CASE("part headers read whole in one pass and line by line agree on random blocks", "[parser]")
 {
-    static const std::vector<std::string> lines = {
-        "Content-Disposition: form-data; name=\"f\"", "content-type:text/plain", "X-A:  b  ", "K:", "K: a:b",
-        "X A: b", "NoColon", ": empty name", " folded", "\tfolded", "--b", "--b--", "--b--: x", "-x: y", "K: a\rb", "\r", "",
-        "X-Long: " + std::string(70, 'v'), "X-\xc3\xa9: v"};
+    static const std::vector<std::string> lines = {"Content-Disposition: form-data; name=\"f\"",
+                                                   "content-type:text/plain",
+                                                   "X-A:  b  ",
+                                                   "K:",
+                                                   "K: a:b",
+                                                   "X A: b",
+                                                   "NoColon",
+                                                   ": empty name",
+                                                   " folded",
+                                                   "\tfolded",
+                                                   "--b",
+                                                   "--b--",
+                                                   "--b--: x",
+                                                   "-x: y",
+                                                   "K: a\rb",
+                                                   "\r",
+                                                   "",
+                                                   "X-Long: " + std::string(70, 'v'),
+                                                   "X-\xc3\xa9: v"};
     static const std::vector<std::string> ends = {"\r\n", "\r\n", "\r\n", "\r\n", "\n", "\r"};
     std::mt19937 rng(7);
     const auto pick = [&rng](const auto& from) { return from[rng() % from.size()]; };
