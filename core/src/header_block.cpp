@@ -2,7 +2,6 @@
 
 #include "upin/core/header_params.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -106,10 +105,10 @@ namespace {
 __extension__ using Wide = unsigned __int128; // a bit for each of the 128 bytes a clean block may span
 
 struct LineBytes {
-    uint64_t lf = 0, cr = 0, colon = 0;
+    uint64_t lf = 0, cr = 0;
 };
 
-// The LF, CR and colon bits of the 64 bytes at p. SSE2 is part of every x86-64.
+// The LF and CR bits of the 64 bytes at p. SSE2 is part of every x86-64.
 LineBytes findLineBytes(const char* p)
 {
     LineBytes bits;
@@ -121,13 +120,11 @@ LineBytes findLineBytes(const char* p)
         };
         bits.lf |= maskOf('\n') << i;
         bits.cr |= maskOf('\r') << i;
-        bits.colon |= maskOf(':') << i;
     }
 #else
     for (unsigned i = 0; i < 64; ++i) {
         bits.lf |= uint64_t(p[i] == '\n') << i;
         bits.cr |= uint64_t(p[i] == '\r') << i;
-        bits.colon |= uint64_t(p[i] == ':') << i;
     }
 #endif
     return bits;
@@ -158,7 +155,7 @@ Bits blankLineEnds(Bits lf, Bits cr)
 }
 
 template <typename Bits>
-bool splitLines(std::string_view text, Bits lf, Bits cr, Bits colon, size_t maxLines, std::vector<HeaderField>& fields,
+bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxLines, std::vector<HeaderField>& fields,
                 size_t& blockSize)
 {
     const Bits ends = blankLineEnds(lf, cr);
@@ -172,13 +169,14 @@ bool splitLines(std::string_view text, Bits lf, Bits cr, Bits colon, size_t maxL
     size_t lineStart = 0;
     for (Bits lines = lf & block & ~(Bits(1) << blankLf); lines != 0; lines &= lines - 1) {
         const size_t lineEnd = lowestBit(lines) - 1; // its CR
-        const Bits colons = colon & ~bitsBelow<Bits>(lineStart);
-        if (fields.size() == maxLines || colons == 0 || isSpace(text[lineStart]) || text[lineStart] == '-')
+        if (fields.size() == maxLines || text[lineStart] == '-')
             return false;
-        const size_t at = lowestBit(colons);
+        size_t at = lineStart; // the name's token bytes run to the colon: ':' is not one of them
+        while (isTokenChar(text[at]))
+            ++at;
+        if (text[at] != ':' || at == lineStart) // not a token before the first colon, or no colon
+            return false;
         const std::string_view name = text.substr(lineStart, at - lineStart);
-        if (at >= lineEnd || name.empty() || !std::all_of(name.begin(), name.end(), isTokenChar))
-            return false;
         std::string_view value = text.substr(at + 1, lineEnd - at - 1);
         while (!value.empty() && isSpace(value.front()))
             value.remove_prefix(1);
@@ -194,7 +192,8 @@ bool splitLines(std::string_view text, Bits lf, Bits cr, Bits colon, size_t maxL
 } // namespace
 
 // Written because the general path took a dozen short scans a part (memchr per line, again per line to split, for
-// the CR, for the colon), most of a parse of many small fields; here vector compares find them all in one pass.
+// the CR, for the colon), most of a parse of many small fields. Here vector compares find every LF and CR in one
+// pass, and the loop that checks a name's bytes stops at its colon.
 bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLines, std::vector<HeaderField>& fields,
                            size_t& blockSize)
 {
@@ -209,12 +208,11 @@ bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLin
     const LineBytes low = findLineBytes(data);
     bool found = false;
     if (blankLineEnds(low.lf, low.cr) != 0) {
-        found = splitLines(text, low.lf, low.cr, low.colon, maxLines, fields, blockSize);
+        found = splitLines(text, low.lf, low.cr, maxLines, fields, blockSize);
     } else if (text.size() > 64) {
         const LineBytes high = findLineBytes(data + 64);
         const auto join = [](uint64_t l, uint64_t h) { return Wide(l) | (Wide(h) << 64); };
-        found = splitLines(text, join(low.lf, high.lf), join(low.cr, high.cr), join(low.colon, high.colon), maxLines,
-                           fields, blockSize);
+        found = splitLines(text, join(low.lf, high.lf), join(low.cr, high.cr), maxLines, fields, blockSize);
     }
     return found && blockSize <= maxBytes;
 }
