@@ -247,3 +247,25 @@ TEST_CASE("Cancel stops a probe under way, the next probe runs whole, and the fo
             ticked << box->text();
     CHECK(ticked == QStringList{"plain", "near-miss"});
 }
+
+TEST_CASE("the probe's remembered CA file is offered again only while it is there to read", "[ui][probe]")
+{
+    Window w;
+    ui::ProbeView* probe = w.probe;
+    QTemporaryDir dir;
+    const QString pem = dir.filePath("ca.pem");
+    QFile file(pem);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.close();
+    probe->urlEdit()->setText("https://localhost:1/upload");
+    QJsonObject form = probe->form();
+    form["ca_file"] = pem;
+    probe->setForm(form); // as the next session restores it
+    QString error;
+    CHECK(probe->settings(&error)->caCertificates == pem);
+    CHECK_FALSE(probe->tlsTrust()->clearButton()->isHidden());
+    REQUIRE(QFile::remove(pem));
+    probe->setForm(form);
+    CHECK(probe->settings(&error)->caCertificates.isEmpty());
+    CHECK(probe->tlsTrust()->clearButton()->isHidden());
+}

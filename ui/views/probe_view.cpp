@@ -233,7 +233,7 @@ void ProbeView::setForm(const QJsonObject& form)
     m_scaling->setChecked(form["scaling"].toBool(m_scaling->isChecked()));
     m_maxBytes->setText(form["at_most"].toString(m_maxBytes->text()));
     m_maxTime->setText(form["seconds"].toString(m_maxTime->text()));
-    m_trust->setCaFile(form["ca_file"].toString());
+    m_trust->setCaFile(offeredCaFile(form["ca_file"].toString()));
 }
 
 std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const

@@ -7,10 +7,14 @@
 
 namespace upin::ui {
 
+QString offeredCaFile(const QString& path)
+{
+    return QFileInfo(path).isReadable() ? path : QString();
+}
+
 QString rememberedCaFile(const QString& key)
 {
-    const QString path = QSettings().value(key).toString();
-    return QFileInfo(path).isReadable() ? path : QString();
+    return offeredCaFile(QSettings().value(key).toString());
 }
 
 TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* parent)

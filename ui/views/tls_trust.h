@@ -9,8 +9,9 @@
 
 namespace upin::ui {
 
-// A CA file remembered under key from an earlier session, offered again only while it is there to read (empty
-// otherwise: the system's CAs).
+// A CA file remembered from an earlier session (a path, or the settings key it is under), offered again only while
+// it is there to read (empty otherwise: the system's CAs).
+QString offeredCaFile(const QString& path);
 QString rememberedCaFile(const QString& key);
 
 class TlsTrust final : public QWidget {
