@@ -17,6 +17,15 @@ bool isSpace(char c)
     return c == ' ' || c == '\t';
 }
 
+std::string_view trimmed(std::string_view text)
+{
+    while (!text.empty() && isSpace(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isSpace(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
+
 } // namespace
 
 void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std::vector<HeaderIssue>& issues)
@@ -54,10 +63,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
                 issues.push_back({fields.empty() ? Errc::LeadingWhitespaceHeader : Errc::MalformedHeader, start});
                 continue;
             }
-            while (!line.empty() && isSpace(line.front()))
-                line.remove_prefix(1);
-            while (!line.empty() && isSpace(line.back()))
-                line.remove_suffix(1);
+            line = trimmed(line);
             if (line.empty())
                 continue;
             // Moved back to just after the value it extends: at least an LF and a blank lie between the two, room
@@ -86,23 +92,17 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
             canFold = false;
             continue;
         }
-        std::string_view value = line.substr(colon + 1);
-        while (!value.empty() && isSpace(value.front()))
-            value.remove_prefix(1);
-        while (!value.empty() && isSpace(value.back()))
-            value.remove_suffix(1);
+        const std::string_view value = trimmed(line.substr(colon + 1));
         // Both stay where they are: only a continuation line is moved (an empty value's view still marks the place).
         fields.push_back({name, value});
         canFold = true;
     }
 }
 
-} // namespace upin::core::detail
-
-namespace upin::core::detail {
 namespace {
 
-__extension__ using Wide = unsigned __int128; // a bit for each of the 128 bytes a clean block may span
+// A bit for each of the 128 bytes a clean block may span: GCC's and Clang's 128-bit integer, on every 64-bit target.
+__extension__ using Wide = unsigned __int128;
 
 struct LineBytes {
     uint64_t lf = 0, cr = 0;
@@ -155,13 +155,15 @@ Bits blankLineEnds(Bits lf, Bits cr)
 }
 
 template <typename Bits>
-bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxLines, std::vector<HeaderField>& fields,
-                size_t& blockSize)
+bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxBytes, size_t maxLines,
+                std::vector<HeaderField>& fields, size_t& blockSize)
 {
     const Bits ends = blankLineEnds(lf, cr);
     if (ends == 0)
         return false;
     const size_t blankLf = lowestBit(ends);
+    if (blankLf + 1 > maxBytes)
+        return false;
     const Bits block = bitsBelow<Bits>(blankLf + 1);
     if ((((cr << 1) ^ lf) & block) != 0) // a bare LF, or a CR not followed by LF
         return false;
@@ -177,12 +179,7 @@ bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxLines, std::v
         if (text[at] != ':' || at == lineStart) // not a token before the first colon, or no colon
             return false;
         const std::string_view name = text.substr(lineStart, at - lineStart);
-        std::string_view value = text.substr(at + 1, lineEnd - at - 1);
-        while (!value.empty() && isSpace(value.front()))
-            value.remove_prefix(1);
-        while (!value.empty() && isSpace(value.back()))
-            value.remove_suffix(1);
-        fields.push_back({name, value});
+        fields.push_back({name, trimmed(text.substr(at + 1, lineEnd - at - 1))});
         lineStart = lineEnd + 2;
     }
     blockSize = blankLf + 1;
@@ -206,15 +203,13 @@ bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLin
         data = padded;
     }
     const LineBytes low = findLineBytes(data);
-    bool found = false;
-    if (blankLineEnds(low.lf, low.cr) != 0) {
-        found = splitLines(text, low.lf, low.cr, maxLines, fields, blockSize);
-    } else if (text.size() > 64) {
-        const LineBytes high = findLineBytes(data + 64);
-        const auto join = [](uint64_t l, uint64_t h) { return Wide(l) | (Wide(h) << 64); };
-        found = splitLines(text, join(low.lf, high.lf), join(low.cr, high.cr), maxLines, fields, blockSize);
-    }
-    return found && blockSize <= maxBytes;
+    if (blankLineEnds(low.lf, low.cr) != 0)
+        return splitLines(text, low.lf, low.cr, maxBytes, maxLines, fields, blockSize);
+    if (text.size() <= 64)
+        return false;
+    const LineBytes high = findLineBytes(data + 64);
+    const auto join = [](uint64_t l, uint64_t h) { return Wide(l) | (Wide(h) << 64); };
+    return splitLines(text, join(low.lf, high.lf), join(low.cr, high.cr), maxBytes, maxLines, fields, blockSize);
 }
 
 } // namespace upin::core::detail
