@@ -5,12 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <random>
-
 using namespace upin::core;
 using upin::test::hasDiagnostic;
-using upin::test::joinLog;
-using upin::test::parseChunked;
 using upin::test::parseEveryWay;
 
 namespace {
@@ -375,48 +371,4 @@ TEST_CASE("folded header lines join their field's value with one space, and the 
                                                    {"X-Last", "z"}});
     CHECK(r.parts[0].filename == "a.txt");
     CHECK(r.parts[0].contentType == "text/plain");
-}
-
-// The parser reads a part's header block in one pass where the block lies whole in a chunk and is clean, and line by
-// line otherwise (a block fed byte by byte never lies whole). Random blocks, clean and not, read both ways, must give
-// the same fields, diagnostics and offsets under every limit.
-TEST_CASE("part headers read whole in one pass and line by line agree on random blocks", "[parser]")
-{
-    static const std::vector<std::string> lines = {"Content-Disposition: form-data; name=\"f\"",
-                                                   "content-type:text/plain",
-                                                   "X-A:  b  ",
-                                                   "K:",
-                                                   "K: a:b",
-                                                   "X A: b",
-                                                   "NoColon",
-                                                   ": empty name",
-                                                   " folded",
-                                                   "\tfolded",
-                                                   "--b",
-                                                   "--b--",
-                                                   "--b--: x",
-                                                   "-x: y",
-                                                   "K: a\rb",
-                                                   "\r",
-                                                   "",
-                                                   "X-Long: " + std::string(70, 'v'),
-                                                   "X-\xc3\xa9: v"};
-    static const std::vector<std::string> ends = {"\r\n", "\r\n", "\r\n", "\r\n", "\n", "\r"};
-    std::mt19937 rng(7);
-    const auto pick = [&rng](const auto& from) { return from[rng() % from.size()]; };
-    Options options[4];
-    options[1].strict = true;
-    options[2].maxHeaderBytes = 60;
-    options[3].maxHeadersPerPart = 2;
-    for (int round = 0; round < 8000; ++round) {
-        std::string body = "--b\r\n";
-        for (size_t n = rng() % 5; n > 0; --n)
-            body += pick(lines) + pick(ends);
-        body += "\r\ndata\r\n--b--";
-        const Options& chosen = options[round % 4];
-        const auto whole = parseChunked(kType, body, chosen, {body.size()});
-        const auto byteByByte = parseChunked(kType, body, chosen, {1});
-        INFO(body);
-        REQUIRE(joinLog(whole.log) == joinLog(byteByByte.log));
-    }
 }
