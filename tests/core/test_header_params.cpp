@@ -92,6 +92,7 @@ TEST_CASE("dispositionFacts finds a name and a filename where parseContentDispos
         " ; x=\"y\"",
         "; name",
         "; name=\"f1\"",
+        "; name=\"a\\\"",
         "; name=\"\"",
         "; filename=\"a b;c.txt\"",
         "; filename=\"C:\\x\"",
