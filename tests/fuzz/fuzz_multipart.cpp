@@ -1,5 +1,6 @@
 // libFuzzer target: the parser on arbitrary bodies and chunkings, and a differential check that all three matcher
-// strategies, and a feed through a PartPipeline (from pooled blocks, as the listener reads), produce the same log. Input: byte 0 = flags (strict), byte 1 = chunk-size seed, rest = body.
+// strategies, and a feed through a PartPipeline (from pooled blocks, as the listener reads), produce the same log.
+// Input: byte 0 = flags (strict, tight header limits), byte 1 = chunk-size seed, rest = body.
 // The boundary is guessed from the body (so corpus bodies are good seeds), else "boundary".
 
 #include "upin/core/event_recorder.h"
@@ -59,7 +60,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     Options options;
     options.strict = data[0] & 1;
     options.maxParts = 64;
-    options.maxHeaderBytes = 512;
+    // Bit 1: header limits about the size of real blocks, so that a block at exactly a limit is read whole (in one
+    // pass) by the reference run and line by line by the chunked ones.
+    const bool tight = data[0] & 2;
+    options.maxHeaderBytes = tight ? 16 + size_t(data[0] >> 2) * 2 : 512; // 16 to 142 bytes
+    options.maxHeadersPerPart = tight ? 1 + size_t(data[0] >> 5) : 64;    // 1 to 8 lines
     options.maxFieldSize = 4096;
     std::string_view body(reinterpret_cast<const char*>(data) + 2, size - 2);
     std::string boundary = MultipartParser::guessBoundary(body);
