@@ -149,7 +149,13 @@ TEST_CASE("a server that misses a delimiter split between two reads is found by 
     ProbeServer naive("perread");
     const QJsonObject report = probeJson({naive.url() + "/upload", "--shapes", "plain,split-delimiters", "--size", "4M",
                                           "--concurrency", "0", "--no-scaling"});
-    const QJsonArray findings = report["findings"].toArray();
+    // What is checked is the bytes: a timing finding (this Python server is slow on bodies read in many small
+    // pieces, more so while other tests load the machine) may come beside it, and is left out.
+    INFO(QJsonDocument(report["findings"].toArray()).toJson().toStdString());
+    QJsonArray findings;
+    for (const auto& finding : report["findings"].toArray())
+        if (finding.toObject()["kind"] != "slow_shape")
+            findings.append(finding);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].toObject()["kind"] == "wrong_bytes");
     CHECK(findings[0].toObject()["shape"] == "split-delimiters");
