@@ -126,7 +126,7 @@ TEST_CASE("part headers read whole in one pass and line by line agree on random 
     static const std::vector<std::string> ends = {"\r\n", "\r\n", "\r\n", "\r\n", "\n", "\r"};
     std::mt19937 rng(7);
     const auto pick = [&rng](const auto& from) { return from[rng() % from.size()]; };
-    Options options[4];
+    std::vector<Options> options(4);
     options[1].strict = true;
     options[3].maxHeadersPerPart = 2;
     for (int round = 0; round < 8000; ++round) {
