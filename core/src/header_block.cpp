@@ -1,5 +1,6 @@
 #include "header_block.h"
 
+#include "http_lines.h" // trimSpaces: the lines here hold no CR, so its trailing-CR rule never applies
 #include "upin/core/header_params.h"
 
 #include <cstdint>
@@ -15,15 +16,6 @@ namespace {
 bool isSpace(char c)
 {
     return c == ' ' || c == '\t';
-}
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
 }
 
 } // namespace
@@ -63,7 +55,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
                 issues.push_back({fields.empty() ? Errc::LeadingWhitespaceHeader : Errc::MalformedHeader, start});
                 continue;
             }
-            line = trimmed(line);
+            line = http_detail::trimSpaces(line);
             if (line.empty())
                 continue;
             // Moved back to just after the value it extends: at least an LF and a blank lie between the two, room
@@ -92,7 +84,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
             canFold = false;
             continue;
         }
-        const std::string_view value = trimmed(line.substr(colon + 1));
+        const std::string_view value = http_detail::trimSpaces(line.substr(colon + 1));
         // Both stay where they are: only a continuation line is moved (an empty value's view still marks the place).
         fields.push_back({name, value});
         canFold = true;
@@ -179,7 +171,7 @@ bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxBytes, size_t
         if (text[at] != ':' || at == lineStart) // not a token before the first colon, or no colon
             return false;
         const std::string_view name = text.substr(lineStart, at - lineStart);
-        fields.push_back({name, trimmed(text.substr(at + 1, lineEnd - at - 1))});
+        fields.push_back({name, http_detail::trimSpaces(text.substr(at + 1, lineEnd - at - 1))});
         lineStart = lineEnd + 2;
     }
     blockSize = blankLf + 1;
