@@ -3,6 +3,7 @@
 #include "http_lines.h" // trimSpaces: the lines here hold no CR, so its trailing-CR rule never applies
 #include "upin/core/header_params.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -16,6 +17,22 @@ namespace {
 bool isSpace(char c)
 {
     return c == ' ' || c == '\t';
+}
+
+// RFC 9110 field values exclude the controls but TAB: NUL to US and DEL. CR and LF never reach here.
+bool isControl(char c)
+{
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\t') || byte == 0x7f;
+}
+
+// Reports a value's first control byte; the value is kept as sent.
+void reportControlByte(std::string_view value, const char* block, std::vector<HeaderIssue>& issues)
+{
+    const auto* control = std::find_if(value.begin(), value.end(), isControl);
+    if (control != value.end())
+        issues.push_back(
+            {Errc::ControlByteInHeader, static_cast<size_t>(&*control - block), static_cast<unsigned char>(*control)});
 }
 
 } // namespace
@@ -58,6 +75,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
             line = http_detail::trimSpaces(line);
             if (line.empty())
                 continue;
+            reportControlByte(line, data, issues);
             // Moved back to just after the value it extends: at least an LF and a blank lie between the two, room
             // for the joining space, and the bytes it lands on belong to no field.
             HeaderField& last = fields.back();
@@ -85,6 +103,7 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
             continue;
         }
         const std::string_view value = http_detail::trimSpaces(line.substr(colon + 1));
+        reportControlByte(value, data, issues);
         // Both stay where they are: only a continuation line is moved (an empty value's view still marks the place).
         fields.push_back({name, value});
         canFold = true;
@@ -96,27 +115,31 @@ namespace {
 // A bit for each of the 128 bytes a clean block may span: GCC's and Clang's 128-bit integer, on every 64-bit target.
 __extension__ using Wide = unsigned __int128;
 
+template <typename Bits>
 struct LineBytes {
-    uint64_t lf = 0, cr = 0;
+    Bits lf = 0, cr = 0, control = 0; // control: the bytes isControl takes
 };
 
-// The LF and CR bits of the 64 bytes at p. SSE2 is part of every x86-64.
-LineBytes findLineBytes(const char* p)
+// The LF, CR and control bits of the 64 bytes at p. SSE2 is part of every x86-64.
+LineBytes<uint64_t> findLineBytes(const char* p)
 {
-    LineBytes bits;
+    LineBytes<uint64_t> bits;
 #if defined(__x86_64__)
     for (unsigned i = 0; i < 64; i += 16) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        const auto maskOf = [&v](char c) {
-            return uint64_t(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)))));
-        };
-        bits.lf |= maskOf('\n') << i;
-        bits.cr |= maskOf('\r') << i;
+        const auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+        const auto bitsOf = [](__m128i m) { return uint64_t(static_cast<uint16_t>(_mm_movemask_epi8(m))); };
+        const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v); // 0x00 to 0x1f
+        bits.lf |= bitsOf(is('\n')) << i;
+        bits.cr |= bitsOf(is('\r')) << i;
+        bits.control |= bitsOf(_mm_andnot_si128(is('\t'), _mm_or_si128(low, is('\x7f')))) << i;
     }
+    bits.control &= ~(bits.lf | bits.cr);
 #else
     for (unsigned i = 0; i < 64; ++i) {
         bits.lf |= uint64_t(p[i] == '\n') << i;
         bits.cr |= uint64_t(p[i] == '\r') << i;
+        bits.control |= uint64_t(p[i] != '\n' && p[i] != '\r' && isControl(p[i])) << i;
     }
 #endif
     return bits;
@@ -147,9 +170,11 @@ Bits blankLineEnds(Bits lf, Bits cr)
 }
 
 template <typename Bits>
-bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxBytes, size_t maxLines,
+bool splitLines(std::string_view text, const LineBytes<Bits>& bytes, size_t maxBytes, size_t maxLines,
                 std::vector<HeaderField>& fields, size_t& blockSize)
 {
+    const Bits lf = bytes.lf;
+    const Bits cr = bytes.cr;
     const Bits ends = blankLineEnds(lf, cr);
     if (ends == 0)
         return false;
@@ -158,6 +183,8 @@ bool splitLines(std::string_view text, Bits lf, Bits cr, size_t maxBytes, size_t
         return false;
     const Bits block = bitsBelow<Bits>(blankLf + 1);
     if ((((cr << 1) ^ lf) & block) != 0) // a bare LF, or a CR not followed by LF
+        return false;
+    if ((bytes.control & block) != 0) // the general path reports it
         return false;
     fields.clear();
     size_t lineStart = 0;
@@ -194,14 +221,15 @@ bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLin
         std::memset(padded + text.size(), 0, kSpan - text.size());
         data = padded;
     }
-    const LineBytes low = findLineBytes(data);
+    const LineBytes<uint64_t> low = findLineBytes(data);
     if (blankLineEnds(low.lf, low.cr) != 0)
-        return splitLines(text, low.lf, low.cr, maxBytes, maxLines, fields, blockSize);
+        return splitLines(text, low, maxBytes, maxLines, fields, blockSize);
     if (text.size() <= 64)
         return false;
-    const LineBytes high = findLineBytes(data + 64);
+    const LineBytes<uint64_t> high = findLineBytes(data + 64);
     const auto join = [](uint64_t l, uint64_t h) { return Wide(l) | (Wide(h) << 64); };
-    return splitLines(text, join(low.lf, high.lf), join(low.cr, high.cr), maxBytes, maxLines, fields, blockSize);
+    const LineBytes<Wide> both{join(low.lf, high.lf), join(low.cr, high.cr), join(low.control, high.control)};
+    return splitLines(text, both, maxBytes, maxLines, fields, blockSize);
 }
 
 } // namespace upin::core::detail

@@ -119,7 +119,7 @@ void MultipartParser::deliverHeaders(uint64_t bodyOffset)
 {
     auto& scratch = *m_scratch;
     for (const auto& issue : scratch.issues)
-        if (!report(issue.code, m_partOffset + issue.at))
+        if (!report(issue.code, m_partOffset + issue.at, issue.value))
             return;
     bool hasDisposition = false;
     for (const auto& field : scratch.fields) {

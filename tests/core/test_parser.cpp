@@ -143,6 +143,10 @@ TEST_CASE("lenient mode reports irregularities, strict mode rejects them", "[par
          Errc::MalformedHeader},
         {"first header line starts with whitespace", "--b\r\n  folded: nothing\r\n\r\nx\r\n--b--",
          Errc::LeadingWhitespaceHeader},
+        {"control byte in a header value",
+         "--b\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Note: a\x1b"
+         "b\r\n\r\nx\r\n--b--",
+         Errc::ControlByteInHeader},
     };
     for (const auto& c : cases) {
         INFO(c.what);

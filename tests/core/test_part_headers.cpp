@@ -9,8 +9,10 @@
 #include <random>
 
 using namespace upin::core;
+using namespace std::string_literals; // "...\0..."s keeps the NUL
 using upin::test::joinLog;
 using upin::test::parseChunked;
+using upin::test::parseEveryWay;
 
 namespace {
 
@@ -70,8 +72,10 @@ TEST_CASE("a clean block that lies whole in the chunk is read where it lies, up 
         CHECK(joinLog(parseChunked(kType, body, {}, {body.size()}).log) ==
               joinLog(parseChunked(kType, body, {}, {1}).log));
     }
-    // Not clean: a folded line, a bare LF, a line starting with '-'.
-    for (const std::string block : {"A: b\r\n c\r\n\r\n", "A: b\n\r\n", "-A: b\r\n\r\n"}) {
+    // Not clean: a folded line, a bare LF, a line starting with '-', a control byte (NUL among them).
+    for (const std::string& block :
+         {std::string("A: b\r\n c\r\n\r\n"), std::string("A: b\n\r\n"), std::string("-A: b\r\n\r\n"),
+          std::string("A: b\x01\r\n\r\n"), std::string("A: \x7f\r\n\r\n"), "A: b\0c\r\n\r\n"s}) {
         INFO(block);
         const std::vector<bool> lies = whereHeadersLie("--b\r\n" + block + "data\r\n--b--", {});
         CHECK(std::find(lies.begin(), lies.end(), true) == lies.end());
@@ -122,7 +126,12 @@ TEST_CASE("part headers read whole in one pass and line by line agree on random 
                                                    "\r",
                                                    "",
                                                    "X-Long: " + std::string(70, 'v'),
-                                                   "X-\xc3\xa9: v"};
+                                                   "X-\xc3\xa9: v",
+                                                   "X-N: a\0b"s,
+                                                   "X-E: \x1b[0m",
+                                                   "X-D: \x7f",
+                                                   "\tfolded \x01",
+                                                   "X\x1b: v"};
     static const std::vector<std::string> ends = {"\r\n", "\r\n", "\r\n", "\r\n", "\n", "\r"};
     std::mt19937 rng(7);
     const auto pick = [&rng](const auto& from) { return from[rng() % from.size()]; };
@@ -141,4 +150,31 @@ TEST_CASE("part headers read whole in one pass and line by line agree on random 
         INFO(body);
         REQUIRE(joinLog(whole.log) == joinLog(byteByByte.log));
     }
+}
+
+// A control byte in a value is reported where it lies, with its value, and the field is kept as sent; strict mode
+// refuses it. Byte by byte and whole agree (parseEveryWay), which also checks the one pass gave way.
+TEST_CASE("a control byte in a part header value is reported at its offset with the byte", "[parser]")
+{
+    const std::string head = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Note: a";
+    const std::string body = head + std::string(1, '\0') + "b\r\n \x7f\r\n\r\nx\r\n--b--";
+    const auto lenient = parseEveryWay(kType, body).report;
+    REQUIRE(lenient.ok);
+    std::vector<Diagnostic> controls;
+    for (const auto& d : lenient.diagnostics)
+        if (d.code == Errc::ControlByteInHeader)
+            controls.push_back(d);
+    REQUIRE(controls.size() == 2); // the value's NUL, and the DEL on its continuation line
+    CHECK(controls[0].offset == head.size());
+    CHECK(controls[0].value == 0);
+    CHECK(controls[1].offset == head.size() + 5);
+    CHECK(controls[1].value == 0x7f);
+    REQUIRE(lenient.parts.size() == 1);
+    CHECK(lenient.parts[0].headers.at(1).second == std::string("a\0b \x7f", 5));
+    Options strict;
+    strict.strict = true;
+    const auto refused = parseEveryWay(kType, body, strict).report;
+    REQUIRE_FALSE(refused.ok);
+    CHECK(refused.error->code == Errc::ControlByteInHeader);
+    CHECK(refused.error->offset == head.size());
 }

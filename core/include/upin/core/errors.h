@@ -32,6 +32,9 @@ enum class Errc : uint8_t {
     HeadersEndedByDelimiter,
     MalformedHeader,
     InvalidHeaderName,
+    // A part header value holds a control byte (below 0x20 but TAB, or DEL), which RFC 9110 field values exclude
+    // and some servers refuse; the field is kept as sent. The diagnostic's value is the byte.
+    ControlByteInHeader,
     LeadingWhitespaceHeader,
     MissingContentDisposition,
     EmptyFieldName,
