@@ -66,7 +66,8 @@ QString diagnosticInWords(const core::Diagnostic& d)
     const QString value =
         d.code == core::Errc::BodyCutShort && d.value > 0     ? QObject::tr(" (%1 bytes missing)").arg(d.value)
         : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QObject::tr(" (%1 bytes)").arg(d.value)
-                                                              : QString();
+        : d.code == core::Errc::ControlByteInHeader ? QObject::tr(" (byte 0x%1)").arg(d.value, 2, 16, QLatin1Char('0'))
+                                                    : QString();
     return QStringLiteral("%1: %2%3").arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)), value);
 }
 

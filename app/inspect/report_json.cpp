@@ -55,7 +55,7 @@ void writeDiagnostics(JsonWriter& w, const core::ParseReport& report)
     for (const auto& diagnostic : report.diagnostics) {
         w.beginObject();
         writeError(w, {diagnostic.code, diagnostic.offset});
-        if (diagnostic.value)
+        if (diagnostic.value || diagnostic.code == core::Errc::ControlByteInHeader) // a NUL's value is 0
             w.key("value").number(diagnostic.value);
         w.endObject();
     }
