@@ -298,6 +298,31 @@ TEST_CASE("Inspect: a part's header line that did not parse shows in Headers, ma
     CHECK(view.model()->part(view.tree()->currentIndex())->name == "second");
 }
 
+// A control byte in a value keeps its line: the header shows once, not again as a line left out, and the note names
+// the byte.
+TEST_CASE("Inspect: a header value with a control byte shows as kept, and its note names the byte", "[ui][inspect]")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("body.bin");
+    {
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write("--b\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Esc: a\x1b[0m\r\n\r\nv\r\n--b--\r\n");
+    }
+    ui::InspectView view;
+    upin::test::ViewReader reader(view);
+    view.showResult(inspectFile(path));
+    const QStringList rows = headerRows(view.headers());
+    INFO(rows.join(" | ").toStdString());
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[1].startsWith("X-Esc: a"));
+    QStringList notes;
+    for (int i = 0; i < view.diagnostics()->count(); ++i)
+        notes << view.diagnostics()->item(i)->text();
+    INFO(notes.join(" | ").toStdString());
+    CHECK(notes.filter("control_byte_in_header").filter("(byte 0x1b)").size() == 1);
+}
+
 TEST_CASE("clicks that change nothing on screen say what happened in the status bar", "[ui][status]")
 {
     ui::MainWindow window;

@@ -29,6 +29,15 @@ size_t useIndex(app::ByteUse use)
     return static_cast<size_t>(use);
 }
 
+// A diagnostic in part's header block that left a line out of its headers: the rest (a bare LF, a control byte in a
+// value) keep the line, which the table already shows.
+bool leftOutHeaderLine(const core::Diagnostic& d, const core::PartSummary& part)
+{
+    const bool leavesOut = d.code == core::Errc::MalformedHeader || d.code == core::Errc::InvalidHeaderName ||
+                           d.code == core::Errc::LeadingWhitespaceHeader;
+    return leavesOut && d.offset >= part.offset && d.offset < part.bodyOffset;
+}
+
 } // namespace
 
 void InspectView::requestBytes(app::ByteUse use, const app::PartBytes& source, quint64 offset, qint64 length,
@@ -165,7 +174,7 @@ void InspectView::addUnparsedHeaderLines(const core::PartSummary& part)
 {
     bool any = false;
     for (const auto& d : m_result.report.diagnostics)
-        any = any || (d.offset >= part.offset && d.offset < part.bodyOffset);
+        any = any || leftOutHeaderLine(d, part);
     if (!any)
         return;
     if (m_wholeBody.available == 0) // the lines are named by offset only
@@ -183,7 +192,7 @@ void InspectView::showHeaderBlock(const app::ByteReply& reply)
 void InspectView::addUnparsedRows(const core::PartSummary& part, const QByteArray& block)
 {
     for (const auto& d : m_result.report.diagnostics) {
-        if (d.offset < part.offset || d.offset >= part.bodyOffset)
+        if (!leftOutHeaderLine(d, part))
             continue;
         QString line = tr("(the line at byte %1; this source did not keep the raw header bytes)").arg(d.offset);
         if (!block.isEmpty()) {
