@@ -49,7 +49,9 @@ QString outcomeInWords(CaptureState state, const std::optional<core::Error>& err
     if (!detail.isEmpty())
         return QObject::tr("%1: %2").arg(name, detail) + atByte(error);
     if (error)
-        return QObject::tr("%1: %2").arg(name, toQString(core::describe(error->code))) + atByte(error);
+        return QObject::tr("%1: %2%3")
+                   .arg(name, toQString(core::describe(error->code)), valueInWords(error->code, error->value)) +
+               atByte(error);
     return name;
 }
 
@@ -61,14 +63,21 @@ QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected)
            (expected ? QObject::tr(" (of %1)").arg(formatBytes(*expected)) : QString());
 }
 
+QString valueInWords(core::Errc code, quint64 value)
+{
+    if (code == core::Errc::BodyCutShort && value > 0)
+        return QObject::tr(" (%1 bytes missing)").arg(value);
+    if (code == core::Errc::BytesAfterBody && value > 0)
+        return QObject::tr(" (%1 bytes)").arg(value);
+    if (code == core::Errc::ControlByteInHeader)
+        return QObject::tr(" (the byte is 0x%1)").arg(value, 2, 16, QLatin1Char('0'));
+    return {};
+}
+
 QString diagnosticInWords(const core::Diagnostic& d)
 {
-    const QString value =
-        d.code == core::Errc::BodyCutShort && d.value > 0     ? QObject::tr(" (%1 bytes missing)").arg(d.value)
-        : d.code == core::Errc::BytesAfterBody && d.value > 0 ? QObject::tr(" (%1 bytes)").arg(d.value)
-        : d.code == core::Errc::ControlByteInHeader ? QObject::tr(" (byte 0x%1)").arg(d.value, 2, 16, QLatin1Char('0'))
-                                                    : QString();
-    return QStringLiteral("%1: %2%3").arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)), value);
+    return QStringLiteral("%1: %2%3")
+        .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)), valueInWords(d.code, d.value));
 }
 
 bool repeatsError(const core::ParseReport& report, const core::Diagnostic& d)

@@ -37,6 +37,8 @@ QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint
 
 // One diagnostic as the CLI and the window list it: "body_cut_short: the body ended before … (13 bytes missing)".
 QString diagnosticInWords(const core::Diagnostic& diagnostic);
+// What a code's value says, " (13 bytes missing)", " (the byte is 0x1b)"; empty for a code that carries none.
+QString valueInWords(core::Errc code, quint64 value);
 // Whether a diagnostic only repeats the report's error (same code, same byte): listed once, as the error.
 bool repeatsError(const core::ParseReport& report, const core::Diagnostic& diagnostic);
 

@@ -71,9 +71,10 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
         if (!repeatsError(report, d)) // said once, as the error (with its words under it)
             out += QStringLiteral("  note @%1 %2\n").arg(d.offset).arg(diagnosticInWords(d));
     if (report.error) {
-        out += QStringLiteral("error @%1 %2: %3\n")
+        out += QStringLiteral("error @%1 %2: %3%4\n")
                    .arg(report.error->offset)
-                   .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)));
+                   .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)),
+                        valueInWords(report.error->code, report.error->value));
         if (capture && capture->writeFailure) // a capture that could not be stored
             out += QStringLiteral("  while writing %1\n").arg(capture->errorInWords());
         // The transfer or the head's length, not the content, is the cause: said in words under the error.

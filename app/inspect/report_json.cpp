@@ -54,9 +54,7 @@ void writeDiagnostics(JsonWriter& w, const core::ParseReport& report)
     w.key("diagnostics").beginArray();
     for (const auto& diagnostic : report.diagnostics) {
         w.beginObject();
-        writeError(w, {diagnostic.code, diagnostic.offset});
-        if (diagnostic.value || diagnostic.code == core::Errc::ControlByteInHeader) // a NUL's value is 0
-            w.key("value").number(diagnostic.value);
+        writeError(w, {diagnostic.code, diagnostic.offset, diagnostic.value});
         w.endObject();
     }
     w.endArray();
@@ -64,13 +62,24 @@ void writeDiagnostics(JsonWriter& w, const core::ParseReport& report)
 
 } // namespace
 
+namespace {
+// A value is written where a code carries one; a control byte's is that even when 0, a NUL.
+bool carriesValue(const core::Error& error)
+{
+    return error.value != 0 || error.code == core::Errc::ControlByteInHeader;
+}
+} // namespace
+
 QJsonObject errorToJson(const core::Error& error)
 {
-    return QJsonObject{
+    QJsonObject json{
         {"code", toQString(core::codeName(error.code))},
         {"offset", qint64(error.offset)},
         {"message", toQString(core::describe(error.code))},
     };
+    if (carriesValue(error))
+        json["value"] = qint64(error.value);
+    return json;
 }
 
 void writeError(JsonWriter& w, const core::Error& error)
@@ -78,6 +87,8 @@ void writeError(JsonWriter& w, const core::Error& error)
     w.key("code").string(core::codeName(error.code));
     w.key("offset").number(error.offset);
     w.key("message").string(core::describe(error.code));
+    if (carriesValue(error))
+        w.key("value").number(error.value);
 }
 
 void writeReport(JsonWriter& w, const core::ParseReport& report)

@@ -25,7 +25,8 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"malformed_header", "part header line has no colon or contains a stray CR"},
     {"invalid_header_name", "part header name has characters outside the RFC 9110 token set"},
     {"control_byte_in_header",
-     "part header value holds a control byte (NUL, ESC, DEL...), which RFC 9110 field values exclude"},
+     "part header value holds a control byte (NUL, ESC, DEL...), which RFC 9110 field values exclude (busboy refuses "
+     "the body)"},
     {"leading_whitespace_header", "first part header line starts with whitespace (nothing to continue)"},
     {"missing_content_disposition", "part has no Content-Disposition header"},
     {"empty_field_name", "part's Content-Disposition name is empty or missing"},

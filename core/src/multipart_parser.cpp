@@ -376,7 +376,7 @@ void MultipartParser::endPart(uint64_t bodyEnd)
 bool MultipartParser::report(Errc code, uint64_t offset, uint64_t value)
 {
     if (m_options.strict && !isInformational(code)) {
-        fail(code, offset);
+        fail(code, offset, value);
         return false;
     }
     diagnose(code, offset, value);
@@ -392,10 +392,10 @@ void MultipartParser::diagnose(Errc code, uint64_t offset, uint64_t value)
     ++m_diagnosticCount;
 }
 
-void MultipartParser::fail(Errc code, uint64_t offset)
+void MultipartParser::fail(Errc code, uint64_t offset, uint64_t value)
 {
     m_state = State::Failed;
-    m_error = {code, offset};
+    m_error = {code, offset, value};
 }
 
 } // namespace upin::core

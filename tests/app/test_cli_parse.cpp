@@ -26,7 +26,7 @@ TEST_CASE("parse names a control byte in a part header value, where it lies and 
     INFO(text.out.toStdString());
     CHECK(text.exitCode == 0); // kept as sent, reported
     CHECK(text.out.contains(QStringLiteral("note @%1 control_byte_in_header").arg(head.size()).toUtf8()));
-    CHECK(text.out.contains("(byte 0x00)"));
+    CHECK(text.out.contains("(the byte is 0x00)"));
 
     const auto json = runCli({"parse", "--content-type", type, body, "--json"});
     const QJsonObject doc = QJsonDocument::fromJson(json.out).object();
@@ -39,5 +39,11 @@ TEST_CASE("parse names a control byte in a part header value, where it lies and 
 
     const auto strict = runCli({"parse", "--content-type", type, body, "--strict"});
     CHECK(strict.exitCode != 0);
-    CHECK(strict.out.contains("control_byte_in_header"));
+    CHECK(strict.out.contains(
+        QStringLiteral("error @%1 control_byte_in_header").arg(head.size()).toUtf8())); // the error keeps the byte
+    CHECK(strict.out.contains("(the byte is 0x00)"));
+    const auto strictJson = runCli({"parse", "--content-type", type, body, "--strict", "--json"});
+    const QJsonObject error = QJsonDocument::fromJson(strictJson.out).object()["error"].toObject();
+    CHECK(error["code"].toString() == "control_byte_in_header");
+    CHECK(error["value"].toInt(-1) == 0);
 }

@@ -33,7 +33,8 @@ enum class Errc : uint8_t {
     MalformedHeader,
     InvalidHeaderName,
     // A part header value holds a control byte (below 0x20 but TAB, or DEL), which RFC 9110 field values exclude
-    // and some servers refuse; the field is kept as sent. The diagnostic's value is the byte.
+    // and some servers refuse (Node's busboy 1.6: "Malformed part header"; werkzeug takes it); the field is kept as
+    // sent. The diagnostic's value is the byte.
     ControlByteInHeader,
     LeadingWhitespaceHeader,
     MissingContentDisposition,
@@ -92,7 +93,8 @@ std::string_view describe(Errc code);
 
 struct Error {
     Errc code;
-    uint64_t offset; // absolute byte offset in the input where the problem was detected
+    uint64_t offset;    // absolute byte offset in the input where the problem was detected
+    uint64_t value = 0; // code-specific, as a Diagnostic's (strict mode's error keeps the diagnostic's value)
 };
 
 struct Diagnostic {

@@ -96,7 +96,7 @@ private:
     void startPart(uint64_t offset);
     void endPart(uint64_t bodyEnd);
     bool report(Errc code, uint64_t offset, uint64_t value = 0); // false when strict mode made it an error
-    void fail(Errc code, uint64_t offset);
+    void fail(Errc code, uint64_t offset, uint64_t value = 0);
     void diagnose(Errc code, uint64_t offset, uint64_t value = 0);
 
     Options m_options;
