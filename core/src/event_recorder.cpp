@@ -179,7 +179,8 @@ void EventRecorder::onDiagnostic(const Diagnostic& diagnostic)
     ++budget().diagnostics;
     m_report.diagnostics.push_back(absolute);
     if (m_settings.log)
-        m_log.push_back("diag " + std::string(codeName(diagnostic.code)) + " @" + std::to_string(absolute.offset));
+        m_log.push_back("diag " + std::string(codeName(diagnostic.code)) + " @" + std::to_string(absolute.offset) +
+                        (diagnostic.value ? " = " + std::to_string(diagnostic.value) : std::string()));
 }
 
 ParseReport EventRecorder::takeReport(const Result<void>& outcome, const MultipartParser& parser)
