@@ -29,10 +29,11 @@ bool isControl(char c)
 // Reports a value's first control byte; the value is kept as sent.
 void reportControlByte(std::string_view value, const char* block, std::vector<HeaderIssue>& issues)
 {
-    const auto* control = std::find_if(value.begin(), value.end(), isControl);
+    const auto control = std::find_if(value.begin(), value.end(), isControl);
     if (control != value.end())
-        issues.push_back(
-            {Errc::ControlByteInHeader, static_cast<size_t>(&*control - block), static_cast<unsigned char>(*control)});
+        issues.push_back({Errc::ControlByteInHeader,
+                          static_cast<size_t>(value.data() - block + (control - value.begin())),
+                          static_cast<unsigned char>(*control)});
 }
 
 } // namespace
@@ -209,7 +210,7 @@ bool splitLines(std::string_view text, const LineBytes<Bits>& bytes, size_t maxB
 
 // Written because the general path took a dozen short scans a part (memchr per line, again per line to split, for
 // the CR, for the colon), most of a parse of many small fields. Here vector compares find every LF and CR in one
-// pass, and the loop that checks a name's bytes stops at its colon.
+// pass (and the control bytes a value may not hold), and the loop that checks a name's bytes stops at its colon.
 bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLines, std::vector<HeaderField>& fields,
                            size_t& blockSize)
 {

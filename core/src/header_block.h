@@ -30,10 +30,10 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
 
 // The common block read in one pass where it lies: text starts with a block that ends (its blank line included)
 // within text's first 128 bytes and within maxBytes, has at most maxLines lines, each ending in CRLF, with no other
-// CR or control byte but TAB, no fold, none starting with '-' (a delimiter line would), and each a token name and a colon. Then fields are
-// what splitHeaderBlock would give, views into text, blockSize is the block's length, and the answer is true.
-// Anything else answers false (fields and blockSize are then not to be used): the caller takes the general path,
-// which says what is wrong.
+// CR, no control byte but TAB, no fold, none starting with '-' (a delimiter line would), and each a token name and a
+// colon. Then fields are what splitHeaderBlock would give, views into text, blockSize is the block's length, and the
+// answer is true. Anything else answers false (fields and blockSize are then not to be used): the caller takes the
+// general path, which says what is wrong.
 bool splitCleanHeaderBlock(std::string_view text, size_t maxBytes, size_t maxLines, std::vector<HeaderField>& fields,
                            size_t& blockSize);
 

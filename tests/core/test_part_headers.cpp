@@ -80,6 +80,8 @@ TEST_CASE("a clean block that lies whole in the chunk is read where it lies, up 
         const std::vector<bool> lies = whereHeadersLie("--b\r\n" + block + "data\r\n--b--", {});
         CHECK(std::find(lies.begin(), lies.end(), true) == lies.end());
     }
+    // Clean still: a TAB and bytes over 0x7f (UTF-8, and a lone 0x80) in a value are no control bytes.
+    CHECK(whereHeadersLie("--b\r\nA: a\tb \xc3\xa9 \x80\xff\r\n\r\ndata\r\n--b--", {}) == std::vector<bool>{true});
 }
 
 TEST_CASE("a clean block's byte and line limits hold at their exact edges, read either way", "[parser]")
