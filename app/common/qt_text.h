@@ -24,4 +24,16 @@ inline QString printable(const QString& text)
     return out;
 }
 
+// A header value as a view shows it: the bytes a field value may not hold (C0 but TAB, and DEL: core's
+// control_byte_in_header) as \xNN, and every character a client may send, TAB and non-ASCII, as it is.
+inline QString withControlsSpelt(const QString& text)
+{
+    QString out;
+    for (QChar c : text)
+        out += (c.unicode() < 0x20 && c != QLatin1Char('\t')) || c.unicode() == 0x7f
+                   ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
+                   : QString(c);
+    return out;
+}
+
 } // namespace upin::app

@@ -307,20 +307,22 @@ TEST_CASE("Inspect: a header value with a control byte shows as kept, and its no
     {
         QFile f(path);
         REQUIRE(f.open(QIODevice::WriteOnly));
-        f.write("--b\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Esc: a\x1b[0m\r\n\r\nv\r\n--b--\r\n");
+        f.write("--b\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Esc: a\x1b[0m\r\nX-Tab: a\tb \xc3\xa9\r\n\r\n"
+                "v\r\n--b--\r\n");
     }
     ui::InspectView view;
     upin::test::ViewReader reader(view);
     view.showResult(inspectFile(path));
     const QStringList rows = headerRows(view.headers());
     INFO(rows.join(" | ").toStdString());
-    REQUIRE(rows.size() == 2);
-    CHECK(rows[1] == "X-Esc: a\\x1b[0m"); // the byte spelt out, not a glyph
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[1] == "X-Esc: a\\x1b[0m");                        // the byte spelt out, not a glyph
+    CHECK(rows[2] == QString::fromUtf8("X-Tab: a\tb \xc3\xa9")); // a TAB and UTF-8 as they are
     QStringList notes;
     for (int i = 0; i < view.diagnostics()->count(); ++i)
         notes << view.diagnostics()->item(i)->text();
     INFO(notes.join(" | ").toStdString());
-    CHECK(notes.filter("control_byte_in_header").filter("(byte 0x1b)").size() == 1);
+    CHECK(notes.filter("control_byte_in_header").filter("(the byte is 0x1b)").size() == 1);
 }
 
 TEST_CASE("clicks that change nothing on screen say what happened in the status bar", "[ui][status]")

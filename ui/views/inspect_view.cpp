@@ -319,7 +319,7 @@ void InspectView::showPart(const core::PartSummary* part)
         m_headers->insertRow(row);
         m_headers->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
         // A control byte a client sent shows as \xNN, not as an invisible or box glyph.
-        m_headers->setItem(row, 1, new QTableWidgetItem(app::printable(QString::fromStdString(value))));
+        m_headers->setItem(row, 1, new QTableWidgetItem(app::withControlsSpelt(QString::fromStdString(value))));
     }
     if (part->headersNotKept > 0) { // the report's header budget ran out before this part
         int row = m_headers->rowCount();
