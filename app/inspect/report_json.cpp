@@ -49,6 +49,12 @@ void writePart(JsonWriter& w, const core::PartSummary& part, std::string_view di
     w.endObject();
 }
 
+// A value is written where a code carries one; a control byte's is that even when 0, a NUL.
+bool carriesValue(const core::Error& error)
+{
+    return error.value != 0 || error.code == core::Errc::ControlByteInHeader;
+}
+
 void writeDiagnostics(JsonWriter& w, const core::ParseReport& report)
 {
     w.key("diagnostics").beginArray();
@@ -60,14 +66,6 @@ void writeDiagnostics(JsonWriter& w, const core::ParseReport& report)
     w.endArray();
 }
 
-} // namespace
-
-namespace {
-// A value is written where a code carries one; a control byte's is that even when 0, a NUL.
-bool carriesValue(const core::Error& error)
-{
-    return error.value != 0 || error.code == core::Errc::ControlByteInHeader;
-}
 } // namespace
 
 QJsonObject errorToJson(const core::Error& error)
