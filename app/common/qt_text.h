@@ -12,28 +12,28 @@ inline QString toQString(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
+// Each character of text for which spell(c) holds as \xNN, the rest as they are.
+template <typename Predicate>
+QString spellOut(const QString& text, Predicate spell)
+{
+    QString out;
+    for (QChar c : text)
+        out += spell(c.unicode()) ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0')) : QString(c);
+    return out;
+}
+
 // Control characters a client sent (C0, DEL and C1, whose 0x9b starts an escape sequence as ESC [ does) must not
 // drive a terminal or hide in a view: shown as \xNN.
 inline QString printable(const QString& text)
 {
-    QString out;
-    for (QChar c : text)
-        out += c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f)
-                   ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
-                   : QString(c);
-    return out;
+    return spellOut(text, [](char16_t c) { return c < 0x20 || (c >= 0x7f && c <= 0x9f); });
 }
 
 // A header value as a view shows it: the bytes a field value may not hold (C0 but TAB, and DEL: core's
 // control_byte_in_header) as \xNN, and every character a client may send, TAB and non-ASCII, as it is.
 inline QString withControlsSpelt(const QString& text)
 {
-    QString out;
-    for (QChar c : text)
-        out += (c.unicode() < 0x20 && c != QLatin1Char('\t')) || c.unicode() == 0x7f
-                   ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
-                   : QString(c);
-    return out;
+    return spellOut(text, [](char16_t c) { return (c < 0x20 && c != u'\t') || c == 0x7f; });
 }
 
 } // namespace upin::app
