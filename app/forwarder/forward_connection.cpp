@@ -3,6 +3,7 @@
 #include "forwarder/tunnel_relay.h"
 #include "proxy/proxy_clients.h"
 
+#include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
@@ -231,6 +232,8 @@ bool ForwardConnection::leftOutByFilters(const QString& host, bool hasBody) cons
 // Reads wait while the upstream has not taken what it has (kMaxBacklog), and while it connects or answers.
 bool ForwardConnection::takesBody()
 {
+    if (m_clientClosed) // what it sent before closing is parsed for the record, whatever the upstream's state
+        return !decoder().done();
     if (m_phase != Phase::Sending || closing())
         return false; // connecting, or the body is whole: the next request waits
     if (m_earlyAtByte >= 0)
@@ -299,6 +302,16 @@ void ForwardConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QSt
             missed == ClientDeadlines::Missed::Idle ? why + QStringLiteral("; the upstream request was cut off") : why);
 }
 
+// A client that has closed cannot be answered, so its request goes no further, as nginx ends such a request
+// (499): the upstream request ends here. What it sent before closing is still read, so that the record has it.
+void ForwardConnection::onClientClosed()
+{
+    if (m_relay || !m_session)
+        return;
+    dropUpstream();
+    m_clientClosed = true;
+}
+
 void ForwardConnection::onClientGone()
 {
     if (!m_session)
@@ -311,7 +324,12 @@ void ForwardConnection::onClientGone()
         return;
     }
     dropUpstream(); // mid-exchange: the upstream request is aborted with it
-    if (decoder().done())
+    if (decoder().done() && m_wireOut < m_wireIn)
+        finishSession(QStringLiteral("the client closed the connection after its whole request (%1), before it "
+                                     "went on: a client that has closed cannot be answered")
+                          .arg(formatBytes(m_wireIn)),
+                      record());
+    else if (decoder().done())
         finishSession(QStringLiteral("the client closed the connection before the whole answer"), record());
     else
         finishSession(clientGoneInWords(decoder().bodyBytes(), expectedLength(framing())), record(),

@@ -361,10 +361,16 @@ void ServerConnection::onDisconnected()
         return;
     }
     if (m_state == State::Request) {
-        // A client that closed its side right after its last byte: what Qt read before the close (over TLS, a
-        // whole read's worth; on a plain socket at most a byte) may still wait for a block the pipelines hold.
-        // Taken here, waiting for them, so that a whole body is not called cut.
-        while (m_state == State::Request && takesBody() && m_socket->bytesAvailable() > 0) {
+        // A client that closed its side right after its last byte: what was read before the close may wait, held
+        // back (the mode did not take it yet), or in Qt's buffer (over TLS, a whole read's worth; on a plain
+        // socket at most a byte) for a block the pipelines hold. Taken here, in order, waiting for blocks, so that
+        // a whole body is not called cut.
+        onClientClosed();
+        if (!m_held.isEmpty() && m_state == State::Request && takesBody()) {
+            const QByteArray held = std::exchange(m_held, {});
+            consume(view(held), nullptr);
+        }
+        while (m_state == State::Request && m_held.isEmpty() && takesBody() && m_socket->bytesAvailable() > 0) {
             core::BlockPool::Block block = m_blocks.acquire();
             const qint64 got = m_socket->read(block->data(), m_mode.readChunk);
             if (got <= 0 || !consume({block->data(), size_t(got)}, block))

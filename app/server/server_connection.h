@@ -63,6 +63,10 @@ protected:
     virtual bool takesBody() { return true; }
     // The idle deadline or the minimum rate, during a request.
     virtual void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) = 0;
+    // The client closed the connection during a request, before what it sent that was read but not taken (held
+    // back, or in Qt's buffer) goes to onBody: a mode that was holding the body back takes it now (takesBody), so
+    // that its record loses nothing received. Then onClientGone.
+    virtual void onClientClosed() {}
     // The client closed the connection during a request.
     virtual void onClientGone() = 0;
     // The connection starts its lingering close (the request, if any, is over).

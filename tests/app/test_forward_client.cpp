@@ -1,5 +1,6 @@
 // The forwarder's client that stops reading a relayed answer: it has the guards' answer deadline (as for the
-// listener's own answers), not the upstream's 60 s answer timeout, and the upstream connection goes with it.
+// listener's own answers), not the upstream's 60 s answer timeout, and the upstream connection goes with it. And a
+// client that closes its side as soon as its request is sent: what it sent is recorded.
 
 #include "app/forward_fixture.h"
 #include "app/listener_fixture.h"
@@ -8,8 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTcpSocket>
 #include <QThread>
+
+#include <vector>
 
 using namespace upin;
 
@@ -70,4 +75,64 @@ TEST_CASE("proxy's options leave out a server's --allow-origin and --allow-host,
     const auto network = upin::test::runCli({"proxy", "--port", "0", "--allow-client", "10.0.0.0/33"});
     CHECK(network.exitCode == 2);
     CHECK(network.err.contains("--allow-client: '10.0.0.0/33' is not an address or a network"));
+}
+
+namespace {
+// A server whose kernel takes no more connections: its accept queue is full (nothing accepts), so a connect to it
+// waits for the SYN to be retried, a second and more.
+struct SlowToConnect {
+    int listening = ::socket(AF_INET, SOCK_STREAM, 0);
+    std::vector<int> queued;
+    quint16 port = 0;
+    SlowToConnect()
+    {
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t size = sizeof address;
+        REQUIRE(::bind(listening, reinterpret_cast<sockaddr*>(&address), size) == 0);
+        REQUIRE(::listen(listening, 0) == 0);
+        REQUIRE(::getsockname(listening, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+        port = ntohs(address.sin_port);
+        for (int i = 0; i < 3; ++i) { // fills the queue; further ones wait
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+            ::connect(fd, reinterpret_cast<sockaddr*>(&address), size);
+            queued.push_back(fd);
+        }
+        QThread::msleep(100);
+    }
+    ~SlowToConnect()
+    {
+        for (int fd : queued)
+            ::close(fd);
+        ::close(listening);
+    }
+};
+} // namespace
+
+TEST_CASE("forward and proxy: a client that sends its whole request and closes while the upstream connects has "
+          "its parts recorded, and its request goes no further",
+          "[forward][proxy]")
+{
+    const bool viaProxy = GENERATE(false, true);
+    INFO((viaProxy ? "proxy" : "forwarder"));
+    SlowToConnect upstream;
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(upstream.port);
+    const test::Relay relay = test::relay(viaProxy, url);
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhello\r\n--b--\r\n";
+    test::RawClient client(relay.port());
+    REQUIRE(client.send(relay.as("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                                 "boundary=b\r\nContent-Length: " +
+                                 QByteArray::number(body.size()) + "\r\n\r\n" + body)));
+    ::shutdown(client.fd, SHUT_WR); // as `nc -N` and `socat` do at the end of their input
+    const QJsonObject capture = test::forwardCaptures(*relay.fixture, 1).value(0);
+    REQUIRE_FALSE(capture.isEmpty());
+    INFO(QJsonDocument(capture).toJson().left(2000).constData());
+    CHECK(capture["error"].isNull()); // before, body_cut_short at byte 0: the body was read, then lost
+    CHECK(capture["bytes"].toInteger() == body.size());
+    const QJsonArray parts = capture["parts"].toArray();
+    REQUIRE(parts.size() == 1);
+    CHECK(parts[0].toObject()["name"].toString() == "f");
+    CHECK(capture["forward"].toObject()["body_bytes_to_upstream"].toInteger() == 0);
+    CHECK(client.receive(500).isEmpty()); // no answer can reach it: the connection is closed
 }
