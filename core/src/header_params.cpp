@@ -171,16 +171,21 @@ std::optional<std::string> decodeExtValue(std::string_view ext)
 ContentDisposition parseContentDisposition(std::string_view value)
 {
     ContentDisposition cd;
-    std::optional<RawParam> ext, plain; // the first of each, as HeaderValue::param() finds them
+    std::optional<RawParam> nameExt, ext, plain; // the first of each, as HeaderValue::param() finds them
     const std::string_view token = forEachParam(value, [&](const RawParam& param) {
         if (!cd.name && equalsIgnoreCase(param.name, "name"))
             cd.name = unquoted(param);
+        else if (!nameExt && equalsIgnoreCase(param.name, "name*"))
+            nameExt = param;
         else if (!ext && equalsIgnoreCase(param.name, "filename*"))
             ext = param;
         else if (!plain && equalsIgnoreCase(param.name, "filename"))
             plain = param;
     });
     cd.type = toLower(token);
+    if (nameExt) // RFC 7578 has no name*, but Go's and werkzeug's parsers take one as the name (busboy 1.6 drops it)
+        if (auto decoded = decodeExtValue(unquoted(*nameExt)))
+            cd.name = std::move(decoded);
     if (ext)
         cd.filename = decodeExtValue(unquoted(*ext));
     if (!cd.filename && plain)
@@ -241,17 +246,22 @@ DispositionFacts dispositionFacts(std::string_view value)
         return facts;
     facts = {};
     bool nameSeen = false;
-    std::optional<RawParam> ext;
+    std::optional<RawParam> nameExt, ext;
     forEachParam(value, [&](const RawParam& param) {
         if (!nameSeen && equalsIgnoreCase(param.name, "name")) {
             nameSeen = true;
             facts.named = !param.value.empty(); // unquoting leaves a byte of each escape: empty only if empty
+        } else if (!nameExt && equalsIgnoreCase(param.name, "name*")) {
+            nameExt = param;
         } else if (!ext && equalsIgnoreCase(param.name, "filename*")) {
             ext = param;
         } else if (equalsIgnoreCase(param.name, "filename")) {
             facts.hasFilename = true;
         }
     });
+    if (nameExt)
+        if (const auto decoded = decodeExtValue(unquoted(*nameExt)))
+            facts.named = !decoded->empty();
     if (!facts.hasFilename && ext)
         facts.hasFilename = decodeExtValue(unquoted(*ext)).has_value();
     return facts;

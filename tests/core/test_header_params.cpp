@@ -26,6 +26,17 @@ TEST_CASE("RFC 5987 filename* is decoded and wins over filename", "[headers]")
     CHECK(parseContentDisposition("form-data; filename=\"p\"; filename*=koi8-r''x").filename == "p");
 }
 
+TEST_CASE("name* is decoded and wins over name, as Go's and werkzeug's parsers read it", "[headers]")
+{
+    CHECK(parseContentDisposition("form-data; name*=UTF-8''%C3%A9t%C3%A9").name == "\xc3\xa9t\xc3\xa9");
+    CHECK(parseContentDisposition("form-data; name=\"ete\"; name*=UTF-8''%C3%A9t%C3%A9").name == "\xc3\xa9t\xc3\xa9");
+    CHECK(parseContentDisposition("form-data; NAME*=utf-8''a; name=b").name == "a");
+    CHECK(parseContentDisposition("form-data; name=\"p\"; name*=koi8-r''x").name == "p"); // undecodable: name
+    CHECK_FALSE(parseContentDisposition("form-data; name*=UTF-8''%zz").name.has_value());
+    CHECK(dispositionFacts("form-data; name*=UTF-8''a").named);
+    CHECK_FALSE(dispositionFacts("form-data; name=\"a\"; name*=UTF-8''").named); // it wins, and it is empty
+}
+
 TEST_CASE("hostile parameter values cost linear time and do not crash", "[headers][adversarial]")
 {
     std::string value = "form-data; name=\"" + std::string(200000, '\\');
@@ -97,6 +108,10 @@ TEST_CASE("dispositionFacts finds a name and a filename where parseContentDispos
         "; filename=\"a b;c.txt\"",
         "; filename=\"C:\\x\"",
         "; filename=\"\"",
+        "; name*=UTF-8''%C3%A9",
+        "; Name*=UTF-8''",
+        "; name*=koi8-r''x",
+        "; name*=\"UTF-8''q\"",
     };
     uint64_t state = 0x9E3779B97F4A7C15ull;
     for (int n = 0; n < 20000; ++n) {
