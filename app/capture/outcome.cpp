@@ -63,6 +63,14 @@ QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected)
            (expected ? QObject::tr(" (of %1)").arg(formatBytes(*expected)) : QString());
 }
 
+QString noAnswerInWords(int faultStatus, const QString& faultError)
+{
+    if (faultError.isEmpty())
+        return QObject::tr("no answer");
+    return faultStatus > 0 ? QObject::tr("no answer: %1 %2").arg(faultStatus).arg(faultError)
+                           : QObject::tr("no answer: %1").arg(faultError);
+}
+
 QString valueInWords(core::Errc code, quint64 value)
 {
     if (code == core::Errc::BodyCutShort && value > 0)

@@ -189,8 +189,8 @@ int printCapture(const QString& folder, bool json)
     if (capture->forward) { // forward mode: where it went and what came back
         const ForwardTimings f = capture->forward->timings();
         QString line = QStringLiteral("forwarded to %1: ").arg(capture->forward->upstream);
-        line += f.status > 0 ? QStringLiteral("answered %1").arg(f.status)
-                             : QStringLiteral("no answer (fault %1: %2)").arg(f.faultStatus).arg(f.faultError);
+        line +=
+            f.status > 0 ? QStringLiteral("answered %1").arg(f.status) : noAnswerInWords(f.faultStatus, f.faultError);
         if (f.earlyAtByte >= 0)
             line += QStringLiteral(" early, when it had %1 bytes of the body").arg(f.earlyAtByte);
         if (f.serverMs >= 0)

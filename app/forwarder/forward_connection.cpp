@@ -324,16 +324,20 @@ void ForwardConnection::onClientGone()
         return;
     }
     dropUpstream(); // mid-exchange: the upstream request is aborted with it
-    if (decoder().done() && m_wireOut < m_wireIn)
-        finishSession(QStringLiteral("the client closed the connection after its whole request (%1), before it "
-                                     "went on: a client that has closed cannot be answered")
-                          .arg(formatBytes(m_wireIn)),
-                      record());
-    else if (decoder().done())
-        finishSession(QStringLiteral("the client closed the connection before the whole answer"), record());
-    else
+    if (!decoder().done()) {
         finishSession(clientGoneInWords(decoder().bodyBytes(), expectedLength(framing())), record(),
                       core::Error{core::Errc::BodyCutShort, decoder().wireBytes()});
+        return;
+    }
+    // The body is whole, so the capture has no error: the record's fault says why there is no answer.
+    const QString why = m_wireOut < m_wireIn
+                            ? QStringLiteral("the client closed the connection after its whole request (%1), before "
+                                             "it went on: a client that has closed cannot be answered")
+                                  .arg(formatBytes(m_wireIn))
+                            : QStringLiteral("the client closed the connection before the whole answer");
+    ForwardRecord forward = record();
+    forward.fault = ForwardRecord::Fault{0, QStringLiteral("client gone"), why};
+    finishSession(why, forward);
 }
 
 void ForwardConnection::onClosing()

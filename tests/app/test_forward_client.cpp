@@ -4,6 +4,8 @@
 
 #include "app/forward_fixture.h"
 #include "app/listener_fixture.h"
+#include "capture/forward_record.h"
+#include "capture/outcome.h"
 #include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
@@ -133,6 +135,17 @@ TEST_CASE("forward and proxy: a client that sends its whole request and closes w
     const QJsonArray parts = capture["parts"].toArray();
     REQUIRE(parts.size() == 1);
     CHECK(parts[0].toObject()["name"].toString() == "f");
-    CHECK(capture["forward"].toObject()["body_bytes_to_upstream"].toInteger() == 0);
+    const QJsonObject forward = capture["forward"].toObject();
+    CHECK(forward["body_bytes_to_upstream"].toInteger() == 0);
+    // Why there is no answer, where the list and Inspect show it: nothing was answered (status 0).
+    const QJsonObject fault = forward["error"].toObject();
+    CHECK(fault["error"].toString() == "client gone");
+    CHECK(fault["status"].toInt() == 0);
+    CHECK(fault["detail"].toString().contains(
+        QStringLiteral("after its whole request (%1 B), before it went on").arg(body.size())));
+    const app::ForwardTimings shown = app::ForwardRecord::fromJson(forward).timings();
+    CHECK(app::noAnswerInWords(shown.faultStatus, shown.faultError) == "no answer: client gone");
+    CHECK(app::noAnswerInWords(504, "upstream too slow") == "no answer: 504 upstream too slow");
+    CHECK(app::noAnswerInWords(0, {}) == "no answer");
     CHECK(client.receive(500).isEmpty()); // no answer can reach it: the connection is closed
 }

@@ -61,8 +61,7 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                 return QString();
             const auto& f = *r.forward;
             if (f.status == 0)
-                return f.faultStatus > 0 ? tr("no answer: %1 %2").arg(f.faultStatus).arg(f.faultError)
-                                         : tr("no answer");
+                return app::noAnswerInWords(f.faultStatus, f.faultError);
             if (f.earlyAtByte >= 0)
                 return tr("%1 early, at byte %2").arg(f.status).arg(f.earlyAtByte);
             return f.serverMs >= 0 ? tr("%1, server %2").arg(f.status).arg(app::formatSeconds(f.serverMs / 1000.0))

@@ -48,10 +48,10 @@ QString describeForward(const app::ForwardRecord& forward)
                 : refused          ? QObject::tr("            its certificate refused: not trusted for that name\n")
                                    : QObject::tr("            its certificate checked against the trusted roots\n"));
     }
-    if (forward.fault)
-        out += QObject::tr("Fault:      %1: %2 (status %3)\n")
-                   .arg(forward.fault->error, forward.fault->detail)
-                   .arg(forward.fault->status);
+    if (forward.fault) // status 0: nothing was answered (a client that had gone)
+        out += QObject::tr("Fault:      %1: %2%3\n")
+                   .arg(forward.fault->error, forward.fault->detail,
+                        forward.fault->status > 0 ? QObject::tr(" (status %1)").arg(forward.fault->status) : QString());
     out += QObject::tr("Server:     %1 from the upstream taking the last byte to its first answer byte\n")
                .arg(ms(forward.serverMs()));
     out += QObject::tr("Moments:    from the request head: the client's last byte %1,\n"
