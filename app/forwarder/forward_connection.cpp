@@ -43,7 +43,7 @@ ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, const std::sh
       m_settings(*this->shared().config.forward)
 {
     // Held back now, the upstream not having taken what it has: not the client's fault.
-    deadlines().setHeldBackNow([this] { return m_upstream && unsentBytes(*m_upstream) > kMaxBacklog; });
+    deadlines().setHeldBackNow([this] { return m_upstream && upstreamBacklogged(); });
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer})
         timer->setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
@@ -238,7 +238,7 @@ bool ForwardConnection::takesBody()
         return false; // connecting, or the body is whole: the next request waits
     if (m_earlyAtByte >= 0)
         return true; // the answer came early: the rest is read and dropped, so the client sees it, not a reset
-    if (!m_upstream || unsentBytes(*m_upstream) > kMaxBacklog) {
+    if (!m_upstream || upstreamBacklogged()) {
         deadlines().waitingOnUs();     // waiting for the upstream, not the client: a slow server is no slow client
         if (!m_answerTimer.isActive()) // but the upstream has as long as for an answer to take more
             m_answerTimer.start(m_settings.answerTimeoutMs);

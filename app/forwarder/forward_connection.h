@@ -51,6 +51,7 @@ private:
     // Bytes waiting in one side's socket before the other side is read no more: the backpressure that keeps
     // memory flat whatever the sizes and speeds.
     static constexpr qint64 kMaxBacklog = qint64{1} << 20;
+    bool upstreamBacklogged() const;
 
     // The client's side (forward_connection.cpp), on the server connection.
     void onRequest(const RequestAdmission& admission) override;

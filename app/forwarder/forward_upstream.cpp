@@ -69,7 +69,7 @@ void ForwardConnection::connectUpstream()
         if (upstream != m_upstream)
             return;
         sampleUpstream(false);
-        if (m_phase == Phase::Sending && unsentBytes(*m_upstream) <= kMaxBacklog)
+        if (m_phase == Phase::Sending && !upstreamBacklogged())
             resumeReading();
         if (m_phase == Phase::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
             if (m_writtenMs < 0)
@@ -179,6 +179,15 @@ void ForwardConnection::sampleUpstream(bool force)
         m_upstreamSamples.append({now, quint64(body)});
         m_lastUpstreamSampleMs = now;
     }
+}
+
+// Whether the upstream holds enough unsent that the client is not read. A plain one is read for only once Qt
+// holds nothing unsent, so that each read goes straight from its block to the kernel (writeSocketDirect); with a
+// backlog allowed, Qt's buffer was never empty again after the first short write, and every MiB was copied into it
+// first. Over TLS every byte goes through Qt's buffers anyway: a backlog keeps the encryption busy.
+bool ForwardConnection::upstreamBacklogged() const
+{
+    return unsentBytes(*m_upstream) > (carriesTls(*m_upstream) ? kMaxBacklog : 0);
 }
 
 // Body bytes the upstream's kernel has acknowledged: those handed on, less what Qt and our kernel still hold.
