@@ -150,7 +150,7 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
         token.match(probe).hasMatch())
         answer.addedFields = [this, probe] { return captureField(probe); };
     m_answer.emplace(answer);
-    m_wireIn = m_wireOut = 0;
+    m_wireIn = m_wireOut = m_answerLookAt = 0;
     m_upstreamSamples = {};
     m_lastUpstreamSampleMs = -1;
     m_at = {};
@@ -245,8 +245,11 @@ bool ForwardConnection::takesBody()
         return false; // resumes when the upstream takes what it has
     }
     // As curl does: look for an answer before each write, so that an early one stops the body at once rather
-    // than after whatever could be passed on before the event loop came round to it.
-    onUpstreamReadyRead();
+    // than after whatever could be passed on before the event loop came round to it. Once for each write: asked
+    // again before anything more went, the kernel's answer would be the same (and an answer arriving meanwhile
+    // wakes the event loop).
+    if (std::exchange(m_answerLookAt, m_wireOut) != m_wireOut || m_wireOut == 0)
+        onUpstreamReadyRead();
     return m_phase == Phase::Sending && !closing();
 }
 

@@ -133,6 +133,7 @@ private:
     QElapsedTimer m_clock;                     // from the request head's completion
     quint64 m_wireIn = 0;                      // request body bytes (as framed) from the client
     quint64 m_wireOut = 0;                     // of them, handed to the upstream socket
+    quint64 m_answerLookAt = 0;                // m_wireOut when takesBody last looked for an early answer
     QList<ThroughputSample> m_upstreamSamples; // body bytes the upstream had taken, every 50 ms
     qint64 m_lastUpstreamSampleMs = -1;
     ForwardRecord::Moments m_at; // the exchange's moments, as its record names them
