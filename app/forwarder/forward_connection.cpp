@@ -3,7 +3,6 @@
 #include "forwarder/tunnel_relay.h"
 #include "proxy/proxy_clients.h"
 
-#include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
@@ -232,7 +231,7 @@ bool ForwardConnection::leftOutByFilters(const QString& host, bool hasBody) cons
 // Reads wait while the upstream has not taken what it has (kMaxBacklog), and while it connects or answers.
 bool ForwardConnection::takesBody()
 {
-    if (m_clientClosed) // what it sent before closing is parsed for the record, whatever the upstream's state
+    if (m_recordOnly)
         return !decoder().done();
     if (m_phase != Phase::Sending || closing())
         return false; // connecting, or the body is whole: the next request waits
@@ -305,14 +304,22 @@ void ForwardConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QSt
             missed == ClientDeadlines::Missed::Idle ? why + QStringLiteral("; the upstream request was cut off") : why);
 }
 
-// A client that has closed cannot be answered, so its request goes no further, as nginx ends such a request
-// (499): the upstream request ends here. What it sent before closing is still read, so that the record has it.
+// Qt ends a connection once it reads the client's end, so no answer can reach a client whose end came first. A
+// request still waiting for its upstream goes no further, as nginx ends such a request (499); one already under
+// way takes what was read of it on, as before (onClientGone then aborts it).
 void ForwardConnection::onClientClosed()
 {
-    if (m_relay || !m_session)
-        return;
+    if (!m_relay && m_session && m_phase == Phase::Connecting)
+        recordWhatWasRead();
+}
+
+// The request ends before it went on (its client closed, its upstream is unreachable): the body read with its head
+// and held back while the upstream connected is parsed, so that the record has what was received.
+void ForwardConnection::recordWhatWasRead()
+{
     dropUpstream();
-    m_clientClosed = true;
+    m_recordOnly = true;
+    takeWhatWasRead();
 }
 
 void ForwardConnection::onClientGone()
@@ -333,11 +340,9 @@ void ForwardConnection::onClientGone()
         return;
     }
     // The body is whole, so the capture has no error: the record's fault says why there is no answer.
-    const QString why = m_wireOut < m_wireIn
-                            ? QStringLiteral("the client closed the connection after its whole request (%1), before "
-                                             "it went on: a client that has closed cannot be answered")
-                                  .arg(formatBytes(m_wireIn))
-                            : QStringLiteral("the client closed the connection before the whole answer");
+    const QString why = m_recordOnly ? QStringLiteral("the client closed the connection after its whole request, "
+                                                      "before the upstream was reached: it went no further")
+                                     : QStringLiteral("the client closed the connection before the whole answer");
     ForwardRecord forward = record();
     forward.fault = ForwardRecord::Fault{0, QStringLiteral("client gone"), why};
     finishSession(why, forward);

@@ -59,6 +59,7 @@ private:
     size_t onBody(core::ByteView data, const core::BlockPool::Block& block) override;
     void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) override;
     void onClientClosed() override;
+    void recordWhatWasRead();
     void onClientGone() override;
     void onClosing() override;
     void startSession(const RequestAdmission& admission);
@@ -141,7 +142,7 @@ private:
     double m_queuedSeenMs = -1;  // the last moment request bytes were seen still unacknowledged
     qint64 m_earlyAtByte = -1;   // the answer came when this many body bytes had gone on
     bool m_requestKeepAlive = true;
-    bool m_clientClosed = false; // mid-request: what it sent is still read, for the record, and goes nowhere
+    bool m_recordOnly = false; // the request went no further: what was read of it is parsed for the record only
     bool m_upstreamReused = false;
 };
 

@@ -407,6 +407,11 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
 {
     if (!m_session)
         return;
+    if (m_phase == Phase::Connecting && !m_recordOnly) {
+        recordWhatWasRead();
+        if (!m_session) // its framing was broken: that failed the exchange first
+            return;
+    }
     deadlines().stop();
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer, &m_deliveredTimer})
         timer->stop();

@@ -360,28 +360,29 @@ void ServerConnection::onDisconnected()
         m_handshake->fail(QStringLiteral("the client closed the connection during the TLS handshake"));
         return;
     }
-    if (m_state == State::Request) {
-        // A client that closed its side right after its last byte: what was read before the close may wait, held
-        // back (the mode did not take it yet), or in Qt's buffer (over TLS, a whole read's worth; on a plain
-        // socket at most a byte) for a block the pipelines hold. Taken here, in order, waiting for blocks, so that
-        // a whole body is not called cut.
+    if (m_state == State::Request) { // a client that closed right after its last byte: a whole body is not cut
         onClientClosed();
-        if (!m_held.isEmpty() && m_state == State::Request && takesBody()) {
-            const QByteArray held = std::exchange(m_held, {});
-            consume(view(held), nullptr);
-        }
-        while (m_state == State::Request && m_held.isEmpty() && takesBody() && m_socket->bytesAvailable() > 0) {
-            core::BlockPool::Block block = m_blocks.acquire();
-            const qint64 got = m_socket->read(block->data(), m_mode.readChunk);
-            if (got <= 0 || !consume({block->data(), size_t(got)}, block))
-                break;
-        }
+        takeWhatWasRead();
         if (m_state == State::Request)
             onClientGone();
     }
     m_state = State::Closing;
     m_deadlines.stop();
     deleteLater();
+}
+
+void ServerConnection::takeWhatWasRead()
+{
+    if (!m_held.isEmpty() && m_state == State::Request && takesBody()) {
+        const QByteArray held = std::exchange(m_held, {});
+        consume(view(held), nullptr);
+    }
+    while (m_state == State::Request && m_held.isEmpty() && takesBody() && m_socket->bytesAvailable() > 0) {
+        core::BlockPool::Block block = m_blocks.acquire();
+        const qint64 got = m_socket->read(block->data(), m_mode.readChunk);
+        if (got <= 0 || !consume({block->data(), size_t(got)}, block))
+            break;
+    }
 }
 
 void ServerConnection::respond(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,

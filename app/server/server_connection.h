@@ -63,9 +63,8 @@ protected:
     virtual bool takesBody() { return true; }
     // The idle deadline or the minimum rate, during a request.
     virtual void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) = 0;
-    // The client closed the connection during a request, before what it sent that was read but not taken (held
-    // back, or in Qt's buffer) goes to onBody: a mode that was holding the body back takes it now (takesBody), so
-    // that its record loses nothing received. Then onClientGone.
+    // The client closed the connection during a request. Called before takeWhatWasRead(), then onClientGone(): a
+    // mode that holds the body back can let it go to its record here (takesBody).
     virtual void onClientClosed() {}
     // The client closed the connection during a request.
     virtual void onClientGone() = 0;
@@ -86,6 +85,10 @@ protected:
     void refuse(int status, const QString& reason, std::optional<core::Error> error = std::nullopt,
                 const QString& detail = {}, const QByteArray& extraHeaders = {});
     void beginBody(); // the request has a body: its deadlines start, and its bytes go to onBody
+    // What was read of the client but not taken yet, held back and then in Qt's buffer (over TLS a whole read's
+    // worth, on a plain socket at most a byte), to onBody while takesBody(), waiting for pool blocks: for a request
+    // that ends before the mode took them, so that its record loses nothing received.
+    void takeWhatWasRead();
     // What every mode's capture of this request starts from: who, what, its head and framing, when, how it came,
     // the parser's limits; the mode sets the endpoint, the hash and what it keeps.
     SessionRequest sessionRequest(const RequestAdmission& admission) const;

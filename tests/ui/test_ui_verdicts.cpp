@@ -103,13 +103,37 @@ TEST_CASE("the Listen tab says the upstream was down, not that the body ended", 
     QTemporaryDir dir;
     QFile file(dir.filePath("a.txt"));
     REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write("hello");
+    // More than the read that takes the head: the rest of the body waits in the kernel while the upstream connects.
+    file.write(test::randomBytes(4 << 20, 5));
     file.close();
     CHECK(test::curl({"-F", "f=@" + file.fileName(), f->url("/upload")}).status == 502);
     const QString state = finishedState(*f, view);
     INFO(state.toStdString());
     CHECK(state.startsWith("incomplete: upstream unreachable: "));
     CHECK_FALSE(state.contains("input ended inside a part"));
+    const QString upstream =
+        view.model()->data(view.model()->index(0, ui::CaptureListModel::Upstream), Qt::DisplayRole).toString();
+    CHECK(upstream == "no answer: 502 upstream unreachable");
+}
+
+TEST_CASE("the Listen tab calls a whole body complete when its upstream was down, and says so beside it",
+          "[ui][listen][forward][verdict]")
+{
+    quint16 closedPort = 0;
+    {
+        QTcpServer probe;
+        REQUIRE(probe.listen(QHostAddress::LocalHost));
+        closedPort = probe.serverPort();
+    }
+    auto f = test::forwarder(QStringLiteral("http://127.0.0.1:%1").arg(closedPort));
+    ui::ListenView view;
+    // Read whole with its head, the body is parsed for the record although it went nowhere.
+    CHECK(test::curl({"-F", "f=hello", f->url("/upload")}).status == 502);
+    CHECK(finishedState(*f, view) == "complete");
+    auto* model = view.model();
+    CHECK(model->row(0).parts == 1);
+    CHECK(model->data(model->index(0, ui::CaptureListModel::Upstream), Qt::DisplayRole).toString() ==
+          "no answer: 502 upstream unreachable");
 }
 
 TEST_CASE("a complete capture with diagnostics says so in the list, not in plain green", "[ui][listen][verdict]")
