@@ -143,7 +143,8 @@ std::optional<std::string> decodeExtValue(std::string_view ext)
         return std::nullopt;
     std::string charset = toLower(ext.substr(0, q1));
     bool latin1 = charset == "iso-8859-1";
-    if (charset != "utf-8" && !latin1)
+    bool ascii = charset == "us-ascii"; // which Go's mime package decodes, and werkzeug (Python's codecs)
+    if (charset != "utf-8" && !latin1 && !ascii)
         return std::nullopt;
     std::string out;
     for (size_t i = q2 + 1; i < ext.size(); ++i) {
@@ -158,6 +159,8 @@ std::optional<std::string> decodeExtValue(std::string_view ext)
             c = static_cast<unsigned char>(hi * 16 + lo);
             i += 2;
         }
+        if (ascii && c >= 0x80)
+            return std::nullopt;
         if (latin1 && c >= 0x80) {
             out += char(0xC0 | (c >> 6));
             out += char(0x80 | (c & 0x3F));
@@ -183,7 +186,9 @@ ContentDisposition parseContentDisposition(std::string_view value)
             plain = param;
     });
     cd.type = toLower(token);
-    if (nameExt) // RFC 7578 has no name*, but Go's and werkzeug's parsers take one as the name (busboy 1.6 drops it)
+    // RFC 7578 has no name*, but Go's mime/multipart takes one as the name, first of each and name* winning, as
+    // here (werkzeug takes one too, the last of each winning; busboy 1.6 leaves such a field unnamed).
+    if (nameExt)
         if (auto decoded = decodeExtValue(unquoted(*nameExt)))
             cd.name = std::move(decoded);
     if (ext)

@@ -26,13 +26,15 @@ TEST_CASE("RFC 5987 filename* is decoded and wins over filename", "[headers]")
     CHECK(parseContentDisposition("form-data; filename=\"p\"; filename*=koi8-r''x").filename == "p");
 }
 
-TEST_CASE("name* is decoded and wins over name, as Go's and werkzeug's parsers read it", "[headers]")
+TEST_CASE("name* is decoded and wins over name, as Go's mime/multipart reads it", "[headers]")
 {
     CHECK(parseContentDisposition("form-data; name*=UTF-8''%C3%A9t%C3%A9").name == "\xc3\xa9t\xc3\xa9");
     CHECK(parseContentDisposition("form-data; name=\"ete\"; name*=UTF-8''%C3%A9t%C3%A9").name == "\xc3\xa9t\xc3\xa9");
     CHECK(parseContentDisposition("form-data; NAME*=utf-8''a; name=b").name == "a");
     CHECK(parseContentDisposition("form-data; name=\"p\"; name*=koi8-r''x").name == "p"); // undecodable: name
     CHECK_FALSE(parseContentDisposition("form-data; name*=UTF-8''%zz").name.has_value());
+    CHECK(parseContentDisposition("form-data; name*=us-ascii''abc").name == "abc"); // Go and werkzeug decode it
+    CHECK_FALSE(parseContentDisposition("form-data; name*=us-ascii''%E9").name.has_value()); // not ASCII
     CHECK(dispositionFacts("form-data; name*=UTF-8''a").named);
     CHECK_FALSE(dispositionFacts("form-data; name=\"a\"; name*=UTF-8''").named); // it wins, and it is empty
 }

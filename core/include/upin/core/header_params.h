@@ -25,13 +25,13 @@ struct HeaderValue {
 
 HeaderValue parseHeaderValue(std::string_view value);
 
-// RFC 8187 (was 5987) ext-value: charset'language'percent-encoded. UTF-8 and ISO-8859-1 are decoded (the latter
-// converted to UTF-8); nullopt for other charsets or bad escapes.
+// RFC 8187 (was 5987) ext-value: charset'language'percent-encoded. UTF-8, ISO-8859-1 (converted to UTF-8) and
+// US-ASCII are decoded; nullopt for other charsets, bad escapes, or a byte over 0x7f in US-ASCII.
 std::optional<std::string> decodeExtValue(std::string_view extValue);
 
 struct ContentDisposition {
-    std::string type; // "form-data", "attachment", ...
-    std::optional<std::string> name;
+    std::string type;                    // "form-data", "attachment", ...
+    std::optional<std::string> name;     // name* (decoded) wins over name when both are present
     std::optional<std::string> filename; // filename* (decoded) wins over filename when both are present
 };
 
@@ -40,7 +40,7 @@ ContentDisposition parseContentDisposition(std::string_view value);
 // What the parser needs of every part's Content-Disposition, as parseContentDisposition would find it, without
 // making its strings: on a form of many small fields the strings were a fifth of the parser's time.
 struct DispositionFacts {
-    bool named = false;       // a name parameter, not empty
+    bool named = false;       // a name (or a name* that decodes, which wins), not empty
     bool hasFilename = false; // a filename, or a filename* that decodes
 };
 
