@@ -265,8 +265,10 @@ DispositionFacts dispositionFacts(std::string_view value)
         }
     });
     if (nameExt)
-        if (const auto decoded = decodeExtValue(unquoted(*nameExt)))
+        if (const auto decoded = decodeExtValue(unquoted(*nameExt))) {
             facts.named = !decoded->empty();
+            facts.namedByExtValue = true;
+        }
     if (!facts.hasFilename && ext)
         facts.hasFilename = decodeExtValue(unquoted(*ext)).has_value();
     return facts;

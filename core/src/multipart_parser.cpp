@@ -20,6 +20,7 @@ bool isInformational(Errc code)
     case Errc::BoundaryGuessed:
     case Errc::MissingContentDisposition:
     case Errc::EmptyFieldName:
+    case Errc::FieldNamedByExtValue:
     case Errc::NestingTooDeep:
     case Errc::DiagnosticsTruncated: return true;
     default: return false;

@@ -130,6 +130,8 @@ void MultipartParser::deliverHeaders(uint64_t bodyOffset)
             m_isField = !facts.hasFilename;
             if (m_formData && !facts.named)
                 diagnose(Errc::EmptyFieldName, m_partOffset);
+            if (facts.namedByExtValue)
+                diagnose(Errc::FieldNamedByExtValue, m_partOffset);
         }
         m_handler->onHeader(field.name, field.value);
     }

@@ -36,6 +36,9 @@ TEST_CASE("name* is decoded and wins over name, as Go's mime/multipart reads it"
     CHECK(parseContentDisposition("form-data; name*=us-ascii''abc").name == "abc"); // Go and werkzeug decode it
     CHECK_FALSE(parseContentDisposition("form-data; name*=us-ascii''%E9").name.has_value()); // not ASCII
     CHECK(dispositionFacts("form-data; name*=UTF-8''a").named);
+    CHECK(dispositionFacts("form-data; name=\"b\"; name*=UTF-8''a").namedByExtValue);
+    CHECK_FALSE(dispositionFacts("form-data; name=\"b\"; name*=koi8-r''a").namedByExtValue); // b: not by name*
+    CHECK_FALSE(dispositionFacts("form-data; name=\"b\"").namedByExtValue);
     CHECK_FALSE(dispositionFacts("form-data; name=\"a\"; name*=UTF-8''").named); // it wins, and it is empty
 }
 

@@ -180,3 +180,24 @@ TEST_CASE("a control byte in a part header value is reported at its offset with 
     CHECK(refused.error->code == Errc::ControlByteInHeader);
     CHECK(refused.error->offset == head.size());
 }
+
+TEST_CASE("a part named by name* is named so, and said to be, since busboy leaves it unnamed", "[parser]")
+{
+    const std::string second = "--b\r\nContent-Disposition: form-data; name=\"plain\"\r\n\r\ny\r\n";
+    const std::string body =
+        "--b\r\nContent-Disposition: form-data; name*=UTF-8''%C3%A9t%C3%A9\r\n\r\nx\r\n" + second + "--b--";
+    const auto lenient = parseEveryWay(kType, body).report;
+    REQUIRE(lenient.ok);
+    REQUIRE(lenient.parts.size() == 2);
+    CHECK(lenient.parts[0].name == "\xc3\xa9t\xc3\xa9");
+    std::vector<Diagnostic> named;
+    for (const auto& d : lenient.diagnostics)
+        if (d.code == Errc::FieldNamedByExtValue)
+            named.push_back(d);
+    REQUIRE(named.size() == 1); // the first part's only
+    CHECK(named[0].offset == 5);
+    CHECK_FALSE(upin::test::hasDiagnostic(lenient, Errc::EmptyFieldName));
+    Options strict; // not an irregularity of RFC 7578's: strict mode notes it as lenient mode does
+    strict.strict = true;
+    CHECK(parseEveryWay(kType, body, strict).report.ok);
+}

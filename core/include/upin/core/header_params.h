@@ -40,8 +40,9 @@ ContentDisposition parseContentDisposition(std::string_view value);
 // What the parser needs of every part's Content-Disposition, as parseContentDisposition would find it, without
 // making its strings: on a form of many small fields the strings were a fifth of the parser's time.
 struct DispositionFacts {
-    bool named = false;       // a name (or a name* that decodes, which wins), not empty
-    bool hasFilename = false; // a filename, or a filename* that decodes
+    bool named = false;           // a name (or a name* that decodes, which wins), not empty
+    bool namedByExtValue = false; // that name came from name*
+    bool hasFilename = false;     // a filename, or a filename* that decodes
 };
 
 DispositionFacts dispositionFacts(std::string_view value);
