@@ -66,6 +66,11 @@ void ClientSide::writeAnswer(int status, const QByteArray& contentType, const QB
     if (!headOnly) // a HEAD answer has the head a GET would get, and no body
         for (const QByteArray& piece : body)
             m_socket.write(piece); // apart from the head: a large answer is not copied once more
+    // To the kernel now, not at the event loop's next turn: a client that shut its sending side after its request
+    // (nc -N, socat) makes Qt close the socket, dropping what its buffer holds, as soon as it reads that end. Not
+    // over TLS: QSslSocket's flush also reads, and would hand this connection its next bytes from inside here.
+    if (!carriesTls(m_socket))
+        m_socket.flush();
     answerWritten();
 }
 

@@ -453,3 +453,20 @@ TEST_CASE("strict HTTP/1.1: no body on GET, HEAD without a body, 431 for too man
             .object();
     CHECK(stored["request"].toObject()["target"].toString() == "/file-part");
 }
+
+TEST_CASE("a client that shuts its sending side after a kept-alive request still gets its answer", "[listener]")
+{
+    ListenerFixture f;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhello\r\n--b--\r\n";
+    for (const char* path : {"/part-event", "/file-part", "/no-such-path"}) {
+        INFO(path);
+        test::RawClient client(f.listener.port());
+        REQUIRE(client.send(QByteArray("POST ") + path +
+                            " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                            "Content-Length: " +
+                            QByteArray::number(body.size()) + "\r\n\r\n" + body));
+        ::shutdown(client.fd, SHUT_WR); // as nc -N and socat do: before, Qt dropped the unsent answer at that end
+        const QByteArray answer = client.receive(3000);
+        CHECK(answer.startsWith(std::string_view(path) == "/no-such-path" ? "HTTP/1.1 404" : "HTTP/1.1 200"));
+    }
+}
