@@ -49,6 +49,31 @@ void writePart(JsonWriter& w, const core::PartSummary& part, std::string_view di
     w.endObject();
 }
 
+// A nested multipart part lists its own parts as children, briefly too; a part that has none leaves them out, so
+// that a flat form's brief answer stays brief.
+void writeBriefPart(JsonWriter& w, const core::PartSummary& part, std::string_view digestKey, const PerPart& extra)
+{
+    w.beginObject();
+    w.key("index").number(uint64_t(part.index));
+    w.key("name").string(part.name);
+    w.key("filename").string(part.filename);
+    w.key("size").number(part.size);
+    w.key(digestKey);
+    part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
+    w.key("complete").boolean(part.complete);
+    if (part.textCut) // a cut name must not pass for the whole one
+        w.key("text_cut").boolean(true);
+    if (!part.children.empty()) {
+        w.key("children").beginArray();
+        for (const auto& child : part.children)
+            writeBriefPart(w, child, digestKey, {});
+        w.endArray();
+    }
+    if (extra)
+        extra(w, part.index);
+    w.endObject();
+}
+
 // A value is written where a code carries one; a control byte's is that even when 0, a NUL.
 bool carriesValue(const core::Error& error)
 {
@@ -121,21 +146,8 @@ void writeBriefParts(JsonWriter& w, const core::ParseReport& report, const PerPa
     w.key("boundary").string(std::string_view(report.boundary));
     const QByteArray key = digestKey(report.hash).toLatin1();
     w.key("parts").beginArray();
-    for (const auto& part : report.parts) {
-        w.beginObject();
-        w.key("index").number(uint64_t(part.index));
-        w.key("name").string(part.name);
-        w.key("filename").string(part.filename);
-        w.key("size").number(part.size);
-        w.key(std::string_view(key.constData(), size_t(key.size())));
-        part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
-        w.key("complete").boolean(part.complete);
-        if (part.textCut) // a cut name must not pass for the whole one
-            w.key("text_cut").boolean(true);
-        if (perPart)
-            perPart(w, part.index);
-        w.endObject();
-    }
+    for (const auto& part : report.parts)
+        writeBriefPart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart);
     w.endArray();
     writeDiagnostics(w, report);
 }
