@@ -10,6 +10,8 @@ bool isSpace(char c)
     return c == ' ' || c == '\t';
 }
 
+// Spaces and TABs only. Not http_detail::trimSpaces, which also drops a trailing CR (a head line's): here a CR is
+// a byte of the value, and parseHeaderValue must read a value the same wherever it came from.
 std::string_view trim(std::string_view s)
 {
     while (!s.empty() && isSpace(s.front()))
