@@ -16,6 +16,7 @@
 #include <QTcpSocket>
 #include <QThread>
 
+#include <cerrno>
 #include <vector>
 
 using namespace upin;
@@ -99,7 +100,8 @@ struct SlowToConnect {
         port = ntohs(address.sin_port);
         for (int i = 0; i < 3; ++i) { // fills the queue; further ones wait
             const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-            ::connect(fd, reinterpret_cast<sockaddr*>(&address), size);
+            const int started = ::connect(fd, reinterpret_cast<sockaddr*>(&address), size);
+            REQUIRE((started == 0 || errno == EINPROGRESS)); // non-blocking: under way, or made at once
             queued.push_back(fd);
         }
         QThread::msleep(100);
