@@ -13,62 +13,44 @@ QString digestKey(core::HashKind hash)
     return hash == core::HashKind::None ? QStringLiteral("sha256") : toQString(core::kHashNames.name(hash));
 }
 
-void writePart(JsonWriter& w, const core::PartSummary& part, std::string_view digestKey, const PerPart& extra)
+// One part, and its nested parts as children. Brief: only what names and checks it (a nested multipart part still
+// lists its own parts, as briefly; a part that has none leaves children out, so that a flat form stays brief).
+void writePart(JsonWriter& w, const core::PartSummary& part, std::string_view digestKey, const PerPart& extra,
+               bool brief)
 {
     w.beginObject();
     w.key("index").number(uint64_t(part.index));
     w.key("name").string(part.name);
     w.key("filename").string(part.filename);
-    w.key("content_type").string(part.contentType);
-    w.key("transfer_encoding").string(part.transferEncoding);
-    w.key("headers").beginArray();
-    for (const auto& [name, value] : part.headers)
-        w.beginObject()
-            .key("name")
-            .string(std::string_view(name))
-            .key("value")
-            .string(std::string_view(value))
-            .endObject();
-    w.endArray();
-    w.key("offset").number(part.offset);
-    w.key("body_offset").number(part.bodyOffset);
+    if (!brief) {
+        w.key("content_type").string(part.contentType);
+        w.key("transfer_encoding").string(part.transferEncoding);
+        w.key("headers").beginArray();
+        for (const auto& [name, value] : part.headers)
+            w.beginObject()
+                .key("name")
+                .string(std::string_view(name))
+                .key("value")
+                .string(std::string_view(value))
+                .endObject();
+        w.endArray();
+        w.key("offset").number(part.offset);
+        w.key("body_offset").number(part.bodyOffset);
+    }
     w.key("size").number(part.size);
     w.key(digestKey);
     part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
     w.key("complete").boolean(part.complete);
-    w.key("children").beginArray();
-    for (const auto& child : part.children)
-        writePart(w, child, digestKey, {});
-    w.endArray();
-    if (part.headersNotKept > 0) // past --max-recorded-headers: counted, not kept
-        w.key("headers_not_kept").number(uint64_t(part.headersNotKept));
-    if (part.textCut)
-        w.key("text_cut").boolean(true);
-    if (extra)
-        extra(w, part.index);
-    w.endObject();
-}
-
-// A nested multipart part lists its own parts as children, briefly too; a part that has none leaves them out, so
-// that a flat form's brief answer stays brief.
-void writeBriefPart(JsonWriter& w, const core::PartSummary& part, std::string_view digestKey, const PerPart& extra)
-{
-    w.beginObject();
-    w.key("index").number(uint64_t(part.index));
-    w.key("name").string(part.name);
-    w.key("filename").string(part.filename);
-    w.key("size").number(part.size);
-    w.key(digestKey);
-    part.digest.empty() ? w.null() : w.string(std::string_view(part.digest));
-    w.key("complete").boolean(part.complete);
-    if (part.textCut) // a cut name must not pass for the whole one
-        w.key("text_cut").boolean(true);
-    if (!part.children.empty()) {
+    if (!brief || !part.children.empty()) {
         w.key("children").beginArray();
         for (const auto& child : part.children)
-            writeBriefPart(w, child, digestKey, {});
+            writePart(w, child, digestKey, {}, brief);
         w.endArray();
     }
+    if (part.headersNotKept > 0 && !brief) // past --max-recorded-headers: counted, not kept
+        w.key("headers_not_kept").number(uint64_t(part.headersNotKept));
+    if (part.textCut) // a cut name must not pass for the whole one
+        w.key("text_cut").boolean(true);
     if (extra)
         extra(w, part.index);
     w.endObject();
@@ -136,7 +118,7 @@ void writeReportParts(JsonWriter& w, const core::ParseReport& report, const PerP
     const QByteArray key = digestKey(report.hash).toLatin1();
     w.key("parts").beginArray();
     for (const auto& part : report.parts)
-        writePart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart);
+        writePart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart, false);
     w.endArray();
     writeDiagnostics(w, report);
 }
@@ -147,7 +129,7 @@ void writeBriefParts(JsonWriter& w, const core::ParseReport& report, const PerPa
     const QByteArray key = digestKey(report.hash).toLatin1();
     w.key("parts").beginArray();
     for (const auto& part : report.parts)
-        writeBriefPart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart);
+        writePart(w, part, std::string_view(key.constData(), size_t(key.size())), perPart, true);
     w.endArray();
     writeDiagnostics(w, report);
 }
