@@ -170,6 +170,19 @@ Bits blankLineEnds(Bits lf, Bits cr)
     return lf & (cr << 1) & ((lf << 2) | Bits(2));
 }
 
+// Where the name ends if the line opens with a name every client spells the same way, else 0: one compare instead
+// of a table lookup per byte, which was two fifths of splitting a part's headers in `bench --input manyparts`.
+size_t knownNameEnd(std::string_view line)
+{
+    constexpr std::string_view kDisposition = "Content-Disposition:";
+    constexpr std::string_view kType = "Content-Type:";
+    if (line.size() >= kDisposition.size() && std::memcmp(line.data(), kDisposition.data(), kDisposition.size()) == 0)
+        return kDisposition.size() - 1;
+    if (line.size() >= kType.size() && std::memcmp(line.data(), kType.data(), kType.size()) == 0)
+        return kType.size() - 1;
+    return 0;
+}
+
 template <typename Bits>
 bool splitLines(std::string_view text, const LineBytes<Bits>& bytes, size_t maxBytes, size_t maxLines,
                 std::vector<HeaderField>& fields, size_t& blockSize)
@@ -193,7 +206,8 @@ bool splitLines(std::string_view text, const LineBytes<Bits>& bytes, size_t maxB
         const size_t lineEnd = lowestBit(lines) - 1; // its CR
         if (fields.size() == maxLines || text[lineStart] == '-')
             return false;
-        size_t at = lineStart; // the name's token bytes run to the colon: ':' is not one of them
+        // Else the name's token bytes run to the colon: ':' is not one of them.
+        size_t at = lineStart + knownNameEnd(text.substr(lineStart, lineEnd - lineStart));
         while (isTokenChar(text[at]))
             ++at;
         if (text[at] != ':' || at == lineStart) // not a token before the first colon, or no colon
