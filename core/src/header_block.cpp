@@ -212,8 +212,16 @@ bool splitLines(std::string_view text, const LineBytes<Bits>& bytes, size_t maxB
             ++at;
         if (text[at] != ':' || at == lineStart) // not a token before the first colon, or no colon
             return false;
-        const std::string_view name = text.substr(lineStart, at - lineStart);
-        fields.push_back({name, http_detail::trimSpaces(text.substr(at + 1, lineEnd - at - 1))});
+        // Trimmed here, not by http_detail::trimSpaces: GCC stored the view that call returned in halves and
+        // reloaded it as one vector to push the field, a store-forwarding stall that perf put at a fifth of this
+        // function's time. (The lines hold no CR, the one byte the two trims treat apart.)
+        size_t valueStart = at + 1;
+        size_t valueEnd = lineEnd;
+        while (valueStart < valueEnd && isSpace(text[valueStart]))
+            ++valueStart;
+        while (valueEnd > valueStart && isSpace(text[valueEnd - 1]))
+            --valueEnd;
+        fields.push_back({text.substr(lineStart, at - lineStart), text.substr(valueStart, valueEnd - valueStart)});
         lineStart = lineEnd + 2;
     }
     blockSize = blankLf + 1;
