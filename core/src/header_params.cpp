@@ -219,26 +219,28 @@ std::optional<std::string_view> plainQuoted(std::string_view& text)
 
 // What browsers and HTTP libraries send, `form-data; name="N"` with perhaps `; filename="F"` and nothing more, read
 // without the general walk: that walk was a seventh of `bench --input manyparts`. Answers whether value has that
-// shape, and if so its facts. (Not an optional of the facts: its two bools were stored a byte each and loaded as
-// one word, a store-forwarding stall where perf put most of this function's time.)
-bool readCommonDisposition(std::string_view value, DispositionFacts& facts)
+// shape, and if so its facts.
+std::optional<DispositionFacts> readCommonDisposition(std::string_view value)
 {
     constexpr std::string_view kName = "form-data; name=\"";
     constexpr std::string_view kFilename = "; filename=\"";
     if (value.substr(0, kName.size()) != kName)
-        return false;
+        return std::nullopt;
     value.remove_prefix(kName.size());
     const auto name = plainQuoted(value);
     if (!name)
-        return false;
+        return std::nullopt;
+    DispositionFacts facts;
     facts.named = !name->empty();
     if (value.empty())
-        return true;
+        return facts;
     if (value.substr(0, kFilename.size()) != kFilename)
-        return false;
+        return std::nullopt;
     value.remove_prefix(kFilename.size());
     facts.hasFilename = true;
-    return plainQuoted(value) && value.empty();
+    if (!plainQuoted(value) || !value.empty())
+        return std::nullopt;
+    return facts;
 }
 
 } // namespace
@@ -248,32 +250,28 @@ bool readCommonDisposition(std::string_view value, DispositionFacts& facts)
 // holds the two to the same answers.
 DispositionFacts dispositionFacts(std::string_view value)
 {
-    DispositionFacts facts;
-    if (readCommonDisposition(value, facts))
-        return facts;
-    facts = {};
-    bool nameSeen = false;
+    if (const auto common = readCommonDisposition(value))
+        return *common;
+    bool named = false, hasFilename = false, nameSeen = false;
     std::optional<RawParam> nameExt, ext;
     forEachParam(value, [&](const RawParam& param) {
         if (!nameSeen && equalsIgnoreCase(param.name, "name")) {
             nameSeen = true;
-            facts.named = !param.value.empty(); // unquoting leaves a byte of each escape: empty only if empty
+            named = !param.value.empty(); // unquoting leaves a byte of each escape: empty only if empty
         } else if (!nameExt && equalsIgnoreCase(param.name, "name*")) {
             nameExt = param;
         } else if (!ext && equalsIgnoreCase(param.name, "filename*")) {
             ext = param;
         } else if (equalsIgnoreCase(param.name, "filename")) {
-            facts.hasFilename = true;
+            hasFilename = true;
         }
     });
-    if (nameExt)
-        if (const auto decoded = decodeExtValue(unquoted(*nameExt))) {
-            facts.named = !decoded->empty();
-            facts.namedByExtValue = true;
-        }
-    if (!facts.hasFilename && ext)
-        facts.hasFilename = decodeExtValue(unquoted(*ext)).has_value();
-    return facts;
+    const auto decodedName = nameExt ? decodeExtValue(unquoted(*nameExt)) : std::nullopt;
+    if (decodedName)
+        named = !decodedName->empty();
+    if (!hasFilename && ext)
+        hasFilename = decodeExtValue(unquoted(*ext)).has_value();
+    return {named, decodedName.has_value(), hasFilename};
 }
 
 bool isValidBoundary(std::string_view b)
