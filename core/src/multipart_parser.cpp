@@ -287,6 +287,15 @@ void MultipartParser::falseDelimiter(ByteView extra)
 
 size_t MultipartParser::readDelimiterTail(ByteView chunk, size_t pos)
 {
+    // The tail nearly every delimiter has, CRLF, taken at once: the byte loop below cost a part of many small ones
+    // a tenth of its time.
+    if (m_tail == Tail::Start && chunk.size() - pos >= 2 && chunk[pos] == '\r' && chunk[pos + 1] == '\n') {
+        confirmDelimiter();
+        if (m_state == State::Failed)
+            return chunk.size();
+        startPart(m_chunkOffset + pos + 2);
+        return pos + 2;
+    }
     for (; pos < chunk.size() && m_state == State::AfterDelimiter; ++pos) {
         const char c = chunk[pos];
         const uint64_t at = m_chunkOffset + pos;
