@@ -44,11 +44,11 @@ void ShootoutWorker::run(const ShootoutRequest& request)
     auto add = [&](const QString& strategy, const core::BenchTiming& t) {
         result.entries.append({strategy, t.gbps, t.parsedOk});
     };
-    add(QStringLiteral("memchr"), core::timeMemchrCeiling(body, request.runs));
-    for (auto kind : core::kAllMatchers) {
-        auto name = core::matcherName(kind);
-        add(toQString(name), core::timeParser(body, kind, request.runs, size_t{256} * 1024));
-    }
+    const std::vector<core::MatcherKind> matchers(std::begin(core::kAllMatchers), std::end(core::kAllMatchers));
+    const auto timings = core::timeAgainstMemchr(body, matchers, request.runs, size_t{256} * 1024);
+    add(QStringLiteral("memchr"), timings.front());
+    for (size_t i = 0; i < matchers.size(); ++i)
+        add(toQString(core::matcherName(matchers[i])), timings[i + 1]);
     emit finished(result);
 }
 

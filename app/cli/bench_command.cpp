@@ -67,7 +67,8 @@ int runBench(const QStringList& arguments)
     for (auto shape : inputs) {
         core::BenchBody body = core::makeBenchBody(shape, *bytes);
         const QString shapeName = toQString(core::benchInputName(shape));
-        core::BenchTiming ceiling = core::timeMemchrCeiling(body, runCount);
+        const std::vector<core::BenchTiming> timings = core::timeAgainstMemchr(body, matchers, runCount, *chunkBytes);
+        const core::BenchTiming& ceiling = timings.front();
         auto add = [&](const QString& strategy, const core::BenchTiming& timing) {
             double ratio = ceiling.gbps > 0 ? timing.gbps / ceiling.gbps : 0;
             results.append(QJsonObject{{"input", shapeName},
@@ -86,10 +87,8 @@ int runBench(const QStringList& arguments)
             allParsed = allParsed && timing.parsedOk;
         };
         add(QStringLiteral("memchr"), ceiling);
-        for (auto kind : matchers) {
-            auto name = core::matcherName(kind);
-            add(toQString(name), core::timeParser(body, kind, runCount, *chunkBytes));
-        }
+        for (size_t i = 0; i < matchers.size(); ++i)
+            add(toQString(core::matcherName(matchers[i])), timings[i + 1]);
     }
     if (cl.isSet(json)) {
         QJsonObject doc{{"size", qint64(*bytes)},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 namespace upin::core {
@@ -109,35 +110,44 @@ public:
     uint32_t parts = 0;
 };
 
-template <typename Work>
-BenchTiming timeRuns(size_t bytes, int runs, Work work)
+using Work = std::function<bool()>;
+
+// Each work once untimed (caches, page tables and clock speed settle), then rounds in which each runs once, so that a
+// noisy stretch of a shared machine falls on all of them alike rather than on one's runs only. The median of each.
+std::vector<BenchTiming> timeInRounds(size_t bytes, int runs, const std::vector<Work>& works)
 {
-    std::vector<double> seconds;
-    bool ok = work(); // untimed warm-up: caches, page tables and clock speed settle before the timed runs
-    for (int i = 0; i < std::max(runs, 1); ++i) {
-        auto start = std::chrono::steady_clock::now();
-        ok = work() && ok;
-        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::vector<std::vector<double>> seconds(works.size());
+    std::vector<bool> ok(works.size());
+    for (size_t w = 0; w < works.size(); ++w)
+        ok[w] = works[w]();
+    for (int round = 0; round < std::max(runs, 1); ++round)
+        for (size_t w = 0; w < works.size(); ++w) {
+            const auto start = std::chrono::steady_clock::now();
+            ok[w] = works[w]() && ok[w];
+            seconds[w].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+    std::vector<BenchTiming> timings;
+    for (size_t w = 0; w < works.size(); ++w) {
+        std::sort(seconds[w].begin(), seconds[w].end());
+        BenchTiming timing;
+        timing.medianSeconds = seconds[w][seconds[w].size() / 2];
+        timing.gbps = timing.medianSeconds > 0 ? double(bytes) / timing.medianSeconds / 1e9 : 0;
+        timing.parsedOk = ok[w];
+        timings.push_back(timing);
     }
-    std::sort(seconds.begin(), seconds.end());
-    BenchTiming timing;
-    timing.medianSeconds = seconds[seconds.size() / 2];
-    timing.gbps = timing.medianSeconds > 0 ? double(bytes) / timing.medianSeconds / 1e9 : 0;
-    timing.parsedOk = ok;
-    return timing;
+    return timings;
 }
 
-} // namespace
-
-BenchTiming timeParser(const BenchBody& body, MatcherKind matcher, int runs, size_t chunkSize)
+// The whole parser (hashing off, data callbacks counted only) over body, fed in chunks of chunkSize.
+Work parserWork(const BenchBody& body, MatcherKind matcher, size_t chunkSize)
 {
     Options options;
     options.matcher = matcher;
     options.maxParts = UINT32_MAX;
     options.maxFieldSize = options.maxPartSize;
-    ByteView all = body.body;
     chunkSize = std::max<size_t>(chunkSize, 1);
-    return timeRuns(all.size(), runs, [&] {
+    return [&body, options, chunkSize] {
+        const ByteView all = body.body;
         auto parser = MultipartParser::fromContentType(body.contentType, options);
         if (!parser)
             return false;
@@ -148,15 +158,13 @@ BenchTiming timeParser(const BenchBody& body, MatcherKind matcher, int runs, siz
         if (status)
             status = parser->finish(handler);
         return status.has_value() && handler.parts == body.parts;
-    });
+    };
 }
 
-BenchTiming timeMemchrCeiling(const BenchBody& body, int runs)
+// A memchr pass over the same bytes for a byte value the body does not contain (0xFF for generated bodies), so that
+// one call reads every byte; for a stored body that has every value, the rarest one, restarting after each hit.
+Work memchrWork(const BenchBody& body)
 {
-    const char* data = body.body.data();
-    const size_t size = body.body.size();
-    // The byte to look for: one the body never contains (0xFF for generated bodies), so a single memchr reads
-    // everything; for a stored body that has every value, the rarest one, restarting after each hit.
     std::vector<uint64_t> counts(256, 0);
     for (unsigned char c : body.body)
         ++counts[c];
@@ -164,16 +172,29 @@ BenchTiming timeMemchrCeiling(const BenchBody& body, int runs)
     for (int value = 0xFF; value >= 0; --value)
         if (counts[size_t(value)] < counts[size_t(needle)])
             needle = value;
-    volatile size_t sink = 0;
-    return timeRuns(size, runs, [&] {
+    return [&body, needle] {
+        const char* data = body.body.data();
+        const size_t size = body.body.size();
         size_t hits = 0;
         for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, needle, size_t(data + size - p))));) {
             ++hits;
             ++p;
         }
-        sink = hits;
+        volatile size_t sink = hits; // the search's result is used, so the call is not dropped
+        (void)sink;
         return true;
-    });
+    };
+}
+
+} // namespace
+
+std::vector<BenchTiming> timeAgainstMemchr(const BenchBody& body, const std::vector<MatcherKind>& matchers, int runs,
+                                           size_t chunkSize)
+{
+    std::vector<Work> works{memchrWork(body)};
+    for (MatcherKind matcher : matchers)
+        works.push_back(parserWork(body, matcher, chunkSize));
+    return timeInRounds(body.body.size(), runs, works);
 }
 
 } // namespace upin::core

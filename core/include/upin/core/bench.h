@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace upin::core {
 
@@ -49,11 +50,11 @@ struct BenchTiming {
     bool parsedOk = false; // every run parsed the body without error and found body.parts parts
 };
 
-// Times the whole parser (hashing off, data callbacks counted only) over body, fed in chunks of chunkSize.
-BenchTiming timeParser(const BenchBody& body, MatcherKind matcher, int runs, size_t chunkSize);
-// Times a memchr pass over the same bytes for a byte value the body does not contain (generated bodies never
-// contain 0xFF), so one call reads every byte at the C library's best speed: the least work any matcher must do,
-// the ceiling of the same run. A stored body holding every value gets its rarest one, restarting after each hit.
-BenchTiming timeMemchrCeiling(const BenchBody& body, int runs);
+// Times a memchr pass over the body for a byte value it does not contain (generated bodies never contain 0xFF), so
+// that one call reads every byte at the C library's best speed: the least work any matcher must do, the ceiling of
+// the same run. Then the whole parser with each matcher (hashing off, data callbacks counted only), fed in chunks
+// of chunkSize. The runs are interleaved, a round of each in turn. Returns memchr's timing, then each matcher's.
+std::vector<BenchTiming> timeAgainstMemchr(const BenchBody& body, const std::vector<MatcherKind>& matchers, int runs,
+                                           size_t chunkSize);
 
 } // namespace upin::core
