@@ -31,8 +31,9 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"missing_content_disposition", "part has no Content-Disposition header"},
     {"empty_field_name", "part's Content-Disposition name is empty or missing"},
     {"field_named_by_ext_value",
-     "part's name is given as name*, which RFC 7578 does not have: Go and werkzeug read it, Node's busboy leaves the "
-     "field unnamed"},
+     "part's name is given as name* or in RFC 2231 pieces (name*0, name*1, ...), which RFC 7578 does not have: "
+     "servers differ (Go reads both; werkzeug reads name* but appends pieces to a plain name; Node's busboy reads "
+     "neither, taking a plain name beside them or leaving the field unnamed)"},
     {"nesting_too_deep", "nested multipart deeper than the nesting limit; the deeper levels are kept as opaque data"},
     {"preamble", "bytes before the first delimiter were skipped (preamble)"},
     {"boundary_guessed", "no Content-Type given; boundary taken from the first delimiter line"},

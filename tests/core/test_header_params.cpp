@@ -42,6 +42,44 @@ TEST_CASE("name* is decoded and wins over name, as Go's mime/multipart reads it"
     CHECK_FALSE(dispositionFacts("form-data; name=\"a\"; name*=UTF-8''").named); // it wins, and it is empty
 }
 
+TEST_CASE("RFC 2231 pieces are joined as Go's mime package joins them", "[headers]")
+{
+    // Each value's name and filename as Go 1.19's mime.ParseMediaType gives them (run by hand on these values).
+    const struct {
+        const char* value;
+        std::optional<std::string> name;
+        bool fromExt = true; // from name* or the pieces, else from the plain name or none
+    } cases[] = {
+        {"form-data; name*0=\"ab\"; name*1=\"cd\"", "abcd"},
+        {"form-data; name*1=\"cd\"; name*0=\"ab\"", "abcd"},             // in any order
+        {"form-data; NAME*0=\"ab\"; Name*1=\"c\"", "abc"},               // names in any case
+        {"form-data; name=\"x\"; name*0=\"ab\"; name*1=\"cd\"", "abcd"}, // over the plain name
+        {"form-data; name*0*=UTF-8''%C3%A9; name*1=\"t\"; name*2*=%C3%A9", "\xc3\xa9t\xc3\xa9"},
+        {"form-data; name*=UTF-8''z; name*0=\"ab\"", "z"},                     // name* wins
+        {"form-data; name=\"q\"; name*=koi8-r''z; name*0=\"ab\"", "q", false}, // even when it does not decode
+        {"form-data; name*1=\"cd\"", std::nullopt, false},                     // no piece 0: none
+        {"form-data; name*0=\"ab\"; name*2=\"cd\"", "ab"},                     // to the first missing index
+        {"form-data; name*0=\"ab\"; name*01=\"cd\"", "ab"},                    // 01 is no index
+        {"form-data; name*0*=koi8-r''ab; name*1=\"cd\"", "cd"},                // an undecodable piece adds nothing
+        {"form-data; name*0*=UTF-8''%zz; name*1=\"x\"", "x"},
+        {"form-data; name=\"x\"; name*0*=koi8-r''ab", ""},    // and still wins, empty
+        {"form-data; name*0=\"a%41\"; name*1*=%42", "a%41B"}, // a plain piece is not decoded
+    };
+    for (const auto& c : cases) {
+        INFO(c.value);
+        const ContentDisposition cd = parseContentDisposition(c.value);
+        CHECK(cd.name == c.name);
+        CHECK(cd.nameFromExtValue == c.fromExt);
+        CHECK(dispositionFacts(c.value).namedByExtValue == c.fromExt);
+    }
+    const auto withFile = parseContentDisposition("form-data; name=\"a\"; filename*0=\"f1\"; filename*1=\".txt\"");
+    CHECK(withFile.filename == "f1.txt");
+    CHECK_FALSE(withFile.nameFromExtValue);
+    CHECK(parseContentDisposition("form-data; filename=\"p\"; filename*0=\"q\"").filename == "q");
+    CHECK(parseContentDisposition("form-data; filename*=UTF-8''r; filename*0=\"q\"").filename == "r");
+    CHECK(dispositionFacts("form-data; filename*0=\"q\"").hasFilename);
+}
+
 TEST_CASE("hostile parameter values cost linear time and do not crash", "[headers][adversarial]")
 {
     std::string value = "form-data; name=\"" + std::string(200000, '\\');
@@ -52,6 +90,10 @@ TEST_CASE("hostile parameter values cost linear time and do not crash", "[header
     for (int i = 0; i < 10000; ++i)
         many += "; p" + std::to_string(i) + "=\"";
     CHECK(parseHeaderValue(many).token == "form-data");
+    std::string pieces = "form-data"; // 20,000 pieces, last first: sorted once, joined once
+    for (int i = 19999; i >= 0; --i)
+        pieces += "; name*" + std::to_string(i) + "=x";
+    CHECK(parseContentDisposition(pieces).name == std::string(20000, 'x'));
 }
 
 TEST_CASE("the first of repeated parameters counts, names in any case, as parseHeaderValue finds them", "[headers]")
@@ -117,6 +159,11 @@ TEST_CASE("dispositionFacts finds a name and a filename where parseContentDispos
         "; Name*=UTF-8''",
         "; name*=koi8-r''x",
         "; name*=\"UTF-8''q\"",
+        "; name*0=a",
+        "; name*1*=%41",
+        "; name*0*=UTF-8''",
+        "; filename*0=\"\"",
+        "; filename*1=x",
     };
     uint64_t state = 0x9E3779B97F4A7C15ull;
     for (int n = 0; n < 20000; ++n) {
@@ -130,6 +177,7 @@ TEST_CASE("dispositionFacts finds a name and a filename where parseContentDispos
         const DispositionFacts facts = dispositionFacts(value);
         REQUIRE(facts.named == (cd.name && !cd.name->empty()));
         REQUIRE(facts.hasFilename == cd.filename.has_value());
+        REQUIRE(facts.namedByExtValue == cd.nameFromExtValue);
     }
     CHECK(dispositionFacts("form-data; name=\"\\\\\"").named);
     CHECK_FALSE(dispositionFacts("form-data; name=\"\"; name=b").named);

@@ -201,3 +201,15 @@ TEST_CASE("a part named by name* is named so, and said to be, since busboy leave
     strict.strict = true;
     CHECK(parseEveryWay(kType, body, strict).report.ok);
 }
+
+TEST_CASE("a part named by RFC 2231 pieces is named by them, and said to be, as by name*", "[parser]")
+{
+    const std::string body = "--b\r\nContent-Disposition: form-data; name=\"plain\"; name*0=\"jo\"; name*1*=%C3%A9\r\n"
+                             "\r\nx\r\n--b--";
+    const auto report = parseEveryWay(kType, body).report;
+    REQUIRE(report.ok);
+    REQUIRE(report.parts.size() == 1);
+    CHECK(report.parts[0].name == "jo\xc3\xa9"); // Go names it so; busboy "plain"
+    CHECK(upin::test::hasDiagnostic(report, Errc::FieldNamedByExtValue));
+    CHECK_FALSE(upin::test::hasDiagnostic(report, Errc::EmptyFieldName));
+}

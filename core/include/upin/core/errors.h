@@ -39,8 +39,9 @@ enum class Errc : uint8_t {
     LeadingWhitespaceHeader,
     MissingContentDisposition,
     EmptyFieldName,
-    // The part's name came from a name* parameter, which RFC 7578 does not have: parsers differ on it (Go's and
-    // werkzeug's read it, Node's busboy 1.6 leaves the field unnamed), so a field may be lost on one server only.
+    // The part's name came from a name* parameter or RFC 2231 pieces (name*0, ...), which RFC 7578 does not have:
+    // parsers differ on it (Go's reads both, werkzeug's name* but not the pieces as Go does, Node's busboy 1.6
+    // neither), so a field may be lost or named otherwise on one server only.
     FieldNamedByExtValue,
     NestingTooDeep,
     // informational

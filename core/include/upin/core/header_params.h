@@ -29,10 +29,13 @@ HeaderValue parseHeaderValue(std::string_view value);
 // US-ASCII are decoded; nullopt for other charsets, bad escapes, or a byte over 0x7f in US-ASCII.
 std::optional<std::string> decodeExtValue(std::string_view extValue);
 
+// name* and filename* (RFC 8187), and RFC 2231's pieces (name*0, name*1*, ...), are read as Go's mime package reads
+// them: a key* that decodes wins, else the pieces joined, else the plain key.
 struct ContentDisposition {
-    std::string type;                    // "form-data", "attachment", ...
-    std::optional<std::string> name;     // name* (decoded) wins over name when both are present
-    std::optional<std::string> filename; // filename* (decoded) wins over filename when both are present
+    std::string type; // "form-data", "attachment", ...
+    std::optional<std::string> name;
+    std::optional<std::string> filename;
+    bool nameFromExtValue = false; // the name came from name* or from pieces, which busboy does not read
 };
 
 ContentDisposition parseContentDisposition(std::string_view value);
@@ -43,7 +46,7 @@ ContentDisposition parseContentDisposition(std::string_view value);
 // whole, a store-forwarding stall that perf put at most of dispositionFacts' time in `bench --input manyparts`.
 struct DispositionFacts {
     bool named : 1 = false;           // a name (or a name* that decodes, which wins), not empty
-    bool namedByExtValue : 1 = false; // that name came from name*
+    bool namedByExtValue : 1 = false; // that name came from name* or from pieces (ContentDisposition's)
     bool hasFilename : 1 = false;     // a filename, or a filename* that decodes
 };
 
