@@ -191,13 +191,38 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     return plan;
 }
 
+namespace {
+
+// curl -F ends a name at its first '=' and sends '"', CR and LF in it percent-encoded (curl 7.88), with no way
+// to say otherwise: such a field reaches the server under another name, which the command says above itself.
+QString curlNameNote(const QString& name)
+{
+    const qsizetype eq = name.indexOf(QLatin1Char('='));
+    if (eq >= 0)
+        return QStringLiteral("# curl -F cannot name a field %1: a name ends at its first '=', so this sends it as %2")
+            .arg(shellQuote(name), shellQuote(name.left(eq)));
+    for (const QChar c : {QLatin1Char('"'), QLatin1Char('\r'), QLatin1Char('\n')})
+        if (name.contains(c)) // not arg(): the note's own %22, %0D and %0A would be taken for place markers
+            return QStringLiteral("# curl -F sends '\"', CR and LF in a name as %22, %0D and %0A: the field ") +
+                   shellQuote(name)
+                       .replace(QLatin1Char('\n'), QLatin1String("\\n"))
+                       .replace(QLatin1Char('\r'), QLatin1String("\\r")) +
+                   QStringLiteral(" arrives under another name");
+    return {};
+}
+
+} // namespace
+
 QString UploadPlan::toCurl() const
 {
     QStringList prelude; // commands that make the files of synthetic parts
+    QStringList notes;   // shell comments above the command: what it cannot send as the plan says
     QStringList args{QStringLiteral("curl")};
     if (method != QLatin1String("POST")) // -F makes curl POST; -X names another method for the same body
         args << QStringLiteral("-X") << method;
     for (const auto& p : parts) {
+        if (const QString note = curlNameNote(p.name); !note.isEmpty())
+            notes << note;
         QString spec;
         // A part sent again as captured keeps its Content-Transfer-Encoding (a token: nothing -F would split on).
         const QString encoding =
@@ -260,7 +285,8 @@ QString UploadPlan::toCurl() const
         args << QStringLiteral("--insecure");
     if (!targets.isEmpty())
         args << shellQuote(targets.first().toString());
-    return (prelude + args).join(QLatin1Char(' '));
+    notes << (prelude + args).join(QLatin1Char(' '));
+    return notes.join(QLatin1Char('\n'));
 }
 
 QString guessContentType(const QString& fileName)

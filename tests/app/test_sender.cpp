@@ -194,6 +194,26 @@ TEST_CASE("copy as curl sends the same parts as the plan", "[sender][curl]")
     CHECK(test::partNamed(answer, "encoded")["transfer_encoding"].toString() == "base64");
 }
 
+TEST_CASE("a curl command says above itself which field names curl -F cannot send", "[sender]")
+{
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.targets = {QUrl(f.url("/part-event"))};
+    plan.parts = {field("a=b", "V"), field("say \"hi\"", "W"), field("plain", "X")};
+    const QStringList lines = plan.toCurl().split('\n');
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "# curl -F cannot name a field 'a=b': a name ends at its first '=', so this sends it as 'a'");
+    CHECK(lines[1].startsWith("# curl -F sends '\"', CR and LF in a name as %22, %0D and %0A: the field 'say \"hi\"'"));
+    CHECK(lines[2].startsWith("curl "));
+    QProcess shell; // the notes are comments: the command still runs, and the names arrive as the notes say
+    shell.start("sh", {"-c", plan.toCurl() + " -s"});
+    REQUIRE(shell.waitForFinished(30000));
+    const QJsonObject answer = QJsonDocument::fromJson(shell.readAllStandardOutput()).object();
+    CHECK(test::partNamed(answer, "a")["size"].toInteger() == 3); // "b=V"
+    CHECK(test::partNamed(answer, "say %22hi%22")["size"].toInteger() == 1);
+    CHECK(test::partNamed(answer, "plain")["size"].toInteger() == 1);
+}
+
 TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
 {
     UploadPlan plan;
