@@ -3,8 +3,8 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 // Debian builds libxxhash for baseline x86-64 (SSE2); its dispatch entry points pick AVX2 or AVX-512 at run time,
-// which hashes bytes still in cache three to four times faster (a 200 MiB relay: 21 ms of XXH3 -> 6 ms). The header
-// maps XXH3_128bits_update and the others onto them.
+// which hashes bytes still in cache about four times faster (1 MiB hashed 200 times here: 10.7 ms -> 2.7 ms; from
+// memory, 21 -> 10.5 ms). The header maps XXH3_128bits_update and the others onto them.
 #include <xxh_x86dispatch.h>
 
 #include <utility>
