@@ -193,21 +193,35 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
 
 namespace {
 
+// A name as a note shows it: quoted, and every control byte (and U+2028, U+2029) written as \xNN or \uNNNN. A name
+// is the client's, and a line break in it would end the comment, making the rest of the name a command.
+QString nameForNote(const QString& name)
+{
+    QString shown;
+    for (const QChar c : shellQuote(name)) {
+        const char16_t u = c.unicode();
+        if (u < 0x20 || u == 0x7f)
+            shown += QStringLiteral("\\x%1").arg(unsigned(u), 2, 16, QLatin1Char('0'));
+        else if (u == 0x2028 || u == 0x2029)
+            shown += QStringLiteral("\\u%1").arg(unsigned(u), 4, 16);
+        else
+            shown += c;
+    }
+    return shown;
+}
+
 // curl -F ends a name at its first '=' and sends '"', CR and LF in it percent-encoded (curl 7.88), with no way
 // to say otherwise: such a field reaches the server under another name, which the command says above itself.
 QString curlNameNote(const QString& name)
 {
     const qsizetype eq = name.indexOf(QLatin1Char('='));
-    if (eq >= 0)
+    if (eq >= 0) // arg() with both at once: a name's own %1 or %2 is not taken for a place marker
         return QStringLiteral("# curl -F cannot name a field %1: a name ends at its first '=', so this sends it as %2")
-            .arg(shellQuote(name), shellQuote(name.left(eq)));
+            .arg(nameForNote(name), nameForNote(name.left(eq)));
     for (const QChar c : {QLatin1Char('"'), QLatin1Char('\r'), QLatin1Char('\n')})
         if (name.contains(c)) // not arg(): the note's own %22, %0D and %0A would be taken for place markers
             return QStringLiteral("# curl -F sends '\"', CR and LF in a name as %22, %0D and %0A: the field ") +
-                   shellQuote(name)
-                       .replace(QLatin1Char('\n'), QLatin1String("\\n"))
-                       .replace(QLatin1Char('\r'), QLatin1String("\\r")) +
-                   QStringLiteral(" arrives under another name");
+                   nameForNote(name) + QStringLiteral(" arrives under another name");
     return {};
 }
 

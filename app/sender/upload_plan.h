@@ -93,7 +93,8 @@ struct UploadPlan {
     bool usesRawClient() const { return chunked || splitDelimiters || engine != Engine::Qnam; }
     QJsonObject toJson() const;
     static std::optional<UploadPlan> fromJson(const QJsonObject& json, QString* error = nullptr);
-    // A POSIX shell command that makes curl send the same parts, fields and headers to the first target.
+    // A POSIX shell command that makes curl send the same parts, fields and headers to the first target; above it,
+    // a comment line for each field name that curl -F cannot send as it is.
     // Synthetic parts are generated into temporary files by the shell first (zeros and the pattern exactly).
     QString toCurl() const;
 };

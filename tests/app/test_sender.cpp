@@ -212,6 +212,20 @@ TEST_CASE("a curl command says above itself which field names curl -F cannot sen
     CHECK(test::partNamed(answer, "a")["size"].toInteger() == 3); // "b=V"
     CHECK(test::partNamed(answer, "say %22hi%22")["size"].toInteger() == 1);
     CHECK(test::partNamed(answer, "plain")["size"].toInteger() == 1);
+    // A name is the client's: a line break in it must not end the comment and start a command.
+    const QString owned = f.dir.filePath("owned");
+    plan.parts = {field("a=\ntouch " + owned + " #", "V"), field("b\r\u2028\x1b[2J", "W")};
+    const QStringList hostile = plan.toCurl().split('\n');
+    REQUIRE(hostile.size() >= 3); // the command holds the names' line breaks too, inside its quotes
+    CHECK(hostile[0] == "# curl -F cannot name a field 'a=\\x0atouch " + owned +
+                            " #': a name ends at its first '=', so this sends it as 'a'");
+    CHECK(hostile[1].endsWith("the field 'b\\x0d\\u2028\\x1b[2J' arrives under another name"));
+    CHECK(hostile[2].startsWith("curl "));
+    QProcess run;
+    run.start("sh", {"-c", plan.toCurl() + " -s -o /dev/null"});
+    REQUIRE(run.waitForFinished(30000));
+    CHECK(run.exitCode() == 0);
+    CHECK_FALSE(QFile::exists(owned));
 }
 
 TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
