@@ -177,7 +177,8 @@ std::optional<std::string> decodeExtValue(std::string_view ext)
 namespace {
 
 // RFC 2231's pieces of one parameter: key*0, key*1, ... (percent-encoded when the name ends in '*', the first then
-// with charset'language'), joined as Go's mime package joins them: from *0 up to the first missing index, an
+// with charset'language'), joined as Go's mime package joins them: from *0 up to the first missing index, a plain
+// piece before an encoded one of the same index, the later encoded pieces percent-decoded with no charset, and an
 // encoded piece that does not decode adding nothing. werkzeug 2.2 appends any piece to what came before, whatever
 // its index; busboy 1.6 reads none of them.
 class Pieces {
@@ -209,14 +210,14 @@ public:
     // The joined value, or nullopt without a piece 0.
     std::optional<std::string> joined()
     {
-        std::stable_sort(m_pieces.begin(), m_pieces.end(),
-                         [](const Piece& a, const Piece& b) { return a.index < b.index; });
+        std::stable_sort(m_pieces.begin(), m_pieces.end(), [](const Piece& a, const Piece& b) {
+            return a.index != b.index ? a.index < b.index : !a.encoded && b.encoded;
+        });
         std::string out;
-        std::string charset = "utf-8"; // the first piece's, when it is encoded and decodes
         uint32_t next = 0;
         for (const Piece& piece : m_pieces) {
             if (piece.index < next)
-                continue; // a repeated index: the first one counts
+                continue; // a repeated index: the plain one, else the first, counts
             if (piece.index != next)
                 break;
             ++next;
@@ -225,14 +226,10 @@ public:
                 out += text;
                 continue;
             }
-            const bool first = piece.index == 0;
-            std::string extValue = first ? std::string() : charset + "''";
+            std::string extValue = piece.index == 0 ? std::string() : std::string("utf-8''"); // bytes as they are
             extValue += text;
-            if (const auto decoded = decodeExtValue(extValue)) {
+            if (const auto decoded = decodeExtValue(extValue))
                 out += *decoded;
-                if (first)
-                    charset = text.substr(0, text.find('\''));
-            }
         }
         if (next == 0)
             return std::nullopt;
@@ -270,9 +267,9 @@ ContentDisposition parseContentDisposition(std::string_view value)
     });
     cd.type = toLower(token);
     // RFC 7578 has no name* nor pieces, but Go's mime/multipart reads both: a name* that decodes wins (one that does
-    // not leaves the plain name, and the pieces unread), else the pieces, else the plain name; first of each, as
-    // here. werkzeug reads name* too, the last of each winning, and appends pieces to what came before; busboy 1.6
-    // reads neither.
+    // not leaves the plain name, and the pieces unread), else the pieces, else the plain name. A parameter given
+    // twice makes Go refuse the whole header (the part is unnamed); here the first of each counts. werkzeug reads
+    // name* too, the last of each winning, and appends pieces to what came before; busboy 1.6 reads neither.
     if (nameExt) {
         if (auto decoded = decodeExtValue(unquoted(*nameExt))) {
             cd.name = std::move(decoded);

@@ -62,8 +62,10 @@ TEST_CASE("RFC 2231 pieces are joined as Go's mime package joins them", "[header
         {"form-data; name*0=\"ab\"; name*01=\"cd\"", "ab"},                    // 01 is no index
         {"form-data; name*0*=koi8-r''ab; name*1=\"cd\"", "cd"},                // an undecodable piece adds nothing
         {"form-data; name*0*=UTF-8''%zz; name*1=\"x\"", "x"},
-        {"form-data; name=\"x\"; name*0*=koi8-r''ab", ""},    // and still wins, empty
-        {"form-data; name*0=\"a%41\"; name*1*=%42", "a%41B"}, // a plain piece is not decoded
+        {"form-data; name=\"x\"; name*0*=koi8-r''ab", ""},               // and still wins, empty
+        {"form-data; name*0=\"a%41\"; name*1*=%42", "a%41B"},            // a plain piece is not decoded
+        {"form-data; name*0*=utf-8''a; name*0=b", "b"},                  // at one index, the plain piece
+        {"form-data; name*0*=us-ascii''a; name*1*=%C3%A9", "a\xc3\xa9"}, // later pieces: bytes, no charset
     };
     for (const auto& c : cases) {
         INFO(c.value);
