@@ -1,9 +1,9 @@
 #pragma once
 // One POST request's body on its way through the listener: body bytes in, parts parsed (or not, for /discard),
 // hashed, saved to the capture folder or dropped, value events out, and at the end the JSON answer and
-// capture.json. Created and fed on the connection's thread, which reads and parses; hashing (with the recording of
-// the parts) and storing (a CaptureWriter) each run on a PartPipeline's thread when the request does them, in the
-// parser's order, and finish() waits for both before it answers.
+// capture.json. Created and fed on the connection's thread, which reads and parses (and hashes with XXH3); SHA-256
+// (with the recording of the parts) and storing (a CaptureWriter) each run on a PartPipeline's thread when the
+// request does them, in the parser's order, and finish() waits for both before it answers.
 
 #include "capture/capture_store.h"
 #include "capture/capture_writer.h"
@@ -99,7 +99,7 @@ private:
     void startPipelines();
 
     // The recording side (PartHandler): the report's parts, hashed, and their events. On the hash pipeline's
-    // thread when the request hashes, else on the connection's.
+    // thread when the request hashes with SHA-256, else on the connection's.
     void onPartBegin(uint32_t index, uint64_t offset) override;
     void onHeader(std::string_view name, std::string_view value) override;
     void onHeadersComplete(uint64_t offset) override;
@@ -122,7 +122,7 @@ private:
     std::optional<core::MultipartParser> m_parser;
     std::unique_ptr<core::EventRecorder> m_recorder;
     std::unique_ptr<CaptureWriter> m_writer; // when the request stores (and its folder exists)
-    // Hashing and storing each run on a thread of their own when the request does them, so that they overlap
+    // SHA-256 and storing each run on a thread of their own when the request does them, so that they overlap
     // each other and reading: m_hashing feeds this object's recording side, m_storing the writer. The parser
     // feeds m_partTarget: one of them, both (m_tee), or this object itself. The destructor stops them first.
     std::unique_ptr<core::PartPipeline> m_hashing;

@@ -35,7 +35,8 @@ CompareView::CompareView(QWidget* parent)
                                         tr("Median MB/s"), tr("Checks"), tr("Bound by")});
     m_table->horizontalHeaderItem(7)->setToolTip(
         tr("What set the pace: our listener's CPU time parsing and hashing (its answer's cpu_ms) against the run's "
-           "time. The matcher shows only where parsing is most of it."));
+           "time; XXH3 is hashed while parsing and counts as parsing. The matcher shows only where parsing is most "
+           "of it."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
