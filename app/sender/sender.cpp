@@ -180,8 +180,7 @@ void Sender::startNext()
         body->setParent(upload);
         upload->setStallTimeout(m_plan.stallTimeoutMs);
         m_raw = upload;
-        connect(upload, &RawUpload::uploadProgress, this,
-                [this](qint64 sent) { onUploadProgress(sent, qint64(m_current.bodyBytes)); });
+        connect(upload, &RawUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent); });
         connect(upload, &RawUpload::responseHeadArrived, this, &Sender::onResponseHead);
         connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
             m_current.statusLine = upload->statusLine();
@@ -219,7 +218,9 @@ void Sender::startNext()
             request.setRawHeader(h.name.toUtf8(), h.value.toUtf8());
     m_reply = m_nam->sendCustomRequest(request, m_plan.method.toLatin1(), body);
     body->setParent(m_reply);
-    connect(m_reply, &QNetworkReply::uploadProgress, this, &Sender::onUploadProgress);
+    // Qt's total is no help: it reports each 16 KiB as sent of as many (and 0 of 0 once done), so the body's size is
+    // taken from the plan instead.
+    connect(m_reply, &QNetworkReply::uploadProgress, this, [this](qint64 sent, qint64) { onUploadProgress(sent); });
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &Sender::onResponseHead);
     connect(m_reply, &QNetworkReply::readyRead, this, [this] { appendResponse(m_reply->readAll()); });
     auto onFinished = [this, body] {
@@ -267,21 +268,23 @@ void Sender::appendResponse(const QByteArray& chunk)
     m_response += chunk.left(kKeptResponseBytes - m_response.size());
 }
 
-void Sender::onUploadProgress(qint64 sent, qint64 total)
+void Sender::onUploadProgress(qint64 sent)
 {
+    if (sent <= 0 || quint64(sent) < m_current.bytesSent)
+        return; // Qt's 0 of 0 after the last byte
     const qint64 now = m_clock.elapsed();
-    m_current.bytesSent = quint64(std::max<qint64>(sent, 0));
-    if (sent > 0 && (m_current.upload.isEmpty() || now - m_current.upload.last().msSinceStart >= kSampleIntervalMs ||
-                     sent == qint64(m_current.bodyBytes)))
+    const auto total = qint64(m_current.bodyBytes);
+    m_current.bytesSent = quint64(sent);
+    if (m_current.upload.isEmpty() || now - m_current.upload.last().msSinceStart >= kSampleIntervalMs || sent == total)
         m_current.upload.append({now, quint64(sent)});
-    if (sent == qint64(m_current.bodyBytes) && m_current.lastByteSeconds < 0)
+    if (sent == total && m_current.lastByteSeconds < 0)
         m_current.lastByteSeconds = seconds(m_clock);
     // At most one report per 50 ms, and the last: the socket reports every write, faster than a window (whose
     // chart times them as they arrive) or a terminal needs, and a queue of them would make the window lag behind.
     if (now - m_lastProgressMs < kProgressIntervalMs && sent != total)
         return;
     m_lastProgressMs = now;
-    emit progress(m_current.targetIndex, m_current.run, quint64(sent), quint64(std::max<qint64>(total, 0)));
+    emit progress(m_current.targetIndex, m_current.run, quint64(sent), quint64(total));
 }
 
 void Sender::completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body)

@@ -41,7 +41,7 @@ signals:
 
 private:
     void startNext();
-    void onUploadProgress(qint64 sent, qint64 total);
+    void onUploadProgress(qint64 sent); // bytes of the body handed to the socket so far
     void onResponseHead();
     void appendResponse(const QByteArray& chunk);
     void completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body);

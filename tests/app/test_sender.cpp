@@ -60,6 +60,7 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
             CHECK(r.parts[0].sentDigest.toStdString() == test::digest(hash, data));
             CHECK(r.parts[0].receivedDigest == r.parts[0].sentDigest);
             CHECK(r.totalSeconds >= r.lastByteSeconds);
+            CHECK(r.bytesSent == r.bodyBytes);
             CHECK_FALSE(r.upload.isEmpty());
             QJsonObject answer = QJsonDocument::fromJson(r.response).object();
             CHECK(answer["framing"].toString() == (chunked ? "chunked" : "content-length"));
@@ -67,6 +68,38 @@ TEST_CASE("send files, fields and synthetic parts: every hash matches what the l
             CHECK(answer["parts"].toArray()[2].toObject()["content_type"].toString() == "text/plain");
         }
     }
+}
+
+TEST_CASE("progress is reported a few times a second, the last report the whole body", "[sender]")
+{
+    // A window redraws a few times a second; one report per socket write (QNAM's every 16 KiB) would queue
+    // thousands of events on its thread and wake it for each.
+    auto engine = GENERATE(UploadPlan::Engine::Qnam, UploadPlan::Engine::Raw);
+    INFO("engine " << int(engine));
+    ListenerFixture f;
+    UploadPlan plan;
+    plan.engine = engine;
+    plan.targets = {QUrl(f.url("/discard"))};
+    plan.parts = {synthetic("big", 64u << 20)};
+    plan.hash = core::HashKind::None;
+    SenderThread s;
+    int reports = 0;
+    quint64 lastSent = 0;
+    quint64 lastTotal = 0;
+    QObject::connect(s.sender, &app::Sender::progress, s.sender, [&](int, int, quint64 sent, quint64 total) {
+        ++reports; // in the sender's thread, read after it has finished
+        lastSent = sent;
+        lastTotal = total;
+    });
+    const auto results = s.run(plan);
+    REQUIRE(results.size() == 1);
+    const RunResult& r = results[0];
+    REQUIRE(r.httpStatus == 200);
+    CHECK(lastSent == r.bodyBytes);
+    CHECK(lastTotal == r.bodyBytes);
+    CHECK(r.bytesSent == r.bodyBytes);
+    CHECK(reports >= 1);
+    CHECK(reports <= int(r.totalSeconds * 1000 / 50) + 2); // one per 50 ms and the last
 }
 
 TEST_CASE("a 1 GiB synthetic part arrives with its hash matching", "[sender][big]")
