@@ -175,6 +175,19 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     REQUIRE(chart.sentSeries()->count() == 3); // the origin, then each sample
     CHECK(chart.sentSeries()->at(2) == QPointF(0.2, 3.0));
     CHECK(chart.receivedSeries()->at(1) == QPointF(0.15, 2.0));
+    // The listener's clock starts once it has read the head, after the sender's: a curve that would show bytes
+    // received before they were sent is moved right by the least that prevents it, and starts flat.
+    chart.setReceived({{50, 1000000}, {150, 3000000}});
+    REQUIRE(chart.receivedSeries()->count() == 4);
+    CHECK(chart.receivedSeries()->at(1).x() == Approx(0.05));
+    CHECK(chart.receivedSeries()->at(1).y() == 0);
+    CHECK(chart.receivedSeries()->at(2).x() == Approx(0.1));
+    CHECK(chart.receivedSeries()->at(3).x() == Approx(0.2));
+    chart.setSent({{50, 1000000}, {150, 3000000}}); // a new sent curve moves it again: here not at all
+    REQUIRE(chart.receivedSeries()->count() == 3);
+    CHECK(chart.receivedSeries()->at(2) == QPointF(0.15, 3.0));
+    chart.setReceived({{150, 2000000}});
+    chart.setSent({{100, 1000000}, {200, 3000000}});
     // Finding 8: the rate beside the total: 1 MB in the first 100 ms, then 2 MB in the next; each rate the
     // average over the run so far in its first half second (issue 23, item 2: a moving window, not spikes).
     REQUIRE(chart.sentRateSeries()->count() == 2);

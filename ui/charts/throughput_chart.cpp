@@ -28,6 +28,29 @@ double valueAt(const QList<QPointF>& cumulative, double t)
     return cumulative.isEmpty() ? 0 : cumulative.last().y();
 }
 
+// When the cumulative curve first reached y (y within it).
+double timeToReach(const QList<QPointF>& cumulative, double y)
+{
+    for (qsizetype i = 1; i < cumulative.size(); ++i)
+        if (cumulative[i].y() >= y) {
+            const QPointF a = cumulative[i - 1], b = cumulative[i];
+            return b.y() > a.y() ? a.x() + (b.x() - a.x()) * (y - a.y()) / (b.y() - a.y()) : a.x();
+        }
+    return cumulative.isEmpty() ? 0 : cumulative.last().x();
+}
+
+// How far to move the received curve right so that no byte shows as received before it was sent. The two clocks
+// start at different moments: the sender's when the run starts (before it connects and writes the head), the
+// listener's once it has read the head. This is the least shift that makes them agree; the true one is no less.
+double receivedLag(const QList<QPointF>& sent, const QList<QPointF>& received)
+{
+    double lag = 0;
+    for (const QPointF& r : received)
+        if (sent.size() >= 2 && r.y() <= sent.last().y())
+            lag = std::max(lag, timeToReach(sent, r.y()) - r.x());
+    return lag;
+}
+
 QList<QPointF> ratePoints(const QList<QPointF>& cumulative)
 {
     QList<QPointF> rates;
@@ -92,23 +115,35 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     rescale(); // empty: no labels until there is data
 }
 
-void ThroughputChart::fill(QLineSeries* series, QLineSeries* rate, const QList<app::ThroughputSample>& samples)
+QList<QPointF> ThroughputChart::points(const QList<app::ThroughputSample>& samples, double shiftSeconds)
 {
     QList<QPointF> points{{0, 0}};
     for (const auto& s : samples)
-        points.append({double(s.msSinceStart) / 1000.0, double(s.bytes) / 1e6});
-    series->replace(points);
-    rate->replace(ratePoints(points));
-    rescale();
+        points.append({double(s.msSinceStart) / 1000.0 + shiftSeconds, double(s.bytes) / 1e6});
+    return points;
 }
 
 void ThroughputChart::setSent(const QList<app::ThroughputSample>& samples)
 {
-    fill(m_sent, m_sentRate, samples);
+    const QList<QPointF> sent = points(samples);
+    m_sent->replace(sent);
+    m_sentRate->replace(ratePoints(sent));
+    setReceived(m_receivedSamples); // moved to the new sent curve's time
 }
+
 void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples)
 {
-    fill(m_received, m_receivedRate, samples);
+    m_receivedSamples = samples;
+    QList<QPointF> received = points(samples);
+    const double lag = receivedLag(m_sent->points(), received);
+    if (lag > 1e-6) { // samples are timed to the millisecond: less is rounding
+        received = points(samples, lag);
+        received.first() = {0, 0}; // nothing had arrived until then: the line starts flat at the origin
+        received.insert(1, {lag, 0});
+    }
+    m_received->replace(received);
+    m_receivedRate->replace(ratePoints(received));
+    rescale();
 }
 
 void ThroughputChart::rescale()

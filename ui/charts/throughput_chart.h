@@ -5,6 +5,7 @@
 #include "server/listener_types.h"
 
 #include <QChartView>
+#include <QPointF>
 
 class QLineSeries;
 class QValueAxis;
@@ -23,9 +24,10 @@ public:
     QLineSeries* receivedRateSeries() const { return m_receivedRate; }
 
 private:
-    void fill(QLineSeries* series, QLineSeries* rate, const QList<app::ThroughputSample>& samples);
+    static QList<QPointF> points(const QList<app::ThroughputSample>& samples, double shiftSeconds = 0);
     void rescale();
 
+    QList<app::ThroughputSample> m_receivedSamples; // as the listener timed them: shown moved to the sent curve
     QLineSeries* m_sent;
     QLineSeries* m_received;
     QLineSeries* m_sentRate;
