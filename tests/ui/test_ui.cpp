@@ -200,6 +200,11 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     chart.setSent({{100, 1000000}, {120, 1500000}, {200, 3000000}});
     REQUIRE(chart.sentRateSeries()->count() == 2);
     CHECK(chart.sentRateSeries()->at(1).y() == Approx(15.0));
+    // A last stretch shorter than a step still ends the line at the run's end: one rate point would draw nothing.
+    chart.setSent({{100, 1000000}, {190, 3000000}});
+    REQUIRE(chart.sentRateSeries()->count() == 2);
+    CHECK(chart.sentRateSeries()->at(1).x() == Approx(0.19));
+    CHECK(chart.sentRateSeries()->at(1).y() == Approx(3.0 / 0.19));
     // Past the first half second, the window moves: a burst and a pause average out (1 MB every 100 ms, then
     // 3 MB at once, then nothing: no 30 MB/s spike, no zero).
     QList<app::ThroughputSample> bursty;

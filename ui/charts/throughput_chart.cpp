@@ -64,6 +64,13 @@ QList<QPointF> ratePoints(const QList<QPointF>& cumulative)
             rates.append({p.x(), (p.y() - valueAt(cumulative, from)) / (p.x() - from)});
             lastStep = p.x();
         }
+    // The last stretch, shorter than a step, still ends the line where the run ends (a run of 0.19 s had one rate
+    // point, and one point draws no line).
+    const QPointF end = cumulative.last();
+    if (!rates.isEmpty() && end.x() > lastStep + 1e-9) {
+        const double from = std::max(start, end.x() - kRateWindowSeconds);
+        rates.append({end.x(), (end.y() - valueAt(cumulative, from)) / (end.x() - from)});
+    }
     // A run shorter than a step: its average rate, drawn flat across it.
     if (rates.isEmpty() && cumulative.size() >= 2 && cumulative.last().x() > start) {
         const double rate = (cumulative.last().y() - cumulative.first().y()) / (cumulative.last().x() - start);
