@@ -23,6 +23,8 @@ QString timeLeft(double seconds)
 TerminalProgress::TerminalProgress(bool silent) : m_enabled(!silent && ::isatty(STDERR_FILENO) == 1)
 {
     m_clock.start();
+    m_held.setSingleShot(true);
+    QObject::connect(&m_held, &QTimer::timeout, [this] { draw(); });
 }
 
 void TerminalProgress::update(const QString& label, quint64 done, quint64 total)
@@ -38,11 +40,25 @@ void TerminalProgress::update(const QString& label, quint64 done, quint64 total)
     m_samples.emplace_back(now, done);
     while (m_samples.size() > 2 && now - m_samples.front().first > kRateWindowMs)
         m_samples.pop_front();
+    m_done = done;
+    m_total = total;
     const bool finished = total > 0 && done >= total;
-    if (m_drawnAtMs >= 0 && now - m_drawnAtMs < kRedrawMs && !finished)
+    // Held back, not dropped: drawn when the interval is up, so a transfer that pauses shows where it paused.
+    const qint64 wait = m_drawnAtMs < 0 || finished ? 0 : kRedrawMs - (now - m_drawnAtMs);
+    if (wait > 0) {
+        if (!m_held.isActive())
+            m_held.start(int(wait));
         return;
-    m_drawnAtMs = now;
-    QString line = label;
+    }
+    draw();
+}
+
+void TerminalProgress::draw()
+{
+    m_held.stop();
+    m_drawnAtMs = m_clock.elapsed();
+    const quint64 done = m_done, total = m_total;
+    QString line = m_label;
     if (total > 0)
         line += QStringLiteral("  %1%").arg(done * 100 / total, 3);
     line += QStringLiteral("  %1").arg(formatBytes(done));
@@ -62,6 +78,7 @@ void TerminalProgress::update(const QString& label, quint64 done, quint64 total)
 
 void TerminalProgress::clear()
 {
+    m_held.stop();
     if (!m_shown)
         return;
     std::fputs("\r\033[K", stderr);

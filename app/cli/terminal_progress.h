@@ -1,11 +1,13 @@
 #pragma once
 // One line of progress on a terminal, as curl's meter: rewritten in place on stderr (what, percent, bytes, the
-// rate over the last few seconds, time left), at most ten times a second, and wiped before anything else is
-// printed and when the work ends. Nothing when stderr is not a terminal (a pipe, a file, CI) or when the user asks
-// (--silent): it never writes to stdout, so --json and --csv output stays clean.
+// rate over the last few seconds, time left), at most ten times a second (an update held back is drawn when its
+// tenth of a second is up), and wiped before anything else is printed and when the work ends. Nothing when stderr
+// is not a terminal (a pipe, a file, CI) or when the user asks (--silent): it never writes to stdout, so --json and
+// --csv output stays clean.
 
 #include <QElapsedTimer>
 #include <QString>
+#include <QTimer>
 
 #include <deque>
 #include <utility>
@@ -24,6 +26,7 @@ public:
     void clear(); // wipes the line, if one is shown
 
 private:
+    void draw(); // the line for the latest update
     double bytesPerSecond() const;
 
     bool m_enabled;
@@ -31,6 +34,8 @@ private:
     qint64 m_drawnAtMs = -1;
     bool m_shown = false;
     QString m_label;
+    quint64 m_done = 0, m_total = 0;                  // the latest update's
+    QTimer m_held;                                    // an update held back by the redraw interval
     std::deque<std::pair<qint64, quint64>> m_samples; // (ms, done) over the rate's window
 };
 
