@@ -165,37 +165,47 @@ void Sender::startNext()
     m_processCpuStartNs = core::processCpuNanoseconds();
     m_lastProgressMs = -1'000'000;
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
-    if (m_plan.usesRawClient()) {
-        RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
-        if (m_plan.hash != core::HashKind::None)
-            headers.append({kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data())});
-        for (const auto& h : m_plan.headers)
-            if (h.enabled)
-                headers.append({h.name.toUtf8(), h.value.toUtf8()});
-        auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
-                                     m_plan.expectContinue, m_tls, this);
-        upload->setMethod(m_plan.method.toLatin1());
-        if (m_plan.splitDelimiters)
-            upload->setCuts(delimiterCuts(*body, boundary));
-        body->setParent(upload);
-        upload->setStallTimeout(m_plan.stallTimeoutMs);
-        m_raw = upload;
-        connect(upload, &RawUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent); });
-        connect(upload, &RawUpload::responseHeadArrived, this, &Sender::onResponseHead);
-        connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
-            m_current.statusLine = upload->statusLine();
-            m_current.responseHeaders = upload->responseHeaders();
-            m_current.answeredEarly = upload->answeredEarly();
-            m_current.tls = upload->tlsProtocol();
-            if (upload->status() > 0)
-                m_current.protocol = QStringLiteral("HTTP/1.1");
-            completeRun(upload->status(), upload->responseBody(), error, *body);
-            upload->deleteLater();
-            m_raw = nullptr;
-        });
-        upload->start();
-        return;
-    }
+    if (m_plan.usesRawClient())
+        startRaw(body, boundary, contentType);
+    else
+        startQnam(body, contentType);
+}
+
+void Sender::startRaw(MultipartBody* body, const QString& boundary, const QString& contentType)
+{
+    RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
+    if (m_plan.hash != core::HashKind::None)
+        headers.append({kHashHeader, QByteArray(core::kHashNames.name(m_plan.hash).data())});
+    for (const auto& h : m_plan.headers)
+        if (h.enabled)
+            headers.append({h.name.toUtf8(), h.value.toUtf8()});
+    auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
+                                 m_plan.expectContinue, m_tls, this);
+    upload->setMethod(m_plan.method.toLatin1());
+    if (m_plan.splitDelimiters)
+        upload->setCuts(delimiterCuts(*body, boundary));
+    body->setParent(upload);
+    upload->setStallTimeout(m_plan.stallTimeoutMs);
+    m_raw = upload;
+    connect(upload, &RawUpload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent); });
+    connect(upload, &RawUpload::responseHeadArrived, this, &Sender::onResponseHead);
+    connect(upload, &RawUpload::finished, this, [this, upload, body](const QString& error) {
+        m_current.statusLine = upload->statusLine();
+        m_current.responseHeaders = upload->responseHeaders();
+        m_current.answeredEarly = upload->answeredEarly();
+        m_current.tls = upload->tlsProtocol();
+        if (upload->status() > 0)
+            m_current.protocol = QStringLiteral("HTTP/1.1");
+        completeRun(upload->status(), upload->responseBody(), error, *body);
+        upload->deleteLater();
+        m_raw = nullptr;
+    });
+    upload->start();
+}
+
+void Sender::startQnam(MultipartBody* body, const QString& contentType)
+{
+    const bool https = m_current.target.scheme() == QLatin1String("https");
     // A manager per run, made while this thread keeps to one core, so that its HTTP thread starts on that core too
     // and the two take turns there (same_core.h says why); both are let go when the run ends.
     m_sameCore = std::make_unique<SameCore>();
@@ -218,43 +228,45 @@ void Sender::startNext()
             request.setRawHeader(h.name.toUtf8(), h.value.toUtf8());
     m_reply = m_nam->sendCustomRequest(request, m_plan.method.toLatin1(), body);
     body->setParent(m_reply);
-    // Qt's total is no help: it reports each 16 KiB as sent of as many (and 0 of 0 once done), so the body's size is
-    // taken from the plan instead.
+    // Qt's total is no help for a sequential body (ours, made as it is read): Qt knows no size for it, reports each
+    // 16 KiB as sent of as many, and 0 of 0 once done. The body's size is the plan's.
     connect(m_reply, &QNetworkReply::uploadProgress, this, [this](qint64 sent, qint64) { onUploadProgress(sent); });
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &Sender::onResponseHead);
     connect(m_reply, &QNetworkReply::readyRead, this, [this] { appendResponse(m_reply->readAll()); });
-    auto onFinished = [this, body] {
-        if (m_reply->isOpen()) // an aborted reply is closed: nothing more to read
-            appendResponse(m_reply->readAll());
-        const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const bool stalled = m_reply->error() == QNetworkReply::OperationCanceledError && !m_cancelled;
-        const QString error = stalled ? QStringLiteral("no progress for %1 s: the server neither took more of the body "
-                                                       "nor answered")
-                                            .arg(m_plan.stallTimeoutMs / 1000.0)
-                              : m_reply->error() == QNetworkReply::SslHandshakeFailedError
-                                  ? withTrustHint(m_reply->errorString())
-                              : m_reply->error() != QNetworkReply::NoError && status == 0 ? m_reply->errorString()
-                                                                                          : QString();
-        QByteArray response = m_response;
-        if (status > 0) {
-            const bool http2 = m_reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
-            m_current.protocol = http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1");
-            if (m_current.target.scheme() == QLatin1String("https"))
-                m_current.tls = m_reply->sslConfiguration().sessionCipher().protocolString();
-            // Qt has parsed the answer: its status, reason and fields are taken as they are.
-            m_current.statusLine = (http2 ? "HTTP/2 " : "HTTP/1.1 ") + QByteArray::number(status) + ' ' +
-                                   m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
-            m_current.responseHeaders = m_reply->rawHeaderPairs();
-            m_current.answeredEarly = m_current.lastByteSeconds < 0;
-        }
-        m_reply->deleteLater();
-        m_reply = nullptr;
-        m_nam->deleteLater(); // after the reply; its HTTP thread ends
-        m_nam = nullptr;
-        m_sameCore.reset();
-        completeRun(status, response, error, *body);
-    };
-    connect(m_reply, &QNetworkReply::finished, this, onFinished);
+    connect(m_reply, &QNetworkReply::finished, this, [this, body] { finishQnamRun(*body); });
+}
+
+void Sender::finishQnamRun(const MultipartBody& body)
+{
+    if (m_reply->isOpen()) // an aborted reply is closed: nothing more to read
+        appendResponse(m_reply->readAll());
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    QString error;
+    if (m_reply->error() == QNetworkReply::OperationCanceledError && !m_cancelled) // Qt's transfer timeout
+        error = QStringLiteral("no progress for %1 s: the server neither took more of the body nor answered")
+                    .arg(m_plan.stallTimeoutMs / 1000.0);
+    else if (m_reply->error() == QNetworkReply::SslHandshakeFailedError)
+        error = withTrustHint(m_reply->errorString());
+    else if (m_reply->error() != QNetworkReply::NoError && status == 0)
+        error = m_reply->errorString();
+    if (status > 0) {
+        const bool http2 = m_reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
+        m_current.protocol = http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1");
+        if (m_current.target.scheme() == QLatin1String("https"))
+            m_current.tls = m_reply->sslConfiguration().sessionCipher().protocolString();
+        // Qt has parsed the answer: its status, reason and fields are taken as they are.
+        m_current.statusLine = (http2 ? "HTTP/2 " : "HTTP/1.1 ") + QByteArray::number(status) + ' ' +
+                               m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+        m_current.responseHeaders = m_reply->rawHeaderPairs();
+        m_current.answeredEarly = m_current.lastByteSeconds < 0;
+    }
+    m_reply->deleteLater();
+    m_reply = nullptr;
+    m_nam->deleteLater(); // after the reply; its HTTP thread ends
+    m_nam = nullptr;
+    m_sameCore.reset();
+    const QByteArray response = m_response; // completeRun clears m_response
+    completeRun(status, response, error, body);
 }
 
 void Sender::onResponseHead()
@@ -271,7 +283,7 @@ void Sender::appendResponse(const QByteArray& chunk)
 void Sender::onUploadProgress(qint64 sent)
 {
     if (sent <= 0 || quint64(sent) < m_current.bytesSent)
-        return; // Qt's 0 of 0 after the last byte
+        return; // nothing new: Qt's closing 0 of 0
     const qint64 now = m_clock.elapsed();
     const auto total = qint64(m_current.bodyBytes);
     m_current.bytesSent = quint64(sent);

@@ -1,7 +1,7 @@
 #pragma once
 // Runs an UploadPlan through QNetworkAccessManager or the raw HTTP/1.1 client (UploadPlan::Engine says which):
-// every run of every target, interleaved (A B A B ...), one request at a time, timing each and checking part hashes against the listener's answer. Create it, move it to a
-// worker thread, then call start() through a queued connection: the body is generated, read from disk and
+// every run of every target, interleaved (A B A B ...), one request at a time, timing each and checking part hashes
+// against the listener's answer. Create it, move it to a worker thread, then call start() through a queued connection: the body is generated, read from disk and
 // hashed in that thread, never on the GUI thread.
 
 #include "sender/run_types.h"
@@ -41,7 +41,11 @@ signals:
 
 private:
     void startNext();
-    void onUploadProgress(qint64 sent); // bytes of the body handed to the socket so far
+    void startRaw(MultipartBody* body, const QString& boundary, const QString& contentType);
+    void startQnam(MultipartBody* body, const QString& contentType);
+    void finishQnamRun(const MultipartBody& body);
+    // Bytes of the body sent so far: handed to the kernel (raw client), or taken by Qt's HTTP thread (QNAM).
+    void onUploadProgress(qint64 sent);
     void onResponseHead();
     void appendResponse(const QByteArray& chunk);
     void completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body);
