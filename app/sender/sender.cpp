@@ -85,8 +85,10 @@ bool RunResult::integrityOk() const
     return true;
 }
 
-Sender::Sender(QObject* parent) : QObject(parent)
+Sender::Sender(QObject* parent) : QObject(parent), m_heldProgress(this)
 {
+    m_heldProgress.setSingleShot(true);
+    connect(&m_heldProgress, &QTimer::timeout, this, &Sender::reportProgress);
     qRegisterMetaType<upin::app::RunResult>();
     qRegisterMetaType<QList<upin::app::RunResult>>();
     qRegisterMetaType<upin::app::UploadPlan>();
@@ -164,6 +166,7 @@ void Sender::startNext()
     m_runCpuStartNs = core::threadCpuNanoseconds();
     m_processCpuStartNs = core::processCpuNanoseconds();
     m_lastProgressMs = -1'000'000;
+    m_latestSample = {};
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
     if (m_plan.usesRawClient())
         startRaw(body, boundary, contentType);
@@ -287,21 +290,36 @@ void Sender::onUploadProgress(qint64 sent)
     const qint64 now = m_clock.elapsed();
     const auto total = qint64(m_current.bodyBytes);
     m_current.bytesSent = quint64(sent);
+    m_latestSample = {now, quint64(sent)};
     if (m_current.upload.isEmpty() || now - m_current.upload.last().msSinceStart >= kSampleIntervalMs || sent == total)
-        m_current.upload.append({now, quint64(sent)});
+        m_current.upload.append(m_latestSample);
     if (sent == total && m_current.lastByteSeconds < 0)
         m_current.lastByteSeconds = seconds(m_clock);
-    // At most one report per 50 ms, and the last: the socket reports every write, faster than a window (whose
-    // chart times them as they arrive) or a terminal needs, and a queue of them would make the window lag behind.
-    if (now - m_lastProgressMs < kProgressIntervalMs && sent != total)
+    // At most one report per kProgressIntervalMs, and the last: the socket reports every write, faster than a
+    // window (whose chart times them as they arrive) or a terminal needs, and a queue of them would make the window
+    // lag behind. One held back is sent when the interval is up, so a transfer that pauses shows where it paused.
+    const qint64 wait = kProgressIntervalMs - (now - m_lastProgressMs);
+    if (wait > 0 && sent != total) {
+        if (!m_heldProgress.isActive())
+            m_heldProgress.start(int(wait));
         return;
-    m_lastProgressMs = now;
-    emit progress(m_current.targetIndex, m_current.run, quint64(sent), quint64(total));
+    }
+    reportProgress();
+}
+
+void Sender::reportProgress()
+{
+    m_heldProgress.stop();
+    m_lastProgressMs = m_clock.elapsed();
+    emit progress(m_current.targetIndex, m_current.run, m_current.bytesSent, m_current.bodyBytes);
 }
 
 void Sender::completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body)
 {
     m_current.totalSeconds = seconds(m_clock);
+    m_heldProgress.stop();
+    if (!m_current.upload.isEmpty() && m_current.upload.last().bytes < m_latestSample.bytes)
+        m_current.upload.append(m_latestSample); // where it stopped, if after the last sample
     m_current.httpStatus = status;
     m_current.response = response.left(kKeptResponseBytes);
     m_current.error = m_cancelled ? QStringLiteral("cancelled") : error;

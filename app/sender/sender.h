@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QSslConfiguration>
+#include <QTimer>
 
 #include <memory>
 
@@ -46,6 +47,7 @@ private:
     void finishQnamRun(const MultipartBody& body);
     // Bytes of the body sent so far: handed to the kernel (raw client), or taken by Qt's HTTP thread (QNAM).
     void onUploadProgress(qint64 sent);
+    void reportProgress(); // emits progress() with what has been sent
     void onResponseHead();
     void appendResponse(const QByteArray& chunk);
     void completeRun(int status, const QByteArray& response, const QString& error, const MultipartBody& body);
@@ -63,6 +65,8 @@ private:
     uint64_t m_processCpuStartNs = 0;     // and the process's
     qint64 m_lastProgressMs = -1'000'000; // of m_clock: progress is reported every kProgressIntervalMs
     static constexpr qint64 kProgressIntervalMs = 50;
+    QTimer m_heldProgress;           // a report held back by the interval, sent when it is up
+    ThroughputSample m_latestSample; // the last progress, which may fall between two samples of m_current.upload
     RunResult m_current;
     QList<RunResult> m_results;
     int m_next = 0;

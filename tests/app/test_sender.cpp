@@ -168,12 +168,21 @@ TEST_CASE("a server that accepts and then neither reads nor answers ends the run
     plan.parts = {synthetic("big", size)};
     plan.stallTimeoutMs = 500;
     SenderThread s;
+    quint64 lastReported = 0;
+    QObject::connect(s.sender, &app::Sender::progress, s.sender,
+                     [&](int, int, quint64 sent, quint64) { lastReported = sent; }); // read after the run
     QElapsedTimer clock;
     clock.start();
     const auto results = s.run(plan, 30000);
     ::close(server);
     REQUIRE(results.size() == 1);
     CHECK(results[0].httpStatus == 0);
+    // Where it stalled is reported and sampled, though it came within the throttle's interval of the report before.
+    CHECK(lastReported == results[0].bytesSent);
+    if (results[0].bytesSent > 0) {
+        REQUIRE_FALSE(results[0].upload.isEmpty());
+        CHECK(results[0].upload.last().bytes == results[0].bytesSent);
+    }
     INFO(results[0].error.toStdString());
     CHECK(results[0].error.startsWith("no progress for 0.5 s"));
     CHECK(clock.elapsed() < 10000);
