@@ -218,6 +218,9 @@ void Sender::startQnam(MultipartBody* body, const QString& contentType)
     request.setHeader(QNetworkRequest::ContentLengthHeader, body->totalSize());
     request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
     request.setTransferTimeout(m_plan.stallTimeoutMs); // Qt's own: no bytes either way for this long
+    // A redirect is reported, as the raw client and curl report it: Qt would follow a 302 with a GET, and fail on a
+    // 307 or 308, which would have it send the body again from a device that cannot rewind.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     // HTTP/2 where a server offers it over TLS (ALPN); over plain http QNAM would try an h2c upgrade.
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, https);
     if (https)

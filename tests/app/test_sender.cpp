@@ -102,6 +102,27 @@ TEST_CASE("progress is reported a few times a second, the last report the whole 
     CHECK(reports <= int(r.totalSeconds * 1000 / 50) + 2); // one per 50 ms and the last
 }
 
+TEST_CASE("a redirect is reported, not followed, by either engine", "[sender]")
+{
+    // QNAM followed a 302 with a GET to the Location and reported that answer; on a 307 it tried to send the body
+    // again from a device that cannot rewind. curl and the raw client report the redirect.
+    auto engine = GENERATE(UploadPlan::Engine::Qnam, UploadPlan::Engine::Raw);
+    test::PythonServer server({UPIN_TESTS_DIR "/app/probe_servers.py", "redirect"});
+    for (auto [path, status] : {std::pair{"/upload", 302}, std::pair{"/temp", 307}}) {
+        INFO("engine " << int(engine) << " " << path);
+        UploadPlan plan;
+        plan.engine = engine;
+        plan.targets = {QUrl(server.url() + path)};
+        plan.parts = {synthetic("data", 100000)};
+        SenderThread s;
+        const auto results = s.run(plan);
+        REQUIRE(results.size() == 1);
+        CHECK(results[0].httpStatus == status);
+        CHECK(results[0].target == plan.targets.first());
+        CHECK(results[0].bytesSent == results[0].bodyBytes);
+    }
+}
+
 TEST_CASE("a 1 GiB synthetic part arrives with its hash matching", "[sender][big]")
 {
     ListenerFixture f;
