@@ -423,9 +423,11 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
             return std::nullopt;
         }
     }
-    if (!QFileInfo(part.path).isFile()) {
+    if (const QFileInfo info(part.path); !info.isFile()) {
+        // A device or a pipe has no size to put in Content-Length before it is read: only files are sent.
         if (error)
-            *error = QStringLiteral("-F '%1': no such file").arg(spec);
+            *error = info.exists() ? QStringLiteral("-F '%1': not a regular file (a device, pipe or folder)").arg(spec)
+                                   : QStringLiteral("-F '%1': no such file").arg(spec);
         return std::nullopt;
     }
     if (part.kind == PlanPart::Kind::File && part.contentType.isEmpty())

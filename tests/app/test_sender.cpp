@@ -311,6 +311,9 @@ TEST_CASE("plans round-trip through JSON, and curl -F specs parse", "[sender]")
     QString error;
     CHECK_FALSE(app::parseFormSpec("novalue", &error).has_value());
     CHECK_FALSE(app::parseFormSpec("f=@/definitely/missing", &error).has_value());
+    CHECK(error.endsWith("no such file"));
+    CHECK_FALSE(app::parseFormSpec("f=@/dev/null", &error).has_value()); // it exists, but has no size to send
+    CHECK(error == "-F 'f=@/dev/null': not a regular file (a device, pipe or folder)");
     CHECK(app::parseFormSpec("f=plain", &error)->value == "plain");
     // What Copy as curl writes for an encoded part reads back (send -F takes curl's spec).
     CHECK(app::parseFormSpec(R"(f=@/etc/os-release;headers="Content-Transfer-Encoding: base64")", &error)
