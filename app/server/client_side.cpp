@@ -84,8 +84,8 @@ void ClientSide::answerWritten()
 // client when all are taken.
 void ClientSide::waitForNextRequest()
 {
-    m_waiting = true;
-    m_shared.waiting.add(&m_connection, m_waitingClose);
+    if (!std::exchange(m_waiting, true)) // once: the list's order is the order the waits began
+        m_shared.waiting.add(&m_connection, m_waitingClose);
     m_keepAliveTimer.start(m_shared.config.guards.keepAliveTimeoutMs);
 }
 

@@ -390,6 +390,11 @@ void ServerConnection::respond(int status, const QByteArray& contentType, const 
 {
     if (status >= 400 && !std::exchange(m_requestRecorded, true)) // the reason: the body's first line
         recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body.value(0)), status, error);
+    // Listed as waiting before the answer reaches the client, which may open another connection as soon as it reads
+    // it: a connection listed after that one would be taken for the newer (a slot given away is taken from the
+    // longest-waiting). A close for the slot runs on this thread, after this.
+    if (!close)
+        m_clientSide.waitForNextRequest();
     m_clientSide.writeAnswer(status, contentType, body, extraHeaders + m_corsHeaders, close, m_headOnly);
     m_headOnly = false;
     m_corsHeaders.clear();
@@ -431,8 +436,8 @@ void ServerConnection::waitForNextRequest()
     m_blocks.releaseIdle(1); // the request is over: all but one block back to the shared budget
     m_head.reset();
     m_deadlines.stop();
-    m_clientSide.waitForNextRequest();
-    resumeReading(); // the next request may be here already
+    m_clientSide.waitForNextRequest(); // listed already, unless the answer's writing ended the wait
+    resumeReading();                   // the next request may be here already
 }
 
 // Between requests nothing is lost by closing: clients retry a request on a kept-alive connection that closed.
