@@ -122,11 +122,11 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     rescale(); // empty: no labels until there is data
 }
 
-QList<QPointF> ThroughputChart::points(const QList<app::ThroughputSample>& samples, double shiftSeconds)
+QList<QPointF> ThroughputChart::points(const QList<app::ThroughputSample>& samples)
 {
     QList<QPointF> points{{0, 0}};
     for (const auto& s : samples)
-        points.append({double(s.msSinceStart) / 1000.0 + shiftSeconds, double(s.bytes) / 1e6});
+        points.append({double(s.msSinceStart) / 1000.0, double(s.bytes) / 1e6});
     return points;
 }
 
@@ -143,10 +143,11 @@ void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples)
     m_receivedSamples = samples;
     QList<QPointF> received = points(samples);
     const double lag = receivedLag(m_sent->points(), received);
-    if (lag > 1e-6) { // samples are timed to the millisecond: less is rounding
-        received = points(samples, lag);
-        received.first() = {0, 0}; // nothing had arrived until then: the line starts flat at the origin
-        received.insert(1, {lag, 0});
+    // Samples are timed to the millisecond: a smaller lag is rounding. The origin stays where it is.
+    if (lag > 1e-6) {
+        for (qsizetype i = 1; i < received.size(); ++i)
+            received[i].rx() += lag;
+        received.insert(1, {lag, 0}); // nothing had arrived until then: the line starts flat
     }
     m_received->replace(received);
     m_receivedRate->replace(ratePoints(received));

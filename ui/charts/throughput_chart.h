@@ -24,7 +24,7 @@ public:
     QLineSeries* receivedRateSeries() const { return m_receivedRate; }
 
 private:
-    static QList<QPointF> points(const QList<app::ThroughputSample>& samples, double shiftSeconds = 0);
+    static QList<QPointF> points(const QList<app::ThroughputSample>& samples);
     void rescale();
 
     QList<app::ThroughputSample> m_receivedSamples; // as the listener timed them: shown moved to the sent curve
