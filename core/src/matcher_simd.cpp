@@ -45,10 +45,13 @@ bool verify(const char* at, std::string_view p)
 }
 
 // Bit i set: text[i] equals the first byte and text[i + m - 1] the last one, for 32 positions.
-__attribute__((target("avx2"))) inline uint32_t candidatesAvx2(const char* b, size_t m, __m256i first, __m256i last)
+// lastBytes is b + m - 1: the loop below keeps a pointer for each of the two streams, where offsets from one
+// pointer were three values GCC kept on the stack and reloaded every 128 bytes.
+__attribute__((target("avx2"))) inline uint32_t candidatesAvx2(const char* b, const char* lastBytes, __m256i first,
+                                                               __m256i last)
 {
     __m256i f = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
-    __m256i l = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + m - 1));
+    __m256i l = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lastBytes));
     return static_cast<uint32_t>(
         _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(f, first), _mm256_cmpeq_epi8(l, last))));
 }
@@ -113,10 +116,11 @@ __attribute__((target("avx2"))) size_t findAvx2(const char* text, size_t size, s
     // keeps the common no-candidate path to a single branch.
     for (; i + m - 1 + 128 <= size; i += 128) {
         const char* s = text + i;
+        const char* e = s + m - 1;
         _mm_prefetch(s + 1024, _MM_HINT_T0); // a few lines ahead: the stream usually comes from memory
         _mm_prefetch(s + 1088, _MM_HINT_T0);
-        uint32_t m0 = candidatesAvx2(s, m, first, last), m1 = candidatesAvx2(s + 32, m, first, last);
-        uint32_t m2 = candidatesAvx2(s + 64, m, first, last), m3 = candidatesAvx2(s + 96, m, first, last);
+        uint32_t m0 = candidatesAvx2(s, e, first, last), m1 = candidatesAvx2(s + 32, e + 32, first, last);
+        uint32_t m2 = candidatesAvx2(s + 64, e + 64, first, last), m3 = candidatesAvx2(s + 96, e + 96, first, last);
         if ((m0 | m1 | m2 | m3) == 0)
             continue;
         const uint64_t low = uint64_t(m0) | (uint64_t(m1) << 32), high = uint64_t(m2) | (uint64_t(m3) << 32);
