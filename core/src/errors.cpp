@@ -34,6 +34,9 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
      "part's name is given as name* or in RFC 2231 pieces (name*0, name*1, ...), which RFC 7578 does not have: "
      "servers differ (Go reads both; werkzeug reads name* but appends pieces to a plain name; Node's busboy reads "
      "neither, taking a plain name beside them or leaving the field unnamed)"},
+    {"repeated_disposition_parameter",
+     "part's Content-Disposition gives name, filename, name* or filename* twice: servers differ (Go leaves the part "
+     "unnamed and without a filename; werkzeug takes the last; busboy and this report the first)"},
     {"nesting_too_deep", "nested multipart deeper than the nesting limit; the deeper levels are kept as opaque data"},
     {"preamble", "bytes before the first delimiter were skipped (preamble)"},
     {"boundary_guessed", "no Content-Type given; boundary taken from the first delimiter line"},

@@ -251,25 +251,34 @@ private:
 ContentDisposition parseContentDisposition(std::string_view value)
 {
     ContentDisposition cd;
-    std::optional<RawParam> nameExt, ext, plain; // the first of each, as HeaderValue::param() finds them
+    // The first of each, as HeaderValue::param() finds them; a second is noted.
+    std::optional<RawParam> plainName, nameExt, ext, plain;
     Pieces namePieces("name"), filenamePieces("filename");
+    const auto keepFirst = [&cd](std::optional<RawParam>& slot, const RawParam& param) {
+        cd.repeatedParameter = cd.repeatedParameter || slot.has_value();
+        if (!slot)
+            slot = param;
+    };
     const std::string_view token = forEachParam(value, [&](const RawParam& param) {
         if (namePieces.take(param) || filenamePieces.take(param))
             return;
-        if (!cd.name && equalsIgnoreCase(param.name, "name"))
-            cd.name = unquoted(param);
-        else if (!nameExt && equalsIgnoreCase(param.name, "name*"))
-            nameExt = param;
-        else if (!ext && equalsIgnoreCase(param.name, "filename*"))
-            ext = param;
-        else if (!plain && equalsIgnoreCase(param.name, "filename"))
-            plain = param;
+        if (equalsIgnoreCase(param.name, "name"))
+            keepFirst(plainName, param);
+        else if (equalsIgnoreCase(param.name, "name*"))
+            keepFirst(nameExt, param);
+        else if (equalsIgnoreCase(param.name, "filename*"))
+            keepFirst(ext, param);
+        else if (equalsIgnoreCase(param.name, "filename"))
+            keepFirst(plain, param);
     });
     cd.type = toLower(token);
+    if (plainName)
+        cd.name = unquoted(*plainName);
     // RFC 7578 has no name* nor pieces, but Go's mime/multipart reads both: a name* that decodes wins (one that does
     // not leaves the plain name, and the pieces unread), else the pieces, else the plain name. A parameter given
-    // twice makes Go refuse the whole header (the part is unnamed); here the first of each counts. werkzeug reads
-    // name* too, the last of each winning, and appends pieces to what came before; busboy 1.6 reads neither.
+    // twice makes Go refuse the whole header (the part is unnamed, its filename lost); here, as in busboy 1.6, the
+    // first of each counts, and werkzeug takes the last (checked by hand with `name="a"; name="b"`). werkzeug
+    // reads name* too and appends pieces to what came before; busboy 1.6 reads neither.
     if (nameExt) {
         if (auto decoded = decodeExtValue(unquoted(*nameExt))) {
             cd.name = std::move(decoded);
@@ -344,6 +353,7 @@ DispositionFacts dispositionFacts(std::string_view value)
     facts.named = cd.name && !cd.name->empty();
     facts.namedByExtValue = cd.nameFromExtValue;
     facts.hasFilename = cd.filename.has_value();
+    facts.repeatedParameter = cd.repeatedParameter;
     return facts;
 }
 

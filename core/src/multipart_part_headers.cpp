@@ -132,6 +132,9 @@ void MultipartParser::deliverHeaders(uint64_t bodyOffset)
                 diagnose(Errc::EmptyFieldName, m_partOffset);
             if (facts.namedByExtValue)
                 diagnose(Errc::FieldNamedByExtValue, m_partOffset);
+            // RFC 6266 makes such a header invalid: an irregularity, which strict mode refuses.
+            if (facts.repeatedParameter && !report(Errc::RepeatedDispositionParameter, m_partOffset))
+                return;
         }
         m_handler->onHeader(field.name, field.value);
     }

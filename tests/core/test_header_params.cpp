@@ -130,6 +130,16 @@ TEST_CASE("the first of repeated parameters counts, names in any case, as parseH
     CHECK(parseContentDisposition(values[3]).name == "unterminated \" quote; filename=x");
     CHECK(parseContentDisposition(values[4]).name == "");
     CHECK(parseContentDisposition(values[4]).filename == "");
+    // Each of these gives a parameter twice, in any case: said, since Go refuses such a header and werkzeug takes
+    // the last. The third gives each once.
+    CHECK(parseContentDisposition(values[0]).repeatedParameter);
+    CHECK(parseContentDisposition(values[1]).repeatedParameter);
+    CHECK_FALSE(parseContentDisposition(values[2]).repeatedParameter);
+    CHECK(parseContentDisposition(values[4]).repeatedParameter);
+    // name and name*, filename and filename*, and the pieces beside them are each a different parameter.
+    CHECK_FALSE(parseContentDisposition(R"(form-data; name=a; name*=UTF-8''b; filename=c; filename*=UTF-8''d)")
+                    .repeatedParameter);
+    CHECK_FALSE(parseContentDisposition("form-data; name=a; name*0=b; name*1=c").repeatedParameter);
 }
 
 TEST_CASE("dispositionFacts finds a name and a filename where parseContentDisposition does", "[headers]")
@@ -180,6 +190,7 @@ TEST_CASE("dispositionFacts finds a name and a filename where parseContentDispos
         REQUIRE(facts.named == (cd.name && !cd.name->empty()));
         REQUIRE(facts.hasFilename == cd.filename.has_value());
         REQUIRE(facts.namedByExtValue == cd.nameFromExtValue);
+        REQUIRE(facts.repeatedParameter == cd.repeatedParameter);
     }
     CHECK(dispositionFacts("form-data; name=\"\\\\\"").named);
     CHECK_FALSE(dispositionFacts("form-data; name=\"\"; name=b").named);

@@ -202,6 +202,33 @@ TEST_CASE("a part named by name* is named so, and said to be, since busboy leave
     CHECK(parseEveryWay(kType, body, strict).report.ok);
 }
 
+TEST_CASE("a name or filename given twice: the first counts, as in busboy, and it is said where, since Go and "
+          "werkzeug read it otherwise",
+          "[parser]")
+{
+    const std::string first = "--b\r\nContent-Disposition: form-data; name=\"a\"; name=\"b\"\r\n\r\nx\r\n";
+    const std::string second =
+        "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"one.txt\"; filename=\"two.txt\"\r\n\r\ny\r\n";
+    const std::string third = "--b\r\nContent-Disposition: form-data; name=\"g\"\r\n\r\nz\r\n";
+    const std::string body = first + second + third + "--b--";
+    const auto lenient = parseEveryWay(kType, body).report;
+    REQUIRE(lenient.ok);
+    REQUIRE(lenient.parts.size() == 3);
+    CHECK(lenient.parts[0].name == "a");
+    CHECK(lenient.parts[1].filename == "one.txt");
+    std::vector<uint64_t> at;
+    for (const auto& d : lenient.diagnostics)
+        if (d.code == Errc::RepeatedDispositionParameter)
+            at.push_back(d.offset);
+    CHECK(at == std::vector<uint64_t>{5, first.size() + 5}); // each part's offset, the third's not
+    Options strict;
+    strict.strict = true;
+    const auto refused = parseEveryWay(kType, body, strict).report;
+    REQUIRE(refused.error.has_value());
+    CHECK(refused.error->code == Errc::RepeatedDispositionParameter);
+    CHECK(refused.error->offset == 5);
+}
+
 TEST_CASE("a part named by RFC 2231 pieces is named by them, and said to be, as by name*", "[parser]")
 {
     const std::string body = "--b\r\nContent-Disposition: form-data; name=\"plain\"; name*0=\"jo\"; name*1*=%C3%A9\r\n"

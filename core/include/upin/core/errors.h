@@ -43,6 +43,10 @@ enum class Errc : uint8_t {
     // parsers differ on it (Go's reads both, werkzeug's name* but not the pieces as Go does, Node's busboy 1.6
     // neither), so a field may be lost or named otherwise on one server only.
     FieldNamedByExtValue,
+    // A part's Content-Disposition gives name, filename, name* or filename* twice, which RFC 6266 makes invalid.
+    // Servers differ: Go refuses the header (the part loses its name and filename), werkzeug takes the last, busboy
+    // and this parser the first. At the part's offset; strict mode refuses it.
+    RepeatedDispositionParameter,
     NestingTooDeep,
     // informational
     Preamble,

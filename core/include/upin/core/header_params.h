@@ -35,7 +35,8 @@ struct ContentDisposition {
     std::string type; // "form-data", "attachment", ...
     std::optional<std::string> name;
     std::optional<std::string> filename;
-    bool nameFromExtValue = false; // the name came from name* or from pieces, which busboy does not read
+    bool nameFromExtValue = false;  // the name came from name* or from pieces, which busboy does not read
+    bool repeatedParameter = false; // name, filename, name* or filename* given twice; the first of each counts
 };
 
 ContentDisposition parseContentDisposition(std::string_view value);
@@ -45,9 +46,10 @@ ContentDisposition parseContentDisposition(std::string_view value);
 // Bits of one byte, not three bools: GCC builds a returned struct of bools a byte at a time on the stack and loads it
 // whole, a store-forwarding stall that perf put at most of dispositionFacts' time in `bench --input manyparts`.
 struct DispositionFacts {
-    bool named : 1 = false;           // a name (or a name* that decodes, which wins), not empty
-    bool namedByExtValue : 1 = false; // that name came from name* or from pieces (ContentDisposition's)
-    bool hasFilename : 1 = false;     // a filename, or a filename* that decodes
+    bool named : 1 = false;             // a name (or a name* that decodes, which wins), not empty
+    bool namedByExtValue : 1 = false;   // that name came from name* or from pieces (ContentDisposition's)
+    bool hasFilename : 1 = false;       // a filename, or a filename* that decodes
+    bool repeatedParameter : 1 = false; // ContentDisposition's
 };
 
 DispositionFacts dispositionFacts(std::string_view value);
