@@ -305,12 +305,18 @@ void ForwardConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QSt
 }
 
 // Qt ends a connection once it reads the client's end, so no answer can reach a client whose end came first. A
-// request still waiting for its upstream goes no further, as nginx ends such a request (499); one already under
-// way takes what was read of it on, as before (onClientGone then aborts it).
+// request still waiting for its upstream goes no further, as nginx ends such a request (499): connecting, or
+// connected with none of its body gone on (the head still in Qt's buffer holds the body back, so a client that
+// sent its whole request and half-closed, as `nc -N` does, found this with a local upstream). One already under way
+// takes what was read of it on, as before (onClientGone then aborts it).
 void ForwardConnection::onClientClosed()
 {
-    if (!m_relay && m_session && m_phase == Phase::Connecting)
+    if (m_relay || !m_session)
+        return;
+    if (m_phase == Phase::Connecting || (m_phase == Phase::Sending && m_wireOut == 0)) {
+        m_closedBeforeBodyWentOn = m_phase == Phase::Sending;
         recordWhatWasRead();
+    }
 }
 
 // The request ends before it went on (its client closed, its upstream is unreachable): the body read with its head
@@ -340,9 +346,12 @@ void ForwardConnection::onClientGone()
         return;
     }
     // The body is whole, so the capture has no error: the record's fault says why there is no answer.
-    const QString why = m_recordOnly ? QStringLiteral("the client closed the connection after its whole request, "
-                                                      "before the upstream was reached: it went no further")
-                                     : QStringLiteral("the client closed the connection before the whole answer");
+    const QString why = !m_recordOnly ? QStringLiteral("the client closed the connection before the whole answer")
+                        : m_closedBeforeBodyWentOn
+                            ? QStringLiteral("the client closed the connection after its whole request, before "
+                                             "its body went on to the upstream: it went no further")
+                            : QStringLiteral("the client closed the connection after its whole request, before "
+                                             "the upstream was reached: it went no further");
     ForwardRecord forward = record();
     forward.fault = ForwardRecord::Fault{0, QStringLiteral("client gone"), why};
     finishSession(why, forward);

@@ -143,6 +143,7 @@ private:
     qint64 m_earlyAtByte = -1;   // the answer came when this many body bytes had gone on
     bool m_requestKeepAlive = true;
     bool m_recordOnly = false; // the request went no further: what was read of it is parsed for the record only
+    bool m_closedBeforeBodyWentOn = false; // m_recordOnly: its client closed after the head went on, not before
     bool m_upstreamReused = false;
 };
 

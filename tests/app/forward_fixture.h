@@ -109,12 +109,12 @@ inline Relay relay(bool viaProxy, const QString& upstream, const app::ForwardSet
 }
 
 // The forwarder's capture.json files, oldest first, once `count` exchanges have been written.
-inline QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)
+inline QList<QJsonObject> forwardCaptures(const QString& captureRoot, qsizetype count)
 {
     QList<QJsonObject> out;
     for (int i = 0; i < 250; ++i) {
         out.clear();
-        QDir root(f.listener.captureRoot());
+        QDir root(captureRoot);
         for (const QString& folder : root.entryList({"capture-*-forward"}, QDir::Dirs, QDir::Name)) {
             QFile file(root.filePath(folder + "/capture.json"));
             if (file.open(QIODevice::ReadOnly)) {
@@ -129,6 +129,11 @@ inline QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype co
     }
     REQUIRE(out.size() == count);
     return out;
+}
+
+inline QList<QJsonObject> forwardCaptures(const ListenerFixture& f, qsizetype count)
+{
+    return forwardCaptures(f.listener.captureRoot(), count);
 }
 
 // A server whose whole answer is `answer`, as upstreams.py's raw mode sends it (hold: it then keeps the

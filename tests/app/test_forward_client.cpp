@@ -13,7 +13,10 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <cerrno>
@@ -150,6 +153,57 @@ TEST_CASE("forward and proxy: a client that sends its whole request and closes w
     CHECK(app::noAnswerInWords(504, "upstream too slow") == "no answer: 504 upstream too slow");
     CHECK(app::noAnswerInWords(0, {}) == "no answer");
     CHECK(client.receive(500).isEmpty()); // no answer can reach it: the connection is closed
+}
+
+// `upload-inspector-cli forward --port 0` as a user starts it, in its own process: the race below went the other
+// way every time with the forwarder in the test's process.
+struct ForwardProcess {
+    QTemporaryDir captures;
+    QProcess process;
+    quint16 port = 0;
+    explicit ForwardProcess(const QString& upstream)
+    {
+        process.start(QStringLiteral(UPIN_CLI_PATH),
+                      {"forward", "--port", "0", "--capture-dir", captures.path(), upstream});
+        REQUIRE(process.waitForReadyRead(10000));
+        const QString said = QString::fromUtf8(process.readLine()); // forwarding http://127.0.0.1:PORT -> ...
+        port = quint16(QRegularExpression(":(\\d+) ->").match(said).captured(1).toUInt());
+        REQUIRE(port != 0);
+    }
+    ~ForwardProcess()
+    {
+        process.kill();
+        process.waitForFinished(5000);
+    }
+};
+
+TEST_CASE("forward: a client that sends its whole request and half-closes, to an upstream that connects at once, has "
+          "its parts recorded, and its request goes no further or went on whole",
+          "[forward]")
+{
+    test::PythonUpstream upstream("echo");
+    ForwardProcess forward(upstream.url());
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhello\r\n--b--\r\n";
+    for (int round = 0; round < 5; ++round) { // the client's end and the upstream's connect race: every way round
+        test::RawClient client(forward.port);
+        REQUIRE(client.send("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                            "boundary=b\r\nContent-Length: " +
+                            QByteArray::number(body.size()) + "\r\n\r\n" + body));
+        ::shutdown(client.fd, SHUT_WR); // as `nc -N` does
+        const QJsonObject capture = test::forwardCaptures(forward.captures.path(), round + 1).value(round);
+        REQUIRE_FALSE(capture.isEmpty());
+        INFO(QJsonDocument(capture).toJson().left(2000).constData());
+        CHECK(capture["error"].isNull()); // before, body_cut_short at byte 0 once the head had gone on
+        CHECK(capture["bytes"].toInteger() == body.size());
+        CHECK(capture["parts"].toArray().size() == 1);
+        // Ended where it stood when the client's end was read: held back whole, or already passed on whole.
+        const QJsonObject fault = capture["forward"].toObject();
+        const qint64 wentOn = fault["body_bytes_to_upstream"].toInteger();
+        CHECK((wentOn == 0 || wentOn == body.size()));
+        CHECK(fault["error"].toObject()["detail"].toString().startsWith(
+            wentOn == 0 ? "the client closed the connection after its whole request, before "
+                        : "the client closed the connection before the whole answer"));
+    }
 }
 
 TEST_CASE("forward and proxy: a request whose upstream is never reached has what was read of its body recorded",
