@@ -28,6 +28,17 @@ double seconds(const QElapsedTimer& clock)
     return double(clock.nsecsElapsed()) / 1e9;
 }
 
+// Qt's "Unknown error" is what QNAM says when the server resets the connection while the body goes out: a server
+// that refuses an upload early (a 413 or a 401 before the whole body) and closes at once, its answer unread by Qt.
+// Seen with a Python server that answers after the head and closes; the raw engine reads that answer.
+QString unknownQnamError(const QString& qtSays)
+{
+    return QStringLiteral("the connection failed while the body was being sent, and no answer reached Qt (Qt says "
+                          "\"%1\"): a server that answers early (a 413 or 401 before the whole body) and resets the "
+                          "connection loses its answer this way; the raw engine (--engine raw) reads such an answer")
+        .arg(qtSays);
+}
+
 // Where the writes end for UploadPlan::splitDelimiters: inside the delimiter after part i ("\r\n--" and the
 // boundary), i + 1 bytes in, wrapping, so that across the parts every offset inside a delimiter is a cut. The
 // closing delimiter's cut is there too, which is the last part's.
@@ -253,6 +264,8 @@ void Sender::finishQnamRun(const MultipartBody& body)
                     .arg(m_plan.stallTimeoutMs / 1000.0);
     else if (m_reply->error() == QNetworkReply::SslHandshakeFailedError)
         error = withTrustHint(m_reply->errorString());
+    else if (m_reply->error() == QNetworkReply::UnknownNetworkError && status == 0)
+        error = unknownQnamError(m_reply->errorString());
     else if (m_reply->error() != QNetworkReply::NoError && status == 0)
         error = m_reply->errorString();
     if (status > 0) {

@@ -183,3 +183,49 @@ c.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
     CHECK(raw.upload.responseBody() == "ok");
     CHECK_FALSE(raw.upload.answeredEarly());
 }
+
+// QNAM says only "Unknown error" when a server answers an upload early and resets the connection (it closes with
+// the body unread). The run's error says what happened and which engine reads such an answer; the raw engine, on
+// the same server, has the 413.
+TEST_CASE("QNAM's unknown error on an early answer and a reset says what happened", "[sender][answers]")
+{
+    QProcess server;
+    server.start("python3", {"-c", QStringLiteral(R"(
+import socket
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', 0)); s.listen(4); print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept(); data = b''
+    while b'\r\n\r\n' not in data: data += c.recv(65536)
+    c.sendall(b'HTTP/1.1 413 Payload Too Large\r\nContent-Length: 3\r\nConnection: close\r\n\r\nbig')
+    c.close()
+)")});
+    REQUIRE(server.waitForReadyRead(10000));
+    const int port = server.readLine().trimmed().toInt();
+    app::UploadPlan plan;
+    plan.targets = {QUrl(QStringLiteral("http://127.0.0.1:%1/upload").arg(port))};
+    app::PlanPart part;
+    part.kind = app::PlanPart::Kind::Synthetic;
+    part.name = QStringLiteral("big");
+    part.size = quint64{64} << 20; // more than the kernel's buffers take before the server closes
+    plan.parts = {part};
+    plan.hash = core::HashKind::None;
+    plan.stallTimeoutMs = 20'000;
+    for (const auto engine : {app::UploadPlan::Engine::Qnam, app::UploadPlan::Engine::Raw}) {
+        plan.engine = engine;
+        test::SenderThread sender;
+        const auto results = sender.run(plan);
+        REQUIRE(results.size() == 1);
+        const app::RunResult& r = results.first();
+        INFO(r.error.toStdString());
+        if (engine == app::UploadPlan::Engine::Raw) {
+            CHECK(r.httpStatus == 413);
+            continue;
+        }
+        CHECK(r.httpStatus == 0);
+        CHECK(r.error.contains(QLatin1String("no answer reached Qt")));
+        CHECK(r.error.contains(QLatin1String("--engine raw")));
+    }
+    server.kill();
+    server.waitForFinished();
+}
