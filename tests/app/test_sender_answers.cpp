@@ -185,8 +185,8 @@ c.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
 }
 
 // QNAM says only "Unknown error" when a server answers an upload early and resets the connection (it closes with
-// the body unread). The run's error says what happened and which engine reads such an answer; the raw engine, on
-// the same server, has the 413.
+// the body unread). The run's error says what happened and which engine can read such an answer. (Whether the raw
+// engine gets the 413 here depends on whether the reset comes before it reads it: not tested.)
 TEST_CASE("QNAM's unknown error on an early answer and a reset says what happened", "[sender][answers]")
 {
     QProcess server;
@@ -211,21 +211,16 @@ while True:
     plan.parts = {part};
     plan.hash = core::HashKind::None;
     plan.stallTimeoutMs = 20'000;
-    for (const auto engine : {app::UploadPlan::Engine::Qnam, app::UploadPlan::Engine::Raw}) {
-        plan.engine = engine;
-        test::SenderThread sender;
-        const auto results = sender.run(plan);
-        REQUIRE(results.size() == 1);
-        const app::RunResult& r = results.first();
-        INFO(r.error.toStdString());
-        if (engine == app::UploadPlan::Engine::Raw) {
-            CHECK(r.httpStatus == 413);
-            continue;
-        }
-        CHECK(r.httpStatus == 0);
-        CHECK(r.error.contains(QLatin1String("no answer reached Qt")));
-        CHECK(r.error.contains(QLatin1String("--engine raw")));
-    }
+    plan.engine = app::UploadPlan::Engine::Qnam;
+    test::SenderThread sender;
+    const auto results = sender.run(plan);
+    REQUIRE(results.size() == 1);
+    const app::RunResult& r = results.first();
+    INFO(r.error.toStdString());
+    CHECK(r.httpStatus == 0);
+    CHECK(r.error.contains(QLatin1String("Unknown error"))); // Qt's own words, kept
+    CHECK(r.error.contains(QLatin1String("no answer reached Qt")));
+    CHECK(r.error.contains(QLatin1String("--engine raw")));
     server.kill();
     server.waitForFinished();
 }
