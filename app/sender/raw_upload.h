@@ -1,7 +1,7 @@
 #pragma once
 // A minimal HTTP/1.1 upload client over QTcpSocket, for what QNetworkAccessManager cannot do well in Qt 6.4:
 //  - Transfer-Encoding: chunked (Qt's HTTP/1 stack always sends Content-Length);
-//  - fast streaming: QNAM pulls an upload device across threads 16 KiB per round trip (performance.md); this
+//  - fast streaming: QNAM pulls an upload device across threads 16 KiB per round trip (performance-network.md); this
 //    client writes 256 KiB at a time, and a body that lends its bytes (lending_body.h) is written without a copy.
 // http and https (a QSslSocket); one request per connection (Connection: close). Lives in the sender's thread.
 

@@ -63,7 +63,7 @@ QString basicAuthorization(const QString& user, const QString& password);
 struct UploadPlan {
     // Which HTTP client sends. Auto: the raw client (a QTcpSocket, or a QSslSocket for https://): about 2.6x faster
     // here than QNAM over http and 2x over https (QNAM pulls an upload 16 KiB per cross-thread round trip in Qt
-    // 6.4; see docs/performance.md). QNAM is the choice for HTTP/2. Chunked framing always uses the raw client.
+    // 6.4; see docs/performance-network.md). QNAM is the choice for HTTP/2. Chunked framing always uses the raw client.
     enum class Engine : uint8_t { Auto, Qnam, Raw };
     QList<QUrl> targets;
     Engine engine = Engine::Auto;
