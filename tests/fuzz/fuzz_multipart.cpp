@@ -17,7 +17,7 @@ using namespace upin::core;
 
 namespace {
 
-// Feeds body in chunks of 1 to maxChunk bytes (sizes drawn from seed).
+// Feeds body in chunks of 1 to maxChunk bytes (sizes drawn from seed), or whole when maxChunk is 0.
 std::vector<std::string> runOnce(std::string_view body, const std::string& boundary, Options options, uint8_t seed,
                                  size_t maxChunk, bool pipelined = false)
 {
@@ -34,7 +34,7 @@ std::vector<std::string> runOnce(std::string_view body, const std::string& bound
     uint32_t rng = seed * 2654435761u + 1;
     for (size_t pos = 0, chunks = 0; pos < body.size() && status; ++chunks) {
         rng = rng * 1103515245u + 12345u;
-        size_t size = std::min(body.size() - pos, 1 + (rng >> 16) % maxChunk);
+        size_t size = std::min(body.size() - pos, maxChunk == 0 ? body.size() : 1 + (rng >> 16) % maxChunk);
         std::string_view chunk = body.substr(pos, size);
         if (pipeline) {
             BlockPool::Block block = blocks.acquire();
@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (boundary.empty())
         boundary = "boundary";
     options.matcher = MatcherKind::Kmp;
-    auto reference = runOnce(body, boundary, options, 0, body.size() + 1); // whole
+    auto reference = runOnce(body, boundary, options, 0, 0); // whole
     const size_t maxChunk = size_t(data[1] % 64 + 1) << ((data[1] >> 6) * 3);
     for (auto kind : kAllMatchers) {
         options.matcher = kind;
