@@ -2,6 +2,7 @@
 // delimiter, reads the same by offset in any pieces, and a body made of it parses as one part of the size asked for
 // with every matcher.
 
+#include "support/chunking.h"
 #include "upin/core/body_shapes.h"
 #include "upin/core/multipart_parser.h"
 
@@ -53,7 +54,7 @@ TEST_CASE("every body shape is valid content, the same in any pieces, and one pa
             body += "\r\n--";
             body += boundary;
             body += "--\r\n";
-            for (const MatcherKind matcher : kAllMatchers) {
+            for (const MatcherKind matcher : upin::test::matchersUnderTest()) {
                 Options options;
                 options.matcher = matcher;
                 options.maxPartSize = options.maxBodySize = uint64_t{1} << 30;
