@@ -3,6 +3,7 @@
 #include "cli/cli_args.h"
 #include "common/file_size_limit.h"
 #include "common/malloc_tuning.h"
+#include "upin_version.h"
 
 #include <QCoreApplication>
 
@@ -48,6 +49,8 @@ commands:
   bench [--size N] [--input random|mixed|nearmiss|crlf|manyparts|all] [--matcher kmp|chunked|simd|all]
         [--runs N] [--chunk N] [--json]
         time the parser with each matcher strategy against a memchr ceiling
+  --version
+        print the version (git describe's, as the Debian package numbers it; the window's Help > About says it too)
 
 Run 'upload-inspector-cli COMMAND --help' for a command's options.
 )";
@@ -69,6 +72,10 @@ int main(int argc, char** argv)
         arguments.first() == QLatin1String("-h")) {
         printOut(QString::fromLatin1(kUsage));
         return arguments.isEmpty() ? 2 : 0;
+    }
+    if (arguments.first() == QLatin1String("--version")) {
+        printOut(QStringLiteral("upload-inspector-cli %1\n").arg(QStringLiteral(UPIN_VERSION)));
+        return 0;
     }
     const QString command = arguments.takeFirst();
     if (command == QLatin1String("parse"))

@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "models/plan_parts_model.h"
 #include "service_wiring.h"
+#include "upin_version.h"
 #include "views/send_view.h"
 
 #include <QApplication>
@@ -31,7 +32,7 @@ int main(int argc, char** argv)
     QApplication application(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("UploadInspector"));
     QApplication::setApplicationName(QStringLiteral("upload-inspector"));
-    QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+    QApplication::setApplicationVersion(QStringLiteral(UPIN_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
 
     QCommandLineParser cl;

@@ -14,12 +14,14 @@
 #include "support/corpus_dir.h"
 #include "support/run_cli.h"
 #include "support/sample_requests.h"
+#include "upin_version.h"
 #include <QDir>
 #include <QJsonArray>
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace {
@@ -32,6 +34,17 @@ using upin::test::writeFile;
 using upin::test::ownCorpusFile;
 
 } // namespace
+
+TEST_CASE("--version prints the version the build was configured with, as the package numbers it", "[cli]")
+{
+    const test::CliRun run = test::runCli({"--version"});
+    CHECK(run.exitCode == 0);
+    CHECK(run.out.trimmed().toStdString() == "upload-inspector-cli " UPIN_VERSION);
+    // git describe's form as a Debian version: 1.2.3, 1.2.3+N.gHASH, either with .dirty; never a '-'.
+    CHECK(QString::fromLatin1(UPIN_VERSION)
+              .contains(QRegularExpression(
+                  QStringLiteral("^[0-9]+\\.[0-9]+\\.[0-9]+(\\+[0-9]+\\.g[0-9a-f]+)?(\\.dirty)?$"))));
+}
 
 TEST_CASE("parse --json reports parts with hashes and offsets", "[cli]")
 {
