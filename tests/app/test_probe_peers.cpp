@@ -12,6 +12,7 @@
 // frees later and reuses: the probe counts the smaller growth of two uploads, so busboy is not said to buffer.)
 
 #include "app/forward_fixture.h"
+#include "support/node_peers.h"
 #include "support/run_cli.h"
 
 #include <catch2/catch.hpp>
@@ -134,6 +135,7 @@ TEST_CASE("Go's ParseMultipartForm holds the upload in memory, and the probe say
 TEST_CASE("Node's busboy streams every shape, only dash-dense near the slow threshold, and counts every byte",
           "[probe][peers]")
 {
+    test::requireNodePackage(QStringLiteral("busboy"));
     test::ServerProcess busboy("node", {UPIN_TESTS_DIR "/peers/node/busboy_server.js"});
     const QJsonObject report = probeJson(QStringList{busboy.url() + "/upload"} + kEverydayShapes);
     // What was found, and each shape's figures, when a check fails.

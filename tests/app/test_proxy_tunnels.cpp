@@ -3,6 +3,7 @@
 // what the proxy recorded are checked, and tunnels passed through (--no-intercept) stay the server's own.
 
 #include "app/proxy_fixture.h"
+#include "support/node_peers.h"
 
 #include <catch2/catch.hpp>
 
@@ -89,6 +90,7 @@ TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through
 TEST_CASE("proxy over https: Node's fetch through undici's ProxyAgent, trusting the authority by NODE_EXTRA_CA_CERTS",
           "[proxy][tls]")
 {
+    test::requireNodePackage(QStringLiteral("undici"));
     TlsServerBehindProxy setup;
     ListenerFixture& server = setup.server;
     const auto& p = setup.p;
