@@ -35,9 +35,10 @@ using upin::test::ownCorpusFile;
 
 } // namespace
 
-TEST_CASE("--version prints the version the build was configured with, as the package numbers it", "[cli]")
+TEST_CASE("upload-inspector-cli --version prints the version the build was configured with, as the package numbers it",
+          "[cli]")
 {
-    const test::CliRun run = test::runCli({"--version"});
+    const upin::test::CliRun run = runCli({"--version"});
     CHECK(run.exitCode == 0);
     CHECK(run.out.trimmed().toStdString() == "upload-inspector-cli " UPIN_VERSION);
     // git describe's form as a Debian version: 1.2.3, 1.2.3+N.gHASH, either with .dirty; never a '-'.
