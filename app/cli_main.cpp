@@ -11,7 +11,7 @@ using namespace upin::app::cli;
 
 namespace {
 
-const char kUsage[] = R"(usage: upload-inspector-cli COMMAND [options]
+const char kUsage[] = R"(Usage: upload-inspector-cli COMMAND [options]
 
 commands:
   parse FILE|CAPTURE_FOLDER [--raw-http] [--content-type VALUE] [--strict] [--matcher kmp|chunked|simd]
