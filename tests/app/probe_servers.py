@@ -39,6 +39,24 @@ from upstreams import header as field, read_head  # the forward tests' servers r
 kept = None
 
 
+def by_lines(body):
+    """(bytes, lines that start with "--") of a body read a CR LF line at a time, as a line-based parser such as
+    cgi.FieldStorage's read_lines_to_outerboundary does, with a call for each line. That cost per line is what makes
+    CR LF-dense content slow: 12-16x plain on the probe's crlf-dense shape, by the probe beside two busy processes.
+    Without the call a line cost a third as much, and the 2-5x it gave was lost once in such a machine's noise."""
+    count = dashed = 0
+    for piece in body:
+        count += len(piece)
+        for line in piece.split(b"\r\n"):
+            dashed += read_line(line)
+    return count, dashed
+
+
+def read_line(line):
+    """1 for a line that may be a delimiter (it starts with "--" and has more than blanks), else 0."""
+    return 1 if line.startswith(b"--") and line.rstrip() else 0
+
+
 def pieces(conn, head, rest):
     """The body's bytes as they come, de-chunked."""
     length = field(head, "content-length")
@@ -155,11 +173,7 @@ def serve(conn, mode):
                 count = sum(len(p) for p in pieces(conn, head, rest))
                 answer = {"bytes": count}
             elif mode == "bylines":
-                count = lines = 0
-                for p in pieces(conn, head, rest):
-                    count += len(p)
-                    for line in p.split(b"\r\n"):  # each CR LF line looked at, as a line-based parser does
-                        lines += line.startswith(b"--")
+                count, lines = by_lines(pieces(conn, head, rest))
                 answer = {"bytes": count, "lines": lines}
             elif mode == "echo":
                 body = b"".join(pieces(conn, head, rest))
