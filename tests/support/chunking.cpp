@@ -29,7 +29,8 @@ std::string joinLog(const std::vector<std::string>& log)
 
 std::vector<core::MatcherKind> matchersUnderTest()
 {
-    if (!qEnvironmentVariableIsEmpty("UPIN_SIMD"))
+    const QByteArray cap = qgetenv("UPIN_SIMD");
+    if (cap == "sse2" || cap == "scalar") // a cap below AVX2; "avx2" is the uncapped run of an AVX2 machine
         return {core::MatcherKind::Simd};
     return {std::begin(core::kAllMatchers), std::end(core::kAllMatchers)};
 }

@@ -29,8 +29,8 @@ Outcome parseEveryWay(std::string_view contentType, std::string_view body, core:
 // matcher, REQUIRing identical logs.
 Outcome parseLarge(std::string_view contentType, std::string_view body, core::Options options = {});
 std::string joinLog(const std::vector<std::string>& log);
-// The matchers a test feeds each body to: all of them, but only simd where UPIN_SIMD caps its level (the --simd
-// runs). Only the simd matcher's code depends on the level, and the uncapped run already fed the same bodies to kmp
+// The matchers a test feeds each body to: all of them, but only simd where UPIN_SIMD caps its level at sse2 or
+// scalar (the --simd sse2|scalar runs). Only the simd matcher's code depends on the level, and the uncapped run already fed the same bodies to kmp
 // and chunked: feeding them again would repeat that run at twice its cost.
 std::vector<core::MatcherKind> matchersUnderTest();
 bool hasDiagnostic(const core::ParseReport& report, core::Errc code);
