@@ -22,13 +22,31 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 using namespace upin;
+
+namespace {
+// --help and --version only print: they must work without a display (help2man runs them to make the man page, and
+// a user may in a terminal), where QApplication would abort for want of a platform plugin.
+void printWithoutDisplay(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view option = argv[i];
+        if (option == "-h" || option == "--help" || option == "--help-all" || option == "-v" || option == "--version") {
+            if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            return;
+        }
+    }
+}
+} // namespace
 
 int main(int argc, char** argv)
 {
     upin::app::keepFreedMemory();
     upin::app::failWritesPastFileSizeLimit();
+    printWithoutDisplay(argc, argv);
     QApplication application(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("UploadInspector"));
     QApplication::setApplicationName(QStringLiteral("upload-inspector"));
