@@ -2,6 +2,7 @@
 
 #include "upin/core/part_pipeline.h"
 
+#include <QByteArray>
 #include <QtGlobal>
 #include <catch2/catch.hpp>
 
