@@ -81,6 +81,11 @@ bool Listener::start(const ListenerConfig& config)
         [this, &ok, config] {
             auto open = [&](std::unique_ptr<Server>& server, bool tls, quint16 port, quint16& bound) {
                 server = std::make_unique<Server>(this, tls);
+                // Qt's default queue of 50 handshaken connections overflows when a burst comes while this thread
+                // waits for a core: Linux then drops the client's ACK, and that client, connected on its side,
+                // is accepted only at a SYN-ACK resent a second later, after clients that came after it. nginx's
+                // 511 (the kernel caps it at net.core.somaxconn).
+                server->setListenBacklogSize(511);
                 if (!server->listen(config.bindAddress, port)) {
                     m_error = QStringLiteral("%1 (port %2)").arg(server->errorString()).arg(port);
                     server.reset();
