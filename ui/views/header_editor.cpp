@@ -18,7 +18,8 @@ namespace {
 enum Column { Send, Name, Value };
 } // namespace
 
-HeaderEditor::HeaderEditor(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(0, 3)), m_problem(new QLabel)
+HeaderEditor::HeaderEditor(QWidget* parent)
+    : QWidget(parent), m_table(new TabToEditable<QTableWidget>(0, 3)), m_problem(new QLabel)
 {
     m_table->setHorizontalHeaderLabels({tr("Send"), tr("Header"), tr("Value")});
     m_table->horizontalHeader()->setSectionResizeMode(Send, QHeaderView::ResizeToContents);
@@ -35,7 +36,8 @@ HeaderEditor::HeaderEditor(QWidget* parent) : QWidget(parent), m_table(new QTabl
     auto* add = new QPushButton(tr("Add header"));
     connect(add, &QPushButton::clicked, this, [this] {
         addRow({QStringLiteral("X-Header"), QString(), true});
-        m_table->editItem(m_table->item(m_table->rowCount() - 1, Name));
+        // Current as well as edited: Tab steps on from the current cell (tab_to_editable.h).
+        m_table->editCell(m_table->model()->index(m_table->rowCount() - 1, Name));
     });
     auto* remove = new QPushButton(tr("Remove header"));
     connect(remove, &QPushButton::clicked, this, [this] {

@@ -4,11 +4,12 @@
 // break in its value, a name the sender sets itself) is marked red and named, and the plan is not sent.
 
 #include "sender/upload_plan.h"
+#include "views/tab_to_editable.h"
 
+#include <QTableWidget>
 #include <QWidget>
 
 class QLabel;
-class QTableWidget;
 
 namespace upin::ui {
 
@@ -32,7 +33,7 @@ private:
     void check(); // marks rows that cannot be sent and says why
     void askForAuthorization(bool bearer);
 
-    QTableWidget* m_table;
+    TabToEditable<QTableWidget>* m_table;
     QLabel* m_problem;
 };
 

@@ -34,8 +34,8 @@
 namespace upin::ui {
 
 SendView::SendView(QWidget* parent)
-    : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new QTableView), m_target(new QComboBox),
-      m_runs(new QSpinBox), m_chunked(new QCheckBox(tr("Chunked"))),
+    : QWidget(parent), m_parts(new PlanPartsModel(this)), m_table(new TabToEditable<QTableView>),
+      m_target(new QComboBox), m_runs(new QSpinBox), m_chunked(new QCheckBox(tr("Chunked"))),
       m_expect(new QCheckBox(tr("Expect: 100-continue"))),
       m_insecure(new QCheckBox(tr("Don't check https certificates"))), m_hash(new QComboBox),
       m_send(new QPushButton(tr("Send"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
@@ -333,6 +333,7 @@ void SendView::addField()
     part.name = QStringLiteral("field%1").arg(m_parts->rowCount() + 1);
     part.value = QStringLiteral("value");
     m_parts->addPart(part);
+    m_table->editCell(m_parts->index(m_parts->rowCount() - 1, PlanPartsModel::Name)); // name, Tab, value, Enter
 }
 
 void SendView::addSynthetic()

@@ -8,8 +8,10 @@
 #include "sender/upload_plan.h"
 #include "views/header_editor.h"
 #include "views/run_list.h"
+#include "views/tab_to_editable.h"
 
 #include <QElapsedTimer>
+#include <QTableView>
 #include <QWidget>
 
 class QCheckBox;
@@ -18,7 +20,6 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableView;
 class QTableWidget;
 class QPlainTextEdit;
 
@@ -73,7 +74,7 @@ private:
     void setBusy(bool busy);
 
     PlanPartsModel* m_parts;
-    QTableView* m_table;
+    TabToEditable<QTableView>* m_table;
     QComboBox* m_target;
     QComboBox* m_method;
     HeaderEditor* m_headers;
