@@ -35,10 +35,9 @@ ServerConnection::Mode forwarderMode(bool proxy)
 }
 } // namespace
 
-ForwardConnection::ForwardConnection(qintptr descriptor, bool tls, const std::shared_ptr<ListenerShared>& shared,
+ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ListenerShared>& shared,
                                      UploadSession::Publish publish, QObject* parent)
-    : ServerConnection(descriptor, tls, shared, std::move(publish), forwarderMode(shared->config.forward->proxy),
-                       parent),
+    : ServerConnection(accepted, shared, std::move(publish), forwarderMode(shared->config.forward->proxy), parent),
       m_settings(*this->shared().config.forward)
 {
     // Held back now, the upstream not having taken what it has: not the client's fault.

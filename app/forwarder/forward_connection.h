@@ -40,7 +40,7 @@ bool hostMatches(const QString& host, const QStringList& patterns);
 class ForwardConnection final : public ServerConnection {
     Q_OBJECT
 public:
-    ForwardConnection(qintptr descriptor, bool tls, const std::shared_ptr<ListenerShared>& shared,
+    ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ListenerShared>& shared,
                       UploadSession::Publish publish, QObject* parent = nullptr);
     ~ForwardConnection() override;
 

@@ -43,9 +43,9 @@ int statusFor(CaptureState state)
 
 } // namespace
 
-ListenerConnection::ListenerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+ListenerConnection::ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared,
                                        UploadSession::Publish publish, QObject* parent)
-    : ServerConnection(descriptor, tls, std::move(shared), std::move(publish), listenerMode(), parent)
+    : ServerConnection(accepted, std::move(shared), std::move(publish), listenerMode(), parent)
 {}
 
 ListenerConnection::~ListenerConnection()

@@ -15,8 +15,8 @@ namespace upin::app {
 class ListenerConnection final : public ServerConnection {
     Q_OBJECT
 public:
-    ListenerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
-                       UploadSession::Publish publish, QObject* parent = nullptr);
+    ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+                       QObject* parent = nullptr);
     ~ListenerConnection() override;
 
 private:

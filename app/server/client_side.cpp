@@ -10,9 +10,9 @@
 
 namespace upin::app {
 
-ClientSide::ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection,
+ClientSide::ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection, bool admitted,
                        std::function<void()> closeIfWaiting)
-    : m_socket(socket), m_shared(shared), m_connection(connection)
+    : m_socket(socket), m_shared(shared), m_connection(connection), m_admitted(admitted)
 {
     for (QTimer* timer : {&m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
         timer->setSingleShot(true);
@@ -30,10 +30,7 @@ ClientSide::ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& conn
     connect(&m_socket, &QTcpSocket::bytesWritten, this, progress);
     if (auto* tls = qobject_cast<QSslSocket*>(&m_socket)) // the TLS port's, or a proxy's that may open a tunnel
         connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
-    // Every slot taken: the longest-waiting kept-alive connection gives its own, else the new client is refused.
     m_waitingClose = std::move(closeIfWaiting);
-    m_admitted = ++m_shared.activeConnections <= m_shared.config.maxConnections ||
-                 m_shared.waiting.closeOldest(); // closed on its own thread
 }
 
 ClientSide::~ClientSide()

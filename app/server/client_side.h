@@ -20,7 +20,9 @@ class ClientSide final : public QObject {
 public:
     // closeIfWaiting: the connection's own close while it waits for a next request (when its slot is given to a
     // new client, or the keep-alive time is up); it may decline if a request has begun.
-    ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection, std::function<void()> closeIfWaiting);
+    // admitted: the slot the accept thread decided (ListenerShared::takeSlot), released when this ends.
+    ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection, bool admitted,
+               std::function<void()> closeIfWaiting);
     ~ClientSide() override;
 
     // False when every slot is taken and no waiting connection gave its own: answer 503, then closeAfterAnswer().

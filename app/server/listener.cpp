@@ -194,8 +194,9 @@ QString Listener::captureRoot() const
 void Listener::dispatch(qintptr descriptor, bool tls) // on the accept thread
 {
     ListenerWorker* worker = m_workers[m_next++ % m_workers.size()];
+    const AcceptedSocket accepted{descriptor, tls, m_shared->takeSlot()}; // here, in the order clients came
     QMetaObject::invokeMethod(
-        worker, [worker, descriptor, tls] { worker->adopt(descriptor, tls); }, Qt::QueuedConnection);
+        worker, [worker, accepted] { worker->adopt(accepted); }, Qt::QueuedConnection);
 }
 
 ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_shared(std::move(shared))
@@ -203,7 +204,7 @@ ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_share
     m_sinceFlush.start();
 }
 
-void ListenerWorker::adopt(qintptr descriptor, bool tls)
+void ListenerWorker::adopt(AcceptedSocket accepted)
 {
     if (!m_flushTimer) { // created here, in the worker thread
         m_flushTimer = new QTimer(this);
@@ -213,9 +214,9 @@ void ListenerWorker::adopt(qintptr descriptor, bool tls)
     }
     auto publisher = [this](ListenerEvent e) { publish(std::move(e)); };
     if (m_shared->config.forward)
-        new ForwardConnection(descriptor, tls, m_shared, publisher, this);
+        new ForwardConnection(accepted, m_shared, publisher, this);
     else
-        new ListenerConnection(descriptor, tls, m_shared, publisher, this);
+        new ListenerConnection(accepted, m_shared, publisher, this);
 }
 
 void ListenerWorker::shutdown()

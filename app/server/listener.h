@@ -69,7 +69,7 @@ class ListenerWorker final : public QObject {
     Q_OBJECT
 public:
     explicit ListenerWorker(std::shared_ptr<ListenerShared> shared);
-    void adopt(qintptr descriptor, bool tls);
+    void adopt(AcceptedSocket accepted);
     // Closes every connection, ending uploads in progress as incomplete (their capture.json says so), and sends
     // the last events. In the worker's thread, before it stops.
     void shutdown();

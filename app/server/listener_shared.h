@@ -37,6 +37,14 @@ private:
     std::list<Waiting> m_connections;
 };
 
+// A client's socket as the accept thread hands it to a worker, with its slot already decided there: taken on the
+// workers' threads, a later client whose worker was less busy could take the last slot before an earlier one.
+struct AcceptedSocket {
+    qintptr descriptor = -1;
+    bool tls = false;     // from the TLS port
+    bool admitted = true; // holds a slot; false: every slot taken, answered 503 (it still counts until it ends)
+};
+
 struct ListenerShared {
     ListenerConfig config;
     CaptureStore store;
@@ -52,6 +60,9 @@ struct ListenerShared {
     QSslConfiguration tlsConfiguration;       // the server side of every TLS connection
     std::atomic<int> tlsHandshakeFailures{0}; // since the listener started
     std::shared_ptr<LocalCa> proxyCa;         // a proxy's: it signs the certificate each tunnel presents
+    // On the accept thread, in the order clients came. Every slot taken: the longest-waiting kept-alive connection
+    // gives its own (closed on its own thread), else false. Either way the client counts until its ClientSide ends.
+    bool takeSlot() { return ++activeConnections <= config.maxConnections || waiting.closeOldest(); }
     ListenerShared(const ListenerConfig& c)
         : config(c), store(c.captureDir, c.retention),
           readBlocks(std::make_shared<core::BlockBudget>(c.forward ? 16 : 64))

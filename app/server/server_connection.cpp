@@ -26,11 +26,11 @@ core::ByteView view(const QByteArray& data)
 }
 } // namespace
 
-ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
+ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared,
                                    UploadSession::Publish publish, Mode mode, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_mode(mode),
-      m_socket(tls || mode.proxy ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(tls),
-      m_clientSide(*m_socket, *m_shared, *this, [this] { closeIfWaiting(); }),
+      m_socket(accepted.tls || mode.proxy ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(accepted.tls),
+      m_clientSide(*m_socket, *m_shared, *this, accepted.admitted, [this] { closeIfWaiting(); }),
       m_deadlines(
           m_shared->config.guards, [this] { return m_decoder.bodyBytes(); },
           [this](ClientDeadlines::Missed missed, const QString& why) { onDeadlineMissed(missed, why); }),
@@ -38,13 +38,13 @@ ServerConnection::ServerConnection(qintptr descriptor, bool tls, std::shared_ptr
 {
     // On the pipeline's thread, when it lets a block go that a read was waiting for.
     m_blocks.setOnAvailable([this] { resumeReading(); });
-    m_socket->setSocketDescriptor(descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
+    m_socket->setSocketDescriptor(accepted.descriptor, QAbstractSocket::ConnectedState, QIODevice::ReadWrite);
     // A socket adopted by descriptor reads into Qt's own buffer whatever arrives, by default without limit: a
     // connection that stops reading (the pipeline holds every block, the upstream is behind, answers wait for the
     // client) would hold the whole body in memory. Plain: Qt keeps almost nothing, reads take the kernel's bytes
     // straight into blocks (readSocketInto), and while none is taken they wait in the kernel, so TCP slows the
     // client. TLS: Qt decrypts into a buffer of one read.
-    m_socket->setReadBufferSize(tls ? mode.readChunk : 1);
+    m_socket->setReadBufferSize(m_tls ? mode.readChunk : 1);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
     if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
         m_handshake.emplace(

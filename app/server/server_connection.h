@@ -49,9 +49,9 @@ public:
     void closeIfWaiting();
 
 protected:
-    // tls: the TLS port's connection: a QSslSocket, whose handshake comes first.
-    ServerConnection(qintptr descriptor, bool tls, std::shared_ptr<ListenerShared> shared,
-                     UploadSession::Publish publish, Mode mode, QObject* parent);
+    // accepted.tls: the TLS port's connection: a QSslSocket, whose handshake comes first.
+    ServerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+                     Mode mode, QObject* parent);
 
     // A request whose head was admitted, with valid framing within the body size limit. The mode answers it
     // (respond, refuse), or calls beginBody() and takes the body.

@@ -181,8 +181,9 @@ TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a nor
     }
     for (auto& s : tricklers)
         s->waitForBytesWritten(100);
-    // The listener admits connections in the order they came, so the 65th finds every slot taken.
+    // The accept thread gives slots in the order clients came (AcceptedSocket), so the 65th finds every slot taken.
     const QByteArray busy = f.exchange(post({}, "hi"), 3000);
+    INFO(busy.left(200).constData());
     CHECK(busy.startsWith("HTTP/1.1 503"));
     CHECK(busy.contains("Retry-After: 2"));
     // The tricklers keep sending, far under the minimum rate, until one is cut and a normal upload gets its slot.
