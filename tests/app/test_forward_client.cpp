@@ -184,7 +184,8 @@ TEST_CASE("forward: a client that sends its whole request and half-closes, to an
     test::PythonUpstream upstream("echo");
     ForwardProcess forward(upstream.url());
     const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nhello\r\n--b--\r\n";
-    for (int round = 0; round < 5; ++round) { // the client's end and the upstream's connect race: every way round
+    // The client's end races the upstream's connect and its answer: every way round is an outcome to accept.
+    for (int round = 0; round < 5; ++round) {
         test::RawClient client(forward.port);
         REQUIRE(client.send("POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
                             "boundary=b\r\nContent-Length: " +
@@ -200,9 +201,13 @@ TEST_CASE("forward: a client that sends its whole request and half-closes, to an
         const QJsonObject fault = capture["forward"].toObject();
         const qint64 wentOn = fault["body_bytes_to_upstream"].toInteger();
         CHECK((wentOn == 0 || wentOn == body.size()));
-        CHECK(fault["error"].toObject()["detail"].toString().startsWith(
-            wentOn == 0 ? "the client closed the connection after its whole request, before "
-                        : "the client closed the connection before the whole answer"));
+        const QString detail = fault["error"].toObject()["detail"].toString();
+        if (wentOn == 0)
+            CHECK(detail.startsWith("the client closed the connection after its whole request, before "));
+        else if (!fault.contains("error")) // the upstream answered, and the answer went back, before the end was read
+            CHECK(fault["status"].toInt() == 200);
+        else
+            CHECK(detail.startsWith("the client closed the connection before the whole answer"));
     }
 }
 
