@@ -105,8 +105,8 @@ TEST_CASE("a server that reads bodies a line at a time is slow on CR LF-dense co
         const QJsonObject s = v.toObject();
         if (s["name"] == "crlf-dense") // timed again right after plain, and as slow
             CHECK(s["recheck_vs_plain"].toDouble() >= app::kSlowShapeRatio);
-        else
-            CHECK(s["recheck_vs_plain"].isNull());
+        else // not rechecked, or (slowed by a loaded machine at first: random 2.03x) cleared by its recheck
+            CHECK((s["recheck_vs_plain"].isNull() || s["recheck_vs_plain"].toDouble() < app::kSlowShapeRatio));
     }
 }
 
