@@ -4,17 +4,20 @@
 #   no such tag (a clone of main) -> PROJECT_VERSION+N.gHASH, N counted from the first commit (a shallow clone's
 #                                  depth, there: clone whole to package)
 #   not a git checkout          -> PROJECT_VERSION
-# Uncommitted changes add ".dirty". Read at configure time: scripts/test, scripts/run and scripts/package configure on
-# every run, so what they build carries the commit it was built from.
+# Uncommitted changes add "~dirty", which Debian sorts below the same version without it, so a build from an edited
+# tree never outranks the commit's own or a later one's (".dirty" sorted above "+1.g..."). Read at configure time:
+# scripts/test, scripts/run and scripts/package configure on every run, so what they build carries its commit.
 function(upin_git_version out)
   set(version ${PROJECT_VERSION})
   find_package(Git QUIET)
   if(GIT_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/.git)
-    execute_process(COMMAND ${GIT_EXECUTABLE} describe --tags --match "v[0-9]*" --long --dirty=.dirty
+    execute_process(COMMAND ${GIT_EXECUTABLE} describe --tags --match "v[0-9]*" --exclude "v*-*"
+      --long --dirty=~dirty
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} OUTPUT_VARIABLE described RESULT_VARIABLE failed
       OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-    # Only a tag that is a Debian upstream version (digits first; letters, digits, '.', '+', '~') is taken.
-    if(NOT failed AND described MATCHES "^v([0-9][0-9A-Za-z.+~]*)-([0-9]+)-g([0-9a-f]+)(\\.dirty)?$")
+    # Only a tag that is a Debian upstream version (digits first; letters, digits, '.', '+', '~') is taken; one with
+    # a '-' (v1.1-rc1) is passed over for the release tag before it (--exclude), rather than dropping to no tag.
+    if(NOT failed AND described MATCHES "^v([0-9][0-9A-Za-z.+~]*)-([0-9]+)-g([0-9a-f]+)(~dirty)?$")
       set(version ${CMAKE_MATCH_1})
       if(NOT CMAKE_MATCH_2 STREQUAL "0")
         string(APPEND version "+${CMAKE_MATCH_2}.g${CMAKE_MATCH_3}")
@@ -31,7 +34,7 @@ function(upin_git_version out)
       if(NOT failed_count AND NOT failed_hash)
         set(version "${PROJECT_VERSION}+${count}.g${hash}")
         if(changed)
-          string(APPEND version ".dirty")
+          string(APPEND version "~dirty")
         endif()
       endif()
     endif()
