@@ -17,7 +17,6 @@
 #include "upin_version.h"
 #include <QDir>
 #include <QJsonArray>
-
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -27,11 +26,9 @@
 namespace {
 
 using Run = upin::test::CliRun;
-using upin::test::runCli;
-
-using upin::test::writeFile;
-
 using upin::test::ownCorpusFile;
+using upin::test::runCli;
+using upin::test::writeFile;
 
 } // namespace
 
