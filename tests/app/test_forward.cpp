@@ -128,11 +128,10 @@ TEST_CASE("a slow upstream slows the client, and the server time is its delay af
     INFO(QJsonDocument(forward["timings_ms"].toObject()).toJson().toStdString());
     const double server = forward["server_ms"].toDouble(-1);
     const double transfer = forward["transfer_ms"].toDouble();
-    const QJsonObject at = forward["timings_ms"].toObject();
     CHECK(server >= 540); // the 600 ms the upstream waited, within 10%
-    // ... counted from the upstream's last byte to its answer, so the transfer before it is not in it. No upper bound
-    // in time: a loaded machine wakes the upstream late (683 ms once, in five runs beside two busy loops).
-    CHECK(server == Approx(at["first_answer_byte"].toDouble() - at["upstream_took_last_byte"].toDouble()).margin(1));
+    // ... counted from the upstream's last byte to its answer, so the transfer before it is not in it: with it,
+    // the figure would pass 600 ms plus the transfer. (A loaded machine wakes the upstream late: 683 ms once, in
+    // five runs beside two busy loops, still far under that.)
     CHECK(server < 600 + transfer);
     CHECK(transfer >= 400); // the body's reading at 8 MiB/s
 }
