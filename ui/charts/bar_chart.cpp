@@ -1,4 +1,5 @@
 #include "charts/bar_chart.h"
+#include "status_colors.h"
 
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
@@ -50,7 +51,7 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_referenceX->setVisible(false);
     m_reference->attachAxis(m_referenceX);
     m_reference->attachAxis(m_axis);
-    m_reference->setPen(QPen(QColor(0xc0, 0x1c, 0x28), 2, Qt::DashLine));
+    m_reference->setPen(QPen(status::failure(), 2, Qt::DashLine));
     m_reference->setVisible(false);
     connect(m_series, &QBarSeries::hovered, this, [this](bool on, int index) {
         if (on && index >= 0 && index < m_tips.size())

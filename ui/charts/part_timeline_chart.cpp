@@ -1,4 +1,5 @@
 #include "charts/part_timeline_chart.h"
+#include "status_colors.h"
 
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
@@ -130,10 +131,10 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
         bar->append(double(span.startMs), y);
         bar->append(std::max(double(span.endMs < 0 ? row.elapsedMs : span.endMs), double(span.startMs) + minWidth), y);
         using Kind = CaptureListModel::Row::PartSpan::Kind;
-        QPen pen(span.endMs < 0                ? QColor(0xb0, 0x6d, 0x00) // still arriving
+        QPen pen(span.endMs < 0                ? status::warning()        // still arriving
                  : span.kind == Kind::Transfer ? QColor(0x5a, 0x8f, 0x5a) // forward mode: bytes on their way
                  : span.kind == Kind::Server   ? QColor(0x8e, 0x44, 0xad) // and the server's own time
-                                               : QColor(0x1f, 0x6f, 0xd0)); // a part
+                                               : status::active());         // a part
         // As thick as the rows allow without touching: a forwarded capture adds three rows to its parts.
         pen.setWidth(std::clamp(int(plot / (count + 1) * 0.6), 2, std::max(4, 120 / std::max(count, 1))));
         pen.setCapStyle(Qt::FlatCap);

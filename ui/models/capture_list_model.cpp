@@ -1,6 +1,7 @@
 #include "models/capture_list_model.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "status_colors.h"
 
 #include "capture/outcome.h"
 
@@ -87,13 +88,13 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (r.state) {
-        case app::CaptureState::Receiving: return QBrush(QColor(0x1f, 0x6f, 0xd0));
+        case app::CaptureState::Receiving: return QBrush(status::active());
         case app::CaptureState::Complete: // amber with remarks: whole, but not as the RFC has it
-            return QBrush(r.diagnostics > 0 ? QColor(0xb0, 0x6d, 0x00) : QColor(0x1a, 0x7f, 0x37));
-        case app::CaptureState::Incomplete: return QBrush(QColor(0xb0, 0x6d, 0x00));
+            return QBrush(r.diagnostics > 0 ? status::warning() : status::success());
+        case app::CaptureState::Incomplete: return QBrush(status::warning());
         case app::CaptureState::Rejected:
         case app::CaptureState::Refused:
-        case app::CaptureState::Failed: return QBrush(QColor(0xc0, 0x1c, 0x28));
+        case app::CaptureState::Failed: return QBrush(status::failure());
         }
     }
     if (role == Qt::ToolTipRole) {

@@ -1,6 +1,7 @@
 #include "models/part_tree_model.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "status_colors.h"
 
 #include <QBrush>
 #include <QColor>
@@ -176,7 +177,7 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Index && p.transferEncoding)
         return tr("Content-Transfer-Encoding: %1").arg(text(p.transferEncoding));
     if (role == Qt::ForegroundRole && index.column() == Size && !p.complete)
-        return QBrush(QColor(0xc0, 0x1c, 0x28)); // a narrow column: the mark and colour say it, the tooltip why
+        return QBrush(status::failure()); // a narrow column: the mark and colour say it, the tooltip why
     if (role == Qt::TextAlignmentRole && (index.column() == BodyOffset || index.column() == Size))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};

@@ -1,4 +1,5 @@
 #include "views/compare_view.h"
+#include "status_colors.h"
 
 #include "charts/bar_chart.h"
 #include "common/byte_size.h"
@@ -189,7 +190,7 @@ void CompareView::refresh()
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
             if (c == kChecksColumn && (s.failures || s.integrityFailures))
-                item->setForeground(QColor(0xc0, 0x1c, 0x28));
+                item->setForeground(status::failure());
             m_table->setItem(row, c, item);
         }
     }

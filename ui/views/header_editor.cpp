@@ -1,4 +1,5 @@
 #include "views/header_editor.h"
+#include "status_colors.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -52,7 +53,7 @@ HeaderEditor::HeaderEditor(QWidget* parent)
     authMenu->addAction(tr("Basic (user and password)…"), this, [this] { askForAuthorization(false); });
     authMenu->addAction(tr("Bearer token…"), this, [this] { askForAuthorization(true); });
     auth->setMenu(authMenu);
-    m_problem->setStyleSheet(QStringLiteral("color: #c01c28"));
+    m_problem->setStyleSheet(status::textStyle(status::failure()));
     m_problem->setWordWrap(true);
     m_problem->hide();
     auto* buttons = new QHBoxLayout;
@@ -117,8 +118,7 @@ void HeaderEditor::check()
         const QString problem =
             name.isEmpty() || !sent ? QString() : app::headerProblem(name, m_table->item(row, Value)->text());
         for (int column : {Name, Value}) {
-            m_table->item(row, column)
-                ->setForeground(problem.isEmpty() ? palette().text() : QBrush(QColor(0xc0, 0x1c, 0x28)));
+            m_table->item(row, column)->setForeground(problem.isEmpty() ? palette().text() : QBrush(status::failure()));
             m_table->item(row, column)->setToolTip(problem);
         }
         if (first.isEmpty() && !problem.isEmpty())

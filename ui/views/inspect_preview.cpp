@@ -1,6 +1,7 @@
 // InspectView's previews: the bytes each one shows are asked for (bytesRequested) and drawn when they come
 // (onBytesRead); a reply for a selection the user has left is dropped by its id.
 
+#include "status_colors.h"
 #include "views/inspect_view.h"
 
 #include "common/qt_text.h"
@@ -209,7 +210,7 @@ void InspectView::addUnparsedRows(const core::PartSummary& part, const QByteArra
         auto* mark = new QTableWidgetItem(tr("⚠ not parsed"));
         auto* value = new QTableWidgetItem(line);
         for (auto* item : {mark, value}) {
-            item->setForeground(QColor(0xc0, 0x1c, 0x28));
+            item->setForeground(status::failure());
             item->setToolTip(tr("byte %1: %2 — %3 (the line was left out of the part's headers)")
                                  .arg(d.offset)
                                  .arg(app::toQString(core::codeName(d.code)), app::toQString(core::describe(d.code))));

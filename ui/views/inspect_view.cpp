@@ -1,6 +1,7 @@
 #include "views/inspect_view.h"
 #include "common/byte_size.h"
 #include "common/qt_text.h"
+#include "status_colors.h"
 #include "views/answer_text.h"
 #include "views/elided_label.h"
 #include "views/hex_view.h"
@@ -229,7 +230,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_diagnostics->clear();
     if (!result.error.isEmpty()) {
         m_diagnostics->addItem(tr("ERROR %1").arg(result.error));
-        m_diagnostics->item(0)->setForeground(QColor(0xc0, 0x1c, 0x28));
+        m_diagnostics->item(0)->setForeground(status::failure());
     }
     const auto addAt = [this](quint64 offset, const QString& text) {
         auto* item = new QListWidgetItem(tr("@%1  %2").arg(offset).arg(text), m_diagnostics);
@@ -253,7 +254,7 @@ void InspectView::showResult(const app::InspectResult& result)
                 : app::diagnosticInWords(
                       repeated != r.diagnostics.end() ? *repeated : core::Diagnostic{r.error->code, r.error->offset});
         const QString text = tr("ERROR %1%2").arg(words, ioDetail);
-        addAt(r.error->offset, text)->setForeground(QColor(0xc0, 0x1c, 0x28));
+        addAt(r.error->offset, text)->setForeground(status::failure());
     }
     if (m_diagnostics->count() == 0 && result.error.isEmpty() && !result.cancelled) { // an empty list says why
         auto* none = new QListWidgetItem(tr("No diagnostics: the body parsed without a remark"));

@@ -1,4 +1,5 @@
 #include "views/listen_view.h"
+#include "status_colors.h"
 
 #include "capture/capture_record.h"
 #include "common/byte_size.h"
@@ -188,7 +189,7 @@ ListenView::ListenView(QWidget* parent)
     m_tlsTrouble->setObjectName(QStringLiteral("tlsTrouble"));
     m_tlsTrouble->setWordWrap(true);
     m_tlsTrouble->setTextInteractionFlags(Qt::TextSelectableByMouse); // the path in the advice is to be copied
-    m_tlsTrouble->setStyleSheet(QStringLiteral("color: #b06d00"));
+    m_tlsTrouble->setStyleSheet(status::textStyle(status::warning()));
     m_tlsTrouble->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);

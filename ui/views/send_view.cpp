@@ -1,4 +1,5 @@
 #include "views/send_view.h"
+#include "status_colors.h"
 
 #include "charts/chart_export.h"
 #include "charts/throughput_chart.h"
@@ -434,14 +435,14 @@ void SendView::onFinished(const QList<app::RunResult>& results)
     QColor stopped;
     if (last.cancelled || !last.error.isEmpty()) {
         m_progress->setFormat(last.cancelled ? tr("cancelled at %p%") : tr("failed: %1").arg(last.error));
-        stopped = last.cancelled ? QColor(0x77, 0x76, 0x7b) : QColor(0xc0, 0x1c, 0x28);
+        stopped = last.cancelled ? status::muted() : status::failure();
     } else if (last.answeredEarly) { // the server answered before the body was sent, and sending stopped
         m_progress->setMaximum(1000);
         m_progress->setValue(last.bodyBytes > 0 ? int(last.bytesSent * 1000 / last.bodyBytes) : 0);
         m_progress->setFormat(tr("answered %1 at %p%: the rest was not sent")
                                   .arg(QString::fromUtf8(last.statusLine.mid(last.statusLine.indexOf(' ') + 1))));
         if (last.httpStatus >= 400)
-            stopped = QColor(0xc0, 0x1c, 0x28);
+            stopped = status::failure();
     } else {
         m_progress->setValue(m_progress->maximum());
     }
