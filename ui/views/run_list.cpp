@@ -1,6 +1,7 @@
 #include "views/run_list.h"
 
 #include "common/byte_size.h"
+#include "status_colors.h"
 #include "views/answer_text.h"
 
 #include <QHeaderView>
@@ -9,7 +10,24 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace upin::ui {
+
+namespace {
+constexpr int kRowsInView = 5; // the splitter never squeezes the list below this many rows
+
+// How a run went, at a glance: refused, failed or a part that differed in red, cancelled in grey.
+QColor runColour(const app::RunResult& r)
+{
+    const bool differed = std::any_of(r.parts.begin(), r.parts.end(), [](const app::PartCheck& p) {
+        return p.state == app::PartCheck::State::Mismatch;
+    });
+    if (r.cancelled)
+        return status::muted();
+    return !r.accepted() || differed ? status::failure() : QColor();
+}
+} // namespace
 
 RunList::RunList(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(0, 6)), m_answer(new QPlainTextEdit)
 {
@@ -20,6 +38,8 @@ RunList::RunList(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(0,
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() +
+                              kRowsInView * m_table->verticalHeader()->defaultSectionSize());
     m_answer->setReadOnly(true);
     m_answer->setPlaceholderText(tr("Select a run to see the server's answer: status line, headers and body"));
     m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long error line reads whole
@@ -44,7 +64,8 @@ void RunList::sendBegins()
 
 void RunList::runProgress(int run, const QString& target, quint64 sent, quint64 total, double seconds)
 {
-    if (!m_running) {
+    const bool starts = !m_running;
+    if (starts) {
         m_table->insertRow(m_table->rowCount());
         m_running = true;
     }
@@ -60,6 +81,8 @@ void RunList::runProgress(int run, const QString& target, quint64 sent, quint64 
             m_table->setItem(row, c, new QTableWidgetItem);
         m_table->item(row, c)->setText(cells[c]);
     }
+    if (starts)
+        showRow(row); // the run under way is the one to watch
 }
 
 void RunList::dropUnfinished()
@@ -104,8 +127,13 @@ void RunList::addRun(const app::RunResult& r)
                             app::formatSeconds(r.totalSeconds),
                             r.mbPerSecond() > 0 ? QString::number(r.mbPerSecond(), 'f', 1) : QStringLiteral("—"),
                             checks};
-    for (int c = 0; c < cells.size(); ++c)
-        m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
+    const QColor colour = runColour(r);
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        if (colour.isValid())
+            item->setForeground(colour);
+        m_table->setItem(row, c, item);
+    }
     m_table->item(row, 5)->setToolTip(
         r.integrityOk() ? tr("every part's SHA-256 matched what the listener received")
                         : tr("✓ matched, ✗ differed, ? not checked (answer was not the listener's JSON)"));
@@ -121,6 +149,13 @@ void RunList::addRun(const app::RunResult& r)
     m_runs.append(r);
     if (row == m_sendFirstRow || r.httpStatus >= 300 || !r.error.isEmpty())
         m_table->setCurrentCell(row, 2);
+    showRow(row); // the newest run, in sight
+}
+
+void RunList::showRow(int row)
+{
+    m_table->doItemsLayout(); // the scroll range counts the new row now, not at the next layout
+    m_table->scrollToItem(m_table->item(row, 0));
 }
 
 void RunList::showAnswer(int row)

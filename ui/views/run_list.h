@@ -31,6 +31,7 @@ public:
 
 private:
     void showAnswer(int row);
+    void showRow(int row);
 
     QTableWidget* m_table;
     QPlainTextEdit* m_answer;
