@@ -40,8 +40,7 @@ TEST_CASE("upload-inspector-cli --version prints the version the build was confi
     CHECK(run.out.trimmed().toStdString() == "upload-inspector-cli " UPIN_VERSION);
     // git describe's form as a Debian version: 1.2 or 1.2.3, then +N.gHASH after the tag, ~dirty; never a '-'.
     CHECK(QString::fromLatin1(UPIN_VERSION)
-              .contains(QRegularExpression(
-                  QStringLiteral("^[0-9][0-9A-Za-z.~]*(\\+[0-9]+\\.g[0-9a-f]+)?(~dirty)?$"))));
+              .contains(QRegularExpression(QStringLiteral("^[0-9][0-9A-Za-z.~]*(\\+[0-9]+\\.g[0-9a-f]+)?(~dirty)?$"))));
 }
 
 TEST_CASE("parse --json reports parts with hashes and offsets", "[cli]")
