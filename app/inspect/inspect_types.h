@@ -63,7 +63,8 @@ struct PartCopy {
 };
 
 // What a view wants some bytes for; a reply for a use the view asked again for since is dropped by id.
-enum class ByteUse : uint8_t { Text, Hex, Image, HeaderBlock };
+// Find: where needle first occurs at or after offset (the reply's offset; its bytes the needle).
+enum class ByteUse : uint8_t { Text, Hex, Image, HeaderBlock, Find };
 
 // Some of a source's bytes, asked of the part reader (views read no files).
 struct ByteRequest {
@@ -73,6 +74,7 @@ struct ByteRequest {
     quint64 offset = 0;
     qint64 length = 0;
     core::PartEncoding decode = core::PartEncoding::Identity; // undo the part's transfer encoding (offset 0)
+    QByteArray needle;                                        // Find: the bytes to look for
 };
 
 struct ByteReply {

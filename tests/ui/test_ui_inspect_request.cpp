@@ -237,9 +237,9 @@ TEST_CASE("Inspect at 1024 px: a long title elides with the verdict first, and t
     window.tabs()->setCurrentWidget(view);
     view->showResult(inspectFile(f.onlyCaptureFolder()));
     view->tree()->setCurrentIndex(view->model()->index(1, 0)); // the picture
-    auto* tabs = qobject_cast<QTabWidget*>(view->hex()->parentWidget()->parentWidget());
+    auto* tabs = qobject_cast<QTabWidget*>(view->hexPane()->parentWidget()->parentWidget());
     REQUIRE(tabs);
-    tabs->setCurrentWidget(view->hex());
+    tabs->setCurrentWidget(view->hexPane());
     QApplication::processEvents();
     CHECK(window.width() == 1024);
     CHECK(window.minimumSizeHint().width() <= 1024);

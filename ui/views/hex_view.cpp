@@ -1,9 +1,16 @@
 #include "views/hex_view.h"
 
+#include <QClipboard>
+#include <QContextMenuEvent>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHelpEvent>
+#include <QMenu>
+#include <QMimeData>
+
 #include <QTextBlock>
 #include <QToolTip>
+#include <memory>
 
 namespace upin::ui {
 
@@ -11,6 +18,7 @@ namespace {
 const QColor kHeaderShade(0xd6, 0xe6, 0xff);
 const QColor kBodyShade(0xdf, 0xf3, 0xdc);
 const QColor kMarkShade(0xff, 0xd5, 0x4f);
+const QColor kFoundShade(0xf6, 0xb3, 0xd7);
 
 int hexDigitsFor(quint64 value)
 {
@@ -20,6 +28,26 @@ int hexDigitsFor(quint64 value)
     return digits;
 }
 } // namespace
+
+QColor HexView::headerColour()
+{
+    return kHeaderShade;
+}
+
+QColor HexView::bodyColour()
+{
+    return kBodyShade;
+}
+
+QColor HexView::markColour()
+{
+    return kMarkShade;
+}
+
+QColor HexView::foundColour()
+{
+    return kFoundShade;
+}
 
 HexView::HexView(QWidget* parent) : QPlainTextEdit(parent)
 {
@@ -104,7 +132,7 @@ QList<QTextEdit::ExtraSelection> HexView::shading() const
     QList<QTextEdit::ExtraSelection> out;
     for (const HexRange& range : m_ranges) {
         QTextCharFormat format;
-        format.setBackground(range.header ? kHeaderShade : kBodyShade);
+        format.setBackground(range.found ? kFoundShade : range.header ? kHeaderShade : kBodyShade);
         format.setForeground(QColor(Qt::black)); // readable on the shade in a dark theme too
         addSpan(out, range.from, range.to, format);
     }
@@ -131,11 +159,11 @@ QList<HexRange> HexView::shadedRanges() const
     return shown;
 }
 
-std::optional<quint64> HexView::offsetAt(const QPoint& viewportPos) const
+std::optional<qint64> HexView::indexAt(int position) const
 {
-    const QTextCursor cursor = cursorForPosition(viewportPos);
-    const int line = cursor.blockNumber() - m_noteLines;
-    const int column = cursor.positionInBlock();
+    const QTextBlock block = document()->findBlock(position);
+    const int line = block.blockNumber() - m_noteLines;
+    const int column = position - block.position();
     int byte = -1;
     if (column >= hexColumn(0) && column < hexColumn(16))
         byte = (column - hexColumn(0)) / 3;
@@ -144,7 +172,57 @@ std::optional<quint64> HexView::offsetAt(const QPoint& viewportPos) const
     const qint64 index = qint64(line) * 16 + byte;
     if (line < 0 || byte < 0 || index >= m_window.size())
         return std::nullopt;
-    return m_start + quint64(index);
+    return index;
+}
+
+std::optional<quint64> HexView::offsetAt(const QPoint& viewportPos) const
+{
+    const auto index = indexAt(cursorForPosition(viewportPos).position());
+    return index ? std::optional(m_start + quint64(*index)) : std::nullopt;
+}
+
+QByteArray HexView::selectedBytes() const
+{
+    const QTextCursor cursor = textCursor();
+    if (!cursor.hasSelection() || m_window.isEmpty())
+        return {};
+    // The selection's ends as bytes: the first byte it touches, and the byte just before its end (a selection
+    // that ends after "4f" ends after the space that follows it).
+    std::optional<qint64> first, last;
+    for (int at = cursor.selectionStart(); at < cursor.selectionEnd() && !first; ++at)
+        first = indexAt(at);
+    for (int at = cursor.selectionEnd() - 1; at >= cursor.selectionStart() && !last; --at)
+        last = indexAt(at);
+    if (!first || !last || *last < *first)
+        return {};
+    return m_window.mid(*first, *last - *first + 1);
+}
+
+void HexView::copySelection(bool asHex) const
+{
+    const QByteArray bytes = selectedBytes();
+    if (bytes.isEmpty())
+        return;
+    auto* data = new QMimeData;
+    if (asHex) {
+        data->setText(QString::fromLatin1(bytes.toHex(' ')));
+    } else {
+        data->setText(QString::fromUtf8(bytes));
+        data->setData(QStringLiteral("application/octet-stream"), bytes); // exact, for a hex editor's paste
+    }
+    QGuiApplication::clipboard()->setMimeData(data);
+}
+
+void HexView::contextMenuEvent(QContextMenuEvent* event)
+{
+    std::unique_ptr<QMenu> menu(createStandardContextMenu(event->pos()));
+    const bool bytes = !selectedBytes().isEmpty();
+    menu->addSeparator();
+    QAction* hex = menu->addAction(tr("Copy bytes as hex"), this, [this] { copySelection(true); });
+    QAction* raw = menu->addAction(tr("Copy bytes"), this, [this] { copySelection(false); });
+    hex->setEnabled(bytes);
+    raw->setEnabled(bytes);
+    menu->exec(event->globalPos());
 }
 
 QString HexView::toolTipAt(const QPoint& viewportPos) const

@@ -14,12 +14,18 @@ struct HexRange {
     quint64 to = 0;
     QString label; // for the tooltip: "part 1 (photo) headers"
     bool header = false;
+    bool found = false; // what Find found, shaded over the part's shade
 };
 
 class HexView final : public QPlainTextEdit {
     Q_OBJECT
 public:
     explicit HexView(QWidget* parent = nullptr);
+    // The shades, for a legend and for views that mark the same byte in text.
+    static QColor headerColour();
+    static QColor bodyColour();
+    static QColor markColour();
+    static QColor foundColour();
     void showMessage(const QString& text); // "(reading…)", "(not kept: …)"
     // window holds the bytes from offset start; mark is centred; note, when given, is a first line ("# …").
     void showBytes(const QByteArray& window, quint64 start, quint64 mark, const QList<HexRange>& ranges,
@@ -28,9 +34,13 @@ public:
     QList<HexRange> shadedRanges() const;
     std::optional<quint64> markedOffset() const { return m_mark; }
     QString toolTipAt(const QPoint& viewportPos) const; // empty outside the bytes
+    // The bytes the text selection covers, in the hex or the text columns; empty without a selection.
+    QByteArray selectedBytes() const;
+    void copySelection(bool asHex) const; // "48 54 54 50", or the bytes themselves (as text and octet-stream)
 
 protected:
     bool viewportEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     int hexColumn(int byteInLine) const { return 1 + m_offsetDigits + 2 + 3 * byteInLine; }
@@ -38,6 +48,8 @@ private:
     QList<QTextEdit::ExtraSelection> shading() const;
     void addSpan(QList<QTextEdit::ExtraSelection>& out, quint64 from, quint64 to, const QTextCharFormat& format) const;
     std::optional<quint64> offsetAt(const QPoint& viewportPos) const;
+    // The byte at a cursor position (its block and column); nearest is the byte a selection's end stops after.
+    std::optional<qint64> indexAt(int position) const;
 
     QByteArray m_window;
     quint64 m_start = 0;

@@ -107,7 +107,7 @@ void InspectView::showPartMenu(const QPoint& at)
     menu.addAction(tr("Show in hex"), this, [this, part] {
         if (part)
             showHexAt(part->bodyOffset);
-        m_tabs->setCurrentWidget(m_hex);
+        m_tabs->setCurrentWidget(m_hexPane);
     });
     menu.exec(m_tree->viewport()->mapToGlobal(at));
 }

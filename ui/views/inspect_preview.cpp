@@ -6,12 +6,14 @@
 
 #include "common/qt_text.h"
 #include "inspect/part_bytes.h"
+#include "views/hex_pane.h"
 #include "views/hex_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QStringDecoder>
@@ -44,7 +46,7 @@ bool leftOutHeaderLine(const core::Diagnostic& d, const core::PartSummary& part)
 void InspectView::requestBytes(app::ByteUse use, const app::PartBytes& source, quint64 offset, qint64 length,
                                core::PartEncoding decode)
 {
-    app::ByteRequest request{++m_lastRequestId, use, source, offset, length, decode};
+    app::ByteRequest request{++m_lastRequestId, use, source, offset, length, decode, {}};
     m_wanted[useIndex(use)] = request.id;
     emit bytesRequested(request);
 }
@@ -64,6 +66,7 @@ void InspectView::onBytesRead(const app::ByteReply& reply)
     case app::ByteUse::Image: showImage(reply); break;
     case app::ByteUse::Hex: showHexPage(reply); break;
     case app::ByteUse::HeaderBlock: showHeaderBlock(reply); break;
+    case app::ByteUse::Find: showFound(reply); break;
     }
 }
 
@@ -248,16 +251,19 @@ void InspectView::showHexAt(quint64 bodyOffset)
                             .arg(bodyOffset - holder->bodyOffset, 0, 16),
                 partRanges(*holder, true));
     } else {
+        m_hexPage = {};
         m_hex->showMessage(
             tr("(body offset %1 is not inside a kept part, and no whole body was kept)").arg(bodyOffset));
     }
     if (sender() == m_diagnostics)
-        m_tabs->setCurrentWidget(m_hex);
+        m_tabs->setCurrentWidget(m_hexPane);
 }
 
 void InspectView::showHex(const app::PartBytes& source, quint64 at, const QString& note, const QList<HexRange>& ranges)
 {
     const QString heading = note.isEmpty() ? QString() : QStringLiteral("# %1\n").arg(note);
+    m_hexPage = {source, at, note, ranges};
+    m_hexPane->setStatus({});
     if (!source.missing.isEmpty()) {
         m_wanted[useIndex(app::ByteUse::Hex)] = 0;
         m_hex->showMessage(heading + tr("(%1)").arg(source.missing));
@@ -265,7 +271,6 @@ void InspectView::showHex(const app::PartBytes& source, quint64 at, const QStrin
     }
     // The window starts up to 1 KiB before the byte, on a line's start, so that the byte is in the middle.
     const quint64 start = at > quint64(kHexBytes / 4) ? (at - quint64(kHexBytes / 4)) & ~quint64(15) : 0;
-    m_hexPage = {at, note, ranges};
     m_hex->showMessage(heading + tr("(reading…)"));
     requestBytes(app::ByteUse::Hex, source, start, kHexBytes);
 }
@@ -279,6 +284,48 @@ void InspectView::showHexPage(const app::ByteReply& reply)
         return;
     }
     m_hex->showBytes(reply.bytes, reply.offset, m_hexPage.at, m_hexPage.ranges, m_hexPage.note);
+}
+
+void InspectView::goToHex(quint64 offset)
+{
+    const app::PartBytes& source = m_hexPage.source;
+    if (!source.missing.isEmpty() || source.available == 0)
+        m_hexPane->setStatus(tr("Nothing to go to: choose a part or the request first"), true);
+    else if (offset >= source.available)
+        m_hexPane->setStatus(tr("Offset %1 is past the end: these bytes end at %2").arg(offset).arg(source.available),
+                             true);
+    else
+        showHex(source, offset, m_hexPage.note, m_hexPage.ranges);
+}
+
+// From the byte shown, or just after the last match, to the end of what the view pages through.
+void InspectView::findInHex(const QByteArray& needle)
+{
+    const app::PartBytes& source = m_hexPage.source;
+    if (!source.missing.isEmpty() || source.available == 0) {
+        m_hexPane->setStatus(tr("Nothing to search: choose a part or the request first"), true);
+        return;
+    }
+    const quint64 from = m_hexPage.at + (m_hexPage.found ? 1 : 0);
+    const app::ByteRequest request{
+        ++m_lastRequestId, app::ByteUse::Find, source, from, 0, core::PartEncoding::Identity, needle};
+    m_wanted[useIndex(app::ByteUse::Find)] = request.id;
+    m_hexPane->setStatus(tr("Searching…"));
+    emit bytesRequested(request);
+}
+
+void InspectView::showFound(const app::ByteReply& reply)
+{
+    if (!reply.error.isEmpty()) {
+        m_hexPane->setStatus(tr("“%1”: %2").arg(m_hexPane->findEdit()->text(), reply.error), true);
+        return;
+    }
+    QList<HexRange> ranges = m_hexPage.ranges;
+    ranges.removeIf([](const HexRange& r) { return r.found; });
+    ranges.append({reply.offset, reply.offset + quint64(reply.bytes.size()), tr("found"), false, true});
+    showHex(m_hexPage.source, reply.offset, m_hexPage.note, ranges);
+    m_hexPage.found = reply.bytes.size();
+    m_hexPane->setStatus(tr("Found at offset %1 (0x%2)").arg(reply.offset).arg(reply.offset, 0, 16));
 }
 
 } // namespace upin::ui

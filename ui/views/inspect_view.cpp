@@ -39,8 +39,8 @@ InspectView::InspectView(QWidget* parent)
       m_title(new ElidedLabel(tr("Nothing open"))), m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save &part…"))),
       m_saveAll(new QPushButton(tr("Save &all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_answer(new QPlainTextEdit), m_hex(new HexView), m_decode(new QCheckBox),
-      m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
+      m_text(new QPlainTextEdit), m_answer(new QPlainTextEdit), m_hexPane(new HexPane), m_hex(m_hexPane->view()),
+      m_decode(new QCheckBox), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
       m_copyCurl(new QPushButton(tr("Copy as c&url")))
 {
     setAcceptDrops(true);
@@ -122,7 +122,9 @@ InspectView::InspectView(QWidget* parent)
     imageScroll->setWidgetResizable(true);
     m_tabs->addTab(m_headers, tr("Headers"));
     m_tabs->addTab(textPage, tr("Text"));
-    m_tabs->addTab(m_hex, tr("Hex"));
+    m_tabs->addTab(m_hexPane, tr("Hex"));
+    connect(m_hexPane, &HexPane::goToRequested, this, &InspectView::goToHex);
+    connect(m_hexPane, &HexPane::findRequested, this, &InspectView::findInHex);
     m_tabs->addTab(imageScroll, tr("Image"));
     m_answer->setReadOnly(true);
     m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long JSON string reads whole
@@ -305,6 +307,7 @@ void InspectView::showPart(const core::PartSummary* part)
     updateDecodeBox(part);
     if (!part) { // nothing selected (or nothing opened): no preview of an earlier part stays behind
         m_savePart->setEnabled(false);
+        m_hexPage = {};
         m_hex->showMessage({});
         m_image->setPixmap({});
         m_image->setText({});

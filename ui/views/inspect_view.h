@@ -9,6 +9,7 @@
 
 #include "inspect/inspect_types.h"
 #include "models/part_tree_model.h"
+#include "views/hex_pane.h"
 #include "views/hex_view.h"
 
 #include <QWidget>
@@ -40,6 +41,7 @@ public:
     QTreeView* tree() const { return m_tree; }
     QListWidget* diagnostics() const { return m_diagnostics; }
     HexView* hex() const { return m_hex; }
+    HexPane* hexPane() const { return m_hexPane; } // the hex view with go-to, find and the legend
     QCheckBox* decodeBox() const { return m_decode; }
     QTableWidget* headers() const { return m_headers; }
     QPlainTextEdit* text() const { return m_text; }
@@ -88,6 +90,9 @@ private:
     void showText(const app::ByteReply& reply);
     void showImage(const app::ByteReply& reply);
     void showHexPage(const app::ByteReply& reply);
+    void goToHex(quint64 offset); // in the offsets the hex view shows
+    void findInHex(const QByteArray& needle);
+    void showFound(const app::ByteReply& reply);
     void showHeaderBlock(const app::ByteReply& reply);
     void showHex(const app::PartBytes& source, quint64 at, const QString& note, const QList<HexRange>& ranges = {});
     QList<HexRange> partRanges(const core::PartSummary& part, bool partRelative) const;
@@ -118,7 +123,8 @@ private:
     QTableWidget* m_headers;
     QPlainTextEdit* m_text;
     QPlainTextEdit* m_answer;
-    HexView* m_hex;
+    HexPane* m_hexPane;
+    HexView* m_hex; // m_hexPane's
     QCheckBox* m_decode;
     QListWidget* m_diagnostics;
     QComboBox* m_encoding;
@@ -132,13 +138,15 @@ private:
     QStringList m_partialSaves; // file names of the parts being saved that are not whole
     QString m_saving;           // what is being saved, as the status bar will name it
     quint64 m_lastRequestId = 0;
-    std::array<quint64, 4> m_wanted{}; // by ByteUse: the request whose reply is shown; 0: none
+    std::array<quint64, 5> m_wanted{}; // by ByteUse: the request whose reply is shown; 0: none
     const core::PartSummary* m_shownPart = nullptr;
     struct HexPage {
+        app::PartBytes source; // what the hex view pages through, go-to and find included
         quint64 at = 0;
         QString note;
         QList<HexRange> ranges;
-    } m_hexPage; // what the hex reply on its way is for
+        qsizetype found = 0; // the length of what Find found at `at`; a next find starts after it
+    } m_hexPage;             // what the hex reply on its way is for
 };
 
 } // namespace upin::ui
