@@ -16,6 +16,7 @@
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/probe_view.h"
+#include "views/refused_view.h"
 #include "views/send_view.h"
 #include "views/shootout_view.h"
 #include "views/tls_trust.h"
@@ -26,6 +27,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMessageBox>
 #include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
@@ -208,49 +210,6 @@ bool ServiceWiring::startListener(quint16 port)
     return ok;
 }
 
-// Copy as curl for a Listen row (its capture is read first) or for what Inspect opened (its parts are written to
-// SOURCE.parts): on a pool thread, as either may be large; one at a time. The command is the one
-// `upload-inspector-cli curl SOURCE --to THIS_LISTENER` prints.
-void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened, int harEntry)
-{
-    if (m_curlBusy) {
-        m_window.statusBar()->showMessage(tr("Still making the last curl command…"), 6000);
-        return;
-    }
-    m_curlBusy = true;
-    QPointer<MainWindow> window = &m_window;
-    const core::Options limits = m_inspectLimits;
-    const QString base = m_listenerBase;
-    QPointer<ServiceWiring> self = this;
-    QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base, harEntry] {
-        const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
-        QString why = result.error;
-        // To this listener, on the port it has now (the one that stored a capture may be gone): a capture to its
-        // own path, anything else to /file-part (a HAR's or a request file's path is its server's, not ours).
-        std::optional<QString> command;
-        if (why.isEmpty())
-            command = app::resendCommandFor(result, result.capture ? base : base + QStringLiteral("/file-part"), {},
-                                            &why, base, harEntry);
-        const QString partsDir = !result.capture ? app::defaultPartsDir(result, harEntry) : QString();
-        QMetaObject::invokeMethod(
-            qApp,
-            [window, self, command = command.value_or(QString()), why, partsDir] {
-                if (self)
-                    self->m_curlBusy = false;
-                if (!window)
-                    return;
-                if (!command.isEmpty())
-                    QApplication::clipboard()->setText(command);
-                window->statusBar()->showMessage(
-                    command.isEmpty()    ? tr("Copy as curl is unavailable: %1").arg(why)
-                    : partsDir.isEmpty() ? tr("Copied a curl command that sends this capture again")
-                                         : tr("Copied a curl command; the parts it sends are in %1").arg(partsDir),
-                    6000);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
 // The captures earlier sessions stored are listed too, read on a pool thread (capture.json files can be large),
 // newest first, a batch at a time.
 void ServiceWiring::loadStoredCaptures(const QString& root, int limit)
@@ -341,6 +300,7 @@ void ServiceWiring::connectListener()
         m_window.tabs()->setCurrentWidget(m_window.inspectView());
         m_window.inspectView()->showResult(app::inspectRecord(record));
     });
+    connect(view, &ListenView::refusedActivated, this, &ServiceWiring::openRefused);
     connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });
     connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
         // A large capture takes a while to delete: not on the GUI thread.

@@ -48,6 +48,7 @@ public:
 
 private:
     void loadStoredCaptures(const QString& root, int limit);
+    void openRefused(quint64 id, const QString& inWords);
     void copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened = std::nullopt,
                     int harEntry = -1);
     void connectProxy(); // proxy_wiring.cpp

@@ -24,6 +24,7 @@ QJsonObject RefusedRequest::toJson() const
                      {"head", QString::fromLatin1(head)},
                      {"status", status},
                      {"reason", reason},
+                     {"answer", QString::fromLatin1(answer)},
                      {"bytes", 0},
                      {"parts", 0},
                      {"folder", QString()}};
@@ -50,6 +51,7 @@ std::optional<RefusedRequest> RefusedRequest::fromJson(const QJsonObject& json)
     r.head = json[QLatin1String("head")].toString().toLatin1();
     r.status = json[QLatin1String("status")].toInt();
     r.reason = json[QLatin1String("reason")].toString();
+    r.answer = json[QLatin1String("answer")].toString().toLatin1();
     const QJsonObject error = json[QLatin1String("error")].toObject();
     if (auto code = core::codeFromName(error[QLatin1String("code")].toString().toStdString()))
         r.error = core::Error{*code, quint64(error[QLatin1String("offset")].toInteger())};

@@ -24,7 +24,8 @@ class HeadReader;
 namespace upin::app {
 
 struct RefusedRequest {
-    static constexpr qsizetype kMaxHeadKept = 4096; // of the head as received
+    static constexpr qsizetype kMaxHeadKept = 4096;   // of the head as received
+    static constexpr qsizetype kMaxAnswerKept = 2048; // of the answer as sent, its head first
 
     quint64 id = 0;
     QDateTime receivedAt; // UTC
@@ -32,9 +33,10 @@ struct RefusedRequest {
     QString tls;          // "TLSv1.3", or empty over plain HTTP
     QString method;       // empty when the request line itself did not arrive or parse
     QString target;
-    QByteArray head; // as received, its first kMaxHeadKept bytes
-    int status = 0;  // what we answered
-    QString reason;  // in words: "not found", "use POST"
+    QByteArray head;   // as received, its first kMaxHeadKept bytes
+    int status = 0;    // what we answered
+    QString reason;    // in words: "not found", "use POST"
+    QByteArray answer; // as sent, its first kMaxAnswerKept bytes: the status line, fields, and the body's start
     std::optional<core::Error> error;
 
     // "PUT /file-part", or "(no request line)".

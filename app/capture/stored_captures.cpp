@@ -42,32 +42,36 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
 }
 // The refused requests of the rolling log (CaptureStore::recordRefused), the older file first: at most two small
 // files whatever their number.
-QList<StoredCapture> refusedCaptures(const QString& root)
+void forEachRefused(const QString& root, const std::function<void(const RefusedRequest&)>& take)
 {
-    QList<StoredCapture> out;
     const QString log = QDir(root).filePath(QStringLiteral("refused.jsonl"));
     for (const QString& path : {log + QStringLiteral(".1"), log}) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             continue;
-        while (!file.atEnd()) {
-            const auto refused = RefusedRequest::fromJson(QJsonDocument::fromJson(file.readLine()).object());
-            if (!refused)
-                continue;
-            StoredCapture c;
-            c.id = refused->id;
-            c.finished = c.started = refused->receivedAt;
-            c.client = refused->client;
-            c.tls = refused->tls;
-            c.endpoint = refused->label();
-            c.matcher = QStringLiteral("none");
-            c.state = CaptureState::Refused;
-            c.error = refused->error;
-            c.errorDetail = refused->reason;
-            c.answerStatus = refused->status;
-            out.append(c);
-        }
+        while (!file.atEnd())
+            if (const auto refused = RefusedRequest::fromJson(QJsonDocument::fromJson(file.readLine()).object()))
+                take(*refused);
     }
+}
+
+QList<StoredCapture> refusedCaptures(const QString& root)
+{
+    QList<StoredCapture> out;
+    forEachRefused(root, [&](const RefusedRequest& refused) {
+        StoredCapture c;
+        c.id = refused.id;
+        c.finished = c.started = refused.receivedAt;
+        c.client = refused.client;
+        c.tls = refused.tls;
+        c.endpoint = refused.label();
+        c.matcher = QStringLiteral("none");
+        c.state = CaptureState::Refused;
+        c.error = refused.error;
+        c.errorDetail = refused.reason;
+        c.answerStatus = refused.status;
+        out.append(c);
+    });
     return out;
 }
 
@@ -112,6 +116,16 @@ void storedCaptures(const QString& root, int limit, const std::function<void(con
         if (!out.isEmpty())
             batch(out);
     }
+}
+
+std::optional<RefusedRequest> findRefused(const QString& root, quint64 id)
+{
+    std::optional<RefusedRequest> found;
+    forEachRefused(root, [&](const RefusedRequest& refused) {
+        if (refused.id == id)
+            found = refused;
+    });
+    return found;
 }
 
 } // namespace upin::app

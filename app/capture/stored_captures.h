@@ -2,6 +2,7 @@
 // The captures an earlier session (or the other app sharing the folder) left in the captures folder, read back as
 // the summaries the Listen tab lists. Reads files: call it off the GUI thread.
 
+#include "capture/refused_request.h"
 #include "server/listener_types.h"
 
 #include <QDateTime>
@@ -35,6 +36,9 @@ QList<StoredCapture> storedCaptures(const QString& root, int limit);
 // a list shows the latest captures at once while older ones are still being read.
 void storedCaptures(const QString& root, int limit, const std::function<void(const QList<StoredCapture>&)>& batch,
                     int batchSize = 50);
+
+// The record of refused request id, read from the rolling log; none once the log has rolled past it.
+std::optional<RefusedRequest> findRefused(const QString& root, quint64 id);
 
 } // namespace upin::app
 

@@ -48,18 +48,24 @@ void ClientSide::releaseSlot()
         --m_shared.activeConnections;
 }
 
+QByteArray ClientSide::answerHead(int status, const QByteArray& contentType, qsizetype length,
+                                  const QByteArray& extraFields, bool close)
+{
+    const QByteArray framing =
+        status == 204 // RFC 9110: a 204 has no content, and no Content-Length
+            ? QByteArray()
+            : "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(length) + "\r\n";
+    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n" + framing + extraFields +
+           (close ? "Connection: close\r\n" : "") + "\r\n";
+}
+
 void ClientSide::writeAnswer(int status, const QByteArray& contentType, const QByteArrayList& body,
                              const QByteArray& extraFields, bool close, bool headOnly)
 {
     qsizetype length = 0;
     for (const QByteArray& piece : body)
         length += piece.size();
-    const QByteArray framing =
-        status == 204 // RFC 9110: a 204 has no content, and no Content-Length
-            ? QByteArray()
-            : "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(length) + "\r\n";
-    m_socket.write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n" + framing +
-                   extraFields + (close ? "Connection: close\r\n" : "") + "\r\n");
+    m_socket.write(answerHead(status, contentType, length, extraFields, close));
     if (!headOnly) // a HEAD answer has the head a GET would get, and no body
         for (const QByteArray& piece : body)
             m_socket.write(piece); // apart from the head: a large answer is not copied once more

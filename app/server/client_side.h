@@ -32,6 +32,9 @@ public:
     // Then answerWritten().
     void writeAnswer(int status, const QByteArray& contentType, const QByteArrayList& body,
                      const QByteArray& extraFields, bool close, bool headOnly = false);
+    // The head writeAnswer writes for a body of length bytes (a refusal's record keeps it as sent).
+    static QByteArray answerHead(int status, const QByteArray& contentType, qsizetype length,
+                                 const QByteArray& extraFields, bool close);
     // An answer was written: while it is not all sent, each answerTimeoutMs must see progress, or the connection
     // is dropped (a client that never reads would hold the slot and the answer's memory for ever).
     void answerWritten();

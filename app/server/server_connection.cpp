@@ -388,14 +388,31 @@ void ServerConnection::takeWhatWasRead()
 void ServerConnection::respond(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
                                const QByteArray& extraHeaders, std::optional<core::Error> error)
 {
-    if (status >= 400 && !std::exchange(m_requestRecorded, true)) // the reason: the body's first line
-        recordRefusal(error ? toQString(core::describe(error->code)) : refusalReason(body.value(0)), status, error);
+    // The reason, unless a capture recorded the request: the error's, or the body's first line.
+    answer(status, contentType, body, close, extraHeaders, error,
+           error ? toQString(core::describe(error->code)) : refusalReason(body.value(0)));
+}
+
+void ServerConnection::answer(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
+                              const QByteArray& extraHeaders, std::optional<core::Error> error, const QString& reason)
+{
+    const QByteArray fields = extraHeaders + m_corsHeaders;
+    if (status >= 400 && !std::exchange(m_requestRecorded, true)) {
+        qsizetype length = 0;
+        for (const QByteArray& piece : body)
+            length += piece.size();
+        QByteArray sent = ClientSide::answerHead(status, contentType, length, fields, close);
+        for (const QByteArray& piece : body)
+            if (sent.size() < RefusedRequest::kMaxAnswerKept && !m_headOnly)
+                sent += piece.left(RefusedRequest::kMaxAnswerKept - sent.size());
+        recordRefusal(reason, status, error, sent);
+    }
     // Listed as waiting before the answer reaches the client, which may open another connection as soon as it reads
     // it: a connection listed after that one would be taken for the newer (a slot given away is taken from the
     // longest-waiting). A close for the slot runs on this thread, after this.
     if (!close)
         m_clientSide.waitForNextRequest();
-    m_clientSide.writeAnswer(status, contentType, body, extraHeaders + m_corsHeaders, close, m_headOnly);
+    m_clientSide.writeAnswer(status, contentType, body, fields, close, m_headOnly);
     m_headOnly = false;
     m_corsHeaders.clear();
     if (close)
@@ -409,8 +426,6 @@ void ServerConnection::refuse(int status, const QString& reason, std::optional<c
 {
     const QString why = error ? toQString(core::describe(error->code)) : detail;
     const QString recorded = reason.isEmpty() ? why : why.isEmpty() ? reason : reason + QStringLiteral(": ") + why;
-    if (!std::exchange(m_requestRecorded, true))
-        recordRefusal(recorded, status, error);
     QByteArray body;
     if (m_mode.jsonRefusals) {
         QJsonObject json{{"error", reason.isEmpty() ? why : reason}};
@@ -427,7 +442,7 @@ void ServerConnection::refuse(int status, const QString& reason, std::optional<c
         body = recorded.toUtf8() + '\n';
     }
     const bool json = m_mode.jsonRefusals || error;
-    respond(status, json ? "application/json" : "text/plain", body, true, extraHeaders, error);
+    answer(status, json ? "application/json" : "text/plain", {body}, true, extraHeaders, error, recorded);
 }
 
 void ServerConnection::waitForNextRequest()
@@ -467,9 +482,11 @@ void ServerConnection::closeAfterAnswer()
     resumeReading();
 }
 
-void ServerConnection::recordRefusal(const QString& reason, int status, std::optional<core::Error> error)
+void ServerConnection::recordRefusal(const QString& reason, int status, std::optional<core::Error> error,
+                                     const QByteArray& answer)
 {
     RefusedRequest refused = RefusedRequest::fromHead(m_head, status, reason, error);
+    refused.answer = answer;
     refused.receivedAt = m_deadlines.headStartedAt();
     refused.client = m_client;
     refused.tls = transport().label();

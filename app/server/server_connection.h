@@ -144,7 +144,11 @@ private:
     void respondBusy();
     void onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why);
     void onDisconnected();
-    void recordRefusal(const QString& reason, int status, std::optional<core::Error> error);
+    // The record of a request no capture took: the head as received, the answer as sent (its first bytes).
+    void recordRefusal(const QString& reason, int status, std::optional<core::Error> error, const QByteArray& answer);
+    // respond() and refuse(): reason is the refusal record's, when the request has no other.
+    void answer(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
+                const QByteArray& extraHeaders, std::optional<core::Error> error, const QString& reason);
 
     std::shared_ptr<ListenerShared> m_shared;
     UploadSession::Publish m_publish;

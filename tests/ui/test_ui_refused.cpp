@@ -1,16 +1,25 @@
 // The Listen tab lists refused requests beside captures: state "refused", the status and reason in words, in red,
-// live and when read back from an earlier session.
+// live and when read back from an earlier session; a refused row opens its record (head, answer, why and where).
 
 #include "app/listener_fixture.h"
 #include "capture/stored_captures.h"
 #include "charts/part_timeline_chart.h"
+#include "main_window.h"
 #include "models/capture_list_model.h"
+#include "service_wiring.h"
+#include "ui/wired_listener.h"
+#include "views/hex_view.h"
 #include "views/listen_view.h"
+#include "views/refused_view.h"
 
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QTableView>
 #include <QTest>
 
 using namespace upin;
@@ -81,4 +90,71 @@ TEST_CASE("a refused request does not take the timeline from the newest capture 
     REQUIRE(timeline->barCount() == 1);
     view.applyEvents({event(Kind::CaptureFinished, 2, app::CaptureState::Refused)});
     CHECK(timeline->barCount() == 1); // still the upload's part, not "no parts" for the refused PUT
+}
+
+namespace {
+// The refused row's window, opened with Return as a user opens any row: it reads the record off the GUI thread.
+ui::RefusedView* openRefusedRow(ui::MainWindow& window, int row)
+{
+    auto* table = window.listenView()->findChild<QTableView*>();
+    REQUIRE(table);
+    table->setCurrentIndex(table->model()->index(row, 0));
+    QTest::keyClick(table, Qt::Key_Return);
+    ui::RefusedView* view = nullptr;
+    REQUIRE(QTest::qWaitFor([&] { return (view = window.findChild<ui::RefusedView*>()) != nullptr; }, 10000));
+    return view;
+}
+} // namespace
+
+TEST_CASE("a refused request opens from the Listen list: its head as received, the answer sent, why and where",
+          "[ui][listen][refused]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    const quint16 port = test::startOnFreePort(wiring);
+    const auto* model = window.listenView()->model();
+
+    test::curl({"-X", "PUT", "-H", "X-Trace: put-1", "--data-binary", "x",
+                QStringLiteral("http://127.0.0.1:%1/file-part").arg(port)});
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 1, 10000);
+    ui::RefusedView* put = openRefusedRow(window, 0);
+    CHECK(put->windowTitle() == "Refused: PUT /file-part");
+    CHECK(put->summary()->text().contains("Answered 405</b>: use POST"));
+    CHECK(put->head()->toPlainText().startsWith("PUT /file-part HTTP/1.1\n"));
+    CHECK(put->head()->toPlainText().contains("X-Trace: put-1\n"));
+    CHECK(put->answer()->toPlainText().startsWith("HTTP/1.1 405 Method Not Allowed\n"));
+    CHECK(put->answer()->toPlainText().contains("Allow: POST\n"));
+    CHECK(put->answer()->toPlainText().endsWith("\nuse POST\n"));
+    put->close(); // deletes itself
+    QTRY_VERIFY(window.findChild<ui::RefusedView*>() == nullptr);
+
+    // A head that does not parse: the byte its error names is marked in the text and in the hex.
+    const QByteArray bad = "POST /file-part HTTP/1.1\r\nHost: here\r\nNo colon in this line\r\n\r\n";
+    CHECK(test::rawExchange(port, bad).startsWith("HTTP/1.1 400"));
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 2, 10000);
+    REQUIRE(model->row(1).error);
+    const quint64 offset = model->row(1).error->offset;
+    REQUIRE(offset >= quint64(bad.indexOf("No colon")));
+    REQUIRE(offset < quint64(bad.indexOf("\r\n\r\n")));
+    ui::RefusedView* badView = openRefusedRow(window, 1);
+    CHECK(badView->summary()->text().contains(QStringLiteral("byte %1 of the head").arg(offset)));
+    CHECK(badView->hex()->markedOffset() == offset);
+    const QList<QTextEdit::ExtraSelection> marked = badView->head()->extraSelections();
+    REQUIRE(marked.size() == 1);
+    const QString text = badView->head()->toPlainText();
+    // The text drops each CR of a CR LF: the marked character is the byte's all the same.
+    CHECK(text.at(marked[0].cursor.selectionStart()) == QLatin1Char(bad.at(qsizetype(offset))));
+    CHECK(text.left(marked[0].cursor.selectionStart()).count('\n') == 2); // on the third line, as sent
+}
+
+TEST_CASE("readable bytes: CR LF as a line break, a bare CR and controls spelt, the offset's place kept",
+          "[ui][refused]")
+{
+    const ui::ReadableBytes r = ui::readableBytes("GET / HTTP/1.1\r\nA: b\rc\x01\r\n\r\n", 22);
+    CHECK(r.text == "GET / HTTP/1.1\nA: b\\x0dc\\x01\n\n");
+    CHECK(r.position == r.text.indexOf("\\x01"));
+    CHECK(ui::readableBytes("ab", 2).position == 2);
+    CHECK(ui::readableBytes("ab", 3).position == -1);
 }

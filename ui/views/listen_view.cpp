@@ -320,12 +320,9 @@ void ListenView::openRow(int index)
     {
         const CaptureListModel::Row& row = m_model->row(index);
         if (row.state == app::CaptureState::Refused)
-            QMessageBox::information(
-                this, tr("Refused"),
-                tr("%1 %2\n\nThe request was turned away before its body was taken: it has no parts. Its head as "
-                   "received is kept in refused.jsonl in the captures folder (and in GET /captures).")
-                    .arg(row.endpoint,
-                         m_model->data(m_model->index(index, CaptureListModel::State), Qt::DisplayRole).toString()));
+            emit refusedActivated(
+                row.id, row.endpoint + QLatin1Char('\n') +
+                            m_model->data(m_model->index(index, CaptureListModel::State), Qt::DisplayRole).toString());
         else if (row.folder.isEmpty() && row.record)
             emit unstoredCaptureActivated(*row.record); // names, sizes, digests, headers: bytes not kept
         else if (row.folder.isEmpty())

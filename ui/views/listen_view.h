@@ -59,8 +59,9 @@ signals:
     void stopRequested();
     void captureActivated(const QString& folder);
     void unstoredCaptureActivated(const upin::app::CaptureRecord& record); // no folder: its record
-    void curlRequested(const QString& folder);                             // Copy as curl from a row's menu
-    void deleteRequested(const QString& folder);                           // confirmed; the row is already off the list
+    void refusedActivated(quint64 id, const QString& inWords); // its record is read from the captures folder
+    void curlRequested(const QString& folder);                 // Copy as curl from a row's menu
+    void deleteRequested(const QString& folder);               // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
     // keepWholeRequests: each request's head and body stored as they came (forward --keep-raw).
     void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port, bool keepWholeRequests);

@@ -1,0 +1,91 @@
+// The Listen list's row actions that read what a row names off the GUI thread: Copy as curl, and a refused
+// request's record. Part of ServiceWiring (service_wiring.h).
+
+#include "capture/stored_captures.h"
+#include "inspect/inspect_worker.h"
+#include "inspect/resend.h"
+#include "main_window.h"
+#include "server/listener.h"
+#include "service_wiring.h"
+#include "views/refused_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QMessageBox>
+#include <QPointer>
+#include <QStatusBar>
+#include <QThreadPool>
+
+namespace upin::ui {
+
+// Copy as curl for a Listen row (its capture is read first) or for what Inspect opened (its parts are written to
+// SOURCE.parts): on a pool thread, as either may be large; one at a time. The command is the one
+// `upload-inspector-cli curl SOURCE --to THIS_LISTENER` prints.
+void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened, int harEntry)
+{
+    if (m_curlBusy) {
+        m_window.statusBar()->showMessage(tr("Still making the last curl command…"), 6000);
+        return;
+    }
+    m_curlBusy = true;
+    QPointer<MainWindow> window = &m_window;
+    const core::Options limits = m_inspectLimits;
+    const QString base = m_listenerBase;
+    QPointer<ServiceWiring> self = this;
+    QThreadPool::globalInstance()->start([window, self, folder, opened, limits, base, harEntry] {
+        const app::InspectResult result = opened ? *opened : app::inspectSource(folder, {}, limits);
+        QString why = result.error;
+        // To this listener, on the port it has now (the one that stored a capture may be gone): a capture to its
+        // own path, anything else to /file-part (a HAR's or a request file's path is its server's, not ours).
+        std::optional<QString> command;
+        if (why.isEmpty())
+            command = app::resendCommandFor(result, result.capture ? base : base + QStringLiteral("/file-part"), {},
+                                            &why, base, harEntry);
+        const QString partsDir = !result.capture ? app::defaultPartsDir(result, harEntry) : QString();
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, self, command = command.value_or(QString()), why, partsDir] {
+                if (self)
+                    self->m_curlBusy = false;
+                if (!window)
+                    return;
+                if (!command.isEmpty())
+                    QApplication::clipboard()->setText(command);
+                window->statusBar()->showMessage(
+                    command.isEmpty()    ? tr("Copy as curl is unavailable: %1").arg(why)
+                    : partsDir.isEmpty() ? tr("Copied a curl command that sends this capture again")
+                                         : tr("Copied a curl command; the parts it sends are in %1").arg(partsDir),
+                    6000);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+// A refused request's record, read from the rolling log on a pool thread, in a window of its own; when the log has
+// rolled past it, what the list says of it.
+void ServiceWiring::openRefused(quint64 id, const QString& inWords)
+{
+    QPointer<MainWindow> window = &m_window;
+    const QString root = m_listener->captureRoot();
+    QThreadPool::globalInstance()->start([window, root, id, inWords] {
+        const std::optional<app::RefusedRequest> refused = app::findRefused(root, id);
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, refused, inWords] {
+                if (!window)
+                    return;
+                if (refused) {
+                    auto* view = new RefusedView(*refused, window);
+                    view->show();
+                    return;
+                }
+                QMessageBox::information(window, tr("Refused"),
+                                         tr("%1\n\nThe request was turned away before its body was taken. Its head "
+                                            "is no longer in refused.jsonl: later refusals have rolled it out.")
+                                             .arg(inWords));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace upin::ui
