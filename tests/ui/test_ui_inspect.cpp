@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
@@ -29,10 +30,12 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
+#include <QTextLayout>
 #include <QTimer>
 #include <QTreeView>
 
@@ -85,8 +88,8 @@ TEST_CASE("Inspect asks for the bytes it shows and reads no file itself, and dro
     REQUIRE(view.model()->rowCount() == 3);
     CHECK(view.text()->toPlainText() == "(reading…)");
     CHECK(view.hex()->toPlainText() == "(reading…)");
-    CHECK(view.image()->text() == "(reading…)");
-    REQUIRE(asked.size() >= 3); // text, image, hex of the first part
+    CHECK(view.image()->text() == "(sent as base64: tick “Decode base64” to see the image)"); // nothing read
+    REQUIRE(asked.size() >= 2); // text and hex of the first part
     const auto firstText = asked.first().first().value<app::ByteRequest>();
     CHECK(firstText.use == app::ByteUse::Text);
     view.tree()->setCurrentIndex(view.model()->index(2, 0)); // "plain", before the first answer came
@@ -199,7 +202,7 @@ TEST_CASE("right-click on a part offers Save part, Copy digest, Copy as curl and
     CHECK(QApplication::clipboard()->text().toStdString() == view.model()->report().parts[2].digest);
 }
 
-TEST_CASE("a base64 or quoted-printable part previews decoded on request, and says which bytes it shows",
+TEST_CASE("one Decode box beside the tabs decodes Text, Image and Save part alike (Hex stays as received)",
           "[ui][inspect][decoding]")
 {
     QTemporaryDir dir;
@@ -207,22 +210,36 @@ TEST_CASE("a base64 or quoted-printable part previews decoded on request, and sa
     REQUIRE_FALSE(png.isEmpty());
     ui::InspectView view;
     test::ViewReader reader(view);
+    view.resize(1024, 700);
+    view.show();
     view.showResult(test::inspectFile(writeBody(dir, encodedForm(png))));
     QCheckBox* decode = view.decodeBox();
+    auto* tabs = view.findChild<QTabWidget*>();
+    REQUIRE(tabs);
+    CHECK(tabs->cornerWidget() == decode);                   // seen on every tab, not on Text's alone
     view.tree()->setCurrentIndex(view.model()->index(0, 0)); // the photo, in base64
-    CHECK_FALSE(decode->isHidden());
-    CHECK(decode->text() == "Decode base64 (showing the bytes as received)");
-    CHECK_FALSE(view.image()->pixmap().isNull()); // an image is seen decoded, box or not (review: it said "does
-                                                  // not decode" and did not point to the box)
-    CHECK(view.image()->toolTip().startsWith("decoded from its Content-Transfer-Encoding"));
+    CHECK(decode->isVisible());
+    CHECK(decode->text() == "Decode base64");
+    // Not ticked: every tab shows what was sent, and the image says which box shows it.
+    CHECK(view.image()->pixmap().isNull());
+    CHECK(view.image()->text() == "(sent as base64: tick “Decode base64” to see the image)");
     CHECK(view.text()->toPlainText().startsWith(QString::fromLatin1(png.toBase64().left(40))));
     decode->setChecked(true);
-    CHECK(decode->text() == "Decode base64 (showing the decoded bytes)");
     CHECK_FALSE(view.image()->pixmap().isNull());
+    CHECK(view.image()->toolTip().startsWith("decoded from its Content-Transfer-Encoding"));
+    CHECK(view.text()->toPlainText().startsWith("(binary once decoded"));
+    // The note about it wraps: read whole in the pane, not on one line scrolled sideways.
+    tabs->setCurrentIndex(tabs->indexOf(view.text()->parentWidget()));
+    QApplication::processEvents();
+    const QTextBlock note = view.text()->document()->firstBlock();
+    INFO(note.text().toStdString() << " in " << view.text()->viewport()->width() << " px");
+    REQUIRE(view.text()->fontMetrics().horizontalAdvance(note.text()) > view.text()->viewport()->width());
+    CHECK(view.text()->document()->documentLayout()->blockBoundingRect(note).height() >
+          1.5 * view.text()->fontMetrics().lineSpacing());
     CHECK(view.hex()->toPlainText().contains(
         QString::fromLatin1(png.toBase64().left(4).toHex(' ')))); // Hex stays the bytes as received
     view.tree()->setCurrentIndex(view.model()->index(1, 0));      // the note, quoted-printable
-    CHECK(decode->text() == "Decode quoted-printable (showing the decoded bytes)");
+    CHECK(decode->text() == "Decode quoted-printable");
     CHECK(view.text()->toPlainText() == QString::fromUtf8("café = long line"));
     decode->setChecked(false);
     CHECK(view.text()->toPlainText() == "caf=C3=A9 =3D long =\nline"); // the line break as the text view shows it

@@ -78,6 +78,11 @@ core::PartEncoding InspectView::shownEncoding(const core::PartSummary& part) con
         .value_or(core::PartEncoding::Identity);
 }
 
+QString InspectView::decodeBoxName(core::PartEncoding encoding)
+{
+    return tr("Decode %1").arg(app::toQString(core::partEncodingName(encoding)));
+}
+
 void InspectView::updateDecodeBox(const core::PartSummary* part)
 {
     const auto encoding = part ? core::partEncodingFromName(part->transferEncoding.value_or(std::string()))
@@ -87,8 +92,7 @@ void InspectView::updateDecodeBox(const core::PartSummary* part)
     if (!encoded)
         return;
     const QString name = app::toQString(core::partEncodingName(*encoding));
-    m_decode->setText(m_decode->isChecked() ? tr("Decode %1 (showing the decoded bytes)").arg(name)
-                                            : tr("Decode %1 (showing the bytes as received)").arg(name));
+    m_decode->setText(decodeBoxName(*encoding));
     m_decode->setToolTip(tr("The part was sent with Content-Transfer-Encoding: %1. Ticked, Text, Image and Save "
                             "part give the bytes its sender meant; Hex always shows the bytes as received.")
                              .arg(name));
@@ -133,10 +137,11 @@ void InspectView::showText(const app::ByteReply& reply)
 void InspectView::requestImage(const core::PartSummary& part)
 {
     const QString type = QString::fromStdString(part.contentType.value_or("")).toLower();
-    // An image is only seen decoded: a part sent as base64 or quoted-printable is decoded for this view whether
-    // or not the Decode box is ticked (the box is for Text and Save part; Hex shows the bytes as received).
-    const auto decode = core::partEncodingFromName(part.transferEncoding.value_or(std::string()))
+    // One Decode box for Text, Image and Save part: an image sent as base64 shows once it is ticked (Hex always
+    // shows the bytes as received).
+    const auto sentAs = core::partEncodingFromName(part.transferEncoding.value_or(std::string()))
                             .value_or(core::PartEncoding::Identity);
+    const core::PartEncoding decode = shownEncoding(part);
     // base64 takes four bytes for three: the limit is on what the image decoder gets.
     const quint64 limit = decode == core::PartEncoding::Base64 ? kMaxImageBytes / 3 * 4 + 4 : kMaxImageBytes;
     m_image->setPixmap({});
@@ -145,6 +150,9 @@ void InspectView::requestImage(const core::PartSummary& part)
         m_image->setText(tr("(%1)").arg(m_partBytes.missing));
     else if (!type.startsWith(QLatin1String("image/")))
         m_image->setText(tr("(not an image: %1)").arg(type.isEmpty() ? tr("no Content-Type") : type));
+    else if (sentAs != decode)
+        m_image->setText(tr("(sent as %1: tick “%2” to see the image)")
+                             .arg(app::toQString(core::partEncodingName(sentAs)), decodeBoxName(sentAs)));
     else if (part.size > limit)
         m_image->setText(tr("(image larger than 4 MiB: save it to view it)"));
     else {

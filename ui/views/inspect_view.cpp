@@ -91,7 +91,7 @@ InspectView::InspectView(QWidget* parent)
     m_headers->verticalHeader()->hide();
     m_headers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a note or a long line reads whole, as in a browser
     for (const char* name : {"UTF-8", "ISO-8859-1", "UTF-16LE", "UTF-16BE"})
         m_encoding->addItem(QString::fromLatin1(name));
     m_encoding->setToolTip(tr("Text encoding; the part's charset parameter chooses it when present"));
@@ -112,7 +112,6 @@ InspectView::InspectView(QWidget* parent)
     textLayout->setContentsMargins(0, 0, 0, 0);
     auto* textOptions = new QHBoxLayout;
     textOptions->addWidget(m_encoding);
-    textOptions->addWidget(m_decode);
     textOptions->addStretch(1);
     textLayout->addLayout(textOptions);
     textLayout->addWidget(m_text, 1);
@@ -126,6 +125,7 @@ InspectView::InspectView(QWidget* parent)
     connect(m_hexPane, &HexPane::goToRequested, this, &InspectView::goToHex);
     connect(m_hexPane, &HexPane::findRequested, this, &InspectView::findInHex);
     m_tabs->addTab(imageScroll, tr("Image"));
+    m_tabs->setCornerWidget(m_decode); // beside the tabs, not on one: it is for Text, Image and Save part alike
     m_answer->setReadOnly(true);
     m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long JSON string reads whole
     m_answer->setFont(QFont(QStringLiteral("monospace")));

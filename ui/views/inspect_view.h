@@ -98,6 +98,7 @@ private:
     QList<HexRange> partRanges(const core::PartSummary& part, bool partRelative) const;
     core::PartEncoding shownEncoding(const core::PartSummary& part) const; // what the Decode box undoes, if ticked
     void updateDecodeBox(const core::PartSummary* part);
+    static QString decodeBoxName(core::PartEncoding encoding); // "Decode base64"
     void showPartMenu(const QPoint& at);
     void showAnswer(const QString& text); // empty: this row has no answer (the tab is disabled)
     void copyDigest();
