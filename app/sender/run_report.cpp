@@ -4,6 +4,7 @@
 
 #include <QJsonDocument>
 
+#include "common/byte_size.h"
 #include "common/qt_text.h"
 
 #include <QJsonObject>
@@ -62,18 +63,20 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 {
     QList<TargetStats> out;
     for (const auto& r : runs) {
-        const auto same = [&](const TargetStats& s) { return s.target == r.target && s.method == r.method; };
+        const auto same = [&](const TargetStats& s) { return s.holds(r); };
         if (std::find_if(out.begin(), out.end(), same) == out.end()) {
             out.append(TargetStats{});
             out.last().target = r.target;
             out.last().method = r.method;
+            out.last().bodyBytes = r.bodyBytes;
         }
     }
     for (auto& s : out) {
         std::vector<double> times, rates, parse, hash, store, ownHash;
         for (const auto& r : runs) {
-            if (r.target != s.target || r.method != s.method)
+            if (!s.holds(r))
                 continue;
+            s.partCount = std::max(s.partCount, int(r.parts.size()));
             if (!r.accepted()) {
                 ++s.failures;
                 s.lastFailure = failureReason(r);
@@ -111,6 +114,14 @@ QList<TargetStats> statsByTarget(const QList<RunResult>& runs)
 QString targetText(const TargetStats& s)
 {
     return s.method == QLatin1String("POST") ? s.target.toString() : s.method + QLatin1Char(' ') + s.target.toString();
+}
+
+QString bodyText(const TargetStats& s)
+{
+    if (s.partCount == 0)
+        return formatBytes(s.bodyBytes);
+    return s.partCount == 1 ? QStringLiteral("%1 in 1 part").arg(formatBytes(s.bodyBytes))
+                            : QStringLiteral("%1 in %2 parts").arg(formatBytes(s.bodyBytes)).arg(s.partCount);
 }
 
 QString boundBy(const TargetStats& s)

@@ -7,9 +7,17 @@
 
 namespace upin::app {
 
+// The runs of one group: one target, by one method, with one body size, so that a 2 KB run and a 20 MB run to one
+// URL are two groups (the first measures the round trip, the second the transfer).
 struct TargetStats {
     QUrl target;
-    QString method;      // "POST": one URL sent by two methods is two targets
+    QString method;        // "POST": one URL sent by two methods is two targets
+    quint64 bodyBytes = 0; // the body every run of the group sent
+    int partCount = 0;     // its parts (0 when no run got as far as making the body)
+    bool holds(const RunResult& run) const
+    {
+        return run.target == target && run.method == method && run.bodyBytes == bodyBytes;
+    }
     int count = 0;       // completed runs (HTTP status received)
     int failures = 0;    // transport errors, cancellations, non-2xx answers
     QString lastFailure; // why the last failed run failed: "404 Not Found", "Connection refused", "cancelled"
@@ -31,6 +39,8 @@ QString boundBy(const TargetStats& stats);
 
 // The target's URL, after its method when that is not POST: "PUT http://…/upload".
 QString targetText(const TargetStats& stats);
+// The group's body: "20.0 MiB in 2 parts", "2.0 KiB in 1 part".
+QString bodyText(const TargetStats& stats);
 QList<TargetStats> statsByTarget(const QList<RunResult>& runs);
 // "3 of 3 failed (404 Not Found)", "1 mismatched", "ok": a target's checks in words.
 QString checksText(const TargetStats& stats);

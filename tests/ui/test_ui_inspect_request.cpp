@@ -377,16 +377,16 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
                   run("/refused", 0, {}, "Connection refused"), run("/refused", 0, {}, "Connection refused")});
     QTableWidget* table = view.table();
     REQUIRE(table->rowCount() == 3);
-    CHECK(table->item(0, 5)->text() == "10.0");
-    CHECK(table->item(0, 6)->text() == "ok");
-    CHECK(table->item(0, 2)->text() == "1.00 s"); // durations as they read best (was 1.000)
-    CHECK(table->item(1, 2)->text() == "—");      // no median seconds for a target with no good run
-    CHECK(table->item(1, 5)->text() == "—");
-    CHECK(table->item(1, 6)->text() == "1 of 1 failed (404 Not Found)");
-    CHECK(table->item(2, 6)->text() == "2 of 2 failed (Connection refused)");
-    CHECK(table->item(1, 6)->foreground().color() == QColor(0xc0, 0x1c, 0x28)); // the failure in red: Checks
-    CHECK(table->item(1, 7)->foreground().color() != QColor(0xc0, 0x1c, 0x28)); // not Bound by
-    CHECK(table->item(1, 7)->text() == "no run completed");
+    CHECK(table->item(0, 6)->text() == "10.0");
+    CHECK(table->item(0, 7)->text() == "ok");
+    CHECK(table->item(0, 3)->text() == "1.00 s"); // durations as they read best (was 1.000)
+    CHECK(table->item(1, 3)->text() == "—");      // no median seconds for a target with no good run
+    CHECK(table->item(1, 6)->text() == "—");
+    CHECK(table->item(1, 7)->text() == "1 of 1 failed (404 Not Found)");
+    CHECK(table->item(2, 7)->text() == "2 of 2 failed (Connection refused)");
+    CHECK(table->item(1, 7)->foreground().color() == QColor(0xc0, 0x1c, 0x28)); // the failure in red: Checks
+    CHECK(table->item(1, 8)->foreground().color() != QColor(0xc0, 0x1c, 0x28)); // not Bound by
+    CHECK(table->item(1, 8)->text() == "no run completed");
     const QStringList categories = view.chart()->categories()->categories();
     CHECK(categories == QStringList{"file-part", "<div align=\"center\">nothing<br>failed: 404 Not Found</div>",
                                     "<div align=\"center\">refused<br>failed: Connection refused</div>"});
@@ -407,7 +407,7 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
 
     // Issue 23, item 7: what bounded each target has a column, and a line under the chart says when the
     // matcher shows end to end.
-    CHECK(view.table()->horizontalHeaderItem(7)->text() == "Bound by");
+    CHECK(view.table()->horizontalHeaderItem(8)->text() == "Bound by");
     auto* why = view.findChild<QLabel*>("compareWhy");
     REQUIRE(why);
     CHECK(why->text().contains("only where parsing bounds the run"));
@@ -460,7 +460,7 @@ TEST_CASE("Compare: one URL by two methods is two targets, a refused run has no 
     REQUIRE(view.table()->rowCount() == 2);
     CHECK(view.table()->item(0, 0)->text() == "http://127.0.0.1:8080/upload");
     CHECK(view.table()->item(1, 0)->text() == "PUT http://127.0.0.1:8080/upload");
-    CHECK(view.table()->item(1, 5)->text() == "—");
+    CHECK(view.table()->item(1, 6)->text() == "—");
     const QStringList categories = view.chart()->categories()->categories();
     CHECK(categories ==
           QStringList{"POST upload", "<div align=\"center\">PUT upload<br>failed: 405 Method Not<br>Allowed</div>"});

@@ -25,16 +25,18 @@
 namespace upin::ui {
 
 namespace {
-constexpr int kChecksColumn = 6; // the statistics table's "Checks": red when a run failed or a digest differed
+constexpr int kChecksColumn = 7; // the statistics table's "Checks": red when a run failed or a digest differed
 } // namespace
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_chart(new BarChart(tr("Median throughput by target (whiskers: min to max)"), tr("MB/s"))),
-      m_table(new QTableWidget(0, 8))
+      m_table(new QTableWidget(0, 9)), m_bodiesDiffer(new QLabel)
 {
-    m_table->setHorizontalHeaderLabels({tr("Target"), tr("Runs ok"), tr("Median"), tr("Min"), tr("Max"),
+    m_table->setHorizontalHeaderLabels({tr("Target"), tr("Body"), tr("Runs ok"), tr("Median"), tr("Min"), tr("Max"),
                                         tr("Median MB/s"), tr("Checks"), tr("Bound by")});
-    m_table->horizontalHeaderItem(7)->setToolTip(
+    m_table->horizontalHeaderItem(1)->setToolTip(
+        tr("What each run of the row sent: runs with another body size are a row of their own"));
+    m_table->horizontalHeaderItem(8)->setToolTip(
         tr("What set the pace: our listener's CPU time parsing and hashing (its answer's cpu_ms) against the run's "
            "time; XXH3 is hashed while parsing and counts as parsing. The matcher shows only where parsing is most "
            "of it."));
@@ -43,7 +45,7 @@ CompareView::CompareView(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->setToolTip(tr("Right-click a row to remove its target's runs"));
+    m_table->setToolTip(tr("Right-click a row to remove its runs"));
     connect(m_table, &QTableWidget::customContextMenuRequested, this, &CompareView::showTableMenu);
     auto* csv = new QPushButton(tr("E&xport CSV…"));
     auto* png = new QPushButton(tr("Export &PNG…"));
@@ -52,8 +54,9 @@ CompareView::CompareView(QWidget* parent)
     connect(png, &QPushButton::clicked, this, &CompareView::exportPng);
     connect(clearButton, &QPushButton::clicked, this, &CompareView::clear);
     auto* buttons = new QHBoxLayout;
-    auto* about = new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL. Send the same "
-                                "parts to /file-part?matcher=kmp and ?matcher=simd to see the Spring fix."));
+    auto* about = new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL and body size. "
+                                "Send the same parts to /file-part?matcher=kmp and ?matcher=simd to see the Spring "
+                                "fix."));
     about->setWordWrap(true); // one line at 1600 px, two at 1024: never a wider window
     buttons->addWidget(about, 1);
     buttons->addWidget(csv);
@@ -70,8 +73,13 @@ CompareView::CompareView(QWidget* parent)
     auto* chartPane = new QWidget;
     auto* chartLayout = new QVBoxLayout(chartPane);
     chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_bodiesDiffer);
     chartLayout->addWidget(m_chart, 1);
     chartLayout->addWidget(why);
+    m_bodiesDiffer->setObjectName(QStringLiteral("compareBodiesDiffer"));
+    m_bodiesDiffer->setWordWrap(true);
+    m_bodiesDiffer->setStyleSheet(status::textStyle(status::warning()));
+    m_bodiesDiffer->hide();
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("compareSplitter"));
     split->addWidget(chartPane);
@@ -135,12 +143,14 @@ static QStringList targetLabels(const QList<app::TargetStats>& stats)
     // As the table's Target says it (app::targetText): a method other than POST is named.
     const bool nameMethods =
         std::any_of(stats.begin(), stats.end(), [&](const auto& s) { return s.method != QLatin1String("POST"); });
-    QStringList targets, keys;
+    QStringList targets;
+    QSet<QString> keys, urls;
     for (const auto& s : stats) {
         targets.append(s.target.path() + (s.target.hasQuery() ? QLatin1Char('?') + s.target.query() : QString()));
-        keys.append(s.method + QLatin1Char(' ') + targets.last());
+        keys.insert(s.method + QLatin1Char(' ') + targets.last());
+        urls.insert(s.method + QLatin1Char(' ') + s.target.toString());
     }
-    if (QSet<QString>(keys.begin(), keys.end()).size() < keys.size()) {
+    if (keys.size() < urls.size()) { // two servers, one path
         bool oneHost = true;
         for (const auto& s : stats)
             oneHost = oneHost && s.target.host() == stats.first().target.host();
@@ -152,6 +162,13 @@ static QStringList targetLabels(const QList<app::TargetStats>& stats)
     if (nameMethods)
         for (qsizetype i = 0; i < stats.size(); ++i)
             labels[i] = stats[i].method + QLatin1Char(' ') + labels[i];
+    // One target sent two bodies: each bar says which (the table's Body column always does).
+    for (qsizetype i = 0; i < stats.size(); ++i)
+        for (qsizetype j = 0; j < stats.size(); ++j)
+            if (i != j && stats[i].target == stats[j].target && stats[i].method == stats[j].method) {
+                labels[i] += QStringLiteral(", ") + app::formatBytes(stats[i].bodyBytes);
+                break;
+            }
     return labels;
 }
 
@@ -161,7 +178,7 @@ void CompareView::refresh()
     QList<BarChart::Bar> bars;
     m_table->setRowCount(0);
     m_statsRows.clear();
-    m_rowTargets.clear();
+    m_rowGroups.clear();
     const QStringList labels = targetLabels(stats);
     for (qsizetype i = 0; i < stats.size(); ++i) {
         const auto& s = stats[i];
@@ -179,13 +196,17 @@ void CompareView::refresh()
         int row = m_table->rowCount();
         m_table->insertRow(row);
         auto seconds = [&](double value) { return s.count > 0 ? app::formatSeconds(value) : QStringLiteral("—"); };
-        const QStringList cells{
-            app::targetText(s),       QString::number(s.count),
-            seconds(s.medianSeconds), seconds(s.minSeconds),
-            seconds(s.maxSeconds),    s.count > 0 ? QString::number(s.medianMBps, 'f', 1) : QStringLiteral("—"),
-            app::checksText(s),       app::boundBy(s)};
+        const QStringList cells{app::targetText(s),
+                                app::bodyText(s),
+                                QString::number(s.count),
+                                seconds(s.medianSeconds),
+                                seconds(s.minSeconds),
+                                seconds(s.maxSeconds),
+                                s.count > 0 ? QString::number(s.medianMBps, 'f', 1) : QStringLiteral("—"),
+                                app::checksText(s),
+                                app::boundBy(s)};
         m_statsRows.append(cells);
-        m_rowTargets.append({s.method, s.target});
+        m_rowGroups.append(s);
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
@@ -196,6 +217,22 @@ void CompareView::refresh()
     }
     m_bars = bars;
     m_chart->setBars(bars, true);
+    showBodiesDiffer(stats);
+}
+
+// Bars of bodies of different sizes side by side read as a race they were not: a small body's rate is mostly the
+// round trip. Said above the chart whenever the groups' bodies differ.
+void CompareView::showBodiesDiffer(const QList<app::TargetStats>& stats)
+{
+    const auto [smallest, largest] = std::minmax_element(
+        stats.begin(), stats.end(), [](const auto& a, const auto& b) { return a.bodyBytes < b.bodyBytes; });
+    const bool differ = !stats.isEmpty() && smallest->bodyBytes != largest->bodyBytes;
+    m_bodiesDiffer->setVisible(differ);
+    if (differ)
+        m_bodiesDiffer->setText(
+            tr("These runs sent bodies of different sizes (%1 to %2): a small body's MB/s is mostly the round trip, "
+               "not the transfer. Compare rows of one body size, or send the same parts to each target.")
+                .arg(app::formatBytes(smallest->bodyBytes), app::formatBytes(largest->bodyBytes)));
 }
 
 void CompareView::exportCsv()
@@ -273,12 +310,14 @@ void CompareView::removeTarget(const QUrl& target, const QString& method)
 void CompareView::showTableMenu(const QPoint& at)
 {
     const int row = m_table->indexAt(at).row();
-    if (row < 0 || row >= m_rowTargets.size())
+    if (row < 0 || row >= m_rowGroups.size())
         return;
     QMenu menu(this);
-    const QString method = m_rowTargets[row].first; // not a structured binding: clang 14 cannot capture one
-    const QUrl target = m_rowTargets[row].second;
-    menu.addAction(tr("Remove this target's runs"), this, [this, method, target] { removeTarget(target, method); });
+    const app::TargetStats group = m_rowGroups[row];
+    menu.addAction(tr("Remove this row's runs"), this, [this, group] {
+        m_runs.removeIf([&](const app::RunResult& r) { return group.holds(r); });
+        refresh();
+    });
     menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 

@@ -1,14 +1,17 @@
 #pragma once
 // Compare: every run sent this session, grouped by target (the URL, so /file-part?matcher=kmp and ?matcher=simd
-// are two groups): median MB/s bars with min-max whiskers, the statistics table, and exports.
+// are two groups) and body size (a 2 KB and a 20 MB run to one URL are two): median MB/s bars with min-max
+// whiskers, the statistics table, a warning when the groups' bodies differ, and exports.
 
 #include "charts/bar_chart.h"
+#include "sender/run_report.h"
 #include "sender/run_types.h"
 
 #include <QImage>
 #include <QUrl>
 #include <QWidget>
 
+class QLabel;
 class QTableWidget;
 
 namespace upin::ui {
@@ -23,6 +26,7 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
     BarChart* chart() const { return m_chart; }
     QTableWidget* table() const { return m_table; }
+    QLabel* bodiesDiffer() const { return m_bodiesDiffer; } // shown when the groups sent bodies of different sizes
     const QList<app::RunResult>& runs() const { return m_runs; }
     // The exports, to a path (the buttons ask for one first). The PNG is the chart drawn at 1600 px, where its
     // labels fit whatever the window's size, with the statistics table under it.
@@ -42,13 +46,15 @@ private:
     void exportPng();
 
     void showTableMenu(const QPoint& at);
+    void showBodiesDiffer(const QList<app::TargetStats>& stats);
 
     QList<app::RunResult> m_runs;
-    QList<QList<QString>> m_statsRows;        // the table's cells, for the picture
-    QList<QPair<QString, QUrl>> m_rowTargets; // the method and target of each table row
-    QList<BarChart::Bar> m_bars;              // what the chart draws, for the picture
+    QList<QList<QString>> m_statsRows;   // the table's cells, for the picture
+    QList<app::TargetStats> m_rowGroups; // each table row's group
+    QList<BarChart::Bar> m_bars;         // what the chart draws, for the picture
     BarChart* m_chart;
     QTableWidget* m_table;
+    QLabel* m_bodiesDiffer;
 };
 
 } // namespace upin::ui
