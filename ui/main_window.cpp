@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -22,6 +23,8 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
 
 namespace upin::ui {
 
@@ -119,6 +122,30 @@ QString MainWindow::listenerStatus() const
     return m_listenerStatus->text();
 }
 
+namespace {
+// The column headers of the tables and trees that have a name: their widths (and order) are the user's, kept
+// across sessions as splitters are.
+QList<QHeaderView*> namedHeaders(const QWidget& window)
+{
+    QList<QHeaderView*> out;
+    for (auto* view : window.findChildren<QAbstractItemView*>()) {
+        if (view->objectName().isEmpty())
+            continue;
+        if (auto* table = qobject_cast<QTableView*>(view))
+            out.append(table->horizontalHeader());
+        else if (auto* tree = qobject_cast<QTreeView*>(view))
+            out.append(tree->header());
+    }
+    return out;
+}
+
+// Under the column count too: a state saved for other columns (a version with one more) is not applied.
+QString headerKey(const QHeaderView& header)
+{
+    return QStringLiteral("columns/%1/%2").arg(header.parentWidget()->objectName()).arg(header.count());
+}
+} // namespace
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;
@@ -126,6 +153,8 @@ void MainWindow::restoreSettings()
     for (auto* splitter : findChildren<QSplitter*>())
         if (!splitter->objectName().isEmpty())
             splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
+    for (QHeaderView* header : namedHeaders(*this))
+        header->restoreState(settings.value(headerKey(*header)).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 1).toInt());
     // The last session's parts and options, then its targets (the plan's first among them).
     const QJsonObject plan =
@@ -143,6 +172,8 @@ void MainWindow::saveSettings() const
     for (auto* splitter : findChildren<QSplitter*>())
         if (!splitter->objectName().isEmpty())
             settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
+    for (QHeaderView* header : namedHeaders(*this))
+        settings.setValue(headerKey(*header), header->saveState());
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("send/targets"), m_send->targets());
     QJsonObject plan = m_send->plan().toJson();

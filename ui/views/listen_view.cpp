@@ -5,6 +5,7 @@
 #include "common/byte_size.h"
 #include "server/tls_advice.h"
 #include "views/elided_label.h"
+#include "views/fitted_columns.h"
 #include "views/proxy_panel.h"
 #include "views/status_line.h"
 #include "views/tls_trust.h"
@@ -123,6 +124,7 @@ ListenView::ListenView(QWidget* parent)
             m_table->scrollToBottom();
     });
     m_table->setModel(m_filtered);
+    m_table->setObjectName(QStringLiteral("capturesTable")); // its column widths are remembered
     // The newest capture stays in sight as rows arrive, unless the user scrolled up to read older ones.
     connect(m_filtered, &QAbstractItemModel::rowsAboutToBeInserted, this, [this] {
         const QScrollBar* bar = m_table->verticalScrollBar();
@@ -137,13 +139,12 @@ ListenView::ListenView(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(CaptureListModel::State, QHeaderView::Stretch);
-    // A forwarded row's endpoint and its upstream's answer can be long: they get a width of their own (dragged
-    // wider at will, the whole text in the tooltip) and leave State, the cause in words, its room.
-    for (const auto& [column, sample] : {std::pair{CaptureListModel::Endpoint, "/part-event (simd)  "},
-                                         std::pair{CaptureListModel::Upstream, "201, server 1.25 s  "}}) {
-        m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
-        m_table->horizontalHeader()->resizeSection(column, fontMetrics().horizontalAdvance(QLatin1String(sample)));
-    }
+    // A forwarded row's endpoint and its upstream's answer can be long: they fit their text up to a third of the
+    // list each (dragged at will, the whole text in the tooltip) and leave State, the cause in words, the rest.
+    new FittedColumns(m_table, {CaptureListModel::Endpoint, CaptureListModel::Upstream},
+                      {fontMetrics().horizontalAdvance(QLatin1String("/part-event (simd)  ")),
+                       fontMetrics().horizontalAdvance(QLatin1String("Upstream  "))},
+                      1.0 / 3);
     // The endpoint keeps its end (the path and matcher: "…/file-part (simd)"), the rest theirs (State its cause).
     m_table->setItemDelegateForColumn(CaptureListModel::Endpoint, new ElideLeftDelegate(m_table));
     m_table->setWordWrap(false);

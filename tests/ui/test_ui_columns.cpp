@@ -1,0 +1,81 @@
+// Issue 48, item 3: at 1280x800 a forwarded row read "…/file-part (simd)" and "200, server 0.6…" while State took
+// half the width, and widths the user set were lost on restart.
+
+#include "main_window.h"
+#include "models/capture_list_model.h"
+#include "views/listen_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QSettings>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace upin;
+
+namespace {
+
+app::ListenerEvent forwarded(quint64 id, const QString& upstream)
+{
+    app::ListenerEvent e;
+    e.kind = app::ListenerEvent::Kind::CaptureFinished;
+    e.captureId = id;
+    e.endpoint = QStringLiteral("→ ") + upstream;
+    e.client = QStringLiteral("127.0.0.1:53312");
+    e.matcher = QStringLiteral("simd");
+    e.state = app::CaptureState::Complete;
+    e.bytes = 5'000'434;
+    e.elapsedMs = 40;
+    app::ForwardTimings timings;
+    timings.status = 200;
+    timings.serverMs = 612.3;
+    e.forward = timings;
+    return e;
+}
+
+// The whole text of a cell fits its column: nothing elided.
+bool fits(const QTableView& table, int row, int column)
+{
+    const QString text = table.model()->index(row, column).data().toString();
+    return table.fontMetrics().horizontalAdvance(text) + 8 <= table.horizontalHeader()->sectionSize(column);
+}
+
+} // namespace
+
+TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State keeps its room, and a width the "
+          "user drags is kept and remembered",
+          "[ui][listen][columns]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QSettings().clear();
+    ui::MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.tabs()->setCurrentWidget(window.listenView());
+    QTableView* table = window.listenView()->table();
+    window.listenView()->applyEvents({forwarded(1, "http://127.0.0.1:9000/api/v2/uploads/file-part")});
+    QTRY_VERIFY(fits(*table, 0, ui::CaptureListModel::Endpoint));
+    CHECK(fits(*table, 0, ui::CaptureListModel::Upstream));
+    CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::State) >= 250);
+
+    // A very long URL takes at most a third of the list: State is not squeezed out.
+    const int fitted = table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint);
+    window.listenView()->applyEvents({forwarded(2, "http://127.0.0.1:9000/" + QString(300, 'x'))});
+    QTRY_VERIFY(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) > fitted);
+    CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) <= table->viewport()->width() / 3);
+    CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::State) >= 250);
+
+    // The user's width stays, however the rows change, and the next session has it.
+    table->horizontalHeader()->resizeSection(ui::CaptureListModel::Endpoint, 151);
+    window.listenView()->applyEvents({forwarded(3, "http://127.0.0.1:9000/" + QString(100, 'y'))});
+    QApplication::processEvents();
+    CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
+    window.saveSettings();
+    ui::MainWindow next;
+    next.restoreSettings();
+    CHECK(next.listenView()->table()->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
+}

@@ -1,0 +1,71 @@
+#include "views/fitted_columns.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QTableView>
+#include <QTimer>
+
+#include <algorithm>
+#include <utility>
+
+namespace upin::ui {
+
+FittedColumns::FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths,
+                             double maxShare)
+    : QObject(table), m_table(table), m_columns(columns), m_minimumWidths(minimumWidths), m_maxShare(maxShare)
+{
+    QHeaderView* header = table->horizontalHeader();
+    m_fitting = true;
+    for (qsizetype i = 0; i < columns.size(); ++i) {
+        header->setSectionResizeMode(columns[i], QHeaderView::Interactive);
+        header->resizeSection(columns[i], minimumWidths[i]);
+    }
+    m_fitting = false;
+    // A width set by anyone but us (a drag, the remembered state restored) is the user's from then on.
+    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
+        if (!m_fitting && m_columns.contains(column))
+            m_userSized.insert(column);
+    });
+    QAbstractItemModel* model = table->model();
+    connect(model, &QAbstractItemModel::rowsInserted, this, &FittedColumns::fitSoon);
+    connect(model, &QAbstractItemModel::dataChanged, this, &FittedColumns::fitSoon);
+    connect(model, &QAbstractItemModel::modelReset, this, &FittedColumns::fitSoon);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &FittedColumns::fitSoon);
+    table->viewport()->installEventFilter(this); // a wider window gives the columns more room
+}
+
+bool FittedColumns::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize)
+        fitSoon();
+    return QObject::eventFilter(watched, event);
+}
+
+void FittedColumns::fitSoon()
+{
+    if (std::exchange(m_queued, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        m_queued = false;
+        fit();
+    });
+}
+
+void FittedColumns::fit()
+{
+    const int most = int(m_table->viewport()->width() * m_maxShare);
+    m_fitting = true;
+    for (qsizetype i = 0; i < m_columns.size(); ++i) {
+        const int column = m_columns[i];
+        if (m_userSized.contains(column))
+            continue;
+        // The view's own measure: the visible rows' texts as drawn, margins included (public on the base class).
+        const int wanted = std::max(static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(column),
+                                    m_table->horizontalHeader()->sectionSizeHint(column));
+        m_table->horizontalHeader()->resizeSection(
+            column, std::clamp(wanted, m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
+    }
+    m_fitting = false;
+}
+
+} // namespace upin::ui

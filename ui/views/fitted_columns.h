@@ -1,0 +1,39 @@
+#pragma once
+// Columns of a table that fit their longest text, up to a share of the table's width each, until the user drags
+// one (then it keeps the user's width, which the window remembers). The other columns keep their own modes; the
+// stretched one takes what is left. For the Listen list, where a forwarded row's endpoint and its upstream's
+// answer are long, and a fixed width either cut them ("…/file-part (simd)", "200, server 0.6…") or left the
+// cause in words, State, too little. One fit per turn of the event loop, however many rows came in it.
+
+#include <QList>
+#include <QObject>
+#include <QSet>
+
+class QTableView;
+
+namespace upin::ui {
+
+class FittedColumns final : public QObject {
+    Q_OBJECT
+public:
+    // minimumWidths: one per column, the width each starts at and never goes under.
+    FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths, double maxShare);
+    bool userSized(int column) const { return m_userSized.contains(column); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void fitSoon();
+    void fit();
+
+    QTableView* m_table;
+    QList<int> m_columns;
+    QList<int> m_minimumWidths;
+    double m_maxShare;
+    QSet<int> m_userSized;
+    bool m_fitting = false; // our own resizing, not the user's
+    bool m_queued = false;
+};
+
+} // namespace upin::ui
