@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QBrush>
 #include <QHeaderView>
 #include <QSettings>
 #include <QTableView>
@@ -78,4 +79,22 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     ui::MainWindow next;
     next.restoreSettings();
     CHECK(next.listenView()->table()->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
+}
+
+TEST_CASE("a forwarded upload the upstream refused reads red in State and Upstream, not amber", "[ui][listen]")
+{
+    ui::CaptureListModel model;
+    app::ListenerEvent refused = forwarded(1, "http://127.0.0.1:9000/upload");
+    refused.state = app::CaptureState::Incomplete; // answered early: the relay stopped reading the body
+    refused.forward->status = 404;
+    refused.forward->earlyAtByte = 65536;
+    app::ListenerEvent taken = forwarded(2, "http://127.0.0.1:9000/upload");
+    model.apply({refused, taken});
+    REQUIRE(model.rowCount() == 2);
+    const QColor red(0xc0, 0x1c, 0x28);
+    for (int column : {ui::CaptureListModel::State, ui::CaptureListModel::Upstream})
+        CHECK(model.index(0, column).data(Qt::ForegroundRole).value<QBrush>().color() == red);
+    CHECK(model.index(0, ui::CaptureListModel::Upstream).data().toString() == "404 early, at byte 65536");
+    CHECK(model.index(1, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() != red);
+    CHECK_FALSE(model.index(1, ui::CaptureListModel::Upstream).data(Qt::ForegroundRole).isValid());
 }

@@ -86,7 +86,14 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole &&
         (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    // An upstream that refused the upload failed it, whatever the relay's own state (a 404 answered early left
+    // the body incomplete: red, not amber), and its answer says so too.
+    const bool upstreamRefused = r.forward && r.forward->status >= 400;
+    if (role == Qt::ForegroundRole && index.column() == Upstream && upstreamRefused)
+        return QBrush(status::failure());
     if (role == Qt::ForegroundRole && index.column() == State) {
+        if (upstreamRefused)
+            return QBrush(status::failure());
         switch (r.state) {
         case app::CaptureState::Receiving: return QBrush(status::active());
         case app::CaptureState::Complete: // amber with remarks: whole, but not as the RFC has it
