@@ -41,7 +41,8 @@ QString cutShortInWords(const core::ParseReport& report, std::optional<quint64> 
 
 } // namespace
 
-QString outcomeInWords(CaptureState state, const std::optional<core::Error>& error, const QString& detail)
+QString outcomeInWords(CaptureState state, const std::optional<core::Error>& error, const QString& detail,
+                       LimitHint how)
 {
     QString name = captureStateName(state);
     if (state == CaptureState::Complete || state == CaptureState::Receiving)
@@ -50,7 +51,7 @@ QString outcomeInWords(CaptureState state, const std::optional<core::Error>& err
         return QObject::tr("%1: %2").arg(name, detail) + atByte(error);
     if (error)
         return QObject::tr("%1: %2%3")
-                   .arg(name, toQString(core::describe(error->code)), valueInWords(error->code, error->value)) +
+                   .arg(name, describeError(error->code, how), valueInWords(error->code, error->value)) +
                atByte(error);
     return name;
 }
@@ -82,10 +83,10 @@ QString valueInWords(core::Errc code, quint64 value)
     return {};
 }
 
-QString diagnosticInWords(const core::Diagnostic& d)
+QString diagnosticInWords(const core::Diagnostic& d, LimitHint how)
 {
     return QStringLiteral("%1: %2%3")
-        .arg(toQString(core::codeName(d.code)), toQString(core::describe(d.code)), valueInWords(d.code, d.value));
+        .arg(toQString(core::codeName(d.code)), describeError(d.code, how), valueInWords(d.code, d.value));
 }
 
 bool repeatsError(const core::ParseReport& report, const core::Diagnostic& d)
@@ -93,7 +94,7 @@ bool repeatsError(const core::ParseReport& report, const core::Diagnostic& d)
     return report.error && d.code == report.error->code && d.offset == report.error->offset;
 }
 
-QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength)
+QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength, LimitHint how)
 {
     if (!report.error) {
         const auto n = report.diagnostics.size();
@@ -113,8 +114,7 @@ QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint
                 .arg(report.error->offset);
     const bool endedEarly = report.error->code == core::Errc::UnexpectedEof;
     return QObject::tr("%1: %2 (byte %3)")
-        .arg(endedEarly ? QObject::tr("incomplete") : QObject::tr("rejected"),
-             toQString(core::describe(report.error->code)))
+        .arg(endedEarly ? QObject::tr("incomplete") : QObject::tr("rejected"), describeError(report.error->code, how))
         .arg(report.error->offset);
 }
 

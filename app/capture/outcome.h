@@ -5,6 +5,7 @@
 // promised more than came) is named as such, so that nobody goes looking for a parser problem that is not there.
 
 #include "capture/capture_record.h"
+#include "common/limit_hint.h"
 
 #include "upin/core/event_recorder.h"
 #include "upin/core/http.h"
@@ -17,8 +18,10 @@ namespace upin::app {
 
 // "complete"; "incomplete: the client closed the connection after 1.33 GiB of the body (byte 1428000000)";
 // "rejected: the body has no delimiter line for this boundary (byte 3)"; "failed: body.raw: No space left on
-// device". detail, when given, is the cause in words and comes before the code's own description.
-QString outcomeInWords(CaptureState state, const std::optional<core::Error>& error, const QString& detail);
+// device". detail, when given, is the cause in words and comes before the code's own description. how: the words
+// for raising a limit the error names.
+QString outcomeInWords(CaptureState state, const std::optional<core::Error>& error, const QString& detail,
+                       LimitHint how);
 
 // A client that closed its connection mid-body: "the client closed the connection after 1.33 GiB of the body
 // (of 2.00 GiB)". expected: the Content-Length, when the body had one.
@@ -36,10 +39,10 @@ inline std::optional<quint64> expectedLength(const core::BodyFraming& framing)
 // A parse of a body or request file (no capture): "ok", "ok, 2 diagnostics", "incomplete: …", "rejected: …",
 // and for a request whose body ended before its Content-Length, what is missing and whether the multipart body
 // itself is whole: "13 bytes missing: Content-Length 205, the file has 192 (the body itself is whole)".
-QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength);
+QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength, LimitHint how);
 
 // One diagnostic as the CLI and the window list it: "body_cut_short: the body ended before … (13 bytes missing)".
-QString diagnosticInWords(const core::Diagnostic& diagnostic);
+QString diagnosticInWords(const core::Diagnostic& diagnostic, LimitHint how);
 // What a code's value says, " (13 bytes missing)", " (the byte is 0x1b)"; empty for a code that carries none.
 QString valueInWords(core::Errc code, quint64 value);
 // Whether a diagnostic only repeats the report's error (same code, same byte): listed once, as the error.

@@ -2,6 +2,7 @@
 
 #include "cli/cli_args.h"
 #include "common/byte_size.h"
+#include "common/limit_hint.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
 #include "server/listener.h"
@@ -63,6 +64,8 @@ QString captureLine(const ListenerEvent& e)
     }
     if (!e.errorDetail.isEmpty())
         line += QStringLiteral("  (%1)").arg(e.errorDetail);
+    else if (e.error && limitPassed(e.error->code)) // how to raise it, with this command's flag
+        line += QStringLiteral("  (%1)").arg(describeError(e.error->code, LimitHint::CliFlag));
     if (!e.folder.isEmpty())
         line += QStringLiteral("  %1").arg(e.folder);
     return line + QLatin1Char('\n');

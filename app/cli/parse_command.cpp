@@ -69,11 +69,12 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
     QString out;
     for (const auto& d : report.diagnostics)
         if (!repeatsError(report, d)) // said once, as the error (with its words under it)
-            out += QStringLiteral("  note @%1 %2\n").arg(d.offset).arg(diagnosticInWords(d));
+            out += QStringLiteral("  note @%1 %2\n").arg(d.offset).arg(diagnosticInWords(d, LimitHint::CliFlag));
     if (report.error) {
         out += QStringLiteral("error @%1 %2: %3%4\n")
                    .arg(report.error->offset)
-                   .arg(toQString(core::codeName(report.error->code)), toQString(core::describe(report.error->code)),
+                   .arg(toQString(core::codeName(report.error->code)),
+                        describeError(report.error->code, LimitHint::CliFlag),
                         valueInWords(report.error->code, report.error->value));
         if (capture && capture->writeFailure) // a capture that could not be stored
             out += QStringLiteral("  while writing %1\n").arg(capture->errorInWords());
@@ -82,7 +83,7 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
             std::any_of(report.diagnostics.cbegin(), report.diagnostics.cend(),
                         [](const core::Diagnostic& d) { return d.code == core::Errc::BytesAfterBody; });
         if (report.error->code == core::Errc::BodyCutShort || (lengthAfter && contentLength))
-            out += QStringLiteral("  %1\n").arg(parseOutcomeInWords(report, contentLength));
+            out += QStringLiteral("  %1\n").arg(parseOutcomeInWords(report, contentLength, LimitHint::CliFlag));
     } else
         out += QStringLiteral("ok\n");
     return out;
@@ -158,7 +159,8 @@ int printHar(const QString& path, bool json)
         printParts(out, node.children, QStringLiteral("      "));
         if (e.bodyError)
             out += QStringLiteral("      did not parse: %1 — %2 (byte %3 of this body)\n")
-                       .arg(toQString(core::codeName(e.bodyError->code)), toQString(core::describe(e.bodyError->code)))
+                       .arg(toQString(core::codeName(e.bodyError->code)),
+                            describeError(e.bodyError->code, LimitHint::CliFlag))
                        .arg(e.bodyError->offset);
     }
     QString outcome = notesAndOutcome(report);

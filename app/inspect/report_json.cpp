@@ -1,4 +1,6 @@
 #include "inspect/report_json.h"
+#include "common/limit_hint.h"
+#include "common/limits.h"
 #include "common/qt_text.h"
 
 #include <QJsonArray>
@@ -84,6 +86,8 @@ QJsonObject errorToJson(const core::Error& error)
     };
     if (carriesValue(error))
         json["value"] = qint64(error.value);
+    if (const UserLimit* limit = limitPassed(error.code)) // the option that raises it, for a script to name
+        json["limit"] = QString::fromLatin1(limit->option);
     return json;
 }
 
@@ -94,6 +98,8 @@ void writeError(JsonWriter& w, const core::Error& error)
     w.key("message").string(core::describe(error.code));
     if (carriesValue(error))
         w.key("value").number(error.value);
+    if (const UserLimit* limit = limitPassed(error.code))
+        w.key("limit").string(std::string_view(limit->option));
 }
 
 void writeReport(JsonWriter& w, const core::ParseReport& report)

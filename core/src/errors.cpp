@@ -10,6 +10,8 @@ struct CodeText {
     std::string_view text;
 };
 
+// A limit passed is named, not how to raise it: that is said in the words of where the user raises it (the CLI's
+// flag, the window's Settings field), by the front end (app/common/limit_hint.h).
 constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"not_multipart", "Content-Type is not multipart/*"},
     {"missing_boundary", "Content-Type has no boundary parameter"},
@@ -41,15 +43,14 @@ constexpr std::array<CodeText, static_cast<size_t>(Errc::Count)> kTexts{{
     {"preamble", "bytes before the first delimiter were skipped (preamble)"},
     {"boundary_guessed", "no Content-Type given; boundary taken from the first delimiter line"},
     {"diagnostics_truncated", "too many diagnostics; further ones were dropped"},
-    {"headers_not_kept", "the report holds as many header bytes as allowed; further part headers are counted, not "
-                         "kept (raise it with --max-recorded-headers)"},
-    {"header_block_too_large", "part header block is larger than the header limit (raise it with --max-header-bytes)"},
+    {"headers_not_kept",
+     "the report holds as many header bytes as allowed; further part headers are counted, not kept"},
+    {"header_block_too_large", "part header block is larger than the header limit"},
     {"too_many_headers", "part has more header lines than the header-line limit"},
-    {"too_many_parts", "body has more parts than the part-count limit (raise it with --max-parts)"},
-    {"field_too_large",
-     "form field (a part without a filename) is larger than the field limit (raise it with --max-field-size)"},
-    {"part_too_large", "part is larger than the part limit (raise it with --max-part-size)"},
-    {"body_too_large", "body is larger than the body limit (raise it with --max-body)"},
+    {"too_many_parts", "body has more parts than the part-count limit"},
+    {"field_too_large", "form field (a part without a filename) is larger than the field limit"},
+    {"part_too_large", "part is larger than the part limit"},
+    {"body_too_large", "body is larger than the body limit"},
     {"head_too_large", "HTTP head (start line and header fields) is larger than accepted"},
     {"too_many_header_fields", "HTTP head has more header fields than accepted"},
     {"malformed_request_line", "request line is not METHOD SP target SP HTTP/1.x"},

@@ -74,7 +74,8 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                        (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
             // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
             // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
-            const QString outcome = app::outcomeInWords(r.state, r.error, r.errorDetail);
+            const QString outcome =
+                app::outcomeInWords(r.state, r.error, r.errorDetail, app::LimitHint::ListenSettings);
             return r.state == app::CaptureState::Complete && r.diagnostics > 0
                        ? (r.diagnostics == 1
                               ? tr("%1, 1 diagnostic (Inspect shows it)").arg(outcome)

@@ -211,14 +211,16 @@ void InspectView::showResult(const app::InspectResult& result)
     m_model->setSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
     m_tree->expandAll();
     const auto& r = result.report;
+    // A capture's limits are the listener's (its Settings); an opened file's, the window's command line's.
+    const app::LimitHint how = result.capture ? app::LimitHint::ListenSettings : app::LimitHint::WindowFlag;
     // The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
     // first: a capture's own state and why, else what the parse found.
     const QString state =
         result.cancelled          ? tr("cancelled")
         : !result.error.isEmpty() ? result.error
         : result.capture && !result.capture->ok()
-            ? app::outcomeInWords(result.capture->state, result.capture->error, result.capture->errorInWords())
-            : app::parseOutcomeInWords(r, result.request.contentLength);
+            ? app::outcomeInWords(result.capture->state, result.capture->error, result.capture->errorInWords(), how)
+            : app::parseOutcomeInWords(r, result.request.contentLength, how);
     // A HAR file's nodes are its requests, each with its own boundary: say what it holds instead.
     const QString contents = !result.harEntries.isEmpty()
                                  ? tr("%1, %2").arg(app::harSummary(result.harEntries, r), app::formatBytes(r.bytes))
@@ -241,7 +243,7 @@ void InspectView::showResult(const app::InspectResult& result)
     };
     for (const auto& d : r.diagnostics)
         if (!app::repeatsError(r, d)) // said once, as the error below
-            addAt(d.offset, app::diagnosticInWords(d));
+            addAt(d.offset, app::diagnosticInWords(d, how));
     if (r.error) {
         const auto repeated = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
                                            [&](const core::Diagnostic& d) { return app::repeatsError(r, d); });
@@ -252,9 +254,10 @@ void InspectView::showResult(const app::InspectResult& result)
         const QString words =
             r.error->code == core::Errc::BodyCutShort
                 ? QStringLiteral("%1: %2").arg(app::toQString(core::codeName(r.error->code)),
-                                               app::parseOutcomeInWords(r, result.request.contentLength))
+                                               app::parseOutcomeInWords(r, result.request.contentLength, how))
                 : app::diagnosticInWords(
-                      repeated != r.diagnostics.end() ? *repeated : core::Diagnostic{r.error->code, r.error->offset});
+                      repeated != r.diagnostics.end() ? *repeated : core::Diagnostic{r.error->code, r.error->offset},
+                      how);
         const QString text = tr("ERROR %1%2").arg(words, ioDetail);
         addAt(r.error->offset, text)->setForeground(status::failure());
     }

@@ -1,6 +1,7 @@
 #include "views/listener_settings_dialog.h"
 
 #include "common/byte_size.h"
+#include "common/limit_hint.h"
 #include "common/qt_text.h"
 #include "server/listener_guards.h"
 
@@ -65,10 +66,8 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         auto* edit = new QLineEdit(app::limitText(limit, limit.get(current.limits)));
         edit->setToolTip(
             tr("%1 (--%2)").arg(QString::fromLatin1(limit.description), QString::fromLatin1(limit.option)));
-        // "max-field-size" -> "Max field size", the option itself in the tooltip
-        QString label = QString::fromLatin1(limit.option).replace(QLatin1Char('-'), QLatin1Char(' '));
-        label[0] = label[0].toUpper();
-        form->addRow(label, edit);
+        // "max-field-size" -> "Max field size" (the words a rejected upload names), the option in the tooltip
+        form->addRow(app::limitLabel(limit), edit);
         m_limits.push_back(edit);
     }
     auto* guardsTitle = new QLabel(tr("<b>Slow and cross-site clients</b> — deadlines, allowed pages and hosts"));
@@ -113,10 +112,9 @@ void ListenerSettingsDialog::accept()
     for (size_t i = 0; i < m_guards.size(); ++i) {
         const app::GuardSetting& guard = app::kGuardSettings[i];
         if (!guard.set(chosen.guards, m_guards[i]->text())) {
-            QMessageBox::warning(
-                this, windowTitle(),
-                tr("--%1: “%2” is not a valid value: %3")
-                    .arg(QString::fromLatin1(guard.option), m_guards[i]->text(), QString::fromLatin1(guard.help)));
+            QMessageBox::warning(this, windowTitle(),
+                                 tr("“%1”: “%2” is not a valid value: %3")
+                                     .arg(tr(guard.label), m_guards[i]->text(), QString::fromLatin1(guard.help)));
             m_guards[i]->setFocus();
             return;
         }
@@ -126,8 +124,8 @@ void ListenerSettingsDialog::accept()
         const QString text = m_limits[i]->text().trimmed();
         if (!app::setLimit(limit, chosen.limits, text)) {
             QMessageBox::warning(this, windowTitle(),
-                                 tr("--%1: “%2” is not a %3.")
-                                     .arg(QString::fromLatin1(limit.option), text,
+                                 tr("“%1”: “%2” is not a %3.")
+                                     .arg(app::limitLabel(limit), text,
                                           limit.isCount ? tr("positive number") : tr("size such as 512K, 4M or 2G")));
             m_limits[i]->setFocus();
             return;

@@ -1,5 +1,6 @@
 #include "views/request_text.h"
 #include "common/byte_size.h"
+#include "common/limit_hint.h"
 #include "common/qt_text.h"
 
 #include <QJsonDocument>
@@ -165,7 +166,7 @@ QString describeHarEntry(const app::HarEntry& entry, const core::PartSummary& no
                                    .arg(app::formatBytes(quint64(entry.body.size())), entry.contentType);
     if (entry.bodyError)
         out += QObject::tr("Did not parse: %1 (byte %2 of this body)\n")
-                   .arg(app::toQString(core::describe(entry.bodyError->code)))
+                   .arg(app::describeError(entry.bodyError->code, app::LimitHint::WindowFlag))
                    .arg(entry.bodyError->offset);
     out += QLatin1Char('\n');
     if (entry.status == 0)
