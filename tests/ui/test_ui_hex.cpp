@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QRandomGenerator>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -177,4 +178,17 @@ TEST_CASE("offsets and hex bytes as a user types them", "[ui][hex]")
     CHECK_FALSE(ui::parseHexBytes("abc"));
     CHECK_FALSE(ui::parseHexBytes("zz"));
     CHECK_FALSE(ui::parseHexBytes(""));
+}
+
+// Seen in a walk: a part's first byte, marked, was centred with the note line above it scrolled out of sight.
+TEST_CASE("Hex: a mark near the top leaves the note line in view, one further down is centred", "[ui][hex]")
+{
+    ui::HexView view;
+    view.resize(700, 300);
+    view.show();
+    view.showBytes(QByteArray(4096, 'x'), 0, 3, {}, "part 0, offsets from its first byte");
+    CHECK(view.verticalScrollBar()->value() == 0);
+    CHECK(view.toPlainText().startsWith("# part 0"));
+    view.showBytes(QByteArray(4096, 'x'), 0, 2048, {}, "part 0, offsets from its first byte");
+    CHECK(view.verticalScrollBar()->value() > 0);
 }

@@ -7,6 +7,7 @@
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMimeData>
+#include <QScrollBar>
 
 #include <QTextBlock>
 #include <QToolTip>
@@ -98,7 +99,11 @@ void HexView::showBytes(const QByteArray& window, quint64 start, quint64 mark, c
     if (mark >= start && mark < start + quint64(window.size()) + 1) { // the marked line in the middle
         const int line = int((std::min(mark, start + quint64(window.size()) - 1) - start) / 16) + m_noteLines;
         setTextCursor(QTextCursor(document()->findBlockByNumber(line)));
-        centerCursor();
+        // Near the top, the top stays in view (the note line with it); further down, the byte in the middle.
+        if (line < 8)
+            verticalScrollBar()->setValue(0);
+        else
+            centerCursor();
     }
 }
 
