@@ -61,10 +61,33 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
     });
 }
 
-// A refused request's record, read from the rolling log on a pool thread, in a window of its own; when the log has
-// rolled past it, what the list says of it.
+namespace {
+// Its own window, not modal: the list stays usable beside it. None: what the list says of it, and why no more.
+void showRefused(QWidget* window, const std::optional<app::RefusedRequest>& refused, const QString& inWords)
+{
+    QWidget* shown = refused ? static_cast<QWidget*>(new RefusedView(*refused, window))
+                             : new QMessageBox(QMessageBox::Information, ServiceWiring::tr("Refused"),
+                                               ServiceWiring::tr("%1\n\nThe request was turned away before its body "
+                                                                 "was taken. Its head is no longer in refused.jsonl: "
+                                                                 "later refusals have rolled it out.")
+                                                   .arg(inWords),
+                                               QMessageBox::Ok, window);
+    shown->setAttribute(Qt::WA_DeleteOnClose);
+    shown->setWindowModality(Qt::NonModal); // a message box is modal by default
+    shown->show();
+}
+} // namespace
+
+// A refused request's record in a window of its own: a recent one from the memory of the listener, forwarder or
+// proxy that refused it (its line reaches the log later, on the store's thread), an older one from the rolling log,
+// read on a pool thread.
 void ServiceWiring::openRefused(quint64 id, const QString& inWords)
 {
+    for (const app::Listener* listener : {m_listener, m_forwarder, m_proxy})
+        if (const auto refused = listener->recentRefused(id)) {
+            showRefused(&m_window, refused, inWords);
+            return;
+        }
     QPointer<MainWindow> window = &m_window;
     const QString root = m_listener->captureRoot();
     QThreadPool::globalInstance()->start([window, root, id, inWords] {
@@ -72,17 +95,8 @@ void ServiceWiring::openRefused(quint64 id, const QString& inWords)
         QMetaObject::invokeMethod(
             qApp,
             [window, refused, inWords] {
-                if (!window)
-                    return;
-                if (refused) {
-                    auto* view = new RefusedView(*refused, window);
-                    view->show();
-                    return;
-                }
-                QMessageBox::information(window, tr("Refused"),
-                                         tr("%1\n\nThe request was turned away before its body was taken. Its head "
-                                            "is no longer in refused.jsonl: later refusals have rolled it out.")
-                                             .arg(inWords));
+                if (window)
+                    showRefused(window, refused, inWords);
             },
             Qt::QueuedConnection);
     });

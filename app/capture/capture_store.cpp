@@ -287,6 +287,16 @@ void CaptureStore::flushRefused()
         file.write(lines);
 }
 
+std::optional<RefusedRequest> CaptureStore::recentRefused(quint64 id) const
+{
+    const QString wanted = QString::number(id);
+    QMutexLocker lock(&m_mutex);
+    for (const auto& refused : m_recentRefused)
+        if (refused[QLatin1String("id")].toString() == wanted)
+            return RefusedRequest::fromJson(refused.toObject());
+    return std::nullopt;
+}
+
 QJsonArray CaptureStore::recent() const
 {
     QMutexLocker lock(&m_mutex);

@@ -55,6 +55,8 @@ public:
     void recordRefused(RefusedRequest& refused);
     static constexpr qint64 kRefusedLogBytes = qint64{1} << 20;
     QString refusedLog() const;
+    // A refusal among the recent ones, from memory: one the log has not been written with yet too.
+    std::optional<RefusedRequest> recentRefused(quint64 id) const;
     QJsonArray recent() const;
     // The finished captures' total size on disk, as the last retention pass found it (one runs at start and after
     // each capture); nullopt before the first has ended.

@@ -191,6 +191,11 @@ QString Listener::captureRoot() const
     return m_shared ? m_shared->store.root() : QString();
 }
 
+std::optional<RefusedRequest> Listener::recentRefused(quint64 id) const
+{
+    return m_shared ? m_shared->store.recentRefused(id) : std::nullopt;
+}
+
 void Listener::dispatch(qintptr descriptor, bool tls) // on the accept thread
 {
     ListenerWorker* worker = m_workers[m_next++ % m_workers.size()];

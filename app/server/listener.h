@@ -43,6 +43,8 @@ public:
     int tlsHandshakeFailures() const;
     QString errorString() const { return m_error; }
     QString captureRoot() const;
+    // A request this listener refused lately (CaptureStore::recentRefused): at once, before its line reaches the log.
+    std::optional<RefusedRequest> recentRefused(quint64 id) const;
 
 signals:
     void events(const QList<upin::app::ListenerEvent>& batch);

@@ -212,3 +212,25 @@ TEST_CASE("the forward command takes the listener's guards: a page of an allowed
     CHECK(bad.exitCode() == 2);
     CHECK(bad.readAllStandardError().contains("--head-timeout"));
 }
+
+// Seen in a run of the window's test: a refused row opened at once, before the store's thread had written its line,
+// found nothing in the log. A recent refusal is found from memory, head and answer whole.
+TEST_CASE("a refusal is found by its id at once, from memory, with its head and the answer sent", "[refused]")
+{
+    QTemporaryDir dir;
+    app::CaptureStore store(dir.filePath("captures"), app::RetentionPolicy{});
+    app::RefusedRequest refused;
+    refused.method = "PUT";
+    refused.target = "/file-part";
+    refused.head = "PUT /file-part HTTP/1.1\r\nHost: here\r\n\r\n";
+    refused.status = 405;
+    refused.reason = "use POST";
+    refused.answer = "HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\n\r\nuse POST\n";
+    store.recordRefused(refused);
+    const std::optional<app::RefusedRequest> found = store.recentRefused(refused.id);
+    REQUIRE(found);
+    CHECK(found->head == refused.head);
+    CHECK(found->answer == refused.answer);
+    CHECK(found->label() == "PUT /file-part");
+    CHECK_FALSE(store.recentRefused(refused.id + 1));
+}

@@ -17,6 +17,7 @@
 #include <QAbstractItemModelTester>
 #include <QBrush>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTableView>
@@ -157,4 +158,20 @@ TEST_CASE("readable bytes: CR LF as a line break, a bare CR and controls spelt, 
     CHECK(r.position == r.text.indexOf("\\x01"));
     CHECK(ui::readableBytes("ab", 2).position == 2);
     CHECK(ui::readableBytes("ab", 3).position == -1);
+}
+
+TEST_CASE("a refused row whose record is gone says so, in a box that does not hold the window", "[ui][listen][refused]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    test::startOnFreePort(wiring);
+    emit window.listenView()->refusedActivated(424242, "PUT /file-part\nrefused 405: use POST");
+    QMessageBox* box = nullptr;
+    REQUIRE(QTest::qWaitFor([&] { return (box = window.findChild<QMessageBox*>()) != nullptr; }, 10000));
+    CHECK(box->text().startsWith("PUT /file-part\nrefused 405: use POST\n\n"));
+    CHECK(box->text().contains("no longer in refused.jsonl"));
+    CHECK_FALSE(box->isModal()); // the test goes on: nothing waits for the box to close
+    CHECK(window.findChild<ui::RefusedView*>() == nullptr);
 }
