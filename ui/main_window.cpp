@@ -3,6 +3,7 @@
 
 #include "models/plan_parts_model.h"
 #include "views/compare_view.h"
+#include "views/fitted_columns.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/probe_view.h"
@@ -172,8 +173,14 @@ void MainWindow::saveSettings() const
     for (auto* splitter : findChildren<QSplitter*>())
         if (!splitter->objectName().isEmpty())
             settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
-    for (QHeaderView* header : namedHeaders(*this))
-        settings.setValue(headerKey(*header), header->saveState());
+    for (QHeaderView* header : namedHeaders(*this)) {
+        // Fitted columns are kept only once the user sized one (fitted_columns.h): else they fit afresh.
+        if (header->property(FittedColumns::kFittedProperty).toBool() &&
+            !header->property(FittedColumns::kUserSizedProperty).toBool())
+            settings.remove(headerKey(*header));
+        else
+            settings.setValue(headerKey(*header), header->saveState());
+    }
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("send/targets"), m_send->targets());
     QJsonObject plan = m_send->plan().toJson();

@@ -21,10 +21,15 @@ FittedColumns::FittedColumns(QTableView* table, const QList<int>& columns, const
         header->resizeSection(columns[i], minimumWidths[i]);
     }
     m_fitting = false;
-    // A width set by anyone but us (a drag, the remembered state restored) is the user's from then on.
-    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
-        if (!m_fitting && m_columns.contains(column))
-            m_userSized.insert(column);
+    // A width set by anyone but us (a drag, the remembered state restored) is the user's from then on. The window
+    // keeps a header's widths across sessions only once the user set one (kUserSizedProperty): widths fitted to one
+    // session's rows would cut the next session's longer ones.
+    header->setProperty(kFittedProperty, true);
+    connect(header, &QHeaderView::sectionResized, this, [this, header](int column) {
+        if (m_fitting || !m_columns.contains(column))
+            return;
+        m_userSized.insert(column);
+        header->setProperty(kUserSizedProperty, true);
     });
     QAbstractItemModel* model = table->model();
     connect(model, &QAbstractItemModel::rowsInserted, this, &FittedColumns::fitSoon);

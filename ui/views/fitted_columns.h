@@ -16,6 +16,10 @@ namespace upin::ui {
 class FittedColumns final : public QObject {
     Q_OBJECT
 public:
+    // On the table's header: it has fitted columns, and whether the user sized one (what the window remembers).
+    static constexpr const char* kFittedProperty = "upinFittedColumns";
+    static constexpr const char* kUserSizedProperty = "upinUserSizedColumns";
+
     // minimumWidths: one per column, the width each starts at and never goes under.
     FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths, double maxShare);
     bool userSized(int column) const { return m_userSized.contains(column); }
