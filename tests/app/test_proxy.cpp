@@ -3,6 +3,7 @@
 
 #include "app/proxy_fixture.h"
 #include "proxy/proxy_clients.h"
+#include "support/wait_for.h"
 
 #include <catch2/catch.hpp>
 
@@ -217,7 +218,7 @@ TEST_CASE("proxy: a client not on the networks it serves gets a 403 saying so, r
             n += QJsonDocument::fromJson(line).object()["reason"].toString().startsWith("client not allowed");
         return n;
     };
-    QTRY_COMPARE_WITH_TIMEOUT(refusals(), 2, 10000);
+    UPIN_WAIT_FOR(refusals() == 2, 10000);
     CHECK(QDir(server.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).isEmpty());
 }
 

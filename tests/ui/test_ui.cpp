@@ -76,6 +76,7 @@
 #include <QUrl>
 #include <QValueAxis>
 
+#include "support/wait_for.h"
 #include "ui/ui_samples.h"
 
 using namespace upin;
@@ -358,7 +359,7 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
     // On a line of its own under where it listens, which stays in sight, with what to do (issue 23, item 11).
     auto* trouble = window.listenView()->findChild<QLabel*>("tlsTrouble");
     REQUIRE(trouble);
-    QTRY_VERIFY_WITH_TIMEOUT(trouble->text().contains("TLS handshake"), 2000);
+    UPIN_WAIT_FOR(trouble->text().contains("TLS handshake"), 2000);
     CHECK(window.listenView()->findChild<ui::ElidedLabel*>()->fullText().startsWith("Listening on "));
     CHECK(trouble->text().startsWith("1 TLS handshake(s) failed, the last from 127.0.0.1:"));
     CHECK(trouble->text().contains("the client spoke plain HTTP to the HTTPS port"));

@@ -3,6 +3,7 @@
 
 #include "main_window.h"
 #include "models/capture_list_model.h"
+#include "support/wait_for.h"
 #include "views/listen_view.h"
 
 #include <catch2/catch.hpp>
@@ -62,14 +63,14 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     window.tabs()->setCurrentWidget(window.listenView());
     QTableView* table = window.listenView()->table();
     window.listenView()->applyEvents({forwarded(1, "http://127.0.0.1:9000/api/v2/uploads/file-part")});
-    QTRY_VERIFY(fits(*table, 0, ui::CaptureListModel::Endpoint));
+    UPIN_WAIT_FOR(fits(*table, 0, ui::CaptureListModel::Endpoint), 5000);
     CHECK(fits(*table, 0, ui::CaptureListModel::Upstream));
     CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::State) >= 250);
 
     // A very long URL takes at most a third of the list: State is not squeezed out.
     const int fitted = table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint);
     window.listenView()->applyEvents({forwarded(2, "http://127.0.0.1:9000/" + QString(300, 'x'))});
-    QTRY_VERIFY(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) > fitted);
+    UPIN_WAIT_FOR(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) > fitted, 5000);
     CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) <= table->viewport()->width() / 3);
     CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::State) >= 250);
 

@@ -7,6 +7,7 @@
 #include "service_wiring.h"
 #include "support/inspect_file.h"
 #include "support/view_reader.h"
+#include "support/wait_for.h"
 #include "ui/wired_listener.h"
 #include "views/hex_view.h"
 #include "views/inspect_view.h"
@@ -267,7 +268,7 @@ TEST_CASE("a /part-event capture opens in Inspect from its record: names, sizes,
     auto* table = window.listenView()->findChild<QTableView*>();
     REQUIRE(table);
     const auto* model = window.listenView()->model();
-    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 1 && model->row(0).record, 10000);
+    UPIN_WAIT_FOR(model->rowCount() == 1 && model->row(0).record, 10000);
     curl.waitForFinished();
     table->setCurrentIndex(table->model()->index(0, 0));
     QTest::keyClick(table, Qt::Key_Return);

@@ -26,6 +26,7 @@
 #include "views/shootout_view.h"
 
 #include "support/inspect_file.h"
+#include "support/wait_for.h"
 
 #include <catch2/catch.hpp>
 
@@ -424,7 +425,7 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     CHECK(tableDrawn);
     QTemporaryDir dir;
     view.exportPngTo(dir.filePath("compare.png"));
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath("compare.png")), 5000);
+    UPIN_WAIT_FOR(QFile::exists(dir.filePath("compare.png")), 5000);
     CHECK(QImage(dir.filePath("compare.png")).size() == picture.size());
     view.removeTarget(QUrl("http://127.0.0.1:8080/refused"));
     CHECK(view.table()->rowCount() == 3);

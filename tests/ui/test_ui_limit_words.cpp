@@ -5,6 +5,7 @@
 #include "app/listener_fixture.h"
 #include "main_window.h"
 #include "service_wiring.h"
+#include "support/wait_for.h"
 #include "ui/wired_listener.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
@@ -40,7 +41,7 @@ TEST_CASE("a rejected upload names the Settings field that raises its limit, in 
         test::curl({"-F", "note=<" + value.fileName(), QStringLiteral("http://127.0.0.1:%1/file-part").arg(port)});
     CHECK(answer.status == 400);
     const auto* model = window.listenView()->model();
-    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 1 && model->row(0).state == app::CaptureState::Rejected, 10000);
+    UPIN_WAIT_FOR(model->rowCount() == 1 && model->row(0).state == app::CaptureState::Rejected, 10000);
     const QString state = model->index(0, ui::CaptureListModel::State).data().toString();
     INFO(state.toStdString());
     CHECK(state.contains("larger than the field limit (raise “Max field size” in Listen › Settings…)"));
@@ -50,7 +51,7 @@ TEST_CASE("a rejected upload names the Settings field that raises its limit, in 
     table->setCurrentIndex(table->model()->index(0, 0));
     QTest::keyClick(table, Qt::Key_Return); // Inspect, on its worker thread
     ui::InspectView* inspect = window.inspectView();
-    QTRY_VERIFY_WITH_TIMEOUT(inspect->diagnostics()->count() > 0, 10000);
+    UPIN_WAIT_FOR(inspect->diagnostics()->count() > 0, 10000);
     const QString error = inspect->diagnostics()->item(inspect->diagnostics()->count() - 1)->text();
     INFO(error.toStdString());
     CHECK(error.contains("(raise “Max field size” in Listen › Settings…)"));

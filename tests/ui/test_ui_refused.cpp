@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "models/capture_list_model.h"
 #include "service_wiring.h"
+#include "support/wait_for.h"
 #include "ui/wired_listener.h"
 #include "views/hex_view.h"
 #include "views/listen_view.h"
@@ -119,7 +120,7 @@ TEST_CASE("a refused request opens from the Listen list: its head as received, t
 
     test::curl({"-X", "PUT", "-H", "X-Trace: put-1", "--data-binary", "x",
                 QStringLiteral("http://127.0.0.1:%1/file-part").arg(port)});
-    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 1, 10000);
+    UPIN_WAIT_FOR(model->rowCount() == 1, 10000);
     ui::RefusedView* put = openRefusedRow(window, 0);
     CHECK(put->windowTitle() == "Refused: PUT /file-part");
     CHECK(put->summary()->text().contains("Answered 405</b>: use POST"));
@@ -129,12 +130,12 @@ TEST_CASE("a refused request opens from the Listen list: its head as received, t
     CHECK(put->answer()->toPlainText().contains("Allow: POST\n"));
     CHECK(put->answer()->toPlainText().endsWith("\nuse POST\n"));
     put->close(); // deletes itself
-    QTRY_VERIFY(window.findChild<ui::RefusedView*>() == nullptr);
+    UPIN_WAIT_FOR(window.findChild<ui::RefusedView*>() == nullptr, 5000);
 
     // A head that does not parse: the byte its error names is marked in the text and in the hex.
     const QByteArray bad = "POST /file-part HTTP/1.1\r\nHost: here\r\nNo colon in this line\r\n\r\n";
     CHECK(test::rawExchange(port, bad).startsWith("HTTP/1.1 400"));
-    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 2, 10000);
+    UPIN_WAIT_FOR(model->rowCount() == 2, 10000);
     REQUIRE(model->row(1).error);
     const quint64 offset = model->row(1).error->offset;
     REQUIRE(offset >= quint64(bad.indexOf("No colon")));

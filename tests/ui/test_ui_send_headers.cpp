@@ -4,6 +4,7 @@
 #include "app/forward_fixture.h"
 #include "main_window.h"
 #include "service_wiring.h"
+#include "support/wait_for.h"
 #include "views/header_editor.h"
 #include "views/send_view.h"
 
@@ -93,9 +94,9 @@ TEST_CASE("from the window: PUT with a Bearer token and a CSRF header to a Flask
     send->headerEditor()->setHeaders({{"X-CSRF-Token", "tok", true}});
     send->headerEditor()->setAuthorization(ui::HeaderEditor::bearerAuthorization("s3cret"));
     send->findChild<QPushButton*>("sendButton")->click();
-    QTRY_VERIFY_WITH_TIMEOUT(send->results()->rowCount() == 1 && send->results()->item(0, 2) &&
-                                 !send->results()->item(0, 2)->text().startsWith("sending"),
-                             20000);
+    UPIN_WAIT_FOR(send->results()->rowCount() == 1 && send->results()->item(0, 2) &&
+                      !send->results()->item(0, 2)->text().startsWith("sending"),
+                  20000);
     CHECK(send->results()->item(0, 2)->text() == "200 OK");
     const QString answer = send->answer()->toPlainText();
     CHECK(answer.contains("\"method\": \"PUT\""));
@@ -118,7 +119,7 @@ TEST_CASE("File > Save plan writes the JSON send --plan reads, and Open plan bri
     send->headerEditor()->setHeaders({{"X-CSRF-Token", "tok", true}});
     const QString path = dir.filePath("plan.json");
     emit window.planSaveRequested(path);
-    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith("Saved the plan"), 5000);
+    UPIN_WAIT_FOR(window.statusBar()->currentMessage().startsWith("Saved the plan"), 5000);
     // What the CLI makes of it: the same request.
     QProcess cli;
     cli.start(QStringLiteral(UPIN_CLI_PATH), {"send", "--plan", path, "--print-curl"});
@@ -132,7 +133,7 @@ TEST_CASE("File > Save plan writes the JSON send --plan reads, and Open plan bri
     send->partsModel()->setParts({});
     send->headerEditor()->setHeaders({});
     emit window.planOpenRequested(path);
-    QTRY_VERIFY_WITH_TIMEOUT(send->partsModel()->rowCount() == 1, 5000);
+    UPIN_WAIT_FOR(send->partsModel()->rowCount() == 1, 5000);
     CHECK(send->plan().method == "PATCH");
     CHECK(send->plan().headers.size() == 1);
     // A file that is not a plan says why, and leaves the tab alone.
@@ -141,7 +142,7 @@ TEST_CASE("File > Save plan writes the JSON send --plan reads, and Open plan bri
     bad.write("{\"method\": \"DELETE\"}");
     bad.close();
     emit window.planOpenRequested(bad.fileName());
-    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith("Could not open the plan"), 5000);
+    UPIN_WAIT_FOR(window.statusBar()->currentMessage().startsWith("Could not open the plan"), 5000);
     CHECK(window.statusBar()->currentMessage().contains("POST, PUT, PATCH"));
     CHECK(send->partsModel()->rowCount() == 1);
 }

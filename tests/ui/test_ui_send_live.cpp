@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "sender/run_report.h"
 #include "service_wiring.h"
+#include "support/wait_for.h"
 #include "ui/wired_listener.h"
 #include "views/compare_view.h"
 #include "views/send_view.h"
@@ -134,9 +135,9 @@ TEST_CASE("the session's runs are numbered through it, in the Send table and in 
     auto* sendButton = send->findChild<QPushButton*>("sendButton");
     for (int round = 1; round <= 2; ++round) {
         sendButton->click();
-        QTRY_VERIFY_WITH_TIMEOUT(send->results()->rowCount() == round && sendButton->isEnabled(), 20000);
+        UPIN_WAIT_FOR(send->results()->rowCount() == round && sendButton->isEnabled(), 20000);
     }
-    QTRY_COMPARE_WITH_TIMEOUT(window.compareView()->runs().size(), 2, 5000);
+    UPIN_WAIT_FOR(window.compareView()->runs().size() == 2, 5000);
     CHECK(send->results()->item(0, 0)->text() == "1");
     CHECK(send->results()->item(1, 0)->text() == "2");
     CHECK(window.compareView()->runs()[1].run == 1); // the CSV and JSON exports' "run" is 2 as well

@@ -9,6 +9,7 @@
 #include "views/send_view.h"
 
 #include "charts/part_timeline_chart.h"
+#include "support/wait_for.h"
 
 #include <catch2/catch.hpp>
 
@@ -214,7 +215,7 @@ TEST_CASE("a size limit of 0 saved by a version whose default was no limit becom
         test::startOnFreePort(wiring);
         const ui::ElidedLabel* status = listeningStatus(*window.listenView());
         REQUIRE(status);
-        QTRY_VERIFY_WITH_TIMEOUT(status->fullText().contains("of 5.00 GiB) in "), 5000);
+        UPIN_WAIT_FOR(status->fullText().contains("of 5.00 GiB) in "), 5000);
     }
     QSettings().remove(QStringLiteral("listen/keepBytes"));
     QSettings().setValue(QStringLiteral("listen/sizeLimit"), 0); // "no size limit", chosen in Settings…
@@ -222,5 +223,5 @@ TEST_CASE("a size limit of 0 saved by a version whose default was no limit becom
     ui::ServiceWiring wiring(window, dir.filePath("captures"));
     test::startOnFreePort(wiring);
     const ui::ElidedLabel* status = listeningStatus(*window.listenView());
-    QTRY_VERIFY_WITH_TIMEOUT(status->fullText().contains("no size limit) in "), 5000);
+    UPIN_WAIT_FOR(status->fullText().contains("no size limit) in "), 5000);
 }

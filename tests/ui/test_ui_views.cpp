@@ -75,6 +75,7 @@
 #include <QUrl>
 #include <QValueAxis>
 
+#include "support/wait_for.h"
 #include "ui/ui_samples.h"
 
 using namespace upin;
@@ -405,7 +406,7 @@ TEST_CASE("exports keep dots in folder names, and a failed write is reported nam
     QWidget owner;
     QThreadPool::globalInstance()->setMaxThreadCount(std::max(2, QThreadPool::globalInstance()->maxThreadCount()));
     ui::saveExports(&owner, {{ui::exportBase(dotted + "/runs") + ".csv", "a,b\n"}}); // written off this thread
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dotted + "/runs.csv"), 5000);
+    UPIN_WAIT_FOR(QFile::exists(dotted + "/runs.csv"), 5000);
     CHECK(test::readAll(dotted + "/runs.csv") == "a,b\n");
 
     // A failure: the warning names the file (modal: read it, then close it); the files after it are not tried.
@@ -420,7 +421,7 @@ TEST_CASE("exports keep dots in folder names, and a failed write is reported nam
             }
     });
     closer.start(20);
-    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 5000);
+    UPIN_WAIT_FOR(!shown.isEmpty(), 5000);
     CHECK(shown.contains("missing/runs.csv"));
     CHECK_FALSE(QFile::exists(dir.filePath("after.json")));
 }
