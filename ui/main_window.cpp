@@ -155,7 +155,8 @@ void MainWindow::restoreSettings()
         if (!splitter->objectName().isEmpty())
             splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
     for (QHeaderView* header : namedHeaders(*this))
-        header->restoreState(settings.value(headerKey(*header)).toByteArray());
+        if (header->restoreState(settings.value(headerKey(*header)).toByteArray()))
+            header->setProperty(FittedColumns::kUserSizedProperty, true); // kept only when the user sized them
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 1).toInt());
     // The last session's parts and options, then its targets (the plan's first among them).
     const QJsonObject plan =

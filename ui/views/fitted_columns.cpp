@@ -26,10 +26,8 @@ FittedColumns::FittedColumns(QTableView* table, const QList<int>& columns, const
     // session's rows would cut the next session's longer ones.
     header->setProperty(kFittedProperty, true);
     connect(header, &QHeaderView::sectionResized, this, [this, header](int column) {
-        if (m_fitting || !m_columns.contains(column))
-            return;
-        m_userSized.insert(column);
-        header->setProperty(kUserSizedProperty, true);
+        if (!m_fitting && m_columns.contains(column))
+            header->setProperty(kUserSizedProperty, true);
     });
     QAbstractItemModel* model = table->model();
     connect(model, &QAbstractItemModel::rowsInserted, this, &FittedColumns::fitSoon);
@@ -58,12 +56,12 @@ void FittedColumns::fitSoon()
 
 void FittedColumns::fit()
 {
+    if (m_table->horizontalHeader()->property(kUserSizedProperty).toBool())
+        return; // the user's widths, dragged in this session or restored from an earlier one
     const int most = int(m_table->viewport()->width() * m_maxShare);
     m_fitting = true;
     for (qsizetype i = 0; i < m_columns.size(); ++i) {
         const int column = m_columns[i];
-        if (m_userSized.contains(column))
-            continue;
         // The view's own measure: the visible rows' texts as drawn, margins included (public on the base class).
         const int wanted = std::max(static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(column),
                                     m_table->horizontalHeader()->sectionSizeHint(column));

@@ -7,7 +7,6 @@
 
 #include <QList>
 #include <QObject>
-#include <QSet>
 
 class QTableView;
 
@@ -22,7 +21,6 @@ public:
 
     // minimumWidths: one per column, the width each starts at and never goes under.
     FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths, double maxShare);
-    bool userSized(int column) const { return m_userSized.contains(column); }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -35,7 +33,6 @@ private:
     QList<int> m_columns;
     QList<int> m_minimumWidths;
     double m_maxShare;
-    QSet<int> m_userSized;
     bool m_fitting = false; // our own resizing, not the user's
     bool m_queued = false;
 };
