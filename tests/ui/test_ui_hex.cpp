@@ -103,10 +103,17 @@ TEST_CASE("Hex: find text from the byte shown, across the reader's windows, then
     CHECK(
         pane->status()->text().contains(QStringLiteral("not found from offset %1 to the end").arg(o.form.second + 1)));
     CHECK(o.view.hex()->markedOffset() == o.form.second); // the last match stays in view
+    // Other bytes are looked for from the byte shown, the match's own first byte included (a review found the search
+    // started after it, and a match there was missed).
+    o.type(pane->findEdit(), "NEEDLE");
+    CHECK(pane->status()->text() ==
+          QStringLiteral("Found at offset %1 (0x%2)").arg(o.form.second).arg(o.form.second, 0, 16));
 
     // The same bytes typed in hex, from a place gone to.
     o.type(pane->goToEdit(), QStringLiteral("0x%1").arg(o.form.first + 1, 0, 16));
     CHECK(o.view.hex()->markedOffset() == o.form.first + 1);
+    const auto afterGoTo = o.view.hex()->shadedRanges(); // the last match's shade does not follow the view
+    CHECK(std::none_of(afterGoTo.begin(), afterGoTo.end(), [](const ui::HexRange& r) { return r.found; }));
     pane->findAs()->setCurrentIndex(1);
     o.type(pane->findEdit(), "4e 45 45 44 4c 45"); // NEEDLE
     CHECK(o.view.hex()->markedOffset() == o.form.second);

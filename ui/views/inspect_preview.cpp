@@ -34,6 +34,13 @@ size_t useIndex(app::ByteUse use)
 
 // A diagnostic in part's header block that left a line out of its headers: the rest (a bare LF, a control byte in a
 // value) keep the line, which the table already shows.
+// A page's shading without what Find found: for a page that is not the match's.
+QList<HexRange> withoutFound(QList<HexRange> ranges)
+{
+    ranges.removeIf([](const HexRange& r) { return r.found; });
+    return ranges;
+}
+
 bool leftOutHeaderLine(const core::Diagnostic& d, const core::PartSummary& part)
 {
     const bool leavesOut = d.code == core::Errc::MalformedHeader || d.code == core::Errc::InvalidHeaderName ||
@@ -270,7 +277,7 @@ void InspectView::showHexAt(quint64 bodyOffset)
 void InspectView::showHex(const app::PartBytes& source, quint64 at, const QString& note, const QList<HexRange>& ranges)
 {
     const QString heading = note.isEmpty() ? QString() : QStringLiteral("# %1\n").arg(note);
-    m_hexPage = {source, at, note, ranges};
+    m_hexPage = {source, at, note, ranges, {}};
     m_hexPane->setStatus({});
     if (!source.missing.isEmpty()) {
         m_wanted[useIndex(app::ByteUse::Hex)] = 0;
@@ -302,8 +309,8 @@ void InspectView::goToHex(quint64 offset)
     else if (offset >= source.available)
         m_hexPane->setStatus(tr("Offset %1 is past the end: these bytes end at %2").arg(offset).arg(source.available),
                              true);
-    else
-        showHex(source, offset, m_hexPage.note, m_hexPage.ranges);
+    else // the page's shading, without the last match: it is not where the view goes
+        showHex(source, offset, m_hexPage.note, withoutFound(m_hexPage.ranges));
 }
 
 // From the byte shown, or just after the last match, to the end of what the view pages through.
@@ -314,7 +321,8 @@ void InspectView::findInHex(const QByteArray& needle)
         m_hexPane->setStatus(tr("Nothing to search: choose a part or the request first"), true);
         return;
     }
-    const quint64 from = m_hexPage.at + (m_hexPage.found ? 1 : 0);
+    // The next match of the same bytes; other bytes from the byte shown.
+    const quint64 from = m_hexPage.at + (!m_hexPage.found.isEmpty() && m_hexPage.found == needle ? 1 : 0);
     const app::ByteRequest request{
         ++m_lastRequestId, app::ByteUse::Find, source, from, 0, core::PartEncoding::Identity, needle};
     m_wanted[useIndex(app::ByteUse::Find)] = request.id;
@@ -328,11 +336,10 @@ void InspectView::showFound(const app::ByteReply& reply)
         m_hexPane->setStatus(tr("“%1”: %2").arg(m_hexPane->findEdit()->text(), reply.error), true);
         return;
     }
-    QList<HexRange> ranges = m_hexPage.ranges;
-    ranges.removeIf([](const HexRange& r) { return r.found; });
+    QList<HexRange> ranges = withoutFound(m_hexPage.ranges);
     ranges.append({reply.offset, reply.offset + quint64(reply.bytes.size()), tr("found"), false, true});
     showHex(m_hexPage.source, reply.offset, m_hexPage.note, ranges);
-    m_hexPage.found = reply.bytes.size();
+    m_hexPage.found = reply.bytes;
     m_hexPane->setStatus(tr("Found at offset %1 (0x%2)").arg(reply.offset).arg(reply.offset, 0, 16));
 }
 

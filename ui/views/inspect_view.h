@@ -146,8 +146,8 @@ private:
         quint64 at = 0;
         QString note;
         QList<HexRange> ranges;
-        qsizetype found = 0; // the length of what Find found at `at`; a next find starts after it
-    } m_hexPage;             // what the hex reply on its way is for
+        QByteArray found; // what Find found at `at`: finding it again starts at the byte after
+    } m_hexPage;          // what the hex reply on its way is for
 };
 
 } // namespace upin::ui
