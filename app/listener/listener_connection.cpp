@@ -189,18 +189,12 @@ void ListenerConnection::endUpload(std::optional<core::Error> cutShort, int stat
     respondJson(status, std::move(answer), status != 200 || !framing().keepAlive);
 }
 
-void ListenerConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QString& why)
+// Too slow a body, or none for the idle timeout: answered 408 with the capture's JSON, which says why, as every
+// upload is answered.
+void ListenerConnection::onBodyDeadline(ClientDeadlines::Missed /*missed*/, const QString& why)
 {
-    if (!m_session)
-        return;
-    const core::Error cut{core::Errc::UnexpectedEof, decoder().wireBytes()};
-    if (missed == ClientDeadlines::Missed::BodyRate) {
-        endUpload(cut, 408, why);
-        return;
-    }
-    m_session->finish(decoder(), false, cut, why);
-    m_session.reset();
-    respond(408, "text/plain", "idle timeout: " + why.toUtf8() + '\n', true);
+    if (m_session)
+        endUpload(core::Error{core::Errc::UnexpectedEof, decoder().wireBytes()}, 408, why);
 }
 
 void ListenerConnection::onClientGone()
