@@ -105,6 +105,12 @@ void CaptureRecord::writeJson(JsonWriter& w) const
 {
     w.beginObject();
     writeAnswer(w, Detail::Full);
+    if (answered) {
+        w.key("answer").beginObject();
+        w.key("status").number(int64_t(answered->status));
+        w.key("detail").string(std::string_view(answered->brief ? "brief" : "full"));
+        w.endObject();
+    }
     w.key("request").json(request.toJson());
     w.key("throughput").beginArray();
     for (const auto& s : throughput)
@@ -141,6 +147,8 @@ CaptureRecord CaptureRecord::fromJson(const QJsonObject& json)
     r.cpuMs = CpuMs{cpu["read_parse"].toDouble(), optionalMs(cpu["hash"]), optionalMs(cpu["store"])};
     if (json.contains("forward"))
         r.forward = ForwardRecord::fromJson(json["forward"].toObject());
+    if (const QJsonObject answer = json["answer"].toObject(); !answer.isEmpty())
+        r.answered = Answered{answer["status"].toInt(), answer["detail"].toString() == QLatin1String("brief")};
     r.request = RequestRecord::fromJson(json["request"].toObject());
     if (r.request.framing.isEmpty()) // captures stored before the request kept its own
         r.request.framing = r.framing;

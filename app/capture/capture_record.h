@@ -46,6 +46,14 @@ struct CaptureRecord {
     CpuMs cpuMs;
     std::optional<ForwardRecord> forward;
     // Stored in capture.json only (not in the upload's answer):
+    // The listener's own answer to its client: its status, and whether the parts were listed briefly (?answer=brief).
+    // None in forward mode (the upstream answered: forward.status) or when nothing was answered (the client left,
+    // the listener stopped). The answer's JSON is answerJson(detail) of this record.
+    struct Answered {
+        int status = 0;
+        bool brief = false;
+    };
+    std::optional<Answered> answered;
     RequestRecord request;
     QList<ThroughputSample> throughput;
     bool rawBodyKept = false;

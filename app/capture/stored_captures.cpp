@@ -27,6 +27,8 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     c.elapsedMs = qint64(std::ceil(record->elapsedMs));
     c.started = c.finished.addMSecs(-c.elapsedMs);
     c.client = record->request.client;
+    c.method = record->request.method;
+    c.answerStatus = record->answered ? record->answered->status : 0;
     c.tls = record->request.transport ? record->request.transport->label() : QString();
     if (record->forward)
         c.forward = record->forward->timings();
@@ -63,6 +65,7 @@ QList<StoredCapture> refusedCaptures(const QString& root)
         c.id = refused.id;
         c.finished = c.started = refused.receivedAt;
         c.client = refused.client;
+        c.method = refused.method;
         c.tls = refused.tls;
         c.endpoint = refused.label();
         c.matcher = QStringLiteral("none");

@@ -16,7 +16,7 @@ struct StoredCapture {
     quint64 id = 0;
     QDateTime finished; // capture.json's time
     QDateTime started;
-    QString client, endpoint, matcher, folder;
+    QString client, method, endpoint, matcher, folder;
     QString tls;                           // "TLSv1.3", or empty over plain HTTP
     std::optional<ForwardTimings> forward; // forward mode's exchanges
     quint64 bytes = 0;
@@ -26,7 +26,7 @@ struct StoredCapture {
     CaptureState state = CaptureState::Incomplete;
     std::optional<core::Error> error;
     QString errorDetail;
-    int answerStatus = 0; // refused: what the client was answered
+    int answerStatus = 0; // what the listener answered (capture.json's answer.status, a refusal's status); 0: none
 };
 
 // The newest `limit` finished captures under root, oldest first, refused requests (the rolling refused.jsonl)

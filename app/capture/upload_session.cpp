@@ -146,6 +146,7 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     e.kind = kind;
     e.captureId = m_id;
     e.endpoint = m_endpointLabel;
+    e.method = m_request.method;
     e.client = m_request.client;
     e.tls = m_request.transport.label();
     e.matcher = m_matcherLabel;
@@ -278,7 +279,7 @@ void UploadSession::applyStoreFailure(core::ParseReport& report) const
 
 QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complete,
                                      std::optional<core::Error> transportError, const QString& detail,
-                                     const ForwardRecord* forward)
+                                     const ForwardRecord* forward, int cutStatus)
 {
     m_feedMs.store(m_clock.elapsed(), std::memory_order_relaxed); // the last part's end, if the body ends here
     if (m_parser && !failed() && complete)
@@ -339,6 +340,13 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
         if (m_storeFailure)
             record.writeFailure = CaptureRecord::WriteFailure{m_storeFailure->file, m_storeFailure->message};
         record.elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
+        m_answerStatus = forward                                ? 0
+                         : m_state == CaptureState::Failed      ? 507 // the body was fine; storing it was not
+                         : !complete                            ? cutStatus
+                         : m_state == CaptureState::Complete    ? 200
+                                                                : 400;
+        if (m_answerStatus != 0)
+            record.answered = CaptureRecord::Answered{m_answerStatus, m_request.briefAnswer};
     };
     setOutcome();
     if (forward)
@@ -406,6 +414,7 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
     done.state = m_state;
     done.error = error;
     done.errorDetail = record.errorInWords();
+    done.answerStatus = m_answerStatus;
     done.partCount = int(record.report.parts.size());
     done.diagnostics = int(record.report.diagnostics.size());
     if (forward)

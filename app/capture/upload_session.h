@@ -40,6 +40,7 @@ struct SessionRequest {
     bool keepRaw = false;
     bool captureBodyOnly = false; // /capture stores the body once, in body.raw, and no part files
     bool briefAnswer = false;     // ?answer=brief: the answer lists each part's name, size and digest only
+    QString method; // as the request line had it
     QString contentType;
     QString client;
     QString target;
@@ -79,10 +80,16 @@ public:
     // none in forward mode); writes capture.json, with the wire's figures from the body decoder (chunks, trailer bytes).
     // detail, when given, says why in words (e.g. the listener stopped); it goes into the error and the event.
     // forward: forward mode's record of the exchange (forward_record.h), kept in capture.json as "forward".
+    // cutStatus: what the client is answered when its body was cut short (413, 408, 400 for bad chunks; 0: nothing,
+    // it left or the listener stopped); a whole body's status is the capture's own (answerStatus()).
     QByteArrayList finish(const core::BodyDecoder& wire, bool complete,
                           std::optional<core::Error> transportError = std::nullopt, const QString& detail = {},
-                          const ForwardRecord* forward = nullptr);
+                          const ForwardRecord* forward = nullptr, int cutStatus = 0);
     CaptureState state() const { return m_state; } // after finish()
+    // After finish(): the status the listener answers with, as capture.json's answer.status records it: 200 for a
+    // complete capture, 400 for a body the parser rejected, 507 when storing failed, else cutStatus. 0 in forward
+    // mode, where the upstream answers.
+    int answerStatus() const { return m_answerStatus; }
     quint64 id() const { return m_id; }
 
     // Forward mode: the parts whole so far and their bytes, counted on the connection's thread as the parser hands
@@ -152,6 +159,7 @@ private:
     core::Result<void> m_status;                // the parser's outcome (connection thread)
     std::optional<StoreFailure> m_storeFailure; // from the writer, read once it has drained; or the folder's
     CaptureState m_state = CaptureState::Receiving;
+    int m_answerStatus = 0;
     QElapsedTimer m_clock;
     uint64_t m_readCpuStartNs = 0;        // the connection thread's CPU time when the body began
     QList<ThroughputSample> m_allSamples; // bounded: one per 50 ms

@@ -32,15 +32,6 @@ std::optional<Endpoint> endpointFor(const QString& path)
     return kEndpointPaths.find(path.toStdString());
 }
 
-int statusFor(CaptureState state)
-{
-    switch (state) {
-    case CaptureState::Complete: return 200;
-    case CaptureState::Failed: return 507; // the body was fine; storing it was not
-    default: return 400;
-    }
-}
-
 } // namespace
 
 ListenerConnection::ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared,
@@ -180,12 +171,10 @@ size_t ListenerConnection::onBody(core::ByteView data, const core::BlockPool::Bl
 
 void ListenerConnection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
 {
-    QByteArrayList answer = m_session->finish(decoder(), !cutShort, cutShort, detail);
-    const CaptureState state = m_session->state();
+    QByteArrayList answer = m_session->finish(decoder(), !cutShort, cutShort, detail, nullptr, status);
+    status = m_session->answerStatus(); // the capture's own outcome's, unless it was cut short
     m_session.reset();
     deadlines().stop();
-    if (state == CaptureState::Failed || !cutShort) // storing failed (507), or the capture's own outcome
-        status = statusFor(state);
     respondJson(status, std::move(answer), status != 200 || !framing().keepAlive);
 }
 

@@ -154,6 +154,7 @@ struct ListenerEvent {
     Kind kind = Kind::Progress;
     quint64 captureId = 0;
     QString endpoint; // "/file-part"
+    QString method;   // "POST"; empty for a refused request whose request line did not parse
     QString client;   // "127.0.0.1:53312"
     QString tls;      // "TLSv1.3" over TLS (Transport::label), empty over plain HTTP
     QString matcher;
@@ -169,7 +170,9 @@ struct ListenerEvent {
     int partCount = 0;                // Progress: parts begun so far; CaptureFinished: parts in the record
     int diagnostics = 0; // CaptureFinished: the parser's remarks on a body it took (a malformed header, a preamble)
     std::optional<ForwardTimings> forward; // forward mode, CaptureFinished: the upstream's side
-    int answerStatus = 0;                  // Refused: what we answered (errorDetail: why, in words)
+    // CaptureFinished: the status the listener answered with (UploadSession::answerStatus()); 0 in forward mode, and
+    // when nothing was answered. Refused: errorDetail says why, in words.
+    int answerStatus = 0;
     bool noTlsBegun = false; // TlsHandshakeFailed: the client sent no TLS at all (a tunnel's ClientHello never came)
     // CaptureFinished of a capture that stores no folder (/part-event, /discard): the record is all there is of
     // it, for Inspect to show its parts, headers and digests.

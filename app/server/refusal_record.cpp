@@ -11,6 +11,7 @@ void recordRefusal(CaptureStore& store, const UploadSession::Publish& publish, R
     e.kind = ListenerEvent::Kind::CaptureFinished;
     e.captureId = refused.id;
     e.endpoint = refused.label();
+    e.method = refused.method;
     e.client = refused.client;
     e.tls = refused.tls;
     e.matcher = QStringLiteral("none");

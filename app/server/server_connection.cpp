@@ -302,6 +302,7 @@ SessionRequest ServerConnection::sessionRequest(const RequestAdmission& admissio
     request.client = m_client;
     request.target = admission.target;
     request.host = admission.host;
+    request.method = toQString(m_head.head().method);
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.captureBodyOnly = m_shared->config.captureBodyOnly;
