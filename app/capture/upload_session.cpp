@@ -43,6 +43,7 @@ UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store,
     : m_request(request), m_store(store),
       m_publish(request.unlisted ? Publish([](const ListenerEvent&) {}) : std::move(publish)), m_id(store.nextId()),
       m_endpointLabel(request.forwardedTo.isEmpty() ? endpointPath(request.endpoint)
+                      : request.proxied             ? QStringLiteral("proxy → ") + request.forwardedTo
                                                     : QStringLiteral("→ ") + request.forwardedTo)
 {
     m_clock.start();

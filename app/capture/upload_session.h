@@ -53,6 +53,7 @@ struct SessionRequest {
     // Forward mode: the upstream URL the request goes on to. Its capture gets a folder of its own ("forward") even
     // when no part is stored, listed as "→ URL", and finish() adds the upstream's side.
     QString forwardedTo;
+    bool proxied = false; // it came through the proxy (its URL named the upstream): listed as "proxy → URL"
     // A proxy's request its filters leave out (--only-host, --only-uploads): relayed, and neither stored, listed
     // nor published.
     bool unlisted = false;

@@ -189,6 +189,7 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
     shown.setPath(prefix + admission.path);
     shown.setQuery(admission.query);
     request.forwardedTo = shown.toString();
+    request.proxied = m_settings.proxy;
     request.unlisted =
         leftOutByFilters(m_target.host(QUrl::FullyEncoded), framing().kind != core::BodyFraming::Kind::None);
     if (request.unlisted) // relayed only: nothing of it is kept, so nothing is parsed or hashed

@@ -82,7 +82,7 @@ TEST_CASE("the Proxy row starts a proxy with its filters, says where its authori
             QTest::qWait(20);
         QTest::qWait(100);
         REQUIRE(model->rowCount() == 1);
-        CHECK(model->row(0).endpoint == "→ " + server.url("/file-part"));
+        CHECK(model->row(0).endpoint == "proxy → " + server.url("/file-part")); // not a forwarded row's "→ "
         CHECK(model->row(0).state == app::CaptureState::Complete);
         CHECK(QFileInfo(QDir(model->row(0).folder).filePath("body.raw")).size() > 200'000); // kept whole
         // A body that is not multipart is kept whole too.
