@@ -29,6 +29,19 @@ inline QColor muted()
     return {0x77, 0x76, 0x7b};
 } // cancelled, not run
 
+// An HTTP status by its class: 2xx success, 3xx under way (followed elsewhere), 4xx and 5xx failure, else muted.
+inline QColor forHttpStatus(int status)
+{
+    return status >= 400 ? failure() : status >= 300 ? active() : status >= 200 ? success() : muted();
+}
+// A method by whether it sends a body as uploads do (POST, PUT, PATCH): those stand out, the rest are muted.
+inline QColor forMethod(const QString& method)
+{
+    return method == QLatin1String("POST") || method == QLatin1String("PUT") || method == QLatin1String("PATCH")
+               ? active()
+               : muted();
+}
+
 // For a QLabel: "color: #c01c28".
 inline QString textStyle(const QColor& colour)
 {

@@ -96,7 +96,7 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     CHECK(next.listenView()->table()->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
 }
 
-TEST_CASE("a forwarded upload the upstream refused reads red in State and Upstream, not amber", "[ui][listen]")
+TEST_CASE("a forwarded upload the upstream refused reads red in State, Status and Upstream, not amber", "[ui][listen]")
 {
     ui::CaptureListModel model;
     app::ListenerEvent refused = forwarded(1, "http://127.0.0.1:9000/upload");
@@ -107,9 +107,10 @@ TEST_CASE("a forwarded upload the upstream refused reads red in State and Upstre
     model.apply({refused, taken});
     REQUIRE(model.rowCount() == 2);
     const QColor red(0xc0, 0x1c, 0x28);
-    for (int column : {ui::CaptureListModel::State, ui::CaptureListModel::Upstream})
+    for (int column : {ui::CaptureListModel::State, ui::CaptureListModel::Status, ui::CaptureListModel::Upstream})
         CHECK(model.index(0, column).data(Qt::ForegroundRole).value<QBrush>().color() == red);
-    CHECK(model.index(0, ui::CaptureListModel::Upstream).data().toString() == "404 early, at byte 65536");
+    CHECK(model.index(0, ui::CaptureListModel::Status).data().toString() == "404");
+    CHECK(model.index(0, ui::CaptureListModel::Upstream).data().toString() == "early, at byte 65536");
     CHECK(model.index(1, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() != red);
     CHECK_FALSE(model.index(1, ui::CaptureListModel::Upstream).data(Qt::ForegroundRole).isValid());
 }

@@ -50,14 +50,18 @@ TEST_CASE("the Listen tab lists a PUT, a 404 path, a urlencoded POST and a POST 
         const QStringList expected{"refused 405: use POST", "refused 404: not found",
                                    "refused 415: Content-Type is not multipart/*",
                                    "refused 415: Content-Type has no boundary parameter"};
-        const QStringList endpoints{"PUT /file-part", "POST /no-such-path", "POST /file-part", "POST /file-part"};
+        const QStringList methods{"PUT", "POST", "POST", "POST"};
+        const QStringList endpoints{"/file-part", "/no-such-path", "/file-part", "/file-part"};
+        const QStringList statuses{"405", "404", "415", "415"};
         for (int row = 0; row < 4; ++row) {
             INFO(row);
             CHECK(model->row(row).state == app::CaptureState::Refused);
             const QModelIndex state = model->index(row, ui::CaptureListModel::State);
             CHECK(state.data().toString().startsWith(expected[row]));
             CHECK(state.data(Qt::ForegroundRole).value<QBrush>().color() == QColor(0xc0, 0x1c, 0x28));
+            CHECK(model->index(row, ui::CaptureListModel::Method).data().toString() == methods[row]);
             CHECK(model->index(row, ui::CaptureListModel::Endpoint).data().toString() == endpoints[row]);
+            CHECK(model->index(row, ui::CaptureListModel::Status).data().toString() == statuses[row]);
         }
     }
     // A later session reads them back from the rolling file, as it reads capture folders.
@@ -66,7 +70,9 @@ TEST_CASE("the Listen tab lists a PUT, a 404 path, a urlencoded POST and a POST 
     ui::CaptureListModel model;
     model.addStored(stored);
     CHECK(model.index(0, ui::CaptureListModel::State).data().toString() == "refused 405: use POST");
-    CHECK(model.index(3, ui::CaptureListModel::Endpoint).data().toString() == "POST /file-part");
+    CHECK(model.index(3, ui::CaptureListModel::Method).data().toString() == "POST");
+    CHECK(model.index(3, ui::CaptureListModel::Endpoint).data().toString() == "/file-part");
+    CHECK(model.index(3, ui::CaptureListModel::Status).data().toString() == "415");
 }
 
 TEST_CASE("a refused request does not take the timeline from the newest capture with parts", "[ui][listen][refused]")

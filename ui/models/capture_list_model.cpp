@@ -23,8 +23,8 @@ int CaptureListModel::columnCount(const QModelIndex& parent) const
 
 QVariant CaptureListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const char* names[] = {"Time",     "Client", "Endpoint", "Size", "Parts",
-                                  "Duration", "MB/s",   "Upstream", "State"};
+    static const char* names[] = {"Time",  "Client",   "Method", "Endpoint", "Status", "Size",
+                                  "Parts", "Duration", "MB/s",   "Upstream", "State"};
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
         return tr(names[section]);
     return {};
@@ -46,7 +46,12 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             return r.started.toString(r.started.date() == QDate::currentDate() ? QStringLiteral("HH:mm:ss")
                                                                                : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case Client: return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
+        case Method: return r.method;
+        case Status: return r.status() > 0 ? QString::number(r.status()) : QString();
         case Endpoint:
+            // A refusal's label is its request line's method and target: the method has a column of its own.
+            if (refused && !r.method.isEmpty() && r.endpoint.startsWith(r.method + QLatin1Char(' ')))
+                return r.endpoint.mid(r.method.size() + 1);
             return r.endpoint +
                    (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
         case Size: return app::formatBytes(r.bytes);
@@ -63,10 +68,10 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             const auto& f = *r.forward;
             if (f.status == 0)
                 return app::noAnswerInWords(f.faultStatus, f.faultError);
+            // Its status is the Status column's.
             if (f.earlyAtByte >= 0)
-                return tr("%1 early, at byte %2").arg(f.status).arg(f.earlyAtByte);
-            return f.serverMs >= 0 ? tr("%1, server %2").arg(f.status).arg(app::formatSeconds(f.serverMs / 1000.0))
-                                   : QString::number(f.status);
+                return tr("early, at byte %1").arg(f.earlyAtByte);
+            return f.serverMs >= 0 ? tr("server %1").arg(app::formatSeconds(f.serverMs / 1000.0)) : tr("answered");
         }
         case State: {
             if (refused) // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause
@@ -90,6 +95,10 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     // An upstream that refused the upload failed it, whatever the relay's own state (a 404 answered early left
     // the body incomplete: red, not amber), and its answer says so too.
     const bool upstreamRefused = r.forward && r.forward->status >= 400;
+    if (role == Qt::ForegroundRole && index.column() == Status && r.status() > 0)
+        return QBrush(status::forHttpStatus(r.status()));
+    if (role == Qt::ForegroundRole && index.column() == Method)
+        return QBrush(status::forMethod(r.method));
     if (role == Qt::ForegroundRole && index.column() == Upstream && upstreamRefused)
         return QBrush(status::failure());
     if (role == Qt::ForegroundRole && index.column() == State) {
@@ -121,6 +130,13 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         return tip;
     }
     return {};
+}
+
+int CaptureListModel::Row::status() const
+{
+    if (forward)
+        return forward->status != 0 ? forward->status : forward->faultStatus;
+    return answerStatus;
 }
 
 int CaptureListModel::indexOf(quint64 id) const
@@ -156,6 +172,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.id = c.id;
         row.started = c.started.toLocalTime();
         row.client = c.client;
+        row.method = c.method;
         row.tls = c.tls;
         row.endpoint = c.endpoint;
         row.matcher = c.matcher;
@@ -191,6 +208,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.id = e.captureId;
             row.started = QDateTime::currentDateTime().addMSecs(-e.elapsedMs);
             row.client = e.client;
+            row.method = e.method;
             row.tls = e.tls;
             row.endpoint = e.endpoint;
             row.matcher = e.matcher;

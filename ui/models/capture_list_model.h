@@ -1,6 +1,6 @@
 #pragma once
-// The listener's captures as a table: time, client, endpoint, size, parts, duration, MB/s, the upstream's answer
-// (forward mode), state. Fed with batches of ListenerEvent values on the GUI thread; a receiving capture updates in
+// The listener's captures as a table: time, client, method, endpoint, the status the client got, size, parts,
+// duration, MB/s, the upstream's answer (forward mode), state. Fed with batches of ListenerEvent values on the GUI thread; a receiving capture updates in
 // place.
 
 #include "capture/stored_captures.h"
@@ -14,11 +14,11 @@ namespace upin::ui {
 class CaptureListModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Time, Client, Endpoint, Size, Parts, Duration, Rate, Upstream, State, ColumnCount };
+    enum Column { Time, Client, Method, Endpoint, Status, Size, Parts, Duration, Rate, Upstream, State, ColumnCount };
     struct Row {
         quint64 id = 0;
         QDateTime started;
-        QString client, endpoint, matcher, folder;
+        QString client, method, endpoint, matcher, folder;
         QString tls; // "TLSv1.3", or empty over plain HTTP
         quint64 bytes = 0;
         int parts = 0;
@@ -27,7 +27,7 @@ public:
         app::CaptureState state = app::CaptureState::Receiving;
         std::optional<core::Error> error;
         QString errorDetail;  // failed: the file that could not be written, and why; refused: the reason
-        int answerStatus = 0; // refused: what the client was answered
+        int answerStatus = 0; // what the listener answered (refused or not); 0: nothing, or forward mode
         QList<app::ThroughputSample> samples;
         struct PartSpan {
             QString label; // "0 file (photo.jpg)"
@@ -40,6 +40,9 @@ public:
         std::optional<app::ForwardTimings> forward; // forward mode: the upstream's answer and the moments
         // A finished capture that kept no folder (/part-event): its record, which Inspect opens.
         std::shared_ptr<const app::CaptureRecord> record;
+        // The status the client got: the listener's own, or forward mode's upstream's (our 502/504 when it gave
+        // none); 0 while receiving or when nothing was answered.
+        int status() const;
     };
 
     using QAbstractTableModel::QAbstractTableModel;

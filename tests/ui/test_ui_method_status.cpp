@@ -1,0 +1,84 @@
+// Issue 48, item 8: the Listen list had no Method or Status column.
+
+#include "app/listener_fixture.h"
+#include "capture/stored_captures.h"
+#include "models/capture_list_model.h"
+#include "support/wait_for.h"
+#include "views/listen_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <QBrush>
+
+using namespace upin;
+
+namespace {
+
+QString cell(const QAbstractItemModel& model, int row, int column)
+{
+    return model.index(row, column).data().toString();
+}
+QColor colour(const QAbstractItemModel& model, int row, int column)
+{
+    return model.index(row, column).data(Qt::ForegroundRole).value<QBrush>().color();
+}
+
+} // namespace
+
+TEST_CASE("the Listen list's Method and Status columns say what each client sent and was answered, coloured by "
+          "class",
+          "[ui][listen][status]")
+{
+    app::ListenerConfig config;
+    config.maxBodyBytes = 100'000;
+    test::ListenerFixture f(config);
+    ui::ListenView view;
+    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    const QString small = f.file("small.bin", test::randomBytes(1000, 7));
+    const QString big = f.file("big.bin", test::randomBytes(200'000, 8));
+    const QList<int> got{
+        test::curl({"-F", "a=@" + small, f.url("/file-part")}).status,
+        test::curl({"-H", "Content-Type: multipart/form-data; boundary=XX", "--data-binary", "no delimiter here",
+                    f.url("/file-part")})
+            .status,
+        // Chunked, so that the limit is passed on the way (a Content-Length over it is refused before the body).
+        test::curl({"-H", "Transfer-Encoding: chunked", "-F", "a=@" + big, f.url("/file-part")}).status,
+        test::curl({"-X", "PUT", "--data-binary", "x", f.url("/file-part")}).status,
+    };
+    REQUIRE(got == QList<int>{200, 400, 413, 405});
+    auto* model = view.model();
+    UPIN_WAIT_FOR(model->rowCount() == 4 && model->row(2).state != app::CaptureState::Receiving, 10000);
+    const QColor green(0x1a, 0x7f, 0x37), red(0xc0, 0x1c, 0x28), blue(0x1f, 0x6f, 0xd0), grey(0x77, 0x76, 0x7b);
+    for (int row = 0; row < 4; ++row) {
+        INFO("row " << row);
+        // The column says what the client got, in its class's colour.
+        CHECK(cell(*model, row, ui::CaptureListModel::Status) == QString::number(got[row]));
+        CHECK(colour(*model, row, ui::CaptureListModel::Status) == (got[row] == 200 ? green : red));
+        CHECK(cell(*model, row, ui::CaptureListModel::Method) == (row == 3 ? "PUT" : "POST"));
+        CHECK(colour(*model, row, ui::CaptureListModel::Method) == blue); // a method that sends a body
+    }
+    CHECK(cell(*model, 3, ui::CaptureListModel::Endpoint) == "/file-part"); // the method is not said twice
+
+    // A later session reads the statuses back with the captures (capture.json's answer.status).
+    QList<app::StoredCapture> stored = app::storedCaptures(f.listener.captureRoot(), 100);
+    REQUIRE(stored.size() == 4);
+    std::sort(stored.begin(), stored.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    ui::CaptureListModel later;
+    later.addStored(stored);
+    for (int row = 0; row < 4; ++row) {
+        INFO("row " << row);
+        CHECK(cell(later, row, ui::CaptureListModel::Status) == QString::number(got[row]));
+        CHECK(cell(later, row, ui::CaptureListModel::Method) == (row == 3 ? "PUT" : "POST"));
+    }
+
+    // A read is muted beside an upload: the methods that send a body stand out.
+    app::ListenerEvent get;
+    get.kind = app::ListenerEvent::Kind::CaptureFinished;
+    get.captureId = 99;
+    get.method = QStringLiteral("GET");
+    get.state = app::CaptureState::Refused;
+    get.answerStatus = 302;
+    later.apply({get});
+    CHECK(colour(later, 4, ui::CaptureListModel::Method) == grey);
+    CHECK(colour(later, 4, ui::CaptureListModel::Status) == blue); // 3xx: followed elsewhere
+}
