@@ -1,14 +1,22 @@
-// Issue 48, item 8: the Listen list had no Method or Status column.
+// Issue 48, items 8 and 10: the Listen list had no Method or Status column, and the Answer tab was disabled for a
+// capture of the listener's own, so the JSON its client got could not be seen in the window.
 
 #include "app/listener_fixture.h"
 #include "capture/stored_captures.h"
+#include "inspect/inspect_worker.h"
 #include "models/capture_list_model.h"
+#include "support/view_reader.h"
 #include "support/wait_for.h"
+#include "views/inspect_view.h"
 #include "views/listen_view.h"
 
 #include <catch2/catch.hpp>
 
 #include <QBrush>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTreeView>
 
 using namespace upin;
 
@@ -23,10 +31,27 @@ QColor colour(const QAbstractItemModel& model, int row, int column)
     return model.index(row, column).data(Qt::ForegroundRole).value<QBrush>().color();
 }
 
+// The Answer tab of a capture folder opened in Inspect, the request row chosen.
+QString answerOf(const QString& folder, bool* tabEnabled)
+{
+    app::InspectWorker worker;
+    QSignalSpy opened(&worker, &app::InspectWorker::finished);
+    worker.open(folder);
+    if (!test::signalled(opened, 10000))
+        return QStringLiteral("(not opened)");
+    ui::InspectView inspect;
+    test::ViewReader reader(inspect);
+    inspect.showResult(opened.first().first().value<app::InspectResult>());
+    inspect.tree()->setCurrentIndex(inspect.model()->index(0, 0));
+    auto* tabs = inspect.findChild<QTabWidget*>();
+    *tabEnabled = tabs && tabs->isTabEnabled(tabs->indexOf(inspect.answer()));
+    return inspect.answer()->toPlainText();
+}
+
 } // namespace
 
 TEST_CASE("the Listen list's Method and Status columns say what each client sent and was answered, coloured by "
-          "class",
+          "class, and Inspect's Answer tab shows the listener's own answer",
           "[ui][listen][status]")
 {
     app::ListenerConfig config;
@@ -58,6 +83,17 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
         CHECK(colour(*model, row, ui::CaptureListModel::Method) == blue); // a method that sends a body
     }
     CHECK(cell(*model, 3, ui::CaptureListModel::Endpoint) == "/file-part"); // the method is not said twice
+
+    bool enabled = false;
+    const QString answer = answerOf(model->row(0).folder, &enabled);
+    CHECK(enabled);
+    CHECK(answer.startsWith("HTTP/1.1 200 OK\nthe listener's own answer, "));
+    CHECK(answer.contains("\n    \"capture_id\": \"" + QString::number(model->row(0).id) + "\""));
+    CHECK(answer.contains("\"ok\": true"));
+    const QString tooBig = answerOf(model->row(2).folder, &enabled);
+    CHECK(enabled);
+    CHECK(tooBig.startsWith("HTTP/1.1 413 Content Too Large\n"));
+    CHECK(tooBig.contains("\"code\": \"body_too_large\""));
 
     // A later session reads the statuses back with the captures (capture.json's answer.status).
     QList<app::StoredCapture> stored = app::storedCaptures(f.listener.captureRoot(), 100);

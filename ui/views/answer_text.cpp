@@ -1,6 +1,7 @@
 #include "views/answer_text.h"
 
 #include "sender/run_types.h"
+#include "server/request_admission.h"
 
 #include <QJsonDocument>
 #include <QObject>
@@ -106,6 +107,21 @@ QString forwardAnswerText(const app::ForwardRecord& forward)
     const QByteArray statusLine =
         forward.statusLine.isEmpty() ? "HTTP/1.1 " + QByteArray::number(forward.status) : forward.statusLine;
     return answerText(statusLine, note, forward.headers, forward.answerPreview);
+}
+
+QString ownAnswerText(const app::CaptureRecord& record)
+{
+    if (!record.answered)
+        return {};
+    using Detail = app::CaptureRecord::Detail;
+    const QByteArray json = record.answerJson(record.answered->brief ? Detail::Brief : Detail::Full).join();
+    const int status = record.answered->status;
+    return answerText("HTTP/1.1 " + QByteArray::number(status) + ' ' + app::reasonPhrase(status),
+                      QObject::tr("the listener's own answer, %1 bytes of JSON%2, made again from capture.json")
+                          .arg(json.size() + 1) // and its closing newline
+                          .arg(record.answered->brief ? QObject::tr(" listing the parts briefly (?answer=brief)")
+                                                      : QString()),
+                      {{"Content-Type", "application/json"}}, json);
 }
 
 QString harAnswerText(const app::HarEntry& entry)

@@ -375,8 +375,8 @@ void InspectView::showAnswer(const QString& text)
     m_answer->setPlainText(text);
     const int tab = m_tabs->indexOf(m_answer);
     m_tabs->setTabEnabled(tab, !text.isEmpty());
-    m_tabs->setTabToolTip(tab, text.isEmpty() ? tr("Only a forwarded exchange's Request row and a HAR file's "
-                                                   "requests have an answer kept")
+    m_tabs->setTabToolTip(tab, text.isEmpty() ? tr("The Request row's answer: none was kept for this one (the "
+                                                   "client left, or the capture is older than answers kept)")
                                               : QString());
 }
 
@@ -402,8 +402,10 @@ void InspectView::showRequest()
     m_text->setFont(QFont(QStringLiteral("monospace"))); // aligned like the wire; showPart sets it back
     m_encoding->setVisible(false);                       // the request's text is ours, not the client's bytes
     m_text->setPlainText(describeRequest(m_result));
-    showAnswer(m_result.capture && m_result.capture->forward ? forwardAnswerText(*m_result.capture->forward)
-                                                             : QString());
+    const app::CaptureRecord* capture = m_result.capture ? &*m_result.capture : nullptr;
+    showAnswer(!capture         ? QString()
+               : capture->forward ? forwardAnswerText(*capture->forward)
+                                  : ownAnswerText(*capture));
     m_image->setPixmap({});
     m_image->setToolTip({});
     m_image->setText(tr("(the request: choose a part to see an image)"));
