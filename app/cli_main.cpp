@@ -43,6 +43,8 @@ commands:
         upload a streamed multipart body; time it; check part hashes against the listener's answer
   compare --target URL --target URL ... [same part options] [--runs N] [--csv]
         the same upload to several targets, interleaved, with a median/min/max table
+  resend CAPTURE [--to URL] [-H 'Name: value']... [same options as send]
+        send a captured upload again (its parts, method and header fields), a header edited or none
   probe URL [--field NAME] [-F SPEC]... [-H HEADER]... [--size SIZE] [--shapes LIST] [--concurrency LIST]
         [--pid PID] [--baseline URL] [--max-bytes SIZE] [--max-time S] [--json] [--fail-on KINDS] [--against FILE]
         find what is slow or broken in your server's upload path: body shapes, scaling, parallel clients, memory
@@ -96,6 +98,8 @@ int main(int argc, char** argv)
         return runSend(arguments);
     if (command == QLatin1String("compare"))
         return runCompare(arguments);
+    if (command == QLatin1String("resend"))
+        return runResend(arguments);
     if (command == QLatin1String("probe"))
         return runProbe(arguments);
     printErr(QStringLiteral("unknown command '%1'\n\n").arg(command) + QString::fromLatin1(kUsage));

@@ -85,6 +85,7 @@ int runForward(const QStringList& arguments);
 int runProxy(const QStringList& arguments);
 int runSend(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
+int runResend(const QStringList& arguments);
 int runProbe(const QStringList& arguments);
 
 } // namespace upin::app::cli

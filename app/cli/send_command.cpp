@@ -1,10 +1,11 @@
-// upload-inspector-cli send / compare: streamed multipart uploads through the raw HTTP/1.1 client or
+// upload-inspector-cli send / compare / resend: streamed multipart uploads through the raw HTTP/1.1 client or
 // QNetworkAccessManager (--engine; see UploadPlan::Engine), with timing, repeats and integrity checks; compare runs
-// several targets interleaved.
+// several targets interleaved; resend starts from a captured request (inspect/resend.h) instead of nothing.
 
 #include "cli/cli_args.h"
 #include "cli/terminal_progress.h"
 #include "common/qt_text.h"
+#include "inspect/resend.h"
 #include "sender/run_report.h"
 #include "sender/sender.h"
 
@@ -17,8 +18,32 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace upin::app::cli {
 namespace {
+
+// A header named on the command line replaces the plan's own of that name where it stood (resend -H
+// 'Authorization: …' edits one, the order kept); the others are added after.
+QList<PlanHeader> withHeadersReplaced(const QList<PlanHeader>& own, const QList<PlanHeader>& given)
+{
+    auto named = [](const QString& name) {
+        return [name](const PlanHeader& h) { return h.name.compare(name, Qt::CaseInsensitive) == 0; };
+    };
+    QList<PlanHeader> out;
+    QList<PlanHeader> rest = given;
+    for (const PlanHeader& h : own) {
+        if (std::none_of(given.begin(), given.end(), named(h.name))) {
+            out.append(h);
+            continue;
+        }
+        for (const PlanHeader& g : rest) // at the first of its name, every given one of that name
+            if (named(h.name)(g))
+                out.append(g);
+        rest.removeIf(named(h.name));
+    }
+    return out + rest;
+}
 
 struct PlanOptions {
     QCommandLineOption form{
@@ -30,7 +55,8 @@ struct PlanOptions {
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part while it is sent, checked against "
                                                         "the listener's answer"));
     QCommandLineOption noHash{"no-hash", "the same as --hash none (no integrity check)"};
-    QCommandLineOption header{{"H", "header"}, "extra request header, 'Name: value'", "HEADER"};
+    QCommandLineOption header{
+        {"H", "header"}, "extra request header, 'Name: value' (replaces a --plan's or capture's of that name)", "HEADER"};
     QCommandLineOption method{{"X", "request"}, "method: POST (the default), PUT or PATCH", "METHOD"};
     QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM), e.g. listen --tls's own",
                               "FILE"};
@@ -58,9 +84,10 @@ struct PlanOptions {
                        engine, plan,      savePlan, printCurl, json,           csv});
     }
 
-    std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error)
+    // base: what resend starts from (a captured request's plan); options given here are added to it.
+    std::optional<UploadPlan> build(const QCommandLineParser& cl, const QStringList& targets, QString& error,
+                                    UploadPlan p = {})
     {
-        UploadPlan p;
         if (cl.isSet(plan)) {
             QFile file(cl.value(plan));
             if (!file.open(QIODevice::ReadOnly)) {
@@ -92,12 +119,14 @@ struct PlanOptions {
                 return std::nullopt;
             p.parts.append(*part);
         }
+        QList<PlanHeader> given;
         for (const auto& h : cl.values(header)) {
             const auto parsed = parseHeaderSpec(h, &error);
             if (!parsed)
                 return std::nullopt;
-            p.headers.append(*parsed);
+            given.append(*parsed);
         }
+        p.headers = withHeadersReplaced(p.headers, given);
         if (cl.isSet(method)) {
             p.method = cl.value(method).toUpper();
             if (!isUploadMethod(p.method)) {
@@ -297,6 +326,46 @@ int runCompare(const QStringList& arguments)
     auto plan = o.build(cl, cl.values(target), error);
     if (!plan) {
         printErr(QStringLiteral("compare: %1\n").arg(error));
+        return 2;
+    }
+    return execute(*plan, cl, o);
+}
+
+int runResend(const QStringList& arguments)
+{
+    QCommandLineParser cl;
+    cl.setApplicationDescription(
+        QStringLiteral("Send a captured upload again: its parts, method and header fields as they came, to the "
+                       "listener that stored it or --to. -H replaces a header of the same name; send's options "
+                       "apply (--runs, --json, --print-curl, ...)."));
+    cl.addHelpOption();
+    cl.addPositionalArgument(QStringLiteral("CAPTURE"),
+                             QStringLiteral("capture folder, HAR file, HTTP request or body file"));
+    QCommandLineOption to(QStringLiteral("to"),
+                          QStringLiteral("a base (http://host:port, the captured path is added) or a whole URL "
+                                         "(default: the listener that stored the capture, else "
+                                         "http://127.0.0.1:8080)"),
+                          QStringLiteral("URL"));
+    QCommandLineOption entry(QStringLiteral("entry"),
+                             QStringLiteral("a HAR file's request, from 0 (default: its first multipart request)"),
+                             QStringLiteral("N"));
+    cl.addOptions({to, entry});
+    PlanOptions o;
+    o.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli resend")} + arguments);
+    if (cl.positionalArguments().size() != 1) {
+        printErr(QStringLiteral("resend: give one CAPTURE\n\n") + cl.helpText());
+        return 2;
+    }
+    const auto source = openSource("resend", cl.positionalArguments().constFirst(), {});
+    if (!source)
+        return 2;
+    QString error;
+    const auto captured = resendAsCaptured(*source, cl.value(to), &error, QStringLiteral("http://127.0.0.1:8080"),
+                                           cl.isSet(entry) ? cl.value(entry).toInt() : -1);
+    const auto plan = captured ? o.build(cl, {}, error, *captured) : std::nullopt;
+    if (!plan) {
+        printErr(QStringLiteral("resend: %1\n").arg(error));
         return 2;
     }
     return execute(*plan, cl, o);

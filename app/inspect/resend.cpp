@@ -134,6 +134,24 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
                                partsDir.isEmpty() ? defaultPartsDir(source, harEntry) : partsDir, why, harEntry);
 }
 
+std::optional<UploadPlan> resendAsCaptured(const InspectResult& source, const QString& to, QString* why,
+                                           const QString& fallback, int harEntry)
+{
+    std::optional<UploadPlan> plan = resendPlanFor(source, to, {}, why, fallback, harEntry);
+    if (!plan)
+        return plan;
+    const int entry = harEntry >= 0 ? harEntry : firstUpload(source.harEntries);
+    const HarEntry* har = entry >= 0 && entry < source.harEntries.size() ? &source.harEntries[entry] : nullptr;
+    const QString method = har ? har->method : source.request.method;
+    if (isUploadMethod(method.toUpper()))
+        plan->method = method.toUpper();
+    const HeaderList headers = har ? har->requestHeaders : source.request.headers.value_or(HeaderList{});
+    for (const auto& [name, value] : headers)
+        if (headerProblem(name, value).isEmpty())
+            plan->headers.append(PlanHeader{name, value});
+    return plan;
+}
+
 const std::vector<core::PartSummary>& numberedParts(const InspectResult& source, int harEntry)
 {
     static const std::vector<core::PartSummary> none;

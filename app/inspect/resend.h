@@ -38,6 +38,15 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
                                         QString* why, const QString& fallback = QStringLiteral("http://127.0.0.1:8080"),
                                         int harEntry = -1);
 
+// Resend (the window's, and `upload-inspector-cli resend`): resendPlanFor's plan with the captured request's
+// method (when it is an upload's: POST, PUT, PATCH) and the header fields its client chose, in order, to be edited
+// and sent. Fields the sender writes itself (framing, Host, the Content-Type with its boundary, Connection, our
+// hash header: headerProblem() names them) and HTTP/2 pseudo-fields are left out. May write parts: off the GUI
+// thread.
+std::optional<UploadPlan> resendAsCaptured(const InspectResult& source, const QString& to, QString* why,
+                                           const QString& fallback = QStringLiteral("http://127.0.0.1:8080"),
+                                           int harEntry = -1);
+
 // The curl command that sends the source again, as `upload-inspector-cli curl` prints it and Copy as curl copies
 // it: resendPlanFor's, or for a capture that kept only its body, `curl --data-binary @body.raw` with the captured
 // Content-Type (the very bytes that came, and no copy of them written). May write parts: off the GUI thread.
