@@ -1,4 +1,4 @@
-// The Listen list's row actions that read what a row names off the GUI thread: Copy as curl, and a refused
+// The Listen list's row actions that read what a row names off the GUI thread: Copy as curl, Resend, and a refused
 // request's record. Part of ServiceWiring (service_wiring.h).
 
 #include "capture/stored_captures.h"
@@ -8,12 +8,14 @@
 #include "server/listener.h"
 #include "service_wiring.h"
 #include "views/refused_view.h"
+#include "views/send_view.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QMessageBox>
 #include <QPointer>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QThreadPool>
 
 namespace upin::ui {
@@ -56,6 +58,38 @@ void ServiceWiring::copyAsCurl(const QString& folder, const std::optional<app::I
                     : partsDir.isEmpty() ? tr("Copied a curl command that sends this capture again")
                                          : tr("Copied a curl command; the parts it sends are in %1").arg(partsDir),
                     6000);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ServiceWiring::resend(const QString& folder)
+{
+    QPointer<MainWindow> window = &m_window;
+    const core::Options limits = m_inspectLimits;
+    const QString base = m_listenerBase;
+    QThreadPool::globalInstance()->start([window, folder, limits, base] {
+        const app::InspectResult result = app::inspectSource(folder, {}, limits);
+        QString why = result.error;
+        std::optional<app::UploadPlan> plan;
+        // A forwarded exchange goes to the forwarder its client named, and on to the server; our own capture to
+        // this listener as it is now (the one that stored it may have had another port).
+        const bool forwarded = result.capture && result.capture->forward;
+        if (why.isEmpty())
+            plan = app::resendAsCaptured(result, forwarded ? QString() : base, &why, base);
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, plan, why] {
+                if (!window)
+                    return;
+                if (plan) {
+                    window->sendView()->setPlan(*plan);
+                    window->tabs()->setCurrentWidget(window->sendView());
+                }
+                window->statusBar()->showMessage(plan ? tr("The request is in the Send tab as it came: edit it and "
+                                                           "press Send")
+                                                      : tr("Resend is unavailable: %1").arg(why),
+                                                 8000);
             },
             Qt::QueuedConnection);
     });

@@ -51,6 +51,9 @@ private:
     void openRefused(quint64 id, const QString& inWords);
     void copyAsCurl(const QString& folder, const std::optional<app::InspectResult>& opened = std::nullopt,
                     int harEntry = -1);
+    // Resend: a capture read on a pool thread, its request (parts, method, header fields) put in the Send tab to be
+    // edited and sent; to this listener, or through the forwarder again for a forwarded exchange.
+    void resend(const QString& folder);
     void connectProxy(); // proxy_wiring.cpp
     // A relay's (the forwarder's, the proxy's): the listener's settings, plain http on port, no body limit of ours.
     app::ListenerConfig relayConfig(quint16 port) const;

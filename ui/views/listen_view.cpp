@@ -339,40 +339,6 @@ void ListenView::openRow(int index)
     }
 }
 
-void ListenView::showRowMenu(const QPoint& at)
-{
-    const QModelIndex index = m_table->indexAt(at);
-    if (!index.isValid())
-        return;
-    const int source = sourceRow(index);
-    const CaptureListModel::Row row = m_model->row(source);
-    QMenu menu(this);
-    QAction* inspect = menu.addAction(tr("Inspect"));
-    inspect->setEnabled(!row.folder.isEmpty() || row.record);
-    QAction* curl = menu.addAction(tr("Copy as curl"));
-    curl->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
-    QAction* reveal = menu.addAction(tr("Reveal folder"));
-    reveal->setEnabled(!row.folder.isEmpty());
-    QAction* remove = menu.addAction(tr("Remove from list"));
-    QAction* del = menu.addAction(tr("Delete capture…"));
-    del->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
-    QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
-    if (chosen == inspect)
-        openRow(source);
-    else if (chosen == curl)
-        emit curlRequested(row.folder);
-    else if (chosen == reveal && !QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder))) // deleted since?
-        QMessageBox::information(this, tr("Reveal folder"), tr("%1 could not be opened.").arg(row.folder));
-    else if (chosen == remove)
-        m_model->removeFinished(source);
-    else if (chosen == del &&
-             QMessageBox::question(this, tr("Delete capture?"),
-                                   tr("Delete %1 and everything in it?").arg(row.folder)) == QMessageBox::Yes) {
-        m_model->removeFinished(source);
-        emit deleteRequested(row.folder);
-    }
-}
-
 void ListenView::setListening(bool listening, const QString& address, quint16 port, const QString& captureRoot)
 {
     m_listening = listening;

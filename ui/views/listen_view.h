@@ -61,6 +61,7 @@ signals:
     void unstoredCaptureActivated(const upin::app::CaptureRecord& record); // no folder: its record
     void refusedActivated(quint64 id, const QString& inWords); // its record is read from the captures folder
     void curlRequested(const QString& folder);                 // Copy as curl from a row's menu
+    void resendRequested(const QString& folder);               // Resend: into the Send tab, to edit
     void deleteRequested(const QString& folder);               // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
     // keepWholeRequests: each request's head and body stored as they came (forward --keep-raw).

@@ -1,0 +1,56 @@
+// The Listen list's row menu: what a row can be opened, sent again, copied, revealed or deleted as.
+
+#include "views/listen_view.h"
+
+#include "models/capture_list_model.h"
+
+#include <QDesktopServices>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTableView>
+#include <QUrl>
+
+namespace upin::ui {
+
+void ListenView::showRowMenu(const QPoint& at)
+{
+    const QModelIndex index = m_table->indexAt(at);
+    if (!index.isValid())
+        return;
+    const int source = sourceRow(index);
+    const CaptureListModel::Row row = m_model->row(source);
+    QMenu menu(this);
+    QAction* inspect = menu.addAction(tr("Inspect"));
+    inspect->setEnabled(!row.folder.isEmpty() || row.record);
+    const bool stored = !row.folder.isEmpty() && row.state != app::CaptureState::Receiving;
+    QAction* resend = menu.addAction(tr("Resend…"));
+    resend->setEnabled(stored);
+    resend->setToolTip(tr("Put this request in the Send tab as it came (parts, method, header fields) to edit and "
+                          "send again"));
+    QAction* curl = menu.addAction(tr("Copy as curl"));
+    curl->setEnabled(stored);
+    QAction* reveal = menu.addAction(tr("Reveal folder"));
+    reveal->setEnabled(!row.folder.isEmpty());
+    QAction* remove = menu.addAction(tr("Remove from list"));
+    QAction* del = menu.addAction(tr("Delete capture…"));
+    del->setEnabled(!row.folder.isEmpty() && row.state != app::CaptureState::Receiving);
+    QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
+    if (chosen == inspect)
+        openRow(source);
+    else if (chosen == resend)
+        emit resendRequested(row.folder);
+    else if (chosen == curl)
+        emit curlRequested(row.folder);
+    else if (chosen == reveal && !QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder))) // deleted since?
+        QMessageBox::information(this, tr("Reveal folder"), tr("%1 could not be opened.").arg(row.folder));
+    else if (chosen == remove)
+        m_model->removeFinished(source);
+    else if (chosen == del &&
+             QMessageBox::question(this, tr("Delete capture?"),
+                                   tr("Delete %1 and everything in it?").arg(row.folder)) == QMessageBox::Yes) {
+        m_model->removeFinished(source);
+        emit deleteRequested(row.folder);
+    }
+}
+
+} // namespace upin::ui
