@@ -21,6 +21,8 @@ commands:
         write one part's bytes from a body, an HTTP request, a HAR file or a capture folder
   curl SOURCE [--to URL] [--parts-dir DIR]
         print a curl command that sends a capture's (or a body's, request's, HAR file's) parts again
+  har CAPTURE... -o FILE
+        write captures as one HAR file, for browsers' devtools and this tool's Open
   listen [--port N] [--bind ADDR] [--capture-dir DIR] [--keep-raw] [--capture-body-only]
         [--hash sha256|xxh3|none]
         [--tls [--tls-port N] [--tls-only] [--cert FILE --key FILE]] [--keep N] [--keep-bytes SIZE]
@@ -100,6 +102,8 @@ int main(int argc, char** argv)
         return runCompare(arguments);
     if (command == QLatin1String("resend"))
         return runResend(arguments);
+    if (command == QLatin1String("har"))
+        return runHar(arguments);
     if (command == QLatin1String("probe"))
         return runProbe(arguments);
     printErr(QStringLiteral("unknown command '%1'\n\n").arg(command) + QString::fromLatin1(kUsage));

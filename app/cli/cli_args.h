@@ -86,6 +86,7 @@ int runProxy(const QStringList& arguments);
 int runSend(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
 int runResend(const QStringList& arguments);
+int runHar(const QStringList& arguments);
 int runProbe(const QStringList& arguments);
 
 } // namespace upin::app::cli
