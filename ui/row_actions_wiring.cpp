@@ -1,7 +1,8 @@
-// The Listen list's row actions that read what a row names off the GUI thread: Copy as curl, Resend, and a refused
-// request's record. Part of ServiceWiring (service_wiring.h).
+// The Listen list's row actions that read what a row names off the GUI thread: Copy as curl, Resend, Export HAR,
+// and a refused request's record. Part of ServiceWiring (service_wiring.h).
 
 #include "capture/stored_captures.h"
+#include "inspect/har_export.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/resend.h"
 #include "main_window.h"
@@ -90,6 +91,33 @@ void ServiceWiring::resend(const QString& folder)
                                                            "press Send")
                                                       : tr("Resend is unavailable: %1").arg(why),
                                                  8000);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ServiceWiring::exportHar(const QStringList& folders, const QString& path)
+{
+    QPointer<MainWindow> window = &m_window;
+    const core::Options limits = m_inspectLimits;
+    QThreadPool::globalInstance()->start([window, folders, path, limits] {
+        const app::HarExport written = app::writeHar(folders, path, limits);
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, written, path, count = folders.size()] {
+                if (!window)
+                    return;
+                const QString said =
+                    !written.error.isEmpty() ? tr("Could not export HAR: %1").arg(written.error)
+                    : written.notes.isEmpty()
+                        ? (count == 1 ? tr("Exported the capture to %1").arg(path)
+                                      : tr("Exported %1 captures to %2").arg(count).arg(path)) +
+                              tr(" (a browser's Network panel imports it)")
+                        : tr("Exported %1 of %2 captures to %3; %4")
+                              .arg(written.entries)
+                              .arg(count)
+                              .arg(path, written.notes.join(QStringLiteral("; ")));
+                window->statusBar()->showMessage(said, 15000);
             },
             Qt::QueuedConnection);
     });

@@ -303,6 +303,7 @@ void ServiceWiring::connectListener()
     connect(view, &ListenView::refusedActivated, this, &ServiceWiring::openRefused);
     connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });
     connect(view, &ListenView::resendRequested, this, &ServiceWiring::resend);
+    connect(view, &ListenView::harExportRequested, this, &ServiceWiring::exportHar);
     connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
         // A large capture takes a while to delete: not on the GUI thread.
         QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });

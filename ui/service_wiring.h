@@ -54,6 +54,9 @@ private:
     // Resend: a capture read on a pool thread, its request (parts, method, header fields) put in the Send tab to be
     // edited and sent; to this listener, or through the forwarder again for a forwarded exchange.
     void resend(const QString& folder);
+    // Export HAR: the captures written to path on a pool thread (inspect/har_export.h); the status bar says how it
+    // went, and what the file holds of each capture that it could not hold whole.
+    void exportHar(const QStringList& folders, const QString& path);
     void connectProxy(); // proxy_wiring.cpp
     // A relay's (the forwarder's, the proxy's): the listener's settings, plain http on port, no body limit of ours.
     app::ListenerConfig relayConfig(quint16 port) const;

@@ -5,8 +5,12 @@
 #include "models/capture_list_model.h"
 
 #include <QDesktopServices>
+#include <QDir>
+#include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QUrl>
 
@@ -29,6 +33,12 @@ void ListenView::showRowMenu(const QPoint& at)
                           "send again"));
     QAction* curl = menu.addAction(tr("Copy as curl"));
     curl->setEnabled(stored);
+    QAction* har = menu.addAction(tr("Export HAR…"));
+    har->setEnabled(stored);
+    const QStringList listed = listedFolders();
+    QAction* harAll = menu.addAction(tr("Export the %n listed as HAR…", nullptr, int(listed.size())));
+    harAll->setEnabled(!listed.isEmpty());
+    harAll->setToolTip(tr("Every stored capture the list shows (its filter applied), oldest first"));
     QAction* reveal = menu.addAction(tr("Reveal folder"));
     reveal->setEnabled(!row.folder.isEmpty());
     QAction* remove = menu.addAction(tr("Remove from list"));
@@ -41,6 +51,8 @@ void ListenView::showRowMenu(const QPoint& at)
         emit resendRequested(row.folder);
     else if (chosen == curl)
         emit curlRequested(row.folder);
+    else if (chosen == har || chosen == harAll)
+        askHarFile(chosen == har ? QStringList{row.folder} : listed);
     else if (chosen == reveal && !QDesktopServices::openUrl(QUrl::fromLocalFile(row.folder))) // deleted since?
         QMessageBox::information(this, tr("Reveal folder"), tr("%1 could not be opened.").arg(row.folder));
     else if (chosen == remove)
@@ -51,6 +63,28 @@ void ListenView::showRowMenu(const QPoint& at)
         m_model->removeFinished(source);
         emit deleteRequested(row.folder);
     }
+}
+
+QStringList ListenView::listedFolders() const
+{
+    QStringList folders;
+    for (int i = 0; i < m_filtered->rowCount(); ++i) {
+        const CaptureListModel::Row& row = m_model->row(sourceRow(m_filtered->index(i, 0)));
+        if (!row.folder.isEmpty() && row.state != app::CaptureState::Receiving)
+            folders.append(row.folder);
+    }
+    return folders;
+}
+
+void ListenView::askHarFile(const QStringList& folders)
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export HAR"),
+        QDir(QStandardPaths::writableLocation(QStandardPaths::DownloadLocation))
+            .filePath(folders.size() == 1 ? QStringLiteral("capture.har") : QStringLiteral("captures.har")),
+        tr("HAR files (*.har)"));
+    if (!path.isEmpty())
+        emit harExportRequested(folders, path);
 }
 
 } // namespace upin::ui

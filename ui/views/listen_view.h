@@ -62,6 +62,7 @@ signals:
     void refusedActivated(quint64 id, const QString& inWords); // its record is read from the captures folder
     void curlRequested(const QString& folder);                 // Copy as curl from a row's menu
     void resendRequested(const QString& folder);               // Resend: into the Send tab, to edit
+    void harExportRequested(const QStringList& folders, const QString& path); // Export HAR, the file chosen
     void deleteRequested(const QString& folder);               // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
     // keepWholeRequests: each request's head and body stored as they came (forward --keep-raw).
@@ -75,7 +76,9 @@ private:
     void showListeningStatus();
     void openRow(int row); // rows of m_model
     int sourceRow(const QModelIndex& tableIndex) const;
-    void showRowMenu(const QPoint& at);
+    void showRowMenu(const QPoint& at); // listen_row_menu.cpp, with the two below
+    QStringList listedFolders() const;  // the stored captures the filtered list shows, in its order
+    void askHarFile(const QStringList& folders);
     QLayout* makeForwardPanel();
     void showForwardExample();
 
