@@ -75,6 +75,11 @@ TEST_CASE("a probe of our own listener: every figure measured, nothing refused o
     const QStringList kinds = findingKinds(report);
     CHECK_FALSE(kinds.contains("rejected_valid_body"));
     CHECK_FALSE(kinds.contains("wrong_bytes"));
+    // Its /discard parses nothing and lists no parts: not a server that lost them (it was "1 parts were sent, the
+    // server reports 0" for every shape).
+    const QJsonObject discard = probeJson(
+        {f.url("/discard"), "--size", "1M", "--shapes", "plain,many-files", "--concurrency", "0", "--no-scaling"});
+    CHECK(findingKinds(discard).isEmpty());
 }
 
 TEST_CASE("a server that holds each body in memory is found, one that streams is not", "[probe][memory]")
