@@ -50,6 +50,7 @@ struct ProbeSettings {
 
 struct ShapeRow {
     QString shape;
+    int parts = 0;       // of its body: 1, or a form shape's 10,000 fields or 1,000 files
     quint64 bytes = 0;   // the body
     double seconds = -1; // the target's, best of its runs
     double baselineSeconds = -1;

@@ -63,6 +63,7 @@ void ProbeRunner::addShapeSteps()
         const UploadPlan target = planFor(m_settings, shape, m_settings.size, m_settings.target);
         ShapeRow row;
         row.shape = shape;
+        row.parts = int(target.parts.size());
         m_report.shapes.append(row);
         const qsizetype index = m_report.shapes.size() - 1;
         if (shape.startsWith(QLatin1String("many-"))) // plain of the form's own size: the same fixed cost per request

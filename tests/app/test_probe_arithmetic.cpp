@@ -122,6 +122,13 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     tiny.shapes = {row("plain", 256 << 10, 0.0023, 0), row("random", 256 << 10, 0.0051, 0)};
     app::addFindings(tiny);
     CHECK(tiny.findings.isEmpty());
+    // A form shape's finding says what it means: a cost per part (our own listener's many-fields, 10.7x).
+    app::ProbeReport form;
+    form.shapes = {row("plain", 8 << 20, 0.01, 0), row("many-fields", 1'929'000, 0.030, 0)};
+    form.shapes[1].parts = 10'000, form.shapes[1].plainSameSizeSeconds = 0.003, form.shapes[1].recheckVsPlain = 9.5;
+    app::addFindings(form);
+    REQUIRE(form.findings.size() == 1);
+    CHECK(form.findings[0].message.contains("0.003 s for 1.84 MiB): 2.7 µs more for each of its 10000 parts"));
 
     app::ProbeReport earlier = report;
     earlier.findings.removeIf([](const app::ProbeFinding& f) { return f.kind == "superlinear"; });
