@@ -30,18 +30,28 @@ struct ProbeOptions {
     QCommandLineOption form{{"F", "form"}, "a field the server needs beside the file, as curl -F", "SPEC"};
     QCommandLineOption header{{"H", "header"}, "a request header, 'Name: value' (auth, cookies)", "HEADER"};
     QCommandLineOption method{{"X", "request"}, "POST (the default), PUT or PATCH", "METHOD"};
-    QCommandLineOption size{"size", "each shape's file size (default 64M)", "SIZE", "64M"};
+    // Each default is ProbeSettings' own, said as the option takes it.
+    const ProbeSettings defaults;
+    QCommandLineOption size{"size", "each shape's file size (default " + exactByteSize(defaults.size) + ")", "SIZE",
+                            exactByteSize(defaults.size)};
     QCommandLineOption shapes{
         "shapes", "the shapes to send, comma-separated (default all: " + kProbeShapes.join(QLatin1Char(',')) + ")",
         "LIST"};
-    QCommandLineOption concurrency{"concurrency", "parallel uploads per round (default 1,2,4,8,16; 0: none)", "LIST"};
+    QCommandLineOption concurrency{
+        "concurrency", "parallel uploads per round (default " + clientCountsText(defaults.concurrency) + "; 0: none)",
+        "LIST"};
     QCommandLineOption noScaling{"no-scaling", "skip the scaling phase"};
     QCommandLineOption pid{"pid",
                            "the server's process, whose memory to watch (default: the local process holding "
                            "the URL's port)",
                            "PID"};
-    QCommandLineOption maxBytes{"max-bytes", "send at most this much in all (default 4G)", "SIZE", "4G"};
-    QCommandLineOption maxTime{"max-time", "stop starting uploads after S seconds (default 600)", "S", "600"};
+    QCommandLineOption maxBytes{"max-bytes", "send at most this much in all (default " +
+                                                 exactByteSize(defaults.maxBytes) + ")",
+                                "SIZE", exactByteSize(defaults.maxBytes)};
+    QCommandLineOption maxTime{"max-time",
+                               "stop starting uploads after S seconds (default " +
+                                   QString::number(defaults.maxSeconds) + ")",
+                               "S", QString::number(defaults.maxSeconds)};
     QCommandLineOption expect{"expect", "size=PATH: the file part's size in the answer's JSON (e.g. files.file.size)",
                               "size=PATH"};
     QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM)", "FILE"};

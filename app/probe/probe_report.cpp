@@ -45,6 +45,14 @@ std::optional<QList<int>> parseClientCounts(const QString& text, QString* error)
     return counts;
 }
 
+QString clientCountsText(const QList<int>& counts)
+{
+    QStringList out;
+    for (int n : counts)
+        out.append(QString::number(n));
+    return counts.isEmpty() ? QStringLiteral("0") : out.join(QLatin1Char(','));
+}
+
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds)
 {
     double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;

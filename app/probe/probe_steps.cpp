@@ -23,7 +23,9 @@ using probe_uploads::redirectedAfterUpload;
 
 namespace {
 
-constexpr quint64 kConcurrentBytes = quint64{8} << 20; // each client's upload in the concurrency rounds
+constexpr quint64 kConcurrentBytes = quint64{2} << 20; // each client's upload in the concurrency rounds
+// The warm-up's: more than loopback's socket buffers hold, so that a server that stops reading is met there.
+constexpr quint64 kWarmUpBytes = quint64{8} << 20;
 constexpr quint64 kSmallestScaled = quint64{4} << 20;
 
 double percentile(QList<double> values, double share)
@@ -53,7 +55,7 @@ void ProbeRunner::addShapeSteps()
     for (const QUrl& side : {m_settings.baseline, m_settings.target})
         m_steps.append(
             {QStringLiteral("warming up"),
-             {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kConcurrentBytes), side)},
+             {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kWarmUpBytes), side)},
              false,
              [this, side](const QList<RunResult>& runs, double, quint64) {
                  if (!runs.isEmpty())
@@ -322,8 +324,7 @@ ProbeRunner::Estimate ProbeRunner::estimate(const ProbeSettings& settings)
         sum.uploads += uploads;
         sum.bytes += quint64(uploads) * planBytes(plan);
     };
-    const quint64 small = std::min(settings.size, kConcurrentBytes);
-    add(2, planFor(settings, QStringLiteral("plain"), small, settings.target));
+    add(2, planFor(settings, QStringLiteral("plain"), std::min(settings.size, kWarmUpBytes), settings.target));
     if (settings.shapes.contains(QStringLiteral("plain"))) // plain again
         add(1, planFor(settings, QStringLiteral("plain"), settings.size, settings.target));
     for (const QString& shape : settings.shapes) {
@@ -339,7 +340,8 @@ ProbeRunner::Estimate ProbeRunner::estimate(const ProbeSettings& settings)
         for (quint64 size : scalingSizes(settings.size))
             add(another ? 4 : 2, planFor(settings, QStringLiteral("plain"), size, settings.target));
     for (int clients : settings.concurrency)
-        add(4 * clients, planFor(settings, QStringLiteral("plain"), small, settings.target));
+        add(4 * clients,
+            planFor(settings, QStringLiteral("plain"), std::min(settings.size, kConcurrentBytes), settings.target));
     return sum;
 }
 

@@ -79,7 +79,8 @@ QWidget* ProbeView::makeForm()
     m_headers = new HeaderEditor;
     m_headers->setToolTip(tr("Sent with every upload: a cookie or Authorization the endpoint needs"));
     m_headers->setMaximumHeight(150);
-    m_size = edit(QStringLiteral("64M"), tr("Each shape's file size (4M, 64M, 1G); scaling doubles up to it"));
+    const app::ProbeSettings defaults; // the CLI's too
+    m_size = edit(app::exactByteSize(defaults.size), tr("Each shape's file size (4M, 64M, 1G); scaling doubles up to it"));
     auto* shapes = new QGridLayout;
     for (const QString& shape : app::kProbeShapes) {
         auto* box = new QCheckBox(shape);
@@ -87,7 +88,8 @@ QWidget* ProbeView::makeForm()
         shapes->addWidget(box, int(m_shapes.size()) / 3, int(m_shapes.size()) % 3);
         m_shapes.append(box);
     }
-    m_concurrency = edit(QStringLiteral("1,2,4,8,16"), tr("Rounds of parallel uploads of plain (0: none)"));
+    m_concurrency =
+        edit(app::clientCountsText(defaults.concurrency), tr("Rounds of parallel uploads of plain (0: none)"));
     m_scaling = new QCheckBox(tr("Time plain and the slowest shape at sizes doubling from 4M"));
     m_scaling->setChecked(true);
     m_process = new QComboBox;
@@ -100,8 +102,8 @@ QWidget* ProbeView::makeForm()
     auto* processRow = new QHBoxLayout;
     processRow->addWidget(m_process, 1);
     processRow->addWidget(refresh);
-    m_maxBytes = edit(QStringLiteral("4G"), tr("Send at most this much in all, baseline included"));
-    m_maxTime = edit(QStringLiteral("600"), tr("Start no upload after this many seconds"));
+    m_maxBytes = edit(app::exactByteSize(defaults.maxBytes), tr("Send at most this much in all, baseline included"));
+    m_maxTime = edit(QString::number(defaults.maxSeconds), tr("Start no upload after this many seconds"));
 
     // Mnemonics apart from the tabs' (Send, Listen, Inspect, Compare, Probe, Matcher).
     auto* form = new QFormLayout;
