@@ -28,6 +28,8 @@ std::optional<StoredCapture> readStored(const QString& folder, const QDateTime& 
     c.started = c.finished.addMSecs(-c.elapsedMs);
     c.client = record->request.client;
     c.method = record->request.method;
+    for (const auto& [name, value] : record->request.headers.value_or(QList<QPair<QString, QString>>{}))
+        c.fromProbe = c.fromProbe || name.compare(QLatin1String(kProbeHeader), Qt::CaseInsensitive) == 0;
     c.answerStatus = record->answered ? record->answered->status : 0;
     c.tls = record->request.transport ? record->request.transport->label() : QString();
     if (record->forward)

@@ -148,6 +148,7 @@ ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
     e.captureId = m_id;
     e.endpoint = m_endpointLabel;
     e.method = m_request.method;
+    e.fromProbe = m_request.fromProbe;
     e.client = m_request.client;
     e.tls = m_request.transport.label();
     e.matcher = m_matcherLabel;

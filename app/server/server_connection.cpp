@@ -303,6 +303,7 @@ SessionRequest ServerConnection::sessionRequest(const RequestAdmission& admissio
     request.target = admission.target;
     request.host = admission.host;
     request.method = toQString(m_head.head().method);
+    m_head.head().field(kProbeHeader, &request.fromProbe);
     request.contentType = toQString(m_head.head().field("content-type"));
     request.keepRaw = m_shared->config.keepRaw;
     request.captureBodyOnly = m_shared->config.captureBodyOnly;
