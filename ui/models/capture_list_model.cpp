@@ -173,6 +173,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.started = c.started.toLocalTime();
         row.client = c.client;
         row.method = c.method;
+        row.fromProbe = c.fromProbe;
         row.tls = c.tls;
         row.endpoint = c.endpoint;
         row.matcher = c.matcher;
@@ -209,6 +210,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.started = QDateTime::currentDateTime().addMSecs(-e.elapsedMs);
             row.client = e.client;
             row.method = e.method;
+            row.fromProbe = e.fromProbe;
             row.tls = e.tls;
             row.endpoint = e.endpoint;
             row.matcher = e.matcher;

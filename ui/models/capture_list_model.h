@@ -19,6 +19,7 @@ public:
         quint64 id = 0;
         QDateTime started;
         QString client, method, endpoint, matcher, folder;
+        bool fromProbe = false; // one of a probe's uploads: the list hides it unless the filter asks (is:probe)
         QString tls; // "TLSv1.3", or empty over plain HTTP
         quint64 bytes = 0;
         int parts = 0;

@@ -2,6 +2,7 @@
 
 #include "views/listen_view.h"
 
+#include "models/capture_filter.h"
 #include "models/capture_list_model.h"
 
 #include <QDesktopServices>
@@ -9,7 +10,6 @@
 #include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QUrl>

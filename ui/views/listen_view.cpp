@@ -4,7 +4,9 @@
 #include "capture/capture_record.h"
 #include "common/byte_size.h"
 #include "server/tls_advice.h"
+#include "models/capture_filter.h"
 #include "views/elided_label.h"
+#include "views/filter_completion.h"
 #include "views/fitted_columns.h"
 #include "views/proxy_panel.h"
 #include "views/status_line.h"
@@ -27,7 +29,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
@@ -55,8 +56,8 @@ protected:
 } // namespace
 
 ListenView::ListenView(QWidget* parent)
-    : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new QSortFilterProxyModel(this)),
-      m_filter(new QLineEdit), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
+    : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new CaptureFilter(m_model, this)),
+      m_filter(new QLineEdit), m_filterNote(new QLabel), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
       m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit),
       m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
       m_forwardTrust(new TlsTrust(tr("https upstream"), QStringLiteral("forward"))),
@@ -111,18 +112,18 @@ ListenView::ListenView(QWidget* parent)
     // drag it taller), none when dragged shut; the list and the timeline keep the room on a small screen.
     m_examples->setMinimumHeight(2 * m_examples->fontMetrics().lineSpacing() + 8);
 
-    // The table shows the captures through a filter: any column holding the typed text (endpoint, client,
-    // state, an error's words). Rows are always taken back to the model's own with sourceRow().
-    m_filtered->setSourceModel(m_model);
-    m_filtered->setFilterKeyColumn(-1);
-    m_filtered->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_filter->setPlaceholderText(tr("Filter captures: endpoint, client, state, error…"));
+    // The table shows the captures through a filter of terms (status>=400 method:PUT size>10M host:… is:probe, or
+    // any text), completed as they are typed. Rows are always taken back to the model's own with sourceRow().
+    m_filter->setPlaceholderText(tr("Filter: status>=400  method:PUT  size>10M  host:example  state:refused  "
+                                    "is:probe  or any text"));
+    m_filter->setToolTip(tr("Terms that must all hold (-term: must not): method:PUT, status:404, status>=400, "
+                            "status:4xx, size>10M, host:NAME, state:, endpoint:, client:, is:probe (a probe's "
+                            "uploads, hidden unless asked for), or any text a column holds"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_filtered->setFilterFixedString(text);
-        if (text.isEmpty()) // back to every capture: the newest, at the bottom, in sight
-            m_table->scrollToBottom();
-    });
+    m_filter->setObjectName(QStringLiteral("captureFilter"));
+    m_filterNote->setObjectName(QStringLiteral("captureFilterNote"));
+    connect(m_filter, &QLineEdit::textChanged, this, &ListenView::applyFilter);
+    completeFilterWords(m_filter, CaptureFilter::suggestions());
     m_table->setModel(m_filtered);
     m_table->setObjectName(QStringLiteral("capturesTable")); // its column widths are remembered
     // The newest capture stays in sight as rows arrive, unless the user scrolled up to read older ones.
@@ -174,7 +175,10 @@ ListenView::ListenView(QWidget* parent)
     auto* list = new QWidget;
     auto* listLayout = new QVBoxLayout(list);
     listLayout->setContentsMargins(0, 0, 0, 0);
-    listLayout->addWidget(m_filter);
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_filterNote);
+    listLayout->addLayout(filterRow);
     listLayout->addWidget(m_table, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("listenPanes")); // examples, list, timeline (was two panes: a new name)
@@ -428,6 +432,7 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
             showListeningStatus();
         }
     m_model->apply(batch);
+    showFilterNote(); // a probe's uploads, hidden as they come
     // The timeline follows the selected capture, or the newest one that was not refused (a refused request has no
     // parts to draw) when none is selected; it is redrawn only when that capture's parts change, not on every
     // throughput sample.
@@ -455,6 +460,25 @@ void ListenView::addStored(const QList<app::StoredCapture>& batch)
     m_model->addStored(batch);
     if (atBottom)
         m_table->scrollToBottom();
+}
+
+void ListenView::applyFilter(const QString& text)
+{
+    m_filtered->setText(text);
+    showFilterNote();
+    if (text.isEmpty()) // back to every capture: the newest, at the bottom, in sight
+        m_table->scrollToBottom();
+}
+
+void ListenView::showFilterNote()
+{
+    const int hidden = m_filtered->hiddenProbeUploads();
+    const QString problem = m_filtered->problem();
+    m_filterNote->setText(!problem.isEmpty() ? problem
+                          : hidden > 0       ? tr("%1 probe uploads hidden (is:probe shows them)").arg(hidden)
+                                             : QString());
+    m_filterNote->setStyleSheet(problem.isEmpty() ? QString() : status::textStyle(status::failure()));
+    m_filterNote->setVisible(!m_filterNote->text().isEmpty());
 }
 
 } // namespace upin::ui

@@ -12,7 +12,6 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
@@ -20,6 +19,7 @@ class QTableView;
 
 namespace upin::ui {
 
+class CaptureFilter;
 class PartTimelineChart;
 
 class ElidedLabel;
@@ -81,10 +81,13 @@ private:
     void askHarFile(const QStringList& folders);
     QLayout* makeForwardPanel();
     void showForwardExample();
+    void applyFilter(const QString& text); // the filter's terms (models/capture_filter.h), and what it says of them
+    void showFilterNote();
 
     CaptureListModel* m_model;
-    QSortFilterProxyModel* m_filtered;
+    CaptureFilter* m_filtered;
     QLineEdit* m_filter;
+    QLabel* m_filterNote; // a term that cannot be read, or how many probe uploads are hidden
     QTableView* m_table;
     QSpinBox* m_port;
     QPushButton* m_toggle;

@@ -1,0 +1,152 @@
+#include "models/capture_filter.h"
+#include "models/capture_list_model.h"
+
+#include "common/byte_size.h"
+
+#include <QRegularExpression>
+#include <QUrl>
+
+namespace upin::ui {
+
+namespace {
+
+// "<", "<=", ">", ">=", and ":" or "=" for equal.
+bool compare(double value, const QString& op, double bound)
+{
+    if (op == QLatin1String(">"))
+        return value > bound;
+    if (op == QLatin1String(">="))
+        return value >= bound;
+    if (op == QLatin1String("<"))
+        return value < bound;
+    if (op == QLatin1String("<="))
+        return value <= bound;
+    return value == bound;
+}
+
+// The host of a forwarded or proxied row's URL ("→ http://host:port/path", "proxy → …"); empty for our own.
+QString upstreamHost(const QString& endpoint)
+{
+    const qsizetype arrow = endpoint.indexOf(QStringLiteral("→ "));
+    return arrow < 0 ? QString() : QUrl(endpoint.mid(arrow + 2)).host();
+}
+
+} // namespace
+
+CaptureFilter::CaptureFilter(CaptureListModel* source, QObject* parent)
+    : QSortFilterProxyModel(parent), m_source(source)
+{
+    setSourceModel(source);
+}
+
+QStringList CaptureFilter::suggestions()
+{
+    return {QStringLiteral("method:POST"), QStringLiteral("method:PUT"),     QStringLiteral("method:PATCH"),
+            QStringLiteral("status:"),     QStringLiteral("status>=400"),    QStringLiteral("status:2xx"),
+            QStringLiteral("size>"),       QStringLiteral("size<"),          QStringLiteral("host:"),
+            QStringLiteral("state:complete"), QStringLiteral("state:incomplete"), QStringLiteral("state:rejected"),
+            QStringLiteral("state:refused"), QStringLiteral("state:failed"), QStringLiteral("endpoint:"),
+            QStringLiteral("client:"),     QStringLiteral("is:probe")};
+}
+
+void CaptureFilter::setText(const QString& text)
+{
+    m_tests.clear();
+    m_problem.clear();
+    m_showProbe = false;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const bool negated = word.startsWith(QLatin1Char('-')) && word.size() > 1;
+        const QString term = negated ? word.mid(1) : word;
+        if (term.compare(QLatin1String("is:probe"), Qt::CaseInsensitive) == 0)
+            m_showProbe = !negated;
+        Test test = termTest(term);
+        if (!test) // unreadable: nothing matches, and problem() says why
+            test = [](int) { return false; };
+        m_tests.append(negated ? Test([test](int row) { return !test(row); }) : test);
+    }
+    invalidateFilter();
+}
+
+CaptureFilter::Test CaptureFilter::termTest(const QString& term)
+{
+    static const QRegularExpression keyed(QStringLiteral("^(method|status|size|host|state|endpoint|client|is)"
+                                                         "(:|=|>=|<=|>|<)(.*)$"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    const CaptureListModel* model = m_source;
+    auto cell = [model](int row, int column) { return model->index(row, column).data().toString(); };
+    const QRegularExpressionMatch m = keyed.match(term);
+    if (!m.hasMatch()) // free text: any column holding it
+        return [cell, term](int row) {
+            for (int column = 0; column < CaptureListModel::ColumnCount; ++column)
+                if (cell(row, column).contains(term, Qt::CaseInsensitive))
+                    return true;
+            return false;
+        };
+    const QString key = m.captured(1).toLower(), op = m.captured(2), value = m.captured(3);
+    const bool ordered = op != QLatin1String(":") && op != QLatin1String("=");
+    if (key == QLatin1String("status")) {
+        if (!ordered && value.size() == 3 && value.endsWith(QLatin1String("xx"), Qt::CaseInsensitive) &&
+            value[0].isDigit()) // a class: 4xx
+            return [model, digit = value[0].digitValue()](int row) { return model->row(row).status() / 100 == digit; };
+        bool ok = false;
+        const int status = value.toInt(&ok);
+        if (!ok) {
+            m_problem = tr("%1: give a status (404), a class (4xx) or a comparison (status>=400)").arg(term);
+            return {};
+        }
+        return [model, op, status](int row) {
+            return model->row(row).status() > 0 && compare(model->row(row).status(), op, status);
+        };
+    }
+    if (key == QLatin1String("size")) {
+        const std::optional<qulonglong> bytes = app::parseByteSize(value);
+        if (!bytes) {
+            m_problem = tr("%1: give a size, such as size>10M").arg(term);
+            return {};
+        }
+        return [model, op, bytes](int row) { return compare(double(model->row(row).bytes), op, double(*bytes)); };
+    }
+    if (ordered) {
+        m_problem = tr("%1: only status and size compare with < and >").arg(term);
+        return {};
+    }
+    if (key == QLatin1String("is")) {
+        if (value.compare(QLatin1String("probe"), Qt::CaseInsensitive) != 0) {
+            m_problem = tr("%1: is: takes probe").arg(term);
+            return {};
+        }
+        return [model](int row) { return model->row(row).fromProbe; };
+    }
+    if (key == QLatin1String("method"))
+        return [model, value](int row) { return model->row(row).method.compare(value, Qt::CaseInsensitive) == 0; };
+    if (key == QLatin1String("host"))
+        return [model, value](int row) {
+            const auto& r = model->row(row);
+            return upstreamHost(r.endpoint).contains(value, Qt::CaseInsensitive) ||
+                   r.client.contains(value, Qt::CaseInsensitive);
+        };
+    const int column = key == QLatin1String("state")      ? CaptureListModel::State
+                       : key == QLatin1String("endpoint") ? CaptureListModel::Endpoint
+                                                          : CaptureListModel::Client;
+    return [cell, column, value](int row) { return cell(row, column).contains(value, Qt::CaseInsensitive); };
+}
+
+bool CaptureFilter::filterAcceptsRow(int sourceRow, const QModelIndex& /*sourceParent*/) const
+{
+    if (m_source->row(sourceRow).fromProbe && !m_showProbe)
+        return false;
+    for (const Test& test : m_tests)
+        if (!test(sourceRow))
+            return false;
+    return true;
+}
+
+int CaptureFilter::hiddenProbeUploads() const
+{
+    int hidden = 0;
+    for (int row = 0; !m_showProbe && row < m_source->rowCount(); ++row)
+        hidden += m_source->row(row).fromProbe ? 1 : 0;
+    return hidden;
+}
+
+} // namespace upin::ui
