@@ -5,6 +5,21 @@
 
 namespace upin::app {
 
+QString shapeLabel(const ShapeRow& row)
+{
+    return row.seconds > 0        ? row.shape
+           : row.error.isEmpty() ? QStringLiteral("%1 (not run)").arg(row.shape)
+                                  : QStringLiteral("%1 (failed)").arg(row.shape);
+}
+
+QString scalingLabel(const ScalingRow& row)
+{
+    if (row.sizes.size() < 2)
+        return QStringLiteral("%1, not run").arg(row.shape);
+    const QString k = QStringLiteral("%1, k = %2").arg(row.shape).arg(row.exponent, 0, 'f', 2);
+    return row.judgeable() ? k : k + QStringLiteral(" (too few or too fast to judge)");
+}
+
 namespace {
 
 const QString kServer = QStringLiteral("#1f77b4");
@@ -26,7 +41,7 @@ ChartSpec shapeRates(const ProbeReport& report)
     ChartSeries wire{QStringLiteral("baseline"), kWire, {}, false};
     for (const ShapeRow& row : report.shapes) {
         const double c = double(spec.categories.size());
-        spec.categories << row.shape;
+        spec.categories << shapeLabel(row); // a shape with no time is not drawn as 0 MB/s without a word
         server.points << QPointF(c, row.mbPerSecond());
         wire.points << QPointF(c, row.baselineSeconds > 0 ? double(row.bytes) / 1e6 / row.baselineSeconds : 0);
     }
@@ -45,7 +60,7 @@ ChartSpec scaling(const ProbeReport& report)
                    {}};
     const QStringList colors{kServer, kSecond, QStringLiteral("#2ca02c")};
     for (const ScalingRow& row : report.scaling) {
-        ChartSeries s{QStringLiteral("%1, k = %2").arg(row.shape).arg(row.exponent, 0, 'f', 2),
+        ChartSeries s{scalingLabel(row),
                       colors.value(spec.series.size(), kServer),
                       {},
                       false};

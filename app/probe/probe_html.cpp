@@ -32,9 +32,10 @@ QString shapeTable(const ProbeReport& report)
                                                      "vs plain", "status", "RSS growth"},
                                                     QStringLiteral("th"));
     for (const ShapeRow& r : report.shapes)
-        out += row({r.shape, formatBytes(r.bytes), cell(r.seconds, 3), cell(r.mbPerSecond(), 1),
+        out += row({shapeLabel(r), r.bytes > 0 ? formatBytes(r.bytes) : QStringLiteral("-"), cell(r.seconds, 3),
+                    cell(r.mbPerSecond(), 1),
                     cell(r.baselineSeconds, 3), cell(r.vsBaseline(), 2, QStringLiteral("x")),
-                    cell(r.vsPlain, 2, QStringLiteral("x")), r.error.isEmpty() ? r.statusLine : r.error,
+                    cell(r.vsPlain, 2, QStringLiteral("x")), !r.error.isEmpty() ? r.error : r.statusLine,
                     report.pid > 0 ? formatBytes(r.rssGrowth) : QStringLiteral("-")});
     return out + QStringLiteral("</table>\n");
 }
@@ -46,7 +47,8 @@ QString scalingTable(const ProbeReport& report)
         QStringList points;
         for (qsizetype i = 0; i < std::min(r.sizes.size(), r.seconds.size()); ++i)
             points << QStringLiteral("%1: %2 s").arg(formatBytes(r.sizes[i])).arg(r.seconds[i], 0, 'f', 3);
-        out += row({r.shape, QString::number(r.exponent, 'f', 2), points.join(QStringLiteral(", "))});
+        out += row({r.shape, r.sizes.size() < 2 ? QStringLiteral("not run") : QString::number(r.exponent, 'f', 2),
+                    points.join(QStringLiteral(", "))});
     }
     return out + QStringLiteral("</table>\n");
 }

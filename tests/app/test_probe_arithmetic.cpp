@@ -2,6 +2,7 @@
 // is, and how the RSS chart thins a long probe's samples. Whole probes of real servers are in test_probe.cpp.
 
 #include "probe/probe_charts.h"
+#include "probe/probe_html.h"
 #include "probe/probe_report.h"
 
 #include <catch2/catch.hpp>
@@ -129,6 +130,17 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     app::addFindings(form);
     REQUIRE(form.findings.size() == 1);
     CHECK(form.findings[0].message.contains("0.003 s for 1.84 MiB): 2.7 µs more for each of its 10000 parts"));
+    // What the budgets left out reads "not run" in the charts and the page, not 0 MB/s or k = 0.00.
+    app::ProbeReport cut;
+    cut.target = QUrl("http://127.0.0.1:9/u");
+    cut.shapes = {row("plain", 8 << 20, 0.01, 0), row("near-miss", 0, -1, 0)};
+    cut.scaling = {{"plain", {}, {}, 0}};
+    CHECK(app::shapeLabel(cut.shapes[1]) == "near-miss (not run)");
+    CHECK(app::scalingLabel(cut.scaling[0]) == "plain, not run");
+    const QString page = QString::fromUtf8(app::probeHtml(cut, QDateTime::currentDateTime()));
+    CHECK(page.contains("<tr><td>near-miss (not run)</td><td>-</td><td>-</td><td>-</td>"));
+    CHECK(page.contains("<tr><td>plain</td><td>not run</td>"));
+    CHECK_FALSE(page.contains("k = 0.00"));
 
     app::ProbeReport earlier = report;
     earlier.findings.removeIf([](const app::ProbeFinding& f) { return f.kind == "superlinear"; });
