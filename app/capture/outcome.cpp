@@ -83,6 +83,22 @@ QString valueInWords(core::Errc code, quint64 value)
     return {};
 }
 
+Severity severityOf(core::Errc code)
+{
+    switch (code) {
+    case core::Errc::Preamble:
+    case core::Errc::BoundaryGuessed:
+    case core::Errc::DiagnosticsTruncated:
+    case core::Errc::HeadersNotKept: return Severity::Note;
+    default: return Severity::Warning;
+    }
+}
+
+QString severityName(Severity severity)
+{
+    return severity == Severity::Note ? QStringLiteral("note") : QStringLiteral("warning");
+}
+
 QString diagnosticInWords(const core::Diagnostic& d, LimitHint how)
 {
     return QStringLiteral("%1: %2%3")

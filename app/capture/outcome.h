@@ -41,6 +41,13 @@ inline std::optional<quint64> expectedLength(const core::BodyFraming& framing)
 // itself is whole: "13 bytes missing: Content-Length 205, the file has 192 (the body itself is whole)".
 QString parseOutcomeInWords(const core::ParseReport& report, std::optional<quint64> contentLength, LimitHint how);
 
+// How much a diagnostic matters, as Wireshark's expert levels (the report's error is the third, Error): a note for
+// what is only unusual (a preamble, a boundary guessed, diagnostics or header lines not all kept), a warning for
+// the rest, which some servers refuse or read otherwise (a bare LF, a control byte, a name from name*).
+enum class Severity : uint8_t { Warning, Note };
+Severity severityOf(core::Errc code);
+QString severityName(Severity severity); // "warning", "note": the CLI's word before a diagnostic
+
 // One diagnostic as the CLI and the window list it: "body_cut_short: the body ended before … (13 bytes missing)".
 QString diagnosticInWords(const core::Diagnostic& diagnostic, LimitHint how);
 // What a code's value says, " (13 bytes missing)", " (the byte is 0x1b)"; empty for a code that carries none.

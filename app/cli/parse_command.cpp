@@ -69,7 +69,10 @@ QString notesAndOutcome(const core::ParseReport& report, const CaptureRecord* ca
     QString out;
     for (const auto& d : report.diagnostics)
         if (!repeatsError(report, d)) // said once, as the error (with its words under it)
-            out += QStringLiteral("  note @%1 %2\n").arg(d.offset).arg(diagnosticInWords(d, LimitHint::CliFlag));
+            out += QStringLiteral("  %1 @%2 %3\n")
+                       .arg(severityName(severityOf(d.code)))
+                       .arg(d.offset)
+                       .arg(diagnosticInWords(d, LimitHint::CliFlag));
     if (report.error) {
         out += QStringLiteral("error @%1 %2: %3%4\n")
                    .arg(report.error->offset)

@@ -25,7 +25,7 @@ TEST_CASE("parse names a control byte in a part header value, where it lies and 
     const auto text = runCli({"parse", "--content-type", type, body});
     INFO(text.out.toStdString());
     CHECK(text.exitCode == 0); // kept as sent, reported
-    CHECK(text.out.contains(QStringLiteral("note @%1 control_byte_in_header").arg(head.size()).toUtf8()));
+    CHECK(text.out.contains(QStringLiteral("warning @%1 control_byte_in_header").arg(head.size()).toUtf8()));
     CHECK(text.out.contains("(the byte is 0x00)"));
 
     const auto json = runCli({"parse", "--content-type", type, body, "--json"});

@@ -324,6 +324,15 @@ TEST_CASE("Inspect: a header value with a control byte shows as kept, and its no
         notes << view.diagnostics()->item(i)->text();
     INFO(notes.join(" | ").toStdString());
     CHECK(notes.filter("control_byte_in_header").filter("(the byte is 0x1b)").size() == 1);
+    // Each with its level, as Wireshark's expert info: the control byte a warning, the boundary guessed a note.
+    REQUIRE(notes.filter("boundary_guessed").size() == 1);
+    for (int i = 0; i < view.diagnostics()->count(); ++i) {
+        const QListWidgetItem* item = view.diagnostics()->item(i);
+        const bool note = item->text().contains("boundary_guessed");
+        CHECK(item->toolTip().startsWith(note ? "note: " : "warning: "));
+        CHECK(item->foreground().color() == (note ? QColor(0x77, 0x76, 0x7b) : QColor(0xb0, 0x6d, 0x00)));
+        CHECK_FALSE(item->icon().isNull());
+    }
 }
 
 TEST_CASE("clicks that change nothing on screen say what happened in the status bar", "[ui][status]")

@@ -27,6 +27,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeView>
@@ -232,18 +233,35 @@ void InspectView::showResult(const app::InspectResult& result)
                                                 : tr("%1 — %2").arg(result.title, state),
                          result.path);
     m_diagnostics->clear();
-    if (!result.error.isEmpty()) {
-        m_diagnostics->addItem(tr("ERROR %1").arg(result.error));
-        m_diagnostics->item(0)->setForeground(status::failure());
-    }
+    // Each line with its level, as Wireshark's expert info has them: an icon, a colour and a tooltip in words.
+    const auto level = [this](QListWidgetItem* item, QStyle::StandardPixmap icon, const QColor& colour,
+                              const QString& meaning) {
+        item->setIcon(style()->standardIcon(icon));
+        item->setForeground(colour);
+        item->setToolTip(meaning);
+        return item;
+    };
+    const auto asError = [&](QListWidgetItem* item) {
+        return level(item, QStyle::SP_MessageBoxCritical, status::failure(),
+                     tr("error: the body could not be taken whole from here on"));
+    };
+    if (!result.error.isEmpty())
+        asError(new QListWidgetItem(tr("ERROR %1").arg(result.error), m_diagnostics));
     const auto addAt = [this](quint64 offset, const QString& text) {
         auto* item = new QListWidgetItem(tr("@%1  %2").arg(offset).arg(text), m_diagnostics);
         item->setData(Qt::UserRole, offset);
         return item;
     };
-    for (const auto& d : r.diagnostics)
-        if (!app::repeatsError(r, d)) // said once, as the error below
-            addAt(d.offset, app::diagnosticInWords(d, how));
+    for (const auto& d : r.diagnostics) {
+        if (app::repeatsError(r, d)) // said once, as the error below
+            continue;
+        QListWidgetItem* item = addAt(d.offset, app::diagnosticInWords(d, how));
+        if (app::severityOf(d.code) == app::Severity::Note)
+            level(item, QStyle::SP_MessageBoxInformation, status::muted(), tr("note: unusual, not wrong"));
+        else
+            level(item, QStyle::SP_MessageBoxWarning, status::warning(),
+                  tr("warning: taken here, but some servers refuse it or read it otherwise"));
+    }
     if (r.error) {
         const auto repeated = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
                                            [&](const core::Diagnostic& d) { return app::repeatsError(r, d); });
@@ -258,8 +276,7 @@ void InspectView::showResult(const app::InspectResult& result)
                 : app::diagnosticInWords(
                       repeated != r.diagnostics.end() ? *repeated : core::Diagnostic{r.error->code, r.error->offset},
                       how);
-        const QString text = tr("ERROR %1%2").arg(words, ioDetail);
-        addAt(r.error->offset, text)->setForeground(status::failure());
+        asError(addAt(r.error->offset, tr("ERROR %1%2").arg(words, ioDetail)));
     }
     if (m_diagnostics->count() == 0 && result.error.isEmpty() && !result.cancelled) { // an empty list says why
         auto* none = new QListWidgetItem(tr("No diagnostics: the body parsed without a remark"));
