@@ -67,10 +67,6 @@ CaptureStore::CaptureStore(QString root, RetentionPolicy retention) : m_root(std
     if (m_root.isEmpty())
         m_root = defaultRoot();
     QDir().mkpath(m_root);
-    // Ids stay unique across restarts (the clock) and across processes sharing the folder (the pid in the low
-    // digits): the n-th capture of a process is (start ms + n) * 10000 + pid % 10000.
-    m_lastId = quint64(QDateTime::currentMSecsSinceEpoch()) * kIdStride +
-               quint64(QCoreApplication::applicationPid()) % kIdStride;
     m_cleaner.setMaxThreadCount(1);
     m_cleaner.setThreadPriority(QThread::LowestPriority);
     m_cleanupQueued = true; // the folder as an earlier session left it: measured, and held to the policy
@@ -93,9 +89,14 @@ QString CaptureStore::defaultRoot()
 
 quint64 CaptureStore::nextId()
 {
-    QMutexLocker lock(&m_mutex);
-    m_lastId += kIdStride;
-    return m_lastId;
+    // One counter for every store of the process: the window lists its listener's, forwarder's and proxy's captures
+    // in one list, by id, and two stores counting from their own start collided (a store started 100 ms after
+    // another gave its first capture the id of the other's hundredth). Unique across restarts (the clock) and
+    // across processes sharing a folder (the pid in the low digits): the n-th capture of a process is
+    // (start ms + n) * 10000 + pid % 10000.
+    static std::atomic<quint64> last{quint64(QDateTime::currentMSecsSinceEpoch()) * kIdStride +
+                                     quint64(QCoreApplication::applicationPid()) % kIdStride};
+    return last.fetch_add(kIdStride, std::memory_order_relaxed) + kIdStride;
 }
 
 QString CaptureStore::beginCapture(quint64 id, const QString& endpoint, QString* error)

@@ -26,7 +26,7 @@ public:
     CaptureStore(QString root, RetentionPolicy retention);
 
     const QString& root() const { return m_root; }
-    quint64 nextId();
+    static quint64 nextId(); // unique in the process, whichever store asks (capture_store.cpp says how)
     // Creates the folder of a capture that starts receiving; retention leaves it alone until endCapture().
     // Empty string, with the system's reason in *error, when it could not be created.
     QString beginCapture(quint64 id, const QString& endpoint, QString* error);
@@ -80,7 +80,6 @@ private:
     QString m_root;
     RetentionPolicy m_retention;
     mutable QMutex m_mutex;
-    quint64 m_lastId = 0;
     QJsonArray m_recent;
     QJsonArray m_recentRefused;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
