@@ -12,7 +12,7 @@
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QCompleter>
-#include <QLabel>
+#include "views/elided_label.h"
 #include <QLineEdit>
 #include <QTableView>
 #include <QTest>
@@ -65,10 +65,10 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
     view.show();
     QApplication::setActiveWindow(&view);
     REQUIRE(QTest::qWaitForWindowActive(&view));
-    auto* note = view.findChild<QLabel*>("captureFilterNote");
+    auto* note = view.findChild<ui::ElidedLabel*>("captureFilterNote");
     REQUIRE(note != nullptr);
     CHECK(shown(view) == QStringList{"POST 200", "PUT 405", "POST 200", "POST 400"}); // the probe's is not listed
-    CHECK(note->text() == "1 probe uploads hidden (is:probe shows them)");
+    CHECK(note->fullText() == "1 probe upload hidden (is:probe shows it)");
     type(view, "status>=400");
     CHECK(shown(view) == QStringList{"PUT 405", "POST 400"});
     type(view, "method:put");
@@ -86,14 +86,17 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
     // A term that cannot be read matches nothing and says why, in red.
     type(view, "status>=lots");
     CHECK(shown(view).isEmpty());
-    CHECK(note->text() == "status>=lots: give a status (404), a class (4xx) or a comparison (status>=400)");
+    CHECK(note->fullText() == "status>=lots: give a status (404), a class (4xx) or a comparison (status>=400)");
+    type(view, "status:" + QString(150, 'x')); // said, elided: the window keeps its width
+    QCoreApplication::processEvents();
+    CHECK(view.width() == 1280);
 
     // Completion of the word being typed, which alone is replaced.
     type(view, "status>=400 meth");
     auto* completer = view.filter()->findChild<QCompleter*>();
     REQUIRE(completer != nullptr);
     UPIN_WAIT_FOR(completer->popup()->isVisible(), 5000);
-    CHECK(completer->completionCount() == 3); // method:POST, method:PUT, method:PATCH
+    CHECK(completer->completionCount() == 4); // method:POST, method:PUT, method:PATCH, method:GET
     QTest::keyClick(completer->popup(), Qt::Key_Down);
     QTest::keyClick(completer->popup(), Qt::Key_Down);
     QTest::keyClick(completer->popup(), Qt::Key_Return);

@@ -41,12 +41,12 @@ CaptureFilter::CaptureFilter(CaptureListModel* source, QObject* parent)
 
 QStringList CaptureFilter::suggestions()
 {
-    return {QStringLiteral("method:POST"), QStringLiteral("method:PUT"),     QStringLiteral("method:PATCH"),
-            QStringLiteral("status:"),     QStringLiteral("status>=400"),    QStringLiteral("status:2xx"),
-            QStringLiteral("size>"),       QStringLiteral("size<"),          QStringLiteral("host:"),
-            QStringLiteral("state:complete"), QStringLiteral("state:incomplete"), QStringLiteral("state:rejected"),
-            QStringLiteral("state:refused"), QStringLiteral("state:failed"), QStringLiteral("endpoint:"),
-            QStringLiteral("client:"),     QStringLiteral("is:probe")};
+    return {QStringLiteral("method:POST"),    QStringLiteral("method:PUT"),     QStringLiteral("method:PATCH"),
+            QStringLiteral("method:GET"),     QStringLiteral("status:"),        QStringLiteral("status>=400"),
+            QStringLiteral("status:2xx"),     QStringLiteral("size>"),          QStringLiteral("size<"),
+            QStringLiteral("host:"),          QStringLiteral("state:complete"), QStringLiteral("state:incomplete"),
+            QStringLiteral("state:rejected"), QStringLiteral("state:refused"),  QStringLiteral("state:failed"),
+            QStringLiteral("endpoint:"),      QStringLiteral("client:"),        QStringLiteral("is:probe")};
 }
 
 void CaptureFilter::setText(const QString& text)
@@ -83,38 +83,41 @@ CaptureFilter::Test CaptureFilter::termTest(const QString& term)
             return false;
         };
     const QString key = m.captured(1).toLower(), op = m.captured(2), value = m.captured(3);
+    auto fail = [this](const QString& why) { // the first term that cannot be read is the one said
+        if (m_problem.isEmpty())
+            m_problem = why;
+        return Test();
+    };
+    if (value.isEmpty()) // a term still being typed ("method:") narrows nothing yet
+        return [](int) { return true; };
     const bool ordered = op != QLatin1String(":") && op != QLatin1String("=");
     if (key == QLatin1String("status")) {
         if (!ordered && value.size() == 3 && value.endsWith(QLatin1String("xx"), Qt::CaseInsensitive) &&
-            value[0].isDigit()) // a class: 4xx
+            value[0] >= QLatin1Char('1') && value[0] <= QLatin1Char('5')) // a class: 4xx
             return [model, digit = value[0].digitValue()](int row) { return model->row(row).status() / 100 == digit; };
         bool ok = false;
         const int status = value.toInt(&ok);
-        if (!ok) {
-            m_problem = tr("%1: give a status (404), a class (4xx) or a comparison (status>=400)").arg(term);
-            return {};
-        }
+        if (!ok)
+            return fail(tr("%1: give a status (404), a class (4xx) or a comparison (status>=400)").arg(term));
         return [model, op, status](int row) {
             return model->row(row).status() > 0 && compare(model->row(row).status(), op, status);
         };
     }
     if (key == QLatin1String("size")) {
         const std::optional<qulonglong> bytes = app::parseByteSize(value);
-        if (!bytes) {
-            m_problem = tr("%1: give a size, such as size>10M").arg(term);
-            return {};
-        }
-        return [model, op, bytes](int row) { return compare(double(model->row(row).bytes), op, double(*bytes)); };
+        if (!bytes)
+            return fail(tr("%1: give a size, such as size>10M").arg(term));
+        // A refused request took no body: it has no size to compare.
+        return [model, op, bytes](int row) {
+            return model->row(row).state != app::CaptureState::Refused &&
+                   compare(double(model->row(row).bytes), op, double(*bytes));
+        };
     }
-    if (ordered) {
-        m_problem = tr("%1: only status and size compare with < and >").arg(term);
-        return {};
-    }
+    if (ordered)
+        return fail(tr("%1: only status and size compare with < and >").arg(term));
     if (key == QLatin1String("is")) {
-        if (value.compare(QLatin1String("probe"), Qt::CaseInsensitive) != 0) {
-            m_problem = tr("%1: is: takes probe").arg(term);
-            return {};
-        }
+        if (value.compare(QLatin1String("probe"), Qt::CaseInsensitive) != 0)
+            return fail(tr("%1: the one is: there is is:probe, a probe's uploads").arg(term));
         return [model](int row) { return model->row(row).fromProbe; };
     }
     if (key == QLatin1String("method"))

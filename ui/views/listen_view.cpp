@@ -57,7 +57,7 @@ protected:
 
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new CaptureFilter(m_model, this)),
-      m_filter(new QLineEdit), m_filterNote(new QLabel), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
+      m_filter(new QLineEdit), m_filterNote(new ElidedLabel), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
       m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit),
       m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
       m_forwardTrust(new TlsTrust(tr("https upstream"), QStringLiteral("forward"))),
@@ -176,8 +176,8 @@ ListenView::ListenView(QWidget* parent)
     auto* listLayout = new QVBoxLayout(list);
     listLayout->setContentsMargins(0, 0, 0, 0);
     auto* filterRow = new QHBoxLayout;
-    filterRow->addWidget(m_filter, 1);
-    filterRow->addWidget(m_filterNote);
+    filterRow->addWidget(m_filter, 3);
+    filterRow->addWidget(m_filterNote, 2); // elided, the whole in its tooltip: a long term never widens the window
     listLayout->addLayout(filterRow);
     listLayout->addWidget(m_table, 1);
     auto* split = new QSplitter(Qt::Vertical);
@@ -474,11 +474,12 @@ void ListenView::showFilterNote()
 {
     const int hidden = m_filtered->hiddenProbeUploads();
     const QString problem = m_filtered->problem();
-    m_filterNote->setText(!problem.isEmpty() ? problem
-                          : hidden > 0       ? tr("%1 probe uploads hidden (is:probe shows them)").arg(hidden)
-                                             : QString());
+    m_filterNote->setFullText(!problem.isEmpty() ? problem
+                              : hidden == 1      ? tr("1 probe upload hidden (is:probe shows it)")
+                              : hidden > 1       ? tr("%1 probe uploads hidden (is:probe shows them)").arg(hidden)
+                                                 : QString());
     m_filterNote->setStyleSheet(problem.isEmpty() ? QString() : status::textStyle(status::failure()));
-    m_filterNote->setVisible(!m_filterNote->text().isEmpty());
+    m_filterNote->setVisible(!m_filterNote->fullText().isEmpty());
 }
 
 } // namespace upin::ui

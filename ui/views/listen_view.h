@@ -87,7 +87,7 @@ private:
     CaptureListModel* m_model;
     CaptureFilter* m_filtered;
     QLineEdit* m_filter;
-    QLabel* m_filterNote; // a term that cannot be read, or how many probe uploads are hidden
+    ElidedLabel* m_filterNote; // a term that cannot be read, or how many probe uploads are hidden
     QTableView* m_table;
     QSpinBox* m_port;
     QPushButton* m_toggle;
