@@ -25,7 +25,7 @@ void ListenView::showRowMenu(const QPoint& at)
     const CaptureListModel::Row row = m_model->row(source);
     QMenu menu(this);
     QAction* inspect = menu.addAction(tr("Inspect"));
-    inspect->setEnabled(!row.folder.isEmpty() || row.record);
+    inspect->setEnabled(!row.folder.isEmpty() || row.record || row.state == app::CaptureState::Refused);
     const bool stored = !row.folder.isEmpty() && row.state != app::CaptureState::Receiving;
     QAction* resend = menu.addAction(tr("Resend…"));
     resend->setEnabled(stored);
@@ -36,9 +36,12 @@ void ListenView::showRowMenu(const QPoint& at)
     QAction* har = menu.addAction(tr("Export HAR…"));
     har->setEnabled(stored);
     const QStringList listed = listedFolders();
-    QAction* harAll = menu.addAction(tr("Export the %n listed as HAR…", nullptr, int(listed.size())));
+    QAction* harAll = menu.addAction(listed.size() == 1 ? tr("Export the 1 stored capture listed as HAR…")
+                                                        : tr("Export the %1 stored captures listed as HAR…")
+                                                              .arg(listed.size()));
     harAll->setEnabled(!listed.isEmpty());
-    harAll->setToolTip(tr("Every stored capture the list shows (its filter applied), oldest first"));
+    harAll->setToolTip(tr("Every stored capture the list shows (its filter applied), oldest first; refused "
+                          "requests, which stored no request, are left out"));
     QAction* reveal = menu.addAction(tr("Reveal folder"));
     reveal->setEnabled(!row.folder.isEmpty());
     QAction* remove = menu.addAction(tr("Remove from list"));

@@ -433,15 +433,17 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
         }
     m_model->apply(batch);
     showFilterNote(); // a probe's uploads, hidden as they come
-    // The timeline follows the selected capture, or the newest one that was not refused (a refused request has no
-    // parts to draw) when none is selected; it is redrawn only when that capture's parts change, not on every
-    // throughput sample.
+    // The timeline follows the selected capture, or the newest one listed that was not refused (a refused request
+    // has no parts to draw; one the filter hides, a probe's, is not in the list) when none is selected; it is
+    // redrawn only when that capture's parts change, not on every throughput sample.
     const QModelIndex current = m_table->currentIndex();
-    int row = current.isValid() ? sourceRow(current) : m_model->rowCount() - 1;
-    while (!current.isValid() && row > 0 && m_model->row(row).state == app::CaptureState::Refused)
-        --row;
-    if (row < 0)
+    int listed = current.isValid() ? current.row() : m_filtered->rowCount() - 1;
+    while (!current.isValid() && listed > 0 &&
+           m_model->row(sourceRow(m_filtered->index(listed, 0))).state == app::CaptureState::Refused)
+        --listed;
+    if (listed < 0)
         return;
+    const int row = sourceRow(m_filtered->index(listed, 0));
     const quint64 shown = m_model->row(row).id;
     for (const auto& e : batch)
         if (e.captureId == shown && e.kind != app::ListenerEvent::Kind::Progress) {
