@@ -20,7 +20,8 @@ int runHar(const QStringList& arguments)
     cl.addHelpOption();
     cl.addPositionalArgument(QStringLiteral("CAPTURE"), QStringLiteral("capture folders, in the order wanted"),
                              QStringLiteral("CAPTURE..."));
-    QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("the HAR file to write"),
+    QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
+                              QStringLiteral("the HAR file to write, whole or not at all (-: standard output)"),
                               QStringLiteral("FILE"));
     cl.addOption(output);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli har")} + arguments);
@@ -38,12 +39,13 @@ int runHar(const QStringList& arguments)
         printErr(QStringLiteral("har: %1\n").arg(note));
     if (!written.error.isEmpty()) {
         printErr(QStringLiteral("har: %1\n").arg(written.error));
-        return 2;
+        return written.entries == 0 && !written.notes.isEmpty() ? 1 : 2; // none readable, or the file not written
     }
-    printOut(QStringLiteral("%1: %2 of %3 captures\n")
-                 .arg(cl.value(output))
-                 .arg(written.entries)
-                 .arg(cl.positionalArguments().size()));
+    const QString said = QStringLiteral("%1: %2 of %3 captures\n")
+                             .arg(cl.value(output))
+                             .arg(written.entries)
+                             .arg(cl.positionalArguments().size());
+    cl.value(output) == QLatin1String("-") ? printErr(said) : printOut(said); // stdout holds the HAR then
     return written.entries == cl.positionalArguments().size() ? 0 : 1;
 }
 

@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSaveFile>
 #include <QUrlQuery>
 
 namespace upin::app {
@@ -72,7 +73,8 @@ std::optional<QByteArray> bodyOf(const InspectResult& r, QString* why)
     for (const core::PartSummary& part : r.report.parts) {
         const PartBytes where = locatePart(r, part);
         if (!where.missing.isEmpty() || where.available < part.size || part.headersNotKept > 0 || !part.complete) {
-            *why = QObject::tr("part %1 was not kept whole").arg(part.index);
+            *why = !where.missing.isEmpty() ? QObject::tr("part %1's bytes were not kept").arg(part.index)
+                                            : QObject::tr("part %1 was not kept whole").arg(part.index);
             return std::nullopt;
         }
         body += dashes + "\r\n";
@@ -115,7 +117,9 @@ QString writePostData(JsonWriter& w, const InspectResult& r)
     else
         writeParams(w, r);
     w.endObject();
-    return why;
+    return why.isEmpty()
+               ? why
+               : QObject::tr("the body is not in this file, its parts listed without their bytes: %1").arg(why);
 }
 
 void writeResponse(JsonWriter& w, const CaptureRecord& record)
@@ -124,7 +128,13 @@ void writeResponse(JsonWriter& w, const CaptureRecord& record)
     QByteArray reason, answer;
     Fields fields;
     quint64 size = 0;
-    if (record.forward && record.forward->status != 0) {
+    if (record.forward && record.forward->status == 0 && record.forward->fault) { // our 502/504: what it got
+        status = record.forward->fault->status;
+        reason = reasonPhrase(status);
+        answer = record.forward->fault->error.toUtf8() + '\n';
+        fields = {{"Content-Type", "text/plain"}};
+        size = quint64(answer.size());
+    } else if (record.forward && record.forward->status != 0) {
         status = record.forward->status;
         // "HTTP/1.1 201 Created": what follows the status
         const QList<QByteArray> words = record.forward->statusLine.split(' ');
@@ -206,7 +216,7 @@ void writeEntry(JsonWriter& w, const InspectResult& r, QString* why)
     w.key("send").number(head + send).key("wait").number(wait).key("receive").number(int64_t(0));
     w.endObject();
     if (!why->isEmpty())
-        w.key("comment").string(QObject::tr("Upload Inspector: the parts are listed without their bytes: %1").arg(*why));
+        w.key("comment").string(QObject::tr("Upload Inspector: %1").arg(*why));
     w.key("_captureId").string(record.id); // HAR's custom fields begin with an underscore
     w.key("_state").string(captureStateName(record.state));
     w.endObject();
@@ -217,13 +227,17 @@ void writeEntry(JsonWriter& w, const InspectResult& r, QString* why)
 HarExport writeHar(const QStringList& folders, const QString& path, const core::Options& limits)
 {
     HarExport out;
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        out.error = QObject::tr("%1: %2").arg(path, file.errorString());
+    // A file is written whole or not at all (QSaveFile): a failed export leaves what was there. "-": stdout.
+    QSaveFile file(path);
+    QFile standardOutput;
+    const bool toStdout = path == QLatin1String("-");
+    QIODevice& device = toStdout ? static_cast<QIODevice&>(standardOutput) : file;
+    if (!(toStdout ? standardOutput.open(stdout, QIODevice::WriteOnly) : file.open(QIODevice::WriteOnly))) {
+        out.error = QObject::tr("%1: %2").arg(path, device.errorString());
         return out;
     }
     JsonWriter w(JsonWriter::Style::Indented,
-                 [&file](const char* data, size_t size) { return file.write(data, qint64(size)) == qint64(size); });
+                 [&device](const char* data, size_t size) { return device.write(data, qint64(size)) == qint64(size); });
     w.beginObject().key("log").beginObject();
     w.key("version").string(std::string_view("1.2"));
     w.key("creator").beginObject();
@@ -242,11 +256,15 @@ HarExport writeHar(const QStringList& folders, const QString& path, const core::
         writeEntry(w, r, &why);
         ++out.entries;
         if (!why.isEmpty())
-            out.notes.append(QObject::tr("capture %1: the parts are listed without their bytes: %2")
-                                 .arg(r.capture->id, why));
+            out.notes.append(QObject::tr("capture %1: %2").arg(r.capture->id, why));
     }
     w.endArray().endObject().endObject();
-    if (!w.finish() || file.write("\n", 1) != 1 || !file.flush())
+    const bool written = w.finish() && device.write("\n", 1) == 1;
+    if (!written)
+        out.error = QObject::tr("%1: %2").arg(path, device.errorString());
+    else if (out.entries == 0)
+        out.error = QObject::tr("none of the captures could be read: nothing written");
+    if (!toStdout && (!out.error.isEmpty() ? (file.cancelWriting(), false) : !file.commit()))
         out.error = QObject::tr("%1: %2").arg(path, file.errorString());
     return out;
 }

@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 using namespace upin;
 
@@ -44,4 +46,15 @@ TEST_CASE("har writes captures as a HAR file the tool's Open reads with the same
     CHECK(partly.exitCode == 1);
     CHECK(partly.err.contains("empty: left out:"));
     CHECK(test::runCli({"har", f.dir.filePath("nothing-here"), "-o", har}).exitCode == 2);
+    // Nothing readable: nothing written, and what was at the path is left as it was.
+    const QByteArray before = QFile(har).exists() ? test::readAll(har) : QByteArray();
+    const test::CliRun none = test::runCli({"har", f.dir.filePath("empty"), "-o", har});
+    CHECK(none.exitCode == 1);
+    CHECK(none.err.contains("nothing written"));
+    CHECK(test::readAll(har) == before);
+    // -o -: the HAR on standard output, the count on standard error.
+    const test::CliRun out = test::runCli({"har", folder, "-o", "-"});
+    CHECK(out.exitCode == 0);
+    CHECK(QJsonDocument::fromJson(out.out)["log"]["entries"].toArray().size() == 1);
+    CHECK(out.err == "-: 1 of 1 captures\n");
 }
