@@ -24,7 +24,8 @@ namespace upin::app::cli {
 namespace {
 
 // A header named on the command line replaces the plan's own of that name where it stood (resend -H
-// 'Authorization: …' edits one, the order kept); the others are added after.
+// 'Authorization: …' edits one, the order kept); the others are added after. As curl has it, 'Name:' with no value
+// removes the plan's own and sends none.
 QList<PlanHeader> withHeadersReplaced(const QList<PlanHeader>& own, const QList<PlanHeader>& given)
 {
     auto named = [](const QString& name) {
@@ -38,10 +39,11 @@ QList<PlanHeader> withHeadersReplaced(const QList<PlanHeader>& own, const QList<
             continue;
         }
         for (const PlanHeader& g : rest) // at the first of its name, every given one of that name
-            if (named(h.name)(g))
+            if (named(h.name)(g) && !g.value.isEmpty())
                 out.append(g);
         rest.removeIf(named(h.name));
     }
+    rest.removeIf([](const PlanHeader& g) { return g.value.isEmpty(); });
     return out + rest;
 }
 
@@ -55,8 +57,9 @@ struct PlanOptions {
     QCommandLineOption hash = hashOption(QStringLiteral("digest of each part while it is sent, checked against "
                                                         "the listener's answer"));
     QCommandLineOption noHash{"no-hash", "the same as --hash none (no integrity check)"};
-    QCommandLineOption header{
-        {"H", "header"}, "extra request header, 'Name: value' (replaces a --plan's or capture's of that name)", "HEADER"};
+    QCommandLineOption header{{"H", "header"},
+                              "extra request header, 'Name: value' (replaces a --plan's or capture's of that name)",
+                              "HEADER"};
     QCommandLineOption method{{"X", "request"}, "method: POST (the default), PUT or PATCH", "METHOD"};
     QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM), e.g. listen --tls's own",
                               "FILE"};
@@ -357,12 +360,34 @@ int runResend(const QStringList& arguments)
         printErr(QStringLiteral("resend: give one CAPTURE\n\n") + cl.helpText());
         return 2;
     }
+    QString error;
+    bool entryOk = true;
+    const int harEntry = cl.isSet(entry) ? cl.value(entry).toInt(&entryOk) : -1;
+    const QUrl target(cl.value(to));
+    if (cl.isSet(o.plan))
+        error = QStringLiteral("--plan: resend's plan is the capture's; give send's other options");
+    else if (!entryOk || harEntry < -1 || (cl.isSet(entry) && harEntry < 0))
+        error = QStringLiteral("--entry %1: give a request's number, from 0").arg(cl.value(entry));
+    else if (cl.isSet(to) && (!target.isValid() || target.host().isEmpty() ||
+                              (target.scheme() != QLatin1String("http") && target.scheme() != QLatin1String("https"))))
+        error = QStringLiteral("--to %1: give an http:// or https:// URL").arg(cl.value(to));
+    if (!error.isEmpty()) {
+        printErr(QStringLiteral("resend: %1\n").arg(error));
+        return 2;
+    }
     const auto source = openSource("resend", cl.positionalArguments().constFirst(), {});
     if (!source)
         return 2;
-    QString error;
-    const auto captured = resendAsCaptured(*source, cl.value(to), &error, QStringLiteral("http://127.0.0.1:8080"),
-                                           cl.isSet(entry) ? cl.value(entry).toInt() : -1);
+    if (harEntry >= source->harEntries.size()) {
+        printErr(source->harEntries.isEmpty()
+                     ? QStringLiteral("resend: --entry is for a HAR file's requests\n")
+                     : QStringLiteral("resend: --entry %1: the HAR file holds %2 requests, numbered from 0\n")
+                           .arg(harEntry)
+                           .arg(source->harEntries.size()));
+        return 2;
+    }
+    const auto captured =
+        resendAsCaptured(*source, cl.value(to), &error, QStringLiteral("http://127.0.0.1:8080"), harEntry);
     const auto plan = captured ? o.build(cl, {}, error, *captured) : std::nullopt;
     if (!plan) {
         printErr(QStringLiteral("resend: %1\n").arg(error));

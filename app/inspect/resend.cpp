@@ -146,8 +146,9 @@ std::optional<UploadPlan> resendAsCaptured(const InspectResult& source, const QS
     if (isUploadMethod(method.toUpper()))
         plan->method = method.toUpper();
     const HeaderList headers = har ? har->requestHeaders : source.request.headers.value_or(HeaderList{});
+    // Not the probe's marker either: a resent probe upload is the user's, and the list would hide it.
     for (const auto& [name, value] : headers)
-        if (headerProblem(name, value).isEmpty())
+        if (headerProblem(name, value).isEmpty() && name.compare(QLatin1String(kProbeHeader), Qt::CaseInsensitive) != 0)
             plan->headers.append(PlanHeader{name, value});
     return plan;
 }

@@ -41,7 +41,7 @@ std::optional<UploadPlan> resendPlanFor(const InspectResult& source, const QStri
 // Resend (the window's, and `upload-inspector-cli resend`): resendPlanFor's plan with the captured request's
 // method (when it is an upload's: POST, PUT, PATCH) and the header fields its client chose, in order, to be edited
 // and sent. Fields the sender writes itself (framing, Host, the Content-Type with its boundary, Connection, our
-// hash header: headerProblem() names them) and HTTP/2 pseudo-fields are left out. May write parts: off the GUI
+// hash header: headerProblem() names them), the probe's marker and HTTP/2 pseudo-fields are left out. May write parts: off the GUI
 // thread.
 std::optional<UploadPlan> resendAsCaptured(const InspectResult& source, const QString& to, QString* why,
                                            const QString& fallback = QStringLiteral("http://127.0.0.1:8080"),
