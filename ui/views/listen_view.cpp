@@ -19,6 +19,7 @@
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -212,7 +213,8 @@ ListenView::ListenView(QWidget* parent)
 QLayout* ListenView::makeForwardPanel()
 {
     m_upstream->setObjectName(QStringLiteral("forwardUpstream"));
-    m_upstream->setPlaceholderText(tr("your server, e.g. http://127.0.0.1:9000"));
+    m_upstream->setPlaceholderText(tr("http://your-server:9000")); // short: the field is narrow at 1280 px
+    m_upstream->setToolTip(tr("Your server's URL (http or https); a path, if any, goes before each request's"));
     m_upstream->setToolTip(tr("Every request sent to the forward port goes on to this server (its path, if any,\n"
                               "comes before each request's), as it arrives; its answer comes back unchanged."));
     m_forwardPort->setObjectName(QStringLiteral("forwardPort"));
@@ -274,7 +276,8 @@ void ListenView::setForwarding(bool forwarding, const QString& base, const QStri
                                                       m_forwardKeepRequests})
         w->setEnabled(!forwarding);
     if (forwarding)
-        m_forwardStatus->setFullText(tr("Forwarding %1 → %2").arg(base, upstream));
+        // The upstream is in the field beside it: the label says where clients send, whole at 1280 px.
+        m_forwardStatus->setFullText(tr("Forwarding from %1").arg(base), tr("to %1").arg(upstream));
     else
         m_forwardStatus->setFullText(error.isEmpty() ? tr("Not forwarding") : tr("Not forwarding: %1").arg(error));
     m_forwardExample = forwarding ? QStringLiteral("curl -F file=@/etc/os-release -F note=hello '%1/file-part'  # "
@@ -409,7 +412,13 @@ void ListenView::showListeningStatus()
     }
     // The size before the path: a long path is what the label cuts when the window is narrow.
     const QString usage = m_folderUsage.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_folderUsage);
-    m_status->setFullText(m_statusText + tr(" — captures%1 in %2").arg(usage, m_captureRoot), detail);
+    // The home folder as ~, as a shell says it: the path then fits at 1280 px (the tooltip has it whole).
+    QString root = m_captureRoot;
+    const QString home = QDir::homePath();
+    if (root.startsWith(home + QLatin1Char('/')))
+        root = QLatin1Char('~') + root.mid(home.size());
+    m_status->setFullText(m_statusText + tr(" — captures%1 in %2").arg(usage, root),
+                          detail.isEmpty() ? m_captureRoot : m_captureRoot + QLatin1Char('\n') + detail);
 }
 
 void ListenView::setFolderUsage(quint64 bytes, quint64 limit)
