@@ -107,7 +107,8 @@ int PartTreeModel::columnCount(const QModelIndex&) const
 QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     // "Offset", not "Body offset": the header sized the column, wider than its numbers, at the names' expense.
-    static const char* names[] = {"#", "Name", "Filename", "Content-Type", "Offset", "Size", nullptr, "Sent"};
+    // "Type", not "Content-Type": the header of a column that shares the tree's width is cut at 1280 px.
+    static const char* names[] = {"#", "Name", "Filename", "Type", "Offset", "Size", nullptr, "Sent"};
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == BodyOffset)
         return tr("Where the part's body starts, in bytes from the start of the multipart body");
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
