@@ -87,7 +87,8 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
     bool enabled = false;
     const QString answer = answerOf(model->row(0).folder, &enabled);
     CHECK(enabled);
-    CHECK(answer.startsWith("HTTP/1.1 200 OK\nthe listener's own answer, "));
+    CHECK(answer.startsWith("HTTP/1.1 200 OK\n(the listener's own answer, "));
+    CHECK(answer.contains(")\nContent-Type: application/json\nContent-Length: "));
     CHECK(answer.contains("\n    \"capture_id\": \"" + QString::number(model->row(0).id) + "\""));
     CHECK(answer.contains("\"ok\": true"));
     const QString tooBig = answerOf(model->row(2).folder, &enabled);

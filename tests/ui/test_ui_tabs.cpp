@@ -238,7 +238,7 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     CHECK(text.contains("X-Forwarded-For: 127.0.0.1"));
     CHECK(text.contains("Its answer (status, header fields, body) is in the Answer tab."));
     const QString answer = inspect.answer()->toPlainText(); // issue 23, item 6: a pane of its own, indented
-    CHECK(answer.startsWith("HTTP/1.1 200 OK\nfrom " + upstream.url(""))); // the reason phrase as it came
+    CHECK(answer.startsWith("HTTP/1.1 200 OK\n(from " + upstream.url(""))); // the reason phrase as it came
     CHECK(answer.contains("\n    \"capture_id\": "));
     CHECK(inspect.model()->rowCount() == 3); // the request, photo, note
     // Its bytes were not kept: the Request row says where to ask for them, in the window.

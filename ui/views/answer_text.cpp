@@ -78,8 +78,8 @@ QString answerText(const QByteArray& statusLine, const QString& note,
                    const QList<QPair<QByteArray, QByteArray>>& headers, const QByteArray& body)
 {
     QString text = QString::fromUtf8(statusLine) + QLatin1Char('\n');
-    if (!note.isEmpty())
-        text += note + QLatin1Char('\n');
+    if (!note.isEmpty()) // in parentheses: not to be read as a header field
+        text += QLatin1Char('(') + note + QStringLiteral(")\n");
     for (const auto& [name, value] : headers)
         text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + QLatin1Char('\n');
     const QByteArray shown = body.left(app::kShownResponseBytes);
@@ -121,7 +121,8 @@ QString ownAnswerText(const app::CaptureRecord& record)
                           .arg(json.size() + 1) // and its closing newline
                           .arg(record.answered->brief ? QObject::tr(" listing the parts briefly (?answer=brief)")
                                                       : QString()),
-                      {{"Content-Type", "application/json"}}, json);
+                      {{"Content-Type", "application/json"}, {"Content-Length", QByteArray::number(json.size() + 1)}},
+                      json);
 }
 
 QString harAnswerText(const app::HarEntry& entry)

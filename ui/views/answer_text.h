@@ -15,7 +15,7 @@
 
 namespace upin::ui {
 
-// note: a line under the status line (e.g. the TLS version), or empty. body: what was kept of it.
+// note: a line under the status line, in parentheses (e.g. the TLS version), or empty. body: what was kept of it.
 QString answerText(const QByteArray& statusLine, const QString& note,
                    const QList<QPair<QByteArray, QByteArray>>& headers, const QByteArray& body);
 QString forwardAnswerText(const app::ForwardRecord& forward); // empty when the upstream gave none

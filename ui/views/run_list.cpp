@@ -172,7 +172,7 @@ void RunList::showAnswer(int row)
     // How it came: the status line says the HTTP version, not the TLS one.
     const QString over = r.tls.isEmpty()
                              ? QString()
-                             : tr("(over %1%2)").arg(r.tls, r.insecure ? tr(", certificate NOT checked") : QString());
+                             : tr("over %1%2").arg(r.tls, r.insecure ? tr(", certificate NOT checked") : QString());
     m_answer->setPlainText(answerText(r.statusLine, over, r.responseHeaders, r.response));
 }
 
