@@ -51,8 +51,8 @@ bool finished(const ui::CaptureListModel& model, int rows)
 
 } // namespace
 
-TEST_CASE("Resend puts a capture in the Send tab; one header edited by keyboard, it arrives changed with every "
-          "part's digest unchanged",
+TEST_CASE("Resend puts a capture in the Send tab, and with one header edited by keyboard it arrives changed with "
+          "every part's digest unchanged",
           "[ui][send][resend]")
 {
     QTemporaryDir dir;
