@@ -2,6 +2,7 @@
 #include "capture/request_record.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -36,6 +37,13 @@ ForwardTimings ForwardRecord::timings() const
         t.faultStatus = fault->status;
         t.faultError = fault->error;
     }
+    // Our listener's answer begins as answerJson writes it: {"ok":…,"state":…,"error":…,"capture_id":"17…",
+    // "endpoint":"/…". Read from its start, not parsed whole: the preview of a large form's answer is cut at 64 KiB.
+    static const QRegularExpression ours(QString::fromLatin1(R"re(^\{"ok":(?:true|false),"state":"[a-z]+","error":)re"
+                                                             R"re(.{0,4096}?"capture_id":"(\d+)","endpoint":"/)re"));
+    if (answerPreview.startsWith("{\"ok\":"))
+        if (const QRegularExpressionMatch m = ours.match(QString::fromUtf8(answerPreview.left(8192))); m.hasMatch())
+            t.upstreamCaptureId = m.captured(1).toULongLong();
     return t;
 }
 

@@ -130,6 +130,9 @@ struct ForwardTimings {
     qint64 earlyAtByte = -1;          // it answered when its kernel had this many body bytes
     QString faultError;
     bool unverified = false; // an https upstream whose certificate was not checked (--insecure)
+    // The upstream was one of our own listeners (its answer is a capture's JSON): that capture's id, the far side
+    // of this exchange, which the window lists beside it. 0: another server.
+    quint64 upstreamCaptureId = 0;
 };
 
 struct CaptureRecord;
