@@ -119,3 +119,44 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
     CHECK(colour(later, 4, ui::CaptureListModel::Method) == grey);
     CHECK(colour(later, 4, ui::CaptureListModel::Status) == blue); // 3xx: followed elsewhere
 }
+
+TEST_CASE("an upload forwarded to the window's own listener is one exchange listed twice, and both rows say so",
+          "[ui][listen][forward]")
+{
+    test::ListenerFixture own; // the window's listener
+    app::ListenerConfig config;
+    config.forward = app::ForwardSettings{};
+    config.forward->upstream = QUrl(own.url(""));
+    test::ListenerFixture forwarder(config);
+    ui::ListenView view;
+    for (app::Listener* listener : {&own.listener, &forwarder.listener}) // as ServiceWiring feeds the one list
+        QObject::connect(listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
+    REQUIRE(test::curl({"-F", "note=hello", base + "/file-part"}).status == 200);
+    REQUIRE(test::curl({"-F", "direct=1", own.url("/file-part")}).status == 200); // not forwarded: no pair
+    auto* model = view.model();
+    const auto done = [model] {
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->row(row).state == app::CaptureState::Receiving)
+                return false;
+        return model->rowCount() == 3;
+    };
+    UPIN_WAIT_FOR(done(), 10000);
+    // The forwarder's row names the listener's, its far side; the third is the direct upload.
+    int near = -1, far = -1;
+    for (int row = 0; row < 3; ++row)
+        if (model->row(row).forward)
+            near = row;
+    REQUIRE(near >= 0);
+    for (int row = 0; row < 3; ++row)
+        if (model->row(row).id == model->row(near).forward->upstreamCaptureId)
+            far = row;
+    REQUIRE(far >= 0);
+    const int direct = 3 - near - far;
+    CHECK(cell(*model, near, ui::CaptureListModel::Upstream).endsWith(", received here as well"));
+    CHECK(cell(*model, far, ui::CaptureListModel::Client).endsWith(", via the forwarder"));
+    CHECK_FALSE(cell(*model, direct, ui::CaptureListModel::Client).contains("forwarder"));
+    const QString tip = model->index(far, ui::CaptureListModel::State).data(Qt::ToolTipRole).toString();
+    CHECK(tip.contains("One exchange, listed twice"));
+    CHECK(tip.contains(QString::number(model->row(near).id)));
+}

@@ -45,7 +45,10 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case Time: // a capture from another day says which
             return r.started.toString(r.started.date() == QDate::currentDate() ? QStringLiteral("HH:mm:ss")
                                                                                : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        case Client: return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
+        case Client: {
+            const QString client = r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
+            return m_forwardedAs.contains(r.id) ? tr("%1, via the forwarder").arg(client) : client;
+        }
         case Method: return r.method;
         case Status: return r.status() > 0 ? QString::number(r.status()) : QString();
         case Endpoint:
@@ -71,7 +74,12 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             // Its status is the Status column's.
             if (f.earlyAtByte >= 0)
                 return tr("early, at byte %1").arg(f.earlyAtByte);
-            return f.serverMs >= 0 ? tr("server %1").arg(app::formatSeconds(f.serverMs / 1000.0)) : tr("answered");
+            const QString answered =
+                f.serverMs >= 0 ? tr("server %1").arg(app::formatSeconds(f.serverMs / 1000.0)) : tr("answered");
+            // Its far side listed here too: an upload forwarded to this window's own listener.
+            return f.upstreamCaptureId != 0 && indexOf(f.upstreamCaptureId) >= 0
+                       ? tr("%1, received here as well").arg(answered)
+                       : answered;
         }
         case State: {
             if (refused) // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause
@@ -124,6 +132,14 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                        .arg(r.error->offset);
         if (!r.errorDetail.isEmpty())
             tip += QStringLiteral("\n%1").arg(r.errorDetail);
+        if (r.forward && r.forward->upstreamCaptureId != 0 && indexOf(r.forward->upstreamCaptureId) >= 0)
+            tip += tr("\nOne exchange, listed twice: this row is what the forwarder passed on, and this window's "
+                      "listener listed what it received as capture %1")
+                       .arg(r.forward->upstreamCaptureId);
+        else if (m_forwardedAs.contains(r.id))
+            tip += tr("\nOne exchange, listed twice: this row is what this window's listener received from the "
+                      "forwarder, whose row is capture %1")
+                       .arg(m_forwardedAs.value(r.id));
         // The columns that may be cut to their width say their whole text first.
         if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
             tip = data(index, Qt::DisplayRole).toString() + QLatin1Char('\n') + tip;
@@ -190,6 +206,8 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         addLegs(row);
         rows.append(row);
     }
+    for (const Row& row : rows)
+        pair(row);
     if (rows.isEmpty())
         return;
     beginInsertRows({}, 0, int(rows.size()) - 1);
@@ -247,9 +265,19 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.forward = e.forward;
             row.record = e.record;
             addLegs(row);
+            pair(row);
         }
         emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
     }
+}
+
+void CaptureListModel::pair(const Row& forwarded)
+{
+    if (!forwarded.forward || forwarded.forward->upstreamCaptureId == 0)
+        return;
+    m_forwardedAs.insert(forwarded.forward->upstreamCaptureId, forwarded.id);
+    if (const int far = indexOf(forwarded.forward->upstreamCaptureId); far >= 0)
+        emit dataChanged(index(far, 0), index(far, ColumnCount - 1));
 }
 
 void CaptureListModel::addLegs(Row& row)
