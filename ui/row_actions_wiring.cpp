@@ -107,16 +107,15 @@ void ServiceWiring::exportHar(const QStringList& folders, const QString& path)
             [window, written, path, count = folders.size()] {
                 if (!window)
                     return;
-                const QString said =
-                    !written.error.isEmpty() ? tr("Could not export HAR: %1").arg(written.error)
-                    : written.notes.isEmpty()
-                        ? (count == 1 ? tr("Exported the capture to %1").arg(path)
-                                      : tr("Exported %1 captures to %2").arg(count).arg(path)) +
-                              tr(" (a browser's Network panel imports it)")
-                        : tr("Exported %1 of %2 captures to %3; %4")
-                              .arg(written.entries)
-                              .arg(count)
-                              .arg(path, written.notes.join(QStringLiteral("; ")));
+                const QString said = !written.error.isEmpty() ? tr("Could not export HAR: %1").arg(written.error)
+                                     : written.notes.isEmpty()
+                                         ? (count == 1 ? tr("Exported the capture to %1").arg(path)
+                                                       : tr("Exported %1 captures to %2").arg(count).arg(path)) +
+                                               tr(" (a browser's Network panel imports it)")
+                                         : tr("Exported %1 of %2 captures to %3; %4")
+                                               .arg(written.entries)
+                                               .arg(count)
+                                               .arg(path, written.notes.join(QStringLiteral("; ")));
                 window->statusBar()->showMessage(said, 15000);
             },
             Qt::QueuedConnection);

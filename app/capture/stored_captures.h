@@ -17,7 +17,7 @@ struct StoredCapture {
     QDateTime finished; // capture.json's time
     QDateTime started;
     QString client, method, endpoint, matcher, folder;
-    bool fromProbe = false; // its request carried kProbeHeader
+    bool fromProbe = false;                // its request carried kProbeHeader
     QString tls;                           // "TLSv1.3", or empty over plain HTTP
     std::optional<ForwardTimings> forward; // forward mode's exchanges
     quint64 bytes = 0;

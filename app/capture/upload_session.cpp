@@ -342,11 +342,11 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
         if (m_storeFailure)
             record.writeFailure = CaptureRecord::WriteFailure{m_storeFailure->file, m_storeFailure->message};
         record.elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
-        m_answerStatus = forward                                ? 0
-                         : m_state == CaptureState::Failed      ? 507 // the body was fine; storing it was not
-                         : !complete                            ? cutStatus
-                         : m_state == CaptureState::Complete    ? 200
-                                                                : 400;
+        m_answerStatus = forward                             ? 0
+                         : m_state == CaptureState::Failed   ? 507 // the body was fine; storing it was not
+                         : !complete                         ? cutStatus
+                         : m_state == CaptureState::Complete ? 200
+                                                             : 400;
         if (m_answerStatus != 0)
             record.answered = CaptureRecord::Answered{m_answerStatus, m_request.briefAnswer};
     };

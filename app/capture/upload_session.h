@@ -40,8 +40,8 @@ struct SessionRequest {
     bool keepRaw = false;
     bool captureBodyOnly = false; // /capture stores the body once, in body.raw, and no part files
     bool briefAnswer = false;     // ?answer=brief: the answer lists each part's name, size and digest only
-    QString method; // as the request line had it
-    bool fromProbe = false; // it carries the probe's Upload-Inspector-Probe header: one of a probe's uploads
+    QString method;               // as the request line had it
+    bool fromProbe = false;       // it carries the probe's Upload-Inspector-Probe header: one of a probe's uploads
     QString contentType;
     QString client;
     QString target;

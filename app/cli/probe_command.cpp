@@ -45,13 +45,12 @@ struct ProbeOptions {
                            "the server's process, whose memory to watch (default: the local process holding "
                            "the URL's port)",
                            "PID"};
-    QCommandLineOption maxBytes{"max-bytes", "send at most this much in all (default " +
-                                                 exactByteSize(defaults.maxBytes) + ")",
+    QCommandLineOption maxBytes{"max-bytes",
+                                "send at most this much in all (default " + exactByteSize(defaults.maxBytes) + ")",
                                 "SIZE", exactByteSize(defaults.maxBytes)};
-    QCommandLineOption maxTime{"max-time",
-                               "stop starting uploads after S seconds (default " +
-                                   QString::number(defaults.maxSeconds) + ")",
-                               "S", QString::number(defaults.maxSeconds)};
+    QCommandLineOption maxTime{
+        "max-time", "stop starting uploads after S seconds (default " + QString::number(defaults.maxSeconds) + ")", "S",
+        QString::number(defaults.maxSeconds)};
     QCommandLineOption expect{"expect", "size=PATH: the file part's size in the answer's JSON (e.g. files.file.size)",
                               "size=PATH"};
     QCommandLineOption cacert{"cacert", "https: also trust the certificates in FILE (PEM)", "FILE"};

@@ -71,8 +71,7 @@ QString wrongBytes(const RunResult& r, const QString& expectPath, const QString&
     // A list of parts with sizes, or an empty one (a server that found none of them), says how many arrived; but
     // not our own listener's /discard, which parses nothing ("matcher": "none") and lists no parts by design.
     const bool parsedNothing = answer[QStringLiteral("matcher")].toString() == QLatin1String("none");
-    const bool counted =
-        answer[QStringLiteral("parts")].isArray() && reported.size() == parts.size() && !parsedNothing;
+    const bool counted = answer[QStringLiteral("parts")].isArray() && reported.size() == parts.size() && !parsedNothing;
     if (counted && reported.size() != r.parts.size())
         return QStringLiteral("%1 parts were sent, the server reports %2").arg(r.parts.size()).arg(reported.size());
     // Part by part in order only when the list is whole: a list with entries lacking a size says nothing by index.

@@ -7,9 +7,9 @@ namespace upin::app {
 
 QString shapeLabel(const ShapeRow& row)
 {
-    return row.seconds > 0        ? row.shape
+    return row.seconds > 0       ? row.shape
            : row.error.isEmpty() ? QStringLiteral("%1 (not run)").arg(row.shape)
-                                  : QStringLiteral("%1 (failed)").arg(row.shape);
+                                 : QStringLiteral("%1 (failed)").arg(row.shape);
 }
 
 QString scalingLabel(const ScalingRow& row)
@@ -60,10 +60,7 @@ ChartSpec scaling(const ProbeReport& report)
                    {}};
     const QStringList colors{kServer, kSecond, QStringLiteral("#2ca02c")};
     for (const ScalingRow& row : report.scaling) {
-        ChartSeries s{scalingLabel(row),
-                      colors.value(spec.series.size(), kServer),
-                      {},
-                      false};
+        ChartSeries s{scalingLabel(row), colors.value(spec.series.size(), kServer), {}, false};
         for (qsizetype i = 0; i < std::min(row.sizes.size(), row.seconds.size()); ++i)
             s.points << QPointF(double(row.sizes[i]) / kMiB, row.seconds[i]);
         spec.series << s;

@@ -33,8 +33,7 @@ QString shapeTable(const ProbeReport& report)
                                                     QStringLiteral("th"));
     for (const ShapeRow& r : report.shapes)
         out += row({shapeLabel(r), r.bytes > 0 ? formatBytes(r.bytes) : QStringLiteral("-"), cell(r.seconds, 3),
-                    cell(r.mbPerSecond(), 1),
-                    cell(r.baselineSeconds, 3), cell(r.vsBaseline(), 2, QStringLiteral("x")),
+                    cell(r.mbPerSecond(), 1), cell(r.baselineSeconds, 3), cell(r.vsBaseline(), 2, QStringLiteral("x")),
                     cell(r.vsPlain, 2, QStringLiteral("x")), !r.error.isEmpty() ? r.error : r.statusLine,
                     report.pid > 0 ? formatBytes(r.rssGrowth) : QStringLiteral("-")});
     return out + QStringLiteral("</table>\n");

@@ -53,14 +53,13 @@ double slowness(const ShapeRow& row)
 void ProbeRunner::addShapeSteps()
 {
     for (const QUrl& side : {m_settings.baseline, m_settings.target})
-        m_steps.append(
-            {QStringLiteral("warming up"),
-             {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kWarmUpBytes), side)},
-             false,
-             [this, side](const QList<RunResult>& runs, double, quint64) {
-                 if (!runs.isEmpty())
-                     judgeWarmUp(side, runs.first());
-             }});
+        m_steps.append({QStringLiteral("warming up"),
+                        {planFor(m_settings, QStringLiteral("plain"), std::min(m_settings.size, kWarmUpBytes), side)},
+                        false,
+                        [this, side](const QList<RunResult>& runs, double, quint64) {
+                            if (!runs.isEmpty())
+                                judgeWarmUp(side, runs.first());
+                        }});
     for (const QString& shape : m_settings.shapes) {
         const UploadPlan target = planFor(m_settings, shape, m_settings.size, m_settings.target);
         ShapeRow row;

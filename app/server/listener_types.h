@@ -156,11 +156,11 @@ struct ListenerEvent {
     };
     Kind kind = Kind::Progress;
     quint64 captureId = 0;
-    QString endpoint; // "/file-part"
-    QString method;   // "POST"; empty for a refused request whose request line did not parse
+    QString endpoint;       // "/file-part"
+    QString method;         // "POST"; empty for a refused request whose request line did not parse
     bool fromProbe = false; // one of a probe's uploads (it carried kProbeHeader): the Listen list hides them
-    QString client;   // "127.0.0.1:53312"
-    QString tls;      // "TLSv1.3" over TLS (Transport::label), empty over plain HTTP
+    QString client;         // "127.0.0.1:53312"
+    QString tls;            // "TLSv1.3" over TLS (Transport::label), empty over plain HTTP
     QString matcher;
     CaptureState state = CaptureState::Receiving;
     quint64 bytes = 0; // body bytes so far

@@ -203,8 +203,7 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     CHECK(dry.out.contains(("plain             POST " + stream.url() + "/u, 1 part, 1.00 MiB of content").toUtf8()));
     // Sums: 2 warm-ups, 3 per shape and 2 more per form shape, plain again, no scaling under 4M, 4 rounds per
     // client count.
-    CHECK(dry.out.contains(
-        (QString("in all: %1 uploads").arg(2 + 11 * 3 + 2 * 2 + 1 + 4 * (1 + 4 + 16))).toUtf8()));
+    CHECK(dry.out.contains((QString("in all: %1 uploads").arg(2 + 11 * 3 + 2 * 2 + 1 + 4 * (1 + 4 + 16))).toUtf8()));
     CHECK(dry.out.contains("then no scaling (it needs plain, and a --size of 5M or more)"));
     const test::CliRun odd = test::runCli({"probe", stream.url() + "/u", "--dry-run", "--size", "20M"});
     CHECK(odd.out.contains("then scaling at 4.00 MiB, 8.00 MiB, 16.0 MiB, 20.0 MiB,"));

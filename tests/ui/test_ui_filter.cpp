@@ -9,10 +9,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "views/elided_label.h"
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QCompleter>
-#include "views/elided_label.h"
 #include <QLineEdit>
 #include <QTableView>
 #include <QTest>

@@ -92,8 +92,8 @@ TEST_CASE("Export HAR from the Listen list: Chromium's DevTools and the tool's o
     const QString har = dir.filePath("captures.har");
     emit window.listenView()->harExportRequested(folders, har); // the row menu's Export, the file chosen
     UPIN_WAIT_FOR(window.statusBar()->currentMessage().startsWith("Exported"), 20000);
-    CHECK(window.statusBar()->currentMessage() == "Exported 2 captures to " + har +
-                                                      " (a browser's Network panel imports it)");
+    CHECK(window.statusBar()->currentMessage() ==
+          "Exported 2 captures to " + har + " (a browser's Network panel imports it)");
 
     // The tool's own Open: two requests, each part with its digest, each header as it came.
     wiring.open(har);

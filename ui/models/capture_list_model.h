@@ -21,7 +21,7 @@ public:
         QDateTime started;
         QString client, method, endpoint, matcher, folder;
         bool fromProbe = false; // one of a probe's uploads: the list hides it unless the filter asks (is:probe)
-        QString tls; // "TLSv1.3", or empty over plain HTTP
+        QString tls;            // "TLSv1.3", or empty over plain HTTP
         quint64 bytes = 0;
         int parts = 0;
         int diagnostics = 0; // the parser's remarks: a complete capture with some is not all green
@@ -68,7 +68,7 @@ private:
     // side, by its id) and the forwarder's (whose answer named it). Noted as each finishes; both rows say so.
     void pair(const Row& forwarded);
     QHash<quint64, quint64> m_forwardedAs; // the listener's capture id -> the forwarder's row's id
-    static void addLegs(Row& row); // forward mode's legs after the parts, from row.forward
+    static void addLegs(Row& row);         // forward mode's legs after the parts, from row.forward
     QList<Row> m_rows;
 };
 

@@ -116,13 +116,12 @@ QString ownAnswerText(const app::CaptureRecord& record)
     using Detail = app::CaptureRecord::Detail;
     const QByteArray json = record.answerJson(record.answered->brief ? Detail::Brief : Detail::Full).join();
     const int status = record.answered->status;
-    return answerText("HTTP/1.1 " + QByteArray::number(status) + ' ' + app::reasonPhrase(status),
-                      QObject::tr("the listener's own answer, %1 bytes of JSON%2, made again from capture.json")
-                          .arg(json.size() + 1) // and its closing newline
-                          .arg(record.answered->brief ? QObject::tr(" listing the parts briefly (?answer=brief)")
-                                                      : QString()),
-                      {{"Content-Type", "application/json"}, {"Content-Length", QByteArray::number(json.size() + 1)}},
-                      json);
+    return answerText(
+        "HTTP/1.1 " + QByteArray::number(status) + ' ' + app::reasonPhrase(status),
+        QObject::tr("the listener's own answer, %1 bytes of JSON%2, made again from capture.json")
+            .arg(json.size() + 1) // and its closing newline
+            .arg(record.answered->brief ? QObject::tr(" listing the parts briefly (?answer=brief)") : QString()),
+        {{"Content-Type", "application/json"}, {"Content-Length", QByteArray::number(json.size() + 1)}}, json);
 }
 
 QString harAnswerText(const app::HarEntry& entry)

@@ -22,6 +22,6 @@ QString forwardAnswerText(const app::ForwardRecord& forward); // empty when the 
 // The listener's own answer to a capture's client, made again from its record as the listener made it (the JSON
 // is the record's); empty when nothing was answered or the upstream answered (forward mode).
 QString ownAnswerText(const app::CaptureRecord& record);
-QString harAnswerText(const app::HarEntry& entry);            // empty when the HAR file holds none
+QString harAnswerText(const app::HarEntry& entry); // empty when the HAR file holds none
 
 } // namespace upin::ui

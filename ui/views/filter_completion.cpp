@@ -40,16 +40,15 @@ void completeFilterWords(QLineEdit* line, const QStringList& words)
         }
         completer->complete();
     });
-    QObject::connect(completer, qOverload<const QString&>(&QCompleter::activated), line,
-                     [line](const QString& chosen) {
-                         const qsizetype from = wordStart(line);
-                         const QString typed = line->text().mid(from, line->cursorPosition() - from);
-                         const QString kept = typed.startsWith(QLatin1Char('-')) ? QStringLiteral("-") : QString();
-                         QString text = line->text();
-                         text.replace(from, typed.size(), kept + chosen);
-                         line->setText(text);
-                         line->setCursorPosition(int(from + kept.size() + chosen.size()));
-                     });
+    QObject::connect(completer, qOverload<const QString&>(&QCompleter::activated), line, [line](const QString& chosen) {
+        const qsizetype from = wordStart(line);
+        const QString typed = line->text().mid(from, line->cursorPosition() - from);
+        const QString kept = typed.startsWith(QLatin1Char('-')) ? QStringLiteral("-") : QString();
+        QString text = line->text();
+        text.replace(from, typed.size(), kept + chosen);
+        line->setText(text);
+        line->setCursorPosition(int(from + kept.size() + chosen.size()));
+    });
 }
 
 } // namespace upin::ui

@@ -420,7 +420,7 @@ void InspectView::showRequest()
     m_encoding->setVisible(false);                       // the request's text is ours, not the client's bytes
     m_text->setPlainText(describeRequest(m_result));
     const app::CaptureRecord* capture = m_result.capture ? &*m_result.capture : nullptr;
-    showAnswer(!capture         ? QString()
+    showAnswer(!capture           ? QString()
                : capture->forward ? forwardAnswerText(*capture->forward)
                                   : ownAnswerText(*capture));
     m_image->setPixmap({});

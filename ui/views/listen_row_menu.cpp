@@ -36,9 +36,9 @@ void ListenView::showRowMenu(const QPoint& at)
     QAction* har = menu.addAction(tr("Export HAR…"));
     har->setEnabled(stored);
     const QStringList listed = listedFolders();
-    QAction* harAll = menu.addAction(listed.size() == 1 ? tr("Export the 1 stored capture listed as HAR…")
-                                                        : tr("Export the %1 stored captures listed as HAR…")
-                                                              .arg(listed.size()));
+    QAction* harAll =
+        menu.addAction(listed.size() == 1 ? tr("Export the 1 stored capture listed as HAR…")
+                                          : tr("Export the %1 stored captures listed as HAR…").arg(listed.size()));
     harAll->setEnabled(!listed.isEmpty());
     harAll->setToolTip(tr("Every stored capture the list shows (its filter applied), oldest first; refused "
                           "requests, which stored no request, are left out"));

@@ -3,8 +3,8 @@
 
 #include "capture/capture_record.h"
 #include "common/byte_size.h"
-#include "server/tls_advice.h"
 #include "models/capture_filter.h"
+#include "server/tls_advice.h"
 #include "views/elided_label.h"
 #include "views/filter_completion.h"
 #include "views/fitted_columns.h"
@@ -18,8 +18,8 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDesktopServices>
-#include <QFileDialog>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -58,8 +58,8 @@ protected:
 
 ListenView::ListenView(QWidget* parent)
     : QWidget(parent), m_model(new CaptureListModel(this)), m_filtered(new CaptureFilter(m_model, this)),
-      m_filter(new QLineEdit), m_filterNote(new ElidedLabel), m_table(new QTableView), m_port(new QSpinBox), m_toggle(new QPushButton),
-      m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit),
+      m_filter(new QLineEdit), m_filterNote(new ElidedLabel), m_table(new QTableView), m_port(new QSpinBox),
+      m_toggle(new QPushButton), m_status(new ElidedLabel), m_tlsTrouble(new QLabel), m_examples(new QPlainTextEdit),
       m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
       m_forwardTrust(new TlsTrust(tr("https upstream"), QStringLiteral("forward"))),
       m_forwardKeep(new QCheckBox(tr("Keep parts"))), m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))),

@@ -63,7 +63,7 @@ signals:
     void curlRequested(const QString& folder);                 // Copy as curl from a row's menu
     void resendRequested(const QString& folder);               // Resend: into the Send tab, to edit
     void harExportRequested(const QStringList& folders, const QString& path); // Export HAR, the file chosen
-    void deleteRequested(const QString& folder);               // confirmed; the row is already off the list
+    void deleteRequested(const QString& folder); // confirmed; the row is already off the list
     void settingsChosen(const ListenerSettings& settings);
     // keepWholeRequests: each request's head and body stored as they came (forward --keep-raw).
     void forwardRequested(const upin::app::ForwardSettings& settings, quint16 port, bool keepWholeRequests);
