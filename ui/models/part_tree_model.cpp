@@ -131,9 +131,13 @@ QVariant PartTreeModel::requestData(int column, int role) const
         default: return {};
         }
     }
-    if (role == Qt::ToolTipRole)
-        return tr("The request: its line, header fields, framing, client and timings (Headers and Text), and its "
+    if (role == Qt::ToolTipRole) { // the cell's whole text first: the columns elide
+        const QString whole =
+            column == ContentType ? m_request.contentType : requestData(column, Qt::DisplayRole).toString();
+        return (whole.isEmpty() ? QString() : whole + QLatin1Char('\n')) +
+               tr("The request: its line, header fields, framing, client and timings (Headers and Text), and its "
                   "stored bytes (Hex)");
+    }
     if (role == Qt::FontRole && column == Name) {
         QFont bold;
         bold.setBold(true);
