@@ -17,7 +17,8 @@ QString scalingLabel(const ScalingRow& row)
     if (row.sizes.size() < 2)
         return QStringLiteral("%1, not run").arg(row.shape);
     const QString k = QStringLiteral("%1, k = %2").arg(row.shape).arg(row.exponent, 0, 'f', 2);
-    return row.judgeable() ? k : k + QStringLiteral(" (too few or too fast to judge)");
+    return row.judgeable() ? k
+                           : k + QStringLiteral(" (not judged)"); // too few sizes, or too fast: the legend is narrow
 }
 
 namespace {
