@@ -411,14 +411,16 @@ void ListenView::showListeningStatus()
         detail += tr("\nLast failed handshake: %1").arg(m_lastHandshakeFailure.errorDetail);
     }
     // The size before the path: a long path is what the label cuts when the window is narrow.
-    const QString usage = m_folderUsage.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_folderUsage);
+    // "Listening on URL — 5.73 MiB of 5.00 GiB in ~/.local/share/UploadInspector/captures": the folder's own name
+    // says captures ("— captures (…) in …" was cut at its last word at 1280 px).
     // The home folder as ~, as a shell says it: the path then fits at 1280 px (the tooltip has it whole).
     QString root = m_captureRoot;
     const QString home = QDir::homePath();
     if (root.startsWith(home + QLatin1Char('/')))
         root = QLatin1Char('~') + root.mid(home.size());
-    m_status->setFullText(m_statusText + tr(" — captures%1 in %2").arg(usage, root),
-                          detail.isEmpty() ? m_captureRoot : m_captureRoot + QLatin1Char('\n') + detail);
+    m_status->setFullText(
+        m_statusText + (m_folderUsage.isEmpty() ? tr(" — %1").arg(root) : tr(" — %1 in %2").arg(m_folderUsage, root)),
+        detail.isEmpty() ? m_captureRoot : m_captureRoot + QLatin1Char('\n') + detail);
 }
 
 void ListenView::setFolderUsage(quint64 bytes, quint64 limit)
