@@ -31,7 +31,7 @@ struct ProbeOptions {
     QCommandLineOption header{{"H", "header"}, "a request header, 'Name: value' (auth, cookies)", "HEADER"};
     QCommandLineOption method{{"X", "request"}, "POST (the default), PUT or PATCH", "METHOD"};
     // Each default is ProbeSettings' own, said as the option takes it.
-    const ProbeSettings defaults;
+    const ProbeSettings defaults{};
     QCommandLineOption size{"size", "each shape's file size (default " + exactByteSize(defaults.size) + ")", "SIZE",
                             exactByteSize(defaults.size)};
     QCommandLineOption shapes{

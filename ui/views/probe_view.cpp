@@ -79,7 +79,7 @@ QWidget* ProbeView::makeForm()
     m_headers = new HeaderEditor;
     m_headers->setToolTip(tr("Sent with every upload: a cookie or Authorization the endpoint needs"));
     m_headers->setMaximumHeight(150);
-    const app::ProbeSettings defaults; // the CLI's too
+    const app::ProbeSettings defaults{}; // the CLI's too
     m_size =
         edit(app::exactByteSize(defaults.size), tr("Each shape's file size (4M, 64M, 1G); scaling doubles up to it"));
     auto* shapes = new QGridLayout;
