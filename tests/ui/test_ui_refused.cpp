@@ -75,6 +75,20 @@ TEST_CASE("the Listen tab lists a PUT, a 404 path, a urlencoded POST and a POST 
     CHECK(model.index(3, ui::CaptureListModel::Status).data().toString() == "415");
 }
 
+TEST_CASE("a refused row's State is its answer's first clause, which fits the column, and its tooltip the whole",
+          "[ui][listen][refused]")
+{
+    test::ListenerFixture f;
+    ui::ListenView view;
+    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    test::curl({"-H", "Host: other.example", "--data-binary", "x", f.url("/file-part")});
+    auto* model = view.model();
+    UPIN_WAIT_FOR(model->rowCount() == 1, 5000);
+    const QModelIndex state = model->index(0, ui::CaptureListModel::State);
+    CHECK(state.data().toString() == "refused 421: this listener is not other.example");
+    CHECK(state.data(Qt::ToolTipRole).toString().contains("call it by its address or localhost"));
+}
+
 TEST_CASE("a refused request does not take the timeline from the newest capture with parts", "[ui][listen][refused]")
 {
     ui::ListenView view;

@@ -8,6 +8,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
 #include <cmath>
 
 namespace upin::ui {
@@ -29,6 +30,18 @@ QVariant CaptureListModel::headerData(int section, Qt::Orientation orientation, 
         return tr(names[section]);
     return {};
 }
+
+namespace {
+// "this listener is not x" of "this listener is not x: call it by its address or localhost, or start it with …".
+QString firstClause(const QString& detail)
+{
+    qsizetype end = detail.size();
+    for (const QLatin1String separator : {QLatin1String(": "), QLatin1String("; ")})
+        if (const qsizetype at = detail.indexOf(separator); at > 0)
+            end = std::min(end, at);
+    return detail.left(end).trimmed();
+}
+} // namespace
 
 QVariant CaptureListModel::data(const QModelIndex& index, int role) const
 {
@@ -82,8 +95,10 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                        : answered;
         }
         case State: {
-            if (refused) // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause
-                return tr("refused %1: %2").arg(r.answerStatus).arg(r.errorDetail) +
+            // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause; the answer's first
+            // clause, the whole of it in the tooltip and the refused request's view.
+            if (refused)
+                return tr("refused %1: %2").arg(r.answerStatus).arg(firstClause(r.errorDetail)) +
                        (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
             // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
             // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
