@@ -17,6 +17,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -173,6 +174,15 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     REQUIRE(panes);
     CHECK(panes->sizes().last() >= 160);                              // the timeline: room for its labels
     CHECK(panes->sizes().first() < 5 * view->fontMetrics().height()); // the examples: a few lines, sized by the user
+    // Whole lines of them: the next line's top does not peek out under the last (a walk read it as a cut command).
+    auto* examples = qobject_cast<QPlainTextEdit*>(panes->widget(0));
+    REQUIRE(examples);
+    const int spacing = examples->fontMetrics().lineSpacing();
+    const int text = examples->viewport()->height() - int(examples->document()->documentMargin());
+    CHECK(text % spacing == 0);
+    CHECK(text / spacing >= 3);
+    // No filter note, no room kept for one: the filter takes its row.
+    CHECK_FALSE(view->findChild<QWidget*>("captureFilterNote")->isVisible());
     CHECK(panes->isCollapsible(0));
     // Twenty parts: the timeline shows as many as keep their whole labels (at least five here), and says so.
     auto* timeline = view->findChild<ui::PartTimelineChart*>();

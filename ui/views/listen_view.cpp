@@ -311,14 +311,18 @@ void ListenView::showEvent(QShowEvent* event)
     QWidget::showEvent(event);
     if (m_followNewest) // rows listed from disk while the tab was hidden: the newest in sight when it shows
         QTimer::singleShot(0, m_table, &QTableView::scrollToBottom);
-    // Three lines of examples, whatever the splitter was scaled to, unless the user dragged them shut.
+    // Whole lines of examples, three at least, whatever the splitter was scaled or dragged to (a line cut in half
+    // read as a cut command), unless the user dragged them shut.
     auto* panes = findChild<QSplitter*>(QStringLiteral("listenPanes"));
     QList<int> sizes = panes->sizes();
-    const int three = 3 * m_examples->fontMetrics().lineSpacing() + 2 * int(m_examples->document()->documentMargin()) +
-                      2 * m_examples->frameWidth() + 2;
-    if (sizes.size() == 3 && sizes[0] > 0 && sizes[0] < three && sizes[1] > three) {
-        sizes[1] -= three - sizes[0];
-        sizes[0] = three;
+    const int line = m_examples->fontMetrics().lineSpacing();
+    // The margin above the first line; below the last, the next would show a sliver.
+    const int chrome = int(m_examples->document()->documentMargin()) + 2 * m_examples->frameWidth();
+    const int lines = std::max(3, (sizes.value(0) - chrome + line / 2) / line);
+    const int whole = lines * line + chrome;
+    if (sizes.size() == 3 && sizes[0] > 0 && sizes[0] != whole && sizes[1] > whole - sizes[0]) {
+        sizes[1] -= whole - sizes[0];
+        sizes[0] = whole;
         panes->setSizes(sizes);
     }
 }
