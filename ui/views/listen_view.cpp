@@ -123,6 +123,7 @@ ListenView::ListenView(QWidget* parent)
     m_filter->setClearButtonEnabled(true);
     m_filter->setObjectName(QStringLiteral("captureFilter"));
     m_filterNote->setObjectName(QStringLiteral("captureFilterNote"));
+    m_filterNote->setVisible(false); // until there is something to say: the filter takes the row
     connect(m_filter, &QLineEdit::textChanged, this, &ListenView::applyFilter);
     completeFilterWords(m_filter, CaptureFilter::suggestions());
     m_table->setModel(m_filtered);
