@@ -8,6 +8,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QScrollBar>
+#include <QStyle>
 
 #include <QTextBlock>
 #include <QToolTip>
@@ -53,8 +54,19 @@ QColor HexView::foundColour()
 HexView::HexView(QWidget* parent) : QPlainTextEdit(parent)
 {
     setReadOnly(true);
-    setLineWrapMode(QPlainTextEdit::NoWrap);
+    // A note or a message wraps, read whole without a sideways scroll; a line of bytes never does, as the view is
+    // never narrower than one (minimumSizeHint).
+    setLineWrapMode(QPlainTextEdit::WidgetWidth);
     setFont(QFont(QStringLiteral("monospace")));
+}
+
+QSize HexView::minimumSizeHint() const
+{
+    // The widest line: 16 bytes with 8-digit offsets and the ASCII column, a digit of room, a scroll bar, frames.
+    const int line = fontMetrics().horizontalAdvance(QString(asciiColumn(15) + 2, QLatin1Char('0')));
+    const int chrome = 2 * frameWidth() + int(2 * document()->documentMargin()) +
+                       style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    return {line + chrome, QPlainTextEdit::minimumSizeHint().height()};
 }
 
 void HexView::showMessage(const QString& text)

@@ -36,7 +36,8 @@ public:
     QString toolTipAt(const QPoint& viewportPos) const; // empty outside the bytes
     // The bytes the text selection covers, in the hex or the text columns; empty without a selection.
     QByteArray selectedBytes() const;
-    void copySelection(bool asHex) const; // "48 54 54 50", or the bytes themselves (as text and octet-stream)
+    void copySelection(bool asHex) const;   // "48 54 54 50", or the bytes themselves (as text and octet-stream)
+    QSize minimumSizeHint() const override; // as wide as a line of bytes
 
 protected:
     bool viewportEvent(QEvent* event) override;

@@ -158,11 +158,12 @@ InspectView::InspectView(QWidget* parent)
     split->setObjectName(QStringLiteral("inspectSplitter"));
     split->addWidget(m_tree);
     split->addWidget(right);
-    // Two fifths for the tree (it scrolls sideways), three for the previews: at 1024 px the hex view's 78
-    // columns, ASCII included, fit.
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({400, 600});
+    // The previews as wide as a line of hex (78 columns, ASCII included), the tree the rest: at 1280 px the
+    // parts' columns fit; a wider window widens both.
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({700, 500});
+    split->setChildrenCollapsible(false); // the previews no narrower than a line of hex (HexView's minimum)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(split, 1);
