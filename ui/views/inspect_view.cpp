@@ -89,6 +89,8 @@ InspectView::InspectView(QWidget* parent)
 
     m_headers->setHorizontalHeaderLabels({tr("Header"), tr("Value")});
     m_headers->horizontalHeader()->setStretchLastSection(true);
+    // A field's name whole on one line ("Content-Disposition" wrapped); its value takes the rest and wraps.
+    m_headers->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_headers->verticalHeader()->hide();
     m_headers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_text->setReadOnly(true);
