@@ -102,7 +102,7 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
     CHECK(tree.rowCount() == 3);
     CHECK(tree.isRequest(tree.index(0, 0)));
     CHECK(tree.rowCount(tree.index(0, 0)) == 0);
-    CHECK(tree.data(tree.index(0, ui::PartTreeModel::Filename), Qt::DisplayRole).toString() == "POST /x HTTP/1.1");
+    CHECK(tree.data(tree.index(0, ui::PartTreeModel::Filename), Qt::DisplayRole).toString() == "POST /x");
     outer = tree.index(1, 0);
     CHECK(tree.parent(tree.index(1, 0, outer)) == outer);
     CHECK(tree.part(tree.index(1, 0, outer))->filename == "x.txt");
@@ -399,7 +399,7 @@ TEST_CASE("opening corpus bodies shows the parts the manifest lists", "[ui][insp
             const char* shaKey = want.contains("raw_sha256") ? "raw_sha256" : "sha256";
             if (want.contains(shaKey))
                 CHECK(
-                    view.model()->data(view.model()->index(i, ui::PartTreeModel::Digest), Qt::DisplayRole).toString() ==
+                    view.model()->data(view.model()->index(i, ui::PartTreeModel::Digest), Qt::ToolTipRole).toString() ==
                     want[shaKey].toString());
         }
         ++opened;

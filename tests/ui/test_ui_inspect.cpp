@@ -138,7 +138,7 @@ TEST_CASE("the hex view: hex offsets, the selected part's header and body shaded
     CHECK(tip.contains("part 1 (note) body, its byte 0"));
 }
 
-TEST_CASE("Inspect at 1200 px: Size, the digest and Sent are in view, names elide and numbers do not",
+TEST_CASE("Inspect at 1200 px: Size and the digest are in view, a long name elides and types and numbers do not",
           "[ui][inspect][layout]")
 {
     test::ListenerFixture f;
@@ -159,7 +159,8 @@ TEST_CASE("Inspect at 1200 px: Size, the digest and Sent are in view, names elid
     CHECK(tree->horizontalScrollBar()->maximum() == 0); // no sideways scroll
     auto* header = tree->header();
     const int viewport = tree->viewport()->width();
-    for (int column : {ui::PartTreeModel::Size, ui::PartTreeModel::Digest, ui::PartTreeModel::Sent}) {
+    CHECK(header->isSectionHidden(ui::PartTreeModel::Sent)); // not a capture of this window's own send
+    for (int column : {ui::PartTreeModel::Size, ui::PartTreeModel::Digest}) {
         INFO(column);
         CHECK(header->sectionViewportPosition(column) + header->sectionSize(column) <= viewport);
     }
@@ -170,10 +171,22 @@ TEST_CASE("Inspect at 1200 px: Size, the digest and Sent are in view, names elid
     for (int row = 1; row < view->model()->rowCount(); ++row)
         for (int column : {ui::PartTreeModel::BodyOffset, ui::PartTreeModel::Size})
             CHECK(header->sectionSize(column) >= textWidth(row, column)); // numbers whole
-    // The digest elides, and is whole in its tooltip.
+    // The request's method, target and type, the parts' types and the digests' starts are whole; a 55-letter
+    // filename elides, whole in its tooltip.
+    for (int row = 0; row < view->model()->rowCount(); ++row)
+        for (int column : {ui::PartTreeModel::Filename, ui::PartTreeModel::ContentType, ui::PartTreeModel::Digest})
+            if (row != 1 || column != ui::PartTreeModel::Filename) {
+                INFO(row << " " << column);
+                CHECK(header->sectionSize(column) >= textWidth(row, column));
+            }
+    CHECK(header->sectionSize(ui::PartTreeModel::Filename) < textWidth(1, ui::PartTreeModel::Filename));
+    CHECK(view->model()->data(view->model()->index(1, ui::PartTreeModel::Filename), Qt::ToolTipRole).toString() ==
+          "a-long-name-for-a-photo-taken-on-holiday-by-the-sea.png");
+    // The digest shows its first 12 hex digits, as git shows a commit's, and is whole in its tooltip.
     const QModelIndex digest = view->model()->index(1, ui::PartTreeModel::Digest);
-    CHECK(header->sectionSize(ui::PartTreeModel::Digest) < textWidth(1, ui::PartTreeModel::Digest));
+    CHECK(digest.data().toString().size() == 12);
     CHECK(view->model()->data(digest, Qt::ToolTipRole).toString().size() == 64);
+    CHECK(view->model()->data(digest, Qt::ToolTipRole).toString().startsWith(digest.data().toString()));
 }
 
 TEST_CASE("right-click on a part offers Save part, Copy digest, Copy as curl and Show in hex", "[ui][inspect][menu]")
@@ -277,7 +290,7 @@ TEST_CASE("a /part-event capture opens in Inspect from its record: names, sizes,
     CHECK(inspect->title().contains("(/part-event)"));
     REQUIRE(inspect->model()->rowCount() == 3); // the request, photo, note
     CHECK(inspect->model()->data(inspect->model()->index(1, ui::PartTreeModel::Name), Qt::DisplayRole) == "photo");
-    CHECK(inspect->model()->data(inspect->model()->index(1, ui::PartTreeModel::Digest), Qt::DisplayRole).toString() ==
+    CHECK(inspect->model()->data(inspect->model()->index(1, ui::PartTreeModel::Digest), Qt::ToolTipRole).toString() ==
           QString::fromLatin1(QCryptographicHash::hash(photo, QCryptographicHash::Sha256).toHex()));
     inspect->tree()->setCurrentIndex(inspect->model()->index(1, 0));
     CHECK(inspect->headers()->rowCount() >= 1);

@@ -255,7 +255,7 @@ TEST_CASE("HAR files: each request is a node, a multipart one with its parts", "
           "POST https://example.test/upload");
     REQUIRE(view.model()->rowCount(request) == 2);
     CHECK(view.model()
-              ->data(view.model()->index(0, ui::PartTreeModel::Digest, request), Qt::DisplayRole)
+              ->data(view.model()->index(0, ui::PartTreeModel::Digest, request), Qt::ToolTipRole)
               .toString()
               .toStdString() == test::sha256("hello"));
 }
@@ -276,6 +276,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     view.showResult(finished.first().first().value<app::InspectResult>());
     REQUIRE(view.model()->rowCount() == 3); // the Request row, then the two parts
     CHECK(view.model()->headerData(ui::PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString() == "SHA-256");
+    CHECK_FALSE(view.tree()->isColumnHidden(ui::PartTreeModel::Sent)); // shown for a capture of our own send
     CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
           "✓ matches");
     CHECK(view.model()->data(view.model()->index(2, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
@@ -294,7 +295,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     view.showResult(again.first().first().value<app::InspectResult>());
     CHECK(view.model()->headerData(ui::PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString() ==
           "XXH3-128");
-    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Digest), Qt::DisplayRole).toString() ==
+    CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Digest), Qt::ToolTipRole).toString() ==
           QString::fromStdString(test::digest(core::HashKind::Xxh3, data)));
     CHECK(view.model()->data(view.model()->index(1, ui::PartTreeModel::Sent), Qt::DisplayRole).toString() ==
           "✓ matches");

@@ -14,6 +14,14 @@ QString text(const std::optional<std::string>& value)
 {
     return value ? QString::fromStdString(*value) : QString();
 }
+
+// Twelve hex digits tell a part from any other of a session (git's short commits are seven); xxh3's 16 stay whole.
+constexpr int kShortDigest = 12;
+
+QString shortDigest(const std::string& digest)
+{
+    return QString::fromStdString(digest.size() <= 16 ? digest : digest.substr(0, kShortDigest));
+}
 } // namespace
 
 void PartTreeModel::setReport(core::ParseReport report, app::RequestRecord request)
@@ -109,6 +117,10 @@ QVariant PartTreeModel::headerData(int section, Qt::Orientation orientation, int
     // "Offset", not "Body offset": the header sized the column, wider than its numbers, at the names' expense.
     // "Type", not "Content-Type": the header of a column that shares the tree's width is cut at 1280 px.
     static const char* names[] = {"#", "Name", "Filename", "Type", "Offset", "Size", nullptr, "Sent"};
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Digest)
+        return tr("The digest's first %1 hex digits, as git shows a commit's: the whole one in each cell's tooltip "
+                  "and in Copy digest")
+            .arg(kShortDigest);
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == BodyOffset)
         return tr("Where the part's body starts, in bytes from the start of the multipart body");
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
@@ -123,8 +135,8 @@ QVariant PartTreeModel::requestData(int column, int role) const
     if (role == Qt::DisplayRole) {
         switch (column) {
         case Name: return tr("Request");
-        case Filename: // the request line
-            return QStringLiteral("%1 %2 %3").arg(m_request.method, m_request.target, m_request.version).trimmed();
+        case Filename: // the request line's method and target: its version is in Headers
+            return QStringLiteral("%1 %2").arg(m_request.method, m_request.target).trimmed();
         case ContentType: // the media type: the boundary would widen the column (it is in the request's Headers)
             return m_request.contentType.section(QLatin1Char(';'), 0, 0).trimmed();
         case Size: return app::formatBytes(m_report.bytes);
@@ -163,7 +175,7 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         case ContentType: return text(p.contentType);
         case BodyOffset: return QString::number(p.bodyOffset);
         case Size: return app::formatBytes(p.size) + (p.complete ? QString() : QStringLiteral(" ✗"));
-        case Digest: return QString::fromStdString(p.digest);
+        case Digest: return shortDigest(p.digest);
         case Sent: {
             // Only top-level parts of a capture that came from our own sender have a sent hash.
             if (m_parent.value(&p) != nullptr || int(p.index) >= m_sent.size() || m_sent[int(p.index)].isEmpty())
@@ -176,9 +188,11 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
         return p.complete
                    ? tr("%1 bytes").arg(p.size)
                    : tr("%1 bytes, incomplete: the part did not arrive whole (or was not all stored)").arg(p.size);
-    if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Filename ||
-                                    index.column() == ContentType || index.column() == Digest))
-        return data(index, Qt::DisplayRole); // the columns elide: the whole value on hover
+    if (role == Qt::ToolTipRole && index.column() == Digest)
+        return QString::fromStdString(p.digest);
+    if (role == Qt::ToolTipRole &&
+        (index.column() == Name || index.column() == Filename || index.column() == ContentType))
+        return data(index, Qt::DisplayRole); // a value longer than a quarter of the tree elides: whole on hover
     if (role == Qt::ToolTipRole && index.column() == Index && p.transferEncoding)
         return tr("Content-Transfer-Encoding: %1").arg(text(p.transferEncoding));
     if (role == Qt::ForegroundRole && index.column() == Size && !p.complete)

@@ -12,9 +12,14 @@ namespace upin::ui {
 
 FittedColumns::FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths,
                              double maxShare)
-    : QObject(table), m_table(table), m_columns(columns), m_minimumWidths(minimumWidths), m_maxShare(maxShare)
+    : FittedColumns(table, table->horizontalHeader(), columns, minimumWidths, maxShare)
+{}
+
+FittedColumns::FittedColumns(QAbstractItemView* view, QHeaderView* header, const QList<int>& columns,
+                             const QList<int>& minimumWidths, double maxShare)
+    : QObject(view), m_view(view), m_header(header), m_columns(columns), m_minimumWidths(minimumWidths),
+      m_maxShare(maxShare)
 {
-    QHeaderView* header = table->horizontalHeader();
     m_fitting = true;
     for (qsizetype i = 0; i < columns.size(); ++i) {
         header->setSectionResizeMode(columns[i], QHeaderView::Interactive);
@@ -29,12 +34,12 @@ FittedColumns::FittedColumns(QTableView* table, const QList<int>& columns, const
         if (!m_fitting && m_columns.contains(column))
             header->setProperty(kUserSizedProperty, true);
     });
-    QAbstractItemModel* model = table->model();
+    QAbstractItemModel* model = view->model();
     connect(model, &QAbstractItemModel::rowsInserted, this, &FittedColumns::fitSoon);
     connect(model, &QAbstractItemModel::dataChanged, this, &FittedColumns::fitSoon);
     connect(model, &QAbstractItemModel::modelReset, this, &FittedColumns::fitSoon);
     connect(model, &QAbstractItemModel::layoutChanged, this, &FittedColumns::fitSoon);
-    table->viewport()->installEventFilter(this); // a wider window gives the columns more room
+    view->viewport()->installEventFilter(this); // a wider window gives the columns more room
 }
 
 bool FittedColumns::eventFilter(QObject* watched, QEvent* event)
@@ -56,17 +61,15 @@ void FittedColumns::fitSoon()
 
 void FittedColumns::fit()
 {
-    if (m_table->horizontalHeader()->property(kUserSizedProperty).toBool())
+    if (m_header->property(kUserSizedProperty).toBool())
         return; // the user's widths, dragged in this session or restored from an earlier one
-    const int most = int(m_table->viewport()->width() * m_maxShare);
+    const int most = int(m_view->viewport()->width() * m_maxShare);
     m_fitting = true;
     for (qsizetype i = 0; i < m_columns.size(); ++i) {
         const int column = m_columns[i];
         // The view's own measure: the visible rows' texts as drawn, margins included (public on the base class).
-        const int wanted = std::max(static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(column),
-                                    m_table->horizontalHeader()->sectionSizeHint(column));
-        m_table->horizontalHeader()->resizeSection(
-            column, std::clamp(wanted, m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
+        const int wanted = std::max(m_view->sizeHintForColumn(column), m_header->sectionSizeHint(column));
+        m_header->resizeSection(column, std::clamp(wanted, m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
     }
     m_fitting = false;
 }

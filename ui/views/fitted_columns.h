@@ -1,5 +1,5 @@
 #pragma once
-// Columns of a table that fit their longest text, up to a share of the table's width each, until the user drags
+// Columns of a table or tree that fit their longest text, up to a share of the table's width each, until the user drags
 // one (then it keeps the user's width, which the window remembers). The other columns keep their own modes; the
 // stretched one takes what is left. For the Listen list, where a forwarded row's endpoint and its upstream's
 // answer are long, and a fixed width either cut them ("…/file-part (simd)", "200, server 0.6…") or left the
@@ -8,6 +8,8 @@
 #include <QList>
 #include <QObject>
 
+class QAbstractItemView;
+class QHeaderView;
 class QTableView;
 
 namespace upin::ui {
@@ -21,6 +23,9 @@ public:
 
     // minimumWidths: one per column, the width each starts at and never goes under.
     FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths, double maxShare);
+    // The same for a tree's columns (Inspect's parts).
+    FittedColumns(QAbstractItemView* view, QHeaderView* header, const QList<int>& columns,
+                  const QList<int>& minimumWidths, double maxShare);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -29,7 +34,8 @@ private:
     void fitSoon();
     void fit();
 
-    QTableView* m_table;
+    QAbstractItemView* m_view;
+    QHeaderView* m_header;
     QList<int> m_columns;
     QList<int> m_minimumWidths;
     double m_maxShare;

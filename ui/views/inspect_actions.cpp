@@ -29,7 +29,14 @@ void InspectView::rememberSentHashes(const QString& captureId, const QStringList
 {
     m_sentHashes.insert(captureId, hashes);
     if (m_result.capture && m_result.capture->id == captureId)
-        m_model->setSentHashes(hashes);
+        showSentHashes(hashes);
+}
+
+void InspectView::showSentHashes(const QStringList& hashes)
+{
+    m_model->setSentHashes(hashes);
+    // Empty for any other capture or file: its room goes to the names.
+    m_tree->setColumnHidden(PartTreeModel::Sent, hashes.isEmpty());
 }
 
 QString InspectView::curlBlocker() const

@@ -4,6 +4,7 @@
 #include "status_colors.h"
 #include "views/answer_text.h"
 #include "views/elided_label.h"
+#include "views/fitted_columns.h"
 #include "views/hex_view.h"
 #include "views/request_text.h"
 
@@ -68,16 +69,14 @@ InspectView::InspectView(QWidget* parent)
     m_tree->setModel(m_model);
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
-    // Numbers keep their width and the names, types and digest share the rest, elided (the digest whole in its
-    // tooltip and in Copy digest): Size, the digest and Sent stay in view at 1200 px, with no sideways scroll.
-    m_tree->header()->setStretchLastSection(false);
+    // Numbers keep their width; the name, filename and type fit their longest text up to a quarter of the tree each
+    // (the whole value in its tooltip), and the digest shows its start, as git shows a commit's: Size, the digest
+    // and Sent stay in view at 1280 px.
+    m_tree->header()->setStretchLastSection(true);
     m_tree->header()->setMinimumSectionSize(40);
-    for (int column = 0; column < PartTreeModel::ColumnCount; ++column)
-        m_tree->header()->setSectionResizeMode(
-            column, column == PartTreeModel::Name || column == PartTreeModel::Filename ||
-                            column == PartTreeModel::ContentType || column == PartTreeModel::Digest
-                        ? QHeaderView::Stretch
-                        : QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    new FittedColumns(m_tree, m_tree->header(),
+                      {PartTreeModel::Name, PartTreeModel::Filename, PartTreeModel::ContentType}, {70, 70, 70}, 0.26);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QTreeView::customContextMenuRequested, this, &InspectView::showPartMenu);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
@@ -212,7 +211,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_cancel->setVisible(false);
     m_result = result;
     m_model->setReport(result.report, result.request);
-    m_model->setSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
+    showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
     m_tree->expandAll();
     const auto& r = result.report;
     // A capture's limits are the listener's (its Settings); an opened file's, the window's command line's.
