@@ -1,0 +1,83 @@
+// The Listen list's rows: the listener's events and the stored captures as they come, the filter and what it
+// says, and the capture the timeline draws.
+
+#include "views/listen_view.h"
+
+#include "charts/part_timeline_chart.h"
+#include "models/capture_filter.h"
+#include "models/capture_list_model.h"
+#include "status_colors.h"
+#include "views/elided_label.h"
+
+#include <QScrollBar>
+#include <QTableView>
+
+namespace upin::ui {
+
+// The selected capture, or the newest one listed that was not refused (a refused request has no parts to draw;
+// one the filter hides, a probe's, is not in the list) when none is selected; -1 for none. A source model row.
+int ListenView::timelineRow() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    int listed = current.isValid() ? current.row() : m_filtered->rowCount() - 1;
+    while (!current.isValid() && listed > 0 &&
+           m_model->row(sourceRow(m_filtered->index(listed, 0))).state == app::CaptureState::Refused)
+        --listed;
+    return listed < 0 ? -1 : sourceRow(m_filtered->index(listed, 0));
+}
+
+void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
+{
+    for (const auto& e : batch)
+        if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed) {
+            ++m_failedHandshakes;
+            m_lastHandshakeFailure = e;
+            showListeningStatus();
+        }
+    m_model->apply(batch);
+    showFilterNote(); // a probe's uploads, hidden as they come
+    // The timeline is redrawn only when its capture's parts change, not on every throughput sample.
+    const int row = timelineRow();
+    if (row < 0)
+        return;
+    const quint64 shown = m_model->row(row).id;
+    for (const auto& e : batch)
+        if (e.captureId == shown && e.kind != app::ListenerEvent::Kind::Progress) {
+            m_timeline->setCapture(m_model->row(row));
+            break;
+        }
+    for (const auto& e : batch)
+        if (e.kind == app::ListenerEvent::Kind::CaptureStarted)
+            m_table->scrollToBottom();
+}
+
+void ListenView::addStored(const QList<app::StoredCapture>& batch)
+{
+    QScrollBar* bar = m_table->verticalScrollBar();
+    const bool atBottom = bar->value() == bar->maximum();
+    m_model->addStored(batch);
+    if (atBottom)
+        m_table->scrollToBottom();
+}
+
+void ListenView::applyFilter(const QString& text)
+{
+    m_filtered->setText(text);
+    showFilterNote();
+    if (text.isEmpty()) // back to every capture: the newest, at the bottom, in sight
+        m_table->scrollToBottom();
+}
+
+void ListenView::showFilterNote()
+{
+    const int hidden = m_filtered->hiddenProbeUploads();
+    const QString problem = m_filtered->problem();
+    m_filterNote->setFullText(!problem.isEmpty() ? problem
+                              : hidden == 1      ? tr("1 probe upload hidden (is:probe shows it)")
+                              : hidden > 1       ? tr("%1 probe uploads hidden (is:probe shows them)").arg(hidden)
+                                                 : QString());
+    m_filterNote->setStyleSheet(problem.isEmpty() ? QString() : status::textStyle(status::failure()));
+    m_filterNote->setVisible(!m_filterNote->fullText().isEmpty());
+}
+
+} // namespace upin::ui
