@@ -2,6 +2,7 @@
 // of the word being typed, and a probe's uploads marked and hidden from the list unless the filter asks for them.
 
 #include "app/listener_fixture.h"
+#include "charts/part_timeline_chart.h"
 #include "capture/stored_captures.h"
 #include "models/capture_list_model.h"
 #include "support/wait_for.h"
@@ -73,8 +74,13 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
     CHECK(shown(view) == QStringList{"PUT 405", "POST 400"});
     type(view, "method:put");
     CHECK(shown(view) == QStringList{"PUT 405"});
+    // The timeline names a listed capture only, and not a refused one, which has no parts.
+    auto* timeline = view.findChild<ui::PartTimelineChart*>();
+    REQUIRE(timeline != nullptr);
+    CHECK(timeline->chart()->title() == "Parts over time");
     type(view, "size>1M");
     CHECK(shown(view) == QStringList{"POST 200"});
+    CHECK(timeline->chart()->title().startsWith("Parts over time — /discard "));
     CHECK(view.table()->model()->index(0, ui::CaptureListModel::Endpoint).data().toString().startsWith("/discard"));
     type(view, "-status:2xx file-part"); // terms hold together; any text a column holds
     CHECK(shown(view) == QStringList{"PUT 405", "POST 400"});

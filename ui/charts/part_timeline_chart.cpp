@@ -173,4 +173,10 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
                           .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")), note));
 }
 
+void PartTimelineChart::clear()
+{
+    setCapture({});
+    chart()->setTitle(tr("Parts over time"));
+}
+
 } // namespace upin::ui

@@ -15,6 +15,7 @@ class PartTimelineChart final : public QChartView {
 public:
     explicit PartTimelineChart(QWidget* parent = nullptr);
     void setCapture(const CaptureListModel::Row& row);
+    void clear(); // no capture to draw
     int barCount() const;
     // How many part rows keep their labels at the chart's height; the labels shown, top row first.
     int rowsThatFit() const;

@@ -20,7 +20,7 @@ int ListenView::timelineRow() const
 {
     const QModelIndex current = m_table->currentIndex();
     int listed = current.isValid() ? current.row() : m_filtered->rowCount() - 1;
-    while (!current.isValid() && listed > 0 &&
+    while (!current.isValid() && listed >= 0 &&
            m_model->row(sourceRow(m_filtered->index(listed, 0))).state == app::CaptureState::Refused)
         --listed;
     return listed < 0 ? -1 : sourceRow(m_filtered->index(listed, 0));
@@ -64,6 +64,12 @@ void ListenView::applyFilter(const QString& text)
 {
     m_filtered->setText(text);
     showFilterNote();
+    // The capture it drew may be filtered out now: the timeline names only a listed one.
+    const int row = timelineRow();
+    if (row >= 0)
+        m_timeline->setCapture(m_model->row(row));
+    else
+        m_timeline->clear();
     if (text.isEmpty()) // back to every capture: the newest, at the bottom, in sight
         m_table->scrollToBottom();
 }
