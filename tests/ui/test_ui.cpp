@@ -225,6 +225,16 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     CHECK(chart.sentRateSeries()->at(0).y() == Approx(20.0));
     CHECK(chart.sentRateSeries()->at(1).x() == Approx(0.05));
     CHECK(chart.receivedRateSeries()->at(0).y() == Approx(2.0 / 0.15));
+    // A run under 1 MB in kB, and its rate under 1 MB/s in kB/s: a 5 KB run's axis read 0.000 to 0.005 MB.
+    chart.setReceived({});
+    chart.setSent({{2000, 5000}});
+    CHECK(chart.sentSeries()->at(1) == QPointF(2.0, 5.0));
+    CHECK(chart.sentSeries()->name() == "kB sent");
+    CHECK(chart.sentRateSeries()->at(0).y() == Approx(2.5));
+    CHECK(chart.sentRateSeries()->name() == "kB/s sent");
+    CHECK(chart.chart()->title().startsWith("kB sent and received"));
+    chart.setSent({{100, 1000000}, {200, 3000000}});
+    CHECK(chart.sentSeries()->name() == "MB sent");
 }
 
 TEST_CASE("end to end: send from the Send view, see the capture in the Listen view with hashes matching", "[ui][e2e]")

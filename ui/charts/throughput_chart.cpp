@@ -86,11 +86,6 @@ ThroughputChart::ThroughputChart(QWidget* parent)
 {
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
-    m_sent->setName(tr("MB sent"));
-    m_received->setName(tr("MB received"));
-    // The window the rates average over is said once, in the title: at 1200 px a legend entry each cut it off.
-    m_sentRate->setName(tr("MB/s sent"));
-    m_receivedRate->setName(tr("MB/s received"));
     for (auto* s : {m_sent, m_received, m_sentRate, m_receivedRate})
         chart->addSeries(s);
     // Each rate in its total's colour, dashed.
@@ -99,8 +94,6 @@ ThroughputChart::ThroughputChart(QWidget* parent)
         rate->setPen(pen);
     }
     m_x->setTitleText(tr("seconds"));
-    m_y->setTitleText(tr("MB (solid)"));
-    m_rateAxis->setTitleText(tr("MB/s (dashed)"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     chart->addAxis(m_rateAxis, Qt::AlignRight);
@@ -112,14 +105,13 @@ ThroughputChart::ThroughputChart(QWidget* parent)
         s->attachAxis(m_x);
         s->attachAxis(m_rateAxis);
     }
-    chart->setTitle(tr("MB sent and received over time, and the rate (a 0.5 s moving average)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // solid and dashed lines, as drawn
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
     addPngExport(this);
     setMinimumHeight(200);
-    rescale(); // empty: no labels until there is data
+    rescale(); // empty: no labels until there is data; the names and titles in MB
 }
 
 QList<QPointF> ThroughputChart::points(const QList<app::ThroughputSample>& samples)
@@ -132,9 +124,7 @@ QList<QPointF> ThroughputChart::points(const QList<app::ThroughputSample>& sampl
 
 void ThroughputChart::setSent(const QList<app::ThroughputSample>& samples)
 {
-    const QList<QPointF> sent = points(samples);
-    m_sent->replace(sent);
-    m_sentRate->replace(ratePoints(sent));
+    m_sentMB = points(samples);
     setReceived(m_receivedSamples); // moved to the new sent curve's time
 }
 
@@ -142,33 +132,68 @@ void ThroughputChart::setReceived(const QList<app::ThroughputSample>& samples)
 {
     m_receivedSamples = samples;
     QList<QPointF> received = points(samples);
-    const double lag = receivedLag(m_sent->points(), received);
+    const double lag = receivedLag(m_sentMB, received);
     // Samples are timed to the millisecond: a smaller lag is rounding. The origin stays where it is.
     if (lag > 1e-6) {
         for (qsizetype i = 1; i < received.size(); ++i)
             received[i].rx() += lag;
         received.insert(1, {lag, 0}); // nothing had arrived until then: the line starts flat
     }
-    m_received->replace(received);
-    m_receivedRate->replace(ratePoints(received));
+    m_receivedMB = received;
     rescale();
 }
 
+namespace {
+double maxY(const QList<QPointF>& a, const QList<QPointF>& b)
+{
+    double most = 0;
+    for (const auto* points : {&a, &b})
+        for (const QPointF& p : *points)
+            most = std::max(most, p.y());
+    return most;
+}
+
+// kB below 1 MB: a 5 KiB run's axis read 0.000 to 0.005 MB.
+double kBFactor(double maxMB)
+{
+    return maxMB > 0 && maxMB < 1 ? 1000 : 1;
+}
+
+QList<QPointF> scaled(QList<QPointF> points, double factor)
+{
+    for (QPointF& p : points)
+        p.ry() *= factor;
+    return points;
+}
+} // namespace
+
 void ThroughputChart::rescale()
 {
-    double maxX = 0, maxY = 0, maxRate = 0;
-    for (auto* s : {m_sent, m_received})
-        for (const auto& p : s->points()) {
+    const QList<QPointF> sentRate = ratePoints(m_sentMB), receivedRate = ratePoints(m_receivedMB);
+    double maxX = 0;
+    for (const auto* points : {&m_sentMB, &m_receivedMB})
+        for (const QPointF& p : *points)
             maxX = std::max(maxX, p.x());
-            maxY = std::max(maxY, p.y());
-        }
-    for (auto* s : {m_sentRate, m_receivedRate})
-        for (const auto& p : s->points())
-            maxRate = std::max(maxRate, p.y());
+    const double mostMB = maxY(m_sentMB, m_receivedMB), mostRate = maxY(sentRate, receivedRate);
+    const double bytes = kBFactor(mostMB), rate = kBFactor(mostRate);
+    const QString unit = bytes > 1 ? QStringLiteral("kB") : QStringLiteral("MB");
+    const QString rateUnit = rate > 1 ? QStringLiteral("kB/s") : QStringLiteral("MB/s");
+    m_sent->replace(scaled(m_sentMB, bytes));
+    m_received->replace(scaled(m_receivedMB, bytes));
+    m_sentRate->replace(scaled(sentRate, rate));
+    m_receivedRate->replace(scaled(receivedRate, rate));
+    m_sent->setName(tr("%1 sent").arg(unit));
+    m_received->setName(tr("%1 received").arg(unit));
+    // The window the rates average over is said once, in the title: at 1200 px a legend entry each cut it off.
+    m_sentRate->setName(tr("%1 sent").arg(rateUnit));
+    m_receivedRate->setName(tr("%1 received").arg(rateUnit));
+    m_y->setTitleText(tr("%1 (solid)").arg(unit));
+    m_rateAxis->setTitleText(tr("%1 (dashed)").arg(rateUnit));
+    chart()->setTitle(tr("%1 sent and received over time, and the rate (a 0.5 s moving average)").arg(unit));
     // Bytes at time 0 only (a run answered within its first sample): still a time axis, a millisecond long.
-    setNiceRange(m_x, maxY > 0 ? std::max(maxX, 0.001) : maxX);
-    setNiceRange(m_y, maxY);
-    setNiceRange(m_rateAxis, maxRate);
+    setNiceRange(m_x, mostMB > 0 ? std::max(maxX, 0.001) : maxX);
+    setNiceRange(m_y, mostMB * bytes);
+    setNiceRange(m_rateAxis, mostRate * rate);
 }
 
 } // namespace upin::ui

@@ -1,6 +1,7 @@
 #pragma once
-// Bytes over time for one run: the sender's bytes-sent curve and the listener's bytes-received curve (MB, left
-// axis), and beside each its rate (MB/s, right axis, dashed), so a stall or a slow phase shows as a dip.
+// Bytes over time for one run: the sender's bytes-sent curve and the listener's bytes-received curve (MB, or kB
+// below 1 MB, left axis), and beside each its rate (MB/s or kB/s, right axis, dashed), so a stall or a slow phase
+// shows as a dip.
 
 #include "server/listener_types.h"
 
@@ -28,6 +29,8 @@ private:
     void rescale();
 
     QList<app::ThroughputSample> m_receivedSamples; // as the listener timed them: shown moved to the sent curve
+    QList<QPointF> m_sentMB;                        // seconds and MB: shown in kB below 1 MB
+    QList<QPointF> m_receivedMB;
     QLineSeries* m_sent;
     QLineSeries* m_received;
     QLineSeries* m_sentRate;
