@@ -75,6 +75,7 @@ InspectView::InspectView(QWidget* parent)
     m_tree->header()->setStretchLastSection(true);
     m_tree->header()->setMinimumSectionSize(40);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree->setColumnHidden(PartTreeModel::Sent, true); // until a capture of our own send is shown
     new FittedColumns(m_tree, m_tree->header(),
                       {PartTreeModel::Name, PartTreeModel::Filename, PartTreeModel::ContentType}, {70, 70, 70}, 0.26);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
