@@ -3,6 +3,7 @@
 
 #include "models/plan_parts_model.h"
 #include "views/compare_view.h"
+#include "views/file_dialog_fit.h"
 #include "views/fitted_columns.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
@@ -35,6 +36,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_listenerStatus(new QLabel)
 {
     setWindowTitle(tr("Upload Inspector"));
+    fitFileDialogs(); // every view's Open and Save dialogs
     setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
     setAcceptDrops(true);
     // Settings are written soon after they change, not only on a clean quit: a crash keeps the plan and targets.

@@ -10,12 +10,15 @@
 
 #include <QApplication>
 #include <QBrush>
+#include <QFile>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QSettings>
 #include <QStyle>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using namespace upin;
 
@@ -113,4 +116,31 @@ TEST_CASE("a forwarded upload the upstream refused reads red in State, Status an
     CHECK(model.index(0, ui::CaptureListModel::Upstream).data().toString() == "early, at byte 65536");
     CHECK(model.index(1, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() != red);
     CHECK_FALSE(model.index(1, ui::CaptureListModel::Upstream).data(Qt::ForegroundRole).isValid());
+}
+
+TEST_CASE("Qt's own file dialog opens with its names, sizes, types and dates whole", "[ui][columns]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QDir(dir.path()).mkdir("files");
+    QFile file(dir.filePath("files/capture-on-monday.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(13670, 'x')); // "13.35 KiB": it read "13….KiB"
+    file.close();
+    ui::MainWindow window; // sizes every file dialog the window's views open
+    QFileDialog dialog(nullptr, "Open", dir.filePath("files"));
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    dialog.setViewMode(QFileDialog::Detail);
+    dialog.show();
+    auto* tree = dialog.findChild<QTreeView*>("treeView");
+    REQUIRE(tree);
+    UPIN_WAIT_FOR(tree->model()->rowCount(tree->rootIndex()) == 1, 10000);
+    UPIN_WAIT_FOR(!tree->model()->index(0, 3, tree->rootIndex()).data().toString().isEmpty(), 10000);
+    QApplication::processEvents();
+    for (int column = 0; column < 4; ++column) {
+        const QString text = tree->model()->index(0, column, tree->rootIndex()).data().toString();
+        INFO(column << ": " << text.toStdString());
+        const int icon = column == 0 ? tree->iconSize().width() + 8 : 0;
+        CHECK(tree->header()->sectionSize(column) >= tree->fontMetrics().horizontalAdvance(text) + icon);
+    }
 }
