@@ -124,8 +124,15 @@ void ServiceWiring::exportHar(const QStringList& folders, const QString& path)
 
 namespace {
 // Its own window, not modal: the list stays usable beside it. None: what the list says of it, and why no more.
-void showRefused(QWidget* window, const std::optional<app::RefusedRequest>& refused, const QString& inWords)
+void showRefused(QWidget* window, quint64 id, const std::optional<app::RefusedRequest>& refused, const QString& inWords)
 {
+    // One window a refusal: opened again (a second double-click, Enter), the open one comes to the front.
+    const QString name = QStringLiteral("refused-%1").arg(id);
+    if (auto* open = window->findChild<QWidget*>(name, Qt::FindDirectChildrenOnly)) {
+        open->raise();
+        open->activateWindow();
+        return;
+    }
     QWidget* shown = refused ? static_cast<QWidget*>(new RefusedView(*refused, window))
                              : new QMessageBox(QMessageBox::Information, ServiceWiring::tr("Refused"),
                                                ServiceWiring::tr("%1\n\nThe request was turned away before its body "
@@ -133,6 +140,7 @@ void showRefused(QWidget* window, const std::optional<app::RefusedRequest>& refu
                                                                  "later refusals have rolled it out.")
                                                    .arg(inWords),
                                                QMessageBox::Ok, window);
+    shown->setObjectName(name);
     shown->setAttribute(Qt::WA_DeleteOnClose);
     shown->setWindowModality(Qt::NonModal); // a message box is modal by default
     shown->show();
@@ -146,7 +154,7 @@ void ServiceWiring::openRefused(quint64 id, const QString& inWords)
 {
     for (const app::Listener* listener : {m_listener, m_forwarder, m_proxy})
         if (const auto refused = listener->recentRefused(id)) {
-            showRefused(&m_window, refused, inWords);
+            showRefused(&m_window, id, refused, inWords);
             return;
         }
     QPointer<MainWindow> window = &m_window;
@@ -155,9 +163,9 @@ void ServiceWiring::openRefused(quint64 id, const QString& inWords)
         const std::optional<app::RefusedRequest> refused = app::findRefused(root, id);
         QMetaObject::invokeMethod(
             qApp,
-            [window, refused, inWords] {
+            [window, id, refused, inWords] {
                 if (window)
-                    showRefused(window, refused, inWords);
+                    showRefused(window, id, refused, inWords);
             },
             Qt::QueuedConnection);
     });

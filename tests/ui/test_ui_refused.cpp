@@ -149,6 +149,10 @@ TEST_CASE("a refused request opens from the Listen list: its head as received, t
     CHECK(put->answer()->toPlainText().startsWith("HTTP/1.1 405 Method Not Allowed\n"));
     CHECK(put->answer()->toPlainText().contains("Allow: POST\n"));
     CHECK(put->answer()->toPlainText().endsWith("\nuse POST\n"));
+    // Opened again, the open window comes to the front: one window a refusal.
+    QTest::keyClick(window.listenView()->findChild<QTableView*>(), Qt::Key_Return);
+    QApplication::processEvents();
+    CHECK(window.findChildren<ui::RefusedView*>().size() == 1);
     put->close(); // deletes itself
     UPIN_WAIT_FOR(window.findChild<ui::RefusedView*>() == nullptr, 5000);
 
