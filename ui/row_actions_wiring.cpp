@@ -136,8 +136,9 @@ void showRefused(QWidget* window, quint64 id, const std::optional<app::RefusedRe
     QWidget* shown = refused ? static_cast<QWidget*>(new RefusedView(*refused, window))
                              : new QMessageBox(QMessageBox::Information, ServiceWiring::tr("Refused"),
                                                ServiceWiring::tr("%1\n\nThe request was turned away before its body "
-                                                                 "was taken. Its head is no longer in refused.jsonl: "
-                                                                 "later refusals have rolled it out.")
+                                                                 "was taken. Its head is not in refused.jsonl, which "
+                                                                 "keeps the latest refusals only, or the file could "
+                                                                 "not be read.")
                                                    .arg(inWords),
                                                QMessageBox::Ok, window);
     shown->setObjectName(name);

@@ -196,7 +196,7 @@ TEST_CASE("a refused row whose record is gone says so, in a box that does not ho
     QMessageBox* box = nullptr;
     REQUIRE(QTest::qWaitFor([&] { return (box = window.findChild<QMessageBox*>()) != nullptr; }, 10000));
     CHECK(box->text().startsWith("PUT /file-part\nrefused 405: use POST\n\n"));
-    CHECK(box->text().contains("no longer in refused.jsonl"));
+    CHECK(box->text().contains("not in refused.jsonl"));
     CHECK_FALSE(box->isModal()); // the test goes on: nothing waits for the box to close
     CHECK(window.findChild<ui::RefusedView*>() == nullptr);
 }
