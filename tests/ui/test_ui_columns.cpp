@@ -113,6 +113,7 @@ TEST_CASE("a forwarded upload the upstream refused reads red in State, Status an
     for (int column : {ui::CaptureListModel::State, ui::CaptureListModel::Status, ui::CaptureListModel::Upstream})
         CHECK(model.index(0, column).data(Qt::ForegroundRole).value<QBrush>().color() == red);
     CHECK(model.index(0, ui::CaptureListModel::Status).data().toString() == "404");
+    CHECK(model.index(0, ui::CaptureListModel::State).data().toString() == "refused by the server: 404");
     CHECK(model.index(0, ui::CaptureListModel::Upstream).data().toString() == "early, at byte 65536");
     CHECK(model.index(1, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() != red);
     CHECK_FALSE(model.index(1, ui::CaptureListModel::Upstream).data(Qt::ForegroundRole).isValid());
