@@ -57,6 +57,33 @@ TEST_CASE("a rejected upload names the Settings field that raises its limit, in 
     CHECK(error.contains("(raise “Max field size” in Listen › Settings…)"));
 }
 
+TEST_CASE("a capture the listener took whole but the window's own parse stops names the window's limit",
+          "[ui][inspect][limits]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QSettings().clear();
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    core::Options small = app::inspectLimits();
+    small.maxFieldSize = 1000; // the window started with --max-field-size 1000
+    wiring.setInspectLimits(small);
+    const quint16 port = test::startOnFreePort(wiring);
+    REQUIRE(test::curl({"-F", "note=" + QString(5000, 'v'), QStringLiteral("http://127.0.0.1:%1/capture").arg(port)})
+                .status == 200);
+    const auto* model = window.listenView()->model();
+    UPIN_WAIT_FOR(model->rowCount() == 1 && model->row(0).state == app::CaptureState::Complete, 10000);
+    QTableView* table = window.listenView()->table();
+    table->setCurrentIndex(table->model()->index(0, 0));
+    QTest::keyClick(table, Qt::Key_Return);
+    ui::InspectView* inspect = window.inspectView();
+    UPIN_WAIT_FOR(inspect->diagnostics()->count() > 0, 10000);
+    const QString error = inspect->diagnostics()->item(inspect->diagnostics()->count() - 1)->text();
+    INFO(error.toStdString());
+    CHECK(error.contains("starting the window with --max-field-size"));
+    CHECK_FALSE(error.contains("Listen › Settings"));
+}
+
 TEST_CASE("Settings names its own field when a value is not a size", "[ui][settings][limits]")
 {
     ui::ListenerSettingsDialog dialog(ui::ListenerSettings{});

@@ -215,16 +215,20 @@ void InspectView::showResult(const app::InspectResult& result)
     showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
     m_tree->expandAll();
     const auto& r = result.report;
-    // A capture's limits are the listener's (its Settings); an opened file's, the window's command line's.
-    const app::LimitHint how = result.capture ? app::LimitHint::ListenSettings : app::LimitHint::WindowFlag;
+    // A capture's own state came under the listener's limits (its Settings); this parse runs under the window's
+    // (its command line's), unless it stopped where and why the listener stopped the capture.
+    const bool stoppedAsCaptured = result.capture && result.capture->error && r.error &&
+                                   result.capture->error->code == r.error->code &&
+                                   result.capture->error->offset == r.error->offset;
+    const app::LimitHint how = stoppedAsCaptured ? app::LimitHint::ListenSettings : app::LimitHint::WindowFlag;
     // The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
     // first: a capture's own state and why, else what the parse found.
-    const QString state =
-        result.cancelled          ? tr("cancelled")
-        : !result.error.isEmpty() ? result.error
-        : result.capture && !result.capture->ok()
-            ? app::outcomeInWords(result.capture->state, result.capture->error, result.capture->errorInWords(), how)
-            : app::parseOutcomeInWords(r, result.request.contentLength, how);
+    const QString state = result.cancelled          ? tr("cancelled")
+                          : !result.error.isEmpty() ? result.error
+                          : result.capture && !result.capture->ok()
+                              ? app::outcomeInWords(result.capture->state, result.capture->error,
+                                                    result.capture->errorInWords(), app::LimitHint::ListenSettings)
+                              : app::parseOutcomeInWords(r, result.request.contentLength, how);
     // A HAR file's nodes are its requests, each with its own boundary: say what it holds instead.
     const QString contents = !result.harEntries.isEmpty()
                                  ? tr("%1, %2").arg(app::harSummary(result.harEntries, r), app::formatBytes(r.bytes))
