@@ -72,7 +72,11 @@ RefusedRequest RefusedRequest::fromHead(const core::HeadReader& head, int status
         r.target = toQString(head.head().target);
         return r;
     }
-    // Not parsed: the first line's first two words, as far as they came, shown as sent.
+    // Not parsed: the head as far as its blank line (the body's first bytes came in the same read: they are not
+    // the head), then the first line's first two words, as far as they came, shown as sent.
+    for (const QByteArray& blank : {QByteArrayLiteral("\r\n\r\n"), QByteArrayLiteral("\n\n")})
+        if (const qsizetype end = r.head.indexOf(blank); end >= 0)
+            r.head.truncate(end + blank.size());
     const QByteArray line = r.head.left(r.head.indexOf('\n')).trimmed();
     const QList<QByteArray> words = line.split(' ');
     if (words.size() >= 2) {

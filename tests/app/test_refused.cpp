@@ -234,3 +234,27 @@ TEST_CASE("a refusal is found by its id at once, from memory, with its head and 
     CHECK(found->label() == "PUT /file-part");
     CHECK_FALSE(store.recentRefused(refused.id + 1));
 }
+
+namespace {
+core::ByteView view(const QByteArray& bytes)
+{
+    return {bytes.constData(), size_t(bytes.size())};
+}
+} // namespace
+
+TEST_CASE("a head that did not parse is kept to its blank line, without the body's bytes of the same read",
+          "[refused]")
+{
+    const QByteArray head = "POST /file-part HTTP/1.1\r\nHost: here\r\nNo colon in this line\r\n\r\n";
+    core::HeadReader reader;
+    const auto fed = reader.feed(view(head + "--body bytes that came along\r\n"));
+    REQUIRE_FALSE(fed);
+    const app::RefusedRequest refused = app::RefusedRequest::fromHead(reader, 400, "bad head", fed.error());
+    CHECK(refused.head == head);
+    CHECK(refused.method == "POST");
+    // A head cut off before its blank line keeps what came.
+    core::HeadReader cut;
+    const QByteArray partial = "POST /x HTTP/1.1\r\nNo colon";
+    REQUIRE(cut.feed(view(partial)));
+    CHECK(app::RefusedRequest::fromHead(cut, 408, "too slow").head == partial);
+}
