@@ -2,8 +2,8 @@
 // of the word being typed, and a probe's uploads marked and hidden from the list unless the filter asks for them.
 
 #include "app/listener_fixture.h"
-#include "charts/part_timeline_chart.h"
 #include "capture/stored_captures.h"
+#include "charts/part_timeline_chart.h"
 #include "models/capture_list_model.h"
 #include "support/wait_for.h"
 #include "views/listen_view.h"

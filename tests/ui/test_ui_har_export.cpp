@@ -66,11 +66,11 @@ Fields fieldsOf(const QJsonArray& pairs)
 TEST_CASE("Export HAR from the Listen list: Chromium's DevTools and the tool's own Open read every part and header",
           "[ui][har][browser]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    QTemporaryDir& dir = wired.dir;
+    ui::MainWindow& window = wired.window;
+    ui::ServiceWiring& wiring = wired.wiring;
+    const quint16 port = wired.port;
     QFile photo(dir.filePath("photo.png"));
     REQUIRE(photo.open(QIODevice::WriteOnly));
     photo.write(test::randomBytes(200'000, 9));

@@ -264,12 +264,11 @@ TEST_CASE("one Decode box beside the tabs decodes Text, Image and Save part alik
 TEST_CASE("a /part-event capture opens in Inspect from its record: names, sizes, digests, headers, no bytes",
           "[ui][inspect][listen]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    test::WiredWindow wired;
+    QTemporaryDir& dir = wired.dir;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     test::ViewReader reader(*window.inspectView()); // answered at once, as well as on the reader's thread
-    const quint16 port = test::startOnFreePort(wiring);
     const QByteArray photo = test::randomBytes(3000, 4);
     QFile file(dir.filePath("photo.bin"));
     REQUIRE(file.open(QIODevice::WriteOnly));

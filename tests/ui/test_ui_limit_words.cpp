@@ -27,12 +27,10 @@ using namespace upin;
 TEST_CASE("a rejected upload names the Settings field that raises its limit, in the list and in Inspect",
           "[ui][listen][limits]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    QSettings().clear();
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    QTemporaryDir& dir = wired.dir;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     QFile value(dir.filePath("value.txt")); // a field of 2 MiB: the listener takes 1 MiB by default
     REQUIRE(value.open(QIODevice::WriteOnly));
     value.write(QByteArray(2 << 20, 'v'));
@@ -60,15 +58,12 @@ TEST_CASE("a rejected upload names the Settings field that raises its limit, in 
 TEST_CASE("a capture the listener took whole but the window's own parse stops names the window's limit",
           "[ui][inspect][limits]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    QSettings().clear();
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
+    test::WiredWindow wired;
+    ui::MainWindow& window = wired.window;
     core::Options small = app::inspectLimits();
     small.maxFieldSize = 1000; // the window started with --max-field-size 1000
-    wiring.setInspectLimits(small);
-    const quint16 port = test::startOnFreePort(wiring);
+    wired.wiring.setInspectLimits(small);
+    const quint16 port = wired.port;
     REQUIRE(test::curl({"-F", "note=" + QString(5000, 'v'), QStringLiteral("http://127.0.0.1:%1/capture").arg(port)})
                 .status == 200);
     const auto* model = window.listenView()->model();

@@ -131,11 +131,9 @@ ui::RefusedView* openRefusedRow(ui::MainWindow& window, int row)
 TEST_CASE("a refused request opens from the Listen list: its head as received, the answer sent, why and where",
           "[ui][listen][refused]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     const auto* model = window.listenView()->model();
 
     test::curl({"-X", "PUT", "-H", "X-Trace: put-1", "--data-binary", "x",
@@ -187,11 +185,8 @@ TEST_CASE("readable bytes: CR LF as a line break, a bare CR and controls spelt, 
 
 TEST_CASE("a refused row whose record is gone says so, in a box that does not hold the window", "[ui][listen][refused]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    ui::MainWindow& window = wired.window;
     emit window.listenView()->refusedActivated(424242, "PUT /file-part\nrefused 405: use POST");
     QMessageBox* box = nullptr;
     REQUIRE(QTest::qWaitFor([&] { return (box = window.findChild<QMessageBox*>()) != nullptr; }, 10000));

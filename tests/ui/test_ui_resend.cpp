@@ -55,11 +55,10 @@ TEST_CASE("Resend puts a capture in the Send tab, and with one header edited by 
           "every part's digest unchanged",
           "[ui][send][resend]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    QTemporaryDir& dir = wired.dir;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     const QString photo = dir.filePath("photo.png");
     QFile file(photo);
     REQUIRE(file.open(QIODevice::WriteOnly));

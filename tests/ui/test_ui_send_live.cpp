@@ -26,11 +26,9 @@ using namespace upin;
 TEST_CASE("a send to our own listener: its row from the first byte and the received line before the run ends",
           "[ui][send][charts][live]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     ui::SendView* send = window.sendView();
     app::PlanPart big;
     big.kind = app::PlanPart::Kind::Synthetic;
@@ -84,11 +82,9 @@ TEST_CASE("a send to our own listener: its row from the first byte and the recei
 
 TEST_CASE("a cancelled send keeps the received line it drew while it went", "[ui][send][charts][live]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     ui::SendView* send = window.sendView();
     app::PlanPart big;
     big.kind = app::PlanPart::Kind::Synthetic;
@@ -123,11 +119,9 @@ TEST_CASE("a cancelled send keeps the received line it drew while it went", "[ui
 TEST_CASE("the session's runs are numbered through it, in the Send table and in Compare alike, under a Time header",
           "[ui][send]")
 {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, dir.filePath("captures"));
-    const quint16 port = test::startOnFreePort(wiring);
+    test::WiredWindow wired;
+    ui::MainWindow& window = wired.window;
+    const quint16 port = wired.port;
     ui::SendView* send = window.sendView();
     app::PlanPart note;
     note.name = QStringLiteral("note");
