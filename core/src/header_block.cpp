@@ -1,6 +1,6 @@
 #include "header_block.h"
 
-#include "http_lines.h" // trimSpaces: the lines here hold no CR, so its trailing-CR rule never applies
+#include "http_lines.h" // trimSpaces
 #include "upin/core/header_params.h"
 
 #include <algorithm>

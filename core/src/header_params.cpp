@@ -1,5 +1,7 @@
 #include "upin/core/header_params.h"
 
+#include "http_lines.h" // trimSpaces
+
 #include <algorithm>
 #include <cstdint>
 
@@ -9,17 +11,6 @@ namespace {
 bool isSpace(char c)
 {
     return c == ' ' || c == '\t';
-}
-
-// Spaces and TABs only. Not http_detail::trimSpaces, which also drops a trailing CR (a head line's): here a CR is
-// a byte of the value, and parseHeaderValue must read a value the same wherever it came from.
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
 }
 
 // A backslash at i that escapes the next byte of a quoted string: only '"' and '\\' are escaped.
@@ -77,13 +68,13 @@ template <typename Visit>
 std::string_view forEachParam(std::string_view value, Visit&& visit)
 {
     size_t i = value.find(';');
-    const std::string_view token = trim(value.substr(0, i));
+    const std::string_view token = http_detail::trimSpaces(value.substr(0, i));
     while (i < value.size()) {
         ++i; // past ';'
         size_t nameEnd = i;
         while (nameEnd < value.size() && value[nameEnd] != '=' && value[nameEnd] != ';')
             ++nameEnd;
-        RawParam param{trim(value.substr(i, nameEnd - i)), {}, false};
+        RawParam param{http_detail::trimSpaces(value.substr(i, nameEnd - i)), {}, false};
         i = nameEnd;
         if (i < value.size() && value[i] == '=') {
             ++i;
@@ -100,7 +91,7 @@ std::string_view forEachParam(std::string_view value, Visit&& visit)
                     ++i; // the closing quote, and junk after it
             } else {
                 const size_t end = std::min(value.find(';', i), value.size());
-                param.value = trim(value.substr(i, end - i));
+                param.value = http_detail::trimSpaces(value.substr(i, end - i));
                 i = end;
             }
         }

@@ -83,9 +83,11 @@ Result<size_t> parseRequestHead(ByteView buffer, std::span<HttpField> storage, R
     const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
     if (sp2 == std::string_view::npos || sp1 == 0 || sp2 == sp1 + 1)
         return Error{Errc::MalformedRequestLine, start};
+    // A CR here is one no LF follows: with strict line ends, said as such (as in a field line).
     for (size_t i = 0; i < line.size(); ++i)
         if (isControl(line[i]) || line[i] == '\t')
-            return Error{Errc::MalformedRequestLine, size_t(line.data() - buffer.data()) + i};
+            return Error{limits.strictLineEnds && line[i] == '\r' ? Errc::BareLineEnd : Errc::MalformedRequestLine,
+                         size_t(line.data() - buffer.data()) + i};
     out.begin = buffer.data();
     out.method = line.substr(0, sp1);
     out.target = line.substr(sp1 + 1, sp2 - sp1 - 1);

@@ -12,11 +12,13 @@ bool isControl(char c)
     return (u < 0x20 && c != '\t') || u == 0x7f;
 }
 
+// Spaces and TABs only: a CR is never white space here (a request line trimmed of a trailing CR took
+// "GET / HTTP/1.1\r\r\n" as a line that ends in CRLF), and a header parameter's reader trims the same way.
 std::string_view trimSpaces(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
         s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
         s.remove_suffix(1);
     return s;
 }

@@ -270,6 +270,10 @@ TEST_CASE("requests a relay refuses: two Hosts, LF alone, a CR alone, in the hea
     CHECK(readRequestEveryWay("POST / HTTP/1.1\r\nHost: a\nContent-Length: 0\r\n\r\n", relay) ==
           "error in head: bare_line_end at 24\n");
     CHECK(readRequestEveryWay("\nPOST / HTTP/1.1\r\nHost: a\r\n\r\n", relay) == "error in head: bare_line_end at 0\n");
+    // A CR no LF follows at the request line's end (hex 474554202f20485454502f312e310d0d0a...): it was trimmed away
+    // as white space, and the line taken as ending in CRLF.
+    CHECK(readRequestEveryWay("GET / HTTP/1.1\r\r\nHost: a\r\n\r\n", relay) == "error in head: bare_line_end at 14\n");
+    CHECK(readRequestEveryWay("GET / HTTP/1.1\r\r\nHost: a\r\n\r\n") == "error in head: malformed_request_line at 14\n");
     const std::string chunkedHead = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"; // 47 bytes
     CHECK(readRequestEveryWay(chunkedHead + "3\nabc\r\n0\r\n\r\n", relay)
               .ends_with("error in body: bare_line_end at 48\n"));
