@@ -156,6 +156,7 @@ void HeadReader::reset()
     m_request = {};
     m_response = {};
     m_complete = false;
+    m_error.reset();
 }
 
 Result<size_t> HeadReader::parse()
@@ -166,6 +167,8 @@ Result<size_t> HeadReader::parse()
 
 Result<size_t> HeadReader::feed(ByteView data)
 {
+    if (m_error)
+        return *m_error;
     if (m_complete)
         return size_t(0);
     const size_t before = m_buffer.size();
@@ -178,7 +181,7 @@ Result<size_t> HeadReader::feed(ByteView data)
         return data.size();
     auto length = parse();
     if (!length)
-        return length.error();
+        return *(m_error = length.error());
     if (*length == 0)
         return data.size();   // the blank line seen was one of the empty lines allowed before the request line
     m_buffer.resize(*length); // shrinking keeps the storage, so the views in the head stay valid until reset()

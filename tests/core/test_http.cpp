@@ -314,3 +314,23 @@ TEST_CASE("chunk lines a relay refuses: white space before the line end, control
     // The listener, which only reads, takes them as it always has.
     CHECK(readRequestEveryWay(head + "3 \r\nabc\r\n0\r\n\r\n").ends_with("complete, 0 bytes after\n"));
 }
+
+TEST_CASE("a head reader's error is sticky: more bytes, even a whole head, get the same error until reset",
+          "[http]")
+{
+    HeadReader reader;
+    const std::string bad = "POST /x HTTP/1.1\r\nNo colon\r\n\r\n--body bytes of the same read";
+    const auto first = reader.feed(bad);
+    REQUIRE_FALSE(first);
+    CHECK(first.error().code == Errc::InvalidHeaderField);
+    for (const std::string& more : {std::string("more"), std::string("GET / HTTP/1.1\r\nHost: a\r\n\r\n")}) {
+        const auto again = reader.feed(more);
+        REQUIRE_FALSE(again);
+        CHECK(again.error().code == first.error().code);
+        CHECK(again.error().offset == first.error().offset);
+    }
+    reader.reset();
+    const auto fresh = reader.feed("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    REQUIRE(fresh);
+    CHECK(reader.complete());
+}

@@ -4,7 +4,8 @@
 // head, a part's transfer encoding (base64, quoted-printable), and the server name of a TLS ClientHello (as the
 // proxy reads it before a tunnel's handshake). Byte 0 picks which, byte 1 seeds the chunking, the rest is the
 // input. Besides the sanitizers' findings, a message read in pieces must give the same log as read whole
-// (support/http_log.h), a relayed head must parse again as a request, a part decoded in pieces must give the same
+// (support/http_log.h), a request head's errors must be sticky and a strict one's line ends all CRLF, a
+// relayed head must parse again as a request, a part decoded in pieces must give the same
 // bytes and error offset as decoded whole, and a ClientHello's prefixes must not answer otherwise than the whole.
 
 #include "support/http_log.h"
@@ -39,6 +40,27 @@ void sameEveryWay(bool response, std::string_view input, uint8_t seed, const tes
     auto read = response ? test::readResponse : test::readRequest;
     if (read(input, {}, options) != read(input, pieces(seed, input.size()), options))
         std::abort();
+}
+
+// The head's contract (http.h): its errors are sticky, and with strict line ends a head that parses has a LF after
+// every CR and a CR before every LF.
+void headContract(std::string_view input, const core::HttpLimits& limits)
+{
+    core::HeadReader reader(limits);
+    const auto used = reader.feed(input);
+    if (!used) {
+        const auto again = reader.feed(input);
+        if (again || again.error().code != used.error().code || again.error().offset != used.error().offset)
+            std::abort();
+        return;
+    }
+    if (!limits.strictLineEnds || !reader.complete())
+        return;
+    const std::string_view head = input.substr(0, *used);
+    for (size_t i = 0; i < head.size(); ++i)
+        if ((head[i] == '\r' && (i + 1 == head.size() || head[i + 1] != '\n')) ||
+            (head[i] == '\n' && (i == 0 || head[i - 1] != '\r')))
+            std::abort();
 }
 
 // A part's transfer encoding decoded whole and in pieces must give the same bytes and the same error offset.
@@ -143,7 +165,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     options.maxInterim = 4;
     switch (mode) {
     case 0:
-    case 1: sameEveryWay(false, input, seed, options); break;
+    case 1:
+        headContract(input, options.limits);
+        sameEveryWay(false, input, seed, options);
+        break;
     case 2:
     case 3: sameEveryWay(true, input, seed, options); break;
     case 4: {

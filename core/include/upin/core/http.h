@@ -84,8 +84,8 @@ public:
     enum class Kind : uint8_t { Request, Response };
     explicit HeadReader(const HttpLimits& limits = {}, Kind kind = Kind::Request);
     // Takes bytes until the head is complete; returns how many of data it used (the rest is body or the next
-    // message). Errors carry the offset from the head's first byte. After complete(), head() or response() stays
-    // valid until reset().
+    // message). Errors carry the offset from the head's first byte and are sticky: every later feed() returns the
+    // same one until reset(). After complete(), head() or response() stays valid until reset().
     Result<size_t> feed(ByteView data);
     bool complete() const { return m_complete; }
     const RequestHead& head() const { return m_request; }
@@ -104,6 +104,7 @@ private:
     RequestHead m_request;
     ResponseHead m_response;
     bool m_complete = false;
+    std::optional<Error> m_error;
 };
 
 struct BodyFraming {
