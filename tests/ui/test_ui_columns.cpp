@@ -13,6 +13,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStyle>
 #include <QTableView>
@@ -97,6 +99,51 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     QApplication::processEvents();
     QApplication::processEvents();
     CHECK(next.listenView()->table()->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
+}
+
+TEST_CASE("Listen at 1280x800: long clients, methods and paths give up width, and State keeps a quarter of the "
+          "list on screen",
+          "[ui][listen][columns]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QSettings().clear();
+    ui::MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.tabs()->setCurrentWidget(window.listenView());
+    QTableView* table = window.listenView()->table();
+    auto refused = [](quint64 id, const QString& method, const QString& path) {
+        app::ListenerEvent e;
+        e.kind = app::ListenerEvent::Kind::CaptureFinished;
+        e.captureId = id;
+        e.method = method;
+        e.endpoint = method + " " + path;
+        e.client = QStringLiteral("127.0.0.1:47904");
+        e.state = app::CaptureState::Refused;
+        e.answerStatus = 404;
+        e.errorDetail = QStringLiteral("not found");
+        return e;
+    };
+    // A forward to this window's own listener (its row's client says so), a 300-letter path, a client's own method.
+    app::ListenerEvent relayed = forwarded(1, "http://127.0.0.1:18580/file-part");
+    relayed.forward->upstreamCaptureId = 2;
+    app::ListenerEvent received = forwarded(2, "x");
+    received.endpoint = QStringLiteral("/file-part");
+    received.forward.reset();
+    window.listenView()->applyEvents({relayed, received, refused(3, "DELETE", "/" + QString(300, 'x')),
+                                      refused(4, "GARBAGE-METHOD-OF-A-FUZZER", "/")});
+    QHeaderView* header = table->horizontalHeader();
+    const int state = ui::CaptureListModel::State;
+    UPIN_WAIT_FOR(header->sectionSize(state) >= table->viewport()->width() / 4, 5000);
+    CHECK(header->sectionViewportPosition(state) + header->sectionSize(state) <= table->viewport()->width());
+    CHECK(table->horizontalScrollBar()->maximum() == 0);
+    CHECK(fits(*table, 2, state)); // "refused 404: not found"
+    // A filter that hides every row, then none: the times and clients fit again (a typed filter left "06…").
+    window.listenView()->filter()->setText("method:PUT");
+    QApplication::processEvents();
+    window.listenView()->filter()->setText(QString());
+    UPIN_WAIT_FOR(fits(*table, 0, ui::CaptureListModel::Time) && fits(*table, 0, ui::CaptureListModel::Client), 5000);
 }
 
 TEST_CASE("a forwarded upload the upstream refused reads red in State, Status and Upstream, not amber", "[ui][listen]")

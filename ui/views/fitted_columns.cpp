@@ -36,10 +36,19 @@ FittedColumns::FittedColumns(QAbstractItemView* view, QHeaderView* header, const
     });
     QAbstractItemModel* model = view->model();
     connect(model, &QAbstractItemModel::rowsInserted, this, &FittedColumns::fitSoon);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &FittedColumns::fitSoon); // a filter that hid them all
     connect(model, &QAbstractItemModel::dataChanged, this, &FittedColumns::fitSoon);
     connect(model, &QAbstractItemModel::modelReset, this, &FittedColumns::fitSoon);
     connect(model, &QAbstractItemModel::layoutChanged, this, &FittedColumns::fitSoon);
     view->viewport()->installEventFilter(this); // a wider window gives the columns more room
+}
+
+void FittedColumns::keepRoom(int column, double share)
+{
+    m_keepRoom = true;
+    m_roomColumn = column;
+    m_roomShare = share;
+    fitSoon();
 }
 
 bool FittedColumns::eventFilter(QObject* watched, QEvent* event)
@@ -71,7 +80,38 @@ void FittedColumns::fit()
         const int wanted = std::max(m_view->sizeHintForColumn(column), m_header->sectionSizeHint(column));
         m_header->resizeSection(column, std::clamp(wanted, m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
     }
+    makeRoom();
     m_fitting = false;
+}
+
+void FittedColumns::makeRoom()
+{
+    if (!m_keepRoom)
+        return;
+    const int viewport = m_view->viewport()->width();
+    int used = 0;
+    for (int column = 0; column < m_header->count(); ++column)
+        if (column != m_roomColumn && !m_header->isSectionHidden(column))
+            used += m_header->sectionSize(column);
+    int excess = used + int(viewport * m_roomShare) - viewport;
+    // The widest first, each down to the next widest (or its minimum), until the room is there or none can give.
+    while (excess > 0) {
+        qsizetype widest = -1;
+        for (qsizetype i = 0; i < m_columns.size(); ++i)
+            if (m_header->sectionSize(m_columns[i]) > m_minimumWidths[i] &&
+                (widest < 0 || m_header->sectionSize(m_columns[i]) > m_header->sectionSize(m_columns[widest])))
+                widest = i;
+        if (widest < 0)
+            return;
+        int next = m_minimumWidths[widest];
+        for (qsizetype i = 0; i < m_columns.size(); ++i)
+            if (i != widest && m_header->sectionSize(m_columns[i]) < m_header->sectionSize(m_columns[widest]))
+                next = std::max(next, m_header->sectionSize(m_columns[i]));
+        const int width = m_header->sectionSize(m_columns[widest]);
+        const int give = std::max(1, std::min(excess, width - next));
+        m_header->resizeSection(m_columns[widest], width - give);
+        excess -= give;
+    }
 }
 
 } // namespace upin::ui

@@ -27,18 +27,27 @@ public:
     FittedColumns(QAbstractItemView* view, QHeaderView* header, const QList<int>& columns,
                   const QList<int>& minimumWidths, double maxShare);
 
+    // Keeps share of the width for column (the stretched one, State; -1 for none, then every column fits the
+    // width): when the fitted columns and the others together leave it less, the widest fitted ones give up width
+    // first, never under their minimums.
+    void keepRoom(int column, double share);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void fitSoon();
     void fit();
+    void makeRoom(); // after fit(): the kept room, taken from the widest fitted columns
 
     QAbstractItemView* m_view;
     QHeaderView* m_header;
     QList<int> m_columns;
     QList<int> m_minimumWidths;
     double m_maxShare;
+    bool m_keepRoom = false;
+    int m_roomColumn = -1;
+    double m_roomShare = 0;
     bool m_fitting = false; // our own resizing, not the user's
     bool m_queued = false;
 };

@@ -42,8 +42,9 @@
 namespace upin::ui {
 
 namespace {
-// Cuts a cell's text at its start, not its end: what tells endpoints apart is at the end of a forwarded one's.
-class ElideLeftDelegate final : public QStyledItemDelegate {
+// Cuts a cell's text in its middle: a forwarded row says what it is at its start ("proxy →") and which path at
+// its end.
+class ElideMiddleDelegate final : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
@@ -51,7 +52,7 @@ protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
     {
         QStyledItemDelegate::initStyleOption(option, index);
-        option->textElideMode = Qt::ElideLeft;
+        option->textElideMode = Qt::ElideMiddle;
     }
 };
 } // namespace
@@ -142,14 +143,19 @@ ListenView::ListenView(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(CaptureListModel::State, QHeaderView::Stretch);
-    // A forwarded row's endpoint and its upstream's answer can be long: they fit their text up to a third of the
-    // list each (dragged at will, the whole text in the tooltip) and leave State, the cause in words, the rest.
-    new FittedColumns(m_table, {CaptureListModel::Endpoint, CaptureListModel::Upstream},
-                      {fontMetrics().horizontalAdvance(QLatin1String("/part-event (simd)  ")),
-                       fontMetrics().horizontalAdvance(QLatin1String("Upstream  "))},
-                      1.0 / 3);
-    // The endpoint keeps its end (the path and matcher: "…/file-part (simd)"), the rest theirs (State its cause).
-    m_table->setItemDelegateForColumn(CaptureListModel::Endpoint, new ElideLeftDelegate(m_table));
+    // A forwarded row's endpoint and its upstream's answer, a paired row's client and a client's own method can be
+    // long: they fit their text up to a third of the list each (dragged at will, the whole text in the tooltip),
+    // and give up width, the widest first, so that State, the cause in words, keeps a quarter of the list.
+    const auto atLeast = [this](const char* text) { return fontMetrics().horizontalAdvance(QLatin1String(text)); };
+    auto* fitted = new FittedColumns(m_table,
+                                     {CaptureListModel::Time, CaptureListModel::Client, CaptureListModel::Method,
+                                      CaptureListModel::Endpoint, CaptureListModel::Upstream},
+                                     {atLeast("00:00:00  "), atLeast("127.0.0.1:50000  "), atLeast("DELETE  "),
+                                      atLeast("/part-event (simd)  "), atLeast("Upstream  ")},
+                                     1.0 / 3);
+    fitted->keepRoom(CaptureListModel::State, 0.25);
+    // The endpoint keeps its start and its end ("proxy → http://…/file-part (simd)"), the rest theirs.
+    m_table->setItemDelegateForColumn(CaptureListModel::Endpoint, new ElideMiddleDelegate(m_table));
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
