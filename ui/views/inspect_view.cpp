@@ -76,8 +76,11 @@ InspectView::InspectView(QWidget* parent)
     m_tree->header()->setMinimumSectionSize(40);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tree->setColumnHidden(PartTreeModel::Sent, true); // until a capture of our own send is shown
-    new FittedColumns(m_tree, m_tree->header(),
-                      {PartTreeModel::Name, PartTreeModel::Filename, PartTreeModel::ContentType}, {70, 70, 70}, 0.26);
+    auto* fitted = new FittedColumns(m_tree, m_tree->header(),
+                                     {PartTreeModel::Name, PartTreeModel::Filename, PartTreeModel::ContentType},
+                                     {70, 70, 70}, 0.26);
+    fitted->keepRoom(-1, 0); // every column in view: the names give up width before Size or the digest would
+
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QTreeView::customContextMenuRequested, this, &InspectView::showPartMenu);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
