@@ -23,10 +23,14 @@ QString spellOut(const QString& text, Predicate spell)
 }
 
 // Control characters a client sent (C0, DEL and C1, whose 0x9b starts an escape sequence as ESC [ does) must not
-// drive a terminal or hide in a view: shown as \xNN.
+// drive a terminal or hide in a view, nor may the marks that reorder text ("\u202egnp.exe" read "exe.png"):
+// shown as \xNN.
 inline QString printable(const QString& text)
 {
-    return spellOut(text, [](char16_t c) { return c < 0x20 || (c >= 0x7f && c <= 0x9f); });
+    return spellOut(text, [](char16_t c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+               (c >= 0x2066 && c <= 0x2069);
+    });
 }
 
 // A header value as a view shows it: the bytes a field value may not hold (C0 but TAB, and DEL: core's

@@ -180,8 +180,10 @@ TEST_CASE("Inspect at 1200 px: Size and the digest are in view, a long name elid
                 CHECK(header->sectionSize(column) >= textWidth(row, column));
             }
     CHECK(header->sectionSize(ui::PartTreeModel::Filename) < textWidth(1, ui::PartTreeModel::Filename));
-    CHECK(view->model()->data(view->model()->index(1, ui::PartTreeModel::Filename), Qt::ToolTipRole).toString() ==
-          "a-long-name-for-a-photo-taken-on-holiday-by-the-sea.png");
+    CHECK(view->model()
+              ->data(view->model()->index(1, ui::PartTreeModel::Filename), Qt::ToolTipRole)
+              .toString()
+              .contains("a-long-name-for-a-photo-taken-on-holiday-by-the-sea.png"));
     // The digest shows its first 12 hex digits, as git shows a commit's, and is whole in its tooltip.
     const QModelIndex digest = view->model()->index(1, ui::PartTreeModel::Digest);
     CHECK(digest.data().toString().size() == 12);
@@ -295,4 +297,20 @@ TEST_CASE("a /part-event capture opens in Inspect from its record: names, sizes,
     CHECK(inspect->headers()->rowCount() >= 1);
     CHECK(inspect->text()->toPlainText().contains("/part-event keeps no part bytes, only their sizes and hashes"));
     CHECK_FALSE(inspect->savePartButton()->isEnabled());
+}
+
+TEST_CASE("a client's filename cannot reorder or style what the tree shows", "[ui][inspect][adversarial]")
+{
+    core::ParseReport report;
+    core::PartSummary part;
+    part.name = "f";
+    part.filename = "\xe2\x80\xaegnp.exe<b>x</b>"; // U+202E, then markup
+    report.parts.push_back(part);
+    ui::PartTreeModel model;
+    model.setReport(report, {});
+    const QModelIndex filename = model.index(model.rowCount() - 1, ui::PartTreeModel::Filename);
+    CHECK(filename.data().toString() == "\\x202egnp.exe<b>x</b>"); // the mark spelt, the text as sent
+    const QString tip = filename.data(Qt::ToolTipRole).toString();
+    CHECK(tip.contains("&lt;b&gt;x&lt;/b&gt;")); // shown as text, not drawn bold
+    CHECK_FALSE(tip.contains("<b>"));
 }

@@ -2,6 +2,7 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "status_colors.h"
+#include "views/plain_tip.h"
 
 #include <QBrush>
 #include <QColor>
@@ -170,9 +171,12 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Index: return int(p.index);
-        case Name: return p.name ? text(p.name) : tr("(none)");
-        case Filename: return text(p.filename);
-        case ContentType: return text(p.contentType);
+        case Name: return p.name ? app::printable(text(p.name)) : tr("(none)");
+        case Filename: return app::printable(text(p.filename));
+        case ContentType: // a HAR entry's multipart type without its boundary (the tooltip has it whole)
+            return app::printable(text(p.contentType).startsWith(QLatin1String("multipart/"), Qt::CaseInsensitive)
+                                      ? text(p.contentType).section(QLatin1Char(';'), 0, 0).trimmed()
+                                      : text(p.contentType));
         case BodyOffset: return QString::number(p.bodyOffset);
         case Size: return app::formatBytes(p.size) + (p.complete ? QString() : QStringLiteral(" ✗"));
         case Digest: return shortDigest(p.digest);
@@ -190,9 +194,10 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
                    : tr("%1 bytes, incomplete: the part did not arrive whole (or was not all stored)").arg(p.size);
     if (role == Qt::ToolTipRole && index.column() == Digest)
         return QString::fromStdString(p.digest);
-    if (role == Qt::ToolTipRole &&
-        (index.column() == Name || index.column() == Filename || index.column() == ContentType))
-        return data(index, Qt::DisplayRole); // a value longer than a quarter of the tree elides: whole on hover
+    if (role == Qt::ToolTipRole && index.column() == ContentType)
+        return plainTip(app::printable(text(p.contentType))); // with its parameters
+    if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Filename))
+        return plainTip(data(index, Qt::DisplayRole).toString()); // a long value elides: whole on hover
     if (role == Qt::ToolTipRole && index.column() == Index && p.transferEncoding)
         return tr("Content-Transfer-Encoding: %1").arg(text(p.transferEncoding));
     if (role == Qt::ForegroundRole && index.column() == Size && !p.complete)
