@@ -123,16 +123,21 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
 TEST_CASE("an upload forwarded to the window's own listener is one exchange listed twice, and both rows say so",
           "[ui][listen][forward]")
 {
+    const bool proxy = GENERATE(false, true);
+    INFO((proxy ? "through the proxy" : "through the forwarder"));
     test::ListenerFixture own; // the window's listener
     app::ListenerConfig config;
     config.forward = app::ForwardSettings{};
     config.forward->upstream = QUrl(own.url(""));
+    config.forward->proxy = proxy;
     test::ListenerFixture forwarder(config);
     ui::ListenView view;
     for (app::Listener* listener : {&own.listener, &forwarder.listener}) // as ServiceWiring feeds the one list
         QObject::connect(listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
     const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
-    REQUIRE(test::curl({"-F", "note=hello", base + "/file-part"}).status == 200);
+    const QStringList through = proxy ? QStringList{"-x", base, "-F", "note=hello", own.url("/file-part")}
+                                      : QStringList{"-F", "note=hello", base + "/file-part"};
+    REQUIRE(test::curl(through).status == 200);
     REQUIRE(test::curl({"-F", "direct=1", own.url("/file-part")}).status == 200); // not forwarded: no pair
     auto* model = view.model();
     const auto done = [model] {
@@ -154,9 +159,10 @@ TEST_CASE("an upload forwarded to the window's own listener is one exchange list
     REQUIRE(far >= 0);
     const int direct = 3 - near - far;
     CHECK(cell(*model, near, ui::CaptureListModel::Upstream).endsWith(", received here as well"));
-    CHECK(cell(*model, far, ui::CaptureListModel::Client).endsWith(", via the forwarder"));
-    CHECK_FALSE(cell(*model, direct, ui::CaptureListModel::Client).contains("forwarder"));
+    CHECK(cell(*model, far, ui::CaptureListModel::Client).endsWith(proxy ? ", via the proxy" : ", via the forwarder"));
+    CHECK_FALSE(cell(*model, direct, ui::CaptureListModel::Client).contains("via"));
     const QString tip = model->index(far, ui::CaptureListModel::State).data(Qt::ToolTipRole).toString();
     CHECK(tip.contains("One exchange, listed twice"));
+    CHECK(tip.contains(proxy ? "received from the proxy" : "received from the forwarder"));
     CHECK(tip.contains(QString::number(model->row(near).id)));
 }

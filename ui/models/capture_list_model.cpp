@@ -60,7 +60,8 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                                                                                : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case Client: {
             const QString client = r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
-            return m_forwardedAs.contains(r.id) ? tr("%1, via the forwarder").arg(client) : client;
+            return m_forwardedAs.contains(r.id) ? tr("%1, via %2").arg(client, relayName(m_forwardedAs.value(r.id)))
+                                                : client;
         }
         case Method: return r.method;
         case Status: return r.status() > 0 ? QString::number(r.status()) : QString();
@@ -151,12 +152,14 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         if (!r.errorDetail.isEmpty())
             tip += QStringLiteral("\n%1").arg(r.errorDetail);
         if (r.forward && r.forward->upstreamCaptureId != 0 && indexOf(r.forward->upstreamCaptureId) >= 0)
-            tip += tr("\nOne exchange, listed twice: this row is what the forwarder passed on, and this window's "
-                      "listener listed what it received as capture %1")
+            tip += tr("\nOne exchange, listed twice: this row is what %1 passed on, and this window's listener "
+                      "listed what it received as capture %2")
+                       .arg(relayName(r.id))
                        .arg(r.forward->upstreamCaptureId);
         else if (m_forwardedAs.contains(r.id))
-            tip += tr("\nOne exchange, listed twice: this row is what this window's listener received from the "
-                      "forwarder, whose row is capture %1")
+            tip += tr("\nOne exchange, listed twice: this row is what this window's listener received from %1, "
+                      "whose row is capture %2")
+                       .arg(relayName(m_forwardedAs.value(r.id)))
                        .arg(m_forwardedAs.value(r.id));
         // The columns that may be cut to their width say their whole text first.
         if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
@@ -287,6 +290,13 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
         }
         emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
     }
+}
+
+QString CaptureListModel::relayName(quint64 relayedId) const
+{
+    const int relayed = indexOf(relayedId);
+    return relayed >= 0 && m_rows[relayed].endpoint.startsWith(QStringLiteral("proxy →")) ? tr("the proxy")
+                                                                                          : tr("the forwarder");
 }
 
 void CaptureListModel::pair(const Row& forwarded)
