@@ -11,6 +11,8 @@
 #include "views/refused_view.h"
 #include "views/send_view.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QMessageBox>
@@ -128,9 +130,12 @@ void showRefused(QWidget* window, quint64 id, const std::optional<app::RefusedRe
 {
     // One window a refusal: opened again (a second double-click, Enter), the open one comes to the front.
     const QString name = QStringLiteral("refused-%1").arg(id);
-    if (auto* open = window->findChild<QWidget*>(name, Qt::FindDirectChildrenOnly)) {
-        open->raise();
-        open->activateWindow();
+    // A window closed a moment ago is still a child until its deferred delete: not the open one.
+    const auto windows = window->findChildren<QWidget*>(name, Qt::FindDirectChildrenOnly);
+    const auto open = std::find_if(windows.begin(), windows.end(), [](QWidget* w) { return w->isVisible(); });
+    if (open != windows.end()) {
+        (*open)->raise();
+        (*open)->activateWindow();
         return;
     }
     QWidget* shown = refused ? static_cast<QWidget*>(new RefusedView(*refused, window))

@@ -151,7 +151,16 @@ TEST_CASE("a refused request opens from the Listen list: its head as received, t
     QTest::keyClick(window.listenView()->findChild<QTableView*>(), Qt::Key_Return);
     QApplication::processEvents();
     CHECK(window.findChildren<ui::RefusedView*>().size() == 1);
+    // Closed, then opened again at once (before the closed one's deferred delete): a new window shows.
     put->close(); // deletes itself
+    QTest::keyClick(window.listenView()->findChild<QTableView*>(), Qt::Key_Return);
+    const auto shown = [&window] {
+        const auto views = window.findChildren<ui::RefusedView*>();
+        return std::count_if(views.begin(), views.end(), [](QWidget* w) { return w->isVisible(); });
+    };
+    CHECK(shown() == 1);
+    for (ui::RefusedView* view : window.findChildren<ui::RefusedView*>())
+        view->close();
     UPIN_WAIT_FOR(window.findChild<ui::RefusedView*>() == nullptr, 5000);
 
     // A head that does not parse: the byte its error names is marked in the text and in the hex.
