@@ -118,8 +118,6 @@ QString targetText(const TargetStats& s)
 
 QString bodyText(const TargetStats& s)
 {
-    if (s.partCount == 0 && s.bodyBytes == 0)
-        return QStringLiteral("—"); // no run got as far as making its body (a refused connection)
     if (s.partCount == 0)
         return formatBytes(s.bodyBytes);
     return s.partCount == 1 ? QStringLiteral("%1 in 1 part").arg(formatBytes(s.bodyBytes))

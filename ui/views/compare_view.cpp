@@ -20,8 +20,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <algorithm>
-#include <iterator>
 #include <numeric>
 
 namespace upin::ui {
@@ -224,12 +222,8 @@ void CompareView::refresh()
 
 // Bars of bodies of different sizes side by side read as a race they were not: a small body's rate is mostly the
 // round trip. Said above the chart whenever the groups' bodies differ.
-void CompareView::showBodiesDiffer(const QList<app::TargetStats>& all)
+void CompareView::showBodiesDiffer(const QList<app::TargetStats>& stats)
 {
-    // A group whose runs failed before making a body (a refused connection) sent none: no size to compare.
-    QList<app::TargetStats> stats;
-    std::copy_if(all.begin(), all.end(), std::back_inserter(stats),
-                 [](const app::TargetStats& s) { return s.bodyBytes > 0 || s.partCount > 0; });
     const auto [smallest, largest] = std::minmax_element(
         stats.begin(), stats.end(), [](const auto& a, const auto& b) { return a.bodyBytes < b.bodyBytes; });
     const bool differ = !stats.isEmpty() && smallest->bodyBytes != largest->bodyBytes;
