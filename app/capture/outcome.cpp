@@ -21,13 +21,21 @@ QString cutShortInWords(const core::ParseReport& report, std::optional<quint64> 
 {
     quint64 missing = 0;
     bool contentWhole = true;
+    const auto cutsContent = [](core::Errc code) {
+        return code == core::Errc::UnexpectedEof || code == core::Errc::MissingCloseDelimiter ||
+               code == core::Errc::NoDelimiter;
+    };
     for (const auto& d : report.diagnostics) {
         if (d.code == core::Errc::BodyCutShort)
             missing = d.value;
-        else if (d.code == core::Errc::UnexpectedEof || d.code == core::Errc::MissingCloseDelimiter ||
-                 d.code == core::Errc::NoDelimiter)
+        else if (cutsContent(d.code))
             contentWhole = false;
     }
+    if (report.error && cutsContent(report.error->code))
+        contentWhole = false;
+    // A part begun and not ended: the cut took the content's end with it, reported or not.
+    if (std::any_of(report.parts.begin(), report.parts.end(), [](const auto& p) { return !p.complete; }))
+        contentWhole = false;
     const QString content =
         contentWhole ? QObject::tr("the body itself is whole") : QObject::tr("the multipart body is cut short too");
     if (contentLength && missing > 0)
@@ -36,7 +44,8 @@ QString cutShortInWords(const core::ParseReport& report, std::optional<quint64> 
             .arg(*contentLength)
             .arg(report.bytes)
             .arg(content);
-    return QObject::tr("the body ended inside a chunk after %1 (%2)").arg(formatBytes(report.bytes), content);
+    // Its framing not known here (a chunk's end, or a length the record did not keep): said without guessing.
+    return QObject::tr("the body ended before its framing said, after %1 (%2)").arg(formatBytes(report.bytes), content);
 }
 
 } // namespace
