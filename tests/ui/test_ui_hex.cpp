@@ -128,7 +128,7 @@ TEST_CASE("Hex: go to says what is wrong with an offset past the end or not a nu
     CHECK(o.view.hex()->toPlainText().contains(">000003e0  ")); // its line marked
     o.type(pane->goToEdit(), "99999999");
     CHECK(pane->status()->text() ==
-          QStringLiteral("Offset 99999999 is past the end: these bytes end at %1").arg(o.form.body.size()));
+          QStringLiteral("Offset 99999999 is past the end: the last byte is at %1").arg(o.form.body.size() - 1));
     CHECK(o.view.hex()->markedOffset() == 1000u);
     o.type(pane->goToEdit(), "0xfg");
     CHECK(pane->status()->text().startsWith("“0xfg” is not an offset"));

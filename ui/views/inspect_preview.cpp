@@ -307,8 +307,8 @@ void InspectView::goToHex(quint64 offset)
     if (!source.missing.isEmpty() || source.available == 0)
         m_hexPane->setStatus(tr("Nothing to go to: choose a part or the request first"), true);
     else if (offset >= source.available)
-        m_hexPane->setStatus(tr("Offset %1 is past the end: these bytes end at %2").arg(offset).arg(source.available),
-                             true);
+        m_hexPane->setStatus(
+            tr("Offset %1 is past the end: the last byte is at %2").arg(offset).arg(source.available - 1), true);
     else // the page's shading, without the last match: it is not where the view goes
         showHex(source, offset, m_hexPage.note, withoutFound(m_hexPage.ranges));
 }
