@@ -47,7 +47,8 @@ HexPane::HexPane(QWidget* parent)
     : QWidget(parent), m_view(new HexView(this)), m_goTo(new QLineEdit(this)), m_find(new QLineEdit(this)),
       m_findAs(new QComboBox(this)), m_status(new QLabel(this)), m_legend(new QLabel(this))
 {
-    m_goTo->setPlaceholderText(tr("Go to offset (1234 or 0x4d2)"));
+    m_goTo->setPlaceholderText(tr("Go to offset")); // the forms it takes in its tooltip: the box is narrow
+    m_goTo->setToolTip(tr("An offset in decimal (1234) or hex (0x4d2), then Enter"));
     m_goTo->setClearButtonEnabled(true);
     m_find->setPlaceholderText(tr("Find"));
     m_find->setClearButtonEnabled(true);
