@@ -16,9 +16,10 @@ void checkCaller(const core::RequestHead& head, const ListenerGuards& guards, co
     const QString& host = admission.host;
     // No Host: HTTP/1.0 or a hand-made request; browsers always send one.
     if (admission.hasHost && !hostAllowed(host, guards.allowedHosts)) {
-        admission.refusal = Refusal{421, "this " + QByteArray(who) + " is not " + host.toUtf8() +
-                                             ": call it by its address or localhost, or start it with --allow-host "
-                                             "NAME\n"};
+        admission.refusal =
+            Refusal{421, "this " + QByteArray(who) + " is not " + host.toUtf8() +
+                             ": call it by its address or localhost, or allow the name (the Listen tab's "
+                             "Settings › Allowed host names, or --allow-host NAME)\n"};
         return;
     }
     bool hasOrigin = false;
