@@ -5,6 +5,7 @@
 #include "capture/stored_captures.h"
 #include "inspect/inspect_worker.h"
 #include "models/capture_list_model.h"
+#include "support/inspect_file.h"
 #include "support/view_reader.h"
 #include "support/wait_for.h"
 #include "views/inspect_view.h"
@@ -165,4 +166,20 @@ TEST_CASE("an upload forwarded to the window's own listener is one exchange list
     CHECK(tip.contains("One exchange, listed twice"));
     CHECK(tip.contains(proxy ? "received from the proxy" : "received from the forwarder"));
     CHECK(tip.contains(QString::number(model->row(near).id)));
+}
+
+TEST_CASE("Inspect says of an upload the server refused what the Listen list says", "[ui][inspect][forward]")
+{
+    test::ListenerFixture own; // the server: it refuses a path it does not have with 404
+    app::ListenerConfig config;
+    config.forward = app::ForwardSettings{};
+    config.forward->upstream = QUrl(own.url(""));
+    test::ListenerFixture forwarder(config);
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
+    REQUIRE(test::curl({"-F", "note=hello", base + "/no-such-path"}).status == 404);
+    UPIN_WAIT_FOR(QDir(forwarder.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size() == 1, 10000);
+    ui::InspectView view;
+    view.showResult(test::inspectFile(forwarder.onlyCaptureFolder()));
+    INFO(view.title().toStdString());
+    CHECK(view.title().contains(" — refused by the server: 404 — "));
 }

@@ -228,6 +228,9 @@ void InspectView::showResult(const app::InspectResult& result)
     // first: a capture's own state and why, else what the parse found.
     const QString state = result.cancelled          ? tr("cancelled")
                           : !result.error.isEmpty() ? result.error
+                          // As the Listen list says it: the server's refusal, whatever the relay's own state.
+                          : result.capture && result.capture->forward && result.capture->forward->status >= 400
+                              ? tr("refused by the server: %1").arg(result.capture->forward->status)
                           : result.capture && !result.capture->ok()
                               ? app::outcomeInWords(result.capture->state, result.capture->error,
                                                     result.capture->errorInWords(), app::LimitHint::ListenSettings)
