@@ -164,6 +164,14 @@ TEST_CASE("a forwarded upload the upstream refused reads red in State, Status an
     CHECK(model.index(0, ui::CaptureListModel::Upstream).data().toString() == "early, at byte 65536");
     CHECK(model.index(1, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() != red);
     CHECK_FALSE(model.index(1, ui::CaptureListModel::Upstream).data(Qt::ForegroundRole).isValid());
+    // An upstream never reached (we answered 502): red too, not the amber of a client that stopped.
+    app::ListenerEvent unreachable = forwarded(3, "http://127.0.0.1:9/upload");
+    unreachable.state = app::CaptureState::Incomplete;
+    unreachable.forward->status = 0;
+    unreachable.forward->faultStatus = 502;
+    unreachable.forward->faultError = QStringLiteral("upstream unreachable");
+    model.apply({unreachable});
+    CHECK(model.index(2, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() == red);
 }
 
 TEST_CASE("Qt's own file dialog opens with its names, sizes, types and dates whole", "[ui][columns]")

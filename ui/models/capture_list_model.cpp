@@ -120,8 +120,10 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     // An upstream that refused the upload failed it, whatever the relay's own state (a 404 answered early left
-    // the body incomplete: red, not amber), and its answer says so too.
-    const bool upstreamRefused = r.forward && r.forward->status >= 400;
+    // the body incomplete: red, not amber), and its answer says so too; so did one never reached or that never
+    // answered (we answered 502 or 504 for it), which is no fault of the client's.
+    const bool upstreamRefused =
+        r.forward && (r.forward->status >= 400 || (r.forward->status == 0 && r.forward->faultStatus >= 500));
     if (role == Qt::ForegroundRole && index.column() == Status && r.status() > 0)
         return QBrush(status::forHttpStatus(r.status()));
     if (role == Qt::ForegroundRole && index.column() == Method)
