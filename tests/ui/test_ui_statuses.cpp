@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -181,6 +182,7 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     const int text = examples->viewport()->height() - int(examples->document()->documentMargin());
     CHECK(text % spacing == 0);
     CHECK(text / spacing >= 3);
+    CHECK(examples->horizontalScrollBar()->maximum() == 0); // long lines wrap
     // No filter note, no room kept for one: the filter takes its row.
     CHECK_FALSE(view->findChild<QWidget*>("captureFilterNote")->isVisible());
     CHECK(panes->isCollapsible(0));

@@ -108,7 +108,8 @@ ListenView::ListenView(QWidget* parent)
     top->addWidget(copy);
 
     m_examples->setReadOnly(true);
-    m_examples->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // A long line (the proxy's, with its CA file) wraps: read whole, without a sideways scroll; Copy copies lines.
+    m_examples->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_examples->setFont(QFont(QStringLiteral("monospace")));
     // In the splitter with the list and the timeline, which sizes it: three lines at first (the rest scroll, or
     // drag it taller), none when dragged shut; the list and the timeline keep the room on a small screen.
