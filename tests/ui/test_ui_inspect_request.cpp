@@ -249,7 +249,8 @@ TEST_CASE("Inspect at 1024 px: a long title elides with the verdict first, and t
     CHECK(view->title().contains(" — ok — 2 parts, ")); // the verdict comes before the boundary
     auto* title = view->findChild<ui::ElidedLabel*>();
     REQUIRE(title);
-    CHECK(title->text().endsWith("…"));
+    // On a line of its own, under the buttons: whole at 1024 px for a capture of the listener's own boundary.
+    CHECK(title->text() == view->title());
     CHECK(title->toolTip().startsWith(view->title()));
     // Every hex line, offsets to ASCII, fits the view's width, and its first line, a note, wraps: no sideways
     // scroll.

@@ -57,9 +57,11 @@ InspectView::InspectView(QWidget* parent)
     connect(m_saveAll, &QPushButton::clicked, this, &InspectView::saveAllParts);
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
+    // The buttons on a row of their own, the title under them across the whole width: a verdict with its cause
+    // and limit, the parts and the boundary were cut beside the buttons at 1280 px.
     auto* top = new QHBoxLayout;
     top->addWidget(open);
-    top->addWidget(m_title, 1);
+    top->addStretch(1);
     top->addWidget(m_progress);
     top->addWidget(m_cancel);
     top->addWidget(m_copyCurl);
@@ -171,6 +173,7 @@ InspectView::InspectView(QWidget* parent)
     split->setChildrenCollapsible(false); // the previews no narrower than a line of hex (HexView's minimum)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_title);
     layout->addWidget(split, 1);
     m_savePart->setEnabled(false);
     m_saveAll->setEnabled(false);
