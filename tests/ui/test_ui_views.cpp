@@ -43,6 +43,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,6 +60,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -173,6 +175,12 @@ TEST_CASE("Compare groups runs by target and body size, names the body, and says
     CHECK(view.chart()->categories()->categories() == QStringList{"file-part, 20.0 MiB", "file-part, 2.00 KiB"});
     CHECK(view.bodiesDiffer()->isVisible());
     CHECK(view.bodiesDiffer()->text().startsWith("These runs sent bodies of different sizes (2.00 KiB to 20.0 MiB)"));
+    // The target reads whole beside a long "Bound by" (it was squeezed to "http:// / 127.…").
+    QTableWidget* table = view.table();
+    UPIN_WAIT_FOR(table->horizontalHeader()->sectionSize(0) >=
+                      table->fontMetrics().horizontalAdvance(table->item(0, 0)->text()),
+                  5000);
+    CHECK(table->horizontalScrollBar()->maximum() == 0);
     // A row's menu takes out that row's runs, not every run to its URL.
     view.removeTarget(QUrl("http://127.0.0.1:8080/file-part"));
     CHECK(view.runs().isEmpty());

@@ -1,5 +1,6 @@
 #include "views/compare_view.h"
 #include "status_colors.h"
+#include "views/fitted_columns.h"
 
 #include "charts/bar_chart.h"
 #include "common/byte_size.h"
@@ -25,7 +26,8 @@
 namespace upin::ui {
 
 namespace {
-constexpr int kChecksColumn = 7; // the statistics table's "Checks": red when a run failed or a digest differed
+constexpr int kChecksColumn = 7;  // the statistics table's "Checks": red when a run failed or a digest differed
+constexpr int kBoundByColumn = 8; // "Bound by": what held the rate, in words
 } // namespace
 
 CompareView::CompareView(QWidget* parent)
@@ -42,6 +44,11 @@ CompareView::CompareView(QWidget* parent)
            "of it."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // "Bound by" is a sentence: it fits up to half the table, and gives up width (whole in its tooltip) so that
+    // the target, what a row is, keeps a third: it had been squeezed to "http:// / 127.…".
+    auto* fitted = new FittedColumns(m_table, {kBoundByColumn},
+                                     {fontMetrics().horizontalAdvance(QLatin1String("Bound by    "))}, 0.5);
+    fitted->keepRoom(0, 1.0 / 3);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
