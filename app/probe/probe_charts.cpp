@@ -16,9 +16,10 @@ QString scalingLabel(const ScalingRow& row)
 {
     if (row.sizes.size() < 2)
         return QStringLiteral("%1, not run").arg(row.shape);
-    const QString k = QStringLiteral("%1, k = %2").arg(row.shape).arg(row.exponent, 0, 'f', 2);
-    return row.judgeable() ? k
-                           : k + QStringLiteral(" (not judged)"); // too few sizes, or too fast: the legend is narrow
+    // Too few sizes, or too fast, to fit: its k is noise, not shown (the legend is narrow: "(not judged)" after a
+    // k was cut at 1280 px).
+    return row.judgeable() ? QStringLiteral("%1, k = %2").arg(row.shape).arg(row.exponent, 0, 'f', 2)
+                           : QStringLiteral("%1, k not judged").arg(row.shape);
 }
 
 namespace {

@@ -35,7 +35,7 @@ struct ChartSpec {
 // against clients; the watched process's RSS over time. A chart without data is still listed (hasData() false).
 QList<ChartSpec> probeCharts(const ProbeReport& report);
 // A shape's name as the charts and tables show it: "near-miss (not run)" when the budgets left it out, "(failed)"
-// when it had no time; a scaling row's "plain, k = 1.02", "not run", or that its k is not judged. Never a bare 0.
+// when it had no time; a scaling row's "plain, k = 1.02", "not run", or "plain, k not judged". Never a bare 0.
 QString shapeLabel(const ShapeRow& row);
 QString scalingLabel(const ScalingRow& row);
 

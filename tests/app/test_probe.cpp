@@ -396,7 +396,7 @@ TEST_CASE("probe --html writes one self-contained page: the findings, a chart pe
     CHECK(html.contains("wrong_bytes"));
     CHECK(html.contains("/upload?a=1&amp;b=2")); // the target, escaped
     CHECK(html.count("<svg") == 5);              // shapes, scaling, throughput and p95 against clients, RSS
-    CHECK(html.contains("plain, k = "));
+    CHECK(html.contains("plain, k "));           // "k = 1.02", or "k not judged" for a fit as fast as loopback makes it
     CHECK(html.contains("<title>crlf-dense server: ")); // each shape's bar beside its baseline's
     CHECK(html.contains("<title>crlf-dense baseline: "));
     CHECK(html.contains("<td>crlf-dense</td>"));

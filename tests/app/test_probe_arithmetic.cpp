@@ -137,6 +137,9 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     cut.scaling = {{"plain", {}, {}, 0}};
     CHECK(app::shapeLabel(cut.shapes[1]) == "near-miss (not run)");
     CHECK(app::scalingLabel(cut.scaling[0]) == "plain, not run");
+    // Two sizes in a few ms fit any k: the legend says it is not judged, and no number that reads as a finding.
+    CHECK(app::scalingLabel({"plain", {1 << 20, 2 << 20}, {0.002, 0.003}, 0.44}) == "plain, k not judged");
+    CHECK(app::scalingLabel({"plain", {1 << 20, 4 << 20, 16 << 20}, {0.01, 0.04, 0.16}, 1.0}) == "plain, k = 1.00");
     const QString page = QString::fromUtf8(app::probeHtml(cut, QDateTime::currentDateTime()));
     CHECK(page.contains("<tr><td>near-miss (not run)</td><td>-</td><td>-</td><td>-</td>"));
     CHECK(page.contains("<tr><td>plain</td><td>not run</td>"));
