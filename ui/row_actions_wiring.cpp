@@ -114,10 +114,14 @@ void ServiceWiring::exportHar(const QStringList& folders, const QString& path)
                                          ? (count == 1 ? tr("Exported the capture to %1").arg(path)
                                                        : tr("Exported %1 captures to %2").arg(count).arg(path)) +
                                                tr(" (a browser's Network panel imports it)")
-                                         : tr("Exported %1 of %2 captures to %3; %4")
+                                         : tr("Exported %1 of %2 captures to %3; %4 without their whole body "
+                                              "(hover for which)")
                                                .arg(written.entries)
                                                .arg(count)
-                                               .arg(path, written.notes.join(QStringLiteral("; ")));
+                                               .arg(path)
+                                               .arg(written.notes.size());
+                // Which, and why, in the status bar's tooltip: a line of reasons ran into the listener's status.
+                window->statusBar()->setToolTip(written.notes.join(QLatin1Char('\n')));
                 window->statusBar()->showMessage(said, 15000);
             },
             Qt::QueuedConnection);
