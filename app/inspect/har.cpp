@@ -141,7 +141,7 @@ core::ParseReport reportFromHar(QList<HarEntry>& entries, const core::Options& l
         if (!e.body.isEmpty())
             node.digest = core::Digest::hex(core::HashKind::Sha256, body);
         combined.bytes += node.size;
-        if (e.multipart) {
+        if (e.multipart && !e.body.isEmpty()) { // an empty one was not kept (harSummary says so), not malformed
             auto parser = core::MultipartParser::fromContentType(e.contentType.toStdString(), limits);
             if (!parser) {
                 e.bodyError = core::Error{parser.error().code, 0};
@@ -181,15 +181,19 @@ QString harSummary(const QList<HarEntry>& entries, const core::ParseReport& repo
         entries.size() == 1 ? QObject::tr("1 request") : QObject::tr("%1 requests").arg(entries.size());
     if (uploads == 0)
         return QObject::tr("%1, no multipart upload").arg(requests);
-    QStringList rejected;
+    QStringList rejected, empty;
     for (qsizetype i = 0; i < entries.size(); ++i)
         if (entries[i].bodyError)
             rejected << QObject::tr("entry %1").arg(i);
-    return QObject::tr("%1, %2 with %3%4")
+        else if (entries[i].multipart && entries[i].body.isEmpty())
+            empty << QObject::tr("entry %1").arg(i);
+    return QObject::tr("%1, %2 with %3%4%5")
         .arg(requests, uploads == 1 ? QObject::tr("1 upload") : QObject::tr("%1 uploads").arg(uploads),
              parts == 1 ? QObject::tr("1 part") : QObject::tr("%1 parts").arg(parts),
              rejected.isEmpty() ? QString()
-                                : QObject::tr(", %1 did not parse").arg(rejected.join(QStringLiteral(", "))));
+                                : QObject::tr(", %1 did not parse").arg(rejected.join(QStringLiteral(", "))),
+             empty.isEmpty() ? QString()
+                             : QObject::tr(", %1 without a body (not kept)").arg(empty.join(QStringLiteral(", "))));
 }
 
 } // namespace upin::app

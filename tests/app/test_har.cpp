@@ -147,6 +147,30 @@ TEST_CASE("a HAR entry whose body does not parse is that entry's fault: named in
     CHECK(doc["entries"].toArray()[2].toObject()["error"].toObject()["code"] == "no_delimiter");
 }
 
+TEST_CASE("a HAR upload whose body was not kept (an empty postData) is said to have none, not to be malformed",
+          "[cli][har]")
+{
+    QJsonObject har = QJsonDocument::fromJson(upin::test::sampleHar()).object();
+    QJsonArray entries = har["log"].toObject()["entries"].toArray();
+    QJsonObject upload = entries[1].toObject();
+    QJsonObject request = upload["request"].toObject();
+    request["postData"] = QJsonObject{{"mimeType", "multipart/form-data; boundary=zz"}, {"text", ""}};
+    upload["request"] = request;
+    entries[1] = upload;
+    QJsonObject log = har["log"].toObject();
+    log["entries"] = entries;
+    har["log"] = log;
+    QTemporaryDir dir;
+    QFile file(dir.filePath("kept-nothing.har"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(har).toJson());
+    file.close();
+    const upin::test::CliRun text = upin::test::runCli({"parse", file.fileName()});
+    INFO(text.out.toStdString());
+    CHECK(text.out.contains("entry 1 without a body (not kept)"));
+    CHECK_FALSE(text.out.contains("did not parse"));
+}
+
 TEST_CASE("a HAR upload kept as postData.params without text is made again from them", "[cli][har]")
 {
     QJsonObject har = QJsonDocument::fromJson(upin::test::sampleHar()).object();
