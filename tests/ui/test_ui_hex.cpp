@@ -136,6 +136,12 @@ TEST_CASE("Hex: go to says what is wrong with an offset past the end or not a nu
     pane->findAs()->setCurrentIndex(1);
     o.type(pane->findEdit(), "abc");
     CHECK(pane->status()->text().startsWith("“abc” is not hex bytes"));
+    // Another source opened: the last one's offset and needle are not left in the boxes.
+    o.type(pane->goToEdit(), "12");
+    o.view.showResult(test::inspectFile(o.dir.filePath("form.bin")));
+    CHECK(pane->goToEdit()->text().isEmpty());
+    CHECK(pane->findEdit()->text().isEmpty());
+    CHECK(pane->status()->text().isEmpty());
 }
 
 TEST_CASE("Hex: a selection copies as hex or as its bytes, from the hex columns or the text columns",

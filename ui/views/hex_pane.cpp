@@ -79,6 +79,13 @@ HexPane::HexPane(QWidget* parent)
     m_status->hide();
 }
 
+void HexPane::clearSearch()
+{
+    m_goTo->clear();
+    m_find->clear();
+    setStatus({});
+}
+
 void HexPane::setStatus(const QString& text, bool failure)
 {
     m_status->setText(text);

@@ -33,6 +33,7 @@ public:
     QLabel* status() const { return m_status; }
     QLabel* legend() const { return m_legend; }
     void setStatus(const QString& text, bool failure = false);
+    void clearSearch(); // another source opened: its offsets and bytes are not the last one's
 
 signals:
     void goToRequested(quint64 offset);

@@ -217,6 +217,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     m_result = result;
+    m_hexPane->clearSearch();
     m_model->setReport(result.report, result.request);
     showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
     m_tree->expandAll();
