@@ -32,7 +32,7 @@ QColor colour(const QAbstractItemModel& model, int row, int column)
     return model.index(row, column).data(Qt::ForegroundRole).value<QBrush>().color();
 }
 
-// The Answer tab of a capture folder opened in Inspect, the request row chosen.
+// The Answer tab of a capture folder opened in Inspect, the request row chosen (and a part's, the same).
 QString answerOf(const QString& folder, bool* tabEnabled)
 {
     app::InspectWorker worker;
@@ -46,7 +46,14 @@ QString answerOf(const QString& folder, bool* tabEnabled)
     inspect.tree()->setCurrentIndex(inspect.model()->index(0, 0));
     auto* tabs = inspect.findChild<QTabWidget*>();
     *tabEnabled = tabs && tabs->isTabEnabled(tabs->indexOf(inspect.answer()));
-    return inspect.answer()->toPlainText();
+    const QString answer = inspect.answer()->toPlainText();
+    // A part's row shows the same answer: the exchange was answered as a whole (a walk found it disabled there).
+    if (inspect.model()->rowCount() > 1) {
+        inspect.tree()->setCurrentIndex(inspect.model()->index(1, 0));
+        *tabEnabled = *tabEnabled && tabs->isTabEnabled(tabs->indexOf(inspect.answer())) &&
+                      inspect.answer()->toPlainText() == answer;
+    }
+    return answer;
 }
 
 } // namespace

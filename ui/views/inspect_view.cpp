@@ -392,8 +392,8 @@ void InspectView::showPart(const core::PartSummary* part)
         m_headers->setItem(0, 0, none);
         m_headers->setSpan(0, 0, 1, 2); // across both columns: the Header column is narrow
     }
-    showAnswer(entry ? harAnswerText(*entry) : QString());
-    if (entry) { // a HAR request: its line, body and response
+    showAnswer(entry ? harAnswerText(*entry) : captureAnswer()); // a part's exchange was answered as a whole
+    if (entry) {                                                 // a HAR request: its line, body and response
         m_text->setFont(QFont(QStringLiteral("monospace")));
         m_encoding->setVisible(false);
         m_text->setPlainText(describeHarEntry(*entry, *part));
@@ -402,6 +402,12 @@ void InspectView::showPart(const core::PartSummary* part)
     }
     requestImage(*part);
     showHexAt(part->bodyOffset);
+}
+
+QString InspectView::captureAnswer() const
+{
+    const app::CaptureRecord* capture = m_result.capture ? &*m_result.capture : nullptr;
+    return !capture ? QString() : capture->forward ? forwardAnswerText(*capture->forward) : ownAnswerText(*capture);
 }
 
 void InspectView::showAnswer(const QString& text)
@@ -436,10 +442,7 @@ void InspectView::showRequest()
     m_text->setFont(QFont(QStringLiteral("monospace"))); // aligned like the wire; showPart sets it back
     m_encoding->setVisible(false);                       // the request's text is ours, not the client's bytes
     m_text->setPlainText(describeRequest(m_result));
-    const app::CaptureRecord* capture = m_result.capture ? &*m_result.capture : nullptr;
-    showAnswer(!capture           ? QString()
-               : capture->forward ? forwardAnswerText(*capture->forward)
-                                  : ownAnswerText(*capture));
+    showAnswer(captureAnswer());
     m_image->setPixmap({});
     m_image->setToolTip({});
     m_image->setText(tr("(the request: choose a part to see an image)"));

@@ -75,7 +75,8 @@ signals:
 private:
     void showPart(const core::PartSummary* part);
     void showSentHashes(const QStringList& hashes); // the Sent column, shown only for a capture of our own send
-    void showRequest(); // the Request row: its fields, framing, client and timings, and its stored bytes
+    QString captureAnswer() const; // the capture's answer as the client got it; empty when none was kept
+    void showRequest();            // the Request row: its fields, framing, client and timings, and its stored bytes
     const app::HarEntry* harEntryOf(const core::PartSummary& part) const; // a HAR file's request node, or null
     // Header lines of this part that did not parse, from the diagnostics inside its header block.
     void addUnparsedHeaderLines(const core::PartSummary& part);
