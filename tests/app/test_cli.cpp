@@ -2,8 +2,6 @@
 
 #include "app/listener_fixture.h"
 
-#include "capture/outcome.h"
-
 #include <catch2/catch.hpp>
 
 #include "capture/kept_part.h"
@@ -498,18 +496,4 @@ TEST_CASE("sizes and durations read as people write and read them", "[format]")
     CHECK(formatSeconds(42.4) == "42.4 s");
     CHECK(formatSeconds(125) == "2 min 5 s");
     CHECK(formatSeconds(-1) == "—"); // not measured
-}
-
-TEST_CASE("a body cut short without a length known says neither chunk nor a whole body it did not have", "[verdict]")
-{
-    upin::core::ParseReport report;
-    report.bytes = 76;
-    report.error = upin::core::Error{upin::core::Errc::BodyCutShort, 76};
-    upin::core::PartSummary begun;
-    begun.complete = false; // cut inside its first part
-    report.parts.push_back(begun);
-    const QString words = upin::app::parseOutcomeInWords(report, std::nullopt, upin::app::LimitHint::WindowFlag);
-    INFO(words.toStdString());
-    CHECK(words.contains("the body ended before its framing said, after 76 B (the multipart body is cut short too)"));
-    CHECK_FALSE(words.contains("chunk"));
 }

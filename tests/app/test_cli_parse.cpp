@@ -1,6 +1,8 @@
 // parse, run through the real upload-inspector-cli binary, on what its diagnostics say beyond their code: the
 // offset and the value a code carries, in the text a person reads and in the JSON a script reads.
 
+#include "capture/outcome.h"
+
 #include <catch2/catch.hpp>
 
 #include "support/run_cli.h"
@@ -46,4 +48,18 @@ TEST_CASE("parse names a control byte in a part header value, where it lies and 
     const QJsonObject error = QJsonDocument::fromJson(strictJson.out).object()["error"].toObject();
     CHECK(error["code"].toString() == "control_byte_in_header");
     CHECK(error["value"].toInt(-1) == 0);
+}
+
+TEST_CASE("a body cut short without a length known says neither chunk nor a whole body it did not have", "[verdict]")
+{
+    upin::core::ParseReport report;
+    report.bytes = 76;
+    report.error = upin::core::Error{upin::core::Errc::BodyCutShort, 76};
+    upin::core::PartSummary begun;
+    begun.complete = false; // cut inside its first part
+    report.parts.push_back(begun);
+    const QString words = upin::app::parseOutcomeInWords(report, std::nullopt, upin::app::LimitHint::WindowFlag);
+    INFO(words.toStdString());
+    CHECK(words.contains("the body ended before its framing said, after 76 B (the multipart body is cut short too)"));
+    CHECK_FALSE(words.contains("chunk"));
 }

@@ -242,8 +242,7 @@ core::ByteView view(const QByteArray& bytes)
 }
 } // namespace
 
-TEST_CASE("a head that did not parse is kept to its blank line, without the body's bytes of the same read",
-          "[refused]")
+TEST_CASE("a head that did not parse is kept to its blank line, without the body's bytes of the same read", "[refused]")
 {
     const QByteArray head = "POST /file-part HTTP/1.1\r\nHost: here\r\nNo colon in this line\r\n\r\n";
     core::HeadReader reader;

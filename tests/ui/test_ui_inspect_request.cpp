@@ -249,11 +249,9 @@ TEST_CASE("Inspect at 1024 px: a long title elides with the verdict first, and t
     CHECK(view->title().contains(" — ok — 2 parts, ")); // the verdict comes before the boundary
     auto* title = view->findChild<ui::ElidedLabel*>();
     REQUIRE(title);
-    // On a line of its own, under the buttons: whole at 1024 px for a capture of the listener's own boundary.
-    CHECK(title->text() == view->title());
+    CHECK(title->text() == view->title()); // on a line of its own, under the buttons: whole at 1024 px
     CHECK(title->toolTip().startsWith(view->title()));
-    // Every hex line, offsets to ASCII, fits the view's width, and its first line, a note, wraps: no sideways
-    // scroll.
+    // Every hex line, offsets to ASCII, fits the view's width, and its first line, a note, wraps.
     const QFontMetrics metrics(view->hex()->font());
     const QStringList lines = view->hex()->toPlainText().split('\n', Qt::SkipEmptyParts);
     REQUIRE(lines.size() > 2);

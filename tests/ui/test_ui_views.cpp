@@ -148,47 +148,6 @@ TEST_CASE("compare view groups runs by target with median bars and min-max whisk
     CHECK(view.chart()->categories()->categories().last() == "<div align=\"center\">part-event<br>?a=1&amp;b=2</div>");
 }
 
-// Issue 48, item 7: a 2 KB run to /file-part stood beside 20 MB runs as one group's near-zero bar, with no word
-// that the bodies differed.
-TEST_CASE("Compare groups runs by target and body size, names the body, and says when the bodies differ",
-          "[ui][compare]")
-{
-    auto run = [](quint64 bodyBytes, double seconds, int parts) {
-        app::RunResult r;
-        r.target = QUrl("http://127.0.0.1:8080/file-part");
-        r.httpStatus = 200;
-        r.totalSeconds = r.lastByteSeconds = seconds;
-        r.bodyBytes = bodyBytes;
-        for (int i = 0; i < parts; ++i)
-            r.parts.append({QStringLiteral("p%1").arg(i), bodyBytes / quint64(parts), {}, {}, {}});
-        return r;
-    };
-    ui::CompareView view;
-    view.resize(1280, 700);
-    view.show();
-    view.addRuns({run(20 << 20, 0.2, 2), run(2048, 0.001, 1), run(20 << 20, 0.25, 2)});
-    REQUIRE(view.table()->rowCount() == 2);
-    CHECK(view.table()->item(0, 1)->text() == "20.0 MiB in 2 parts");
-    CHECK(view.table()->item(0, 2)->text() == "2"); // both 20 MiB runs, and only they
-    CHECK(view.table()->item(1, 1)->text() == "2.00 KiB in 1 part");
-    CHECK(view.table()->item(1, 2)->text() == "1");
-    CHECK(view.chart()->categories()->categories() == QStringList{"file-part, 20.0 MiB", "file-part, 2.00 KiB"});
-    CHECK(view.bodiesDiffer()->isVisible());
-    CHECK(view.bodiesDiffer()->text().startsWith("These runs sent bodies of different sizes (2.00 KiB to 20.0 MiB)"));
-    // The target reads whole beside a long "Bound by" (it was squeezed to "http:// / 127.…").
-    QTableWidget* table = view.table();
-    UPIN_WAIT_FOR(table->horizontalHeader()->sectionSize(0) >=
-                      table->fontMetrics().horizontalAdvance(table->item(0, 0)->text()),
-                  5000);
-    CHECK(table->horizontalScrollBar()->maximum() == 0);
-    // A row's menu takes out that row's runs, not every run to its URL.
-    view.removeTarget(QUrl("http://127.0.0.1:8080/file-part"));
-    CHECK(view.runs().isEmpty());
-    view.addRuns({run(20 << 20, 0.2, 2), run(20 << 20, 0.3, 2)});
-    CHECK(view.table()->rowCount() == 1);
-    CHECK(view.bodiesDiffer()->isHidden());
-}
-
 TEST_CASE("the part timeline shows when each part of a capture started and ended", "[ui][charts]")
 {
     ui::CaptureListModel model;
