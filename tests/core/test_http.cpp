@@ -273,7 +273,8 @@ TEST_CASE("requests a relay refuses: two Hosts, LF alone, a CR alone, in the hea
     // A CR no LF follows at the request line's end (hex 474554202f20485454502f312e310d0d0a...): it was trimmed away
     // as white space, and the line taken as ending in CRLF.
     CHECK(readRequestEveryWay("GET / HTTP/1.1\r\r\nHost: a\r\n\r\n", relay) == "error in head: bare_line_end at 14\n");
-    CHECK(readRequestEveryWay("GET / HTTP/1.1\r\r\nHost: a\r\n\r\n") == "error in head: malformed_request_line at 14\n");
+    CHECK(readRequestEveryWay("GET / HTTP/1.1\r\r\nHost: a\r\n\r\n") ==
+          "error in head: malformed_request_line at 14\n");
     const std::string chunkedHead = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"; // 47 bytes
     CHECK(readRequestEveryWay(chunkedHead + "3\nabc\r\n0\r\n\r\n", relay)
               .ends_with("error in body: bare_line_end at 48\n"));
@@ -315,8 +316,7 @@ TEST_CASE("chunk lines a relay refuses: white space before the line end, control
     CHECK(readRequestEveryWay(head + "3 \r\nabc\r\n0\r\n\r\n").ends_with("complete, 0 bytes after\n"));
 }
 
-TEST_CASE("a head reader's error is sticky: more bytes, even a whole head, get the same error until reset",
-          "[http]")
+TEST_CASE("a head reader's error is sticky: more bytes, even a whole head, get the same error until reset", "[http]")
 {
     HeadReader reader;
     const std::string bad = "POST /x HTTP/1.1\r\nNo colon\r\n\r\n--body bytes of the same read";

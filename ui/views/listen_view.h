@@ -76,7 +76,7 @@ private:
     void showListeningStatus();
     void openRow(int row); // rows of m_model
     int sourceRow(const QModelIndex& tableIndex) const;
-    int timelineRow() const; // the capture the timeline draws, a row of m_model; -1 for none
+    int timelineRow() const;            // the capture the timeline draws, a row of m_model; -1 for none
     void showRowMenu(const QPoint& at); // listen_row_menu.cpp, with the two below
     QStringList listedFolders() const;  // the stored captures the filtered list shows, in its order
     void askHarFile(const QStringList& folders);
