@@ -113,7 +113,10 @@ ChartSpec memory(const ProbeReport& report)
                    false,
                    {},
                    {}};
-    ChartSeries rss{QStringLiteral("RSS"), kServer, {}, false};
+    ChartSeries rss{report.pid > 0 ? QStringLiteral("RSS of process %1").arg(report.pid) : QStringLiteral("RSS"),
+                    kServer,
+                    {},
+                    false};
     // A sample every 20 ms is thousands in a long probe, more than a chart's width shows and slow to draw: each
     // stretch of samples keeps its lowest and its highest, in their order, so that no peak is lost.
     const qsizetype stretch = std::max<qsizetype>(1, (report.rss.size() + kMemoryPoints / 2 - 1) / (kMemoryPoints / 2));

@@ -232,7 +232,7 @@ QString ProbeReport::skippedSummary() const
 QString ProbeReport::watched() const
 {
     if (watchedSelf)
-        return QStringLiteral("this program, the probe included (process %1)").arg(pid); // short: a chart title
+        return QStringLiteral("this program, the probe included"); // short: a chart title (its pid in the legend)
     QString process = processName.isEmpty() ? QStringLiteral("process %1").arg(pid)
                                             : QStringLiteral("process %1 (%2)").arg(pid).arg(processName);
     if (processes <= 1)

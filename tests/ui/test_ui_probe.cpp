@@ -191,7 +191,7 @@ TEST_CASE("the Probe tab probes an https server: stopped with a hint while its c
     CHECK(probe->report().shapes.first().status == 200);
     // The listener is this process's own: its memory is watched, and said to hold the probe's too.
     CHECK(probe->report().watchedSelf);
-    CHECK(probe->charts()[3]->toolTip().contains("RSS of this program, the probe included (process "));
+    CHECK(probe->charts()[3]->toolTip().contains("RSS of this program, the probe included"));
 }
 
 TEST_CASE("Cancel stops a probe under way, the next probe runs whole, and the form is there in the next session",
