@@ -38,6 +38,9 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     chart->addSeries(m_series);
     chart->addSeries(m_whiskers);
     chart->addSeries(m_whiskerLegend);
+    // Labels whole: a long target cut to "…/with/mo..." lost its second line, a failure's reason, with it. The
+    // labels are short already (distinctLabels); one that is still long overlaps rather than hides a failure.
+    m_categories->setTruncateLabels(false);
     chart->addAxis(m_categories, Qt::AlignBottom);
     chart->addAxis(m_axis, Qt::AlignLeft);
     for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_whiskers),
