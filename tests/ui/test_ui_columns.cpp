@@ -240,6 +240,8 @@ TEST_CASE("Compare groups runs by target and body size, names the body, and says
                       table->fontMetrics().horizontalAdvance(table->item(0, 0)->text()),
                   5000);
     CHECK(table->horizontalScrollBar()->maximum() == 0);
+    CHECK(table->wordWrap()); // a long "Bound by" wraps in its row, which grows to hold it
+    CHECK(table->verticalHeader()->sectionResizeMode(0) == QHeaderView::ResizeToContents);
     // A row's menu takes out that row's runs, not every run to its URL.
     view.removeTarget(QUrl("http://127.0.0.1:8080/file-part"));
     CHECK(view.runs().isEmpty());

@@ -44,11 +44,14 @@ CompareView::CompareView(QWidget* parent)
            "of it."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    // "Bound by" is a sentence: it fits up to half the table, and gives up width (whole in its tooltip) so that
+    // "Bound by" is a sentence: it fits up to half the table, and gives up width so that
     // the target, what a row is, keeps a third: it had been squeezed to "http:// / 127.…".
     auto* fitted = new FittedColumns(m_table, {kBoundByColumn},
                                      {fontMetrics().horizontalAdvance(QLatin1String("Bound by    "))}, 0.5);
     fitted->keepRoom(0, 1.0 / 3);
+    // A longer one wraps onto a second line of its row rather than being cut (a few rows: one per target).
+    m_table->setWordWrap(true);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
