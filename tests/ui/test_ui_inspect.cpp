@@ -191,6 +191,28 @@ TEST_CASE("Inspect at 1200 px: Size and the digest are in view, a long name elid
     CHECK(view->model()->data(digest, Qt::ToolTipRole).toString().startsWith(digest.data().toString()));
 }
 
+TEST_CASE("Inspect at 1280 px: a name longer than its share takes the width no column uses", "[ui][inspect][layout]")
+{
+    test::ListenerFixture f;
+    REQUIRE(test::curl({"-F", "photo=@" + f.file("holiday-photo-by-the-sea-01.png", test::randomBytes(5000, 3)),
+                        f.url("/file-part")})
+                .status == 200);
+    ui::MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    auto* view = window.inspectView();
+    test::ViewReader reader(*view);
+    window.tabs()->setCurrentWidget(view);
+    view->showResult(test::inspectFile(f.onlyCaptureFolder()));
+    QTreeView* tree = view->tree();
+    const QString name = view->model()->index(1, ui::PartTreeModel::Filename).data().toString();
+    REQUIRE(name == "holiday-photo-by-the-sea-01.png");
+    UPIN_WAIT_FOR(tree->header()->sectionSize(ui::PartTreeModel::Filename) >=
+                      tree->fontMetrics().horizontalAdvance(name),
+                  5000);
+    CHECK(tree->horizontalScrollBar()->maximum() == 0);
+}
+
 TEST_CASE("right-click on a part offers Save part, Copy digest, Copy as curl and Show in hex", "[ui][inspect][menu]")
 {
     QTemporaryDir dir;

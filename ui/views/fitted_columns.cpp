@@ -74,14 +74,36 @@ void FittedColumns::fit()
         return; // the user's widths, dragged in this session or restored from an earlier one
     const int most = int(m_view->viewport()->width() * m_maxShare);
     m_fitting = true;
+    QList<int> wanted;
     for (qsizetype i = 0; i < m_columns.size(); ++i) {
         const int column = m_columns[i];
-        // The view's own measure: the visible rows' texts as drawn, margins included (public on the base class).
-        const int wanted = std::max(m_view->sizeHintForColumn(column), m_header->sectionSizeHint(column));
-        m_header->resizeSection(column, std::clamp(wanted, m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
+        // The view's own measure: the rows' texts as drawn, margins included (public on the base class).
+        wanted.append(std::max(m_view->sizeHintForColumn(column), m_header->sectionSizeHint(column)));
+        m_header->resizeSection(column, std::clamp(wanted[i], m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
     }
     makeRoom();
+    growIntoSpare(wanted);
     m_fitting = false;
+}
+
+void FittedColumns::growIntoSpare(const QList<int>& wanted)
+{
+    if (!m_keepRoom || m_roomColumn >= 0)
+        return; // a stretched column takes what is left
+    int used = 0;
+    for (int column = 0; column < m_header->count(); ++column)
+        if (!m_header->isSectionHidden(column))
+            used += m_header->sectionSize(column);
+    // Width no column uses (a third of the tree stood empty beside a cut filename): to the cut ones, in order.
+    int spare = m_view->viewport()->width() - used;
+    for (qsizetype i = 0; i < m_columns.size() && spare > 0; ++i) {
+        const int width = m_header->sectionSize(m_columns[i]);
+        const int more = std::min(spare, wanted[i] - width);
+        if (more > 0) {
+            m_header->resizeSection(m_columns[i], width + more);
+            spare -= more;
+        }
+    }
 }
 
 void FittedColumns::makeRoom()

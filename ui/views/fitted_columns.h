@@ -38,7 +38,8 @@ protected:
 private:
     void fitSoon();
     void fit();
-    void makeRoom(); // after fit(): the kept room, taken from the widest fitted columns
+    void makeRoom();                              // after fit(): the kept room, taken from the widest fitted columns
+    void growIntoSpare(const QList<int>& wanted); // then, with no stretched column, width no column uses
 
     QAbstractItemView* m_view;
     QHeaderView* m_header;

@@ -74,7 +74,7 @@ InspectView::InspectView(QWidget* parent)
     // Numbers keep their width; the name, filename and type fit their longest text up to a quarter of the tree each
     // (the whole value in its tooltip), and the digest shows its start, as git shows a commit's: Size, the digest
     // and Sent stay in view at 1280 px.
-    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setStretchLastSection(false); // the spare width goes to a cut name (FittedColumns)
     m_tree->header()->setMinimumSectionSize(40);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tree->setColumnHidden(PartTreeModel::Sent, true); // until a capture of our own send is shown
