@@ -207,9 +207,8 @@ TEST_CASE("Inspect at 1280 px: a name longer than its share takes the width no c
     QTreeView* tree = view->tree();
     const QString name = view->model()->index(1, ui::PartTreeModel::Filename).data().toString();
     REQUIRE(name == "holiday-photo-by-the-sea-01.png");
-    UPIN_WAIT_FOR(tree->header()->sectionSize(ui::PartTreeModel::Filename) >=
-                      tree->fontMetrics().horizontalAdvance(name),
-                  5000);
+    UPIN_WAIT_FOR(
+        tree->header()->sectionSize(ui::PartTreeModel::Filename) >= tree->fontMetrics().horizontalAdvance(name), 5000);
     CHECK(tree->horizontalScrollBar()->maximum() == 0);
 }
 
