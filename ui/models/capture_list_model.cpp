@@ -59,9 +59,7 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             return r.started.toString(r.started.date() == QDate::currentDate() ? QStringLiteral("HH:mm:ss")
                                                                                : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case Client: {
-            const QString client = r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
-            return m_forwardedAs.contains(r.id) ? tr("%1, via %2").arg(client, relayName(m_forwardedAs.value(r.id)))
-                                                : client;
+            return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
         }
         case Method: return r.method;
         case Status: return r.status() > 0 ? QString::number(r.status()) : QString();
@@ -80,8 +78,11 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             return rate < 0 ? QStringLiteral("-") : QString::number(rate, rate < 1 ? 'g' : 'f', rate < 1 ? 2 : 1);
         }
         case Upstream: { // forward mode: "200, server 612 ms"
+            // The far side of an exchange a relay of this window passed to its listener: said in this column, empty
+            // for the listener's rows, not beside the client, which it widened past the list's width.
             if (!r.forward)
-                return QString();
+                return m_forwardedAs.contains(r.id) ? tr("via %1").arg(relayName(m_forwardedAs.value(r.id)))
+                                                    : QString();
             const auto& f = *r.forward;
             if (f.status == 0)
                 return app::noAnswerInWords(f.faultStatus, f.faultError);
