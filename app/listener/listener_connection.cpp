@@ -114,7 +114,7 @@ void ListenerConnection::startUpload(Endpoint endpoint, const RequestAdmission& 
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
     const QString hash = requestedHashName(query.query(), head().head());
     const QString answer = query.queryItemValue(QStringLiteral("answer"));
-    auto kind = core::matcherFromName(matcher.isEmpty() ? "simd" : matcher.toStdString());
+    auto kind = matcher.isEmpty() ? core::kDefaultMatcher : core::matcherFromName(matcher.toStdString());
     auto hashKind = hash.isEmpty() ? std::optional(shared().config.hash) : core::kHashNames.find(hash.toStdString());
     const bool answerKnown = answer.isEmpty() || answer == QLatin1String("full") || answer == QLatin1String("brief");
     if (!kind || !hashKind || !answerKnown) {

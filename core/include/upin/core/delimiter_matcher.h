@@ -27,6 +27,7 @@ enum class MatcherKind : uint8_t {
 inline constexpr EnumNames<MatcherKind, 3> kMatcherNames{
     {{{MatcherKind::Kmp, "kmp"}, {MatcherKind::Chunked, "chunked"}, {MatcherKind::Simd, "simd"}}}};
 inline constexpr auto kAllMatchers = kMatcherNames.values();
+inline constexpr MatcherKind kDefaultMatcher = MatcherKind::Simd; // when a request or command names none
 inline std::string_view matcherName(MatcherKind kind)
 {
     return kMatcherNames.name(kind);
