@@ -152,6 +152,64 @@ TEST_CASE("Listen at 1280x800: long clients, methods and paths give up width, an
     UPIN_WAIT_FOR(fits(*table, 0, ui::CaptureListModel::Time) && fits(*table, 0, ui::CaptureListModel::Client), 5000);
 }
 
+// A walk forwarded and proxied uploads to the window's own listener beside refusals: the proxied endpoint read
+// "proxy → http://127…0/file-part (simd)" while State kept a quarter of the list for "complete".
+TEST_CASE("Listen at 1280x800: forwarded, proxied and refused rows in one list show every cell whole",
+          "[ui][listen][columns]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QSettings().clear();
+    ui::MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.tabs()->setCurrentWidget(window.listenView());
+    QTableView* table = window.listenView()->table();
+    auto received = [](quint64 id) {
+        app::ListenerEvent e = forwarded(id, "x");
+        e.endpoint = QStringLiteral("/file-part");
+        e.forward.reset();
+        return e;
+    };
+    app::ListenerEvent viaForwarder = forwarded(1, "http://127.0.0.1:18080/file-part");
+    viaForwarder.forward->upstreamCaptureId = 2;
+    app::ListenerEvent viaProxy = forwarded(3, "http://127.0.0.1:18080/file-part");
+    viaProxy.endpoint = QStringLiteral("proxy → http://127.0.0.1:18080/file-part");
+    viaProxy.forward->upstreamCaptureId = 4;
+    viaProxy.forward->serverMs = 0.45;
+    app::ListenerEvent serverRefused = forwarded(5, "http://127.0.0.1:18080/nope-404-path");
+    serverRefused.state = app::CaptureState::Incomplete;
+    serverRefused.forward->status = 404;
+    serverRefused.forward->earlyAtByte = 0;
+    app::ListenerEvent wrongHost = received(6);
+    wrongHost.method = QStringLiteral("POST");
+    wrongHost.state = app::CaptureState::Refused;
+    wrongHost.answerStatus = 421;
+    wrongHost.errorDetail = QStringLiteral("this listener is not evil.example: call it by its address");
+    app::ListenerEvent kmp = received(7);
+    kmp.matcher = QStringLiteral("kmp");
+    window.listenView()->applyEvents({viaForwarder, received(2), viaProxy, received(4), serverRefused, wrongHost, kmp});
+    REQUIRE(table->model()->rowCount() == 7);
+    CHECK(table->model()->index(0, ui::CaptureListModel::Endpoint).data().toString() ==
+          "→ http://127.0.0.1:18080/file-part"); // the default matcher goes without saying
+    CHECK(table->model()->index(6, ui::CaptureListModel::Endpoint).data().toString() == "/file-part (kmp)");
+    CHECK(table->model()
+              ->index(0, ui::CaptureListModel::Endpoint)
+              .data(Qt::ToolTipRole)
+              .toString()
+              .contains("parsed with the simd matcher (the default"));
+    auto allFit = [table] {
+        for (int row = 0; row < table->model()->rowCount(); ++row)
+            for (int column = 0; column < table->model()->columnCount(); ++column)
+                if (!fits(*table, row, column))
+                    return false;
+        return true;
+    };
+    UPIN_WAIT_FOR(allFit(), 5000);
+    CHECK(allFit());
+    CHECK(table->horizontalScrollBar()->maximum() == 0);
+}
+
 TEST_CASE("a forwarded upload the upstream refused reads red in State, Status and Upstream, not amber", "[ui][listen]")
 {
     ui::CaptureListModel model;

@@ -4,6 +4,7 @@
 #include "status_colors.h"
 
 #include "capture/outcome.h"
+#include "upin/core/delimiter_matcher.h"
 
 #include <QBrush>
 #include <QColor>
@@ -41,6 +42,11 @@ QString firstClause(const QString& detail)
             end = std::min(end, at);
     return detail.left(end).trimmed();
 }
+
+bool isDefaultMatcher(const QString& name)
+{
+    return name == app::toQString(core::matcherName(core::kDefaultMatcher));
+}
 } // namespace
 
 QVariant CaptureListModel::data(const QModelIndex& index, int role) const
@@ -67,8 +73,11 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             // A refusal's label is its request line's method and target: the method has a column of its own.
             if (refused && !r.method.isEmpty() && r.endpoint.startsWith(r.method + QLatin1Char(' ')))
                 return r.endpoint.mid(r.method.size() + 1);
-            return r.endpoint +
-                   (r.matcher == QLatin1String("none") ? QString() : QStringLiteral(" (%1)").arg(r.matcher));
+            // The matcher only where the client chose another than the default: "(simd)" on every row cut the
+            // URLs of forwarded ones at 1280 px. The tooltip names it on every row.
+            return r.endpoint + (r.matcher == QLatin1String("none") || isDefaultMatcher(r.matcher)
+                                     ? QString()
+                                     : QStringLiteral(" (%1)").arg(r.matcher));
         case Size: return app::formatBytes(r.bytes);
         case Parts: return r.parts;
         case Duration: return app::formatSeconds(double(r.elapsedMs) / 1000.0);
@@ -164,6 +173,12 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                       "whose row is capture %2")
                        .arg(relayName(m_forwardedAs.value(r.id)))
                        .arg(m_forwardedAs.value(r.id));
+        if (index.column() == Endpoint && !r.matcher.isEmpty() && r.matcher != QLatin1String("none"))
+            tip = tr("parsed with the %1 matcher%2\n")
+                      .arg(r.matcher, isDefaultMatcher(r.matcher) ? tr(" (the default; ?matcher=kmp or chunked "
+                                                                       "picks another)")
+                                                                  : QString()) +
+                  tip;
         // The columns that may be cut to their width say their whole text first.
         if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
             tip = data(index, Qt::DisplayRole).toString() + QLatin1Char('\n') + tip;

@@ -115,7 +115,13 @@ void FittedColumns::makeRoom()
     for (int column = 0; column < m_header->count(); ++column)
         if (column != m_roomColumn && !m_header->isSectionHidden(column))
             used += m_header->sectionSize(column);
-    int excess = used + int(viewport * m_roomShare) - viewport;
+    // The room is the share, or less where the column's own text needs less: a quarter kept for a State of
+    // "complete" cut the endpoints beside it.
+    int room = int(viewport * m_roomShare);
+    if (m_roomColumn >= 0)
+        room =
+            std::min(room, std::max(m_view->sizeHintForColumn(m_roomColumn), m_header->sectionSizeHint(m_roomColumn)));
+    int excess = used + room - viewport;
     // The widest first, each down to the next widest (or its minimum), until the room is there or none can give.
     while (excess > 0) {
         qsizetype widest = -1;

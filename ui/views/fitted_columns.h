@@ -28,8 +28,8 @@ public:
                   const QList<int>& minimumWidths, double maxShare);
 
     // Keeps share of the width for column (the stretched one, State; -1 for none, then every column fits the
-    // width): when the fitted columns and the others together leave it less, the widest fitted ones give up width
-    // first, never under their minimums.
+    // width), or what its text needs where that is less: when the fitted columns and the others together leave it
+    // less, the widest fitted ones give up width first, never under their minimums.
     void keepRoom(int column, double share);
 
 protected:
