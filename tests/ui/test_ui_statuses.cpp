@@ -212,6 +212,18 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     std::sort(drawn.begin(), drawn.end(), [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
     for (int i = 1; i < shown; ++i)
         CHECK(!drawn[i].intersects(drawn[i - 1]));
+    // A name longer than a quarter of the chart is cut in the middle, and the whole of it shows on hover.
+    const QString longName = "file (holiday-photos-from-the-summer-of-2026-at-the-seaside-number-01.png)";
+    row.partSpans = {{longName, 0, 8}};
+    timeline->setCapture(row);
+    QApplication::processEvents();
+    bool hovered = false;
+    for (QGraphicsItem* item : timeline->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+            CHECK(text->text().contains(QChar(0x2026)));
+            hovered = text->toolTip().contains(longName);
+        }
+    CHECK(hovered);
 }
 
 TEST_CASE("a size limit of 0 saved by a version whose default was no limit becomes the 5 GiB default, one chosen "

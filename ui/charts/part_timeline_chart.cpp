@@ -3,6 +3,7 @@
 
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
+#include "views/plain_tip.h"
 
 #include <QChart>
 #include <QFontInfo>
@@ -104,6 +105,8 @@ void PartTimelineChart::makeLabels(int count)
             new QGraphicsSimpleTextItem(metrics.elidedText(m_row.partSpans[i].label, Qt::ElideMiddle, widest), chart());
         label->setFont(m_labelFont);
         label->setBrush(palette().text());
+        if (label->text() != m_row.partSpans[i].label) // the whole of a name cut in the middle, on hover
+            label->setToolTip(plainTip(m_row.partSpans[i].label));
         used = std::max(used, metrics.horizontalAdvance(label->text()));
         m_labels.append(label);
     }
