@@ -5,12 +5,12 @@
 
 #include "cli/cli_args.h"
 #include "cli/proxy_cli.h"
+#include "common/option_rules.h"
 #include "proxy/proxy_clients.h"
 #include "server/listener.h"
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QSslCertificate>
 
 namespace upin::app::cli {
 
@@ -21,11 +21,8 @@ QString upstreamFrom(const QStringList& positional, QUrl& upstream)
 {
     if (positional.size() != 1)
         return QStringLiteral("give one UPSTREAM_URL, e.g. http://127.0.0.1:8080 (see --help)");
-    upstream = QUrl(positional.first());
-    const QString scheme = upstream.scheme();
-    if (!upstream.isValid() || upstream.host().isEmpty() ||
-        (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
-        return QStringLiteral("'%1' is not an http:// or https:// URL").arg(positional.first());
+    if (const QString wrong = checkHttpUrl(positional.first(), &upstream); !wrong.isEmpty())
+        return QStringLiteral("%1: %2").arg(positional.first(), wrong);
     return {};
 }
 
@@ -139,9 +136,8 @@ int runRelay(const QStringList& arguments, bool proxy)
     forward.keepBodies = cl.isSet(keepBodies);
     forward.caCertificates = cl.value(cacert);
     forward.insecure = cl.isSet(insecure);
-    if (!forward.caCertificates.isEmpty() && QSslCertificate::fromPath(forward.caCertificates, QSsl::Pem).isEmpty()) {
-        printErr(QStringLiteral("%1: --cacert %2: no PEM certificate could be read\n")
-                     .arg(QLatin1String(command), forward.caCertificates));
+    if (const QString wrong = checkCaFile(forward.caCertificates); !wrong.isEmpty()) {
+        printErr(QStringLiteral("%1: --cacert %2: %3\n").arg(QLatin1String(command), forward.caCertificates, wrong));
         return 2;
     }
     bool connectOk = false, answerOk = false;

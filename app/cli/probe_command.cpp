@@ -4,6 +4,7 @@
 #include "cli/cli_args.h"
 #include "cli/terminal_progress.h"
 #include "common/byte_size.h"
+#include "common/option_rules.h"
 #include "probe/baseline_listener.h"
 #include "probe/probe_html.h"
 #include "probe/probe_runner.h"
@@ -14,7 +15,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
-#include <QSslCertificate>
 #include <QThread>
 #include <QTimer>
 
@@ -76,18 +76,17 @@ struct ProbeOptions {
     std::optional<ProbeSettings> build(const QCommandLineParser& cl, QString& error) const
     {
         ProbeSettings s;
-        s.target = QUrl(cl.positionalArguments().value(0));
-        if (cl.positionalArguments().size() != 1 || !s.target.isValid() || s.target.host().isEmpty() ||
-            (s.target.scheme() != QLatin1String("http") && s.target.scheme() != QLatin1String("https"))) {
+        if (cl.positionalArguments().size() != 1) {
             error = QStringLiteral("give one http:// or https:// URL to probe");
             return std::nullopt;
         }
-        s.baseline = QUrl(cl.value(baseline));
-        if (cl.isSet(baseline) &&
-            (!s.baseline.isValid() || s.baseline.host().isEmpty() ||
-             (s.baseline.scheme() != QLatin1String("http") && s.baseline.scheme() != QLatin1String("https")))) {
-            error = QStringLiteral("--baseline %1: give an http:// or https:// URL of a discard endpoint")
-                        .arg(cl.value(baseline));
+        if (const QString wrong = checkHttpUrl(cl.positionalArguments().constFirst(), &s.target); !wrong.isEmpty()) {
+            error = QStringLiteral("%1: %2 to probe").arg(cl.positionalArguments().constFirst(), wrong);
+            return std::nullopt;
+        }
+        if (const QString wrong = cl.isSet(baseline) ? checkHttpUrl(cl.value(baseline), &s.baseline) : QString();
+            !wrong.isEmpty()) {
+            error = QStringLiteral("--baseline %1: %2 of a discard endpoint").arg(cl.value(baseline), wrong);
             return std::nullopt;
         }
         s.field = cl.value(field);
@@ -159,11 +158,8 @@ struct ProbeOptions {
             s.expectSizePath = cl.value(expect).mid(5);
         }
         s.caCertificates = cl.value(cacert);
-        if (!s.caCertificates.isEmpty() && QSslCertificate::fromPath(s.caCertificates, QSsl::Pem).isEmpty()) {
-            error = QStringLiteral("--cacert %1: %2")
-                        .arg(s.caCertificates, QFileInfo::exists(s.caCertificates)
-                                                   ? QStringLiteral("no PEM certificate could be read in it")
-                                                   : QStringLiteral("no such file"));
+        if (const QString wrong = checkCaFile(s.caCertificates); !wrong.isEmpty()) {
+            error = QStringLiteral("--cacert %1: %2").arg(s.caCertificates, wrong);
             return std::nullopt;
         }
         s.insecure = cl.isSet(insecure);

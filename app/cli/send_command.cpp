@@ -4,6 +4,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/terminal_progress.h"
+#include "common/option_rules.h"
 #include "common/qt_text.h"
 #include "inspect/resend.h"
 #include "sender/run_report.h"
@@ -14,7 +15,6 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
-#include <QSslCertificate>
 #include <QThread>
 #include <QTimer>
 
@@ -103,9 +103,9 @@ struct PlanOptions {
             p = *loaded;
         }
         for (const auto& t : targets) {
-            QUrl url = QUrl::fromUserInput(t);
-            if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-                error = QStringLiteral("not an http(s) URL: %1").arg(t);
+            QUrl url;
+            if (const QString wrong = checkHttpUrl(t, &url); !wrong.isEmpty()) {
+                error = QStringLiteral("%1: %2").arg(t, wrong);
                 return std::nullopt;
             }
             p.targets.append(url);
@@ -153,8 +153,9 @@ struct PlanOptions {
             p.boundary = cl.value(boundary);
         if (cl.isSet(cacert)) {
             p.caCertificates = cl.value(cacert);
-            if (QSslCertificate::fromPath(p.caCertificates, QSsl::Pem).isEmpty()) {
-                error = QStringLiteral("--cacert %1: no PEM certificate could be read").arg(p.caCertificates);
+            if (const QString wrong = checkCaFile(p.caCertificates); !wrong.isEmpty() || p.caCertificates.isEmpty()) {
+                error = QStringLiteral("--cacert %1: %2")
+                            .arg(p.caCertificates, wrong.isEmpty() ? QStringLiteral("give a file") : wrong);
                 return std::nullopt;
             }
         }
@@ -363,14 +364,14 @@ int runResend(const QStringList& arguments)
     QString error;
     bool entryOk = true;
     const int harEntry = cl.isSet(entry) ? cl.value(entry).toInt(&entryOk) : -1;
-    const QUrl target(cl.value(to));
+    QUrl target;
+    const QString wrongTarget = cl.isSet(to) ? checkHttpUrl(cl.value(to), &target) : QString();
     if (cl.isSet(o.plan))
         error = QStringLiteral("--plan: resend's plan is the capture's; give send's other options");
     else if (!entryOk || harEntry < -1 || (cl.isSet(entry) && harEntry < 0))
         error = QStringLiteral("--entry %1: give a request's number, from 0").arg(cl.value(entry));
-    else if (cl.isSet(to) && (!target.isValid() || target.host().isEmpty() ||
-                              (target.scheme() != QLatin1String("http") && target.scheme() != QLatin1String("https"))))
-        error = QStringLiteral("--to %1: give an http:// or https:// URL").arg(cl.value(to));
+    else if (!wrongTarget.isEmpty())
+        error = QStringLiteral("--to %1: %2").arg(cl.value(to), wrongTarget);
     if (!error.isEmpty()) {
         printErr(QStringLiteral("resend: %1\n").arg(error));
         return 2;

@@ -1,5 +1,6 @@
 #include "sender/sender.h"
 
+#include "common/option_rules.h"
 #include "sender/multipart_body.h"
 #include "sender/raw_upload.h"
 
@@ -120,10 +121,9 @@ void Sender::start(const UploadPlan& plan)
     if (plan.insecure)
         m_tls.setPeerVerifyMode(QSslSocket::VerifyNone);
     if (!plan.caCertificates.isEmpty()) {
-        const QList<QSslCertificate> extra = QSslCertificate::fromPath(plan.caCertificates, QSsl::Pem);
-        if (extra.isEmpty())
-            m_tlsError = QStringLiteral("--cacert %1: no PEM certificate could be read").arg(plan.caCertificates);
-        m_tls.addCaCertificates(extra);
+        if (const QString wrong = checkCaFile(plan.caCertificates); !wrong.isEmpty())
+            m_tlsError = QStringLiteral("--cacert %1: %2").arg(plan.caCertificates, wrong);
+        m_tls.addCaCertificates(QSslCertificate::fromPath(plan.caCertificates, QSsl::Pem));
     }
     m_next = 0;
     m_cancelled = false;

@@ -1,0 +1,20 @@
+#pragma once
+// What a user gives the tool (a URL to send, forward or probe to; a file of certificates to trust), checked by one
+// function per rule that the command line and the window both call. Each returns what is wrong in words that read
+// after the option's or the field's name ("--to ftp://x: give an http:// or https:// URL"), or nothing; the window
+// shows the same words the CLI prints.
+
+#include <QString>
+#include <QUrl>
+
+namespace upin::app {
+
+// An http:// or https:// URL with a host. Text without a scheme is taken as http:// ("127.0.0.1:9000/up"), as
+// curl takes it; another scheme, or a typo of one, is refused rather than rewritten ("htp://x" was sent to
+// http://htp//x).
+QString checkHttpUrl(const QString& text, QUrl* url = nullptr);
+
+// A file of PEM certificates to trust beside the system's; "" is none, and fine.
+QString checkCaFile(const QString& path);
+
+} // namespace upin::app
