@@ -138,7 +138,7 @@ TEST_CASE("the Probe tab says what is wrong in its form before anything is sent,
     CHECK(probe->urlEdit()->text().isEmpty()); // no listener started yet
     probe->urlEdit()->setText("ftp://example.com/x");
     probe->startButton()->click();
-    CHECK(probe->stepLabel()->text().contains("URL: give the http"));
+    CHECK(probe->stepLabel()->text().contains("URL: give an http:// or https:// URL"));
     CHECK(probe->startButton()->isEnabled());
     probe->urlEdit()->setText("http://127.0.0.1:9/upload");
     probe->concurrencyEdit()->setText("1,lots");

@@ -24,6 +24,7 @@
 #include "views/listener_settings_dialog.h"
 #include "views/send_view.h"
 #include "views/shootout_view.h"
+#include "views/tls_trust.h"
 
 #include "support/inspect_file.h"
 
@@ -41,6 +42,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QImage>
 #include <QJsonArray>
@@ -65,6 +67,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QThread>
@@ -248,4 +251,40 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     toggle->click();
     REQUIRE(asked.size() == 2);
     CHECK(asked.last().at(2).toBool());
+}
+
+// Issue 49, item 4: the window checks a URL and a CA file by the command line's rules and says the same words.
+TEST_CASE("Send refuses a target that is no http(s) URL, rather than rewriting a typo, and a CA file holding no "
+          "certificate is refused when picked",
+          "[ui][send][options]")
+{
+    ui::MainWindow window;
+    ui::SendView* send = window.sendView();
+    QSignalSpy asked(send, &ui::SendView::sendRequested);
+    send->partsModel()->addFiles({QStringLiteral(UPIN_DEFAULT_CORPUS) + "/README.md"});
+    auto* target = send->findChildren<QComboBox*>().at(0);
+    for (auto* box : send->findChildren<QComboBox*>())
+        if (box->isEditable())
+            target = box;
+    target->setCurrentText("htp://127.0.0.1:9/upload");
+    QPushButton* sendButton = nullptr;
+    for (auto* b : send->findChildren<QPushButton*>())
+        if (b->text() == "Send")
+            sendButton = b;
+    REQUIRE(sendButton);
+    sendButton->click();
+    CHECK(asked.isEmpty());
+    CHECK(window.statusBar()->currentMessage() ==
+          "Not sent: Target htp://127.0.0.1:9/upload: give an http:// or https:// URL");
+
+    QTemporaryDir dir;
+    QFile notes(dir.filePath("notes.pem"));
+    REQUIRE(notes.open(QIODevice::WriteOnly));
+    notes.write("not a certificate\n");
+    notes.close();
+    auto* trust = window.listenView()->findChild<ui::TlsTrust*>();
+    REQUIRE(trust);
+    CHECK(trust->offer(notes.fileName()) ==
+          notes.fileName() + ": no PEM certificate could be read in it; still trusted: the system's CAs");
+    CHECK(trust->caFile().isEmpty());
 }

@@ -3,6 +3,7 @@
 
 #include "capture/capture_record.h"
 #include "common/byte_size.h"
+#include "common/option_rules.h"
 #include "models/capture_filter.h"
 #include "server/tls_advice.h"
 #include "views/elided_label.h"
@@ -243,10 +244,9 @@ QLayout* ListenView::makeForwardPanel()
             emit forwardStopRequested();
             return;
         }
-        const QUrl upstream = QUrl::fromUserInput(m_upstream->text().trimmed());
-        if (m_upstream->text().trimmed().isEmpty() || upstream.host().isEmpty() ||
-            (upstream.scheme() != QLatin1String("http") && upstream.scheme() != QLatin1String("https"))) {
-            setForwarding(false, {}, {}, tr("give the upstream as an http:// or https:// URL"));
+        QUrl upstream;
+        if (const QString wrong = app::checkHttpUrl(m_upstream->text(), &upstream); !wrong.isEmpty()) {
+            setForwarding(false, {}, {}, tr("Forward to: %1 of your server").arg(wrong));
             return;
         }
         app::ForwardSettings settings;

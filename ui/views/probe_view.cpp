@@ -3,6 +3,7 @@
 #include "charts/chart_export.h"
 #include "charts/probe_chart.h"
 #include "common/byte_size.h"
+#include "common/option_rules.h"
 #include "probe/probe_html.h"
 #include "probe/probe_runner.h"
 #include "views/header_editor.h"
@@ -242,10 +243,8 @@ void ProbeView::setForm(const QJsonObject& form)
 std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const
 {
     app::ProbeSettings s;
-    s.target = QUrl(m_url->text().trimmed());
-    if (!s.target.isValid() || s.target.host().isEmpty() ||
-        (s.target.scheme() != QLatin1String("http") && s.target.scheme() != QLatin1String("https"))) {
-        *error = tr("URL: give the http:// or https:// address of the upload endpoint");
+    if (const QString wrong = app::checkHttpUrl(m_url->text(), &s.target); !wrong.isEmpty()) {
+        *error = tr("URL: %1 of the upload endpoint").arg(wrong);
         return std::nullopt;
     }
     s.caCertificates = m_trust->caFile();

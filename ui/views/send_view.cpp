@@ -4,6 +4,7 @@
 #include "charts/chart_export.h"
 #include "charts/throughput_chart.h"
 #include "common/byte_size.h"
+#include "common/option_rules.h"
 #include "common/qt_text.h"
 #include "sender/run_report.h"
 #include "views/run_list.h"
@@ -119,6 +120,10 @@ SendView::SendView(QWidget* parent)
         if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty()) {
             showStatus(this, m_parts->parts().isEmpty() ? tr("Nothing to send: add a file, a field or a synthetic part")
                                                         : tr("Nothing to send to: choose a target URL"));
+            return;
+        }
+        if (const QString wrong = app::checkHttpUrl(m_target->currentText()); !wrong.isEmpty()) {
+            showStatus(this, tr("Not sent: Target %1: %2").arg(m_target->currentText().trimmed(), wrong));
             return;
         }
         // The session's runs stay (Clear runs empties them); the last send's answer and chart go.
@@ -283,8 +288,11 @@ QStringList SendView::targets() const
 app::UploadPlan SendView::plan() const
 {
     app::UploadPlan p;
-    if (!m_target->currentText().trimmed().isEmpty()) // none typed yet: a plan without a target still restores
-        p.targets = {QUrl::fromUserInput(m_target->currentText())};
+    if (!m_target->currentText().trimmed().isEmpty()) { // none typed yet: a plan without a target still restores
+        QUrl target(m_target->currentText().trimmed()); // as typed when it is no URL to send to (Send says why)
+        app::checkHttpUrl(m_target->currentText(), &target);
+        p.targets = {target};
+    }
     p.parts = m_parts->parts();
     p.method = m_method->currentText();
     p.headers = m_headers->headers();

@@ -1,8 +1,10 @@
 #include "views/tls_trust.h"
+#include "common/option_rules.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QMessageBox>
 #include <QSettings>
 
 namespace upin::ui {
@@ -27,7 +29,8 @@ TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* p
         if (const QString path = QFileDialog::getOpenFileName(this, tr("Certificates to trust (PEM)"), {},
                                                               tr("PEM certificates (*.pem *.crt);;All files (*)"));
             !path.isEmpty())
-            setCaFile(path);
+            if (const QString wrong = offer(path); !wrong.isEmpty())
+                QMessageBox::warning(this, tr("Certificates to trust"), wrong);
     });
     m_clear->setToolTip(tr("Trust the system's CAs only"));
     m_clear->hide();
@@ -40,6 +43,16 @@ TlsTrust::TlsTrust(const QString& whose, const QString& objectPrefix, QWidget* p
     row->addWidget(m_ca);
     row->addWidget(m_clear);
     row->addWidget(m_insecure);
+}
+
+QString TlsTrust::offer(const QString& path)
+{
+    // The command line's rule: a file that holds no certificate is refused when it is picked, not when an https
+    // server's certificate later fails for want of it.
+    if (const QString wrong = app::checkCaFile(path); !wrong.isEmpty())
+        return tr("%1: %2; still trusted: %3").arg(path, wrong, m_caFile.isEmpty() ? tr("the system's CAs") : m_caFile);
+    setCaFile(path);
+    return {};
 }
 
 void TlsTrust::setCaFile(const QString& path)

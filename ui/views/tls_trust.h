@@ -22,6 +22,7 @@ public:
     QString caFile() const { return m_caFile; } // empty: the system's CAs only
     bool insecure() const { return m_insecure->isChecked(); }
     void setCaFile(const QString& path);
+    QString offer(const QString& path); // a file the user picked: taken, or what is wrong with it (and kept none)
     QCheckBox* insecureBox() const { return m_insecure; }
     QPushButton* clearButton() const { return m_clear; }
 
