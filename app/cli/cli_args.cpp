@@ -120,24 +120,32 @@ QString ServerOptions::apply(const QCommandLineParser& cl, ListenerConfig& confi
                                                             : QString();
 }
 
-QCommandLineOption hashOption(const QString& what)
-{
-    return {QStringLiteral("hash"),
-            QStringLiteral("%1: sha256 (default; what sha256sum prints), xxh3 (XXH3-128: an integrity check about "
-                           "ten times faster, as xxh128sum prints it) or none")
-                .arg(what),
-            QStringLiteral("NAME"), QStringLiteral("sha256")};
-}
+HashOptions::HashOptions(const QString& what)
+    : hash(QStringLiteral("hash"),
+           QStringLiteral("%1: sha256 (default; what sha256sum prints), xxh3 (XXH3-128: an integrity check about "
+                          "ten times faster, as xxh128sum prints it) or none")
+               .arg(what),
+           QStringLiteral("NAME"), QStringLiteral("sha256")),
+      noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"))
+{}
 
-std::optional<core::HashKind> chosenHash(const QCommandLineParser& cl, const QCommandLineOption& hash,
-                                         const QCommandLineOption& noHash, const char* command)
+std::optional<core::HashKind> HashOptions::chosen(const QCommandLineParser& cl, QString& error) const
 {
     if (cl.isSet(noHash))
         return core::HashKind::None;
     const QString name = cl.value(hash);
     auto kind = core::kHashNames.find(name.toStdString());
     if (!kind)
-        printErr(QStringLiteral("%1: --hash: '%2' is not sha256, xxh3 or none\n").arg(QLatin1String(command), name));
+        error = QStringLiteral("--hash: '%1' is not sha256, xxh3 or none").arg(name);
+    return kind;
+}
+
+std::optional<core::HashKind> HashOptions::chosen(const QCommandLineParser& cl, const char* command) const
+{
+    QString error;
+    auto kind = chosen(cl, error);
+    if (!kind)
+        printErr(QStringLiteral("%1: %2\n").arg(QLatin1String(command), error));
     return kind;
 }
 

@@ -44,11 +44,16 @@ QList<QCommandLineOption> limitOptions(const core::Options& defaults);
 // Applies the limits the user set; false, with a message on stderr, when a value is not a size or count.
 bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options);
 
-// --hash NAME, shared by parse, send and listen: sha256 (the default), xxh3 or none.
-QCommandLineOption hashOption(const QString& what);
-// The hash chosen with --hash, or none with --no-hash; nullopt, with "COMMAND: why" on stderr, for an unknown name.
-std::optional<core::HashKind> chosenHash(const QCommandLineParser& cl, const QCommandLineOption& hash,
-                                         const QCommandLineOption& noHash, const char* command);
+// --hash NAME and --no-hash, as parse, send, listen and forward take them: sha256 (the default), xxh3 or none.
+struct HashOptions {
+    explicit HashOptions(const QString& what); // what is hashed, for --help
+    bool isSet(const QCommandLineParser& cl) const { return cl.isSet(hash) || cl.isSet(noHash); }
+    // The hash chosen with --hash, or none with --no-hash; nullopt, with "--hash: why" in error, for an unknown name.
+    std::optional<core::HashKind> chosen(const QCommandLineParser& cl, QString& error) const;
+    // The same, with "COMMAND: why" on stderr.
+    std::optional<core::HashKind> chosen(const QCommandLineParser& cl, const char* command) const;
+    QCommandLineOption hash, noHash;
+};
 
 // --port, --bind and --capture-dir, as listen and forward take them.
 struct ServerOptions {

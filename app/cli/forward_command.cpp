@@ -68,10 +68,9 @@ int runRelay(const QStringList& arguments, bool proxy)
         QStringLiteral("upstream-timeout"),
         QStringLiteral("seconds from the request's end to the upstream's answer, else 504 (default 60)"),
         QStringLiteral("S"), QStringLiteral("60"));
-    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part (and of a body that is not multipart)"));
-    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
+    const HashOptions hash(QStringLiteral("digest of each part (and of a body that is not multipart)"));
     cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, keepBodies, cacert, insecure,
-                   connectTimeout, answerTimeout, hash, noHash});
+                   connectTimeout, answerTimeout, hash.hash, hash.noHash});
     if (!proxy) // a proxy's Host is the URL's authority (RFC 9112 3.2.2)
         cl.addOption(preserveHost);
     QCommandLineOption caInfo(QStringLiteral("ca-info"),
@@ -156,7 +155,7 @@ int runRelay(const QStringList& arguments, bool proxy)
                      .arg(QLatin1String(command), bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
         return 2;
     }
-    auto hashKind = chosenHash(cl, hash, noHash, command);
+    auto hashKind = hash.chosen(cl, command);
     if (!hashKind)
         return 2;
     config.hash = *hashKind;

@@ -128,8 +128,7 @@ int runListen(const QStringList& arguments)
         QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default 5G; 0: no "
                        "limit)"),
         QStringLiteral("SIZE"));
-    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part when the request has no ?hash="));
-    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
+    const HashOptions hash(QStringLiteral("digest of each part when the request has no ?hash="));
     QCommandLineOption tls(QStringLiteral("tls"),
                            QStringLiteral("also serve the endpoints over HTTPS (TLS 1.2/1.3) on --tls-port; without "
                                           "--cert, with a self-signed certificate for localhost made on first use"));
@@ -140,8 +139,8 @@ int runListen(const QStringList& arguments)
                             QStringLiteral("your certificate (PEM, a full chain too), e.g. from mkcert; implies --tls"),
                             QStringLiteral("FILE"));
     QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
-    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, bodyOnly, keep, keepBytes, hash, noHash, tls,
-                   tlsPort, tlsOnly, cert, key});
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, bodyOnly, keep, keepBytes, hash.hash,
+                   hash.noHash, tls, tlsPort, tlsOnly, cert, key});
     const GuardOptions guards;
     guards.addTo(cl);
     cl.addOptions(limitOptions(listenerLimits()));
@@ -171,7 +170,7 @@ int runListen(const QStringList& arguments)
     config.maxBodyBytes = config.parser.maxBodySize;
     config.keepRaw = cl.isSet(keepRaw);
     config.captureBodyOnly = cl.isSet(bodyOnly);
-    auto hashKind = chosenHash(cl, hash, noHash, "listen");
+    auto hashKind = hash.chosen(cl, "listen");
     if (!hashKind)
         return 2;
     config.hash = *hashKind;

@@ -239,15 +239,14 @@ int runParse(const QStringList& arguments)
                                QStringLiteral("delimiter matcher: kmp, chunked or simd (default)"),
                                QStringLiteral("NAME"), QStringLiteral("simd"));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print a JSON report"));
-    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part body"));
-    QCommandLineOption noHash(QStringLiteral("no-hash"), QStringLiteral("the same as --hash none"));
+    const HashOptions hash(QStringLiteral("digest of each part body"));
     QCommandLineOption rawHttp(
         QStringLiteral("raw-http"),
         QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
     QCommandLineOption silent(
         {QStringLiteral("s"), QStringLiteral("silent")},
         QStringLiteral("no progress line on the terminal (there is none when stderr is not one)"));
-    cl.addOptions({contentType, strict, matcher, json, hash, noHash, rawHttp, silent});
+    cl.addOptions({contentType, strict, matcher, json, hash.hash, hash.noHash, rawHttp, silent});
     cl.addOptions(limitOptions(inspectLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
     if (cl.positionalArguments().size() != 1) {
@@ -260,7 +259,7 @@ int runParse(const QStringList& arguments)
         return 2;
     }
     if (QFileInfo(cl.positionalArguments().constFirst()).isDir()) {
-        if (cl.isSet(hash) || cl.isSet(noHash)) // the capture's digests are the listener's: say so, not silently
+        if (hash.isSet(cl)) // the capture's digests are the listener's: say so, not silently
             printErr(QStringLiteral("parse: a capture folder is shown as the listener stored it, with its own "
                                     "digests; --hash applies to body files (parse its body.raw to hash again)\n"));
         return printCapture(cl.positionalArguments().constFirst(), cl.isSet(json));
@@ -271,7 +270,7 @@ int runParse(const QStringList& arguments)
     request.path = cl.positionalArguments().constFirst();
     if (cl.isSet(contentType))
         request.contentType = cl.value(contentType).toStdString();
-    auto hashKind = chosenHash(cl, hash, noHash, "parse");
+    auto hashKind = hash.chosen(cl, "parse");
     if (!hashKind)
         return 2;
     request.settings.hash = *hashKind;

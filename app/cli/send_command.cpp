@@ -54,9 +54,8 @@ struct PlanOptions {
     QCommandLineOption runs{"runs", "runs per target (default 1)", "N", "1"};
     QCommandLineOption chunked{"chunked", "send with Transfer-Encoding: chunked instead of Content-Length"};
     QCommandLineOption expectContinue{"expect-continue", "send Expect: 100-continue"};
-    QCommandLineOption hash = hashOption(QStringLiteral("digest of each part while it is sent, checked against "
-                                                        "the listener's answer"));
-    QCommandLineOption noHash{"no-hash", "the same as --hash none (no integrity check)"};
+    const HashOptions hash{QStringLiteral("digest of each part while it is sent, checked against the listener's "
+                                          "answer")};
     QCommandLineOption header{{"H", "header"},
                               "extra request header, 'Name: value' (replaces a --plan's or capture's of that name)",
                               "HEADER"};
@@ -82,8 +81,8 @@ struct PlanOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form,   synthetic, runs,     chunked,   expectContinue, hash,   noHash,
-                       header, method,    cacert,   insecure,  boundary,       silent, stallTimeout,
+        cl.addOptions({form,   synthetic, runs,     chunked,   expectContinue, hash.hash, hash.noHash,
+                       header, method,    cacert,   insecure,  boundary,       silent,    stallTimeout,
                        engine, plan,      savePlan, printCurl, json,           csv});
     }
 
@@ -141,12 +140,10 @@ struct PlanOptions {
             p.runs = cl.value(runs).toInt();
         p.chunked = p.chunked || cl.isSet(chunked);
         p.expectContinue = p.expectContinue || cl.isSet(expectContinue);
-        if (cl.isSet(hash) || cl.isSet(noHash)) {
-            auto kind = chosenHash(cl, hash, noHash, "send");
-            if (!kind) {
-                error = QStringLiteral("--hash must be sha256, xxh3 or none");
+        if (hash.isSet(cl)) {
+            auto kind = hash.chosen(cl, error);
+            if (!kind)
                 return std::nullopt;
-            }
             p.hash = *kind;
         }
         if (cl.isSet(boundary))
