@@ -30,8 +30,7 @@ TEST_CASE("one http(s) URL rule: no scheme is http, another scheme or a typo is 
     }
 }
 
-TEST_CASE("one CA file rule: none is fine, a missing file or one without a certificate is refused",
-          "[app][options]")
+TEST_CASE("one CA file rule: none is fine, a missing file or one without a certificate is refused", "[app][options]")
 {
     QTemporaryDir dir;
     CHECK(app::checkCaFile({}).isEmpty());
