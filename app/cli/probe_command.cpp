@@ -73,6 +73,21 @@ struct ProbeOptions {
                        insecure,    json,      html, failOn,   against, dryRun, silent});
     }
 
+    // How the command line names a setting the rules refused: the option, and the value given where it has one.
+    QString optionOf(ProbeSetting setting, const QCommandLineParser& cl) const
+    {
+        switch (setting) {
+        case ProbeSetting::Field: return QStringLiteral("--field");
+        case ProbeSetting::Method: return QStringLiteral("-X ") + cl.value(method).toUpper();
+        case ProbeSetting::Size: return QStringLiteral("--size ") + cl.value(size);
+        case ProbeSetting::MaxBytes: return QStringLiteral("--max-bytes ") + cl.value(maxBytes);
+        case ProbeSetting::MaxSeconds: return QStringLiteral("--max-time ") + cl.value(maxTime);
+        case ProbeSetting::Shapes: return QStringLiteral("--shapes");
+        case ProbeSetting::CaFile: return QStringLiteral("--cacert ") + cl.value(cacert);
+        }
+        return {};
+    }
+
     std::optional<ProbeSettings> build(const QCommandLineParser& cl, QString& error) const
     {
         ProbeSettings s;
@@ -90,10 +105,6 @@ struct ProbeOptions {
             return std::nullopt;
         }
         s.field = cl.value(field);
-        if (s.field.isEmpty()) {
-            error = QStringLiteral("--field: give the file part a name");
-            return std::nullopt;
-        }
         for (const QString& spec : cl.values(form)) {
             auto part = parseFormSpec(spec, &error);
             if (!part)
@@ -108,33 +119,19 @@ struct ProbeOptions {
         }
         if (cl.isSet(method))
             s.method = cl.value(method).toUpper();
-        const auto fileSize = parseByteSize(cl.value(size));
-        const auto budget = parseByteSize(cl.value(maxBytes));
+        s.size = parseByteSize(cl.value(size)).value_or(0); // not a size: 0, which the rules refuse
+        s.maxBytes = parseByteSize(cl.value(maxBytes)).value_or(0);
         bool timeOk = false;
         s.maxSeconds = cl.value(maxTime).toInt(&timeOk);
-        if (!isUploadMethod(s.method))
-            error = QStringLiteral("-X %1: an upload is sent with POST, PUT or PATCH").arg(s.method);
-        else if (!fileSize || *fileSize == 0)
-            error = QStringLiteral("--size %1: give a whole size above 0, such as 64M or 1G").arg(cl.value(size));
-        else if (!budget || *budget == 0)
-            error = QStringLiteral("--max-bytes %1: give a size above 0, such as 4G").arg(cl.value(maxBytes));
-        else if (!timeOk || s.maxSeconds <= 0)
-            error = QStringLiteral("--max-time %1: give a number of seconds above 0").arg(cl.value(maxTime));
-        if (!error.isEmpty())
-            return std::nullopt;
-        s.size = *fileSize;
-        s.maxBytes = *budget;
+        if (!timeOk)
+            s.maxSeconds = 0;
         if (cl.isSet(shapes))
             s.shapes = cl.value(shapes).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        if (s.shapes.isEmpty())
-            error = QStringLiteral("--shapes: name at least one (%1)").arg(kProbeShapes.join(QLatin1Char(',')));
-        for (const QString& shape : s.shapes)
-            if (!kProbeShapes.contains(shape))
-                error = QStringLiteral("--shapes: no shape '%1' (%2)").arg(shape, kProbeShapes.join(QLatin1Char(',')));
-            else if (s.shapes.count(shape) > 1)
-                error = QStringLiteral("--shapes: '%1' is named twice").arg(shape);
-        if (!error.isEmpty())
+        s.caCertificates = cl.value(cacert);
+        if (const auto problem = checkProbeSettings(s)) {
+            error = QStringLiteral("%1: %2").arg(optionOf(problem->setting, cl), problem->why);
             return std::nullopt;
+        }
         if (cl.isSet(concurrency)) {
             const auto counts = parseClientCounts(cl.value(concurrency), &error);
             if (!counts) {
@@ -156,11 +153,6 @@ struct ProbeOptions {
                 return std::nullopt;
             }
             s.expectSizePath = cl.value(expect).mid(5);
-        }
-        s.caCertificates = cl.value(cacert);
-        if (const QString wrong = checkCaFile(s.caCertificates); !wrong.isEmpty()) {
-            error = QStringLiteral("--cacert %1: %2").arg(s.caCertificates, wrong);
-            return std::nullopt;
         }
         s.insecure = cl.isSet(insecure);
         return s;

@@ -29,30 +29,6 @@ QString times(double value)
 
 } // namespace
 
-std::optional<QList<int>> parseClientCounts(const QString& text, QString* error)
-{
-    QList<int> counts;
-    for (const QString& n : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int clients = n.trimmed().toInt(&ok);
-        if (!ok || clients < 0 || clients > 256) {
-            *error = QStringLiteral("'%1' is not a number of parallel uploads from 1 to 256").arg(n.trimmed());
-            return std::nullopt;
-        }
-        if (clients > 0)
-            counts.append(clients);
-    }
-    return counts;
-}
-
-QString clientCountsText(const QList<int>& counts)
-{
-    QStringList out;
-    for (int n : counts)
-        out.append(QString::number(n));
-    return counts.isEmpty() ? QStringLiteral("0") : out.join(QLatin1Char(','));
-}
-
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds)
 {
     double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;

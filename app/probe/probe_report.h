@@ -4,7 +4,7 @@
 // the same sitting: a body shape's time to the baseline's for the same bytes (what the wire and our client allow
 // on this machine), and to the plain shape's rate on the same server.
 
-#include "sender/upload_plan.h"
+#include "probe/probe_settings.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -16,40 +16,9 @@
 
 namespace upin::app {
 
-// The probe's body shapes: the content shapes of core/body_shapes.h, and shapes of the form itself.
-inline const QStringList kProbeShapes{
-    QStringLiteral("plain"),      QStringLiteral("random"),          QStringLiteral("crlf-dense"),
-    QStringLiteral("dash-dense"), QStringLiteral("prefix-dense"),    QStringLiteral("near-miss"),
-    QStringLiteral("leading-cr"), QStringLiteral("many-fields"),     QStringLiteral("many-files"),
-    QStringLiteral("chunked"),    QStringLiteral("split-delimiters")};
-
 inline const QStringList kProbeFindingKinds{
     QStringLiteral("slow_shape"),          QStringLiteral("superlinear"), QStringLiteral("buffers_in_memory"),
     QStringLiteral("rejected_valid_body"), QStringLiteral("wrong_bytes"), QStringLiteral("concurrency_collapse")};
-
-struct ProbeSettings {
-    QUrl target;
-    QUrl baseline;                          // a /discard-like endpoint; empty: the probe's own listener
-    QString field = QStringLiteral("file"); // the file part's name
-    QList<PlanPart> extraParts;             // -F: fields the server needs beside the file
-    QList<PlanHeader> headers;              // -H: auth, cookies
-    QString method = QStringLiteral("POST");
-    QString caCertificates;
-    bool insecure = false;
-    // The defaults are a first run's, the CLI's and the window's alike: about half a GiB in all and under a minute
-    // on a server that takes 20 MB/s (every shape at 8 MiB, a form of 1,000 small files, scaling at 4 and 8 MiB,
-    // three parallel rounds of 2 MiB uploads). A larger --size measures a fast server with less noise.
-    quint64 size = quint64{8} << 20; // of each shape's file part
-    QStringList shapes = kProbeShapes;
-    QList<int> concurrency{1, 4, 16};
-    bool scaling = true;
-    qint64 pid = 0;                      // whose memory to watch; 0: the local process holding the port
-    quint64 maxBytes = quint64{1} << 30; // sent in all, baseline included: room for rechecks of slow shapes
-    int maxSeconds = 120;
-    QString expectSizePath; // --expect size=a.b.c: the file part's size in the answer's JSON
-    int stallTimeoutMs = 30'000;
-    QString nonce; // sent in Upload-Inspector-Probe, said back by our forwarder; the runner makes one
-};
 
 struct ShapeRow {
     QString shape;
@@ -154,8 +123,6 @@ inline bool judgedByBaseline(const QString& shape)
 }
 
 // "1,2,4,8,16" -> the concurrency rounds' client counts (0 alone: none); nullopt with *error naming the bad one.
-std::optional<QList<int>> parseClientCounts(const QString& text, QString* error);
-QString clientCountsText(const QList<int>& counts); // the other way: "1,4,16", "0" for none
 
 // time ~ size^k fitted by least squares on log-log; 0 with fewer than two distinct sizes.
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds);

@@ -2,6 +2,7 @@
 // different (send rewrote "htp://x" to http://htp//x; the window took any file as a CA file).
 
 #include "common/option_rules.h"
+#include "probe/probe_settings.h"
 #include "server/tls_identity.h"
 
 #include <catch2/catch.hpp>
@@ -44,4 +45,26 @@ TEST_CASE("one CA file rule: none is fine, a missing file or one without a certi
     const auto identity = app::localTlsIdentity(dir.filePath("tls"), &error);
     REQUIRE(identity);
     CHECK(app::checkCaFile(identity->certificatePath).isEmpty());
+}
+
+TEST_CASE("one set of probe rules, which the command line and the Probe tab name each in their own words",
+          "[app][options][probe]")
+{
+    CHECK_FALSE(app::checkProbeSettings(app::ProbeSettings{}));
+    auto problem = [](auto change) {
+        app::ProbeSettings s;
+        change(s);
+        const auto found = app::checkProbeSettings(s);
+        REQUIRE(found);
+        return *found;
+    };
+    CHECK(problem([](auto& s) { s.field = " "; }).setting == app::ProbeSetting::Field);
+    CHECK(problem([](auto& s) { s.method = "GET"; }).why == "an upload is sent with POST, PUT or PATCH");
+    CHECK(problem([](auto& s) { s.size = 0; }).setting == app::ProbeSetting::Size);
+    CHECK(problem([](auto& s) { s.maxBytes = 0; }).setting == app::ProbeSetting::MaxBytes);
+    CHECK(problem([](auto& s) { s.maxSeconds = -1; }).setting == app::ProbeSetting::MaxSeconds);
+    CHECK(problem([](auto& s) { s.shapes = {"plain", "plain"}; }).why == "'plain' is named twice");
+    CHECK(problem([](auto& s) { s.shapes = {"square"}; }).why.startsWith("no shape 'square' (plain,random,"));
+    CHECK(problem([](auto& s) { s.shapes.clear(); }).why.startsWith("choose at least one"));
+    CHECK(problem([](auto& s) { s.caCertificates = "/nonexistent/ca.pem"; }).why == "no such file");
 }

@@ -209,7 +209,7 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     CHECK(odd.out.contains("then scaling at 4.00 MiB, 8.00 MiB, 16.0 MiB, 20.0 MiB,"));
     for (const auto& [option, said] : std::vector<std::pair<QStringList, QString>>{
              {{"--shapes", "plain,plain"}, "--shapes: 'plain' is named twice"},
-             {{"--shapes", ","}, "--shapes: name at least one"},
+             {{"--shapes", ","}, "--shapes: choose at least one"},
              {{"--pid", "abc"}, "--pid abc: no such process"},
              {{"-X", "GET"}, "-X GET: an upload is sent with POST, PUT or PATCH"},
              {{"--size", "0"}, "--size 0: give a whole size above 0"},

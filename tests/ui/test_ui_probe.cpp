@@ -5,6 +5,7 @@
 #include "app/forward_fixture.h"
 #include "charts/probe_chart.h"
 #include "main_window.h"
+#include "server/tls_identity.h"
 #include "service_wiring.h"
 #include "views/probe_view.h"
 #include "views/tls_trust.h"
@@ -147,7 +148,7 @@ TEST_CASE("the Probe tab says what is wrong in its form before anything is sent,
     probe->concurrencyEdit()->setText("1");
     untick(probe->shapeBoxes(), {});
     probe->startButton()->click();
-    CHECK(probe->stepLabel()->text().contains("Shapes: tick at least one"));
+    CHECK(probe->stepLabel()->text().contains("Shapes: choose at least one"));
     CHECK(probe->startButton()->isEnabled());
     for (QPushButton* b : probe->findChildren<QPushButton*>())
         if (b->text().startsWith("Export"))
@@ -253,19 +254,22 @@ TEST_CASE("the probe's remembered CA file is offered again only while it is ther
     Window w;
     ui::ProbeView* probe = w.probe;
     QTemporaryDir dir;
-    const QString pem = dir.filePath("ca.pem");
-    QFile file(pem);
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.close();
+    QString error;
+    const auto identity = app::localTlsIdentity(dir.filePath("tls"), &error); // a certificate, as a CA file holds
+    REQUIRE(identity);
+    const QString pem = identity->certificatePath;
     probe->urlEdit()->setText("https://localhost:1/upload");
     QJsonObject form = probe->form();
     form["ca_file"] = pem;
     probe->setForm(form); // as the next session restores it
-    QString error;
-    CHECK(probe->settings(&error)->caCertificates == pem);
+    auto settings = probe->settings(&error);
+    REQUIRE(settings);
+    CHECK(settings->caCertificates == pem);
     CHECK_FALSE(probe->tlsTrust()->clearButton()->isHidden());
     REQUIRE(QFile::remove(pem));
     probe->setForm(form);
-    CHECK(probe->settings(&error)->caCertificates.isEmpty());
+    settings = probe->settings(&error);
+    REQUIRE(settings);
+    CHECK(settings->caCertificates.isEmpty());
     CHECK(probe->tlsTrust()->clearButton()->isHidden());
 }

@@ -240,6 +240,20 @@ void ProbeView::setForm(const QJsonObject& form)
     m_trust->setCaFile(offeredCaFile(form["ca_file"].toString()));
 }
 
+QString ProbeView::fieldOf(app::ProbeSetting setting) const
+{
+    switch (setting) {
+    case app::ProbeSetting::Field: return tr("Field");
+    case app::ProbeSetting::Method: return tr("Method %1").arg(m_method->currentText());
+    case app::ProbeSetting::Size: return tr("Size %1").arg(m_size->text().trimmed());
+    case app::ProbeSetting::MaxBytes: return tr("At most %1").arg(m_maxBytes->text().trimmed());
+    case app::ProbeSetting::MaxSeconds: return tr("Seconds %1").arg(m_maxTime->text().trimmed());
+    case app::ProbeSetting::Shapes: return tr("Shapes");
+    case app::ProbeSetting::CaFile: return tr("CA file %1").arg(m_trust->caFile());
+    }
+    return {};
+}
+
 std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const
 {
     app::ProbeSettings s;
@@ -251,31 +265,24 @@ std::optional<app::ProbeSettings> ProbeView::settings(QString* error) const
     s.insecure = m_trust->insecure();
     s.method = m_method->currentText();
     s.field = m_field->text().trimmed();
-    if (s.field.isEmpty()) {
-        *error = tr("Field: the file part needs a name");
-        return std::nullopt;
-    }
     if (*error = m_headers->problem(); !error->isEmpty())
         return std::nullopt;
     for (const app::PlanHeader& h : m_headers->headers())
         if (h.enabled)
             s.headers.append(h);
-    const auto size = app::parseByteSize(m_size->text().trimmed());
-    const auto budget = app::parseByteSize(m_maxBytes->text().trimmed());
+    s.size = app::parseByteSize(m_size->text().trimmed()).value_or(0); // not a size: 0, which the rules refuse
+    s.maxBytes = app::parseByteSize(m_maxBytes->text().trimmed()).value_or(0);
     bool timeOk = false;
     s.maxSeconds = m_maxTime->text().trimmed().toInt(&timeOk);
-    if (!size || *size == 0 || !budget || *budget == 0 || !timeOk || s.maxSeconds <= 0) {
-        *error = tr("Size, At most and Seconds take sizes such as 64M or 4G, and a number of seconds");
-        return std::nullopt;
-    }
-    s.size = *size;
-    s.maxBytes = *budget;
+    if (!timeOk)
+        s.maxSeconds = 0;
     s.shapes.clear();
     for (qsizetype i = 0; i < m_shapes.size(); ++i) // by index: a platform theme may add '&' to a box's text
         if (m_shapes[i]->isChecked())
             s.shapes << app::kProbeShapes[i];
-    if (s.shapes.isEmpty()) {
-        *error = tr("Shapes: tick at least one");
+    // The command line's rules, the form's names: "Size 0k: give a whole size above 0, such as 64M or 1G".
+    if (const auto problem = app::checkProbeSettings(s)) {
+        *error = tr("%1: %2").arg(fieldOf(problem->setting), problem->why);
         return std::nullopt;
     }
     const auto counts = app::parseClientCounts(m_concurrency->text(), error);

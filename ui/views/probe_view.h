@@ -70,6 +70,7 @@ public slots:
     void showError(const QString& message);                 // the probe could not start
 
 private:
+    QString fieldOf(app::ProbeSetting setting) const; // how the form names a setting the rules refused
     QWidget* makeForm();
     QWidget* makeResults();
     void start();
