@@ -330,7 +330,7 @@ TEST_CASE("a client's filename cannot reorder or style what the tree shows", "[u
     ui::PartTreeModel model;
     model.setReport(report, {});
     const QModelIndex filename = model.index(model.rowCount() - 1, ui::PartTreeModel::Filename);
-    CHECK(filename.data().toString() == "\\x202egnp.exe<b>x</b>"); // the mark spelt, the text as sent
+    CHECK(filename.data().toString() == "\\u202egnp.exe<b>x</b>"); // the mark spelt, the text as sent
     const QString tip = filename.data(Qt::ToolTipRole).toString();
     CHECK(tip.contains("&lt;b&gt;x&lt;/b&gt;")); // shown as text, not drawn bold
     CHECK_FALSE(tip.contains("<b>"));
