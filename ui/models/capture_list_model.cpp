@@ -2,6 +2,7 @@
 #include "common/byte_size.h"
 #include "common/qt_text.h"
 #include "status_colors.h"
+#include "views/plain_tip.h"
 
 #include "capture/outcome.h"
 #include "upin/core/delimiter_matcher.h"
@@ -182,7 +183,7 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         // The columns that may be cut to their width say their whole text first.
         if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
             tip = data(index, Qt::DisplayRole).toString() + QLatin1Char('\n') + tip;
-        return tip;
+        return plainTip(tip); // a client's Host, Origin, path or reason, shown as the text it is
     }
     return {};
 }
@@ -230,7 +231,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.method = c.method;
         row.fromProbe = c.fromProbe;
         row.tls = c.tls;
-        row.endpoint = c.endpoint;
+        row.endpoint = app::printable(c.endpoint); // a client's path: no mark reorders it
         row.matcher = c.matcher;
         row.folder = c.folder;
         row.bytes = c.bytes;
@@ -239,7 +240,7 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
         row.elapsedMs = c.elapsedMs;
         row.state = c.state;
         row.error = c.error;
-        row.errorDetail = c.errorDetail;
+        row.errorDetail = app::printable(c.errorDetail); // may quote a Host or an Origin
         row.answerStatus = c.answerStatus;
         row.forward = c.forward;
         addLegs(row);
@@ -269,7 +270,7 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
             row.method = e.method;
             row.fromProbe = e.fromProbe;
             row.tls = e.tls;
-            row.endpoint = e.endpoint;
+            row.endpoint = app::printable(e.endpoint); // a client's path: no mark reorders it
             row.matcher = e.matcher;
             m_rows.append(row);
             endInsertRows();
@@ -290,14 +291,14 @@ void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
                 QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
             if (e.part.filename)
                 label += QStringLiteral(" (%1)").arg(QString::fromStdString(*e.part.filename));
-            row.partSpans.append({label, e.partBeganMs >= 0 ? e.partBeganMs : e.elapsedMs, -1});
+            row.partSpans.append({app::printable(label), e.partBeganMs >= 0 ? e.partBeganMs : e.elapsedMs, -1});
         }
         if (e.kind == app::ListenerEvent::Kind::PartFinished && !row.partSpans.isEmpty())
             row.partSpans.last().endMs = e.elapsedMs;
         if (e.kind == app::ListenerEvent::Kind::CaptureFinished) {
             row.state = e.state;
             row.error = e.error;
-            row.errorDetail = e.errorDetail;
+            row.errorDetail = app::printable(e.errorDetail); // may quote a Host or an Origin
             row.answerStatus = e.answerStatus;
             row.parts = e.partCount;
             row.diagnostics = e.diagnostics;

@@ -1,4 +1,5 @@
 #include "views/elided_label.h"
+#include "views/plain_tip.h"
 
 namespace upin::ui {
 
@@ -11,7 +12,8 @@ ElidedLabel::ElidedLabel(const QString& text, QWidget* parent) : QLabel(parent)
 void ElidedLabel::setFullText(const QString& text, const QString& tooltipExtra)
 {
     m_full = text;
-    setToolTip(tooltipExtra.isEmpty() ? text : text + QLatin1Char('\n') + tooltipExtra);
+    // Plain: a status may hold what a server or a client sent (an error text, a URL, a name).
+    setToolTip(plainTip(tooltipExtra.isEmpty() ? text : text + QLatin1Char('\n') + tooltipExtra));
     elide();
 }
 
