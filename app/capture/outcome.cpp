@@ -81,6 +81,15 @@ QString noAnswerInWords(int faultStatus, const QString& faultError)
                            : QObject::tr("no answer: %1").arg(faultError);
 }
 
+QString serverFailedInWords(int status, int faultStatus, CaptureState state)
+{
+    if (status >= 400)
+        return QObject::tr("refused by the server: %1").arg(status);
+    if (status == 0 && faultStatus >= 500 && state == CaptureState::Complete)
+        return QObject::tr("no answer from the server: %1").arg(faultStatus);
+    return {};
+}
+
 QString valueInWords(core::Errc code, quint64 value)
 {
     if (code == core::Errc::BodyCutShort && value > 0)

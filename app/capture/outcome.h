@@ -29,6 +29,11 @@ QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected);
 // A forwarded request without an answer of the upstream's: what was answered instead ("no answer: 502 upstream
 // unreachable"), or why none could be ("no answer: client gone"), or only "no answer" when the record says neither.
 QString noAnswerInWords(int faultStatus, const QString& faultError);
+// A relayed upload the server failed: "refused by the server: 404", whatever the relay's own state (a 404 answered
+// early left the body incomplete), and "no answer from the server: 502" (what we answered for it) for a body taken
+// whole, which "complete" alone said was fine (an incomplete one says why it stopped). Empty when the server took
+// it. The Listen list's State and Inspect's verdict alike.
+QString serverFailedInWords(int status, int faultStatus, CaptureState state);
 // The Content-Length a body was framed with, if it was.
 inline std::optional<quint64> expectedLength(const core::BodyFraming& framing)
 {

@@ -191,3 +191,21 @@ TEST_CASE("Inspect says of an upload the server refused what the Listen list say
     INFO(view.title().toStdString());
     CHECK(view.title().contains(" — refused by the server: 404 — "));
 }
+
+// A review found a proxied upload to an unreachable server read "complete" in the list and "ok" in Inspect.
+TEST_CASE("Inspect does not call an upload whose server was never reached ok", "[ui][inspect][forward]")
+{
+    app::ListenerConfig config;
+    config.forward = app::ForwardSettings{};
+    config.forward->upstream = QUrl("http://127.0.0.1:1"); // nothing listens there
+    test::ListenerFixture forwarder(config);
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
+    REQUIRE(test::curl({"-F", "note=hello", base + "/file-part"}).status == 502);
+    UPIN_WAIT_FOR(QDir(forwarder.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size() == 1, 10000);
+    ui::InspectView view;
+    view.showResult(test::inspectFile(forwarder.onlyCaptureFolder()));
+    INFO(view.title().toStdString());
+    // Whole here: no answer from the server; cut short when the relay stopped reading: why it stopped.
+    CHECK((view.title().contains(" — no answer from the server: 502 — ") ||
+           view.title().contains(" — incomplete: upstream unreachable")));
+}

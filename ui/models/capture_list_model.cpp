@@ -112,9 +112,12 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
             if (refused)
                 return tr("refused %1: %2").arg(r.answerStatus).arg(firstClause(r.errorDetail)) +
                        (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
-            // An upload the server refused (complete or cut short by its early answer) says so, not "complete".
-            if (r.forward && r.forward->status >= 400)
-                return tr("refused by the server: %1").arg(r.forward->status);
+            // An upload the server refused or never answered says so, not "complete".
+            if (const QString failed =
+                    r.forward ? app::serverFailedInWords(r.forward->status, r.forward->faultStatus, r.state)
+                              : QString();
+                !failed.isEmpty())
+                return failed;
             // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
             // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
             const QString outcome =

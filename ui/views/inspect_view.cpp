@@ -230,11 +230,15 @@ void InspectView::showResult(const app::InspectResult& result)
     const app::LimitHint how = stoppedAsCaptured ? app::LimitHint::ListenSettings : app::LimitHint::WindowFlag;
     // The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
     // first: a capture's own state and why, else what the parse found.
+    const auto& forward = result.capture ? result.capture->forward : std::nullopt;
+    // As the Listen list says it: the server's refusal or silence, whatever the relay's own state.
+    const QString serverFailed =
+        forward ? app::serverFailedInWords(forward->status, forward->fault ? forward->fault->status : 0,
+                                           result.capture->state)
+                : QString();
     const QString state = result.cancelled          ? tr("cancelled")
                           : !result.error.isEmpty() ? result.error
-                          // As the Listen list says it: the server's refusal, whatever the relay's own state.
-                          : result.capture && result.capture->forward && result.capture->forward->status >= 400
-                              ? tr("refused by the server: %1").arg(result.capture->forward->status)
+                          : !serverFailed.isEmpty() ? serverFailed
                           : result.capture && !result.capture->ok()
                               ? app::outcomeInWords(result.capture->state, result.capture->error,
                                                     result.capture->errorInWords(), app::LimitHint::ListenSettings)
