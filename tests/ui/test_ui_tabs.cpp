@@ -176,7 +176,11 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     upstreamField->setText("ftp://example.test");
     toggle->click();
     CHECK(asked.isEmpty());
-    CHECK(listen->findChild<ui::ElidedLabel*>("forwardStatus")->fullText().contains("http:// or https://"));
+    auto* forwardError = listen->findChild<QLabel*>("forwardError");
+    REQUIRE(forwardError);
+    CHECK(forwardError->text() == "Not forwarding: give an http:// or https:// URL of your server in Forward to");
+    CHECK_FALSE(forwardError->isHidden());
+    CHECK(forwardError->wordWrap()); // whole on a line of its own: beside the row's buttons it was cut
 
     test::ListenerFixture upstream;
     upstreamField->setText(upstream.url(""));

@@ -65,7 +65,8 @@ ListenView::ListenView(QWidget* parent)
       m_timeline(new PartTimelineChart), m_upstream(new QLineEdit), m_forwardPort(new QSpinBox),
       m_forwardTrust(new TlsTrust(tr("https upstream"), QStringLiteral("forward"))),
       m_forwardKeep(new QCheckBox(tr("Keep parts"))), m_forwardKeepRequests(new QCheckBox(tr("Keep whole requests"))),
-      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel), m_proxy(new ProxyPanel)
+      m_forwardToggle(new QPushButton), m_forwardStatus(new ElidedLabel), m_forwardError(new QLabel),
+      m_proxy(new ProxyPanel)
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -210,6 +211,7 @@ ListenView::ListenView(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_tlsTrouble);
     layout->addLayout(makeForwardPanel());
+    layout->addWidget(m_forwardError);
     layout->addWidget(m_proxy);
     connect(m_proxy, &ProxyPanel::exampleChanged, this, &ListenView::showForwardExample);
     layout->addWidget(split, 1);
@@ -239,6 +241,13 @@ QLayout* ListenView::makeForwardPanel()
                                          "that Inspect's Request row shows its bytes and Save part saves it"));
     m_forwardToggle->setObjectName(QStringLiteral("forwardToggle"));
     m_forwardStatus->setObjectName(QStringLiteral("forwardStatus"));
+    // Why the forwarder did not start, whole on a line of its own (beside the row's buttons it was cut to "The
+    // bound address is al…"), as the proxy's status has one.
+    m_forwardError->setObjectName(QStringLiteral("forwardError"));
+    m_forwardError->setWordWrap(true);
+    m_forwardError->setTextFormat(Qt::PlainText);
+    m_forwardError->setStyleSheet(status::textStyle(status::failure()));
+    m_forwardError->hide();
     connect(m_forwardToggle, &QPushButton::clicked, this, [this] {
         if (m_forwarding) {
             emit forwardStopRequested();
@@ -246,7 +255,7 @@ QLayout* ListenView::makeForwardPanel()
         }
         QUrl upstream;
         if (const QString wrong = app::checkHttpUrl(m_upstream->text(), &upstream); !wrong.isEmpty()) {
-            setForwarding(false, {}, {}, tr("Forward to: %1 of your server").arg(wrong));
+            setForwarding(false, {}, {}, tr("%1 of your server in Forward to").arg(wrong));
             return;
         }
         app::ForwardSettings settings;
@@ -287,7 +296,9 @@ void ListenView::setForwarding(bool forwarding, const QString& base, const QStri
         // The upstream is in the field beside it: the label says where clients send, whole at 1280 px.
         m_forwardStatus->setFullText(tr("Forwarding from %1").arg(base), tr("to %1").arg(upstream));
     else
-        m_forwardStatus->setFullText(error.isEmpty() ? tr("Not forwarding") : tr("Not forwarding: %1").arg(error));
+        m_forwardStatus->setFullText(tr("Not forwarding"));
+    m_forwardError->setText(forwarding || error.isEmpty() ? QString() : tr("Not forwarding: %1").arg(error));
+    m_forwardError->setVisible(!m_forwardError->text().isEmpty());
     m_forwardExample = forwarding ? QStringLiteral("curl -F file=@/etc/os-release -F note=hello '%1/file-part'  # "
                                                    "through the forwarder to %2")
                                         .arg(base, upstream)

@@ -115,6 +115,7 @@ private:
     QCheckBox* m_forwardKeepRequests;
     QPushButton* m_forwardToggle;
     ElidedLabel* m_forwardStatus;
+    QLabel* m_forwardError;
     QString m_forwardExample; // a curl line through the forwarder, among the examples while it runs
     bool m_forwarding = false;
     ProxyPanel* m_proxy;
