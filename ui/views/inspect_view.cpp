@@ -75,7 +75,7 @@ InspectView::InspectView(QWidget* parent)
     // (the whole value in its tooltip), and the digest shows its start, as git shows a commit's: Size, the digest
     // and Sent stay in view at 1280 px.
     m_tree->header()->setStretchLastSection(false); // the spare width goes to a cut name (FittedColumns)
-    m_tree->header()->setMinimumSectionSize(40);
+    m_tree->header()->setMinimumSectionSize(24);    // "#" as wide as its digits: 40 px cut a 33-letter filename
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tree->setColumnHidden(PartTreeModel::Sent, true); // until a capture of our own send is shown
     auto* fitted = new FittedColumns(m_tree, m_tree->header(),
