@@ -6,6 +6,7 @@ namespace upin::ui {
 ElidedLabel::ElidedLabel(const QString& text, QWidget* parent) : QLabel(parent)
 {
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    setTextFormat(Qt::PlainText); // a status may quote a client's name: "<b>x</b>" is that text, not bold
     setFullText(text);
 }
 
@@ -28,9 +29,16 @@ void ElidedLabel::resizeEvent(QResizeEvent* event)
     elide();
 }
 
+void ElidedLabel::setWrapping(bool wrapping)
+{
+    m_wrapping = wrapping;
+    setWordWrap(wrapping);
+    elide();
+}
+
 void ElidedLabel::elide()
 {
-    setText(fontMetrics().elidedText(m_full, Qt::ElideRight, width()));
+    setText(m_wrapping ? m_full : fontMetrics().elidedText(m_full, Qt::ElideRight, width()));
 }
 
 } // namespace upin::ui

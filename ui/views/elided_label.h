@@ -12,6 +12,9 @@ public:
     explicit ElidedLabel(const QString& text = {}, QWidget* parent = nullptr);
     void setFullText(const QString& text, const QString& tooltipExtra = {});
     const QString& fullText() const { return m_full; }
+    // Long text goes on to more lines instead of ending in "…" (Inspect's title: its verdict and the body's
+    // figures); still never widening the window: a word longer than the width is clipped.
+    void setWrapping(bool wrapping);
     QSize minimumSizeHint() const override;
 
 protected:
@@ -20,6 +23,7 @@ protected:
 private:
     void elide();
     QString m_full;
+    bool m_wrapping = false;
 };
 
 } // namespace upin::ui

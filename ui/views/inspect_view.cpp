@@ -173,6 +173,7 @@ InspectView::InspectView(QWidget* parent)
     split->setChildrenCollapsible(false); // the previews no narrower than a line of hex (HexView's minimum)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    m_title->setWrapping(true); // a long verdict ("… (raise “Max field size” …) (byte 402)") and the figures whole
     layout->addWidget(m_title);
     layout->addWidget(split, 1);
     m_savePart->setEnabled(false);
