@@ -84,6 +84,7 @@ struct ByteReply {
     QByteArray bytes; // what was read (decoded, when decoded), up to the request's length
     QString error;    // why nothing or not everything came: not kept, or where the encoding is invalid
     bool decoded = false;
+    bool wrapped = false; // Find: found only after going round from the start
 };
 
 } // namespace upin::app

@@ -11,27 +11,42 @@ namespace {
 // multi-GB part holds one window, never the part.
 constexpr qint64 kFindWindow = qint64{1} << 20;
 
-ByteReply findBytes(const ByteRequest& request, ByteReply reply)
+// Where needle starts in [from, until) of the part's bytes, if it does.
+std::optional<quint64> findIn(const PartBytes& source, const QByteArray& needle, quint64 from, quint64 until)
 {
-    const QByteArray& needle = request.needle;
     QByteArray carry;
-    quint64 carryStart = request.offset;
-    for (quint64 at = request.offset; !needle.isEmpty() && at < request.source.available;) {
-        const QByteArray read = readPartBytes(request.source, at, kFindWindow);
+    quint64 carryStart = from;
+    until = std::min(until, source.available);
+    for (quint64 at = from; !needle.isEmpty() && at < until;) {
+        const QByteArray read = readPartBytes(source, at, std::min<qint64>(kFindWindow, qint64(until - at)));
         if (read.isEmpty())
             break;
         const QByteArray window = carry + read;
-        if (const qsizetype hit = window.indexOf(needle); hit >= 0) {
-            reply.offset = carryStart + quint64(hit);
-            reply.bytes = needle;
-            return reply;
-        }
+        if (const qsizetype hit = window.indexOf(needle); hit >= 0)
+            return carryStart + quint64(hit);
         at += quint64(read.size());
         const qsizetype keep = std::min(window.size(), needle.size() - 1);
         carry = window.right(keep);
         carryStart = at - quint64(keep);
     }
-    reply.error = QObject::tr("not found from offset %1 to the end").arg(request.offset);
+    return std::nullopt;
+}
+
+// From the offset to the end, then from the start up to it, as an editor's Find next goes round.
+ByteReply findBytes(const ByteRequest& request, ByteReply reply)
+{
+    const QByteArray& needle = request.needle;
+    auto hit = findIn(request.source, needle, request.offset, request.source.available);
+    if (!hit && request.offset > 0) {
+        hit = findIn(request.source, needle, 0, request.offset + quint64(std::max<qsizetype>(needle.size() - 1, 0)));
+        reply.wrapped = hit.has_value();
+    }
+    if (!hit) {
+        reply.error = QObject::tr("not found");
+        return reply;
+    }
+    reply.offset = *hit;
+    reply.bytes = needle;
     return reply;
 }
 } // namespace

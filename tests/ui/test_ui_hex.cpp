@@ -82,7 +82,7 @@ struct OpenedForm {
 
 } // namespace
 
-TEST_CASE("Hex: find text from the byte shown, across the reader's windows, then the next, then none",
+TEST_CASE("Hex: find text from the byte shown, across the reader's windows, then the next, then round from the start",
           "[ui][inspect][hex]")
 {
     OpenedForm o;
@@ -99,15 +99,19 @@ TEST_CASE("Hex: find text from the byte shown, across the reader's windows, then
 
     QTest::keyClick(pane->findEdit(), Qt::Key_Return); // Find next: after the last match
     CHECK(o.view.hex()->markedOffset() == o.form.second);
-    QTest::keyClick(pane->findEdit(), Qt::Key_Return);
-    CHECK(
-        pane->status()->text().contains(QStringLiteral("not found from offset %1 to the end").arg(o.form.second + 1)));
-    CHECK(o.view.hex()->markedOffset() == o.form.second); // the last match stays in view
+    QTest::keyClick(pane->findEdit(), Qt::Key_Return); // past the last: round from the start (a review found none)
+    CHECK(pane->status()->text() ==
+          QStringLiteral("Found at offset %1 (0x%2), from the start again").arg(o.form.first).arg(o.form.first, 0, 16));
+    CHECK(o.view.hex()->markedOffset() == o.form.first);
+    o.type(pane->findEdit(), "NO-SUCH-BYTES");
+    CHECK(pane->status()->text() == "“NO-SUCH-BYTES”: not found");
+    CHECK(o.view.hex()->markedOffset() == o.form.first); // the last match stays in view
     // Other bytes are looked for from the byte shown, the match's own first byte included (a review found the search
     // started after it, and a match there was missed).
+    QTest::keyClick(pane->findEdit(), Qt::Key_Return);
     o.type(pane->findEdit(), "NEEDLE");
     CHECK(pane->status()->text() ==
-          QStringLiteral("Found at offset %1 (0x%2)").arg(o.form.second).arg(o.form.second, 0, 16));
+          QStringLiteral("Found at offset %1 (0x%2)").arg(o.form.first).arg(o.form.first, 0, 16));
 
     // The same bytes typed in hex, from a place gone to.
     o.type(pane->goToEdit(), QStringLiteral("0x%1").arg(o.form.first + 1, 0, 16));

@@ -340,7 +340,10 @@ void InspectView::showFound(const app::ByteReply& reply)
     ranges.append({reply.offset, reply.offset + quint64(reply.bytes.size()), tr("found"), false, true});
     showHex(m_hexPage.source, reply.offset, m_hexPage.note, ranges);
     m_hexPage.found = reply.bytes;
-    m_hexPane->setStatus(tr("Found at offset %1 (0x%2)").arg(reply.offset).arg(reply.offset, 0, 16));
+    m_hexPane->setStatus(tr("Found at offset %1 (0x%2)%3")
+                             .arg(reply.offset)
+                             .arg(reply.offset, 0, 16)
+                             .arg(reply.wrapped ? tr(", from the start again") : QString()));
 }
 
 } // namespace upin::ui
