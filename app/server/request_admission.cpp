@@ -36,8 +36,9 @@ void checkCaller(const core::RequestHead& head, const ListenerGuards& guards, co
     }
     // Any page the user has open could otherwise fill the captures folder, read the capture list, or reach the
     // user's server through the forwarder.
-    admission.refusal = Refusal{403, "web pages of " + origin.toUtf8() + " may not use this " + QByteArray(who) +
-                                         "; allow them with --allow-origin " + origin.toUtf8() +
+    // The origin first, in a clause of its own: the captures list shows the first clause.
+    admission.refusal = Refusal{403, "origin " + origin.toUtf8() + " is not allowed: its web pages may not use this " +
+                                         QByteArray(who) + "; allow them with --allow-origin " + origin.toUtf8() +
                                          " (or in the Listen tab's Settings)\n"};
 }
 
