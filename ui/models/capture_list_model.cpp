@@ -9,6 +9,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +43,14 @@ QString firstClause(const QString& detail)
         if (const qsizetype at = detail.indexOf(separator); at > 0)
             end = std::min(end, at);
     return detail.left(end).trimmed();
+}
+
+// A state without its asides, "(a part without a filename)", "(raise “Max field size” in Listen › Settings)", for
+// the list's column, whose tooltip has them: at 1280 px they cut the state mid-word. "(byte N)" and "(of 2.00 GiB)" stay.
+QString withoutAsides(const QString& state)
+{
+    static const QRegularExpression aside(QStringLiteral(" \\((?!byte |of )[^()]*\\)"));
+    return QString(state).remove(aside);
 }
 
 bool isDefaultMatcher(const QString& name)
@@ -120,8 +129,7 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                 return failed;
             // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
             // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
-            const QString outcome =
-                app::outcomeInWords(r.state, r.error, r.errorDetail, app::LimitHint::ListenSettings);
+            const QString outcome = withoutAsides(outcomeInFull(r));
             return r.state == app::CaptureState::Complete && r.diagnostics > 0
                        ? (r.diagnostics == 1
                               ? tr("%1, 1 diagnostic (Inspect shows it)").arg(outcome)
@@ -183,12 +191,20 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
                                                                        "picks another)")
                                                                   : QString()) +
                   tip;
-        // The columns that may be cut to their width say their whole text first.
-        if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
-            tip = data(index, Qt::DisplayRole).toString() + QLatin1Char('\n') + tip;
+        // The columns that may be cut to their width say their whole text first; State with its asides.
+        const QString shown = data(index, Qt::DisplayRole).toString();
+        if (index.column() == State && withoutAsides(outcomeInFull(r)) == shown)
+            tip = outcomeInFull(r) + QLatin1Char('\n') + tip;
+        else if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
+            tip = shown + QLatin1Char('\n') + tip;
         return plainTip(tip); // a client's Host, Origin, path or reason, shown as the text it is
     }
     return {};
+}
+
+QString CaptureListModel::outcomeInFull(const Row& r)
+{
+    return app::outcomeInWords(r.state, r.error, r.errorDetail, app::LimitHint::ListenSettings);
 }
 
 int CaptureListModel::Row::status() const

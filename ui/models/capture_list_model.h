@@ -68,6 +68,7 @@ private:
     // side, by its id) and the forwarder's (whose answer named it). Noted as each finishes; both rows say so.
     void pair(const Row& forwarded);
     QString relayName(quint64 relayedId) const; // "the proxy" or "the forwarder": which relayed that row
+    static QString outcomeInFull(const Row& r); // its state in words, asides and all (the list shows it without)
     QHash<quint64, quint64> m_forwardedAs;      // the listener's capture id -> the forwarder's row's id
     static void addLegs(Row& row);              // forward mode's legs after the parts, from row.forward
     QList<Row> m_rows;
