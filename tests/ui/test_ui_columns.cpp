@@ -208,6 +208,17 @@ TEST_CASE("Listen at 1280x800: forwarded, proxied and refused rows in one list s
     UPIN_WAIT_FOR(allFit(), 5000);
     CHECK(allFit());
     CHECK(table->horizontalScrollBar()->maximum() == 0);
+
+    // A State longer than its column goes on to more lines of its row (it was cut mid-word), the others keep one.
+    app::ListenerEvent origin = received(8);
+    origin.state = app::CaptureState::Refused;
+    origin.answerStatus = 403;
+    origin.errorDetail = "origin http://a-rather-long-name-of-a-page.example.com:8443 is not allowed: its web pages";
+    window.listenView()->applyEvents({origin});
+    const int one = table->verticalHeader()->defaultSectionSize();
+    UPIN_WAIT_FOR(table->rowHeight(7) > one, 5000);
+    CHECK(table->wordWrap());
+    CHECK(table->rowHeight(6) == one);
 }
 
 TEST_CASE("a forwarded upload the upstream refused reads red in State, Status and Upstream, not amber", "[ui][listen]")

@@ -9,8 +9,14 @@
 #include "status_colors.h"
 #include "views/elided_label.h"
 
+#include <QHeaderView>
 #include <QScrollBar>
+#include <QStyle>
 #include <QTableView>
+#include <QTimer>
+
+#include <algorithm>
+#include <utility>
 
 namespace upin::ui {
 
@@ -24,6 +30,38 @@ int ListenView::timelineRow() const
            m_model->row(sourceRow(m_filtered->index(listed, 0))).state == app::CaptureState::Refused)
         --listed;
     return listed < 0 ? -1 : sourceRow(m_filtered->index(listed, 0));
+}
+
+void ListenView::fitRowHeightsSoon()
+{
+    if (std::exchange(m_rowHeightsQueued, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        m_rowHeightsQueued = false;
+        fitRowHeights();
+    });
+}
+
+// A State longer than its column goes on to more lines of its row, rather than ending in "…" mid-word beside
+// other rows' long endpoints and answers at 1280 px; one that three lines cannot hold ends in "…" there, whole in
+// its tooltip. A row at a time: one measure each, as the view's own column fitting does.
+void ListenView::fitRowHeights()
+{
+    QHeaderView* rows = m_table->verticalHeader();
+    const int one = rows->defaultSectionSize();
+    const QFontMetrics metrics(m_table->font());
+    const int margin = 2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1);
+    const int room = m_table->horizontalHeader()->sectionSize(CaptureListModel::State) - margin;
+    for (int row = 0; row < m_filtered->rowCount(); ++row) {
+        const QString state = m_filtered->index(row, CaptureListModel::State).data().toString();
+        const int lines = metrics.horizontalAdvance(state) <= room
+                              ? 1
+                              : metrics.boundingRect(QRect(0, 0, room, 4096), Qt::TextWordWrap, state).height() /
+                                    metrics.lineSpacing();
+        const int height = one + (std::clamp(lines, 1, 3) - 1) * metrics.lineSpacing();
+        if (rows->sectionSize(row) != height)
+            rows->resizeSection(row, height);
+    }
 }
 
 void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)

@@ -148,7 +148,8 @@ ListenView::ListenView(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(CaptureListModel::State, QHeaderView::Stretch);
     // A forwarded row's endpoint and its upstream's answer, a paired row's client and a client's own method can be
     // long: they fit their text up to a third of the list each (dragged at will, the whole text in the tooltip),
-    // and give up width, the widest first, so that State, the cause in words, keeps a quarter of the list.
+    // and give up width, the widest first, so that State, the cause in words, keeps a fifth of the list (and goes on
+    // to more lines of its row where that is not enough: fitRowHeights).
     const auto atLeast = [this](const char* text) { return fontMetrics().horizontalAdvance(QLatin1String(text)); };
     auto* fitted = new FittedColumns(m_table,
                                      {CaptureListModel::Time, CaptureListModel::Client, CaptureListModel::Method,
@@ -156,10 +157,16 @@ ListenView::ListenView(QWidget* parent)
                                      {atLeast("00:00:00  "), atLeast("127.0.0.1:50000  "), atLeast("DELETE  "),
                                       atLeast("/part-event (simd)  "), atLeast("Upstream  ")},
                                      1.0 / 3);
-    fitted->keepRoom(CaptureListModel::State, 0.25);
+    fitted->keepRoom(CaptureListModel::State, 0.2);
     // The endpoint keeps its start and its end ("proxy → http://…/file-part (simd)"), the rest theirs.
     m_table->setItemDelegateForColumn(CaptureListModel::Endpoint, new ElideMiddleDelegate(m_table));
-    m_table->setWordWrap(false);
+    m_table->setWordWrap(true); // a long State on a second line of its row (fitRowHeights)
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::rowsInserted, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::rowsRemoved, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::layoutChanged, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::modelReset, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::dataChanged, this, &ListenView::fitRowHeightsSoon);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);

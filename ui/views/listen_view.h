@@ -76,7 +76,9 @@ private:
     void showListeningStatus();
     void openRow(int row); // rows of m_model
     int sourceRow(const QModelIndex& tableIndex) const;
-    int timelineRow() const;            // the capture the timeline draws, a row of m_model; -1 for none
+    int timelineRow() const; // the capture the timeline draws, a row of m_model; -1 for none
+    void fitRowHeightsSoon();
+    void fitRowHeights();               // a State longer than its column on a second line of its row
     void showRowMenu(const QPoint& at); // listen_row_menu.cpp, with the two below
     QStringList listedFolders() const;  // the stored captures the filtered list shows, in its order
     void askHarFile(const QStringList& folders);
@@ -98,8 +100,9 @@ private:
     PartTimelineChart* m_timeline;
     bool m_listening = false;
     bool m_followNewest = true; // the list was at its bottom when rows came: it stays there
-    QString m_statusText;       // where it listens, as setListening and setTls said
-    QString m_tlsDetail;        // the certificate's path and fingerprint, in the status's tooltip
+    bool m_rowHeightsQueued = false;
+    QString m_statusText; // where it listens, as setListening and setTls said
+    QString m_tlsDetail;  // the certificate's path and fingerprint, in the status's tooltip
     QString m_captureRoot;
     QString m_base;
     int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
