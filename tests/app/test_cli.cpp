@@ -82,10 +82,8 @@ TEST_CASE("parse and send --hash xxh3: digests as xxh128sum prints them, checked
     Run text = runCli({"parse", body, "--hash", "xxh3", "--content-type", type});
     CHECK(text.out.contains("size  xxh3"));
     CHECK(text.out.contains(png["xxh3"].toString().toUtf8()));
-    const Run md5 = runCli({"parse", body, "--hash", "md5"});
-    CHECK(md5.exitCode == 2);
-    CHECK(md5.err == "parse: --hash: 'md5' is not sha256, xxh3 or none\n"); // one rule, one message, every command
-
+    const Run md5 = runCli({"parse", body, "--hash", "md5"}); // one rule, one message, every command
+    CHECK((md5.exitCode == 2 && md5.err == "parse: --hash: 'md5' is not sha256, xxh3 or none\n"));
     upin::test::ListenerFixture f;
     const QString png2 = f.file("dot.png", bytes);
     Run sent = runCli({"send", "-F", "img=@" + png2, "-F", "note=hi", "--hash", "xxh3", "--json", f.url("/file-part")});
@@ -97,10 +95,8 @@ TEST_CASE("parse and send --hash xxh3: digests as xxh128sum prints them, checked
     const QJsonObject img = first["parts"].toArray().first().toObject();
     CHECK(img["sent_xxh3"].toString().toStdString() == upin::test::toolDigest(upin::core::HashKind::Xxh3, png2));
     CHECK(img["received_xxh3"] == img["sent_xxh3"]);
-    const Run crc = runCli({"send", "-F", "a=b", "--hash", "crc", f.url("/file-part")});
-    CHECK(crc.exitCode != 0);
-    CHECK(crc.err.contains("--hash: 'crc' is not sha256, xxh3 or none"));
-    CHECK(crc.err.count("is not sha256") == 1); // said once, not twice
+    const Run crc = runCli({"send", "-F", "a=b", "--hash", "crc", f.url("/file-part")}); // said once, not twice
+    CHECK((crc.exitCode != 0 && crc.err.count("--hash: 'crc' is not sha256, xxh3 or none") == 1));
 }
 
 TEST_CASE("parse --raw-http of a whole body under a Content-Length that promises more blames the length, not the "
