@@ -38,21 +38,22 @@ void ListenView::fitRowHeightsSoon()
         return;
     QTimer::singleShot(0, this, [this] {
         m_rowHeightsQueued = false;
-        fitRowHeights();
+        fitRowHeights(0, m_filtered->rowCount() - 1);
     });
 }
 
 // A State longer than its column goes on to more lines of its row, rather than ending in "…" mid-word beside
 // other rows' long endpoints and answers at 1280 px; one that three lines cannot hold ends in "…" there, whole in
-// its tooltip. A row at a time: one measure each, as the view's own column fitting does.
-void ListenView::fitRowHeights()
+// its tooltip. A row at a time: one measure each, as the view's own column fitting does; rows that changed alone
+// when a capture's figures move (a capture under way changes its row several times a second).
+void ListenView::fitRowHeights(int first, int last)
 {
     QHeaderView* rows = m_table->verticalHeader();
     const int one = rows->defaultSectionSize();
     const QFontMetrics metrics(m_table->font());
     const int margin = 2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1);
     const int room = m_table->horizontalHeader()->sectionSize(CaptureListModel::State) - margin;
-    for (int row = 0; row < m_filtered->rowCount(); ++row) {
+    for (int row = std::max(first, 0); row <= std::min(last, m_filtered->rowCount() - 1); ++row) {
         const QString state = m_filtered->index(row, CaptureListModel::State).data().toString();
         const int lines = metrics.horizontalAdvance(state) <= room
                               ? 1

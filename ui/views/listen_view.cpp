@@ -162,11 +162,13 @@ ListenView::ListenView(QWidget* parent)
     m_table->setItemDelegateForColumn(CaptureListModel::Endpoint, new ElideMiddleDelegate(m_table));
     m_table->setWordWrap(true); // a long State on a second line of its row (fitRowHeights)
     connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, &ListenView::fitRowHeightsSoon);
-    connect(m_filtered, &QAbstractItemModel::rowsInserted, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex&, int first, int last) { fitRowHeights(first, last); });
     connect(m_filtered, &QAbstractItemModel::rowsRemoved, this, &ListenView::fitRowHeightsSoon);
     connect(m_filtered, &QAbstractItemModel::layoutChanged, this, &ListenView::fitRowHeightsSoon);
     connect(m_filtered, &QAbstractItemModel::modelReset, this, &ListenView::fitRowHeightsSoon);
-    connect(m_filtered, &QAbstractItemModel::dataChanged, this, &ListenView::fitRowHeightsSoon);
+    connect(m_filtered, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& from, const QModelIndex& to) { fitRowHeights(from.row(), to.row()); });
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);

@@ -78,9 +78,9 @@ private:
     int sourceRow(const QModelIndex& tableIndex) const;
     int timelineRow() const; // the capture the timeline draws, a row of m_model; -1 for none
     void fitRowHeightsSoon();
-    void fitRowHeights();               // a State longer than its column on a second line of its row
-    void showRowMenu(const QPoint& at); // listen_row_menu.cpp, with the two below
-    QStringList listedFolders() const;  // the stored captures the filtered list shows, in its order
+    void fitRowHeights(int first, int last); // a State longer than its column on a second line of its row
+    void showRowMenu(const QPoint& at);      // listen_row_menu.cpp, with the two below
+    QStringList listedFolders() const;       // the stored captures the filtered list shows, in its order
     void askHarFile(const QStringList& folders);
     QLayout* makeForwardPanel();
     void showForwardExample();
