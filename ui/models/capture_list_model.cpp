@@ -55,7 +55,8 @@ QString withoutAsides(const QString& state)
 
 bool isDefaultMatcher(const QString& name)
 {
-    return name == app::toQString(core::matcherName(core::kDefaultMatcher));
+    static const QString defaultName = app::toQString(core::matcherName(core::kDefaultMatcher)); // asked per paint
+    return name == defaultName;
 }
 } // namespace
 
