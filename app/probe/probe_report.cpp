@@ -195,11 +195,22 @@ QString ProbeReport::skippedSummary() const
 {
     if (skipped.isEmpty())
         return {};
-    QStringList what; // a step's label up to its run: "plain: run 1 of 2" -> "plain"
-    for (const QString& label : skipped)
-        if (const QString name = label.section(QLatin1Char(':'), 0, 0).section(QLatin1Char(','), 0, 0);
-            !what.contains(name))
-            what << name;
+    // A step's label up to its run ("plain: run 1 of 2" -> "plain"), with how many of its steps were left when
+    // more than one: "11 steps" beside three names read as if eight were missing.
+    QStringList names;
+    QList<int> counts;
+    for (const QString& label : skipped) {
+        const QString name = label.section(QLatin1Char(':'), 0, 0).section(QLatin1Char(','), 0, 0);
+        if (const qsizetype at = names.indexOf(name); at >= 0) {
+            ++counts[at];
+        } else {
+            names << name;
+            counts << 1;
+        }
+    }
+    QStringList what;
+    for (qsizetype i = 0; i < names.size(); ++i)
+        what << (counts[i] == 1 ? names[i] : QStringLiteral("%1 (%2)").arg(names[i]).arg(counts[i]));
     return QStringLiteral("%1 %2: %3")
         .arg(skipped.size())
         .arg(skipped.size() == 1 ? QStringLiteral("step") : QStringLiteral("steps"), what.join(QStringLiteral(", ")));

@@ -52,7 +52,7 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     app::ProbeReport short_;
     short_.skipped = {"plain: run 2 of 2", "scaling plain: 4.00 MiB, run 1 of 2", "scaling plain: 8.00 MiB, run 1 of 2",
                       "2 parallel uploads: baseline, round 1 of 2", "2 parallel uploads, round 1 of 2"};
-    CHECK(short_.skippedSummary() == "5 steps: plain, scaling plain, 2 parallel uploads");
+    CHECK(short_.skippedSummary() == "5 steps: plain, scaling plain (2), 2 parallel uploads (2)");
     CHECK(short_.text().contains("no findings in what ran (the budgets left the rest out)"));
     // A shape that looked slow but was not when timed again right after plain is not a finding, and says so.
     app::ProbeReport busy;
