@@ -32,10 +32,11 @@ QString shapeTable(const ProbeReport& report)
                                                      "vs plain", "status", "RSS growth"},
                                                     QStringLiteral("th"));
     for (const ShapeRow& r : report.shapes)
-        out += row({shapeLabel(r), r.bytes > 0 ? formatBytes(r.bytes) : QStringLiteral("-"), cell(r.seconds, 3),
-                    cell(r.mbPerSecond(), 1), cell(r.baselineSeconds, 3), cell(r.vsBaseline(), 2, QStringLiteral("x")),
-                    cell(r.vsPlain, 2, QStringLiteral("x")), !r.error.isEmpty() ? r.error : r.statusLine,
-                    report.pid > 0 ? formatBytes(r.rssGrowth) : QStringLiteral("-")});
+        out +=
+            row({shapeLabel(r), r.bytes > 0 ? formatBytes(r.bytes) : QStringLiteral("-"), cell(r.seconds, 3),
+                 cell(r.mbPerSecond(), 1), cell(r.baselineSeconds, 3), cell(r.vsBaseline(), 2, QStringLiteral("x")),
+                 cell(r.vsPlain, 2, QStringLiteral("x")), !r.error.isEmpty() ? r.error : r.statusLine,
+                 report.pid > 0 && r.seconds > 0 ? formatBytes(r.rssGrowth) : QStringLiteral("-")}); // not run: no 0 B
     return out + QStringLiteral("</table>\n");
 }
 

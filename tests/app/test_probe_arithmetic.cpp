@@ -135,6 +135,7 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     cut.target = QUrl("http://127.0.0.1:9/u");
     cut.shapes = {row("plain", 8 << 20, 0.01, 0), row("near-miss", 0, -1, 0)};
     cut.scaling = {{"plain", {}, {}, 0}};
+    cut.pid = 4242; // a watched server: the shape not run has no RSS growth, not "0 B"
     CHECK(app::shapeLabel(cut.shapes[1]) == "near-miss (not run)");
     CHECK(app::scalingLabel(cut.scaling[0]) == "plain, not run");
     // Two sizes in a few ms fit any k: the legend says it is not judged, and no number that reads as a finding.
@@ -142,6 +143,7 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     CHECK(app::scalingLabel({"plain", {1 << 20, 4 << 20, 16 << 20}, {0.01, 0.04, 0.16}, 1.0}) == "plain, k = 1.00");
     const QString page = QString::fromUtf8(app::probeHtml(cut, QDateTime::currentDateTime()));
     CHECK(page.contains("<tr><td>near-miss (not run)</td><td>-</td><td>-</td><td>-</td>"));
+    CHECK(page.contains("<td>-</td></tr>\n</table>")); // its RSS growth, the shape table's last cell
     CHECK(page.contains("<tr><td>plain</td><td>not run</td>"));
     CHECK_FALSE(page.contains("k = 0.00"));
 
