@@ -2,6 +2,7 @@
 #include "capture/request_record.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -16,6 +17,18 @@ QJsonValue moment(double ms)
 }
 
 } // namespace
+
+QByteArray ForwardRecord::faultAnswer() const
+{
+    if (!fault || fault->status == 0)
+        return {};
+    return QJsonDocument(QJsonObject{{"error", fault->error},
+                                     {"detail", fault->detail},
+                                     {"upstream", upstream},
+                                     {"body_bytes_to_upstream", qint64(bodyBytesToUpstream)}})
+               .toJson(QJsonDocument::Compact) +
+           '\n';
+}
 
 double ForwardRecord::serverMs() const
 {

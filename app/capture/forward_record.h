@@ -54,6 +54,9 @@ struct ForwardRecord {
     };
     std::optional<Tunnel> tunnel; // a proxy's tunnel passed through unopened: only its byte counts are known
 
+    // The JSON the relay answered the client with itself, for a fault with a status (502 when the upstream could not
+    // be reached); empty for none. The forwarder sends it, and Inspect shows it: one text for both.
+    QByteArray faultAnswer() const;
     // From the moment the upstream had the whole request to its first answer byte; -1 for an early answer.
     double serverMs() const;
     ForwardTimings timings() const; // what the captures list shows of it

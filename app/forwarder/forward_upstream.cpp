@@ -8,7 +8,6 @@
 #include "common/unsent_bytes.h"
 #include "server/tls_handshake.h"
 
-#include <QJsonDocument>
 #include <QNetworkInterface>
 #include <QSslCertificate>
 #include <QSslSocket>
@@ -425,14 +424,7 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
         closeAfterAnswer(); // close (its framing says it is short); the client may still be sending: dropped
         return;
     }
-    respond(status, "application/json",
-            QJsonDocument(QJsonObject{{"error", error},
-                                      {"detail", detail},
-                                      {"upstream", m_target.toString()},
-                                      {"body_bytes_to_upstream", qint64(m_wireOut)}})
-                    .toJson(QJsonDocument::Compact) +
-                '\n',
-            true);
+    respond(status, "application/json", forward.faultAnswer(), true);
 }
 
 // Closes the upstream connection at once. m_upstream is cleared first: the signals the abort sends find it gone.

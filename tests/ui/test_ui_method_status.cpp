@@ -200,8 +200,17 @@ TEST_CASE("Inspect does not call an upload whose server was never reached ok", "
     config.forward->upstream = QUrl("http://127.0.0.1:1"); // nothing listens there
     test::ListenerFixture forwarder(config);
     const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
-    REQUIRE(test::curl({"-F", "note=hello", base + "/file-part"}).status == 502);
+    const test::CurlResult sent = test::curl({"-F", "note=hello", base + "/file-part"});
+    REQUIRE(sent.status == 502);
     UPIN_WAIT_FOR(QDir(forwarder.listener.captureRoot()).entryList({"capture-*"}, QDir::Dirs).size() == 1, 10000);
+    // The Answer tab shows the relay's own 502 as the client got it (it was blank: no upstream answer to show).
+    bool answerShown = false;
+    const QString answer = answerOf(forwarder.onlyCaptureFolder(), &answerShown);
+    INFO(answer.toStdString());
+    CHECK(answerShown);
+    CHECK(answer.startsWith("HTTP/1.1 502 Bad Gateway\n(the relay's own answer: http://127.0.0.1:1"));
+    CHECK(answer.contains(sent.json["detail"].toString()));
+    CHECK(answer.contains("\"error\": \"upstream unreachable\""));
     ui::InspectView view;
     view.showResult(test::inspectFile(forwarder.onlyCaptureFolder()));
     INFO(view.title().toStdString());

@@ -95,8 +95,15 @@ QString answerText(const QByteArray& statusLine, const QString& note,
 
 QString forwardAnswerText(const app::ForwardRecord& forward)
 {
-    if (forward.status == 0)
-        return {};
+    if (forward.status == 0) { // no answer from the upstream: the relay's own, when it gave one (a 502 was blank)
+        const QByteArray own = forward.faultAnswer();
+        if (own.isEmpty())
+            return {};
+        const int status = forward.fault->status;
+        return answerText("HTTP/1.1 " + QByteArray::number(status) + ' ' + app::reasonPhrase(status),
+                          QObject::tr("the relay's own answer: %1 gave none").arg(forward.upstream),
+                          {{"Content-Type", "application/json"}}, own);
+    }
     // The status line as the upstream wrote it; a capture from before it was kept has the status alone.
     const QString note = QObject::tr("from %1: %2 bytes%3")
                              .arg(forward.upstream)
