@@ -93,6 +93,13 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
     type(view, "status>=lots");
     CHECK(shown(view).isEmpty());
     CHECK(note->fullText() == "status>=lots: give a status (404), a class (4xx) or a comparison (status>=400)");
+    // A misspelt key is searched for as text, as any word is, and the note names the key it looks like.
+    type(view, "stauts:405");
+    CHECK(shown(view).isEmpty());
+    CHECK(note->fullText() == "stauts:405 is searched for as text: did you mean status:?");
+    CHECK(note->isVisible());
+    type(view, "localhost:8080"); // a word with a colon, not a key: no hint
+    CHECK(note->fullText() == "1 probe upload hidden (is:probe shows it)");
     type(view, "status:" + QString(150, 'x')); // said, elided: the window keeps its width
     QCoreApplication::processEvents();
     CHECK(view.width() == 1280);

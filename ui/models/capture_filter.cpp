@@ -6,6 +6,9 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+#include <algorithm>
+#include <utility>
+
 namespace upin::ui {
 
 namespace {
@@ -31,6 +34,42 @@ QString upstreamHost(const QString& endpoint)
     return arrow < 0 ? QString() : QUrl(endpoint.mid(arrow + 2)).host();
 }
 
+const QStringList kKeys = {QStringLiteral("method"), QStringLiteral("status"), QStringLiteral("size"),
+                           QStringLiteral("host"),   QStringLiteral("state"),  QStringLiteral("endpoint"),
+                           QStringLiteral("client"), QStringLiteral("is")};
+
+// Letters to insert, delete or change to turn a into b (Levenshtein's distance; a word of a few letters).
+qsizetype editDistance(const QString& a, const QString& b)
+{
+    QList<qsizetype> row(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        qsizetype diagonal = std::exchange(row[0], i);
+        for (qsizetype j = 1; j <= b.size(); ++j)
+            diagonal = std::exchange(
+                row[j], std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1].toLower() == b[j - 1] ? 0 : 1)}));
+    }
+    return row[b.size()];
+}
+
+// The key a free-text term seems to misspell ("stauts:404"), or empty: "localhost:8080" is a word to find.
+QString misspeltKey(const QString& term)
+{
+    const qsizetype colon = term.indexOf(QLatin1Char(':'));
+    const QString word = term.left(colon);
+    if (colon < 3)
+        return {};
+    QString nearest;
+    qsizetype best = 3;
+    for (const QString& key : kKeys)
+        if (const qsizetype d = editDistance(word, key); key.size() > 2 && d < best && d <= (key.size() > 4 ? 2 : 1)) {
+            nearest = key;
+            best = d;
+        }
+    return nearest;
+}
+
 } // namespace
 
 CaptureFilter::CaptureFilter(CaptureListModel* source, QObject* parent)
@@ -53,6 +92,7 @@ void CaptureFilter::setText(const QString& text)
 {
     m_tests.clear();
     m_problem.clear();
+    m_hint.clear();
     m_showProbe = false;
     for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const bool negated = word.startsWith(QLatin1Char('-')) && word.size() > 1;
@@ -75,6 +115,9 @@ CaptureFilter::Test CaptureFilter::termTest(const QString& term)
     const CaptureListModel* model = m_source;
     auto cell = [model](int row, int column) { return model->index(row, column).data().toString(); };
     const QRegularExpressionMatch m = keyed.match(term);
+    if (!m.hasMatch() && m_hint.isEmpty())
+        if (const QString key = misspeltKey(term); !key.isEmpty())
+            m_hint = tr("%1 is searched for as text: did you mean %2:?").arg(term, key);
     if (!m.hasMatch()) // free text: any column holding it
         return [cell, term](int row) {
             for (int column = 0; column < CaptureListModel::ColumnCount; ++column)

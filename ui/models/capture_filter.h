@@ -26,6 +26,7 @@ public:
     explicit CaptureFilter(CaptureListModel* source, QObject* parent = nullptr);
     void setText(const QString& text);
     QString problem() const { return m_problem; } // the first term that cannot be read, in words; empty when none
+    QString hint() const { return m_hint; }       // a term found as text that looks like a misspelt key: which one
     int hiddenProbeUploads() const;               // probe uploads the filter keeps out (none when is:probe asks)
     // What completion offers for the word being typed: the keys, and for method:, state: and is: their values.
     static QStringList suggestions();
@@ -40,6 +41,7 @@ private:
     QList<Test> m_tests;
     bool m_showProbe = false;
     QString m_problem;
+    QString m_hint;
 };
 
 } // namespace upin::ui

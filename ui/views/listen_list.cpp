@@ -117,10 +117,11 @@ void ListenView::showFilterNote()
 {
     const int hidden = m_filtered->hiddenProbeUploads();
     const QString problem = m_filtered->problem();
-    m_filterNote->setFullText(!problem.isEmpty() ? problem
-                              : hidden == 1      ? tr("1 probe upload hidden (is:probe shows it)")
-                              : hidden > 1       ? tr("%1 probe uploads hidden (is:probe shows them)").arg(hidden)
-                                                 : QString());
+    m_filterNote->setFullText(!problem.isEmpty()              ? problem
+                              : !m_filtered->hint().isEmpty() ? m_filtered->hint()
+                              : hidden == 1                   ? tr("1 probe upload hidden (is:probe shows it)")
+                              : hidden > 1 ? tr("%1 probe uploads hidden (is:probe shows them)").arg(hidden)
+                                           : QString());
     m_filterNote->setStyleSheet(problem.isEmpty() ? QString() : status::textStyle(status::failure()));
     m_filterNote->setVisible(!m_filterNote->fullText().isEmpty());
 }
