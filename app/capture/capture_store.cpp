@@ -361,7 +361,8 @@ std::optional<QByteArray> CaptureStore::report(const QString& id) const
 QString CaptureStore::safePartFileName(uint32_t index, const std::optional<std::string>& filename,
                                        const std::optional<std::string>& fieldName)
 {
-    QString source = QString::fromUtf8(filename ? *filename : fieldName.value_or("part"));
+    // An empty filename (a browser's file input left empty sends filename="") is named by its field.
+    QString source = QString::fromUtf8(filename && !filename->empty() ? *filename : fieldName.value_or("part"));
     source = source.mid(std::max(source.lastIndexOf(QLatin1Char('/')), source.lastIndexOf(QLatin1Char('\\'))) + 1);
     QString safe;
     for (QChar c : source) {

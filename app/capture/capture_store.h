@@ -67,8 +67,9 @@ public:
     std::optional<QByteArray> report(const QString& id) const;
 
     // A file name for a part that is safe inside the capture folder whatever the client sent: the last path
-    // component, control characters and anything outside [A-Za-z0-9._-] replaced, no leading dots, at most 100
-    // characters, prefixed with the part index so names never collide.
+    // component (the field's name for an empty filename), control characters and anything outside [A-Za-z0-9._-]
+    // replaced, no leading dots, at most 100 characters, prefixed with the part index so names never collide. Save
+    // all parts names its files so too.
     static QString safePartFileName(uint32_t index, const std::optional<std::string>& filename,
                                     const std::optional<std::string>& fieldName);
     static QString defaultRoot();

@@ -21,6 +21,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QCryptographicHash>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
@@ -335,4 +336,35 @@ TEST_CASE("a client's filename cannot reorder or style what the tree shows", "[u
     const QString tip = filename.data(Qt::ToolTipRole).toString();
     CHECK(tip.contains("&lt;b&gt;x&lt;/b&gt;")); // shown as text, not drawn bold
     CHECK_FALSE(tip.contains("<b>"));
+}
+
+TEST_CASE("Save all parts writes a client's hostile filenames as safe names inside the folder chosen",
+          "[ui][inspect][hostile]")
+{
+    QTemporaryDir dir;
+    const QByteArray body =
+        "--B\r\nContent-Disposition: form-data; name=\"a\"; filename=\"..\"\r\n\r\none\r\n"
+        "--B\r\nContent-Disposition: form-data; name=\"b\"; filename=\"\t\xe2\x80\xaegnp.exe\"\r\n\r\n"
+        "two\r\n--B\r\nContent-Disposition: form-data; name=\"c\"; filename=\"" +
+        QByteArray(3000, 'x') +
+        "\"\r\n\r\nthree\r\n--B\r\nContent-Disposition: form-data; "
+        "name=\"d\"; filename=\"\"\r\n\r\nfour\r\n--B--\r\n";
+    ui::InspectView view;
+    view.showResult(test::inspectFile(writeBody(dir, body)));
+    REQUIRE(view.model()->rowCount() == 4);
+    QList<app::PartCopy> asked;
+    QObject::connect(&view, &ui::InspectView::savePartsRequested,
+                     [&](const QList<app::PartCopy>& copies) { asked = copies; });
+    const QString into = dir.filePath("saved");
+    view.saveAllPartsInto(into);
+    REQUIRE(asked.size() == 4);
+    QStringList names;
+    for (const auto& copy : asked) {
+        CHECK(QFileInfo(copy.target).path() == into); // each inside the folder chosen
+        names << QFileInfo(copy.target).fileName();
+    }
+    CHECK(names.value(0) == "000-part");      // no "..", no name of dots alone
+    CHECK(names.value(1) == "001-__gnp.exe"); // no tab, no right-to-left mark to turn ".exe" round
+    CHECK(names.value(2).size() < 255);       // a name the file system takes
+    CHECK(names.value(3) == "003-d");         // an empty filename: the field's name
 }

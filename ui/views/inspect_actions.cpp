@@ -3,6 +3,7 @@
 
 #include "views/inspect_view.h"
 
+#include "capture/capture_store.h"
 #include "common/qt_text.h"
 #include "inspect/part_bytes.h"
 #include "inspect/resend.h"
@@ -195,20 +196,22 @@ void InspectView::savePart()
 
 void InspectView::saveAllParts()
 {
-    QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into"));
-    if (dir.isEmpty())
-        return;
+    if (const QString dir = QFileDialog::getExistingDirectory(this, tr("Save all parts into")); !dir.isEmpty())
+        saveAllPartsInto(dir);
+}
+
+void InspectView::saveAllPartsInto(const QString& dir)
+{
     // Top-level parts; of a HAR file, every request's parts, each file named by its request too.
     QList<QPair<const core::PartSummary*, QString>> targets;
     auto add = [&](const std::vector<core::PartSummary>& parts, const QString& prefix) {
         for (const auto& part : parts) {
             if (!app::locatePart(m_result, m_model->report(), part).missing.isEmpty())
                 continue; // not kept: nothing to save
-            const QString name =
-                QFileInfo(QString::fromStdString(part.filename.value_or(part.name.value_or("part")))).fileName();
-            targets.append(
-                {&part, QDir(dir).filePath(
-                            prefix + QStringLiteral("%1-%2").arg(part.index, 3, 10, QLatin1Char('0')).arg(name))});
+            // The names the capture folder's parts/ has: a client's name with tabs, bidi marks, no letters or 3,000
+            // bytes of them was written as it came, or failed.
+            targets.append({&part, QDir(dir).filePath(prefix + app::CaptureStore::safePartFileName(
+                                                                   part.index, part.filename, part.name))});
         }
     };
     if (m_result.harEntries.isEmpty())

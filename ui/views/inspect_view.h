@@ -52,6 +52,8 @@ public:
     QPushButton* savePartButton() const { return m_savePart; }
     void openDialog();
     void openCaptureDialog(const QString& capturesRoot); // a folder dialog: file dialogs walk into folders
+    // Save all parts without its folder dialog: each part under the name the capture folder's parts/ would give it.
+    void saveAllPartsInto(const QString& dir);
 
 public slots:
     void setProgress(qint64 done, qint64 total);
