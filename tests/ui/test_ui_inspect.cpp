@@ -368,3 +368,10 @@ TEST_CASE("Save all parts writes a client's hostile filenames as safe names insi
     CHECK(names.value(2).size() < 255);       // a name the file system takes
     CHECK(names.value(3) == "003-d");         // an empty filename: the field's name
 }
+
+TEST_CASE("Inspect with nothing open says how to open something", "[ui][inspect]")
+{
+    ui::InspectView view;
+    CHECK(view.title().contains("double-click a capture in Listen"));
+    CHECK(view.title().contains("Ctrl+O"));
+}

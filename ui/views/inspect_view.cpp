@@ -38,11 +38,13 @@ namespace upin::ui {
 
 InspectView::InspectView(QWidget* parent)
     : QWidget(parent), m_model(new PartTreeModel(this)), m_tree(new QTreeView),
-      m_title(new ElidedLabel(tr("Nothing open"))), m_progress(new QProgressBar),
-      m_cancel(new QPushButton(tr("Cancel"))), m_savePart(new QPushButton(tr("Save &part…"))),
-      m_saveAll(new QPushButton(tr("Save &all parts…"))), m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)),
-      m_text(new QPlainTextEdit), m_answer(new QPlainTextEdit), m_hexPane(new HexPane), m_hex(m_hexPane->view()),
-      m_decode(new QCheckBox), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
+      m_title(new ElidedLabel(tr("Nothing open: double-click a capture in Listen, or Open… a request body, a whole "
+                                 "request, a HAR file (Ctrl+O) or a capture folder (Ctrl+Shift+O)"))),
+      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))),
+      m_savePart(new QPushButton(tr("Save &part…"))), m_saveAll(new QPushButton(tr("Save &all parts…"))),
+      m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)), m_text(new QPlainTextEdit),
+      m_answer(new QPlainTextEdit), m_hexPane(new HexPane), m_hex(m_hexPane->view()), m_decode(new QCheckBox),
+      m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
       m_copyCurl(new QPushButton(tr("Copy as c&url")))
 {
     setAcceptDrops(true);
