@@ -35,8 +35,6 @@
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
-#include <QBoxPlotSeries>
-#include <QBoxSet>
 #include <QBuffer>
 #include <QCheckBox>
 #include <QClipboard>
@@ -403,7 +401,8 @@ TEST_CASE("Compare: a target whose runs all failed reads as failed, not as a mea
     const QStringList categories = view.chart()->categories()->categories();
     CHECK(categories == QStringList{"file-part", "<div align=\"center\">nothing<br>failed: 404 Not Found</div>",
                                     "<div align=\"center\">refused<br>failed: Connection refused</div>"});
-    CHECK(view.chart()->whiskers()->boxSets()[1]->pen().color().alpha() == 0); // no whisker at a zero not measured
+    REQUIRE(view.chart()->whiskers().size() == 3);
+    CHECK(view.chart()->whiskers()[1]->count() == 0); // no whisker at a zero not measured
     // The CLI's table says the same.
     const QString text = app::statsTable(app::statsByTarget(view.runs()));
     INFO(text.toStdString());

@@ -34,8 +34,6 @@
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
-#include <QBoxPlotSeries>
-#include <QBoxSet>
 #include <QBuffer>
 #include <QCheckBox>
 #include <QClipboard>

@@ -7,8 +7,6 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
-#include <QBoxPlotSeries>
-#include <QBoxSet>
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
@@ -16,12 +14,14 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <utility>
+
 namespace upin::ui {
 
 BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
-    : QChartView(parent), m_series(new QBarSeries), m_set(new QBarSet(unit)), m_whiskers(new QBoxPlotSeries),
-      m_whiskerLegend(new QLineSeries), m_categories(new QBarCategoryAxis), m_axis(new QValueAxis),
-      m_reference(new QLineSeries), m_referenceX(new QValueAxis)
+    : QChartView(parent), m_series(new QBarSeries), m_set(new QBarSet(unit)), m_whiskerLegend(new QLineSeries),
+      m_categories(new QBarCategoryAxis), m_axis(new QValueAxis), m_reference(new QLineSeries),
+      m_referenceX(new QValueAxis)
 {
     // The view's own chart: setChart() would release the default one, not delete it (a leak LSan found).
     QChart* chart = this->chart();
@@ -29,22 +29,20 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_series->setLabelsVisible(true);
     m_series->setLabelsFormat(QStringLiteral("@value"));
     m_series->setLabelsPrecision(4);
-    m_whiskers->setBoxWidth(0.15);
-    m_whiskers->setPen(QPen(Qt::black, 1.5));
-    m_whiskers->setBrush(Qt::NoBrush);
-    // The box plot's own legend marker is a filled box; a line in the whiskers' pen is what the chart shows.
+    m_series->setBarWidth(kBarWidth);
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd); // at the top, beside a whisker, never under it
+    // The whiskers' one legend entry: a series with no points, drawn in their pen.
     m_whiskerLegend->setName(tr("min-max"));
-    m_whiskerLegend->setPen(m_whiskers->pen());
+    m_whiskerLegend->setPen(whiskerPen());
     chart->addSeries(m_series);
-    chart->addSeries(m_whiskers);
     chart->addSeries(m_whiskerLegend);
     // Labels whole: a long target cut to "…/with/mo..." lost its second line, a failure's reason, with it. The
     // labels are short already (distinctLabels); one that is still long overlaps rather than hides a failure.
     m_categories->setTruncateLabels(false);
     chart->addAxis(m_categories, Qt::AlignBottom);
     chart->addAxis(m_axis, Qt::AlignLeft);
-    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_whiskers),
-                               static_cast<QAbstractSeries*>(m_whiskerLegend)}) {
+    for (QAbstractSeries* s :
+         {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_whiskerLegend)}) {
         s->attachAxis(m_categories);
         s->attachAxis(m_axis);
     }
@@ -74,36 +72,53 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
 void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
 {
     m_set->remove(0, m_set->count());
-    m_whiskers->clear();
+    for (QLineSeries* whisker : std::exchange(m_whiskers, {})) {
+        chart()->removeSeries(whisker);
+        delete whisker;
+    }
     QStringList categories;
     double top = 0;
-    for (const auto& bar : bars) {
+    for (qsizetype i = 0; i < bars.size(); ++i) {
+        const Bar& bar = bars[i];
         categories << bar.category;
         *m_set << bar.value;
         top = std::max(top, showWhiskers ? bar.max : bar.value);
-        if (showWhiskers) { // a flat box at the median with whiskers from min to max
-            auto* box = new QBoxSet(bar.min, bar.value, bar.value, bar.value, bar.max, bar.category);
-            // Boxes line up with the categories by position: an invisible one keeps its place. Qt Charts reads
-            // Qt::NoPen on a box as "use the series' pen", so the pen is a transparent one.
-            if (!bar.measured)
-                box->setPen(QPen(Qt::transparent));
-            m_whiskers->append(box);
-        }
+        if (showWhiskers)
+            addWhisker(double(i), bar);
     }
-    m_whiskers->setVisible(showWhiskers);
-    for (auto* marker : chart()->legend()->markers(m_whiskers)) // one per box, created as boxes are added
-        marker->setVisible(false);
     for (auto* marker : chart()->legend()->markers(m_whiskerLegend)) {
         marker->setShape(QLegend::MarkerShapeFromSeries); // a line, as the whiskers are drawn
         marker->setVisible(showWhiskers);
     }
-    // Value labels sit at the top of a bar, where the whiskers' median line is drawn: with whiskers, at its base.
-    m_series->setLabelsPosition(showWhiskers ? QAbstractBarSeries::LabelsInsideBase
-                                             : QAbstractBarSeries::LabelsInsideEnd);
     m_categories->setCategories(categories);
     m_top = top;
     setNiceRange(m_axis, top * 1.05); // room above the tallest bar or whisker
     m_referenceX->setRange(-0.5, std::max<double>(0.5, double(bars.size()) - 0.5));
+}
+
+QPen BarChart::whiskerPen()
+{
+    return {Qt::black, 1.5};
+}
+
+// From min to max with a cap at each end, on the bar's right edge: through the middle, as a box plot draws it, it
+// crossed the bar's value label wherever a slow run put its min under the label (a review found it so).
+void BarChart::addWhisker(double position, const Bar& bar)
+{
+    auto* whisker = new QLineSeries;
+    whisker->setPen(whiskerPen());
+    m_whiskers.append(whisker); // one per bar, by position: a bar not measured has one with no points
+    chart()->addSeries(whisker);
+    whisker->attachAxis(m_referenceX);
+    whisker->attachAxis(m_axis);
+    for (auto* marker : chart()->legend()->markers(whisker))
+        marker->setVisible(false); // the one "min-max" entry stands for all
+    if (!bar.measured)
+        return;
+    const double edge = position + kBarWidth / 2;
+    const double cap = kBarWidth / 8;
+    *whisker << QPointF(edge - cap, bar.min) << QPointF(edge + cap, bar.min) << QPointF(edge, bar.min)
+             << QPointF(edge, bar.max) << QPointF(edge - cap, bar.max) << QPointF(edge + cap, bar.max);
 }
 
 void BarChart::setReferenceLine(double value, const QString& name)

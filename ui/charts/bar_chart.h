@@ -1,12 +1,11 @@
 #pragma once
 // A labelled bar chart of one value per category (GB/s per matcher strategy, median seconds per target), with
-// optional min-max whiskers drawn as a box plot series over the bars.
+// optional min-max whiskers drawn on each bar's right edge.
 
 #include <QChartView>
 
 class QBarSeries;
 class QBarSet;
-class QBoxPlotSeries;
 class QLineSeries;
 class QBarCategoryAxis;
 class QValueAxis;
@@ -32,13 +31,17 @@ public:
     // What each bar means, shown when the mouse is over it (by category).
     void setBarToolTips(const QStringList& tips) { m_tips = tips; }
     QBarSet* values() const { return m_set; }
-    QBoxPlotSeries* whiskers() const { return m_whiskers; }
+    const QList<QLineSeries*>& whiskers() const { return m_whiskers; } // one a bar, none without whiskers
     QBarCategoryAxis* categories() const { return m_categories; }
 
 private:
+    static constexpr double kBarWidth = 0.5; // of a category's width
+    static QPen whiskerPen();
+    void addWhisker(double position, const Bar& bar);
+
     QBarSeries* m_series;
     QBarSet* m_set;
-    QBoxPlotSeries* m_whiskers;
+    QList<QLineSeries*> m_whiskers;
     QLineSeries* m_whiskerLegend; // no points: only its legend entry, drawn like the whiskers
     QBarCategoryAxis* m_categories;
     QValueAxis* m_axis;
