@@ -147,6 +147,20 @@ QString headerKey(const QHeaderView& header)
 {
     return QStringLiteral("columns/%1/%2").arg(header.parentWidget()->objectName()).arg(header.count());
 }
+// The columns of a restored header that the user sized; all of them for a state saved before the window said which.
+QList<int> userSizedColumns(const QSettings& settings, const QHeaderView& header)
+{
+    const QVariant saved = settings.value(QStringLiteral("sized_") + headerKey(header));
+    QList<int> columns;
+    if (!saved.isValid()) {
+        for (int column = 0; column < header.count(); ++column)
+            columns.append(column);
+        return columns;
+    }
+    for (const QVariant& column : saved.toList())
+        columns.append(column.toInt());
+    return columns;
+}
 } // namespace
 
 void MainWindow::restoreSettings()
@@ -158,7 +172,7 @@ void MainWindow::restoreSettings()
             splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
     for (QHeaderView* header : namedHeaders(*this))
         if (header->restoreState(settings.value(headerKey(*header)).toByteArray()))
-            header->setProperty(FittedColumns::kUserSizedProperty, true); // kept only when the user sized them
+            FittedColumns::setUserSized(*header, userSizedColumns(settings, *header));
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 1).toInt());
     // The last session's parts and options, then its targets (the plan's first among them).
     const QJsonObject plan =
@@ -178,11 +192,16 @@ void MainWindow::saveSettings() const
             settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
     for (QHeaderView* header : namedHeaders(*this)) {
         // Fitted columns are kept only once the user sized one (fitted_columns.h): else they fit afresh.
-        if (header->property(FittedColumns::kFittedProperty).toBool() &&
-            !header->property(FittedColumns::kUserSizedProperty).toBool())
+        const QList<int> sized = FittedColumns::userSized(*header);
+        if (header->property(FittedColumns::kFittedProperty).toBool() && sized.isEmpty()) {
             settings.remove(headerKey(*header));
-        else
-            settings.setValue(headerKey(*header), header->saveState());
+            continue;
+        }
+        settings.setValue(headerKey(*header), header->saveState());
+        QVariantList columns;
+        for (int column : sized)
+            columns.append(column);
+        settings.setValue(QStringLiteral("sized_") + headerKey(*header), columns);
     }
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("send/targets"), m_send->targets());

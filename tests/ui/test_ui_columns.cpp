@@ -59,6 +59,14 @@ bool fits(const QTableView& table, int row, int column)
     return table.fontMetrics().horizontalAdvance(text) + 2 * margin <= table.horizontalHeader()->sectionSize(column);
 }
 
+bool everyRowFits(const QTableView& table, int column)
+{
+    for (int row = 0; row < table.model()->rowCount(); ++row)
+        if (!fits(table, row, column))
+            return false;
+    return true;
+}
+
 } // namespace
 
 TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State keeps its room, and a width the "
@@ -91,8 +99,11 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     CHECK_FALSE(QSettings().contains(key));
     // The user's width stays, however the rows change, and the next session has it.
     table->horizontalHeader()->resizeSection(ui::CaptureListModel::Endpoint, 151);
-    window.listenView()->applyEvents({forwarded(3, "http://127.0.0.1:9000/" + QString(100, 'y'))});
-    QApplication::processEvents();
+    app::ListenerEvent longClient = forwarded(3, "http://127.0.0.1:9000/" + QString(100, 'y'));
+    longClient.client = QStringLiteral("[2001:db8:85a3::8a2e:370:7334]:50123");
+    window.listenView()->applyEvents({longClient});
+    // That column alone: the others go on fitting new rows (one drag had stopped them all).
+    UPIN_WAIT_FOR(everyRowFits(*table, ui::CaptureListModel::Client), 5000);
     CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
     window.saveSettings();
     CHECK(QSettings().contains(key));
@@ -101,9 +112,8 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     next.resize(1280, 800);
     next.show();
     // Rows come and the window lays out: the restored width is the user's, not fitted over (a review found it was).
-    next.listenView()->applyEvents({forwarded(4, "http://127.0.0.1:9000/" + QString(200, 'z'))});
-    QApplication::processEvents();
-    QApplication::processEvents();
+    next.listenView()->applyEvents({forwarded(4, "http://127.0.0.1:9000/" + QString(200, 'z')), longClient});
+    UPIN_WAIT_FOR(everyRowFits(*next.listenView()->table(), ui::CaptureListModel::Client), 5000);
     CHECK(next.listenView()->table()->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) == 151);
 }
 

@@ -26,13 +26,16 @@ FittedColumns::FittedColumns(QAbstractItemView* view, QHeaderView* header, const
         header->resizeSection(columns[i], minimumWidths[i]);
     }
     m_fitting = false;
-    // A width set by anyone but us (a drag, the remembered state restored) is the user's from then on. The window
-    // keeps a header's widths across sessions only once the user set one (kUserSizedProperty): widths fitted to one
-    // session's rows would cut the next session's longer ones.
+    // A width set by anyone but us (a drag) is the user's from then on, that column's alone: the others go on
+    // fitting their text. The window keeps a header's widths across sessions only once the user set one: widths
+    // fitted to one session's rows would cut the next session's longer ones.
     header->setProperty(kFittedProperty, true);
     connect(header, &QHeaderView::sectionResized, this, [this, header](int column) {
-        if (!m_fitting && m_columns.contains(column))
-            header->setProperty(kUserSizedProperty, true);
+        QList<int> sized = userSized(*header);
+        if (!m_fitting && m_columns.contains(column) && !sized.contains(column)) {
+            sized.append(column);
+            setUserSized(*header, sized);
+        }
     });
     QAbstractItemModel* model = view->model();
     connect(model, &QAbstractItemModel::rowsInserted, this, &FittedColumns::fitSoon);
@@ -41,6 +44,21 @@ FittedColumns::FittedColumns(QAbstractItemView* view, QHeaderView* header, const
     connect(model, &QAbstractItemModel::modelReset, this, &FittedColumns::fitSoon);
     connect(model, &QAbstractItemModel::layoutChanged, this, &FittedColumns::fitSoon);
     view->viewport()->installEventFilter(this); // a wider window gives the columns more room
+}
+
+QList<int> FittedColumns::userSized(const QHeaderView& header)
+{
+    return header.property(kUserSizedProperty).value<QList<int>>();
+}
+
+void FittedColumns::setUserSized(QHeaderView& header, const QList<int>& columns)
+{
+    header.setProperty(kUserSizedProperty, QVariant::fromValue(columns));
+}
+
+bool FittedColumns::isFitted(qsizetype i) const
+{
+    return !userSized(*m_header).contains(m_columns[i]);
 }
 
 void FittedColumns::keepRoom(int column, double share)
@@ -70,8 +88,6 @@ void FittedColumns::fitSoon()
 
 void FittedColumns::fit()
 {
-    if (m_header->property(kUserSizedProperty).toBool())
-        return; // the user's widths, dragged in this session or restored from an earlier one
     const int most = int(m_view->viewport()->width() * m_maxShare);
     m_fitting = true;
     QList<int> wanted;
@@ -79,7 +95,9 @@ void FittedColumns::fit()
         const int column = m_columns[i];
         // The view's own measure: the rows' texts as drawn, margins included (public on the base class).
         wanted.append(std::max(m_view->sizeHintForColumn(column), m_header->sectionSizeHint(column)));
-        m_header->resizeSection(column, std::clamp(wanted[i], m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
+        if (isFitted(i)) // else the user's width, dragged in this session or restored from an earlier one
+            m_header->resizeSection(column,
+                                    std::clamp(wanted[i], m_minimumWidths[i], std::max(most, m_minimumWidths[i])));
     }
     makeRoom();
     growIntoSpare(wanted);
@@ -97,6 +115,8 @@ void FittedColumns::growIntoSpare(const QList<int>& wanted)
     // Width no column uses (a third of the tree stood empty beside a cut filename): to the cut ones, in order.
     int spare = m_view->viewport()->width() - used;
     for (qsizetype i = 0; i < m_columns.size() && spare > 0; ++i) {
+        if (!isFitted(i))
+            continue;
         const int width = m_header->sectionSize(m_columns[i]);
         const int more = std::min(spare, wanted[i] - width);
         if (more > 0) {
@@ -126,7 +146,7 @@ void FittedColumns::makeRoom()
     while (excess > 0) {
         qsizetype widest = -1;
         for (qsizetype i = 0; i < m_columns.size(); ++i)
-            if (m_header->sectionSize(m_columns[i]) > m_minimumWidths[i] &&
+            if (isFitted(i) && m_header->sectionSize(m_columns[i]) > m_minimumWidths[i] &&
                 (widest < 0 || m_header->sectionSize(m_columns[i]) > m_header->sectionSize(m_columns[widest])))
                 widest = i;
         if (widest < 0)

@@ -1,6 +1,6 @@
 #pragma once
 // Columns of a table or tree that fit their longest text, up to a share of the table's width each, until the user drags
-// one (then it keeps the user's width, which the window remembers). The other columns keep their own modes; the
+// one (then that one keeps the user's width, which the window remembers, and the others go on fitting). The other columns keep their own modes; the
 // stretched one takes what is left. For the Listen list, where a forwarded row's endpoint and its upstream's
 // answer are long, and a fixed width either cut them ("…/file-part (simd)", "200, server 0.6…") or left the
 // cause in words, State, too little. One fit per turn of the event loop, however many rows came in it.
@@ -17,9 +17,11 @@ namespace upin::ui {
 class FittedColumns final : public QObject {
     Q_OBJECT
 public:
-    // On the table's header: it has fitted columns, and whether the user sized one (what the window remembers).
+    // On the table's header: it has fitted columns (the window remembers their widths only once the user sized one).
     static constexpr const char* kFittedProperty = "upinFittedColumns";
-    static constexpr const char* kUserSizedProperty = "upinUserSizedColumns";
+    // The columns the user sized, by a drag or restored from an earlier session: each keeps its width.
+    static QList<int> userSized(const QHeaderView& header);
+    static void setUserSized(QHeaderView& header, const QList<int>& columns);
 
     // minimumWidths: one per column, the width each starts at and never goes under.
     FittedColumns(QTableView* table, const QList<int>& columns, const QList<int>& minimumWidths, double maxShare);
@@ -40,6 +42,9 @@ private:
     void fit();
     void makeRoom();                              // after fit(): the kept room, taken from the widest fitted columns
     void growIntoSpare(const QList<int>& wanted); // then, with no stretched column, width no column uses
+    bool isFitted(qsizetype i) const;             // m_columns[i] is ours to size: the user has not sized it
+
+    static constexpr const char* kUserSizedProperty = "upinUserSizedColumns";
 
     QAbstractItemView* m_view;
     QHeaderView* m_header;
