@@ -14,15 +14,11 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
-#include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QGridLayout>
-#include <QHeaderView>
-#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
-#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -50,28 +46,7 @@ SendView::SendView(QWidget* parent)
     drop->setStyleSheet(
         QStringLiteral("QLabel { border: 2px dashed #8a8f98; border-radius: 6px; padding: 10px; color: #4a4f58; }"));
 
-    m_table->setModel(m_parts);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setDragDropMode(QAbstractItemView::DragDrop);
-    m_table->setDefaultDropAction(Qt::MoveAction);
-    m_table->setDropIndicatorShown(true);
-    m_table->horizontalHeader()->setSectionResizeMode(PlanPartsModel::Source, QHeaderView::Stretch);
-    m_table->verticalHeader()->hide();
-
-    auto* addFiles = new QPushButton(tr("&Add files…"));
-    auto* addField = new QPushButton(tr("Add fiel&d"));
-    auto* addSynthetic = new QPushButton(tr("Add s&ynthetic…"));
-    auto* remove = new QPushButton(tr("Remove"));
-    addFiles->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+A")));
-    remove->setShortcut(QKeySequence::Delete);
-    connect(addFiles, &QPushButton::clicked, this, &SendView::addFilesDialog);
-    connect(addField, &QPushButton::clicked, this, &SendView::addField);
-    connect(addSynthetic, &QPushButton::clicked, this, &SendView::addSynthetic);
-    connect(remove, &QPushButton::clicked, this, [this] { m_parts->removePart(m_table->currentIndex().row()); });
-    auto* partButtons = new QHBoxLayout;
-    for (auto* b : {addFiles, addField, addSynthetic, remove})
-        partButtons->addWidget(b);
-    partButtons->addStretch();
+    QWidget* partsPage = makePartsPage();
 
     m_method = new QComboBox;
     m_method->setObjectName(QStringLiteral("sendMethod"));
@@ -168,11 +143,6 @@ SendView::SendView(QWidget* parent)
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(drop);
     // Parts and headers share the room above the options: most sends need no header.
-    auto* partsPage = new QWidget;
-    auto* partsLayout = new QVBoxLayout(partsPage);
-    partsLayout->setContentsMargins(0, 0, 0, 0);
-    partsLayout->addWidget(m_table, 1);
-    partsLayout->addLayout(partButtons);
     auto* planTabs = new QTabWidget;
     planTabs->setObjectName(QStringLiteral("sendPlanTabs"));
     planTabs->addTab(partsPage, tr("Parts"));
@@ -311,54 +281,6 @@ app::UploadPlan SendView::plan() const
     return p;
 }
 
-void SendView::setPlan(const app::UploadPlan& plan)
-{
-    m_parts->setParts(plan.parts);
-    m_method->setCurrentText(plan.method);
-    m_headers->setHeaders(plan.headers);
-    m_runs->setValue(plan.runs);
-    m_chunked->setChecked(plan.chunked);
-    m_expect->setChecked(plan.expectContinue);
-    m_hash->setCurrentIndex(std::max(0, m_hash->findData(int(plan.hash))));
-    if (!plan.targets.isEmpty())
-        setTargets({plan.targets.first().toString()});
-}
-
-void SendView::addFilesDialog()
-{
-    addFiles(QFileDialog::getOpenFileNames(this, tr("Add files to upload")));
-}
-
-void SendView::addFiles(const QStringList& paths)
-{
-    const QStringList skipped = m_parts->addFiles(paths);
-    if (!skipped.isEmpty())
-        showStatus(this, tr("Not added: %1: not a file").arg(skipped.join(QStringLiteral(", "))));
-}
-
-void SendView::addField()
-{
-    app::PlanPart part;
-    part.name = QStringLiteral("field%1").arg(m_parts->rowCount() + 1);
-    part.value = QStringLiteral("value");
-    m_parts->addPart(part);
-    m_table->editCell(m_parts->index(m_parts->rowCount() - 1, PlanPartsModel::Name)); // name, Tab, value, Enter
-}
-
-void SendView::addSynthetic()
-{
-    bool ok = false;
-    int mib = QInputDialog::getInt(this, tr("Synthetic part"),
-                                   tr("Size in MiB (random bytes, generated while sending):"), 100, 1, 1 << 20, 1, &ok);
-    if (!ok)
-        return;
-    app::PlanPart part;
-    part.kind = app::PlanPart::Kind::Synthetic;
-    part.name = QStringLiteral("synthetic%1").arg(m_parts->rowCount() + 1);
-    part.size = quint64(mib) << 20;
-    m_parts->addPart(part);
-}
-
 void SendView::copyAsCurl()
 {
     QApplication::clipboard()->setText(plan().toCurl());
@@ -464,22 +386,6 @@ void SendView::onFinished(const QList<app::RunResult>& results)
 void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples)
 {
     m_chart->setReceived(samples);
-}
-
-void SendView::dragEnterEvent(QDragEnterEvent* event)
-{
-    if (event->mimeData()->hasUrls())
-        event->acceptProposedAction();
-}
-
-void SendView::dropEvent(QDropEvent* event)
-{
-    QStringList paths;
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            paths << url.toLocalFile();
-    addFiles(paths);
-    event->acceptProposedAction();
 }
 
 } // namespace upin::ui

@@ -66,6 +66,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    QWidget* makePartsPage(); // send_parts.cpp, as the part actions are
     void addFilesDialog();
     void addField();
     void addSynthetic();
