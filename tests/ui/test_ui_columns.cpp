@@ -4,10 +4,12 @@
 #include "charts/bar_chart.h"
 #include "main_window.h"
 #include "models/capture_list_model.h"
+#include "models/plan_parts_model.h"
 #include "sender/run_types.h"
 #include "support/wait_for.h"
 #include "views/compare_view.h"
 #include "views/listen_view.h"
+#include "views/send_view.h"
 
 #include <catch2/catch.hpp>
 
@@ -327,4 +329,35 @@ TEST_CASE("Compare groups runs by target and body size, names the body, and says
     view.addRuns({run(20 << 20, 0.2, 2), run(20 << 20, 0.3, 2)});
     CHECK(view.table()->rowCount() == 1);
     CHECK(view.bodiesDiffer()->isHidden());
+}
+
+TEST_CASE("Send at 1280x800: a resent capture's parts show their type and filename whole, the path ends in its name",
+          "[ui][send][columns]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    QSettings().clear();
+    ui::MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.tabs()->setCurrentWidget(window.sendView());
+    app::UploadPlan plan;
+    app::PlanPart file;
+    file.kind = app::PlanPart::Kind::File;
+    file.name = QStringLiteral("attachment");
+    file.path = dir.filePath(QStringLiteral("captures/2026-12-07/000042/parts/") + QString(120, 'p') + ".bin");
+    file.contentType = QStringLiteral("application/octet-stream");
+    file.filename = QStringLiteral("quarterly-report-2026-final-revision-3.pdf");
+    plan.parts = {file};
+    window.sendView()->setPlan(plan);
+    auto* table = window.sendView()->findChild<QTableView*>(QStringLiteral("sendParts"));
+    REQUIRE(table);
+    UPIN_WAIT_FOR(fits(*table, 0, ui::PlanPartsModel::ContentType), 5000);
+    CHECK(fits(*table, 0, ui::PlanPartsModel::Filename));
+    CHECK(fits(*table, 0, ui::PlanPartsModel::Name));
+    CHECK_FALSE(table->wordWrap()); // one line a row: a wrapped type was cut in half by the row's height
+    CHECK(table->textElideMode() == Qt::ElideMiddle); // a path too long for Source keeps its file's name
+    CHECK(table->horizontalHeader()->sectionSize(ui::PlanPartsModel::Source) >= table->viewport()->width() / 4);
+    const QString tip = table->model()->index(0, ui::PlanPartsModel::Source).data(Qt::ToolTipRole).toString();
+    CHECK(tip.contains(QString(120, 'p'))); // the whole path on hover
 }

@@ -1,9 +1,10 @@
 // SendView's parts: the table, its buttons, files dropped or added, and a plan put in the tab (the last session's, or
-// a capture sent again).
+// a capture sent again), which can be taken back.
 
 #include "views/send_view.h"
 
 #include "models/plan_parts_model.h"
+#include "views/fitted_columns.h"
 #include "views/status_line.h"
 
 #include <QCheckBox>
@@ -27,8 +28,19 @@ QWidget* SendView::makePartsPage()
     m_table->setDragDropMode(QAbstractItemView::DragDrop);
     m_table->setDefaultDropAction(Qt::MoveAction);
     m_table->setDropIndicatorShown(true);
+    m_table->setObjectName(QStringLiteral("sendParts")); // its widths, once the user sets one, are remembered
     m_table->horizontalHeader()->setSectionResizeMode(PlanPartsModel::Source, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
+    // Every column but Source fits its text (a resent capture's "application/octet-stream" wrapped and its filename
+    // was cut at the default width); Source, a path or a field's value, keeps a quarter and ends in "…" mid-path.
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    const int least = fontMetrics().horizontalAdvance(QLatin1String("Filename  "));
+    (new FittedColumns(m_table,
+                       {PlanPartsModel::Name, PlanPartsModel::Kind, PlanPartsModel::ContentType,
+                        PlanPartsModel::Filename, PlanPartsModel::Size},
+                       {least, least, least, least, least}, 1.0 / 4))
+        ->keepRoom(PlanPartsModel::Source, 0.25);
 
     auto* addFiles = new QPushButton(tr("&Add files…"));
     auto* addField = new QPushButton(tr("Add fiel&d"));
