@@ -86,7 +86,7 @@ void ServiceWiring::resend(const QString& folder)
                 if (!window)
                     return;
                 if (plan) {
-                    window->sendView()->setPlan(*plan);
+                    window->sendView()->replacePlan(*plan, tr("the capture's request"));
                     window->tabs()->setCurrentWidget(window->sendView());
                 }
                 window->statusBar()->showMessage(plan ? tr("The request is in the Send tab as it came: edit it and "

@@ -74,8 +74,17 @@ TEST_CASE("Resend puts a capture in the Send tab, and with one header edited by 
 
     window.tabs()->setCurrentWidget(window.listenView());
     ui::SendView* send = window.sendView();
+    app::UploadPlan mine; // the user's own plan, which the capture replaces
+    app::PlanPart field;
+    field.name = QStringLiteral("mine");
+    field.value = QStringLiteral("kept");
+    mine.parts = {field};
+    send->setPlan(mine);
     emit window.listenView()->resendRequested(folder); // the row menu's Resend…
     UPIN_WAIT_FOR(send->partsModel()->rowCount() == 2, 10000);
+    auto* putBack = send->findChild<QPushButton*>("sendPutBack");
+    REQUIRE(putBack != nullptr);
+    CHECK_FALSE(putBack->isHidden()); // the replaced plan can be had back (it went silently)
     CHECK(window.tabs()->currentWidget() == send);
     const app::UploadPlan loaded = send->plan();
     CHECK(loaded.method == "POST");
@@ -117,4 +126,9 @@ TEST_CASE("Resend puts a capture in the Send tab, and with one header edited by 
     REQUIRE(again->report.parts.size() == 2);
     CHECK(digests(*again) == digests(*first));
     CHECK(again->state == app::CaptureState::Complete);
+
+    putBack->click();
+    REQUIRE(send->plan().parts.size() == 1);
+    CHECK(send->plan().parts[0].name == "mine");
+    CHECK(putBack->isHidden());
 }

@@ -19,6 +19,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace upin::ui {
 
 QWidget* SendView::makePartsPage()
@@ -52,10 +54,20 @@ QWidget* SendView::makePartsPage()
     connect(addField, &QPushButton::clicked, this, &SendView::addField);
     connect(addSynthetic, &QPushButton::clicked, this, &SendView::addSynthetic);
     connect(remove, &QPushButton::clicked, this, [this] { m_parts->removePart(m_table->currentIndex().row()); });
+    // Shown after a capture's request replaced the user's plan: one click takes the plan back (it went silently).
+    m_putBack = new QPushButton(tr("Put back the earlier plan"));
+    m_putBack->setObjectName(QStringLiteral("sendPutBack"));
+    m_putBack->hide();
+    connect(m_putBack, &QPushButton::clicked, this, [this] {
+        m_putBack->hide();
+        setPlan(std::exchange(m_planBefore, {}));
+        showStatus(this, tr("The earlier plan is back"));
+    });
     auto* buttons = new QHBoxLayout;
     for (auto* b : {addFiles, addField, addSynthetic, remove})
         buttons->addWidget(b);
     buttons->addStretch();
+    buttons->addWidget(m_putBack);
 
     auto* page = new QWidget;
     auto* layout = new QVBoxLayout(page);
@@ -63,6 +75,19 @@ QWidget* SendView::makePartsPage()
     layout->addWidget(m_table, 1);
     layout->addLayout(buttons);
     return page;
+}
+
+void SendView::replacePlan(const app::UploadPlan& plan, const QString& what)
+{
+    app::UploadPlan before = this->plan();
+    const bool worthKeeping = !before.parts.isEmpty() || !before.headers.isEmpty();
+    setPlan(plan);
+    m_putBack->setVisible(worthKeeping);
+    m_putBack->setToolTip(tr("The plan before %1 went in: its %2 and %3")
+                              .arg(what, countOf(before.parts.size(), tr("part"), tr("parts")),
+                                   countOf(before.headers.size(), tr("header"), tr("headers"))));
+    if (worthKeeping)
+        m_planBefore = std::move(before);
 }
 
 void SendView::setPlan(const app::UploadPlan& plan)

@@ -38,6 +38,9 @@ public:
     // A plan's parts and options in the tab (the last session's); its first target becomes the current one.
     // "Don't check https certificates" is never taken from it: that is the user's choice each time.
     void setPlan(const app::UploadPlan& plan);
+    // setPlan for a plan that replaces the user's (what: "capture 000042's request"), with a button that puts the
+    // user's back.
+    void replacePlan(const app::UploadPlan& plan, const QString& what);
     void setTargets(const QStringList& urls); // history, newest first
     QStringList targets() const;
     void setListenerBase(const QString& base);
@@ -97,6 +100,8 @@ private:
     QElapsedTimer m_runClock;
     QString m_sendingTo;                        // the target of the send going on, as its rows show it
     QList<app::ThroughputSample> m_liveSamples; // the current run's progress, drawn while it goes
+    QPushButton* m_putBack = nullptr;           // after replacePlan: the user's plan back
+    app::UploadPlan m_planBefore;
 };
 
 } // namespace upin::ui
