@@ -443,6 +443,7 @@ TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labe
     ui::BarChart chart("t", "MB/s");
     chart.show(); // legend markers are laid out (and report visibility) once shown
     chart.setBars({{"a", 3, 2, 4}}, true);
+    QApplication::processEvents(); // the legend lays out the markers of the series added
     // From min to max on the bar's right edge, not through its middle where the value's label is (it crossed it).
     REQUIRE(chart.whiskers().size() == 1);
     for (const QPointF& point : chart.whiskers()[0]->points())
@@ -456,6 +457,7 @@ TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labe
         if (marker->label() == "min-max")
             CHECK(marker->shape() == QLegend::MarkerShapeFromSeries);
     chart.setBars({{"a", 3, 2, 4}}, false);
+    QApplication::processEvents();
     legend.clear();
     for (auto* marker : chart.chart()->legend()->markers())
         if (marker->isVisible())
