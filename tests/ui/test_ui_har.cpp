@@ -39,6 +39,10 @@ TEST_CASE("Inspect shows every HAR entry with its request headers and its respon
     CHECK_FALSE(view.title().contains("boundary \"\""));
     REQUIRE(view.model()->rowCount() == 2); // the GET too
     CHECK(view.model()->rowCount(view.model()->index(1, 0)) == 2);
+    // Each request is one line across the tree, its URL whole (it was cut to "POST http://…" in Name's share).
+    CHECK(view.tree()->isFirstColumnSpanned(1, {}));
+    CHECK(view.model()->index(1, 0).data().toString().startsWith("1  POST https://example.test/upload — multipart/"));
+    CHECK_FALSE(view.tree()->isFirstColumnSpanned(0, view.model()->index(1, 0))); // its parts keep their columns
 
     view.tree()->setCurrentIndex(view.model()->index(1, 0)); // the upload's node
     QStringList headers;

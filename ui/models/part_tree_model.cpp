@@ -25,11 +25,12 @@ QString shortDigest(const std::string& digest)
 }
 } // namespace
 
-void PartTreeModel::setReport(core::ParseReport report, app::RequestRecord request)
+void PartTreeModel::setReport(core::ParseReport report, app::RequestRecord request, bool requestsOnTop)
 {
     beginResetModel();
     m_report = std::move(report);
     m_request = std::move(request);
+    m_requestsOnTop = requestsOnTop;
     m_parent.clear();
     indexParents(nullptr, m_report.parts);
     endResetModel();
@@ -53,6 +54,11 @@ void PartTreeModel::indexParents(const core::PartSummary* parent, const std::vec
 const std::vector<core::PartSummary>& PartTreeModel::childrenOf(const core::PartSummary* part) const
 {
     return part ? part->children : m_report.parts;
+}
+
+bool PartTreeModel::isRequestOnTop(const QModelIndex& index) const
+{
+    return m_requestsOnTop && index.isValid() && !isRequest(index) && m_parent.value(part(index)) == nullptr;
 }
 
 bool PartTreeModel::isRequest(const QModelIndex& index) const
@@ -168,6 +174,14 @@ QVariant PartTreeModel::data(const QModelIndex& index, int role) const
     if (isRequest(index))
         return requestData(index.column(), role);
     const core::PartSummary& p = *part(index);
+    if (isRequestOnTop(index) && index.column() == Index && (role == Qt::DisplayRole || role == Qt::ToolTipRole)) {
+        const QString line =
+            QStringLiteral("%1  %2 — %3, %4")
+                .arg(p.index)
+                .arg(app::printable(text(p.name)), data(index.siblingAtColumn(ContentType), Qt::DisplayRole).toString(),
+                     app::formatBytes(p.size));
+        return role == Qt::DisplayRole ? line : plainTip(line);
+    }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Index: return int(p.index);

@@ -17,8 +17,12 @@ public:
     enum Column { Index, Name, Filename, ContentType, BodyOffset, Size, Digest, Sent, ColumnCount };
     using QAbstractItemModel::QAbstractItemModel;
 
-    // request: InspectResult::request; when not empty, a Request row comes first.
-    void setReport(core::ParseReport report, app::RequestRecord request = {});
+    // request: InspectResult::request; when not empty, a Request row comes first. requestsOnTop: the top-level
+    // parts are a HAR file's requests, each with its parts under it.
+    void setReport(core::ParseReport report, app::RequestRecord request = {}, bool requestsOnTop = false);
+    // A HAR request's row: one line across the tree (the view spans it), in column 0. Its URL was cut to
+    // "POST http://…" in Name's share of the width.
+    bool isRequestOnTop(const QModelIndex& index) const;
     // SHA-256 of each top-level part as our sender sent it (empty: unknown); the Sent column compares.
     void setSentHashes(const QStringList& hashes);
     const core::ParseReport& report() const { return m_report; }
@@ -47,6 +51,7 @@ private:
     core::ParseReport m_report;
     app::RequestRecord m_request;
     QStringList m_sent;
+    bool m_requestsOnTop = false;
     QHash<const core::PartSummary*, const core::PartSummary*> m_parent; // nullptr for top-level parts
 };
 

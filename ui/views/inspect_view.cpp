@@ -221,8 +221,10 @@ void InspectView::showResult(const app::InspectResult& result)
     m_cancel->setVisible(false);
     m_result = result;
     m_hexPane->clearSearch();
-    m_model->setReport(result.report, result.request);
+    m_model->setReport(result.report, result.request, !result.harEntries.isEmpty());
     showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
+    for (int row = 0; row < m_model->rowCount(); ++row) // a HAR's request rows: one line across, not cut to columns
+        m_tree->setFirstColumnSpanned(row, {}, m_model->isRequestOnTop(m_model->index(row, 0)));
     m_tree->expandAll();
     const auto& r = result.report;
     // A capture's own state came under the listener's limits (its Settings); this parse runs under the window's
