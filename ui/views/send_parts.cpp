@@ -41,7 +41,7 @@ QWidget* SendView::makePartsPage()
     (new FittedColumns(m_table,
                        {PlanPartsModel::Name, PlanPartsModel::Kind, PlanPartsModel::ContentType,
                         PlanPartsModel::Filename, PlanPartsModel::Size},
-                       {least, least, least, least, least}, 1.0 / 4))
+                       {least, least, least, least, least}, 1.0 / 3))
         ->keepRoom(PlanPartsModel::Source, 0.25);
 
     auto* addFiles = new QPushButton(tr("&Add files…"));
