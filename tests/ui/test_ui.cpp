@@ -223,6 +223,11 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     CHECK(chart.sentRateSeries()->at(0).y() == Approx(20.0));
     CHECK(chart.sentRateSeries()->at(1).x() == Approx(0.05));
     CHECK(chart.receivedRateSeries()->at(0).y() == Approx(2.0 / 0.15));
+    // Over the time its bytes took, not the wait for the answer after them (the run's last sample, flat).
+    chart.setSent({{20, 1000000}, {90, 1000000}});
+    REQUIRE(chart.sentRateSeries()->count() == 2);
+    CHECK(chart.sentRateSeries()->at(0).y() == Approx(50.0));
+    CHECK(chart.sentRateSeries()->at(1).x() == Approx(0.02));
     // A run under 1 MB in kB, and its rate under 1 MB/s in kB/s: a 5 KB run's axis read 0.000 to 0.005 MB.
     chart.setReceived({});
     chart.setSent({{2000, 5000}});
