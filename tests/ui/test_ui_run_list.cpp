@@ -1,12 +1,15 @@
 // The Send tab's runs list (issue 48, item 4): failures read at a glance, the newest run is in sight, and the list
 // shows several runs however the splitter below it is dragged.
 
+#include "charts/throughput_chart.h"
 #include "status_colors.h"
 #include "views/run_list.h"
+#include "views/send_view.h"
 
 #include <catch2/catch.hpp>
 
 #include <QHeaderView>
+#include <QLineSeries>
 #include <QTableWidget>
 #include <QTest>
 
@@ -71,4 +74,27 @@ TEST_CASE("the runs list keeps the newest run in sight and shows five rows howev
         list.addRun(finished(run, 200));
     }
     CHECK(table->viewport()->rect().contains(table->visualItemRect(table->item(29, 0))));
+}
+
+TEST_CASE("the Send chart draws the run whose answer shows, and another run when its row is chosen", "[ui][send][runs]")
+{
+    ui::SendView view;
+    QList<app::RunResult> runs;
+    for (int run = 0; run < 3; ++run) { // a send of three runs of 2, 4 and 6 MB, each 100 ms
+        app::RunResult r = finished(run, 200);
+        r.bytesSent = quint64(run + 1) * 2'000'000;
+        r.totalSeconds = 0.1;
+        r.upload = {{50, r.bytesSent / 2}, {100, r.bytesSent}};
+        view.onRunFinished(r);
+        view.setReceivedSamples({{100, r.bytesSent}}); // the listener's side, after the run's end
+        runs.append(r);
+    }
+    view.onFinished(runs);
+    // The first run's answer shows (the send's first), and so does its chart: it drew the third's.
+    CHECK(view.results()->currentRow() == 0);
+    CHECK(view.chart()->sentSeries()->points().last().y() == Approx(2.0));
+    CHECK(view.chart()->receivedSeries()->points().last().y() == Approx(2.0));
+    view.results()->setCurrentCell(2, 0);
+    CHECK(view.chart()->sentSeries()->points().last().y() == Approx(6.0));
+    CHECK(view.chart()->receivedSeries()->points().last().y() == Approx(6.0));
 }

@@ -43,7 +43,11 @@ RunList::RunList(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(0,
     m_answer->setReadOnly(true);
     m_answer->setPlaceholderText(tr("Select a run to see the server's answer: status line, headers and body"));
     m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long error line reads whole
-    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { showAnswer(row); });
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
+        showAnswer(row);
+        if (row >= 0 && row < m_runs.size())
+            emit runChosen(row);
+    });
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("sendRunsSplitter")); // its sizes are remembered
     split->addWidget(m_table);

@@ -29,6 +29,9 @@ public:
     void dropUnfinished(); // a send that ended without finishing its run (cancelled before an answer)
     void clear();
 
+signals:
+    void runChosen(int index); // a finished run's row became the current one (its answer shows)
+
 private:
     void showAnswer(int row);
     void showRow(int row);

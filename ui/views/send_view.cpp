@@ -129,6 +129,11 @@ SendView::SendView(QWidget* parent)
     auto* clearRuns = new QPushButton(tr("Clear &runs"));
     clearRuns->setToolTip(tr("Remove this session's runs from the list (each send adds its own)"));
     connect(clearRuns, &QPushButton::clicked, m_runList, &RunList::clear);
+    connect(clearRuns, &QPushButton::clicked, this, [this] {
+        m_receivedByRun.clear();
+        m_chartRun = -1;
+    });
+    connect(m_runList, &RunList::runChosen, this, &SendView::chartRun);
     options->addWidget(clearRuns, 2, 5);
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_send);
@@ -309,6 +314,7 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
     // The chart follows the run as it goes (a point per 100 ms); the run's own samples replace these at its end.
     if (m_liveSamples.isEmpty()) { // a new run: the last run's received curve is not this one's
         m_chart->setReceived({});
+        m_chartRun = int(m_runList->runs().size());
         // Its clock starts with its first bytes, as the listener's does with the head: both lines then share a
         // time base (the previous run's end, or a slow connect, would put the sent line late, below received).
         m_runClock.start();
@@ -332,13 +338,23 @@ void SendView::onRunFinished(const app::RunResult& r)
     m_runClock.start();
     m_liveSamples.clear();
     m_runList->addRun(r);
+    chartRun(m_runList->table()->currentRow()); // the run whose answer shows: the send's first, or a failure
+}
+
+// The chart shows the run whose answer shows: after a send of three runs it drew the third beside the first's answer.
+void SendView::chartRun(int index)
+{
+    if (index < 0 || index >= m_runList->runs().size())
+        return;
+    m_chartRun = index;
+    const app::RunResult& r = m_runList->runs()[index];
     // The sent line ends when the run did (samples come every 100 ms: a short run has one at most).
     QList<app::ThroughputSample> upload = r.upload;
     const qint64 endMs = qint64(r.totalSeconds * 1000);
     if (r.totalSeconds > 0 && (upload.isEmpty() || upload.last().msSinceStart < endMs))
         upload.append({endMs, r.bytesSent});
     m_chart->setSent(upload);
-    m_chart->setReceived({});
+    m_chart->setReceived(m_receivedByRun.value(index));
 }
 
 void SendView::exportRuns()
@@ -385,7 +401,14 @@ void SendView::onFinished(const QList<app::RunResult>& results)
 
 void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples)
 {
-    m_chart->setReceived(samples);
+    // The listener's side of the run going on, or of the one that just ended.
+    const qsizetype run = m_runList->runs().size() - (m_liveSamples.isEmpty() ? 1 : 0);
+    if (run >= 0) {
+        m_receivedByRun.resize(std::max(m_receivedByRun.size(), run + 1));
+        m_receivedByRun[run] = samples;
+    }
+    if (run == m_chartRun || run < 0)
+        m_chart->setReceived(samples);
 }
 
 } // namespace upin::ui

@@ -76,6 +76,7 @@ private:
     void copyAsCurl();
     void exportRuns();
     void setBusy(bool busy);
+    void chartRun(int index); // the chart draws this finished run (its sent and received lines)
 
     PlanPartsModel* m_parts;
     TabToEditable<QTableView>* m_table;
@@ -98,9 +99,11 @@ private:
     QString m_tlsBase;        // "https://localhost:8443" when the listener serves HTTPS
     QString m_tlsCertificate; // its certificate, trusted for targets on it
     QElapsedTimer m_runClock;
-    QString m_sendingTo;                        // the target of the send going on, as its rows show it
-    QList<app::ThroughputSample> m_liveSamples; // the current run's progress, drawn while it goes
-    QPushButton* m_putBack = nullptr;           // after replacePlan: the user's plan back
+    QString m_sendingTo;                                 // the target of the send going on, as its rows show it
+    QList<app::ThroughputSample> m_liveSamples;          // the current run's progress, drawn while it goes
+    QList<QList<app::ThroughputSample>> m_receivedByRun; // the listener's side of each run, by the run list's row
+    int m_chartRun = -1;                                 // the run the chart draws
+    QPushButton* m_putBack = nullptr;                    // after replacePlan: the user's plan back
     app::UploadPlan m_planBefore;
 };
 
