@@ -7,8 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -66,4 +68,26 @@ TEST_CASE("the parts table looks at a file's size once, not on every repaint", "
     CHECK(model.data(size, Qt::EditRole).toULongLong() == 1536);
     REQUIRE(QFile::resize(file.fileName(), 10)); // a repaint now reads the size it read before, with no stat
     CHECK(model.data(size, Qt::EditRole).toULongLong() == 1536);
+}
+
+TEST_CASE("a target typed and entered is the one sent to, not a preset it begins", "[ui][send]")
+{
+    ui::SendView send;
+    send.setTargets({QStringLiteral("http://127.0.0.1:8080/file-part?matcher=kmp")}); // the last one sent to
+    send.setListenerBase(QStringLiteral("http://127.0.0.1:8080"));
+    send.show();
+    QApplication::setActiveWindow(&send); // completion follows the focus, as a user's typing has it
+    REQUIRE(QTest::qWaitForWindowActive(&send));
+    auto* target = send.findChild<QComboBox*>("sendTarget");
+    REQUIRE(target != nullptr);
+    // A target it begins comes first in the list (the history before the presets).
+    REQUIRE(target->findText("http://127.0.0.1:8080/file-part?matcher=kmp") >= 0);
+    REQUIRE(target->findText("http://127.0.0.1:8080/file-part?matcher=kmp") <
+            target->findText("http://127.0.0.1:8080/file-part"));
+    target->setFocus();
+    target->lineEdit()->selectAll();
+    QTest::keyClicks(target->lineEdit(), "http://127.0.0.1:8080/file-part");
+    INFO(target->lineEdit()->text().toStdString());
+    QTest::keyClick(target->lineEdit(), Qt::Key_Return);
+    CHECK(target->currentText() == "http://127.0.0.1:8080/file-part"); // inline completion made it ?matcher=kmp
 }

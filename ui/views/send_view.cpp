@@ -14,6 +14,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCompleter>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QJsonDocument>
@@ -56,6 +57,9 @@ SendView::SendView(QWidget* parent)
     m_headers = new HeaderEditor;
     connect(m_headers, &HeaderEditor::changed, this, &SendView::planEdited);
     m_target->setEditable(true);
+    // Matching presets in a list below, never written into the field: inline completion turned a typed
+    // ".../file-part" into ".../file-part?matcher=kmp" when Enter was pressed, and the wrong endpoint was sent to.
+    m_target->completer()->setCompletionMode(QCompleter::PopupCompletion);
     m_target->setObjectName(QStringLiteral("sendTarget"));
     connect(m_target, &QComboBox::currentTextChanged, this, &SendView::planEdited); // a typed target is kept too
     m_send->setObjectName(QStringLiteral("sendButton"));
