@@ -158,6 +158,8 @@ bool ForwardConnection::connectedToSelf()
 void ForwardConnection::sendHead()
 {
     m_connectTimer.stop();
+    // Each write goes out at once (server_connection.cpp says why); set once connected, as Qt drops it before.
+    m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_upstream->write(m_upstreamHead);
     m_phase = Phase::Sending;
     if (decoder().done()) { // no body

@@ -54,6 +54,8 @@ void TunnelRelay::open()
 {
     m_connectTimer.stop();
     m_outcome.opened = true;
+    m_server.setSocketOption(QAbstractSocket::LowDelayOption, 1); // a tunnel's writes out at once, as the client's
+
     const std::optional<QByteArray> early = m_opened(m_server); // the connection reads the client no more: ours
     if (!early) {
         finish(QStringLiteral("the client had gone"));

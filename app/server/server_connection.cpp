@@ -45,6 +45,10 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<List
     // straight into blocks (readSocketInto), and while none is taken they wait in the kernel, so TCP slows the
     // client. TLS: Qt decrypts into a buffer of one read.
     m_socket->setReadBufferSize(m_tls ? mode.readChunk : 1);
+    // Each write goes out at once, as nginx's tcp_nodelay: an answer relayed in two writes (its head, then its body)
+    // had its body held by Nagle's algorithm until the client's delayed ACK of the head, 40 ms later. curl's
+    // Expect: 100-continue uploads through the forwarder took 50 ms where they took 7 ms direct.
+    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
     if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
         m_handshake.emplace(
