@@ -102,7 +102,8 @@ QJsonObject ForwardRecord::toJson() const
     if (tunnel)
         json["tunnel"] = QJsonObject{{"bytes_up", qint64(tunnel->bytesUp)},
                                      {"bytes_down", qint64(tunnel->bytesDown)},
-                                     {"reached", tunnel->opened}};
+                                     {"reached", tunnel->opened},
+                                     {"ended", tunnel->ended.isEmpty() ? QJsonValue() : tunnel->ended}};
     if (fault)
         json["error"] = QJsonObject{{"status", fault->status}, {"error", fault->error}, {"detail", fault->detail}};
     return json;

@@ -51,6 +51,7 @@ struct ForwardRecord {
     struct Tunnel {
         quint64 bytesUp = 0, bytesDown = 0;
         bool opened = false; // the server was reached
+        QString ended;       // why it ended when not by a close: idle, its slot given to a new client
     };
     std::optional<Tunnel> tunnel; // a proxy's tunnel passed through unopened: only its byte counts are known
 

@@ -127,7 +127,7 @@ void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay:
     const bool relayed = outcome.opened && !m_relayLoop;
     ForwardRecord record;
     record.upstream = target;
-    record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, relayed};
+    record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, relayed, outcome.error};
     QString detail = relayed ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
                                    .arg(outcome.bytesUp)
                                    .arg(outcome.bytesDown)
