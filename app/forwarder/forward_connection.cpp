@@ -91,6 +91,7 @@ ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_
 
 ForwardConnection::~ForwardConnection()
 {
+    shared().waiting.remove(this);          // a quiet tunnel's offer of its slot (forward_tunnel.cpp)
     delete std::exchange(m_relay, nullptr); // quietly: its sockets go with the connection
     if (m_session)                          // the forwarder stopped mid-exchange
         finishSession(QStringLiteral("the forwarder stopped"), record());

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QRegularExpression>
 
 namespace upin::app {
@@ -118,6 +119,17 @@ void ForwardConnection::passThrough(SessionRequest connectRequest, const QString
     };
     m_relay = new TunnelRelay(socket(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
                               m_settings.connectTimeoutMs, answered, opened, done, this);
+    // Quiet as long as a kept-alive connection may wait, its slot is one a new client can have (listener_shared.h).
+    m_relay->offerSlotWhenQuiet(shared().config.guards.keepAliveTimeoutMs, [this](bool quiet) {
+        if (!quiet) {
+            shared().waiting.remove(this);
+            return;
+        }
+        shared().waiting.add(this, [relay = QPointer<TunnelRelay>(m_relay)] {
+            if (relay)
+                relay->dropForSlot();
+        });
+    });
 }
 
 void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay::Outcome& outcome, bool answered)

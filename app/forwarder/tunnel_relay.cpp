@@ -1,7 +1,10 @@
 #include "forwarder/tunnel_relay.h"
 
+#include "common/byte_size.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
+
+#include <utility>
 
 namespace upin::app {
 
@@ -15,22 +18,22 @@ TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, 
 {
     m_clock.start();
     m_server.setReadBufferSize(1); // its bytes wait in the kernel until the client can take them
-    for (QTimer* timer : {&m_connectTimer, &m_idleTimer, &m_closingTimer})
+    for (QTimer* timer : {&m_connectTimer, &m_idleTimer, &m_closingTimer, &m_quietTimer})
         timer->setSingleShot(true);
-    auto drop = [this](const QString& why) {
-        finish(why);
-        m_server.abort();
-        m_client.abort();
-    };
     connect(&m_connectTimer, &QTimer::timeout, this,
-            [drop, connectTimeoutMs] { drop(QStringLiteral("no connection within %1 ms").arg(connectTimeoutMs)); });
+            [this, connectTimeoutMs] { drop(QStringLiteral("no connection within %1 ms").arg(connectTimeoutMs)); });
     connect(&m_idleTimer, &QTimer::timeout, this,
-            [drop] { drop(QStringLiteral("no byte either way for %1 s").arg(kIdleMs / 1000)); });
-    connect(&m_closingTimer, &QTimer::timeout, this, [drop] {
+            [this] { drop(QStringLiteral("no byte either way for %1 s").arg(kIdleMs / 1000)); });
+    connect(&m_closingTimer, &QTimer::timeout, this, [this] {
         drop(QStringLiteral("closed by one side; the other took nothing more for %1 s").arg(kClosingMs / 1000));
     });
+    connect(&m_quietTimer, &QTimer::timeout, this, [this] {
+        m_quiet = true;
+        if (m_quietChanged)
+            m_quietChanged(true);
+    });
     connect(&m_server, &QTcpSocket::connected, this, &TunnelRelay::open);
-    connect(&m_server, &QTcpSocket::errorOccurred, this, [this, drop] {
+    connect(&m_server, &QTcpSocket::errorOccurred, this, [this] {
         if (!m_outcome.opened)
             drop(m_server.errorString());
         else
@@ -48,6 +51,36 @@ TunnelRelay::~TunnelRelay()
     m_server.disconnect(this);
     m_client.disconnect(this);
     m_server.abort();
+}
+
+void TunnelRelay::offerSlotWhenQuiet(int quietMs, std::function<void(bool quiet)> quietChanged)
+{
+    m_quietTimer.setInterval(quietMs);
+    m_quietChanged = std::move(quietChanged);
+}
+
+void TunnelRelay::dropForSlot()
+{
+    drop(QStringLiteral("no byte either way for %1 while every connection slot was taken: its slot went to a new "
+                        "client")
+             .arg(formatSeconds(m_quietTimer.interval() / 1000.0)));
+}
+
+void TunnelRelay::drop(const QString& why)
+{
+    finish(why);
+    m_server.abort();
+    m_client.abort();
+}
+
+void TunnelRelay::bytesFlowed()
+{
+    if (m_idleTimer.isActive())
+        m_idleTimer.start(kIdleMs);
+    if (m_quietTimer.interval() > 0 && !m_clientClosed && !m_serverClosed)
+        m_quietTimer.start();
+    if (std::exchange(m_quiet, false) && m_quietChanged)
+        m_quietChanged(false);
 }
 
 void TunnelRelay::open()
@@ -75,7 +108,8 @@ void TunnelRelay::open()
     connect(&m_server, &QTcpSocket::bytesWritten, this, &TunnelRelay::pumpBoth);
     connect(&m_client, &QTcpSocket::disconnected, this, [this] { onClosed(m_client); });
     m_idleTimer.start(kIdleMs);
-    pumpBoth(); // the client's first bytes may be waiting already
+    bytesFlowed(); // the quiet clock starts with the tunnel
+    pumpBoth();    // the client's first bytes may be waiting already
 }
 
 // While `to` holds less than kMaxBacklog unsent, from's bytes go on; the rest waits in from's kernel.
@@ -88,8 +122,7 @@ void TunnelRelay::pump(QTcpSocket& from, QTcpSocket& to, quint64& count)
             return;
         writeSocketDirect(to, buffer, got);
         count += quint64(got);
-        if (m_idleTimer.isActive())
-            m_idleTimer.start(kIdleMs);
+        bytesFlowed();
     }
 }
 
@@ -114,6 +147,9 @@ void TunnelRelay::onClosed(QTcpSocket& closed)
         return;
     }
     m_idleTimer.stop();
+    m_quietTimer.stop(); // closing: kClosingMs decides, and the slot is not offered
+    if (std::exchange(m_quiet, false) && m_quietChanged)
+        m_quietChanged(false);
     m_closingTimer.start(kClosingMs);
     other.disconnectFromHost();
     if (other.state() == QAbstractSocket::UnconnectedState) // nothing was left to write: closed at once
@@ -124,8 +160,10 @@ void TunnelRelay::finish(const QString& error)
 {
     if (std::exchange(m_finished, true))
         return;
-    for (QTimer* timer : {&m_connectTimer, &m_idleTimer, &m_closingTimer})
+    for (QTimer* timer : {&m_connectTimer, &m_idleTimer, &m_closingTimer, &m_quietTimer})
         timer->stop();
+    if (std::exchange(m_quiet, false) && m_quietChanged)
+        m_quietChanged(false);
     m_outcome.error = error;
     m_outcome.ms = double(m_clock.nsecsElapsed()) / 1e6;
     m_done(m_outcome);

@@ -38,6 +38,11 @@ public:
     TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, int connectTimeoutMs, bool answered,
                 Opened opened, std::function<void(const Outcome&)> done, QObject* parent);
     ~TunnelRelay() override;
+    // A tunnel with no byte either way for quietMs says so (quiet true), and again when a byte comes (false): while
+    // quiet, its connection's slot may go to a new client, as an idle keep-alive connection's does, by
+    // dropForSlot(). 64 quiet tunnels had held every slot for the ten minutes of kIdleMs.
+    void offerSlotWhenQuiet(int quietMs, std::function<void(bool quiet)> quietChanged);
+    void dropForSlot();
 
 private:
     static constexpr qint64 kMaxBacklog = qint64{1} << 20;
@@ -46,12 +51,17 @@ private:
     void pumpBoth();
     void onClosed(QTcpSocket& closed);
     void finish(const QString& error);
+    void drop(const QString& why); // finish, both sockets closed at once
+    void bytesFlowed();            // the idle and quiet clocks start again
 
     QTcpSocket& m_client;
     QTcpSocket m_server;
     QTimer m_connectTimer;
     QTimer m_idleTimer;
     QTimer m_closingTimer;
+    QTimer m_quietTimer;
+    std::function<void(bool)> m_quietChanged;
+    bool m_quiet = false;
     QElapsedTimer m_clock;
     Opened m_opened;
     bool m_answered;

@@ -4,11 +4,13 @@
 
 #include "app/proxy_fixture.h"
 #include "support/node_peers.h"
+#include "support/wait_for.h"
 
 #include <catch2/catch.hpp>
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QSslCertificate>
 #include <QSslSocket>
 
@@ -369,4 +371,45 @@ TEST_CASE("proxy over https: a tunnel whose SNI names another server is not rela
     CHECK(answer.startsWith("HTTP/1.1 502"));
     CHECK(answer.contains("upstream certificate not trusted"));
     CHECK(answer.contains("checked as evil.example"));
+}
+
+// Issue 49, item 7: 64 quiet --no-intercept tunnels held every slot for the ten minutes of their idle deadline, and
+// every other client got 503. A tunnel quiet as long as a kept-alive connection may wait gives its slot up as one.
+TEST_CASE("proxy --no-intercept: quiet tunnels give their slots to new clients, as idle kept-alive connections do",
+          "[proxy][guards]")
+{
+    ListenerFixture server; // the tunnels' far end: they carry nothing
+    app::ForwardSettings settings;
+    settings.noIntercept = {"127.0.0.1"};
+    app::ListenerConfig config;
+    config.maxConnections = 2;
+    config.guards.keepAliveTimeoutMs = 300;
+    auto p = proxy(settings, {}, config);
+    std::vector<std::unique_ptr<QTcpSocket>> tunnels;
+    for (int i = 0; i < 2; ++i) { // both slots, each a tunnel that then says nothing
+        auto tunnel = std::make_unique<QTcpSocket>();
+        tunnel->connectToHost(QHostAddress::LocalHost, p->listener.port());
+        REQUIRE(tunnel->waitForConnected(5000));
+        const QByteArray authority = "127.0.0.1:" + QByteArray::number(server.listener.port());
+        tunnel->write("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n");
+        UPIN_WAIT_FOR(tunnel->bytesAvailable() > 0, 5000);
+        CHECK(tunnel->readAll().startsWith("HTTP/1.1 200 "));
+        tunnels.push_back(std::move(tunnel));
+    }
+    const auto said = [&] { // in the tunnel's capture, once written
+        QDir root(p->listener.captureRoot());
+        for (const QString& folder : root.entryList({"capture-*"}, QDir::Dirs)) {
+            QFile file(root.filePath(folder + "/capture.json"));
+            if (file.open(QIODevice::ReadOnly) && file.readAll().contains("its slot went to a new client"))
+                return true;
+        }
+        return false;
+    };
+    // A new client has a quiet tunnel's slot (it got 503 while they were busy or not yet quiet).
+    UPIN_WAIT_FOR(curl({"-x", proxyUrl(*p), "-F", "a=b", server.url("/part-event")}).status == 200, 20000);
+    // A quiet tunnel was closed for it, and its record says why.
+    UPIN_WAIT_FOR(said(), 5000);
+    UPIN_WAIT_FOR(tunnels[0]->state() == QAbstractSocket::UnconnectedState ||
+                      tunnels[1]->state() == QAbstractSocket::UnconnectedState,
+                  5000);
 }
