@@ -94,6 +94,17 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     UPIN_WAIT_FOR(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) > fitted, 5000);
     CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::Endpoint) <= table->viewport()->width() / 3);
     CHECK(table->horizontalHeader()->sectionSize(ui::CaptureListModel::State) >= 250);
+    // One line, cut in its middle, though the table wraps State: wrapped, a long URL broke at its "/" and lost its end.
+    QStyleOptionViewItem narrow;
+    narrow.initFrom(table);
+    narrow.features |= QStyleOptionViewItem::WrapText;
+    narrow.rect = QRect(0, 0, 80, table->verticalHeader()->defaultSectionSize());
+    QModelIndex endpoint = table->model()->index(0, ui::CaptureListModel::Endpoint);
+    if (!endpoint.data().toString().contains(QString(300, 'x')))
+        endpoint = table->model()->index(1, ui::CaptureListModel::Endpoint);
+    REQUIRE(endpoint.data().toString().contains(QString(300, 'x')));
+    CHECK(table->itemDelegateForColumn(ui::CaptureListModel::Endpoint)->sizeHint(narrow, endpoint).height() <
+          2 * table->fontMetrics().height());
 
     // Widths fitted to this session's rows are not kept: the next session fits its own.
     const QString key = QStringLiteral("columns/capturesTable/%1").arg(ui::CaptureListModel::ColumnCount);

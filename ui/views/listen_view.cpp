@@ -43,8 +43,8 @@
 namespace upin::ui {
 
 namespace {
-// Cuts a cell's text in its middle: a forwarded row says what it is at its start ("proxy →") and which path at
-// its end.
+// Cuts a cell's text in its middle, on one line: a forwarded row says what it is at its start ("proxy →") and which
+// path at its end. The table wraps (for State), and a wrapped URL broke at its "/" and "-" and lost its end.
 class ElideMiddleDelegate final : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
@@ -54,6 +54,7 @@ protected:
     {
         QStyledItemDelegate::initStyleOption(option, index);
         option->textElideMode = Qt::ElideMiddle;
+        option->features &= ~QStyleOptionViewItem::WrapText;
     }
 };
 } // namespace
