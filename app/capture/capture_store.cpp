@@ -1,4 +1,5 @@
 #include "capture/capture_store.h"
+#include "common/qt_text.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -378,6 +379,27 @@ QString CaptureStore::safePartFileName(uint32_t index, const std::optional<std::
     if (safe.isEmpty())
         safe = QStringLiteral("part");
     return QStringLiteral("%1-%2").arg(index, 3, 10, QLatin1Char('0')).arg(safe);
+}
+
+QString CaptureStore::suggestedFileName(const std::optional<std::string>& filename,
+                                        const std::optional<std::string>& fieldName)
+{
+    QString source = QString::fromUtf8(filename && !filename->empty() ? *filename : fieldName.value_or("part"));
+    source = source.mid(std::max(source.lastIndexOf(QLatin1Char('/')), source.lastIndexOf(QLatin1Char('\\'))) + 1);
+    QString name;
+    for (QChar c : source)
+        if (c.unicode() >= 0x20 && !(c.unicode() >= 0x7f && c.unicode() <= 0x9f) && !reordersText(c.unicode()))
+            name += c;
+    while (name.startsWith(QLatin1Char('.')))
+        name.remove(0, 1);
+    name = name.trimmed();
+    constexpr qsizetype kMost = 200; // a file system takes 255 bytes: room for UTF-8's longer letters
+    if (name.size() > kMost) {
+        const qsizetype dot = name.lastIndexOf(QLatin1Char('.'));
+        const QString extension = dot > 0 && name.size() - dot <= 16 ? name.mid(dot) : QString();
+        name = name.left(kMost - extension.size()) + extension;
+    }
+    return name.isEmpty() ? QStringLiteral("part") : name;
 }
 
 } // namespace upin::app

@@ -72,6 +72,10 @@ public:
     // all parts names its files so too.
     static QString safePartFileName(uint32_t index, const std::optional<std::string>& filename,
                                     const std::optional<std::string>& fieldName);
+    // The name a save dialog suggests for a part: the client's, its letters kept (non-ASCII too), less its path,
+    // control characters, marks that reorder text and leading dots, at most 200 characters, its extension kept.
+    static QString suggestedFileName(const std::optional<std::string>& filename,
+                                     const std::optional<std::string>& fieldName);
     static QString defaultRoot();
 
 private:

@@ -1,7 +1,10 @@
 // A client's text in the Listen list: a Host or Origin with HTML drew a heading and a link in a tooltip, and a
 // right-to-left mark in a path or a filename made "/\u202etxt.exe" read "/exe.txt" (a review found both).
 
+#include "capture/capture_store.h"
 #include "models/capture_list_model.h"
+#include "models/plan_parts_model.h"
+#include "views/answer_text.h"
 
 #include <catch2/catch.hpp>
 
@@ -39,4 +42,36 @@ TEST_CASE("the Listen list shows a client's Host, path and filename as the text 
         CHECK_FALSE(tip.contains(QChar(0x202e)));
     }
     CHECK(model.row(1).partSpans.value(0).label == "0 file (\\u202egnp.exe)");
+}
+
+TEST_CASE("a resent client's filename reads as text in the Send tab, the answer and the name Save part suggests",
+          "[ui][hostile]")
+{
+    const std::string hostile = "evil\t\u202egnp.exe";
+    // Save part suggests the name without its tab and its right-to-left mark, its letters kept.
+    CHECK(app::CaptureStore::suggestedFileName(hostile, "f") == "evilgnp.exe");
+    CHECK(app::CaptureStore::suggestedFileName("../..\\r\xc3\xa9sum\xc3\xa9.pdf", "f") ==
+          QString::fromUtf8("résumé.pdf"));
+    const QString longest = app::CaptureStore::suggestedFileName(std::string(3000, 'a') + ".pdf", "f");
+    CHECK((longest.size() == 200 && longest.endsWith(".pdf")));
+    CHECK(app::CaptureStore::suggestedFileName("...", "field") == "part");
+    // The Send tab shows it spelt and edits it whole.
+    ui::PlanPartsModel parts;
+    app::PlanPart part;
+    part.kind = app::PlanPart::Kind::Field;
+    part.name = QStringLiteral("note");
+    part.value = QStringLiteral("a\u202eb");
+    part.filename = QString::fromStdString(hostile);
+    parts.addPart(part);
+    CHECK(parts.index(0, ui::PlanPartsModel::Filename).data().toString() == "evil\\x09\\u202egnp.exe");
+    CHECK(parts.index(0, ui::PlanPartsModel::Filename).data(Qt::EditRole).toString() ==
+          QString::fromStdString(hostile));
+    CHECK(parts.index(0, ui::PlanPartsModel::Source).data().toString() == "a\\u202eb");
+    // The answer's JSON echoes it: the mark spelt, the layout's line breaks kept.
+    const QString answer = ui::answerText("HTTP/1.1 200 OK", {}, {},
+                                          R"({"filename": "evil)"
+                                          "\xe2\x80\xae"
+                                          R"(gnp.exe"})");
+    CHECK(answer.contains("\"filename\": \"evil\\u202egnp.exe\""));
+    CHECK(answer.contains('\n'));
 }

@@ -1,5 +1,6 @@
 #include "models/plan_parts_model.h"
 #include "common/byte_size.h"
+#include "common/qt_text.h"
 #include "views/plain_tip.h"
 
 #include <QFileInfo>
@@ -97,6 +98,8 @@ QVariant PlanPartsModel::data(const QModelIndex& index, int role) const
     const app::PlanPart& p = m_parts[index.row()];
     if (role == Qt::ToolTipRole) // the whole of a cut path or filename, a resent client's among them: as text
         return plainTip(data(index, Qt::DisplayRole).toString());
+    if (role == Qt::DisplayRole && index.column() != Size) // a resent client's tabs and bidi marks spelt; edited whole
+        return app::printable(data(index, Qt::EditRole).toString());
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     switch (index.column()) {

@@ -1,5 +1,6 @@
 #include "views/answer_text.h"
 
+#include "common/qt_text.h"
 #include "sender/run_types.h"
 #include "server/request_admission.h"
 
@@ -90,7 +91,9 @@ QString answerText(const QByteArray& statusLine, const QString& note,
                                                              : QObject::tr("(binary, %1 bytes)").arg(body.size()));
     if (body.size() > app::kShownResponseBytes)
         text += QObject::tr("\n… the first %1 KiB are shown").arg(app::kShownResponseBytes / 1024);
-    return text;
+    // A client's filename echoed in the JSON: a right-to-left mark made "evil\u202egnp.exe" read "evilexe.png".
+    return app::spellOut(
+        text, [](char16_t c) { return app::reordersText(c) || (c < 0x20 && c != u'\n' && c != u'\t') || c == 0x7f; });
 }
 
 QString forwardAnswerText(const app::ForwardRecord& forward)

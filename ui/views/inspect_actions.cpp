@@ -187,8 +187,8 @@ void InspectView::savePart()
     const core::PartSummary* part = m_model->part(m_tree->currentIndex());
     if (!part)
         return;
-    QString suggested =
-        QFileInfo(QString::fromStdString(part->filename.value_or(part->name.value_or("part")))).fileName();
+    // Not the client's name as it came: tabs, a right-to-left mark or 3,000 bytes of it were suggested.
+    const QString suggested = app::CaptureStore::suggestedFileName(part->filename, part->name);
     QString target = QFileDialog::getSaveFileName(this, tr("Save part"), suggested);
     if (!target.isEmpty())
         saveParts({{part, target}});
