@@ -228,6 +228,10 @@ TEST_CASE("the throughput chart holds the run's samples", "[ui][charts]")
     REQUIRE(chart.sentRateSeries()->count() == 2);
     CHECK(chart.sentRateSeries()->at(0).y() == Approx(50.0));
     CHECK(chart.sentRateSeries()->at(1).x() == Approx(0.02));
+    // All of it handed over in its first millisecond: no time to measure, so over the run (it drew no line).
+    chart.setSent({{0, 1000000}, {40, 1000000}});
+    REQUIRE(chart.sentRateSeries()->count() == 2);
+    CHECK(chart.sentRateSeries()->at(0).y() == Approx(25.0));
     // A run under 1 MB in kB, and its rate under 1 MB/s in kB/s: a 5 KB run's axis read 0.000 to 0.005 MB.
     chart.setReceived({});
     chart.setSent({{2000, 5000}});

@@ -73,8 +73,10 @@ QList<QPointF> ratePoints(const QList<QPointF>& cumulative)
     }
     // A run shorter than a step: its average rate over the time its bytes took, drawn flat across that. Up to the
     // run's end, the wait for the answer counted too: a 9 ms run whose 300 kB went in 2 ms read 33 MB/s sent
-    // against 100 MB/s received.
-    const double done = timeToReach(cumulative, cumulative.last().y());
+    // against 100 MB/s received. Bytes all handed over within the first millisecond took no time to measure: over
+    // the run then.
+    const double reached = timeToReach(cumulative, cumulative.last().y());
+    const double done = reached > start ? reached : cumulative.last().x();
     if (rates.isEmpty() && cumulative.size() >= 2 && done > start) {
         const double rate = (cumulative.last().y() - cumulative.first().y()) / (done - start);
         rates = {{start, rate}, {done, rate}};
