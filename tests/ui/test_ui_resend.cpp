@@ -85,6 +85,9 @@ TEST_CASE("Resend puts a capture in the Send tab, and with one header edited by 
     auto* putBack = send->findChild<QPushButton*>("sendPutBack");
     REQUIRE(putBack != nullptr);
     CHECK_FALSE(putBack->isHidden()); // the replaced plan can be had back (it went silently)
+    auto* planTabs = send->findChild<QTabWidget*>("sendPlanTabs");
+    REQUIRE(planTabs != nullptr);
+    CHECK(planTabs->tabText(1) == "Headers (4)"); // the capture's, counted as they came in: curl's two and ours
     CHECK(window.tabs()->currentWidget() == send);
     const app::UploadPlan loaded = send->plan();
     CHECK(loaded.method == "POST");
@@ -131,4 +134,5 @@ TEST_CASE("Resend puts a capture in the Send tab, and with one header edited by 
     REQUIRE(send->plan().parts.size() == 1);
     CHECK(send->plan().parts[0].name == "mine");
     CHECK(putBack->isHidden());
+    CHECK(planTabs->tabText(1) == "Headers"); // none: it said "Headers (1)" over an empty table
 }

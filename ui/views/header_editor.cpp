@@ -101,6 +101,7 @@ void HeaderEditor::setHeaders(const QList<app::PlanHeader>& headers)
     for (const auto& h : headers)
         addRow(h);
     check();
+    emit changed(); // what shows them (the Headers tab's count) follows a plan put in, as it follows an edit
 }
 
 QString HeaderEditor::problem() const
