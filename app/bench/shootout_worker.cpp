@@ -38,7 +38,8 @@ void ShootoutWorker::run(const ShootoutRequest& request)
         body.contentType = request.contentType.isEmpty() ? "multipart/form-data; boundary=" + boundary
                                                          : request.contentType.toStdString();
         // The parts count that every strategy must reproduce, from one parse.
-        auto parser = core::MultipartParser::fromContentType(body.contentType);
+        auto parser =
+            core::MultipartParser::fromContentType(body.contentType, core::benchParserOptions(core::kDefaultMatcher));
         if (!parser) {
             result.error = tr("%1: no usable boundary").arg(request.path);
             emit finished(result);

@@ -141,10 +141,7 @@ std::vector<BenchTiming> timeInRounds(size_t bytes, int runs, const std::vector<
 // The whole parser (hashing off, data callbacks counted only) over body, fed in chunks of chunkSize.
 Work parserWork(const BenchBody& body, MatcherKind matcher, size_t chunkSize)
 {
-    Options options;
-    options.matcher = matcher;
-    options.maxParts = UINT32_MAX;
-    options.maxFieldSize = options.maxPartSize;
+    const Options options = benchParserOptions(matcher);
     chunkSize = std::max<size_t>(chunkSize, 1);
     return [&body, options, chunkSize] {
         const ByteView all = body.body;
@@ -195,6 +192,15 @@ std::vector<BenchTiming> timeAgainstMemchr(const BenchBody& body, const std::vec
     for (MatcherKind matcher : matchers)
         works.push_back(parserWork(body, matcher, chunkSize));
     return timeInRounds(body.body.size(), runs, works);
+}
+
+Options benchParserOptions(MatcherKind matcher)
+{
+    Options options;
+    options.matcher = matcher;
+    options.maxParts = UINT32_MAX;
+    options.maxFieldSize = options.maxPartSize;
+    return options;
 }
 
 } // namespace upin::core

@@ -130,6 +130,8 @@ void ShootoutView::showResult(const app::ShootoutResult& result)
     m_run->setEnabled(true);
     if (!result.error.isEmpty()) {
         m_summary->setText(result.error);
+        m_chart->setBars({}); // the last body's figures are not this one's
+        m_chart->setReferenceLine(0, {});
         return;
     }
     QList<BarChart::Bar> bars;

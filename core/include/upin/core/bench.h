@@ -3,6 +3,7 @@
 // command, the GUI's matcher shoot-out and the tests. Timing only; nothing here prints.
 
 #include "upin/core/delimiter_matcher.h"
+#include "upin/core/multipart_parser.h"
 
 #include <cstdint>
 #include <optional>
@@ -43,6 +44,10 @@ struct BenchBody {
 
 // A complete multipart/form-data body of about `size` bytes, deterministic for a given seed.
 BenchBody makeBenchBody(BenchInput input, size_t size, uint64_t seed = 1);
+
+// The options every timed parse runs with: the limits on parts and fields lifted, so that a stored body with a 2 MB
+// field or 20,000 parts is timed as any other (the timing is of matchers, not limits).
+Options benchParserOptions(MatcherKind matcher);
 
 struct BenchTiming {
     double medianSeconds = 0;
