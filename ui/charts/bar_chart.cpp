@@ -30,7 +30,8 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_series->setLabelsFormat(QStringLiteral("@value"));
     m_series->setLabelsPrecision(4);
     m_series->setBarWidth(kBarWidth);
-    m_series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd); // at the top, beside a whisker, never under it
+    // Above the bar, beside a whisker, never under it: inside, a short bar (kmp beside simd) had no room for it.
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     // The whiskers' one legend entry: a series with no points, drawn in their pen.
     m_whiskerLegend->setName(tr("min-max"));
     m_whiskerLegend->setPen(whiskerPen());
@@ -92,7 +93,7 @@ void BarChart::setBars(const QList<Bar>& bars, bool showWhiskers)
     }
     m_categories->setCategories(categories);
     m_top = top;
-    setNiceRange(m_axis, top * 1.05); // room above the tallest bar or whisker
+    setNiceRange(m_axis, top * 1.15); // room above the tallest bar or whisker, and its label
     m_referenceX->setRange(-0.5, std::max<double>(0.5, double(bars.size()) - 0.5));
 }
 
@@ -129,7 +130,7 @@ void BarChart::setReferenceLine(double value, const QString& name)
     m_reference->setVisible(value > 0);
     for (auto* marker : chart()->legend()->markers(m_reference))
         marker->setShape(QLegend::MarkerShapeFromSeries);
-    setNiceRange(m_axis, std::max(m_top, value) * 1.05);
+    setNiceRange(m_axis, std::max(m_top, value) * 1.15);
 }
 
 } // namespace upin::ui
