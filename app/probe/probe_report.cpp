@@ -245,7 +245,7 @@ QJsonObject ProbeReport::toJson() const
             {"vs_plain", figure(row.vsPlain, 2)},
             {"recheck_vs_plain", figure(row.recheckVsPlain, 2)},
             {"forwarder_capture", row.forwarderCapture > 0 ? QJsonValue(qint64(row.forwarderCapture)) : QJsonValue()},
-            {"rss_growth_bytes", pid > 0 ? QJsonValue(qint64(row.rssGrowth)) : QJsonValue()}});
+            {"rss_growth_bytes", pid > 0 && row.seconds > 0 ? QJsonValue(qint64(row.rssGrowth)) : QJsonValue()}});
     QJsonArray scalingRows;
     for (const ScalingRow& row : scaling) {
         QJsonArray sizeList, secondList;

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <QJsonArray>
+
 #include <algorithm>
 #include <cmath>
 
@@ -144,6 +146,9 @@ TEST_CASE("probe arithmetic: the scaling exponent, the findings' thresholds and 
     const QString page = QString::fromUtf8(app::probeHtml(cut, QDateTime::currentDateTime()));
     CHECK(page.contains("<tr><td>near-miss (not run)</td><td>-</td><td>-</td><td>-</td>"));
     CHECK(page.contains("<td>-</td></tr>\n</table>")); // its RSS growth, the shape table's last cell
+    const QJsonArray shapes = cut.toJson()["shapes"].toArray();
+    CHECK(shapes[1].toObject()["rss_growth_bytes"].isNull()); // and in the JSON: null, not 0
+    CHECK(shapes[0].toObject()["rss_growth_bytes"].toInteger() == 0);
     CHECK(page.contains("<tr><td>plain</td><td>not run</td>"));
     CHECK_FALSE(page.contains("k = 0.00"));
 
