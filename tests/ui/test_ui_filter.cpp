@@ -98,6 +98,12 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
     CHECK(shown(view).isEmpty());
     CHECK(note->fullText() == "stauts:405 is searched for as text: did you mean status:?");
     CHECK(note->isVisible());
+    type(view, "sise>10M"); // with an operator of its own, and a swap of two letters too
+    CHECK(note->fullText() == "sise>10M is searched for as text: did you mean size>?");
+    type(view, "hots:example");
+    CHECK(note->fullText() == "hots:example is searched for as text: did you mean host:?");
+    type(view, "status!=200");
+    CHECK(note->fullText() == "status!=200 is searched for as text: -status:200 leaves those out");
     type(view, "localhost:8080"); // a word with a colon, not a key: no hint
     CHECK(note->fullText() == "1 probe upload hidden (is:probe shows it)");
     type(view, "status:" + QString(150, 'x')); // said, elided: the window keeps its width

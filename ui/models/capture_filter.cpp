@@ -38,27 +38,34 @@ const QStringList kKeys = {QStringLiteral("method"), QStringLiteral("status"), Q
                            QStringLiteral("host"),   QStringLiteral("state"),  QStringLiteral("endpoint"),
                            QStringLiteral("client"), QStringLiteral("is")};
 
-// Letters to insert, delete or change to turn a into b (Levenshtein's distance; a word of a few letters).
+// Letters to insert, delete, change or swap with the next to turn a into b (the optimal string alignment distance:
+// "hots" is one swap from "host"); words of a few letters.
 qsizetype editDistance(const QString& a, const QString& b)
 {
-    QList<qsizetype> row(b.size() + 1);
+    QList<QList<qsizetype>> d(a.size() + 1, QList<qsizetype>(b.size() + 1));
+    for (qsizetype i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
     for (qsizetype j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        qsizetype diagonal = std::exchange(row[0], i);
-        for (qsizetype j = 1; j <= b.size(); ++j)
-            diagonal = std::exchange(
-                row[j], std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1].toLower() == b[j - 1] ? 0 : 1)}));
-    }
-    return row[b.size()];
+        d[0][j] = j;
+    for (qsizetype i = 1; i <= a.size(); ++i)
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const bool same = a[i - 1].toLower() == b[j - 1];
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1].toLower() == b[j - 2] && a[i - 2].toLower() == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
 }
 
-// The key a free-text term seems to misspell ("stauts:404"), or empty: "localhost:8080" is a word to find.
+const QRegularExpression kOperator(QStringLiteral("[:=<>!]"));
+
+// The key a free-text term seems to misspell ("stauts:404", "sise>10M"), or empty: "localhost:8080" is a word to
+// find.
 QString misspeltKey(const QString& term)
 {
-    const qsizetype colon = term.indexOf(QLatin1Char(':'));
-    const QString word = term.left(colon);
-    if (colon < 3)
+    const qsizetype at = term.indexOf(kOperator);
+    const QString word = term.left(at);
+    if (at < 3)
         return {};
     QString nearest;
     qsizetype best = 3;
@@ -115,9 +122,17 @@ CaptureFilter::Test CaptureFilter::termTest(const QString& term)
     const CaptureListModel* model = m_source;
     auto cell = [model](int row, int column) { return model->index(row, column).data().toString(); };
     const QRegularExpressionMatch m = keyed.match(term);
+    static const QRegularExpression notEqual(QStringLiteral("^(\\w+)!=(.*)$"));
+    if (const QRegularExpressionMatch ne = notEqual.match(term); !m.hasMatch() && m_hint.isEmpty() && ne.hasMatch())
+        m_hint = tr("%1 is searched for as text: -%2:%3 leaves those out").arg(term, ne.captured(1), ne.captured(2));
     if (!m.hasMatch() && m_hint.isEmpty())
-        if (const QString key = misspeltKey(term); !key.isEmpty())
-            m_hint = tr("%1 is searched for as text: did you mean %2:?").arg(term, key);
+        if (const QString key = misspeltKey(term); !key.isEmpty()) {
+            qsizetype end = term.indexOf(kOperator); // the operator as typed: ":", ">=", "<"
+            while (end < term.size() && kOperator.match(term.mid(end, 1)).hasMatch())
+                ++end;
+            const QString op = term.mid(term.indexOf(kOperator), end - term.indexOf(kOperator));
+            m_hint = tr("%1 is searched for as text: did you mean %2%3?").arg(term, key, op);
+        }
     if (!m.hasMatch()) // free text: any column holding it
         return [cell, term](int row) {
             for (int column = 0; column < CaptureListModel::ColumnCount; ++column)
