@@ -322,6 +322,7 @@ void ServiceWiring::connectSender()
         m_followed.armed = target.port(80) == listener.port() &&
                            (target.host() == listener.host() || target.host() == QLatin1String("localhost"));
         m_followed.path = target.path();
+        m_followed.run = m_runsBefore;
     });
     connect(m_sender, &app::Sender::finished, this, [this] { m_followed = {}; });
     connect(view, &SendView::cancelRequested, m_sender, [sender = m_sender] { sender->cancel(); });
@@ -333,13 +334,14 @@ void ServiceWiring::connectSender()
         const QList<app::ThroughputSample> followed = m_followed.samples; // what the listener said while it ran
         m_followed.captureId = 0;                                         // the next run is a capture of its own
         m_followed.samples.clear();
+        m_followed.run = result.run + 1;
         m_window.sendView()->onRunFinished(result);
         // Our own listener's answer names its capture: show what it received beside what was sent. A run without
         // one (cancelled, refused) keeps what was followed while it went.
         const QString id = app::CaptureRecord::fromJson(QJsonDocument::fromJson(result.response).object()).id;
         if (id.isEmpty()) {
             if (!followed.isEmpty())
-                m_window.sendView()->setReceivedSamples(followed);
+                m_window.sendView()->setReceivedSamples(followed, result.run);
             return;
         }
         QStringList sent;
@@ -349,7 +351,7 @@ void ServiceWiring::connectSender()
         auto* captures = m_window.listenView()->model();
         for (int row = 0; row < captures->rowCount(); ++row)
             if (QString::number(captures->row(row).id) == id)
-                m_window.sendView()->setReceivedSamples(captures->row(row).samples);
+                m_window.sendView()->setReceivedSamples(captures->row(row).samples, result.run);
     });
     connect(m_sender, &app::Sender::finished, view, [this, view](QList<app::RunResult> results) {
         for (app::RunResult& r : results)
@@ -414,7 +416,7 @@ void ServiceWiring::followUpload(const QList<app::ListenerEvent>& batch)
         }
     }
     if (grew)
-        m_window.sendView()->setReceivedSamples(m_followed.samples);
+        m_window.sendView()->setReceivedSamples(m_followed.samples, m_followed.run);
 }
 
 void ServiceWiring::connectInspector()

@@ -80,6 +80,7 @@ private:
         bool armed = false; // a send to our listener is going on
         QString path;
         quint64 captureId = 0; // 0: the run's capture has not started yet
+        int run = 0;           // the run it is, numbered through the session as the Send tab numbers them
         QList<app::ThroughputSample> samples;
     } m_followed;
     // Runs sent this session before the send under way: the window numbers runs through the session (its table,

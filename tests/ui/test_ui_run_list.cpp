@@ -86,7 +86,7 @@ TEST_CASE("the Send chart draws the run whose answer shows, and another run when
         r.totalSeconds = 0.1;
         r.upload = {{50, r.bytesSent / 2}, {100, r.bytesSent}};
         view.onRunFinished(r);
-        view.setReceivedSamples({{100, r.bytesSent}}); // the listener's side, after the run's end
+        view.setReceivedSamples({{100, r.bytesSent}}, run); // the listener's side, after the run's end
         runs.append(r);
     }
     view.onFinished(runs);

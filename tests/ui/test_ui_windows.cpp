@@ -218,7 +218,7 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
     CHECK(view.answer()->toPlainText().startsWith("HTTP/1.1 200 OK\n"));
 
     // The next run's first progress clears the last run's received curve (review: two runs were mixed).
-    view.setReceivedSamples({{100, 5000000}, {200, 9000000}});
+    view.setReceivedSamples({{100, 5000000}, {200, 9000000}}, ok.run);
     REQUIRE(view.chart()->receivedSeries()->count() == 3);
     send->click();
     view.onProgress(0, 0, 100, 1000);

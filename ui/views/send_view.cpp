@@ -318,7 +318,7 @@ void SendView::onProgress(int, int run, quint64 sent, quint64 total)
     // The chart follows the run as it goes (a point per 100 ms); the run's own samples replace these at its end.
     if (m_liveSamples.isEmpty()) { // a new run: the last run's received curve is not this one's
         m_chart->setReceived({});
-        m_chartRun = int(m_runList->runs().size());
+        m_chartRun = run;
         // Its clock starts with its first bytes, as the listener's does with the head: both lines then share a
         // time base (the previous run's end, or a slow connect, would put the sent line late, below received).
         m_runClock.start();
@@ -350,15 +350,15 @@ void SendView::chartRun(int index)
 {
     if (index < 0 || index >= m_runList->runs().size())
         return;
-    m_chartRun = index;
     const app::RunResult& r = m_runList->runs()[index];
+    m_chartRun = r.run;
     // The sent line ends when the run did (samples come every 100 ms: a short run has one at most).
     QList<app::ThroughputSample> upload = r.upload;
     const qint64 endMs = qint64(r.totalSeconds * 1000);
     if (r.totalSeconds > 0 && (upload.isEmpty() || upload.last().msSinceStart < endMs))
         upload.append({endMs, r.bytesSent});
     m_chart->setSent(upload);
-    m_chart->setReceived(m_receivedByRun.value(index));
+    m_chart->setReceived(m_receivedByRun.value(r.run));
 }
 
 void SendView::exportRuns()
@@ -403,15 +403,10 @@ void SendView::onFinished(const QList<app::RunResult>& results)
     }
 }
 
-void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples)
+void SendView::setReceivedSamples(const QList<app::ThroughputSample>& samples, int run)
 {
-    // The listener's side of the run going on, or of the one that just ended.
-    const qsizetype run = m_runList->runs().size() - (m_liveSamples.isEmpty() ? 1 : 0);
-    if (run >= 0) {
-        m_receivedByRun.resize(std::max(m_receivedByRun.size(), run + 1));
-        m_receivedByRun[run] = samples;
-    }
-    if (run == m_chartRun || run < 0)
+    m_receivedByRun[run] = samples;
+    if (run == m_chartRun)
         m_chart->setReceived(samples);
 }
 

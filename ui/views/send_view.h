@@ -11,6 +11,7 @@
 #include "views/tab_to_editable.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QTableView>
 #include <QWidget>
 
@@ -57,7 +58,8 @@ public slots:
     void onProgress(int targetIndex, int run, quint64 sent, quint64 total);
     void onRunFinished(const upin::app::RunResult& result);
     void onFinished(const QList<upin::app::RunResult>& results);
-    void setReceivedSamples(const QList<upin::app::ThroughputSample>& samples);
+    // What the listener received of a run (numbered through the session, as RunResult::run).
+    void setReceivedSamples(const QList<upin::app::ThroughputSample>& samples, int run);
 
 signals:
     void sendRequested(const upin::app::UploadPlan& plan);
@@ -99,11 +101,11 @@ private:
     QString m_tlsBase;        // "https://localhost:8443" when the listener serves HTTPS
     QString m_tlsCertificate; // its certificate, trusted for targets on it
     QElapsedTimer m_runClock;
-    QString m_sendingTo;                                 // the target of the send going on, as its rows show it
-    QList<app::ThroughputSample> m_liveSamples;          // the current run's progress, drawn while it goes
-    QList<QList<app::ThroughputSample>> m_receivedByRun; // the listener's side of each run, by the run list's row
-    int m_chartRun = -1;                                 // the run the chart draws
-    QPushButton* m_putBack = nullptr;                    // after replacePlan: the user's plan back
+    QString m_sendingTo;                                      // the target of the send going on, as its rows show it
+    QList<app::ThroughputSample> m_liveSamples;               // the current run's progress, drawn while it goes
+    QHash<int, QList<app::ThroughputSample>> m_receivedByRun; // the listener's side of each run, by RunResult::run
+    int m_chartRun = -1;                                      // the run the chart draws, by RunResult::run
+    QPushButton* m_putBack = nullptr;                         // after replacePlan: the user's plan back
     app::UploadPlan m_planBefore;
 };
 
