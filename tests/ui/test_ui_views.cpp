@@ -159,7 +159,16 @@ TEST_CASE("compare view groups runs by target with median bars and min-max whisk
         runs.append(r);
     }
     ui::CompareView view;
+    const auto enabledButtons = [&view] {
+        QStringList enabled;
+        for (auto* button : view.findChildren<QPushButton*>())
+            if (button->isEnabled())
+                enabled << button->text();
+        return enabled;
+    };
+    CHECK(enabledButtons().isEmpty()); // nothing to export or clear yet
     view.addRuns(runs);
+    CHECK(enabledButtons().size() == 3);
     REQUIRE(view.table()->rowCount() == 2);
     CHECK(view.table()->item(0, 2)->text() == "2");
     CHECK(view.table()->item(0, 1)->text() == "7.63 MiB");

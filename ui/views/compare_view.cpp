@@ -63,6 +63,9 @@ CompareView::CompareView(QWidget* parent)
     connect(csv, &QPushButton::clicked, this, &CompareView::exportCsv);
     connect(png, &QPushButton::clicked, this, &CompareView::exportPng);
     connect(clearButton, &QPushButton::clicked, this, &CompareView::clear);
+    m_needRuns = {csv, png, clearButton}; // nothing to export or clear until a run comes (refresh)
+    for (QPushButton* button : m_needRuns)
+        button->setEnabled(false);
     auto* buttons = new QHBoxLayout;
     auto* about = new QLabel(tr("Every run sent from the Send tab this session, grouped by target URL and body size. "
                                 "Send the same parts to /file-part?matcher=kmp and ?matcher=simd to see what "
@@ -184,6 +187,8 @@ static QStringList targetLabels(const QList<app::TargetStats>& stats)
 
 void CompareView::refresh()
 {
+    for (QPushButton* button : m_needRuns)
+        button->setEnabled(!m_runs.isEmpty());
     const auto stats = app::statsByTarget(m_runs);
     QList<BarChart::Bar> bars;
     m_table->setRowCount(0);

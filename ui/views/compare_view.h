@@ -12,6 +12,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace upin::ui {
@@ -55,6 +56,7 @@ private:
     BarChart* m_chart;
     QTableWidget* m_table;
     QLabel* m_bodiesDiffer;
+    QList<QPushButton*> m_needRuns; // Export CSV, Export PNG and Clear
 };
 
 } // namespace upin::ui
