@@ -70,8 +70,11 @@ void ServerConnection::readClientHello()
     if (!config)
         return; // passed through: the mode's relay takes the socket (handOver) once the server is reached
     m_state = State::Head;
+    // Once the tunnel's TLS is up, the connection waits for its first request as a kept-alive one waits for its
+    // next: a new client may have its slot (64 tunnels that sent nothing after the handshake held every slot).
     m_handshake.emplace(
-        *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, *config, [] {},
+        *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, *config,
+        [this] { m_clientSide.waitForNextRequest(); },
         [this] {
             m_state = State::Closing;
             m_clientSide.drop();

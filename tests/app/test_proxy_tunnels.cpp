@@ -24,6 +24,19 @@ using test::proxyUrl;
 using test::readHttpAnswer;
 using test::TlsServerBehindProxy;
 
+namespace {
+// socket connected to the proxy, told 200 to its CONNECT to 127.0.0.1:port.
+void openTunnel(QTcpSocket& socket, const ListenerFixture& proxy, quint16 port)
+{
+    socket.connectToHost(QHostAddress::LocalHost, proxy.listener.port());
+    REQUIRE(socket.waitForConnected(5000));
+    const QByteArray authority = "127.0.0.1:" + QByteArray::number(port);
+    socket.write("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n");
+    UPIN_WAIT_FOR(socket.bytesAvailable() > 0, 5000);
+    CHECK(socket.readAll().startsWith("HTTP/1.1 200 "));
+}
+} // namespace
+
 TEST_CASE("proxy over https: curl trusting the proxy's authority uploads through a tunnel to a server the proxy "
           "checks, both see the file's digest",
           "[proxy][tls]")
@@ -387,14 +400,8 @@ TEST_CASE("proxy --no-intercept: quiet tunnels give their slots to new clients, 
     auto p = proxy(settings, {}, config);
     std::vector<std::unique_ptr<QTcpSocket>> tunnels;
     for (int i = 0; i < 2; ++i) { // both slots, each a tunnel that then says nothing
-        auto tunnel = std::make_unique<QTcpSocket>();
-        tunnel->connectToHost(QHostAddress::LocalHost, p->listener.port());
-        REQUIRE(tunnel->waitForConnected(5000));
-        const QByteArray authority = "127.0.0.1:" + QByteArray::number(server.listener.port());
-        tunnel->write("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n");
-        UPIN_WAIT_FOR(tunnel->bytesAvailable() > 0, 5000);
-        CHECK(tunnel->readAll().startsWith("HTTP/1.1 200 "));
-        tunnels.push_back(std::move(tunnel));
+        tunnels.push_back(std::make_unique<QTcpSocket>());
+        openTunnel(*tunnels.back(), *p, server.listener.port());
     }
     const auto said = [&] { // in the tunnel's capture, once written
         QDir root(p->listener.captureRoot());
@@ -409,6 +416,31 @@ TEST_CASE("proxy --no-intercept: quiet tunnels give their slots to new clients, 
     UPIN_WAIT_FOR(curl({"-x", proxyUrl(*p), "-F", "a=b", server.url("/part-event")}).status == 200, 20000);
     // A quiet tunnel was closed for it, and its record says why.
     UPIN_WAIT_FOR(said(), 5000);
+    UPIN_WAIT_FOR(tunnels[0]->state() == QAbstractSocket::UnconnectedState ||
+                      tunnels[1]->state() == QAbstractSocket::UnconnectedState,
+                  5000);
+}
+
+// Issue 49, item 7: 64 intercepted tunnels that finished their TLS handshake and sent nothing held every slot until
+// their deadline. Waiting for a first request, such a tunnel gives its slot up as a kept-alive connection does.
+TEST_CASE("proxy: an intercepted tunnel that sent nothing after its handshake gives its slot to a new client",
+          "[proxy][guards][tls]")
+{
+    ListenerFixture server;
+    app::ListenerConfig config;
+    config.maxConnections = 2;
+    auto p = proxy({}, {}, config);
+    std::vector<std::unique_ptr<QSslSocket>> tunnels;
+    for (int i = 0; i < 2; ++i) {
+        auto tunnel = std::make_unique<QSslSocket>();
+        tunnel->setPeerVerifyMode(QSslSocket::VerifyNone); // the proxy's leaf: what it is does not matter here
+        openTunnel(*tunnel, *p, server.listener.port());
+        tunnel->startClientEncryption();
+        UPIN_WAIT_FOR(tunnel->isEncrypted(), 5000);
+        tunnels.push_back(std::move(tunnel));
+    }
+    // Well within the head deadline (10 s): the first try after the proxy's side of the handshakes is served.
+    UPIN_WAIT_FOR(curl({"-x", proxyUrl(*p), "-F", "a=b", server.url("/part-event")}).status == 200, 5000);
     UPIN_WAIT_FOR(tunnels[0]->state() == QAbstractSocket::UnconnectedState ||
                       tunnels[1]->state() == QAbstractSocket::UnconnectedState,
                   5000);
