@@ -45,8 +45,11 @@ ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer})
         timer->setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+        // A server that took the connection and never answered TLS was "no connection" too: not what to look for.
+        const bool tcpUp = m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState;
         failExchange(502, QStringLiteral("upstream unreachable"),
-                     QStringLiteral("no connection to %1 within %2 ms")
+                     (tcpUp ? QStringLiteral("%1 took the connection but finished no TLS handshake within %2 ms")
+                            : QStringLiteral("no connection to %1 within %2 ms"))
                          .arg(m_target.authority())
                          .arg(m_settings.connectTimeoutMs));
     });

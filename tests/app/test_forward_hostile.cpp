@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QTcpServer>
 #include <QTemporaryDir>
 
 using namespace upin;
@@ -275,4 +276,19 @@ TEST_CASE("a chunk size line with white space before its end is refused, never p
     QFile file(log);
     const QByteArray seen = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     CHECK_FALSE(seen.contains("5 \r\n")); // the upstream had the head at most, never the line
+}
+
+TEST_CASE("an https upstream that takes the connection and never answers TLS is said so, not \"no connection\"",
+          "[forward][hostile][tls]")
+{
+    QTcpServer silent; // the kernel takes connections into its backlog; nothing ever answers
+    REQUIRE(silent.listen(QHostAddress::LocalHost));
+    app::ForwardSettings settings;
+    settings.connectTimeoutMs = 500;
+    auto f = test::forwarder(QStringLiteral("https://127.0.0.1:%1").arg(silent.serverPort()), settings);
+    const test::CurlResult r = test::curl({"-F", "a=b", f->url("/upload")});
+    CHECK(r.status == 502);
+    CHECK(r.json["detail"].toString() ==
+          QStringLiteral("127.0.0.1:%1 took the connection but finished no TLS handshake within 500 ms")
+              .arg(silent.serverPort()));
 }
