@@ -106,14 +106,16 @@ void FittedColumns::fit()
 
 void FittedColumns::growIntoSpare(const QList<int>& wanted)
 {
-    if (!m_keepRoom || m_roomColumn >= 0)
-        return; // a stretched column takes what is left
+    if (!m_keepRoom)
+        return;
     int used = 0;
     for (int column = 0; column < m_header->count(); ++column)
-        if (!m_header->isSectionHidden(column))
+        if (column != m_roomColumn && !m_header->isSectionHidden(column))
             used += m_header->sectionSize(column);
-    // Width no column uses (a third of the tree stood empty beside a cut filename): to the cut ones, in order.
-    int spare = m_view->viewport()->width() - used;
+    // Width no column uses (a third of the tree stood empty beside a cut filename), or that the stretched column
+    // has beyond its kept room (Send's path took half the table beside a cut content type): to the cut ones, in
+    // order, past their share.
+    int spare = m_view->viewport()->width() - used - keptRoom();
     for (qsizetype i = 0; i < m_columns.size() && spare > 0; ++i) {
         if (!isFitted(i))
             continue;
@@ -126,6 +128,16 @@ void FittedColumns::growIntoSpare(const QList<int>& wanted)
     }
 }
 
+// The room is the share, or less where the column's own text needs less: a quarter kept for a State of "complete"
+// cut the endpoints beside it. None without a room column.
+int FittedColumns::keptRoom() const
+{
+    if (m_roomColumn < 0)
+        return 0;
+    const int share = int(m_view->viewport()->width() * m_roomShare);
+    return std::min(share, std::max(m_view->sizeHintForColumn(m_roomColumn), m_header->sectionSizeHint(m_roomColumn)));
+}
+
 void FittedColumns::makeRoom()
 {
     if (!m_keepRoom)
@@ -135,13 +147,7 @@ void FittedColumns::makeRoom()
     for (int column = 0; column < m_header->count(); ++column)
         if (column != m_roomColumn && !m_header->isSectionHidden(column))
             used += m_header->sectionSize(column);
-    // The room is the share, or less where the column's own text needs less: a quarter kept for a State of
-    // "complete" cut the endpoints beside it.
-    int room = int(viewport * m_roomShare);
-    if (m_roomColumn >= 0)
-        room =
-            std::min(room, std::max(m_view->sizeHintForColumn(m_roomColumn), m_header->sectionSizeHint(m_roomColumn)));
-    int excess = used + room - viewport;
+    int excess = used + keptRoom() - viewport;
     // The widest first, each down to the next widest (or its minimum), until the room is there or none can give.
     while (excess > 0) {
         qsizetype widest = -1;

@@ -41,7 +41,8 @@ private:
     void fitSoon();
     void fit();
     void makeRoom();                              // after fit(): the kept room, taken from the widest fitted columns
-    void growIntoSpare(const QList<int>& wanted); // then, with no stretched column, width no column uses
+    void growIntoSpare(const QList<int>& wanted); // then width no column uses, or the stretched one's beyond its room
+    int keptRoom() const;                         // what the room column keeps (keepRoom)
     bool isFitted(qsizetype i) const;             // m_columns[i] is ours to size: the user has not sized it
 
     static constexpr const char* kUserSizedProperty = "upinUserSizedColumns";
