@@ -427,6 +427,8 @@ TEST_CASE("chart axes use round ticks, and an empty chart shows no invented labe
     chart.show(); // legend markers are laid out (and report visibility) once shown
     chart.setBars({{"a", 3, 2, 4}}, true);
     QApplication::processEvents(); // the legend lays out the markers of the series added
+    // Values above their bars, in the text's colour: Qt's default white, outside the bar, did not show.
+    CHECK(chart.values()->labelColor() == chart.palette().color(QPalette::WindowText));
     // From min to max on the bar's right edge, not through its middle where the value's label is (it crossed it).
     REQUIRE(chart.whiskers().size() == 1);
     for (const QPointF& point : chart.whiskers()[0]->points())

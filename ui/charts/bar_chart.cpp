@@ -37,6 +37,7 @@ BarChart::BarChart(const QString& title, const QString& unit, QWidget* parent)
     m_whiskerLegend->setPen(whiskerPen());
     chart->addSeries(m_series);
     chart->addSeries(m_whiskerLegend);
+    m_set->setLabelColor(palette().color(QPalette::WindowText)); // after the theme's: its white was white on white
     // Labels whole: a long target cut to "…/with/mo..." lost its second line, a failure's reason, with it. The
     // labels are short already (distinctLabels); one that is still long overlaps rather than hides a failure.
     m_categories->setTruncateLabels(false);
