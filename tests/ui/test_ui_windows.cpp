@@ -219,7 +219,7 @@ TEST_CASE("the Send view: a new send clears the last one's answers, and failures
 
     // The next run's first progress clears the last run's received curve (review: two runs were mixed).
     view.setReceivedSamples({{100, 5000000}, {200, 9000000}}, ok.run);
-    REQUIRE(view.chart()->receivedSeries()->count() == 3);
+    REQUIRE(view.chart()->receivedSeries()->count() >= 3); // drawn (after the sent line's last point, if need be)
     send->click();
     view.onProgress(0, 0, 100, 1000);
     CHECK(view.chart()->receivedSeries()->count() <= 1);

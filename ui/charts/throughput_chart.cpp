@@ -45,9 +45,14 @@ double timeToReach(const QList<QPointF>& cumulative, double y)
 double receivedLag(const QList<QPointF>& sent, const QList<QPointF>& received)
 {
     double lag = 0;
-    for (const QPointF& r : received)
-        if (sent.size() >= 2 && r.y() <= sent.last().y())
-            lag = std::max(lag, timeToReach(sent, r.y()) - r.x());
+    for (const QPointF& r : received) {
+        if (sent.size() < 2)
+            break;
+        // Bytes past the sent line's last point (it takes a point per 100 ms) went after that point's moment: a
+        // received point there before it read as more received than sent.
+        lag = std::max(lag, r.y() <= sent.last().y() ? timeToReach(sent, r.y()) - r.x()
+                                                     : sent.last().x() + 0.001 - r.x()); // a millisecond after
+    }
     return lag;
 }
 
