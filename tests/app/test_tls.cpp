@@ -75,7 +75,7 @@ TEST_CASE("curl --cacert uploads over TLS with exact hashes, and the capture say
         CHECK(transport["tls"].toBool());
         CHECK(transport["protocol"].toString().startsWith("TLSv1."));
         CHECK_FALSE(transport["cipher"].toString().isEmpty());
-        CHECK(transport["alpn"].toString() == "http/1.1");
+        CHECK(transport["alpn"].toString().isEmpty()); // none agreed: HTTP/1.1 (test below)
         CHECK_FALSE(transport["client_certificate"].toBool());
         CHECK(transport["handshake_ms"].toDouble() > 0);
         // Plain HTTP still records its transport as such.
@@ -114,6 +114,27 @@ TEST_CASE("over TLS a connection that ends after its answer ends with close_noti
     CHECK(out.contains("HTTP/1.1 200 OK"));
     CHECK_FALSE(out.contains("unexpected eof"));
     CHECK(openssl.exitCode() == 0);
+}
+
+TEST_CASE("over TLS a client whose ALPN list lacks http/1.1 is agreed nothing and served HTTP/1.1",
+          "[listener][tls][hostile]")
+{
+    QTemporaryDir home;
+    ListenerFixture f(tlsConfig(home.filePath("tls")));
+    for (const char* alpn : {"http/1.0", "h2", "h2,http/1.1"}) {
+        QProcess openssl; // reads until the end: the listener closes after an answer to Connection: close
+        openssl.setProcessChannelMode(QProcess::MergedChannels);
+        openssl.start("openssl", {"s_client", "-connect", QStringLiteral("127.0.0.1:%1").arg(f.listener.tlsPort()),
+                                  "-alpn", alpn, "-ign_eof"});
+        openssl.write("GET /captures HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        openssl.closeWriteChannel();
+        REQUIRE(openssl.waitForFinished(20000));
+        const QString out = QString::fromUtf8(openssl.readAll());
+        INFO(alpn << "\n" << out.toStdString());
+        CHECK_FALSE(out.contains("bad extension"));
+        CHECK(out.contains("No ALPN negotiated"));
+        CHECK(out.contains("HTTP/1.1 200 OK"));
+    }
 }
 
 TEST_CASE("100 failed TLS handshakes leave the listener serving with every slot free", "[listener][tls][faults]")
