@@ -398,8 +398,11 @@ void ProbeView::draw(const app::ProbeReport& report, bool running)
     auto changed = [&](qsizetype i) { return m_drawn.size() != specs.size() || m_drawn[i] != specs[i]; };
     if (changed(0))
         m_charts[0]->show(specs[0], nullptr, empty);
+    // Scaling asked for, and a Size that gives it one size to time: why it did not run (two walks found no word).
+    const std::optional<qulonglong> size = app::parseByteSize(m_size->text());
+    const bool oneSize = m_scaling->isChecked() && size && app::ProbeRunner::scalingSizes(*size).isEmpty();
     if (changed(1))
-        m_charts[1]->show(specs[1], nullptr, empty);
+        m_charts[1]->show(specs[1], nullptr, oneSize && empty == tr("not run") ? tr("not run: Size ≤ 4M") : empty);
     if (changed(2) || changed(3))
         m_charts[2]->show(specs[2], &specs[3], empty);
     if (changed(4))
