@@ -23,6 +23,7 @@ usage: upstreams.py MODE [ARG]...; prints the port it listens on, then serves un
 import hashlib
 import json
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -191,8 +192,21 @@ def serve(conn, mode, args):
                 return
 
 
+def serve_tls(context, conn, mode, args):
+    try:
+        conn = context.wrap_socket(conn, server_side=True)
+    except (ssl.SSLError, OSError):
+        return
+    serve(conn, mode, args)
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
+    context = None
+    if mode == "tls":  # tls CERT KEY MODE ARGS...: the same server over TLS
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args[0], args[1])
+        mode, args = args[2], args[3:]
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if mode in ("slow", "reject"):  # accepted sockets inherit it: little waits in its kernel
@@ -202,7 +216,10 @@ def main():
     print(server.getsockname()[1], flush=True)
     while True:
         conn, _ = server.accept()
-        threading.Thread(target=serve, args=(conn, mode, args), daemon=True).start()
+        if context:
+            threading.Thread(target=serve_tls, args=(context, conn, mode, args), daemon=True).start()
+        else:
+            threading.Thread(target=serve, args=(conn, mode, args), daemon=True).start()
 
 
 if __name__ == "__main__":
