@@ -397,7 +397,7 @@ void ForwardConnection::endExchange()
     if (m_requestKeepAlive && upstreamReusable && decoder().done())
         waitForNextRequest();
     else // early, the client may still be sending the body no one reads: dropped, within the linger caps
-        closeAfterAnswer();
+        closeAfterAnswer(m_answer->untilClose());
     finishSession(detail, forward);
 }
 

@@ -106,10 +106,11 @@ void ClientSide::stopWaiting()
 
 // Lingering close, as nginx and Kestrel do it: the client may still be sending a body we will not read, and
 // closing with unread bytes makes the kernel send RST, which can destroy our answer before the client reads it.
-void ClientSide::closeAfterAnswer()
+void ClientSide::closeAfterAnswer(bool endsAtClose)
 {
     if (std::exchange(m_closing, true))
         return;
+    m_endsAtClose = endsAtClose;
     stopWaiting();
     releaseSlot();
     answerWritten();
@@ -133,8 +134,12 @@ void ClientSide::shutdownWhenSent()
     // Over TLS the sending side stays open: shutting the descriptor's would cut the TLS stream (and only Qt can
     // send close_notify, with a full close). The client reads the answer, which has a length, and closes; or the
     // linger limits end the connection.
-    if (!carriesTls(m_socket))
+    if (!carriesTls(m_socket)) {
         ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR);
+    } else if (m_endsAtClose) {
+        endLinger(); // the answer's end is the close: now
+        return;
+    }
     m_lingerTimer.start(Linger::kQuietMs);
     m_linger.start();
 }

@@ -43,8 +43,10 @@ public:
     bool waiting() const { return m_waiting; }
     void stopWaiting();
     // The answer goes out, our sending side is shut, and what the client still sends is dropped (dropped()) until
-    // it closes, pauses for Linger::kQuietMs, or a cap is reached. The slot is given up at once.
-    void closeAfterAnswer();
+    // it closes, pauses for Linger::kQuietMs, or a cap is reached. The slot is given up at once. endsAtClose: the
+    // answer has no length, so over TLS it ends only with our close_notify, sent once it is out rather than after
+    // the linger (a relayed close-delimited answer reached the client 5 s late).
+    void closeAfterAnswer(bool endsAtClose = false);
     bool closing() const { return m_closing; }
     // Lingering: `bytes` more arrived and were dropped. False when that ends the connection (it is dropped).
     bool dropped(quint64 bytes);
@@ -69,7 +71,8 @@ private:
     bool m_holdsSlot = true;
     bool m_waiting = false;
     bool m_closing = false;
-    bool m_lingering = false; // counted in ListenerShared::lingeringConnections
+    bool m_endsAtClose = false; // the answer has no length (closeAfterAnswer)
+    bool m_lingering = false;   // counted in ListenerShared::lingeringConnections
 };
 
 } // namespace upin::app

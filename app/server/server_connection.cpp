@@ -391,14 +391,14 @@ void ServerConnection::closeIfWaiting()
 }
 
 // The lingering close (ClientSide::closeAfterAnswer says why): the answer goes out, then the rest is dropped.
-void ServerConnection::closeAfterAnswer()
+void ServerConnection::closeAfterAnswer(bool endsAtClose)
 {
     m_state = State::Closing;
     m_held.clear();
     m_blocks.releaseIdle(1);
     m_deadlines.stop();
     onClosing();
-    m_clientSide.closeAfterAnswer();
+    m_clientSide.closeAfterAnswer(endsAtClose);
     resumeReading();
 }
 

@@ -93,7 +93,7 @@ protected:
     // the parser's limits; the mode sets the endpoint, the hash and what it keeps.
     SessionRequest sessionRequest(const RequestAdmission& admission) const;
     void markRecorded() { m_requestRecorded = true; } // a capture records this request
-    void closeAfterAnswer();
+    void closeAfterAnswer(bool endsAtClose = false);  // ClientSide::closeAfterAnswer
     // Keep-alive, once the mode's answer went out whole (respond() does it for ours): the connection waits for
     // the next request without a head deadline, up to keepAliveTimeoutMs, and gives its slot to a new client
     // when all are taken.
