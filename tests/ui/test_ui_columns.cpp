@@ -16,8 +16,10 @@
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBrush>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -373,4 +375,29 @@ TEST_CASE("Send at 1280x800: a resent capture's parts show their type and filena
     CHECK(table->horizontalHeader()->sectionSize(ui::PlanPartsModel::Source) >= table->viewport()->width() / 4);
     const QString tip = table->model()->index(0, ui::PlanPartsModel::Source).data(Qt::ToolTipRole).toString();
     CHECK(tip.contains(QString(120, 'p'))); // the whole path on hover
+}
+
+TEST_CASE("a file dialog given no folder opens at home, then where the user last was, its file name kept",
+          "[ui][columns]")
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
+    ui::MainWindow window; // its dialogs are fitted and placed
+    {
+        QFileDialog first(nullptr, "Export"); // no folder: the working folder, as the static dialogs have it
+        first.setOption(QFileDialog::DontUseNativeDialog);
+        first.show();
+        if (QDir::currentPath() != QDir::homePath())
+            CHECK(first.directory().absolutePath() == QDir::homePath()); // not the source tree, from scripts/run
+        first.setDirectory(dir.path());
+        static_cast<QDialog&>(first).done(QDialog::Accepted); // as its Open button does
+    }
+    QFileDialog second(nullptr, "Export", "capture.har"); // a default name, as Export HAR gives
+    second.setOption(QFileDialog::DontUseNativeDialog);
+    second.setAcceptMode(QFileDialog::AcceptSave);
+    second.show();
+    CHECK(second.directory().absolutePath() == QDir(dir.path()).absolutePath());
+    REQUIRE_FALSE(second.selectedFiles().isEmpty());
+    CHECK(QFileInfo(second.selectedFiles().first()).fileName() == "capture.har");
+    second.reject();
 }

@@ -2,8 +2,10 @@
 
 #include <QApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QListView>
 #include <QLocale>
@@ -26,12 +28,37 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override
     {
         if (event->type() == QEvent::Show)
-            if (auto* dialog = qobject_cast<QFileDialog*>(watched))
+            if (auto* dialog = qobject_cast<QFileDialog*>(watched)) {
+                startInLastFolder(dialog);
                 fit(dialog);
+            }
         return QObject::eventFilter(watched, event);
     }
 
 private:
+    static QString& lastFolder()
+    {
+        static QString folder; // the folder of the last dialog the user accepted; the home folder before one
+        return folder;
+    }
+
+    // A dialog given no folder opened in the program's working folder (the source tree, from scripts/run): a
+    // HAR exported with its default name went in there. It opens where the user last was, or at home.
+    static void startInLastFolder(QFileDialog* dialog)
+    {
+        if (dialog->property("upinFolderSet").toBool())
+            return; // once: the dialog is shown again after a change of mode
+        dialog->setProperty("upinFolderSet", true);
+        QObject::connect(dialog, &QDialog::accepted, dialog,
+                         [dialog] { lastFolder() = dialog->directory().absolutePath(); });
+        if (dialog->directory().absolutePath() != QDir::currentPath())
+            return;                                         // a folder the view chose (the captures folder)
+        const QStringList chosen = dialog->selectedFiles(); // a save dialog's default name, "runs.csv"
+        dialog->setDirectory(lastFolder().isEmpty() ? QDir::homePath() : lastFolder());
+        if (dialog->acceptMode() == QFileDialog::AcceptSave && !chosen.isEmpty())
+            dialog->selectFile(QFileInfo(chosen.first()).fileName());
+    }
+
     static void fit(QFileDialog* dialog)
     {
         const QFontMetrics metrics = dialog->fontMetrics();
