@@ -397,7 +397,7 @@ void ForwardConnection::endExchange()
     if (m_requestKeepAlive && upstreamReusable && decoder().done())
         waitForNextRequest();
     else // early, the client may still be sending the body no one reads: dropped, within the linger caps
-        closeAfterAnswer(m_answer->untilClose());
+        closeAfterAnswer(m_answer->untilClose() && decoder().done()); // a body still coming lingers, as it must
     finishSession(detail, forward);
 }
 
