@@ -28,6 +28,10 @@ TunnelRelay::TunnelRelay(QTcpSocket& client, const QString& host, quint16 port, 
         drop(QStringLiteral("closed by one side; the other took nothing more for %1 s").arg(kClosingMs / 1000));
     });
     connect(&m_quietTimer, &QTimer::timeout, this, [this] {
+        if (unsentBytes(m_client) + unsentBytes(m_server) > 0) { // stalled on a reader, not quiet: its bytes wait
+            m_quietTimer.start();
+            return;
+        }
         m_quiet = true;
         if (m_quietChanged)
             m_quietChanged(true);
@@ -61,6 +65,8 @@ void TunnelRelay::offerSlotWhenQuiet(int quietMs, std::function<void(bool quiet)
 
 void TunnelRelay::dropForSlot()
 {
+    if (m_finished || !m_quiet)
+        return; // bytes came since its slot was offered: a busy tunnel is not dropped (one client over the cap)
     drop(QStringLiteral("no byte either way for %1 while every connection slot was taken: its slot went to a new "
                         "client")
              .arg(formatSeconds(m_quietTimer.interval() / 1000.0)));
