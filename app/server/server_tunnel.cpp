@@ -74,7 +74,10 @@ void ServerConnection::readClientHello()
     // next: a new client may have its slot (64 tunnels that sent nothing after the handshake held every slot).
     m_handshake.emplace(
         *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, *config,
-        [this] { m_clientSide.waitForNextRequest(); },
+        [this] {
+            m_deadlines.stop(); // from here the keep-alive wait's, as after a request; the head's at its first byte
+            m_clientSide.waitForNextRequest();
+        },
         [this] {
             m_state = State::Closing;
             m_clientSide.drop();
