@@ -139,7 +139,8 @@ void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay:
     const bool relayed = outcome.opened && !m_relayLoop;
     ForwardRecord record;
     record.upstream = target;
-    record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, relayed, outcome.error};
+    record.tunnel = ForwardRecord::Tunnel{outcome.bytesUp, outcome.bytesDown, relayed,
+                                          relayed ? outcome.error : QString()}; // else the fault says it
     QString detail = relayed ? QStringLiteral("passed through: %1 bytes up, %2 down%3")
                                    .arg(outcome.bytesUp)
                                    .arg(outcome.bytesDown)
