@@ -211,7 +211,7 @@ TEST_CASE("send over https: both engines with --cacert, --insecure said, an untr
         CHECK(results[0].integrityOk());
         CHECK(results[0].parts[0].sentDigest.toStdString() == test::sha256(data));
         CHECK(results[0].tls.startsWith("TLSv1."));
-        CHECK(results[0].protocol == "HTTP/1.1"); // what the listener offers (ALPN)
+        CHECK(results[0].protocol == "HTTP/1.1"); // what the listener speaks (it agrees no ALPN)
         CHECK_FALSE(results[0].insecure);
     }
     plan.caCertificates.clear(); // the system does not know this certificate
