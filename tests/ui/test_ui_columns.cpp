@@ -71,6 +71,21 @@ bool everyRowFits(const QTableView& table, int column)
     return true;
 }
 
+// The settings in dir, not the user's, and empty.
+void isolateSettings(const QTemporaryDir& dir)
+{
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    QSettings().clear();
+}
+
+// The window at the size the walks use, on tab.
+void showAt1280(ui::MainWindow& window, QWidget* tab)
+{
+    window.resize(1280, 800);
+    window.show();
+    window.tabs()->setCurrentWidget(tab);
+}
+
 } // namespace
 
 TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State keeps its room, and a width the "
@@ -78,12 +93,9 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
           "[ui][listen][columns]")
 {
     QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    QSettings().clear();
+    isolateSettings(dir);
     ui::MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.tabs()->setCurrentWidget(window.listenView());
+    showAt1280(window, window.listenView());
     QTableView* table = window.listenView()->table();
     window.listenView()->applyEvents({forwarded(1, "http://127.0.0.1:9000/api/v2/uploads/file-part")});
     UPIN_WAIT_FOR(fits(*table, 0, ui::CaptureListModel::Endpoint), 5000);
@@ -139,12 +151,9 @@ TEST_CASE("Listen at 1280x800: long clients, methods and paths give up width, an
           "[ui][listen][columns]")
 {
     QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    QSettings().clear();
+    isolateSettings(dir);
     ui::MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.tabs()->setCurrentWidget(window.listenView());
+    showAt1280(window, window.listenView());
     QTableView* table = window.listenView()->table();
     auto refused = [](quint64 id, const QString& method, const QString& path) {
         app::ListenerEvent e;
@@ -185,12 +194,9 @@ TEST_CASE("Listen at 1280x800: forwarded, proxied and refused rows in one list s
           "[ui][listen][columns]")
 {
     QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    QSettings().clear();
+    isolateSettings(dir);
     ui::MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.tabs()->setCurrentWidget(window.listenView());
+    showAt1280(window, window.listenView());
     QTableView* table = window.listenView()->table();
     auto received = [](quint64 id) {
         app::ListenerEvent e = forwarded(id, "x");
@@ -350,12 +356,9 @@ TEST_CASE("Send at 1280x800: a resent capture's parts show their type and filena
           "[ui][send][columns]")
 {
     QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings")); // not the user's
-    QSettings().clear();
+    isolateSettings(dir);
     ui::MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.tabs()->setCurrentWidget(window.sendView());
+    showAt1280(window, window.sendView());
     app::UploadPlan plan;
     app::PlanPart file;
     file.kind = app::PlanPart::Kind::File;
