@@ -10,13 +10,6 @@
 
 namespace upin::app {
 
-namespace {
-core::ByteView view(const QByteArray& data)
-{
-    return {data.constData(), size_t(data.size())};
-}
-} // namespace
-
 void ServerConnection::openTunnel(TunnelTls tlsFor)
 {
     m_tunnelPending = std::move(tlsFor); // once consume() knows whether bytes followed the head in the same read
@@ -51,7 +44,7 @@ void ServerConnection::beginTunnel(bool bytesFollowed)
 void ServerConnection::readClientHello()
 {
     const QByteArray bytes = m_socket->peek(qint64(core::kMaxClientHelloBytes));
-    const core::ClientHelloName hello = core::readClientHelloName(view(bytes));
+    const core::ClientHelloName hello = core::readClientHelloName({bytes.constData(), size_t(bytes.size())});
     if (hello.status == core::ClientHelloName::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
         return; // called again as more comes, until the head deadline
     if (hello.status == core::ClientHelloName::Status::NotTls) {
