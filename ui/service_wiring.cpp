@@ -216,7 +216,7 @@ void ServiceWiring::loadStoredCaptures(const QString& root, int limit)
 {
     QPointer<ListenView> view = m_window.listenView();
     QThreadPool::globalInstance()->start([view, root, limit] {
-        app::storedCaptures(root, limit, [view](const QList<app::StoredCapture>& batch) {
+        app::storedCaptures(root, limit, [view](const QList<app::CaptureSummary>& batch) {
             QMetaObject::invokeMethod(
                 qApp,
                 [view, batch] {
@@ -331,27 +331,24 @@ void ServiceWiring::connectSender()
     });
     connect(m_sender, &app::Sender::runFinished, view, [this](app::RunResult result) {
         result.run += m_runsBefore;
-        const QList<app::ThroughputSample> followed = m_followed.samples; // what the listener said while it ran
-        m_followed.captureId = 0;                                         // the next run is a capture of its own
-        m_followed.samples.clear();
+        const auto* followed = m_window.listenView()->model()->find(m_followed.captureId); // as it ran
+        m_followed.captureId = 0; // the next run is a capture of its own
         m_followed.run = result.run + 1;
         m_window.sendView()->onRunFinished(result);
         // Our own listener's answer names its capture: show what it received beside what was sent. A run without
         // one (cancelled, refused) keeps what was followed while it went.
-        const QString id = app::CaptureRecord::fromJson(QJsonDocument::fromJson(result.response).object()).id;
-        if (id.isEmpty()) {
-            if (!followed.isEmpty())
-                m_window.sendView()->setReceivedSamples(followed, result.run);
+        const quint64 id = app::CaptureRecord::idInAnswer(result.response);
+        if (id == 0) {
+            if (followed && !followed->samples.isEmpty())
+                m_window.sendView()->setReceivedSamples(followed->samples, result.run);
             return;
         }
         QStringList sent;
         for (const auto& part : result.parts) // a digest the listener did not report (another hash) is not compared
             sent << (part.receivedDigest.isEmpty() ? QString() : part.sentDigest);
         m_window.inspectView()->rememberSentHashes(id, sent);
-        auto* captures = m_window.listenView()->model();
-        for (int row = 0; row < captures->rowCount(); ++row)
-            if (QString::number(captures->row(row).id) == id)
-                m_window.sendView()->setReceivedSamples(captures->row(row).samples, result.run);
+        if (const auto* received = m_window.listenView()->model()->find(id))
+            m_window.sendView()->setReceivedSamples(received->samples, result.run);
     });
     connect(m_sender, &app::Sender::finished, view, [this, view](QList<app::RunResult> results) {
         for (app::RunResult& r : results)
@@ -401,22 +398,20 @@ void ServiceWiring::openPlan(const QString& path)
     });
 }
 
-void ServiceWiring::followUpload(const QList<app::ListenerEvent>& batch)
+void ServiceWiring::followUpload(const QList<app::CaptureEvent>& batch)
 {
     if (!m_followed.armed)
         return;
+    // The samples are the captures list's row's (ListenView::applyEvents, connected first, has added them).
     bool grew = false;
-    for (const app::ListenerEvent& e : batch) {
-        if (m_followed.captureId == 0 && e.kind == app::ListenerEvent::Kind::CaptureStarted &&
-            e.endpoint == m_followed.path)
-            m_followed.captureId = e.captureId;
-        if (e.captureId == m_followed.captureId && e.kind == app::ListenerEvent::Kind::Progress) {
-            m_followed.samples += e.samples;
-            grew = grew || !e.samples.isEmpty();
-        }
+    for (const app::CaptureEvent& e : batch) {
+        if (m_followed.captureId == 0 && e.kind == app::CaptureEvent::Kind::CaptureStarted &&
+            e.capture.endpoint == m_followed.path)
+            m_followed.captureId = e.capture.id;
+        grew = grew || (e.capture.id == m_followed.captureId && !e.samples.isEmpty());
     }
-    if (grew)
-        m_window.sendView()->setReceivedSamples(m_followed.samples, m_followed.run);
+    if (const auto* row = m_window.listenView()->model()->find(m_followed.captureId); grew && row)
+        m_window.sendView()->setReceivedSamples(row->samples, m_followed.run);
 }
 
 void ServiceWiring::connectInspector()

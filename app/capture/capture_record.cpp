@@ -28,7 +28,7 @@ void CaptureRecord::writeAnswer(JsonWriter& w, Detail detail) const
     w.key("state").string(captureStateName(state));
     w.key("error");
     writeOutcomeError(w);
-    w.key("capture_id").string(id);
+    w.key("capture_id").string(QString::number(id)); // a string, as JavaScript reads 64-bit ids whole
     w.key("endpoint").string(endpoint);
     w.key("matcher").string(matcher);
     w.key("hash").string(hash);
@@ -121,10 +121,42 @@ void CaptureRecord::writeJson(JsonWriter& w) const
     w.endObject();
 }
 
+quint64 CaptureRecord::idInAnswer(const QByteArray& answer)
+{
+    return QJsonDocument::fromJson(answer).object().value(QLatin1String("capture_id")).toString().toULongLong();
+}
+
+CaptureSummary CaptureRecord::summary(const QString& folder) const
+{
+    CaptureSummary c;
+    c.id = id;
+    c.received = request.receivedAt;
+    c.client = request.client;
+    c.method = request.method;
+    c.endpoint = endpoint;
+    c.matcher = matcher;
+    c.folder = folder;
+    for (const auto& [name, value] : request.headers.value_or(QList<QPair<QString, QString>>{}))
+        c.fromProbe = c.fromProbe || name.compare(QLatin1String(kProbeHeader), Qt::CaseInsensitive) == 0;
+    c.tls = request.transport ? request.transport->label() : QString();
+    c.state = state;
+    c.bytes = bytes;
+    c.parts = int(report.parts.size());
+    c.diagnostics = int(report.diagnostics.size());
+    // Rounded up: a capture that took a fraction of a millisecond has a rate, not a duration of 0 ms.
+    c.elapsedMs = qint64(std::ceil(elapsedMs));
+    c.error = error;
+    c.errorDetail = errorInWords();
+    c.answerStatus = answered ? answered->status : 0;
+    if (forward)
+        c.forward = forward->timings();
+    return c;
+}
+
 CaptureRecord CaptureRecord::fromJson(const QJsonObject& json)
 {
     CaptureRecord r;
-    r.id = json["capture_id"].toString();
+    r.id = json["capture_id"].toString().toULongLong();
     r.endpoint = json["endpoint"].toString();
     r.matcher = json["matcher"].toString();
     r.hash = json["hash"].toString();

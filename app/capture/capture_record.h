@@ -6,10 +6,10 @@
 // capture.json's keys (the report's parts are report_json's, the request's RequestRecord's, the exchange's
 // ForwardRecord's).
 
+#include "capture/capture_summary.h"
 #include "capture/forward_record.h"
 #include "capture/kept_part.h"
 #include "capture/request_record.h"
-#include "server/listener_types.h"
 
 #include "upin/core/event_recorder.h"
 
@@ -32,7 +32,7 @@ struct CaptureRecord {
         QString systemMessage; // the system's error text
     };
 
-    QString id;
+    quint64 id = 0;
     QString endpoint, matcher, hash;
     core::ParseReport report;
     QList<KeptPart> kept; // by top-level part index
@@ -74,6 +74,10 @@ struct CaptureRecord {
     QByteArray toJson() const;           // capture.json, indented
     void writeJson(JsonWriter& w) const; // the same, into a writer (CaptureStore::writeCaptureJson's, in pieces)
     static CaptureRecord fromJson(const QJsonObject& json);
+    // The capture's id in one of its answers (answerJson's capture_id); 0 when the JSON is not one.
+    static quint64 idInAnswer(const QByteArray& answer);
+    // The capture as the lists know it: folder is where it is stored (empty: nowhere).
+    CaptureSummary summary(const QString& folder) const;
     // The folder's capture.json; why says what is wrong when there is none to read.
     static std::optional<CaptureRecord> read(const QString& folder, QString* why = nullptr);
 

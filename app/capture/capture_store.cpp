@@ -166,13 +166,13 @@ bool CaptureStore::writeCaptureJson(const QString& folder, const std::function<v
     return true;
 }
 
-void CaptureStore::endCapture(const QString& folder, const QJsonObject& summary)
+void CaptureStore::endCapture(const CaptureSummary& capture)
 {
-    const QString name = folder.isEmpty() ? QString() : QDir(folder).dirName();
+    const QString name = capture.folder.isEmpty() ? QString() : QDir(capture.folder).dirName();
     {
         QMutexLocker lock(&m_mutex);
         m_receiving.remove(name);
-        m_recent.append(summary);
+        m_recent.append(capture);
         while (m_recent.size() > std::min(m_retention.keepCaptures, kMaxRecent))
             m_recent.removeFirst();
     }
@@ -251,7 +251,7 @@ void CaptureStore::recordRefused(RefusedRequest& refused)
     {
         // A quota of their own in the recent list: a flood of refusals does not push captures out of it.
         QMutexLocker lock(&m_mutex);
-        m_recentRefused.append(json);
+        m_recentRefused.append(refused);
         while (m_recentRefused.size() > std::min(m_retention.keepCaptures, kMaxRecent))
             m_recentRefused.removeFirst();
     }
@@ -291,28 +291,26 @@ void CaptureStore::flushRefused()
 
 std::optional<RefusedRequest> CaptureStore::recentRefused(quint64 id) const
 {
-    const QString wanted = QString::number(id);
     QMutexLocker lock(&m_mutex);
-    for (const auto& refused : m_recentRefused)
-        if (refused[QLatin1String("id")].toString() == wanted)
-            return RefusedRequest::fromJson(refused.toObject());
+    for (const RefusedRequest& refused : m_recentRefused)
+        if (refused.id == id)
+            return refused;
     return std::nullopt;
 }
 
 QJsonArray CaptureStore::recent() const
 {
     QMutexLocker lock(&m_mutex);
-    if (m_recentRefused.isEmpty())
-        return m_recent;
-    // Oldest first, as the ids were given.
-    QList<QJsonValue> all(m_recent.begin(), m_recent.end());
-    all.append(QList<QJsonValue>(m_recentRefused.begin(), m_recentRefused.end()));
-    std::stable_sort(all.begin(), all.end(), [](const QJsonValue& a, const QJsonValue& b) {
-        return a[QLatin1String("id")].toString().toULongLong() < b[QLatin1String("id")].toString().toULongLong();
-    });
+    // Oldest first, as the ids were given (captures are listed as they finish).
+    std::vector<std::pair<quint64, QJsonObject>> all;
+    for (const CaptureSummary& capture : m_recent)
+        all.emplace_back(capture.id, summaryToJson(capture));
+    for (const RefusedRequest& refused : m_recentRefused)
+        all.emplace_back(refused.id, refused.toJson());
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     QJsonArray out;
-    for (const QJsonValue& entry : all)
-        out.append(entry);
+    for (const auto& [id, json] : all)
+        out.append(json);
     return out;
 }
 
@@ -330,11 +328,12 @@ std::optional<QByteArray> CaptureStore::report(const QString& id) const
                                            {"folder", QDir(m_root).filePath(it.key())}});
     // Captures that stored no folder (/part-event, /discard, or one whose folder could not be created): the
     // summary in the recent list is all there is.
-    for (const QJsonArray* list : {&m_recent, &m_recentRefused})
-        for (const auto& entry : *list)
-            if (entry.toObject()[QStringLiteral("id")].toString() == id &&
-                entry.toObject()[QStringLiteral("folder")].toString().isEmpty())
-                return compactLine(entry.toObject());
+    for (const CaptureSummary& capture : m_recent)
+        if (QString::number(capture.id) == id && capture.folder.isEmpty())
+            return compactLine(summaryToJson(capture));
+    for (const RefusedRequest& refused : m_recentRefused)
+        if (QString::number(refused.id) == id)
+            return compactLine(refused.toJson());
     lock.unlock();
     // Folder names carry the id: "capture-<time>-<id>-<endpoint>", also for captures of earlier sessions.
     QStringList matches = QDir(m_root).entryList({kFolderPrefix + QStringLiteral("*-%1-*").arg(id)}, QDir::Dirs);

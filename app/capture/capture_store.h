@@ -2,6 +2,7 @@
 // Where captures live: one folder per stored upload (capture.json, saved parts, optional raw body), a retention
 // policy, and an in-memory list of recent captures for GET /captures. Shared by the listener's worker threads.
 
+#include "capture/capture_summary.h"
 #include "capture/capture_types.h"
 #include "capture/refused_request.h"
 #include "common/json_writer.h"
@@ -33,7 +34,7 @@ public:
     // A capture finished (folder empty for endpoints that store nothing): recorded in the recent list; then the
     // oldest finished folders beyond the retention policy are deleted on a low-priority thread of the store's
     // own, so neither the upload's answer nor nextId() waits for it.
-    void endCapture(const QString& folder, const QJsonObject& summary);
+    void endCapture(const CaptureSummary& capture);
     // Writes capture.json as writeJson makes it (indented, in pieces: it is megabytes for 10,000 parts), with a
     // newline after, to a file of its own that is then renamed: a failed write (or a process killed) leaves the
     // previous version or none, never an empty or half file; a power loss may (it is not synced, as the parts
@@ -85,8 +86,8 @@ private:
     QString m_root;
     RetentionPolicy m_retention;
     mutable QMutex m_mutex;
-    QJsonArray m_recent;
-    QJsonArray m_recentRefused;
+    QList<CaptureSummary> m_recent;
+    QList<RefusedRequest> m_recentRefused;
     QHash<QString, quint64> m_receiving; // folder name -> capture id
     std::atomic<bool> m_cleanupQueued{false};
     std::atomic<qint64> m_keptBytes{-1}; // -1: not measured yet

@@ -5,7 +5,7 @@
 // read it back, never by JSON keys of their own. Moments are ms from the request head's completion, -1 where a
 // moment did not come (no answer, an answer before the body's end).
 
-#include "server/listener_types.h"
+#include "capture/capture_summary.h"
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -11,6 +11,23 @@ QString RefusedRequest::label() const
     return method.isEmpty() ? QStringLiteral("(no request line)") : method + QLatin1Char(' ') + target;
 }
 
+CaptureSummary RefusedRequest::summary() const
+{
+    CaptureSummary c;
+    c.id = id;
+    c.received = receivedAt;
+    c.client = client;
+    c.method = method;
+    c.tls = tls;
+    c.endpoint = label();
+    c.matcher = QStringLiteral("none");
+    c.state = CaptureState::Refused;
+    c.error = error;
+    c.errorDetail = reason;
+    c.answerStatus = status;
+    return c;
+}
+
 QJsonObject RefusedRequest::toJson() const
 {
     QJsonObject json{{"id", QString::number(id)},

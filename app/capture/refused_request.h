@@ -8,6 +8,8 @@
 // a flood of refused requests then costs at most two small files, and never pushes a real capture out of
 // retention or makes uploads wait for folder creation and deletion.
 
+#include "capture/capture_summary.h"
+
 #include "upin/core/errors.h"
 
 #include <QByteArray>
@@ -41,7 +43,8 @@ struct RefusedRequest {
 
     // "PUT /file-part", or "(no request line)".
     QString label() const;
-    QJsonObject toJson() const; // one line of the rolling file, and the summary GET /captures lists
+    CaptureSummary summary() const; // as the captures list shows it
+    QJsonObject toJson() const;     // one line of the rolling file, and the summary GET /captures lists
     static std::optional<RefusedRequest> fromJson(const QJsonObject& json);
     // From what a HeadReader holds, complete or not (a head that failed to parse still shows its first line).
     static RefusedRequest fromHead(const core::HeadReader& head, int status, QString reason,

@@ -5,7 +5,7 @@
 // only code that knows its keys. Captures stored by earlier versions lack some of it: those members stay empty and
 // say so (headRecorded(), the optionals).
 
-#include "server/listener_types.h"
+#include "capture/capture_summary.h"
 
 #include "upin/core/http.h"
 

@@ -34,14 +34,9 @@ QString requestedHashName(const QString& query, const core::RequestHead& head)
     return !hash.isEmpty() ? hash : toQString(head.field(QByteArray(kHashHeader).toLower().toStdString()));
 }
 
-QString captureStateName(CaptureState state)
-{
-    return toQString(kCaptureStateNames.name(state));
-}
-
 UploadSession::UploadSession(const SessionRequest& request, CaptureStore& store, Publish publish)
     : m_request(request), m_store(store),
-      m_publish(request.unlisted ? Publish([](const ListenerEvent&) {}) : std::move(publish)), m_id(store.nextId()),
+      m_publish(request.unlisted ? Publish([](const CaptureEvent&) {}) : std::move(publish)), m_id(store.nextId()),
       m_endpointLabel(request.forwardedTo.isEmpty() ? endpointPath(request.endpoint)
                       : request.proxied             ? QStringLiteral("proxy → ") + request.forwardedTo
                                                     : QStringLiteral("→ ") + request.forwardedTo)
@@ -96,7 +91,7 @@ core::Result<std::unique_ptr<UploadSession>> UploadSession::start(const SessionR
     }
     session->startPipelines();
     session->m_matcherLabel = session->matcherLabel();
-    session->m_publish(session->event(ListenerEvent::Kind::CaptureStarted));
+    session->m_publish(session->event(CaptureEvent::Kind::CaptureStarted));
     return session;
 }
 
@@ -141,21 +136,23 @@ QString UploadSession::matcherLabel() const
                     : QStringLiteral("none"); // /discard parses nothing
 }
 
-ListenerEvent UploadSession::event(ListenerEvent::Kind kind) const
+CaptureEvent UploadSession::event(CaptureEvent::Kind kind) const
 {
-    ListenerEvent e;
+    CaptureEvent e;
     e.kind = kind;
-    e.captureId = m_id;
-    e.endpoint = m_endpointLabel;
-    e.method = m_request.method;
-    e.fromProbe = m_request.fromProbe;
-    e.client = m_request.client;
-    e.tls = m_request.transport.label();
-    e.matcher = m_matcherLabel;
-    e.bytes = m_bodyBytes;
+    CaptureSummary& c = e.capture;
+    c.id = m_id;
+    c.received = m_request.receivedAt;
+    c.endpoint = m_endpointLabel;
+    c.method = m_request.method;
+    c.fromProbe = m_request.fromProbe;
+    c.client = m_request.client;
+    c.tls = m_request.transport.label();
+    c.matcher = m_matcherLabel;
+    c.bytes = m_bodyBytes;
     // Whole milliseconds begun, as stored captures are listed: a sub-millisecond capture reads 1 ms, with a rate.
-    e.elapsedMs = qint64(std::ceil(double(m_clock.nsecsElapsed()) / 1e6));
-    e.folder = m_folder;
+    c.elapsedMs = qint64(std::ceil(double(m_clock.nsecsElapsed()) / 1e6));
+    c.folder = m_folder;
     return e;
 }
 
@@ -196,9 +193,9 @@ void UploadSession::sample(bool force)
     ThroughputSample s{now, m_bodyBytes};
     if (m_allSamples.size() < kMaxStoredSamples)
         m_allSamples.append(s);
-    ListenerEvent e = event(ListenerEvent::Kind::Progress);
+    CaptureEvent e = event(CaptureEvent::Kind::Progress);
     e.samples = {s};
-    e.partCount = int(m_partsBegun);
+    e.capture.parts = int(m_partsBegun);
     m_publish(std::move(e));
 }
 
@@ -235,14 +232,14 @@ void UploadSession::onPartEnd(uint64_t offset)
         showPart(); // its bytes came early, its end late
     if (!m_part.shown)
         return;
-    ListenerEvent e = event(ListenerEvent::Kind::PartFinished);
+    CaptureEvent e = event(CaptureEvent::Kind::PartFinished);
     e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
 }
 
 void UploadSession::showPart()
 {
-    ListenerEvent e = event(ListenerEvent::Kind::PartStarted);
+    CaptureEvent e = event(CaptureEvent::Kind::PartStarted);
     e.partBeganMs = m_part.beganMs; // shown late, it still begins where it began
     e.part = *m_recorder->currentPart();
     m_publish(std::move(e));
@@ -316,7 +313,7 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
                              : CaptureState::Complete;
 
     CaptureRecord record;
-    record.id = QString::number(m_id);
+    record.id = m_id;
     record.endpoint = m_endpointLabel;
     record.matcher = m_matcherLabel;
     record.hash = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
@@ -400,27 +397,12 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
             answer = makeAnswer();
         }
     }
-    QJsonObject summary{{"id", record.id},
-                        {"endpoint", record.endpoint},
-                        {"client", m_request.client},
-                        {"state", captureStateName(record.state)},
-                        {"bytes", qint64(record.bytes)},
-                        {"parts", qint64(record.report.parts.size())},
-                        {"elapsed_ms", record.elapsedMs},
-                        {"folder", m_folder}};
+    CaptureEvent done;
+    done.kind = CaptureEvent::Kind::CaptureFinished;
+    done.capture = record.summary(m_folder);
+    done.capture.fromProbe = m_request.fromProbe; // the record keeps the request's headers only where asked
     if (!m_request.unlisted)
-        m_store.endCapture(m_folder, summary);
-
-    ListenerEvent done = event(ListenerEvent::Kind::CaptureFinished);
-    done.elapsedMs = qint64(std::ceil(record.elapsedMs)); // as capture.json says, so rows read alike
-    done.state = m_state;
-    done.error = error;
-    done.errorDetail = record.errorInWords();
-    done.answerStatus = m_answerStatus;
-    done.partCount = int(record.report.parts.size());
-    done.diagnostics = int(record.report.diagnostics.size());
-    if (forward)
-        done.forward = forward->timings();
+        m_store.endCapture(done.capture);
     if (m_folder.isEmpty())
         done.record = std::make_shared<const CaptureRecord>(std::move(record));
     m_publish(std::move(done));

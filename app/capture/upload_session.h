@@ -5,10 +5,10 @@
 // (with the recording of the parts) and storing (a CaptureWriter) each run on a PartPipeline's thread when the
 // request does them, in the parser's order, and finish() waits for both before it answers.
 
+#include "capture/capture_event.h"
 #include "capture/capture_store.h"
 #include "capture/capture_writer.h"
 #include "capture/forward_record.h"
-#include "server/listener_types.h"
 
 #include "upin/core/event_recorder.h"
 #include "upin/core/http.h"
@@ -62,7 +62,7 @@ struct SessionRequest {
 
 class UploadSession final : public core::BodySink, private core::PartHandler {
 public:
-    using Publish = std::function<void(ListenerEvent)>;
+    using Publish = std::function<void(CaptureEvent)>;
 
     // Fails (returns the error) when the Content-Type is not multipart with a usable boundary.
     static core::Result<std::unique_ptr<UploadSession>> start(const SessionRequest& request, CaptureStore& store,
@@ -117,7 +117,7 @@ private:
     void onDiagnostic(const core::Diagnostic& diagnostic) override;
     void applyStoreFailure(core::ParseReport& report) const;
     void sample(bool force);
-    ListenerEvent event(ListenerEvent::Kind kind) const;
+    CaptureEvent event(CaptureEvent::Kind kind) const;
     QString matcherLabel() const;
     void showPart(); // the current part's PartStarted event
 
@@ -172,7 +172,7 @@ private:
     // that brought the part, as a clock read there was.
     std::atomic<qint64> m_feedMs = 0;
     std::atomic<quint64> m_bodyBytes = 0; // counted by the connection thread, read in events of both
-    // The recording side's (part events are sent sparingly: kPartsAlwaysTimed in listener_types.h says how).
+    // The recording side's (part events are sent sparingly: kPartsAlwaysTimed in capture_event.h says how).
     std::atomic<quint32> m_partsBegun = 0; // read by the connection thread's Progress events
     struct ShownPart {
         qint64 beganMs = 0;

@@ -28,7 +28,7 @@ void onSignal(int)
 }
 
 // "12:04:31  127.0.0.1:53972  PUT /file-part  refused 405  use POST"
-QString refusedLine(const ListenerEvent& e)
+QString refusedLine(const CaptureSummary& e)
 {
     // One arg() call: a target's own "%2F" must not be taken for a place to fill.
     QString line = QStringLiteral("%1  %2  %3  refused %4  %5")
@@ -39,7 +39,7 @@ QString refusedLine(const ListenerEvent& e)
     return line + QLatin1Char('\n');
 }
 
-QString captureLine(const ListenerEvent& e)
+QString captureLine(const CaptureSummary& e)
 {
     if (e.state == CaptureState::Refused)
         return refusedLine(e);
@@ -48,7 +48,7 @@ QString captureLine(const ListenerEvent& e)
     // One arg() call: an endpoint's own "%2F" must not be taken for a place to fill.
     QString line = QStringLiteral("%1  %2  %3  %4  %5 bytes  %6 parts  %7 ms  %8 MB/s  matcher=%9")
                        .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.endpoint,
-                            captureStateName(e.state), QString::number(e.bytes), QString::number(e.partCount),
+                            captureStateName(e.state), QString::number(e.bytes), QString::number(e.parts),
                             QString::number(e.elapsedMs), QString::number(mbps, 'f', 1), e.matcher);
     if (e.forward && e.forward->status > 0)
         line += QStringLiteral("  upstream=%1").arg(e.forward->status);

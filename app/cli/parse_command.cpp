@@ -189,7 +189,7 @@ int printCapture(const QString& folder, bool json)
         return capture->ok() ? 0 : 1;
     }
     printOut(QStringLiteral("capture %1: %2 from %3, %4\n")
-                 .arg(capture->id, printable(capture->request.target), capture->request.client,
+                 .arg(QString::number(capture->id), printable(capture->request.target), capture->request.client,
                       captureStateName(capture->state)));
     if (capture->forward) { // forward mode: where it went and what came back
         const ForwardTimings f = capture->forward->timings();

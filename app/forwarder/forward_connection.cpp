@@ -162,7 +162,7 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     connectUpstream();
 }
 
-// What passed, for a probe that asks (listener_types.h): the capture's id and its parts so far.
+// What passed, for a probe that asks (common/upin_headers.h): the capture's id and its parts so far.
 QByteArray ForwardConnection::captureField(const QString& probe) const
 {
     if (!m_session) // not multipart: nothing was parsed

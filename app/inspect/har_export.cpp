@@ -217,7 +217,7 @@ void writeEntry(JsonWriter& w, const InspectResult& r, QString* why)
     w.endObject();
     if (!why->isEmpty())
         w.key("comment").string(QObject::tr("Upload Inspector: %1").arg(*why));
-    w.key("_captureId").string(record.id); // HAR's custom fields begin with an underscore
+    w.key("_captureId").string(QString::number(record.id)); // HAR's custom fields begin with an underscore
     w.key("_state").string(captureStateName(record.state));
     w.endObject();
 }
@@ -256,7 +256,7 @@ HarExport writeHar(const QStringList& folders, const QString& path, const core::
         writeEntry(w, r, &why);
         ++out.entries;
         if (!why.isEmpty())
-            out.notes.append(QObject::tr("capture %1: %2").arg(r.capture->id, why));
+            out.notes.append(QObject::tr("capture %1: %2").arg(r.capture->id).arg(why));
     }
     w.endArray().endObject().endObject();
     const bool written = w.finish() && device.write("\n", 1) == 1;

@@ -54,7 +54,7 @@ InspectResult inspectRecord(const CaptureRecord& record)
     result.request = record.request;
     result.report = record.report;
     // Shorter than the folder's name, which the title would otherwise be (the path is in its tooltip).
-    result.title = QObject::tr("capture %1 (%2)").arg(record.id, record.endpoint);
+    result.title = QObject::tr("capture %1 (%2)").arg(record.id).arg(record.endpoint);
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "capture/capture_store.h"
 #include "capture/kept_part.h"
 #include "common/qt_text.h"
+#include "common/upin_headers.h"
 #include "inspect/har.h"
 #include "inspect/part_bytes.h"
 

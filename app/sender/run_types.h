@@ -2,7 +2,9 @@
 // The values a send produces, one RunResult per request sent: timings, the answer, per-part integrity checks.
 // Owned values: they cross from the sender's thread to the GUI thread.
 
-#include "server/listener_types.h"
+#include "capture/capture_summary.h"
+
+#include "upin/core/digest.h"
 
 #include <QByteArray>
 #include <QList>

@@ -6,6 +6,7 @@
 
 #include "common/qt_text.h"
 #include "common/same_core.h"
+#include "common/upin_headers.h"
 
 #include <QDateTime>
 #include <QJsonArray>

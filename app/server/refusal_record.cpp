@@ -7,18 +7,9 @@ void recordRefusal(CaptureStore& store, const UploadSession::Publish& publish, R
     if (!refused.receivedAt.isValid())
         refused.receivedAt = QDateTime::currentDateTimeUtc();
     store.recordRefused(refused);
-    ListenerEvent e;
-    e.kind = ListenerEvent::Kind::CaptureFinished;
-    e.captureId = refused.id;
-    e.endpoint = refused.label();
-    e.method = refused.method;
-    e.client = refused.client;
-    e.tls = refused.tls;
-    e.matcher = QStringLiteral("none");
-    e.state = CaptureState::Refused;
-    e.error = refused.error;
-    e.errorDetail = refused.reason;
-    e.answerStatus = refused.status;
+    CaptureEvent e;
+    e.kind = CaptureEvent::Kind::CaptureFinished;
+    e.capture = refused.summary();
     publish(std::move(e));
 }
 

@@ -18,19 +18,19 @@ using test::ListenerFixture;
 namespace {
 
 // The listener's events until a capture finishes (or 5 s).
-QList<app::ListenerEvent> eventsUntilFinished(QSignalSpy& spy)
+QList<app::CaptureEvent> eventsUntilFinished(QSignalSpy& spy)
 {
-    QList<app::ListenerEvent> all;
+    QList<app::CaptureEvent> all;
     QElapsedTimer clock;
     clock.start();
     auto finished = [&] {
         return std::any_of(all.begin(), all.end(),
-                           [](const auto& e) { return e.kind == app::ListenerEvent::Kind::CaptureFinished; });
+                           [](const auto& e) { return e.kind == app::CaptureEvent::Kind::CaptureFinished; });
     };
     while (!finished() && clock.elapsed() < 5000) {
         spy.wait(200);
         for (const auto& args : spy)
-            all += args.at(0).value<QList<app::ListenerEvent>>();
+            all += args.at(0).value<QList<app::CaptureEvent>>();
         spy.clear();
     }
     REQUIRE(finished());
@@ -112,12 +112,12 @@ TEST_CASE("events: a part whose bytes came early and whose end came late is time
     QThread::msleep(3 * app::kPartTimingIntervalMs); // its end, long after its bytes
     REQUIRE(client.send(end));
     REQUIRE(client.receive(5000).startsWith("HTTP/1.1 200"));
-    const QList<app::ListenerEvent> all = eventsUntilFinished(spy);
-    const auto timed = [&](app::ListenerEvent::Kind kind) {
+    const QList<app::CaptureEvent> all = eventsUntilFinished(spy);
+    const auto timed = [&](app::CaptureEvent::Kind kind) {
         return std::any_of(all.begin(), all.end(), [&](const auto& e) {
             return e.kind == kind && e.part.index == app::kPartsAlwaysTimed && e.part.name == "late";
         });
     };
-    CHECK(timed(app::ListenerEvent::Kind::PartStarted));
-    CHECK(timed(app::ListenerEvent::Kind::PartFinished));
+    CHECK(timed(app::CaptureEvent::Kind::PartStarted));
+    CHECK(timed(app::CaptureEvent::Kind::PartFinished));
 }

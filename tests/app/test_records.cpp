@@ -85,7 +85,7 @@ TEST_CASE("a capture's record round-trips through capture.json, its request, kep
           "[records]")
 {
     app::CaptureRecord r;
-    r.id = "42";
+    r.id = 42;
     r.endpoint = "/capture";
     r.matcher = "simd";
     r.hash = "sha256";
@@ -140,7 +140,7 @@ TEST_CASE("a capture's record round-trips through capture.json, its request, kep
     CHECK(answer["parts"].toArray()[0].toObject()["saved_as"].toString() == "000-note");
     CHECK(answer["ok"] == false);
     const app::CaptureRecord back = app::CaptureRecord::fromJson(json);
-    CHECK(back.id == "42");
+    CHECK(back.id == 42);
     CHECK(back.endpoint == "/capture");
     CHECK(back.report.parts.size() == 1);
     REQUIRE(back.kept.size() == 1);

@@ -83,7 +83,7 @@ TEST_CASE("curl --cacert uploads over TLS with exact hashes, and the capture say
         REQUIRE(plain.status == 200);
         // Read back as the Listen tab lists stored captures: those over TLS with its version (the two uploads to
         // /file-part and the one to /capture), the plain one without.
-        const QList<app::StoredCapture> stored = app::storedCaptures(f.listener.captureRoot(), 10);
+        const QList<app::CaptureSummary> stored = app::storedCaptures(f.listener.captureRoot(), 10);
         REQUIRE(stored.size() == 4);
         for (const auto& c : stored)
             CHECK(c.tls == (c.id == plain.json["capture_id"].toString().toULongLong()

@@ -109,14 +109,14 @@ TEST_CASE("every model passes QAbstractItemModelTester", "[ui][models]")
 
     ui::CaptureListModel captures;
     QAbstractItemModelTester captureTester(&captures, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    auto progress = event(app::ListenerEvent::Kind::Progress, 7, 100);
+    auto progress = event(app::CaptureEvent::Kind::Progress, 7, 100);
     progress.samples = {{5, 50}, {10, 100}};
-    auto done = event(app::ListenerEvent::Kind::CaptureFinished, 7, 200);
-    done.state = app::CaptureState::Complete;
-    done.partCount = 3;
-    auto overTls = event(app::ListenerEvent::Kind::CaptureStarted, 8, 0);
-    overTls.tls = "TLSv1.3";
-    captures.apply({event(app::ListenerEvent::Kind::CaptureStarted, 7, 0), progress, done, overTls});
+    auto done = event(app::CaptureEvent::Kind::CaptureFinished, 7, 200);
+    done.capture.state = app::CaptureState::Complete;
+    done.capture.parts = 3;
+    auto overTls = event(app::CaptureEvent::Kind::CaptureStarted, 8, 0);
+    overTls.capture.tls = "TLSv1.3";
+    captures.apply({event(app::CaptureEvent::Kind::CaptureStarted, 7, 0), progress, done, overTls});
     REQUIRE(captures.rowCount() == 2);
     // A capture that came over TLS says so where its client is listed; a plain one shows the client alone.
     CHECK(captures.data(captures.index(0, ui::CaptureListModel::Client), Qt::DisplayRole).toString() == "127.0.0.1:1");

@@ -36,21 +36,21 @@ using namespace upin;
 
 namespace {
 
-app::ListenerEvent forwarded(quint64 id, const QString& upstream)
+app::CaptureEvent forwarded(quint64 id, const QString& upstream)
 {
-    app::ListenerEvent e;
-    e.kind = app::ListenerEvent::Kind::CaptureFinished;
-    e.captureId = id;
-    e.endpoint = QStringLiteral("→ ") + upstream;
-    e.client = QStringLiteral("127.0.0.1:53312");
-    e.matcher = QStringLiteral("simd");
-    e.state = app::CaptureState::Complete;
-    e.bytes = 5'000'434;
-    e.elapsedMs = 40;
+    app::CaptureEvent e;
+    e.kind = app::CaptureEvent::Kind::CaptureFinished;
+    e.capture.id = id;
+    e.capture.endpoint = QStringLiteral("→ ") + upstream;
+    e.capture.client = QStringLiteral("127.0.0.1:53312");
+    e.capture.matcher = QStringLiteral("simd");
+    e.capture.state = app::CaptureState::Complete;
+    e.capture.bytes = 5'000'434;
+    e.capture.elapsedMs = 40;
     app::ForwardTimings timings;
     timings.status = 200;
     timings.serverMs = 612.3;
-    e.forward = timings;
+    e.capture.forward = timings;
     return e;
 }
 
@@ -128,8 +128,8 @@ TEST_CASE("Listen at 1280x800: a forwarded row's endpoint and answer fit, State 
     CHECK_FALSE(QSettings().contains(key));
     // The user's width stays, however the rows change, and the next session has it.
     table->horizontalHeader()->resizeSection(ui::CaptureListModel::Endpoint, 151);
-    app::ListenerEvent longClient = forwarded(3, "http://127.0.0.1:9000/" + QString(100, 'y'));
-    longClient.client = QStringLiteral("[2001:db8:85a3::8a2e:370:7334]:50123");
+    app::CaptureEvent longClient = forwarded(3, "http://127.0.0.1:9000/" + QString(100, 'y'));
+    longClient.capture.client = QStringLiteral("[2001:db8:85a3::8a2e:370:7334]:50123");
     window.listenView()->applyEvents({longClient});
     // That column alone: the others go on fitting new rows (one drag had stopped them all).
     UPIN_WAIT_FOR(everyRowFits(*table, ui::CaptureListModel::Client), 5000);
@@ -156,23 +156,23 @@ TEST_CASE("Listen at 1280x800: long clients, methods and paths give up width, an
     showAt1280(window, window.listenView());
     QTableView* table = window.listenView()->table();
     auto refused = [](quint64 id, const QString& method, const QString& path) {
-        app::ListenerEvent e;
-        e.kind = app::ListenerEvent::Kind::CaptureFinished;
-        e.captureId = id;
-        e.method = method;
-        e.endpoint = method + " " + path;
-        e.client = QStringLiteral("127.0.0.1:47904");
-        e.state = app::CaptureState::Refused;
-        e.answerStatus = 404;
-        e.errorDetail = QStringLiteral("not found");
+        app::CaptureEvent e;
+        e.kind = app::CaptureEvent::Kind::CaptureFinished;
+        e.capture.id = id;
+        e.capture.method = method;
+        e.capture.endpoint = method + " " + path;
+        e.capture.client = QStringLiteral("127.0.0.1:47904");
+        e.capture.state = app::CaptureState::Refused;
+        e.capture.answerStatus = 404;
+        e.capture.errorDetail = QStringLiteral("not found");
         return e;
     };
     // A forward to this window's own listener (its row's client says so), a 300-letter path, a client's own method.
-    app::ListenerEvent relayed = forwarded(1, "http://127.0.0.1:18580/file-part");
-    relayed.forward->upstreamCaptureId = 2;
-    app::ListenerEvent received = forwarded(2, "x");
-    received.endpoint = QStringLiteral("/file-part");
-    received.forward.reset();
+    app::CaptureEvent relayed = forwarded(1, "http://127.0.0.1:18580/file-part");
+    relayed.capture.forward->upstreamCaptureId = 2;
+    app::CaptureEvent received = forwarded(2, "x");
+    received.capture.endpoint = QStringLiteral("/file-part");
+    received.capture.forward.reset();
     window.listenView()->applyEvents({relayed, received, refused(3, "DELETE", "/" + QString(300, 'x')),
                                       refused(4, "GARBAGE-METHOD-OF-A-FUZZER", "/")});
     QHeaderView* header = table->horizontalHeader();
@@ -199,28 +199,28 @@ TEST_CASE("Listen at 1280x800: forwarded, proxied and refused rows in one list s
     showAt1280(window, window.listenView());
     QTableView* table = window.listenView()->table();
     auto received = [](quint64 id) {
-        app::ListenerEvent e = forwarded(id, "x");
-        e.endpoint = QStringLiteral("/file-part");
-        e.forward.reset();
+        app::CaptureEvent e = forwarded(id, "x");
+        e.capture.endpoint = QStringLiteral("/file-part");
+        e.capture.forward.reset();
         return e;
     };
-    app::ListenerEvent viaForwarder = forwarded(1, "http://127.0.0.1:18080/file-part");
-    viaForwarder.forward->upstreamCaptureId = 2;
-    app::ListenerEvent viaProxy = forwarded(3, "http://127.0.0.1:18080/file-part");
-    viaProxy.endpoint = QStringLiteral("proxy → http://127.0.0.1:18080/file-part");
-    viaProxy.forward->upstreamCaptureId = 4;
-    viaProxy.forward->serverMs = 0.45;
-    app::ListenerEvent serverRefused = forwarded(5, "http://127.0.0.1:18080/nope-404-path");
-    serverRefused.state = app::CaptureState::Incomplete;
-    serverRefused.forward->status = 404;
-    serverRefused.forward->earlyAtByte = 0;
-    app::ListenerEvent wrongHost = received(6);
-    wrongHost.method = QStringLiteral("POST");
-    wrongHost.state = app::CaptureState::Refused;
-    wrongHost.answerStatus = 421;
-    wrongHost.errorDetail = QStringLiteral("this listener is not evil.example: call it by its address");
-    app::ListenerEvent kmp = received(7);
-    kmp.matcher = QStringLiteral("kmp");
+    app::CaptureEvent viaForwarder = forwarded(1, "http://127.0.0.1:18080/file-part");
+    viaForwarder.capture.forward->upstreamCaptureId = 2;
+    app::CaptureEvent viaProxy = forwarded(3, "http://127.0.0.1:18080/file-part");
+    viaProxy.capture.endpoint = QStringLiteral("proxy → http://127.0.0.1:18080/file-part");
+    viaProxy.capture.forward->upstreamCaptureId = 4;
+    viaProxy.capture.forward->serverMs = 0.45;
+    app::CaptureEvent serverRefused = forwarded(5, "http://127.0.0.1:18080/nope-404-path");
+    serverRefused.capture.state = app::CaptureState::Incomplete;
+    serverRefused.capture.forward->status = 404;
+    serverRefused.capture.forward->earlyAtByte = 0;
+    app::CaptureEvent wrongHost = received(6);
+    wrongHost.capture.method = QStringLiteral("POST");
+    wrongHost.capture.state = app::CaptureState::Refused;
+    wrongHost.capture.answerStatus = 421;
+    wrongHost.capture.errorDetail = QStringLiteral("this listener is not evil.example: call it by its address");
+    app::CaptureEvent kmp = received(7);
+    kmp.capture.matcher = QStringLiteral("kmp");
     window.listenView()->applyEvents({viaForwarder, received(2), viaProxy, received(4), serverRefused, wrongHost, kmp});
     REQUIRE(table->model()->rowCount() == 7);
     CHECK(table->model()->index(0, ui::CaptureListModel::Endpoint).data().toString() ==
@@ -243,10 +243,11 @@ TEST_CASE("Listen at 1280x800: forwarded, proxied and refused rows in one list s
     CHECK(table->horizontalScrollBar()->maximum() == 0);
 
     // A State longer than its column goes on to more lines of its row (it was cut mid-word), the others keep one.
-    app::ListenerEvent origin = received(8);
-    origin.state = app::CaptureState::Refused;
-    origin.answerStatus = 403;
-    origin.errorDetail = "origin http://a-rather-long-name-of-a-page.example.com:8443 is not allowed: its web pages";
+    app::CaptureEvent origin = received(8);
+    origin.capture.state = app::CaptureState::Refused;
+    origin.capture.answerStatus = 403;
+    origin.capture.errorDetail =
+        "origin http://a-rather-long-name-of-a-page.example.com:8443 is not allowed: its web pages";
     window.listenView()->applyEvents({origin});
     const int one = table->verticalHeader()->defaultSectionSize();
     UPIN_WAIT_FOR(table->rowHeight(7) > one, 5000);
@@ -257,11 +258,11 @@ TEST_CASE("Listen at 1280x800: forwarded, proxied and refused rows in one list s
 TEST_CASE("a forwarded upload the upstream refused reads red in State, Status and Upstream, not amber", "[ui][listen]")
 {
     ui::CaptureListModel model;
-    app::ListenerEvent refused = forwarded(1, "http://127.0.0.1:9000/upload");
-    refused.state = app::CaptureState::Incomplete; // answered early: the relay stopped reading the body
-    refused.forward->status = 404;
-    refused.forward->earlyAtByte = 65536;
-    app::ListenerEvent taken = forwarded(2, "http://127.0.0.1:9000/upload");
+    app::CaptureEvent refused = forwarded(1, "http://127.0.0.1:9000/upload");
+    refused.capture.state = app::CaptureState::Incomplete; // answered early: the relay stopped reading the body
+    refused.capture.forward->status = 404;
+    refused.capture.forward->earlyAtByte = 65536;
+    app::CaptureEvent taken = forwarded(2, "http://127.0.0.1:9000/upload");
     model.apply({refused, taken});
     REQUIRE(model.rowCount() == 2);
     const QColor red(0xc0, 0x1c, 0x28);
@@ -273,11 +274,11 @@ TEST_CASE("a forwarded upload the upstream refused reads red in State, Status an
     CHECK(model.index(1, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() != red);
     CHECK_FALSE(model.index(1, ui::CaptureListModel::Upstream).data(Qt::ForegroundRole).isValid());
     // An upstream never reached (we answered 502): red too, not the amber of a client that stopped.
-    app::ListenerEvent unreachable = forwarded(3, "http://127.0.0.1:9/upload");
-    unreachable.state = app::CaptureState::Incomplete;
-    unreachable.forward->status = 0;
-    unreachable.forward->faultStatus = 502;
-    unreachable.forward->faultError = QStringLiteral("upstream unreachable");
+    app::CaptureEvent unreachable = forwarded(3, "http://127.0.0.1:9/upload");
+    unreachable.capture.state = app::CaptureState::Incomplete;
+    unreachable.capture.forward->status = 0;
+    unreachable.capture.forward->faultStatus = 502;
+    unreachable.capture.forward->faultError = QStringLiteral("upstream unreachable");
     model.apply({unreachable});
     CHECK(model.index(2, ui::CaptureListModel::State).data(Qt::ForegroundRole).value<QBrush>().color() == red);
 }

@@ -124,7 +124,7 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
 
     // A later session knows the probe's upload from its stored request.
     int probes = 0;
-    for (const app::StoredCapture& c : app::storedCaptures(f.listener.captureRoot(), 100))
+    for (const app::CaptureSummary& c : app::storedCaptures(f.listener.captureRoot(), 100))
         probes += c.fromProbe ? 1 : 0;
     CHECK(probes == 1);
 }

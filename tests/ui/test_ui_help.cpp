@@ -99,12 +99,12 @@ TEST_CASE("Enter on a capture row opens it, as a double-click does", "[ui][help]
 {
     QTemporaryDir dir;
     ui::ListenView view;
-    app::ListenerEvent finished;
-    finished.kind = app::ListenerEvent::Kind::CaptureFinished;
-    finished.captureId = 7;
-    finished.endpoint = "/file-part";
-    finished.folder = dir.path();
-    finished.state = app::CaptureState::Complete;
+    app::CaptureEvent finished;
+    finished.kind = app::CaptureEvent::Kind::CaptureFinished;
+    finished.capture.id = 7;
+    finished.capture.endpoint = "/file-part";
+    finished.capture.folder = dir.path();
+    finished.capture.state = app::CaptureState::Complete;
     view.applyEvents({finished});
     auto* table = view.findChild<QTableView*>();
     REQUIRE(table);

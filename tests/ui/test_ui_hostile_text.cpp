@@ -14,18 +14,18 @@ TEST_CASE("the Listen list shows a client's Host, path and filename as the text 
           "[ui][listen][hostile]")
 {
     ui::CaptureListModel model;
-    app::ListenerEvent refused;
-    refused.kind = app::ListenerEvent::Kind::CaptureFinished;
-    refused.captureId = 1;
-    refused.method = QStringLiteral("POST");
-    refused.endpoint = QStringLiteral("POST /\u202etxt.exe");
-    refused.state = app::CaptureState::Refused;
-    refused.answerStatus = 421;
-    refused.errorDetail = QStringLiteral("this listener is not <h1>BIG</h1>\u202e: call it by its address");
-    app::ListenerEvent part;
-    part.kind = app::ListenerEvent::Kind::PartStarted;
-    part.captureId = 2;
-    part.endpoint = QStringLiteral("/file-part");
+    app::CaptureEvent refused;
+    refused.kind = app::CaptureEvent::Kind::CaptureFinished;
+    refused.capture.id = 1;
+    refused.capture.method = QStringLiteral("POST");
+    refused.capture.endpoint = QStringLiteral("POST /\u202etxt.exe");
+    refused.capture.state = app::CaptureState::Refused;
+    refused.capture.answerStatus = 421;
+    refused.capture.errorDetail = QStringLiteral("this listener is not <h1>BIG</h1>\u202e: call it by its address");
+    app::CaptureEvent part;
+    part.kind = app::CaptureEvent::Kind::PartStarted;
+    part.capture.id = 2;
+    part.capture.endpoint = QStringLiteral("/file-part");
     part.part.index = 0;
     part.part.name = "file";
     part.part.filename = "\u202egnp.exe";

@@ -105,7 +105,7 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
     CHECK(tooBig.contains("\"code\": \"body_too_large\""));
 
     // A later session reads the statuses back with the captures (capture.json's answer.status).
-    QList<app::StoredCapture> stored = app::storedCaptures(f.listener.captureRoot(), 100);
+    QList<app::CaptureSummary> stored = app::storedCaptures(f.listener.captureRoot(), 100);
     REQUIRE(stored.size() == 4);
     std::sort(stored.begin(), stored.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     ui::CaptureListModel later;
@@ -117,12 +117,12 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
     }
 
     // A read is muted beside an upload: the methods that send a body stand out.
-    app::ListenerEvent get;
-    get.kind = app::ListenerEvent::Kind::CaptureFinished;
-    get.captureId = 99;
-    get.method = QStringLiteral("GET");
-    get.state = app::CaptureState::Refused;
-    get.answerStatus = 302;
+    app::CaptureEvent get;
+    get.kind = app::CaptureEvent::Kind::CaptureFinished;
+    get.capture.id = 99;
+    get.capture.method = QStringLiteral("GET");
+    get.capture.state = app::CaptureState::Refused;
+    get.capture.answerStatus = 302;
     later.apply({get});
     CHECK(colour(later, 4, ui::CaptureListModel::Method) == grey);
     CHECK(colour(later, 4, ui::CaptureListModel::Status) == blue); // 3xx: followed elsewhere

@@ -65,7 +65,7 @@ TEST_CASE("the Listen tab lists a PUT, a 404 path, a urlencoded POST and a POST 
         }
     }
     // A later session reads them back from the rolling file, as it reads capture folders.
-    const QList<app::StoredCapture> stored = app::storedCaptures(root, 100);
+    const QList<app::CaptureSummary> stored = app::storedCaptures(root, 100);
     REQUIRE(stored.size() == 4);
     ui::CaptureListModel model;
     model.addStored(stored);
@@ -92,17 +92,17 @@ TEST_CASE("a refused row's State is its answer's first clause, which fits the co
 TEST_CASE("a refused request does not take the timeline from the newest capture with parts", "[ui][listen][refused]")
 {
     ui::ListenView view;
-    auto event = [](app::ListenerEvent::Kind kind, quint64 id, app::CaptureState state) {
-        app::ListenerEvent e;
+    auto event = [](app::CaptureEvent::Kind kind, quint64 id, app::CaptureState state) {
+        app::CaptureEvent e;
         e.kind = kind;
-        e.captureId = id;
-        e.endpoint = "/file-part";
-        e.state = state;
+        e.capture.id = id;
+        e.capture.endpoint = "/file-part";
+        e.capture.state = state;
         e.part.index = 0;
         e.part.name = "file";
         return e;
     };
-    using Kind = app::ListenerEvent::Kind;
+    using Kind = app::CaptureEvent::Kind;
     view.applyEvents({event(Kind::CaptureStarted, 1, app::CaptureState::Receiving),
                       event(Kind::PartStarted, 1, app::CaptureState::Receiving),
                       event(Kind::PartFinished, 1, app::CaptureState::Receiving),

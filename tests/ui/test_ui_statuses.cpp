@@ -32,12 +32,12 @@ using namespace upin;
 
 namespace {
 
-app::ListenerEvent handshakeFailed(const QString& client, const QString& error)
+app::CaptureEvent handshakeFailed(const QString& client, const QString& error)
 {
-    app::ListenerEvent e;
-    e.kind = app::ListenerEvent::Kind::TlsHandshakeFailed;
-    e.client = client;
-    e.errorDetail = error;
+    app::CaptureEvent e;
+    e.kind = app::CaptureEvent::Kind::TlsHandshakeFailed;
+    e.capture.client = client;
+    e.capture.errorDetail = error;
     return e;
 }
 
@@ -146,15 +146,15 @@ TEST_CASE("at 1024x700 the Listen tab lists ten captures with their State, and t
     ui::ListenView* view = window.listenView();
     window.tabs()->setCurrentWidget(view);
     view->setListening(true, "127.0.0.1", 8080, "/c");
-    QList<app::ListenerEvent> batch;
+    QList<app::CaptureEvent> batch;
     for (quint64 id = 1; id <= 20; ++id) {
-        app::ListenerEvent e;
-        e.kind = app::ListenerEvent::Kind::CaptureFinished;
-        e.captureId = id;
-        e.endpoint = "/file-part";
-        e.client = "127.0.0.1:50000";
-        e.state = app::CaptureState::Complete;
-        e.bytes = 117000;
+        app::CaptureEvent e;
+        e.kind = app::CaptureEvent::Kind::CaptureFinished;
+        e.capture.id = id;
+        e.capture.endpoint = "/file-part";
+        e.capture.client = "127.0.0.1:50000";
+        e.capture.state = app::CaptureState::Complete;
+        e.capture.bytes = 117000;
         batch.append(e);
     }
     view->applyEvents(batch);

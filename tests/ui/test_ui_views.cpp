@@ -158,17 +158,17 @@ TEST_CASE("compare view groups runs by target with median bars and min-max whisk
 TEST_CASE("the part timeline shows when each part of a capture started and ended", "[ui][charts]")
 {
     ui::CaptureListModel model;
-    auto started = event(app::ListenerEvent::Kind::CaptureStarted, 3, 0);
-    auto part0 = event(app::ListenerEvent::Kind::PartStarted, 3, 10);
+    auto started = event(app::CaptureEvent::Kind::CaptureStarted, 3, 0);
+    auto part0 = event(app::CaptureEvent::Kind::PartStarted, 3, 10);
     part0.part.index = 0;
     part0.part.name = "file";
     part0.part.filename = "a.bin";
-    part0.elapsedMs = 2;
-    auto end0 = event(app::ListenerEvent::Kind::PartFinished, 3, 100);
-    end0.elapsedMs = 40;
-    auto part1 = event(app::ListenerEvent::Kind::PartStarted, 3, 110);
+    part0.capture.elapsedMs = 2;
+    auto end0 = event(app::CaptureEvent::Kind::PartFinished, 3, 100);
+    end0.capture.elapsedMs = 40;
+    auto part1 = event(app::CaptureEvent::Kind::PartStarted, 3, 110);
     part1.part.index = 1;
-    part1.elapsedMs = 41;
+    part1.capture.elapsedMs = 41;
     model.apply({started, part0, end0, part1});
     const auto& row = model.row(0);
     REQUIRE(row.partSpans.size() == 2);
@@ -246,7 +246,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     worker.open(f.onlyCaptureFolder());
     ui::InspectView view;
     upin::test::ViewReader reader(view);
-    view.rememberSentHashes(id, {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
+    view.rememberSentHashes(id.toULongLong(), {QString::fromStdString(test::sha256(data)), QStringLiteral("0000")});
     view.showResult(finished.first().first().value<app::InspectResult>());
     REQUIRE(view.model()->rowCount() == 3); // the Request row, then the two parts
     CHECK(view.model()->headerData(ui::PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString() == "SHA-256");
@@ -265,7 +265,7 @@ TEST_CASE("a capture from our own sender shows per part whether the hash matched
     const QString& folder = folders.first();
     QSignalSpy again(&worker, &app::InspectWorker::finished);
     worker.open(QDir(f.listener.captureRoot()).filePath(folder));
-    view.rememberSentHashes(xxh3Id, {QString::fromStdString(test::digest(core::HashKind::Xxh3, data))});
+    view.rememberSentHashes(xxh3Id.toULongLong(), {QString::fromStdString(test::digest(core::HashKind::Xxh3, data))});
     view.showResult(again.first().first().value<app::InspectResult>());
     CHECK(view.model()->headerData(ui::PartTreeModel::Digest, Qt::Horizontal, Qt::DisplayRole).toString() ==
           "XXH3-128");

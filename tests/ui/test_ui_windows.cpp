@@ -354,9 +354,9 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
 
     // Read lazily, newest first: with batches of one, the newest capture comes first, and the list built from the
     // batches is in time order (older rows go above).
-    QList<QList<app::StoredCapture>> batches;
+    QList<QList<app::CaptureSummary>> batches;
     app::storedCaptures(
-        root, 200, [&](const QList<app::StoredCapture>& batch) { batches.append(batch); }, 1);
+        root, 200, [&](const QList<app::CaptureSummary>& batch) { batches.append(batch); }, 1);
     REQUIRE(batches.size() == 2);
     CHECK(batches[0].first().endpoint == "/capture"); // the rejected one came last, so it is read first
     for (const auto& batch : batches)
@@ -365,9 +365,9 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     CHECK(model->row(0).endpoint == "/file-part");
     CHECK(model->row(1).endpoint == "/capture");
     // A capture from another day shows its date (rows read "23:59:59" alone before).
-    app::StoredCapture old;
+    app::CaptureSummary old;
     old.id = 1;
-    old.started = QDateTime(QDate(2020, 1, 2), QTime(3, 4, 5));
+    old.received = QDateTime(QDate(2020, 1, 2), QTime(3, 4, 5)).toUTC();
     model->addStored({old});
     CHECK(model->data(model->index(0, ui::CaptureListModel::Time), Qt::DisplayRole).toString() ==
           "2020-01-02 03:04:05");

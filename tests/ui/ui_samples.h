@@ -24,15 +24,15 @@ inline core::ParseReport nestedReport()
     return r;
 }
 
-inline app::ListenerEvent event(app::ListenerEvent::Kind kind, quint64 id, quint64 bytes)
+inline app::CaptureEvent event(app::CaptureEvent::Kind kind, quint64 id, quint64 bytes)
 {
-    app::ListenerEvent e;
+    app::CaptureEvent e;
     e.kind = kind;
-    e.captureId = id;
-    e.endpoint = "/file-part";
-    e.client = "127.0.0.1:1";
-    e.bytes = bytes;
-    e.elapsedMs = 10;
+    e.capture.id = id;
+    e.capture.endpoint = "/file-part";
+    e.capture.client = "127.0.0.1:1";
+    e.capture.bytes = bytes;
+    e.capture.elapsedMs = 10;
     return e;
 }
 

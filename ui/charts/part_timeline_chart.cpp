@@ -173,7 +173,7 @@ void PartTimelineChart::setCapture(const CaptureListModel::Row& row)
         : row.parts > 0                   ? tr(": part times are kept for this session's captures only")
                                           : tr(": no parts");
     chart()->setTitle((row.forward ? tr("Parts and the exchange over time — %1 %2%3") : tr("Parts over time — %1 %2%3"))
-                          .arg(row.endpoint, row.started.toString(QStringLiteral("HH:mm:ss")), note));
+                          .arg(row.endpoint, row.receivedHere().toString(QStringLiteral("HH:mm:ss")), note));
 }
 
 void PartTimelineChart::clear()

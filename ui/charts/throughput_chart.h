@@ -3,7 +3,7 @@
 // below 1 MB, left axis), and beside each its rate (MB/s or kB/s, right axis, dashed), so a stall or a slow phase
 // shows as a dip.
 
-#include "server/listener_types.h"
+#include "capture/capture_summary.h"
 
 #include <QChartView>
 #include <QPointF>

@@ -73,8 +73,9 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Time: // a capture from another day says which
-            return r.started.toString(r.started.date() == QDate::currentDate() ? QStringLiteral("HH:mm:ss")
-                                                                               : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+            return r.receivedHere().toString(r.receivedHere().date() == QDate::currentDate()
+                                                 ? QStringLiteral("HH:mm:ss")
+                                                 : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case Client: {
             return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
         }
@@ -208,11 +209,10 @@ QString CaptureListModel::outcomeInFull(const Row& r)
     return app::outcomeInWords(r.state, r.error, r.errorDetail, app::LimitHint::ListenSettings);
 }
 
-int CaptureListModel::Row::status() const
+const CaptureListModel::Row* CaptureListModel::find(quint64 id) const
 {
-    if (forward)
-        return forward->status != 0 ? forward->status : forward->faultStatus;
-    return answerStatus;
+    const int i = id == 0 ? -1 : indexOf(id);
+    return i >= 0 ? &m_rows[i] : nullptr;
 }
 
 int CaptureListModel::indexOf(quint64 id) const
@@ -238,31 +238,22 @@ void CaptureListModel::clearFinished()
         removeFinished(i);
 }
 
-void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
+CaptureListModel::Row CaptureListModel::rowOf(const app::CaptureSummary& capture)
+{
+    Row row;
+    static_cast<app::CaptureSummary&>(row) = capture;
+    row.endpoint = app::printable(capture.endpoint);       // a client's path: no mark reorders it
+    row.errorDetail = app::printable(capture.errorDetail); // may quote a Host or an Origin
+    return row;
+}
+
+void CaptureListModel::addStored(const QList<app::CaptureSummary>& stored)
 {
     QList<Row> rows;
     for (const auto& c : stored) {
         if (indexOf(c.id) >= 0)
             continue;
-        Row row;
-        row.id = c.id;
-        row.started = c.started.toLocalTime();
-        row.client = c.client;
-        row.method = c.method;
-        row.fromProbe = c.fromProbe;
-        row.tls = c.tls;
-        row.endpoint = app::printable(c.endpoint); // a client's path: no mark reorders it
-        row.matcher = c.matcher;
-        row.folder = c.folder;
-        row.bytes = c.bytes;
-        row.parts = c.parts;
-        row.diagnostics = c.diagnostics;
-        row.elapsedMs = c.elapsedMs;
-        row.state = c.state;
-        row.error = c.error;
-        row.errorDetail = app::printable(c.errorDetail); // may quote a Host or an Origin
-        row.answerStatus = c.answerStatus;
-        row.forward = c.forward;
+        Row row = rowOf(c);
         addLegs(row);
         rows.append(row);
     }
@@ -275,60 +266,51 @@ void CaptureListModel::addStored(const QList<app::StoredCapture>& stored)
     endInsertRows();
 }
 
-void CaptureListModel::apply(const QList<app::ListenerEvent>& batch)
+void CaptureListModel::apply(const QList<app::CaptureEvent>& batch)
 {
     for (const auto& e : batch) {
-        if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed)
+        if (e.kind == app::CaptureEvent::Kind::TlsHandshakeFailed)
             continue; // not a capture: the Listen tab's status counts them
-        int i = indexOf(e.captureId);
+        int i = indexOf(e.capture.id);
         if (i < 0) {
             beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
-            Row row;
-            row.id = e.captureId;
-            row.started = QDateTime::currentDateTime().addMSecs(-e.elapsedMs);
-            row.client = e.client;
-            row.method = e.method;
-            row.fromProbe = e.fromProbe;
-            row.tls = e.tls;
-            row.endpoint = app::printable(e.endpoint); // a client's path: no mark reorders it
-            row.matcher = e.matcher;
-            m_rows.append(row);
+            m_rows.append(rowOf(e.capture));
             endInsertRows();
             i = int(m_rows.size()) - 1;
         }
         Row& row = m_rows[i];
-        row.bytes = e.bytes;
-        // Events of one capture come from two threads (progress from the reading one, parts from the hashing one):
-        // the time shown only moves on, until the capture's own final figure.
-        row.elapsedMs =
-            e.kind == app::ListenerEvent::Kind::CaptureFinished ? e.elapsedMs : std::max(row.elapsedMs, e.elapsedMs);
-        row.folder = e.folder;
         row.samples += e.samples;
-        row.parts = std::max(row.parts, e.partCount); // Progress: parts begun, shown or not
-        if (e.kind == app::ListenerEvent::Kind::PartStarted) {
-            row.parts = std::max(row.parts, int(e.part.index) + 1);
-            QString label =
-                QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
-            if (e.part.filename)
-                label += QStringLiteral(" (%1)").arg(QString::fromStdString(*e.part.filename));
-            row.partSpans.append({app::printable(label), e.partBeganMs >= 0 ? e.partBeganMs : e.elapsedMs, -1});
-        }
-        if (e.kind == app::ListenerEvent::Kind::PartFinished && !row.partSpans.isEmpty())
-            row.partSpans.last().endMs = e.elapsedMs;
-        if (e.kind == app::ListenerEvent::Kind::CaptureFinished) {
-            row.state = e.state;
-            row.error = e.error;
-            row.errorDetail = app::printable(e.errorDetail); // may quote a Host or an Origin
-            row.answerStatus = e.answerStatus;
-            row.parts = e.partCount;
-            row.diagnostics = e.diagnostics;
-            row.forward = e.forward;
+        if (e.kind == app::CaptureEvent::Kind::CaptureFinished) {
+            const Row finished = rowOf(e.capture);
+            static_cast<app::CaptureSummary&>(row) = finished;
             row.record = e.record;
             addLegs(row);
             pair(row);
+        } else {
+            update(row, e);
         }
         emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
     }
+}
+
+void CaptureListModel::update(Row& row, const app::CaptureEvent& e)
+{
+    const app::CaptureSummary& c = e.capture;
+    row.bytes = c.bytes;
+    // Events of one capture come from two threads (progress from the reading one, parts from the hashing one):
+    // the time shown only moves on, until the capture's own final figure.
+    row.elapsedMs = std::max(row.elapsedMs, c.elapsedMs);
+    row.folder = c.folder;
+    row.parts = std::max(row.parts, c.parts); // Progress: parts begun, shown or not
+    if (e.kind == app::CaptureEvent::Kind::PartStarted) {
+        row.parts = std::max(row.parts, int(e.part.index) + 1);
+        QString label = QStringLiteral("%1 %2").arg(e.part.index).arg(QString::fromStdString(e.part.name.value_or("")));
+        if (e.part.filename)
+            label += QStringLiteral(" (%1)").arg(QString::fromStdString(*e.part.filename));
+        row.partSpans.append({app::printable(label), e.partBeganMs >= 0 ? e.partBeganMs : c.elapsedMs, -1});
+    }
+    if (e.kind == app::CaptureEvent::Kind::PartFinished && !row.partSpans.isEmpty())
+        row.partSpans.last().endMs = c.elapsedMs;
 }
 
 QString CaptureListModel::relayName(quint64 relayedId) const

@@ -26,7 +26,7 @@
 
 namespace upin::ui {
 
-void InspectView::rememberSentHashes(const QString& captureId, const QStringList& hashes)
+void InspectView::rememberSentHashes(quint64 captureId, const QStringList& hashes)
 {
     m_sentHashes.insert(captureId, hashes);
     if (m_result.capture && m_result.capture->id == captureId)

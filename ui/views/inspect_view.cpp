@@ -222,7 +222,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_result = result;
     m_hexPane->clearSearch();
     m_model->setReport(result.report, result.request, !result.harEntries.isEmpty());
-    showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : QString()));
+    showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : 0));
     for (int row = 0; row < m_model->rowCount(); ++row) // a HAR's request rows: one line across, not cut to columns
         m_tree->setFirstColumnSpanned(row, {}, m_model->isRequestOnTop(m_model->index(row, 0)));
     m_tree->expandAll();

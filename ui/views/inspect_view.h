@@ -61,7 +61,7 @@ public slots:
     // The hex view at a body offset: in the whole body when one was kept, else inside the part that holds it.
     void showHexAt(quint64 bodyOffset);
     // What our sender sent for a capture (by its id): the Sent column compares each part's hash.
-    void rememberSentHashes(const QString& captureId, const QStringList& hashes);
+    void rememberSentHashes(quint64 captureId, const QStringList& hashes);
     void onPartsSaved(int count, const QStringList& failures);
     void onBytesRead(const upin::app::ByteReply& reply);
 
@@ -137,7 +137,7 @@ private:
     app::InspectResult m_result;
     app::PartBytes m_wholeBody; // the body file, when the source kept the whole body with mappable offsets
     app::PartBytes m_partBytes; // the selected part's bytes
-    QHash<QString, QStringList> m_sentHashes;
+    QHash<quint64, QStringList> m_sentHashes;
     QPushButton* m_copyCurl = nullptr;
     QString m_titleBeforeSave;
     QStringList m_partialSaves; // file names of the parts being saved that are not whole

@@ -65,12 +65,12 @@ void ListenView::fitRowHeights(int first, int last)
     }
 }
 
-void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
+void ListenView::applyEvents(const QList<app::CaptureEvent>& batch)
 {
     for (const auto& e : batch)
-        if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed) {
+        if (e.kind == app::CaptureEvent::Kind::TlsHandshakeFailed) {
             ++m_failedHandshakes;
-            m_lastHandshakeFailure = e;
+            m_lastHandshakeFailure = e.capture;
             showListeningStatus();
         }
     m_model->apply(batch);
@@ -81,16 +81,16 @@ void ListenView::applyEvents(const QList<app::ListenerEvent>& batch)
         return;
     const quint64 shown = m_model->row(row).id;
     for (const auto& e : batch)
-        if (e.captureId == shown && e.kind != app::ListenerEvent::Kind::Progress) {
+        if (e.capture.id == shown && e.kind != app::CaptureEvent::Kind::Progress) {
             m_timeline->setCapture(m_model->row(row));
             break;
         }
     for (const auto& e : batch)
-        if (e.kind == app::ListenerEvent::Kind::CaptureStarted)
+        if (e.kind == app::CaptureEvent::Kind::CaptureStarted)
             m_table->scrollToBottom();
 }
 
-void ListenView::addStored(const QList<app::StoredCapture>& batch)
+void ListenView::addStored(const QList<app::CaptureSummary>& batch)
 {
     QScrollBar* bar = m_table->verticalScrollBar();
     const bool atBottom = bar->value() == bar->maximum();

@@ -43,10 +43,10 @@ public slots:
     void setFolderUsage(quint64 bytes, quint64 limit);
     // The listener's HTTPS side, after setListening: its address and certificate in the status and the examples.
     void setTls(const QString& base, const QString& certificatePath, const QString& fingerprint);
-    void applyEvents(const QList<upin::app::ListenerEvent>& batch);
+    void applyEvents(const QList<upin::app::CaptureEvent>& batch);
     // Captures earlier sessions stored, a batch at a time (newest batch first): listed above the live ones, and a
     // list that showed its newest row still does.
-    void addStored(const QList<upin::app::StoredCapture>& batch);
+    void addStored(const QList<upin::app::CaptureSummary>& batch);
     void setSettings(const ListenerSettings& settings) { m_settings = settings; }
     // The Forward panel: what it starts with (remembered), then whether a forwarder runs (base: its address) or why
     // it could not start (error).
@@ -105,8 +105,8 @@ private:
     QString m_tlsDetail;  // the certificate's path and fingerprint, in the status's tooltip
     QString m_captureRoot;
     QString m_base;
-    int m_failedHandshakes = 0; // TLS clients that did not finish their handshake, this listening
-    app::ListenerEvent m_lastHandshakeFailure;
+    int m_failedHandshakes = 0;                 // TLS clients that did not finish their handshake, this listening
+    app::CaptureSummary m_lastHandshakeFailure; // its client and why
     QString m_certificatePath;
     QString m_folderUsage; // "1.20 GiB of 5.00 GiB", once measured
     ListenerSettings m_settings;
