@@ -4,9 +4,9 @@
 // once trusts both.
 
 #include "main_window.h"
+#include "modes/server.h"
 #include "proxy/ca_advice.h"
 #include "proxy/local_ca.h"
-#include "server/listener.h"
 #include "service_wiring.h"
 #include "views/listen_view.h"
 #include "views/proxy_panel.h"
@@ -21,15 +21,15 @@ void ServiceWiring::connectProxy()
     ProxyPanel* panel = m_window.listenView()->proxyPanel();
     // A client that does not trust the proxy's authority fails its tunnel's handshake: said in the Proxy row, not in
     // the listener's status, whose advice is about the listener's own certificate.
-    connect(m_proxy, &app::Listener::events, this, [this, panel](QList<app::ListenerEvent> batch) {
-        for (const app::ListenerEvent& e : batch)
-            if (e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed)
-                panel->setTrouble(
-                    e.noTlsBegun
-                        ? tr("a client opened a tunnel and sent nothing (%1)").arg(e.errorDetail)
-                        : tr("a client's TLS handshake failed (%1): does it trust the authority?").arg(e.errorDetail));
+    connect(m_proxy, &app::Server::events, this, [this, panel](QList<app::CaptureEvent> batch) {
+        for (const app::CaptureEvent& e : batch)
+            if (e.kind == app::CaptureEvent::Kind::TlsHandshakeFailed)
+                panel->setTrouble(e.noTlsBegun
+                                      ? tr("a client opened a tunnel and sent nothing (%1)").arg(e.capture.errorDetail)
+                                      : tr("a client's TLS handshake failed (%1): does it trust the authority?")
+                                            .arg(e.capture.errorDetail));
         batch.removeIf(
-            [](const app::ListenerEvent& e) { return e.kind == app::ListenerEvent::Kind::TlsHandshakeFailed; });
+            [](const app::CaptureEvent& e) { return e.kind == app::CaptureEvent::Kind::TlsHandshakeFailed; });
         m_window.listenView()->applyEvents(batch);
     });
     const QSettings settings;
@@ -49,7 +49,7 @@ void ServiceWiring::connectProxy()
                 remembered.setValue(QStringLiteral("proxy/onlyHosts"), proxy.onlyHosts);
                 remembered.setValue(QStringLiteral("proxy/onlyUploads"), proxy.onlyUploads);
                 remembered.setValue(QStringLiteral("proxy/caFile"), proxy.caCertificates);
-                app::ListenerConfig config = relayConfig(port);
+                app::ServerConfig config = relayConfig(port);
                 config.forward = proxy;
                 config.keepRaw = keepWholeRequests;
                 if (!m_proxy->start(config)) { // a port taken, an authority that cannot be used: said in the row

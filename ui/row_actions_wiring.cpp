@@ -6,7 +6,7 @@
 #include "inspect/inspect_worker.h"
 #include "inspect/resend.h"
 #include "main_window.h"
-#include "server/listener.h"
+#include "modes/server.h"
 #include "service_wiring.h"
 #include "views/refused_view.h"
 #include "views/send_view.h"
@@ -162,7 +162,7 @@ void showRefused(QWidget* window, quint64 id, const std::optional<app::RefusedRe
 // read on a pool thread.
 void ServiceWiring::openRefused(quint64 id, const QString& inWords)
 {
-    for (const app::Listener* listener : {m_listener, m_forwarder, m_proxy})
+    for (const app::Server* listener : {m_listener, m_forwarder, m_proxy})
         if (const auto refused = listener->recentRefused(id)) {
             showRefused(&m_window, id, refused, inWords);
             return;

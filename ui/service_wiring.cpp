@@ -9,9 +9,9 @@
 #include "inspect/part_reader.h"
 #include "inspect/resend.h"
 #include "main_window.h"
+#include "modes/server.h"
 #include "probe_wiring.h"
 #include "sender/sender.h"
-#include "server/listener.h"
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
@@ -82,9 +82,9 @@ ListenerSettings loadListenerSettings()
 
 // The listener's configuration from the remembered settings: the listener's own, and forward mode's (same hash,
 // limits, retention, guards and captures folder).
-app::ListenerConfig configFromSettings(const ListenerSettings& settings, const QString& captureDir)
+app::ServerConfig configFromSettings(const ListenerSettings& settings, const QString& captureDir)
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.captureDir = captureDir;
     config.hash = settings.hash;
     config.tls = settings.tls;
@@ -117,7 +117,7 @@ void saveListenerSettings(const ListenerSettings& settings)
 
 ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     : m_window(window), m_captureDir(std::move(captureDir)), m_inspectLimits(app::inspectLimits()),
-      m_listener(new app::Listener(this)), m_forwarder(new app::Listener(this)), m_proxy(new app::Listener(this)),
+      m_listener(new app::Server(this)), m_forwarder(new app::Server(this)), m_proxy(new app::Server(this)),
       m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
       m_reader(onThread<app::PartReader>(m_readerThread)), m_bench(onThread<app::ShootoutWorker>(m_benchThread))
 {
@@ -135,9 +135,9 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     m_probe = std::make_unique<ProbeWiring>(*m_window.probeView());
 }
 
-app::ListenerConfig ServiceWiring::relayConfig(quint16 port) const
+app::ServerConfig ServiceWiring::relayConfig(quint16 port) const
 {
-    app::ListenerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
+    app::ServerConfig config = configFromSettings(loadListenerSettings(), m_captureDir);
     config.tls = false;                                       // clients send plain http to a relay
     config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
     config.port = port;
@@ -164,7 +164,7 @@ QString ServiceWiring::defaultCaptureRoot()
 bool ServiceWiring::startListener(quint16 port)
 {
     const ListenerSettings settings = loadListenerSettings();
-    app::ListenerConfig config = configFromSettings(settings, m_captureDir);
+    app::ServerConfig config = configFromSettings(settings, m_captureDir);
     // A port taken (another instance, another server): the next ones, but never the forwarder's or the proxy's,
     // which a second instance would otherwise take from its own Forward and Proxy rows.
     const QList<quint16> relayPorts{quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()),
@@ -205,7 +205,7 @@ bool ServiceWiring::startListener(quint16 port)
         m_keepBytes = settings.retention.keepBytes;
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
     } else {
-        m_window.setListenerStatus(tr("Listener stopped: %1").arg(m_listener->errorString()));
+        m_window.setListenerStatus(tr("Server stopped: %1").arg(m_listener->errorString()));
     }
     return ok;
 }
@@ -242,8 +242,8 @@ void ServiceWiring::open(const QString& path, const QString& contentType)
 void ServiceWiring::connectListener()
 {
     ListenView* view = m_window.listenView();
-    connect(m_listener, &app::Listener::events, view, &ListenView::applyEvents);
-    connect(m_listener, &app::Listener::events, this, &ServiceWiring::followUpload);
+    connect(m_listener, &app::Server::events, view, &ListenView::applyEvents);
+    connect(m_listener, &app::Server::events, this, &ServiceWiring::followUpload);
     connect(&m_folderUsageTimer, &QTimer::timeout, this, [this] {
         if (const auto bytes = m_listener->capturesBytes())
             m_window.listenView()->setFolderUsage(*bytes, m_keepBytes);
@@ -266,11 +266,11 @@ void ServiceWiring::connectListener()
     connect(view, &ListenView::stopRequested, this, [this] {
         m_listener->stop();
         m_window.listenView()->setListening(false, {}, 0, {});
-        m_window.setListenerStatus(tr("Listener stopped"));
+        m_window.setListenerStatus(tr("Server stopped"));
     });
     // Forward mode: its exchanges are listed with the listener's captures, in the same folder, with the same
     // settings (hash, limits, retention); the upstream, port and the CA file it trusts are remembered.
-    connect(m_forwarder, &app::Listener::events, view, &ListenView::applyEvents);
+    connect(m_forwarder, &app::Server::events, view, &ListenView::applyEvents);
     view->setForwardDefaults(QSettings().value(QStringLiteral("forward/upstream")).toString(),
                              quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()),
                              rememberedCaFile(QStringLiteral("forward/caFile")));
@@ -279,7 +279,7 @@ void ServiceWiring::connectListener()
                 QSettings().setValue(QStringLiteral("forward/upstream"), forward.upstream.toString());
                 QSettings().setValue(QStringLiteral("forward/port"), port);
                 QSettings().setValue(QStringLiteral("forward/caFile"), forward.caCertificates);
-                app::ListenerConfig config = relayConfig(port);
+                app::ServerConfig config = relayConfig(port);
                 config.forward = forward;
                 config.keepRaw = keepWholeRequests;
                 if (!m_forwarder->start(config)) {

@@ -3,8 +3,9 @@
 // part reader, shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
 // Views never see a service; services never see a widget.
 
+#include "capture/capture_event.h"
 #include "inspect/inspect_types.h"
-#include "server/listener_types.h"
+#include "server/server_config.h"
 #include "upin/core/multipart_parser.h"
 
 #include <QObject>
@@ -16,7 +17,7 @@
 #include <optional>
 
 namespace upin::app {
-class Listener;
+class Server;
 class Sender;
 class InspectWorker;
 class PartReader;
@@ -59,12 +60,12 @@ private:
     void exportHar(const QStringList& folders, const QString& path);
     void connectProxy(); // proxy_wiring.cpp
     // A relay's (the forwarder's, the proxy's): the listener's settings, plain http on port, no body limit of ours.
-    app::ListenerConfig relayConfig(quint16 port) const;
+    app::ServerConfig relayConfig(quint16 port) const;
     void connectListener();
     void connectSender();
     void connectInspector();
     // The Send tab's chart follows our own listener receiving what it sends, as it arrives (issue 23, item 2).
-    void followUpload(const QList<app::ListenerEvent>& batch);
+    void followUpload(const QList<app::CaptureEvent>& batch);
     void connectShootout();
 
     MainWindow& m_window;
@@ -81,14 +82,13 @@ private:
         QString path;
         quint64 captureId = 0; // 0: the run's capture has not started yet
         int run = 0;           // the run it is, numbered through the session as the Send tab numbers them
-        QList<app::ThroughputSample> samples;
     } m_followed;
     // Runs sent this session before the send under way: the window numbers runs through the session (its table,
     // Compare and their exports alike), where the sender numbers each send's from 0.
     int m_runsBefore = 0;
-    app::Listener* m_listener;
-    app::Listener* m_forwarder; // forward mode, started from the Listen tab's Forward panel
-    app::Listener* m_proxy;     // the forward proxy, started from its Proxy row
+    app::Server* m_listener;
+    app::Server* m_forwarder; // forward mode, started from the Listen tab's Forward panel
+    app::Server* m_proxy;     // the forward proxy, started from its Proxy row
     QThread m_senderThread, m_inspectThread, m_benchThread, m_readerThread;
     app::Sender* m_sender;
     app::InspectWorker* m_inspector;

@@ -1,10 +1,12 @@
 #include "capture/capture_record.h"
-#include "inspect/report_json.h"
+#include "capture/report_json.h"
+#include "common/upin_headers.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <cmath>
 
 namespace upin::app {
 

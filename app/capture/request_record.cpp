@@ -1,6 +1,6 @@
 #include "capture/request_record.h"
+#include "capture/report_json.h"
 #include "common/qt_text.h"
-#include "inspect/report_json.h"
 
 #include <QJsonArray>
 

@@ -1,10 +1,11 @@
 #include "capture/upload_session.h"
 #include "capture/capture_record.h"
+#include "common/upin_headers.h"
 
 #include <QUrlQuery>
 
+#include "capture/report_json.h"
 #include "common/qt_text.h"
-#include "inspect/report_json.h"
 
 #include <QDir>
 

@@ -110,7 +110,7 @@ ServerOptions::ServerOptions(quint16 defaultPort)
                  QStringLiteral("DIR"))
 {}
 
-QString ServerOptions::apply(const QCommandLineParser& cl, ListenerConfig& config) const
+QString ServerOptions::apply(const QCommandLineParser& cl, ServerConfig& config) const
 {
     bool portOk = false;
     config.port = quint16(cl.value(port).toUInt(&portOk));

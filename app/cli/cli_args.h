@@ -2,7 +2,7 @@
 // Small helpers shared by the CLI commands.
 
 #include "inspect/inspect_types.h"
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include "upin/core/digest.h"
 #include "upin/core/multipart_parser.h"
@@ -18,7 +18,7 @@
 #include <vector>
 
 namespace upin::app {
-class Listener;
+class Server;
 }
 
 namespace upin::app::cli {
@@ -59,7 +59,7 @@ struct HashOptions {
 struct ServerOptions {
     explicit ServerOptions(quint16 defaultPort);
     // Sets them in config; returns the first option whose value is not valid ("--port"), or an empty string.
-    QString apply(const QCommandLineParser& cl, ListenerConfig& config) const;
+    QString apply(const QCommandLineParser& cl, ServerConfig& config) const;
     QCommandLineOption port, bind, captureDir;
 };
 
@@ -85,7 +85,7 @@ int runCurl(const QStringList& arguments);
 int runBench(const QStringList& arguments);
 int runListen(const QStringList& arguments);
 // Serves with a started listener (or forwarder) until Ctrl-C or SIGTERM, one line per finished capture.
-int serveUntilStopped(Listener& listener);
+int serveUntilStopped(Server& listener);
 int runForward(const QStringList& arguments);
 int runProxy(const QStringList& arguments);
 int runSend(const QStringList& arguments);

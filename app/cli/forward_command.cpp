@@ -6,8 +6,8 @@
 #include "cli/cli_args.h"
 #include "cli/proxy_cli.h"
 #include "common/option_rules.h"
+#include "modes/server.h"
 #include "proxy/proxy_clients.h"
-#include "server/listener.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -141,15 +141,15 @@ int runRelay(const QStringList& arguments, bool proxy)
     }
     bool connectOk = false, answerOk = false;
     forward.connectTimeoutMs = int(cl.value(connectTimeout).toDouble(&connectOk) * 1000);
-    forward.answerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
-    ListenerConfig config;
+    forward.upstreamAnswerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
+    ServerConfig config;
     QString bad = server.apply(cl, config);
     if (bad.isEmpty())
         bad = guards.apply(cl, config.guards);
     if (bad.isEmpty())
-        bad = !connectOk || forward.connectTimeoutMs <= 0 ? QStringLiteral("--connect-timeout")
-              : !answerOk || forward.answerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
-                                                          : QString();
+        bad = !connectOk || forward.connectTimeoutMs <= 0         ? QStringLiteral("--connect-timeout")
+              : !answerOk || forward.upstreamAnswerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
+                                                                  : QString();
     if (!bad.isEmpty()) {
         printErr(QStringLiteral("%1: %2: '%3' is not a valid value (see --help)\n")
                      .arg(QLatin1String(command), bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
@@ -163,7 +163,7 @@ int runRelay(const QStringList& arguments, bool proxy)
     config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
     config.forward = forward;
 
-    Listener relay;
+    Server relay;
     if (!relay.start(config)) {
         printErr(QStringLiteral("%1: cannot listen on %2: %3\n")
                      .arg(QLatin1String(command), cl.value(server.bind), relay.errorString()));

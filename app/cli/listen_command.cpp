@@ -5,8 +5,8 @@
 #include "common/limit_hint.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
-#include "server/listener.h"
-#include "server/tls_advice.h"
+#include "modes/server.h"
+#include "tls/tls_advice.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -74,19 +74,20 @@ QString captureLine(const CaptureSummary& e)
 } // namespace
 
 // Runs a started listener (or forwarder) until Ctrl-C or SIGTERM: one line per finished capture.
-int serveUntilStopped(Listener& listener)
+int serveUntilStopped(Server& listener)
 {
     std::fflush(stdout);
     const auto tls = listener.tlsIdentity();
     const QString certificate = tls ? tls->certificatePath : QString();
-    QObject::connect(&listener, &Listener::events, [certificate](const QList<ListenerEvent>& batch) {
+    QObject::connect(&listener, &Server::events, [certificate](const QList<CaptureEvent>& batch) {
         for (const auto& e : batch) {
-            if (e.kind == ListenerEvent::Kind::CaptureFinished) {
-                printOut(captureLine(e));
-            } else if (e.kind == ListenerEvent::Kind::TlsHandshakeFailed) {
-                const QString advice = tlsFailureAdvice(e.errorDetail, certificate);
+            if (e.kind == CaptureEvent::Kind::CaptureFinished) {
+                printOut(captureLine(e.capture));
+            } else if (e.kind == CaptureEvent::Kind::TlsHandshakeFailed) {
+                const QString advice = tlsFailureAdvice(e.capture.errorDetail, certificate);
                 printOut(QStringLiteral("%1  %2  TLS handshake failed: %3%4\n")
-                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.errorDetail,
+                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), e.capture.client,
+                                  e.capture.errorDetail,
                                   advice.isEmpty() ? QString() : QStringLiteral("\n    ") + advice));
             }
         }
@@ -146,7 +147,7 @@ int runListen(const QStringList& arguments)
     cl.addOptions(limitOptions(listenerLimits()));
     cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
 
-    ListenerConfig config;
+    ServerConfig config;
     bool keepOk = false;
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
     auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes))
@@ -186,7 +187,7 @@ int runListen(const QStringList& arguments)
         return 2;
     }
 
-    Listener listener;
+    Server listener;
     if (!listener.start(config)) {
         printErr(
             QStringLiteral("listen: cannot listen on %1: %2\n").arg(cl.value(server.bind), listener.errorString()));

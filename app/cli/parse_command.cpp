@@ -2,6 +2,7 @@
 
 #include "capture/capture_record.h"
 #include "capture/outcome.h"
+#include "capture/report_json.h"
 #include "cli/cli_args.h"
 #include "cli/terminal_progress.h"
 #include "common/limits.h"
@@ -9,8 +10,7 @@
 #include "inspect/body_file.h"
 #include "inspect/har.h"
 #include "inspect/inspect_worker.h"
-#include "inspect/report_json.h"
-#include "server/listener_types.h"
+#include "server/server_config.h"
 #include "upin/core/header_params.h"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 #include <QString>
 
 namespace upin::app {
-class Listener;
+class Server;
 }
 
 namespace upin::app::cli {
@@ -17,6 +17,6 @@ int printCaInfo(const QString& proxyUrl);
 // proxy --ca-regenerate: a new authority in place of the old, after a yes on the terminal (or --yes). The exit code.
 int regenerateCa(const QString& proxyUrl, bool confirmed);
 // What a started proxy prints: where it listens, then how to trust its authority.
-void printProxyStarted(const Listener& proxy);
+void printProxyStarted(const Server& proxy);
 
 } // namespace upin::app::cli

@@ -1,9 +1,9 @@
 #include "cli/proxy_cli.h"
 
 #include "cli/cli_args.h"
+#include "modes/server.h"
 #include "proxy/ca_advice.h"
 #include "proxy/local_ca.h"
-#include "server/listener.h"
 
 #include <QTextStream>
 #include <QUrl>
@@ -77,7 +77,7 @@ int regenerateCa(const QString& proxyUrl, bool confirmed)
     return 0;
 }
 
-void printProxyStarted(const Listener& proxy)
+void printProxyStarted(const Server& proxy)
 {
     const QString url = proxyUrlFor(proxy.address().toString(), proxy.port());
     // Bound to every address, it is reached from here at 127.0.0.1: the lines to paste say so, not 0.0.0.0.

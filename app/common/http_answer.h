@@ -82,4 +82,7 @@ private:
     QByteArray m_body;
 };
 
+// RFC 9110 reason phrases for the statuses we answer with, and "Status" for others.
+QByteArray reasonPhrase(int status);
+
 } // namespace upin::app

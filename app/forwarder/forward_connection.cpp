@@ -35,7 +35,7 @@ ServerConnection::Mode forwarderMode(bool proxy)
 }
 } // namespace
 
-ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ListenerShared>& shared,
+ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ServerShared>& shared,
                                      UploadSession::Publish publish, QObject* parent)
     : ServerConnection(accepted, shared, std::move(publish), forwarderMode(shared->config.forward->proxy), parent),
       m_settings(*this->shared().config.forward)
@@ -57,7 +57,7 @@ ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_
         if (m_answer && m_answer->headRelayed()) { // mid-answer: the upstream stopped sending, or the client
             failExchange(504, QStringLiteral("answer stalled"), // stopped taking it
                          QStringLiteral("no progress for %1 ms after %2 bytes of the answer")
-                             .arg(m_settings.answerTimeoutMs)
+                             .arg(m_settings.upstreamAnswerTimeoutMs)
                              .arg(m_answer->bytes()));
             return;
         }
@@ -65,19 +65,19 @@ ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_
             failExchange(504, QStringLiteral("upstream stopped taking the body"),
                          QStringLiteral("%1 took nothing more of the body for %2 ms, after %3 bytes of it")
                              .arg(m_target.authority())
-                             .arg(m_settings.answerTimeoutMs)
+                             .arg(m_settings.upstreamAnswerTimeoutMs)
                              .arg(bytesUpstreamHas()));
             return;
         }
         if (m_answer && m_answer->started() && !m_answer->interimOnly()) { // bytes came, never a whole head
             failExchange(502, QStringLiteral("bad answer from upstream"),
-                         QStringLiteral("its head did not end within %1 ms").arg(m_settings.answerTimeoutMs));
+                         QStringLiteral("its head did not end within %1 ms").arg(m_settings.upstreamAnswerTimeoutMs));
             return;
         }
         failExchange(504, QStringLiteral("upstream too slow"),
                      QStringLiteral("no answer from %1 within %2 ms of the request's end")
                          .arg(m_target.authority())
-                         .arg(m_settings.answerTimeoutMs));
+                         .arg(m_settings.upstreamAnswerTimeoutMs));
     });
     m_answerTimer.setTimerType(Qt::PreciseTimer); // a 504 says "within N ms": not 5% early
     m_connectTimer.setTimerType(Qt::PreciseTimer);
@@ -86,7 +86,7 @@ ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_
     connect(&m_deliveredTimer, &QTimer::timeout, this, &ForwardConnection::checkDelivered);
     connect(&socket(), &QTcpSocket::bytesWritten, this, [this] {
         if (m_answerTimer.isActive() && m_answer && m_answer->headRelayed()) // the client takes the answer
-            m_answerTimer.start(m_settings.answerTimeoutMs);
+            m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
         if (m_upstream && unsentBytes(socket()) <= kMaxBacklog) // the answer's relay resumes
             onUpstreamReadyRead();
     });
@@ -244,7 +244,7 @@ bool ForwardConnection::takesBody()
     if (!m_upstream || upstreamBacklogged()) {
         deadlines().waitingOnUs();     // waiting for the upstream, not the client: a slow server is no slow client
         if (!m_answerTimer.isActive()) // but the upstream has as long as for an answer to take more
-            m_answerTimer.start(m_settings.answerTimeoutMs);
+            m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
         return false; // resumes when the upstream takes what it has
     }
     // As curl does: look for an answer before each write, so that an early one stops the body at once rather
@@ -293,7 +293,7 @@ void ForwardConnection::bodyWhole()
     if (m_earlyAtByte >= 0) // the answer went first; the body was only being dropped
         return;
     if (!m_answer->headRelayed()) // no final answer yet: it has this long from here
-        m_answerTimer.start(m_settings.answerTimeoutMs);
+        m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
     if (m_upstream && unsentBytes(*m_upstream) == 0) {
         m_writtenMs = msSinceHead();
         m_deliveredTimer.start();

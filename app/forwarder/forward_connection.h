@@ -13,7 +13,7 @@
 // when the first answer byte came, so the server time (the last two apart) beside the transfer time.
 //
 // Faults, each answered in JSON saying which (if the client has not had an answer yet): upstream unreachable or
-// closed before answering -> 502, no answer within answerTimeoutMs -> 504. An upstream that answers before the
+// closed before answering -> 502, no answer within upstreamAnswerTimeoutMs -> 504. An upstream that answers before the
 // body's end (a 413 after 1 MiB) gets no more of it; its answer reaches the client whole, the client's remaining
 // body is read and dropped (so that the client sees the answer instead of a reset), and the capture says at which
 // byte. A client that goes away aborts the upstream request.
@@ -40,7 +40,7 @@ bool hostMatches(const QString& host, const QStringList& patterns);
 class ForwardConnection final : public ServerConnection {
     Q_OBJECT
 public:
-    ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ListenerShared>& shared,
+    ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ServerShared>& shared,
                       UploadSession::Publish publish, QObject* parent = nullptr);
     ~ForwardConnection() override;
 

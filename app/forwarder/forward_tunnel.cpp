@@ -119,7 +119,7 @@ void ForwardConnection::passThrough(SessionRequest connectRequest, const QString
     };
     m_relay = new TunnelRelay(socket(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
                               m_settings.connectTimeoutMs, answered, opened, done, this);
-    // Quiet as long as a kept-alive connection may wait, its slot is one a new client can have (listener_shared.h).
+    // Quiet as long as a kept-alive connection may wait, its slot is one a new client can have (server_shared.h).
     m_relay->offerSlotWhenQuiet(shared().config.guards.keepAliveTimeoutMs, [this](bool quiet) {
         if (!quiet) {
             shared().waiting.remove(this);

@@ -77,7 +77,7 @@ void ForwardConnection::connectUpstream()
         }
         // A stalled answer's deadline, and the one for taking the body, count from progress.
         if (m_answerTimer.isActive() && (m_answer->headRelayed() || m_phase == Phase::Sending))
-            m_answerTimer.start(m_settings.answerTimeoutMs);
+            m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
     };
     connect(upstream, &QTcpSocket::bytesWritten, this, progress);
     connect(upstream, &QTcpSocket::errorOccurred, this, [this, upstream] {
@@ -165,7 +165,7 @@ void ForwardConnection::sendHead()
     if (decoder().done()) { // no body
         m_at.clientLastByte = msSinceHead();
         m_phase = Phase::Answer;
-        m_answerTimer.start(m_settings.answerTimeoutMs);
+        m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
         return;
     }
     deadlines().bodyBegins();
@@ -249,7 +249,7 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
     }
     if (!progress.complete) {
         if (m_answer->headRelayed()) // the rest has as long, from this progress
-            m_answerTimer.start(m_settings.answerTimeoutMs);
+            m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
         return;
     }
     endExchange();

@@ -1,6 +1,6 @@
 #include "inspect/body_file.h"
+#include "capture/report_json.h"
 #include "common/qt_text.h"
-#include "inspect/report_json.h"
 
 #include "upin/core/http.h"
 #include "upin/core/part_pipeline.h"

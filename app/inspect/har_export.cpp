@@ -1,10 +1,10 @@
 #include "inspect/har_export.h"
 
+#include "common/http_answer.h"
 #include "common/json_writer.h"
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
 #include "inspect/part_bytes.h"
-#include "server/request_admission.h"
 #include "upin_version.h"
 
 #include <QDir>

@@ -1,10 +1,10 @@
 #include "inspect/inspect_worker.h"
 
+#include "capture/report_json.h"
 #include "common/limits.h"
 #include "inspect/body_file.h"
 #include "inspect/har.h"
 #include "inspect/part_bytes.h"
-#include "inspect/report_json.h"
 
 #include "upin/core/digest.h"
 

@@ -3,7 +3,7 @@
 #include "common/qt_text.h"
 #include "server/request_admission.h"
 
-#include "inspect/report_json.h"
+#include "capture/report_json.h"
 #include "listener/form_page.h"
 
 #include <QJsonDocument>
@@ -16,7 +16,7 @@ namespace {
 // Up to 4 MiB of reads in flight while an upload's pipelines hash and store them: with fewer, the reader and the
 // hashing thread wait on each other whenever the scheduler runs something else (measured here: 8 blocks took 10%
 // longer for /part-event with SHA-256, 4 blocks 40%, and 64 were no faster than 16). Blocks are allocated when a
-// pipeline falls behind, beyond the first only from the listener's shared budget (ListenerShared::readBlocks),
+// pipeline falls behind, beyond the first only from the listener's shared budget (ServerShared::readBlocks),
 // and all but one are given back when the upload ends.
 ServerConnection::Mode listenerMode()
 {
@@ -34,7 +34,7 @@ std::optional<Endpoint> endpointFor(const QString& path)
 
 } // namespace
 
-ListenerConnection::ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared,
+ListenerConnection::ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared,
                                        UploadSession::Publish publish, QObject* parent)
     : ServerConnection(accepted, std::move(shared), std::move(publish), listenerMode(), parent)
 {}

@@ -15,7 +15,7 @@ namespace upin::app {
 class ListenerConnection final : public ServerConnection {
     Q_OBJECT
 public:
-    ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+    ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared, UploadSession::Publish publish,
                        QObject* parent = nullptr);
     ~ListenerConnection() override;
 

@@ -1,7 +1,7 @@
 #include "probe/answer_check.h"
 
 #include "common/qt_text.h"
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -5,7 +5,7 @@ namespace upin::app {
 QUrl BaselineListener::start(QString* error)
 {
     if (!m_listener.isListening()) {
-        ListenerConfig config;
+        ServerConfig config;
         config.port = 0;
         config.hash = core::HashKind::None;
         config.captureDir = m_scratch.filePath(QStringLiteral("captures"));

@@ -4,7 +4,7 @@
 // The CLI's probe and the Probe tab start it alike. Its captures (refusals only: /discard keeps none) go to a
 // scratch folder removed with it.
 
-#include "server/listener.h"
+#include "modes/server.h"
 
 #include <QTemporaryDir>
 #include <QUrl>
@@ -18,7 +18,7 @@ public:
 
 private:
     QTemporaryDir m_scratch;
-    Listener m_listener;
+    Server m_listener;
 };
 
 } // namespace upin::app

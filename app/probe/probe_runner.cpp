@@ -7,7 +7,7 @@
 #include "probe/probe_uploads.h"
 #include "probe/process_memory.h"
 #include "sender/sender.h"
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>

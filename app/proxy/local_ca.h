@@ -5,8 +5,8 @@
 // a leaf certificate is minted on demand, signed by it, and kept in memory for its short life. Safe to share
 // between the threads connections run on.
 
-#include "server/certificate_maker.h"
-#include "server/tls_identity.h"
+#include "tls/certificate_maker.h"
+#include "tls/tls_identity.h"
 
 #include <QCache>
 #include <QDateTime>

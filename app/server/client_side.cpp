@@ -1,8 +1,8 @@
 #include "server/client_side.h"
 
+#include "common/http_answer.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
-#include "server/request_admission.h"
 
 #include <QSslSocket>
 
@@ -10,7 +10,7 @@
 
 namespace upin::app {
 
-ClientSide::ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection, bool admitted,
+ClientSide::ClientSide(QTcpSocket& socket, ServerShared& shared, QObject& connection, bool admitted,
                        std::function<void()> closeIfWaiting)
     : m_socket(socket), m_shared(shared), m_connection(connection), m_admitted(admitted)
 {

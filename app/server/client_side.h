@@ -5,7 +5,7 @@
 // its thread.
 
 #include "server/connection_guards.h"
-#include "server/listener_shared.h"
+#include "server/server_shared.h"
 
 #include <QObject>
 #include <QTcpSocket>
@@ -20,8 +20,8 @@ class ClientSide final : public QObject {
 public:
     // closeIfWaiting: the connection's own close while it waits for a next request (when its slot is given to a
     // new client, or the keep-alive time is up); it may decline if a request has begun.
-    // admitted: the slot the accept thread decided (ListenerShared::takeSlot), released when this ends.
-    ClientSide(QTcpSocket& socket, ListenerShared& shared, QObject& connection, bool admitted,
+    // admitted: the slot the accept thread decided (ServerShared::takeSlot), released when this ends.
+    ClientSide(QTcpSocket& socket, ServerShared& shared, QObject& connection, bool admitted,
                std::function<void()> closeIfWaiting);
     ~ClientSide() override;
 
@@ -60,7 +60,7 @@ private:
     void endLinger();
 
     QTcpSocket& m_socket;
-    ListenerShared& m_shared;
+    ServerShared& m_shared;
     QObject& m_connection;
     std::function<void()> m_waitingClose;
     QTimer m_keepAliveTimer;
@@ -72,7 +72,7 @@ private:
     bool m_waiting = false;
     bool m_closing = false;
     bool m_endsAtClose = false; // the answer has no length (closeAfterAnswer)
-    bool m_lingering = false;   // counted in ListenerShared::lingeringConnections
+    bool m_lingering = false;   // counted in ServerShared::lingeringConnections
 };
 
 } // namespace upin::app

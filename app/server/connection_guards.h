@@ -2,7 +2,7 @@
 // The deadlines every mode's connection keeps, as small value objects, so that the listener and the forwarder
 // count them the same way (a guard written once holds for both).
 
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include <QElapsedTimer>
 #include <QString>

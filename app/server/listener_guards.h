@@ -2,7 +2,7 @@
 // The listener's guards as settings with a text form: one table serves the CLI's `listen` options, the Listen
 // tab's settings dialog and the values it remembers, so a guard added once appears in all three.
 
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include <array>
 

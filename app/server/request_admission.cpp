@@ -127,30 +127,4 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
     return admission;
 }
 
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 421: return "Misdirected Request";
-    case 431: return "Request Header Fields Too Large";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 508: return "Loop Detected";
-    case 507: return "Insufficient Storage";
-    }
-    return "Status";
-}
-
 } // namespace upin::app

@@ -9,7 +9,7 @@
 // - GET, HEAD and OPTIONS carry no body (a body there would be read as the next request: smuggling's shape): 400.
 // Two Host fields never get here: core refuses the head (duplicate_host).
 
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include "upin/core/http.h"
 
@@ -49,8 +49,5 @@ enum class Admit : uint8_t { Server, Proxy, Tunnel };
 // who: "listener" or "forwarder", for the words of a refusal. tls: our own origin is https://HOST.
 RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
                               Admit as = Admit::Server);
-
-// RFC 9110 reason phrases for the statuses we answer with.
-QByteArray reasonPhrase(int status);
 
 } // namespace upin::app

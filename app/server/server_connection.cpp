@@ -1,9 +1,9 @@
 #include "server/server_connection.h"
 
+#include "capture/report_json.h"
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
-#include "inspect/report_json.h"
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
 
@@ -24,7 +24,7 @@ core::ByteView view(const QByteArray& data)
 }
 } // namespace
 
-ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared,
+ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared,
                                    UploadSession::Publish publish, Mode mode, QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_mode(mode),
       m_socket(accepted.tls || mode.proxy ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(accepted.tls),

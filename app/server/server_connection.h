@@ -14,7 +14,7 @@
 #include "capture/upload_session.h"
 #include "server/client_deadlines.h"
 #include "server/client_side.h"
-#include "server/listener_shared.h"
+#include "server/server_shared.h"
 #include "server/tls_handshake.h"
 
 #include "upin/core/http.h"
@@ -50,7 +50,7 @@ public:
 
 protected:
     // accepted.tls: the TLS port's connection: a QSslSocket, whose handshake comes first.
-    ServerConnection(AcceptedSocket accepted, std::shared_ptr<ListenerShared> shared, UploadSession::Publish publish,
+    ServerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared, UploadSession::Publish publish,
                      Mode mode, QObject* parent);
 
     // A request whose head was admitted, with valid framing within the body size limit. The mode answers it
@@ -118,7 +118,7 @@ protected:
     bool inTunnel() const { return m_tunnel; }
 
     QTcpSocket& socket() const { return *m_socket; }
-    ListenerShared& shared() const { return *m_shared; }
+    ServerShared& shared() const { return *m_shared; }
     const UploadSession::Publish& publisher() const { return m_publish; }
     ClientSide& clientSide() { return m_clientSide; }
     ClientDeadlines& deadlines() { return m_deadlines; }
@@ -150,7 +150,7 @@ private:
     void answer(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
                 const QByteArray& extraHeaders, std::optional<core::Error> error, const QString& reason);
 
-    std::shared_ptr<ListenerShared> m_shared;
+    std::shared_ptr<ServerShared> m_shared;
     UploadSession::Publish m_publish;
     Mode m_mode;
     QTcpSocket* m_socket; // a QSslSocket on the TLS port, and a proxy's (plain until it opens a tunnel)

@@ -37,7 +37,7 @@ Transport tlsTransport(const QSslSocket& socket, double handshakeMs, const QStri
     return t;
 }
 
-TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
+TlsHandshake::TlsHandshake(QSslSocket& socket, ServerShared& shared, UploadSession::Publish publish, QString client,
                            const QSslConfiguration& config, std::function<void()> onEncrypted,
                            std::function<void()> onFailed, QString serverName)
     : m_socket(socket), m_shared(shared), m_publish(std::move(publish)), m_client(std::move(client)),
@@ -60,15 +60,16 @@ TlsHandshake::TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSes
     m_socket.startServerEncryption();
 }
 
-void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publish& publish, const QString& client,
+void publishHandshakeFailure(ServerShared& shared, const UploadSession::Publish& publish, const QString& client,
                              const QString& why, qint64 elapsedMs, bool noTlsBegun)
 {
     ++shared.tlsHandshakeFailures;
-    ListenerEvent e;
-    e.kind = ListenerEvent::Kind::TlsHandshakeFailed;
-    e.client = client;
-    e.errorDetail = why;
-    e.elapsedMs = elapsedMs;
+    CaptureEvent e;
+    e.kind = CaptureEvent::Kind::TlsHandshakeFailed;
+    e.capture.client = client;
+    e.capture.received = QDateTime::currentDateTimeUtc().addMSecs(-elapsedMs);
+    e.capture.errorDetail = why;
+    e.capture.elapsedMs = elapsedMs;
     e.noTlsBegun = noTlsBegun;
     publish(std::move(e));
 }

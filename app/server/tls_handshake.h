@@ -5,7 +5,7 @@
 // TlsHandshakeFailed and dropped: it never reaches the request code. Once done, transport() says what was agreed.
 
 #include "capture/upload_session.h"
-#include "server/listener_shared.h"
+#include "server/server_shared.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -23,7 +23,7 @@ Transport tlsTransport(const QSslSocket& socket, double handshakeMs, const QStri
 
 // A client's TLS that did not begin or finish: counted, and published as TlsHandshakeFailed.
 // noTlsBegun: not one byte of a handshake came (else it began and failed).
-void publishHandshakeFailure(ListenerShared& shared, const UploadSession::Publish& publish, const QString& client,
+void publishHandshakeFailure(ServerShared& shared, const UploadSession::Publish& publish, const QString& client,
                              const QString& why, qint64 elapsedMs = 0, bool noTlsBegun = false);
 
 class TlsHandshake final : public QObject {
@@ -31,7 +31,7 @@ class TlsHandshake final : public QObject {
 public:
     // onEncrypted: the handshake finished; onFailed: it did not (the connection is to be dropped). config: the
     // listener's, or the one a proxy's tunnel presents (a leaf for the host the client asked for).
-    TlsHandshake(QSslSocket& socket, ListenerShared& shared, UploadSession::Publish publish, QString client,
+    TlsHandshake(QSslSocket& socket, ServerShared& shared, UploadSession::Publish publish, QString client,
                  const QSslConfiguration& config, std::function<void()> onEncrypted, std::function<void()> onFailed,
                  QString serverName = {});
     bool done() const { return m_done; }
@@ -48,7 +48,7 @@ private:
         return t;
     }
     QSslSocket& m_socket;
-    ListenerShared& m_shared;
+    ServerShared& m_shared;
     UploadSession::Publish m_publish;
     QString m_client;
     std::function<void()> m_onFailed;

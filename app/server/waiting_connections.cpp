@@ -1,4 +1,4 @@
-#include "server/listener_shared.h"
+#include "server/server_shared.h"
 
 namespace upin::app {
 

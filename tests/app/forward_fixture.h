@@ -1,5 +1,5 @@
 #pragma once
-// Forward mode in tests: a forwarder (a Listener whose config says forward) in front of an upstream, and the
+// Forward mode in tests: a forwarder (a Server whose config says forward) in front of an upstream, and the
 // small Python upstreams of upstreams.py.
 
 #include "app/listener_fixture.h"
@@ -53,7 +53,7 @@ struct FlaskUpload : PythonServer {
 };
 
 inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::ForwardSettings settings = {},
-                                                  app::ListenerConfig config = {})
+                                                  app::ServerConfig config = {})
 {
     settings.upstream = QUrl(upstream);
     config.forward = settings;
@@ -62,7 +62,7 @@ inline std::unique_ptr<ListenerFixture> forwarder(const QString& upstream, app::
 
 // A forward proxy (`proxy`), its authority in a folder of the test's own (tlsFolder), not the user's.
 inline std::unique_ptr<ListenerFixture> proxy(app::ForwardSettings settings = {}, const QString& tlsFolder = {},
-                                              app::ListenerConfig config = {})
+                                              app::ServerConfig config = {})
 {
     settings.proxy = true;
     config.forward = settings;
@@ -101,7 +101,7 @@ struct Relay {
 };
 
 inline Relay relay(bool viaProxy, const QString& upstream, const app::ForwardSettings& settings = {},
-                   app::ListenerConfig config = {})
+                   app::ServerConfig config = {})
 {
     if (viaProxy)
         return Relay{proxy(settings, {}, std::move(config)), upstream, true};

@@ -2,8 +2,8 @@
 // A real listener on 127.0.0.1, port 0, with its own temporary capture folder, for tests that talk to it with
 // real clients (curl, QNetworkAccessManager, raw sockets).
 
+#include "modes/server.h"
 #include "sender/sender.h"
-#include "server/listener.h"
 
 #include "upin/core/digest.h"
 
@@ -33,9 +33,9 @@
 namespace upin::test {
 
 // A listener config with TLS on a free port, its certificate kept in folder (made there for localhost at first).
-inline app::ListenerConfig tlsConfig(const QString& folder)
+inline app::ServerConfig tlsConfig(const QString& folder)
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.tls = true;
     config.tlsPort = 0;
     config.tlsFolder = folder;
@@ -44,10 +44,10 @@ inline app::ListenerConfig tlsConfig(const QString& folder)
 
 struct ListenerFixture {
     QTemporaryDir dir;
-    app::Listener listener;
+    app::Server listener;
 
     // The captures go to a temporary folder of the fixture's own unless config names one (a tmpfs, say).
-    explicit ListenerFixture(app::ListenerConfig config = {})
+    explicit ListenerFixture(app::ServerConfig config = {})
     {
         config.port = 0;
         if (config.captureDir.isEmpty())

@@ -22,7 +22,7 @@ using test::readAll;
 TEST_CASE("/capture --capture-body-only keeps head.raw and body.raw once, and every part reads back from body.raw",
           "[listener][storage]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.captureBodyOnly = true;
     ListenerFixture f(config);
     const QByteArray file = test::randomBytes(300 << 10, 21);

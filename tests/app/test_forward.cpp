@@ -187,7 +187,7 @@ TEST_CASE("upstream faults answered in JSON: closed mid-upload 502, unreachable 
     {
         PythonUpstream silent("silent");
         app::ForwardSettings settings;
-        settings.answerTimeoutMs = 500;
+        settings.upstreamAnswerTimeoutMs = 500;
         auto f = forwarder(silent.url(), settings);
         QElapsedTimer clock;
         clock.start();
@@ -296,7 +296,7 @@ TEST_CASE("a client that stops mid-body gets 408 after the idle deadline, and th
     ListenerFixture upstream;
     app::ForwardSettings settings;
     settings.upstream = QUrl(upstream.url(""));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.forward = settings;
     config.guards.idleTimeoutMs = 300;
     ListenerFixture f(config);
@@ -326,7 +326,7 @@ TEST_CASE("a slow upstream is no slow client, an HTTP/1.0 answer closes its conn
         PythonUpstream sleepy("sleepy", {"1.0"});
         app::ForwardSettings settings;
         settings.upstream = QUrl(sleepy.url());
-        app::ListenerConfig config;
+        app::ServerConfig config;
         config.forward = settings;
         config.guards.idleTimeoutMs = 300;
         ListenerFixture f(config);

@@ -30,7 +30,7 @@ TEST_CASE("forward: a client that stops reading a long answer is dropped at the 
     const QByteArray body(16 << 20, 'a'); // far more than the kernel's buffers and the 1 MiB relay backlog hold
     test::RawUpstream upstream("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" +
                                body);
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.answerTimeoutMs = 500;
     auto f = test::forwarder(upstream.url(), {}, config);
     QTcpSocket socket;

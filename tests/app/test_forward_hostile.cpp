@@ -107,7 +107,7 @@ TEST_CASE("an upstream head that never ends gives a 502 at the answer deadline",
     INFO((viaProxy ? "proxy" : "forwarder"));
     RawUpstream upstream("HTTP/1.1 200 OK\r\nX: y\r\n", true);
     app::ForwardSettings settings;
-    settings.answerTimeoutMs = 800;
+    settings.upstreamAnswerTimeoutMs = 800;
     auto f = test::relay(viaProxy, upstream.url(), settings);
     QElapsedTimer clock;
     clock.start();
@@ -145,8 +145,8 @@ TEST_CASE("an upstream that stops taking the body gets a 504 at the answer deadl
     INFO((viaProxy ? "proxy" : "forwarder"));
     PythonUpstream upstream(QStringLiteral("silent-reader"));
     app::ForwardSettings settings;
-    settings.answerTimeoutMs = 3000;
-    app::ListenerConfig config;
+    settings.upstreamAnswerTimeoutMs = 3000;
+    app::ServerConfig config;
     config.guards.minBodyBytesPerSecond = 1024;
     config.guards.bodyGraceMs = 500;
     config.guards.bodyRateWindowMs = 500;
@@ -164,7 +164,7 @@ TEST_CASE("64 clients trickling bodies are cut off by the minimum rate and a nor
     const bool viaProxy = GENERATE(false, true);
     INFO((viaProxy ? "proxy" : "forwarder"));
     test::ListenerFixture upstream;
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.minBodyBytesPerSecond = 1024;
     // The 65th client must come while the 64 still hold their slots: the grace is what keeps them, so it is far
     // longer than connecting 65 clients takes on a loaded machine (tens of milliseconds).

@@ -70,7 +70,7 @@ TEST_CASE("a page of another origin cannot upload or read captures but an allowe
     }
     SECTION("allowed: the preflight and the upload carry CORS headers for that origin only")
     {
-        app::ListenerConfig config;
+        app::ServerConfig config;
         config.guards.allowedOrigins = {"http://localhost:3000"};
         ListenerFixture f(config);
         const QByteArray preflight = rawExchange(
@@ -97,7 +97,7 @@ TEST_CASE("a page of another origin cannot upload or read captures but an allowe
 TEST_CASE("requests that name the listener by a host name it does not have get 421 (DNS rebinding)",
           "[listener][guards]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.allowedHosts = {"uploads.test"};
     ListenerFixture f(config);
     const auto get = [&](const QByteArray& host) {
@@ -117,7 +117,7 @@ TEST_CASE("requests that name the listener by a host name it does not have get 4
 TEST_CASE("when every slot is taken, a waiting kept-alive connection gives its slot to a new client",
           "[listener][guards]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxConnections = 3;
     ListenerFixture f(config);
     std::vector<std::unique_ptr<QTcpSocket>> waiting;
@@ -205,7 +205,7 @@ TEST_CASE("a real browser page of another origin cannot upload but with --allow-
     SECTION("allowed: preflight, upload, and the page reads the JSON answer")
     {
         test::PageServer pages;
-        app::ListenerConfig config;
+        app::ServerConfig config;
         config.guards.allowedOrigins = {pages.origin()};
         ListenerFixture f(config);
         const QString report = reportFromChromium(pages, f.listener.port());

@@ -131,7 +131,7 @@ TEST_CASE("?answer=brief lists each part's name, file name, size, digest and fil
     CHECK(curl({"-F", "f=@" + a, f.url("/part-event?answer=short")}).status == 400);
 
     // Past the header budget a name is cut; the brief answer says so, as the full one does.
-    app::ListenerConfig small;
+    app::ServerConfig small;
     small.parser.maxRecordedHeaderBytes = 16;
     ListenerFixture h(small);
     const QString longName(200, QLatin1Char('n'));
@@ -159,7 +159,7 @@ TEST_CASE("/capture keeps the request whole, the file part in a file and the fie
 
 TEST_CASE("the hash is ?hash=, else the Upload-Inspector-Hash header, else the listener's own", "[listener][hash]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.hash = core::HashKind::Xxh3; // listen --hash xxh3
     ListenerFixture f(config);
     const QByteArray data = test::randomBytes(1 << 20, 12);
@@ -261,7 +261,7 @@ TEST_CASE("an answer of thousands of parts, sent in pieces, is as long as its Co
 
 TEST_CASE("HTTP errors: 404, 405, 411, 413 without reading the body, 415, 400 with offsets", "[listener][http]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxBodyBytes = 1 << 20;
     ListenerFixture f(config);
     quint16 port = f.listener.port();
@@ -348,7 +348,7 @@ TEST_CASE("16 concurrent uploads all arrive intact", "[listener][faults]")
 
 TEST_CASE("a client that trickles its head is dropped by the timeout", "[listener][faults]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.headTimeoutMs = 600;
     ListenerFixture f(config);
     QTcpSocket socket;
@@ -405,7 +405,7 @@ TEST_CASE("hostile file names stay inside the capture folder", "[listener][fault
 
 TEST_CASE("retention keeps the newest capture folders, and GET /captures lists recent captures", "[listener]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.retention.keepCaptures = 2;
     ListenerFixture f(config);
     QString a = f.file("a.txt", "retained?");

@@ -42,62 +42,62 @@ QList<app::CaptureEvent> eventsUntilFinished(QSignalSpy& spy)
 TEST_CASE("events: capture started, parts, throughput samples, finished", "[listener][events]")
 {
     ListenerFixture f;
-    QSignalSpy spy(&f.listener, &app::Listener::events);
+    QSignalSpy spy(&f.listener, &app::Server::events);
     QString a = f.file("a.bin", test::randomBytes(4 << 20, 6));
     auto r = curl({"--limit-rate", "20M", "-F", "f=@" + a, "-F", "g=x", f.url("/part-event")});
     REQUIRE(r.status == 200);
-    const QList<app::ListenerEvent> all = eventsUntilFinished(spy);
+    const QList<app::CaptureEvent> all = eventsUntilFinished(spy);
     int started = 0, partsStarted = 0, partsFinished = 0, samples = 0;
     for (const auto& e : all) {
-        started += e.kind == app::ListenerEvent::Kind::CaptureStarted;
-        partsStarted += e.kind == app::ListenerEvent::Kind::PartStarted;
-        partsFinished += e.kind == app::ListenerEvent::Kind::PartFinished;
+        started += e.kind == app::CaptureEvent::Kind::CaptureStarted;
+        partsStarted += e.kind == app::CaptureEvent::Kind::PartStarted;
+        partsFinished += e.kind == app::CaptureEvent::Kind::PartFinished;
         samples += int(e.samples.size());
     }
     CHECK(started == 1);
     CHECK(partsStarted == 2);
     CHECK(partsFinished == 2);
     CHECK(samples >= 3); // ~200 ms upload, a sample at least every 50 ms
-    CHECK(all.last().state == app::CaptureState::Complete);
+    CHECK(all.last().capture.state == app::CaptureState::Complete);
 }
 
 TEST_CASE("events: a form of 1,000 fields and a file shows its first parts and the file, not an event per part",
           "[listener][events]")
 {
     ListenerFixture f;
-    QSignalSpy spy(&f.listener, &app::Listener::events);
+    QSignalSpy spy(&f.listener, &app::Server::events);
     QStringList args{"--limit-rate", "10M"}; // the file arrives for ~300 ms
     for (int i = 0; i < 1000; ++i)
         args << "-F" << QStringLiteral("field%1=value %1").arg(i);
     args << "-F"
          << "big=@" + f.file("big.bin", test::randomBytes(3 << 20, 8)) << f.url("/part-event");
     REQUIRE(curl(args).status == 200);
-    const QList<app::ListenerEvent> all = eventsUntilFinished(spy);
+    const QList<app::CaptureEvent> all = eventsUntilFinished(spy);
     int started = 0, finished = 0, mostPartsInProgress = 0;
-    std::optional<app::ListenerEvent> file;
+    std::optional<app::CaptureEvent> file;
     for (const auto& e : all) {
-        started += e.kind == app::ListenerEvent::Kind::PartStarted;
-        finished += e.kind == app::ListenerEvent::Kind::PartFinished;
-        if (e.kind == app::ListenerEvent::Kind::PartStarted && e.part.index == 1000)
+        started += e.kind == app::CaptureEvent::Kind::PartStarted;
+        finished += e.kind == app::CaptureEvent::Kind::PartFinished;
+        if (e.kind == app::CaptureEvent::Kind::PartStarted && e.part.index == 1000)
             file = e;
-        if (e.kind == app::ListenerEvent::Kind::Progress)
-            mostPartsInProgress = std::max(mostPartsInProgress, e.partCount);
+        if (e.kind == app::CaptureEvent::Kind::Progress)
+            mostPartsInProgress = std::max(mostPartsInProgress, e.capture.parts);
     }
     INFO("part events: " << started << " started, " << finished << " finished");
     CHECK(started >= 100); // every one of the first 100
     CHECK(started < 150);
     CHECK(finished == started);
     REQUIRE(file.has_value()); // the file, shown while it arrives: begun where it began, before its last byte
-    CHECK(file->bytes < quint64(3 << 20));
+    CHECK(file->capture.bytes < quint64(3 << 20));
     CHECK(file->part.filename == "big.bin");
     CHECK(mostPartsInProgress == 1001); // Progress counts the parts begun, shown or not
-    CHECK(all.last().partCount == 1001);
+    CHECK(all.last().capture.parts == 1001);
 }
 
 TEST_CASE("events: a part whose bytes came early and whose end came late is timed at its end", "[listener][events]")
 {
     ListenerFixture f;
-    QSignalSpy spy(&f.listener, &app::Listener::events);
+    QSignalSpy spy(&f.listener, &app::Server::events);
     QByteArray body;
     for (int i = 0; i < int(app::kPartsAlwaysTimed); ++i) // the first 100 are timed anyway: the 101st is not
         body += "--b\r\nContent-Disposition: form-data; name=\"f" + QByteArray::number(i) + "\"\r\n\r\nvalue\r\n";

@@ -144,7 +144,7 @@ TEST_CASE("curl trusting only the authority uploads to a listener that presents 
     REQUIRE(ca);
     const auto leaf = ca->leafFor("upload.test", &error);
     REQUIRE(leaf);
-    app::ListenerConfig config = test::tlsConfig(home.filePath("unused"));
+    app::ServerConfig config = test::tlsConfig(home.filePath("unused"));
     config.certificateFile = test::writeFile(home, "leaf.pem", leaf->certificate.toPem());
     config.keyFile = test::writeFile(home, "leaf-key.pem", leaf->key.toPem());
     config.guards.allowedHosts = {"upload.test"}; // the listener serves its own names only, as a server should

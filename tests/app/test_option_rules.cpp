@@ -3,7 +3,7 @@
 
 #include "common/option_rules.h"
 #include "probe/probe_settings.h"
-#include "server/tls_identity.h"
+#include "tls/tls_identity.h"
 
 #include <catch2/catch.hpp>
 

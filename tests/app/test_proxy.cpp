@@ -4,8 +4,8 @@
 #include "app/proxy_fixture.h"
 #include "proxy/proxy_clients.h"
 #include "server/connection_guards.h"
-#include "server/tls_identity.h"
 #include "support/wait_for.h"
+#include "tls/tls_identity.h"
 
 #include <catch2/catch.hpp>
 

@@ -54,7 +54,7 @@ TEST_CASE("proxy over https: headless Chromium trusting the authority by NSS sub
 {
     QTemporaryDir home;
     test::PageServer pages;
-    app::ListenerConfig serverConfig = test::tlsConfig(home.filePath("server"));
+    app::ServerConfig serverConfig = test::tlsConfig(home.filePath("server"));
     serverConfig.guards.allowedOrigins = {pages.origin()}; // the form is posted from the page's origin
     ListenerFixture server(serverConfig);
     app::ForwardSettings trusting;

@@ -210,7 +210,7 @@ TEST_CASE("proxy: hostile requests: a user name or a fragment in the URL, bytes 
 TEST_CASE("proxy over https: the client's Host goes on as it wrote it, not the CONNECT's authority", "[proxy][tls]")
 {
     QTemporaryDir home;
-    app::ListenerConfig serverConfig = test::tlsConfig(home.filePath("server"));
+    app::ServerConfig serverConfig = test::tlsConfig(home.filePath("server"));
     serverConfig.guards.allowedHosts = {"upload.test"};
     ListenerFixture server(serverConfig);
     app::ForwardSettings trusting;
@@ -394,7 +394,7 @@ TEST_CASE("proxy --no-intercept: quiet tunnels give their slots to new clients, 
     ListenerFixture server; // the tunnels' far end: they carry nothing
     app::ForwardSettings settings;
     settings.noIntercept = {"127.0.0.1"};
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxConnections = 2;
     config.guards.keepAliveTimeoutMs = 300;
     auto p = proxy(settings, {}, config);
@@ -428,7 +428,7 @@ TEST_CASE("proxy: an intercepted tunnel that sent nothing after its handshake gi
           "[proxy][guards][tls]")
 {
     ListenerFixture server;
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxConnections = 2;
     auto p = proxy({}, {}, config);
     std::vector<std::unique_ptr<QSslSocket>> tunnels;

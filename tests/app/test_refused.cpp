@@ -149,7 +149,7 @@ TEST_CASE("through the forwarder a refused request is recorded the same, and nev
 TEST_CASE("a flood of refused requests stays within the rolling file's bound and pushes no capture out",
           "[refused][retention]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.retention.keepCaptures = 5;
     ListenerFixture f(config);
     REQUIRE(curl({"-F", "f=@/etc/hostname", f.url("/file-part")}).status == 200);
@@ -184,7 +184,7 @@ TEST_CASE("a flood of refused requests stays within the rolling file's bound and
 TEST_CASE("the forward command takes the listener's guards: a page of an allowed origin posts through it",
           "[forward][cli][guards]")
 {
-    app::ListenerConfig upstreamConfig; // the user's server allows its own page too
+    app::ServerConfig upstreamConfig; // the user's server allows its own page too
     upstreamConfig.guards.allowedOrigins = {QStringLiteral("http://localhost:3000")};
     ListenerFixture upstream(upstreamConfig);
     QTemporaryDir dir;

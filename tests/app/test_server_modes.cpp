@@ -18,12 +18,12 @@ enum class Mode { Listener, Forwarder, Proxy };
 
 // The server under test on port(), configured by `config`: the listener itself, or a forwarder or a forward proxy
 // with that config in front of a default listener.
-struct Server {
+struct ModeServer {
     std::unique_ptr<ListenerFixture> upstream;
     std::unique_ptr<ListenerFixture> front;
     bool proxy = false;
     // upstreamConfig: the upstream listener's.
-    Server(Mode mode, app::ListenerConfig config = {}, const app::ListenerConfig& upstreamConfig = {})
+    ModeServer(Mode mode, app::ServerConfig config = {}, const app::ServerConfig& upstreamConfig = {})
         : proxy(mode == Mode::Proxy)
     {
         if (mode == Mode::Listener) {
@@ -90,13 +90,13 @@ bool closedWithin(QTcpSocket& socket, int timeoutMs)
     return socket.state() != QAbstractSocket::ConnectedState;
 }
 
-// A request as the server's client sends it (Server::as), and its answer; or the socket it went on.
-QByteArray exchange(const Server& server, const QByteArray& request)
+// A request as the server's client sends it (ModeServer::as), and its answer; or the socket it went on.
+QByteArray exchange(const ModeServer& server, const QByteArray& request)
 {
     return test::rawExchange(server.port(), server.as(request));
 }
 
-std::unique_ptr<QTcpSocket> sendTo(const Server& server, const QByteArray& request)
+std::unique_ptr<QTcpSocket> sendTo(const ModeServer& server, const QByteArray& request)
 {
     return connectAndSend(server.port(), server.as(request));
 }
@@ -107,7 +107,7 @@ TEST_CASE("every mode: a normal upload is served", "[modes]")
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    Server server(mode);
+    ModeServer server(mode);
     const QByteArray answer = exchange(server, upload("Connection: close\r\n"));
     CHECK(answer.startsWith("HTTP/1.1 200"));
     CHECK(answer.contains("\"complete\""));
@@ -119,7 +119,7 @@ TEST_CASE("every mode: strict heads (two Hosts, a GET with a body, control chara
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    Server server(mode);
+    ModeServer server(mode);
     const QByteArray bad[] = {
         "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n",
         "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello",
@@ -148,7 +148,7 @@ TEST_CASE("every mode: pages of another origin get 403, other host names and abs
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder);
     INFO(name(mode));
-    Server server(mode);
+    ModeServer server(mode);
     CHECK(test::rawExchange(server.port(), upload("Origin: http://evil.example\r\n")).startsWith("HTTP/1.1 403"));
     CHECK(test::rawExchange(server.port(), "GET /captures HTTP/1.1\r\nHost: rebound.example\r\n\r\n")
               .startsWith("HTTP/1.1 421"));
@@ -163,12 +163,12 @@ TEST_CASE("every mode: a head that trickles gets 408 at the head deadline, a bod
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.headTimeoutMs = 800;
     config.guards.minBodyBytesPerSecond = 1024;
     config.guards.bodyGraceMs = 500;
     config.guards.bodyRateWindowMs = 500;
-    Server server(mode, config);
+    ModeServer server(mode, config);
     auto head = sendTo(server, "POST /part-event HTTP/1.1\r\nHost: 127");
     QByteArray got;
     for (int i = 0; i < 60 && !got.contains("408"); ++i) {
@@ -200,9 +200,9 @@ TEST_CASE("every mode: when every slot holds an upload a new client reads a whol
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxConnections = 2;
-    Server server(mode, config);
+    ModeServer server(mode, config);
     const QByteArray partial = "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
                                "boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n";
     std::vector<std::unique_ptr<QTcpSocket>> holders;
@@ -238,10 +238,10 @@ TEST_CASE("every mode: a kept-alive connection waits keep-alive-timeout for its 
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.keepAliveTimeoutMs = 300;
     config.guards.headTimeoutMs = 5'000;
-    Server server(mode, config);
+    ModeServer server(mode, config);
     QElapsedTimer clock;
     clock.start();
     auto socket = sendTo(server, "GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
@@ -261,9 +261,9 @@ TEST_CASE("every mode: a kept-alive connection waiting for its next request give
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxConnections = 1;
-    Server server(mode, config);
+    ModeServer server(mode, config);
     auto kept = sendTo(server, upload({}));
     QByteArray first;
     for (int i = 0; i < 60 && !first.contains("\"complete\""); ++i)
@@ -283,7 +283,7 @@ TEST_CASE("every mode: after an early answer the rest of the body is dropped wit
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    Server server(mode);
+    ModeServer server(mode);
     // Plain sockets: a half close (our answer, then our sending side shut) and a full close look alike to Qt's,
     // but a send after a full close fails (the peer resets it), which is what says the linger ended.
     const QByteArray head =
@@ -316,9 +316,9 @@ TEST_CASE("every mode: a body that pauses longer than the idle deadline gets 408
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.idleTimeoutMs = 400;
-    Server server(mode, config);
+    ModeServer server(mode, config);
     auto paused = sendTo(server, "POST /part-event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                                  "multipart/form-data; boundary=b\r\nContent-Length: 1000\r\n\r\n--b");
     QElapsedTimer clock;
@@ -335,7 +335,7 @@ TEST_CASE("every mode: a client that sends requests but never reads the answers 
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.answerTimeoutMs = 500;
     // Answers large enough to fill the sending side in a few dozen requests: the listener's form page, and through
     // the forwarder an upstream's 256 KiB (each exchange also stores a record: with small answers it took minutes
@@ -391,9 +391,9 @@ TEST_CASE("every mode: what a HEAD or an allowed page asked of one answer does n
 {
     const Mode mode = GENERATE(Mode::Listener, Mode::Forwarder, Mode::Proxy);
     INFO(name(mode));
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.guards.allowedOrigins = {"http://localhost:3000"};
-    Server server(mode, config, config); // through the forwarder, the upstream allows the page too
+    ModeServer server(mode, config, config); // through the forwarder, the upstream allows the page too
     for (const QByteArray& first : {QByteArray("HEAD /captures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
                                     QByteArray("GET /captures HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: "
                                                "http://localhost:3000\r\n\r\n")}) {

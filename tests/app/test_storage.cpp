@@ -158,7 +158,7 @@ TEST_CASE("a full tmpfs: 507, the part as far as it was written, and the listene
         QByteArray path;
         ~Unmount() { umount2(path.constData(), MNT_DETACH); }
     } unmount{mountPoint.path().toLocal8Bit()};
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.captureDir = mountPoint.filePath("captures");
     ListenerFixture f(config);
     const QString big = f.file("big.bin", test::randomBytes(6 << 20, 9)); // the fixture's folder, not the tmpfs
@@ -185,7 +185,7 @@ TEST_CASE("a full tmpfs: 507, the part as far as it was written, and the listene
 
 TEST_CASE("retention never deletes a capture that is still receiving", "[listener][storage]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.retention.keepCaptures = 2;
     ListenerFixture f(config);
     const QByteArray head = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"slow.bin\"\r\n\r\n";
@@ -261,7 +261,7 @@ TEST_CASE("a capture folder that cannot be created: 507 before the body, naming 
     QFile blocker(dir.filePath("not-a-folder"));
     REQUIRE(blocker.open(QIODevice::WriteOnly)); // a file where the captures folder should be
     blocker.close();
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.captureDir = blocker.fileName();
     ListenerFixture f(config);
     const QString small = f.file("small.txt", "small\n");
@@ -308,7 +308,7 @@ TEST_CASE("GET /captures/ID: a capture still receiving, an exact id only", "[lis
 TEST_CASE("retention leaves alone a folder that another listener sharing the captures folder is receiving",
           "[listener][storage]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.retention.keepCaptures = 1;
     ListenerFixture f(config);
     // What another process's capture looks like while it arrives: a folder with its space reserve, no capture.json.
@@ -330,7 +330,7 @@ TEST_CASE("retention leaves alone a folder that another listener sharing the cap
 
 TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that fit", "[listener][storage]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.retention.keepBytes = quint64{250} * 1024; // two 100 KiB captures fit, three do not
     ListenerFixture f(config);
     const QString file = f.file("p.bin", test::randomBytes(qsizetype{100} * 1024, 5));
@@ -356,7 +356,7 @@ TEST_CASE("retention by total size (--keep-bytes) keeps the newest captures that
 TEST_CASE("retention by total size counts what was added to a kept capture later (parts/ of Send again)",
           "[listener][storage]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.retention.keepBytes = quint64{250} * 1024;
     ListenerFixture f(config);
     const QString file = f.file("p.bin", test::randomBytes(qsizetype{60} * 1024, 6));
@@ -390,7 +390,7 @@ TEST_CASE("the captures folder is kept to 5 GiB unless told otherwise, and measu
     REQUIRE(part.open(QIODevice::WriteOnly));
     part.write(QByteArray(5000, 'a'));
     part.close();
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.captureDir = dir.path();
     ListenerFixture f(config);
     std::optional<quint64> held;
@@ -425,7 +425,7 @@ TEST_CASE("stopping the listener mid-upload ends the capture as incomplete, with
 TEST_CASE("a client that sends its whole body before reading gets the early answer, naming the limit",
           "[listener][http]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.parser.maxFieldSize = 1024; // the 8 MiB field below is refused after its first KiB
     ListenerFixture f(config);
     const QByteArray body =
@@ -446,7 +446,7 @@ TEST_CASE("a client that sends its whole body before reading gets the early answ
 TEST_CASE("clients that trickle their bodies are dropped with a 408 they can read, and slots free up",
           "[listener][http][slow]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxConnections = 3;
     config.guards.minBodyBytesPerSecond = 1024; // over windows of 0.5 s after 0.5 s (the defaults are 10 s and 10 s)
     config.guards.bodyGraceMs = 500;

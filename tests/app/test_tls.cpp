@@ -140,7 +140,7 @@ TEST_CASE("over TLS a client whose ALPN list lacks http/1.1 is agreed nothing an
 TEST_CASE("100 failed TLS handshakes leave the listener serving with every slot free", "[listener][tls][faults]")
 {
     QTemporaryDir home;
-    app::ListenerConfig config = tlsConfig(home.filePath("tls"));
+    app::ServerConfig config = tlsConfig(home.filePath("tls"));
     config.maxConnections = 8;
     config.guards.headTimeoutMs = 500; // the handshake is under the head deadline
     ListenerFixture f(config);

@@ -179,7 +179,7 @@ TEST_CASE("end to end: send from the Send view, see the capture in the Listen vi
     REQUIRE(hashMenu->findText(item) >= 0);
     hashMenu->setCurrentIndex(hashMenu->findText(item));
     CHECK(hashMenu->findText("no hash") >= 0);
-    QObject::connect(&f.listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
+    QObject::connect(&f.listener, &app::Server::events, window.listenView(), &ui::ListenView::applyEvents);
     window.sendView()->setListenerBase(QStringLiteral("http://127.0.0.1:%1").arg(f.listener.port()));
     window.sendView()->partsModel()->addFiles(
         {f.file("payload.bin", test::randomBytes(2 << 20, 21)), f.file("n.txt", "note")});
@@ -225,7 +225,7 @@ TEST_CASE("the Send tab uploads to the listener over https, trusting its certifi
     REQUIRE(identity.has_value());
     const QString https = QStringLiteral("https://localhost:%1").arg(f.listener.tlsPort());
     ui::MainWindow window;
-    QObject::connect(&f.listener, &app::Listener::events, window.listenView(), &ui::ListenView::applyEvents);
+    QObject::connect(&f.listener, &app::Server::events, window.listenView(), &ui::ListenView::applyEvents);
     window.listenView()->setListening(true, "127.0.0.1", f.listener.port(), f.listener.captureRoot());
     window.listenView()->setTls(https, identity->certificatePath, identity->fingerprint);
     CHECK(window.listenView()->examples()->toPlainText().contains("curl --cacert '" + identity->certificatePath));

@@ -46,10 +46,10 @@ TEST_CASE("the Listen filter takes status, method, size and host terms, says wha
           "probe's uploads unless is:probe asks",
           "[ui][listen][filter]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     test::ListenerFixture f(config);
     ui::ListenView view;
-    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    QObject::connect(&f.listener, &app::Server::events, &view, &ui::ListenView::applyEvents);
     const QString big = f.file("big.bin", test::randomBytes(2'000'000, 3));
     REQUIRE(test::curl({"-F", "a=b", f.url("/file-part")}).status == 200);
     REQUIRE(test::curl({"-X", "PUT", "--data-binary", "x", f.url("/file-part")}).status == 405);

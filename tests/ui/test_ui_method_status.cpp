@@ -62,11 +62,11 @@ TEST_CASE("the Listen list's Method and Status columns say what each client sent
           "class, and Inspect's Answer tab shows the listener's own answer",
           "[ui][listen][status]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.maxBodyBytes = 100'000;
     test::ListenerFixture f(config);
     ui::ListenView view;
-    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    QObject::connect(&f.listener, &app::Server::events, &view, &ui::ListenView::applyEvents);
     const QString small = f.file("small.bin", test::randomBytes(1000, 7));
     const QString big = f.file("big.bin", test::randomBytes(200'000, 8));
     const QList<int> got{
@@ -134,14 +134,14 @@ TEST_CASE("an upload forwarded to the window's own listener is one exchange list
     const bool proxy = GENERATE(false, true);
     INFO((proxy ? "through the proxy" : "through the forwarder"));
     test::ListenerFixture own; // the window's listener
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.forward = app::ForwardSettings{};
     config.forward->upstream = QUrl(own.url(""));
     config.forward->proxy = proxy;
     test::ListenerFixture forwarder(config);
     ui::ListenView view;
-    for (app::Listener* listener : {&own.listener, &forwarder.listener}) // as ServiceWiring feeds the one list
-        QObject::connect(listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    for (app::Server* listener : {&own.listener, &forwarder.listener}) // as ServiceWiring feeds the one list
+        QObject::connect(listener, &app::Server::events, &view, &ui::ListenView::applyEvents);
     const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
     const QStringList through = proxy ? QStringList{"-x", base, "-F", "note=hello", own.url("/file-part")}
                                       : QStringList{"-F", "note=hello", base + "/file-part"};
@@ -179,7 +179,7 @@ TEST_CASE("an upload forwarded to the window's own listener is one exchange list
 TEST_CASE("Inspect says of an upload the server refused what the Listen list says", "[ui][inspect][forward]")
 {
     test::ListenerFixture own; // the server: it refuses a path it does not have with 404
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.forward = app::ForwardSettings{};
     config.forward->upstream = QUrl(own.url(""));
     test::ListenerFixture forwarder(config);
@@ -195,7 +195,7 @@ TEST_CASE("Inspect says of an upload the server refused what the Listen list say
 // A review found a proxied upload to an unreachable server read "complete" in the list and "ok" in Inspect.
 TEST_CASE("Inspect does not call an upload whose server was never reached ok", "[ui][inspect][forward]")
 {
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.forward = app::ForwardSettings{};
     config.forward->upstream = QUrl("http://127.0.0.1:1"); // nothing listens there
     test::ListenerFixture forwarder(config);

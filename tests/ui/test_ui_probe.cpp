@@ -5,8 +5,8 @@
 #include "app/forward_fixture.h"
 #include "charts/probe_chart.h"
 #include "main_window.h"
-#include "server/tls_identity.h"
 #include "service_wiring.h"
+#include "tls/tls_identity.h"
 #include "views/probe_view.h"
 #include "views/tls_trust.h"
 

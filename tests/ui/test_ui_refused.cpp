@@ -33,12 +33,12 @@ TEST_CASE("the Listen tab lists a PUT, a 404 path, a urlencoded POST and a POST 
     QTemporaryDir dir; // outlives the listener: a later session reads it
     const QString root = dir.filePath("captures");
     {
-        app::ListenerConfig config;
+        app::ServerConfig config;
         config.captureDir = root;
         test::ListenerFixture f(config);
         ui::ListenView view;
         QAbstractItemModelTester tester(view.model());
-        QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+        QObject::connect(&f.listener, &app::Server::events, &view, &ui::ListenView::applyEvents);
         test::curl({"-X", "PUT", "--data-binary", "x", f.url("/file-part")});
         test::curl({"--data-binary", "x", f.url("/no-such-path")});
         test::curl({"--data-urlencode", "a=b", f.url("/file-part")});
@@ -80,7 +80,7 @@ TEST_CASE("a refused row's State is its answer's first clause, which fits the co
 {
     test::ListenerFixture f;
     ui::ListenView view;
-    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    QObject::connect(&f.listener, &app::Server::events, &view, &ui::ListenView::applyEvents);
     test::curl({"-H", "Host: other.example", "--data-binary", "x", f.url("/file-part")});
     auto* model = view.model();
     UPIN_WAIT_FOR(model->rowCount() == 1, 5000);

@@ -194,10 +194,10 @@ TEST_CASE("forward mode in the window: the panel's intent, the exchange listed w
     CHECK_FALSE(asked.first().at(2).toBool()); // whole requests are kept only when asked for
 
     // What ServiceWiring does with that intent: a forwarder, its events into the list.
-    app::ListenerConfig config;
+    app::ServerConfig config;
     config.forward = settings;
     test::ListenerFixture forwarder(config);
-    QObject::connect(&forwarder.listener, &app::Listener::events, listen, &ui::ListenView::applyEvents);
+    QObject::connect(&forwarder.listener, &app::Server::events, listen, &ui::ListenView::applyEvents);
     const QString base = QStringLiteral("http://127.0.0.1:%1").arg(forwarder.listener.port());
     listen->setForwarding(true, base, settings.upstream.toString());
     CHECK(toggle->text() == "Stop forwarding");

@@ -26,7 +26,7 @@ namespace {
 // which a loaded machine made happen to a body read whole with its head.
 void showEvents(test::ListenerFixture& f, ui::ListenView& view)
 {
-    QObject::connect(&f.listener, &app::Listener::events, &view, &ui::ListenView::applyEvents);
+    QObject::connect(&f.listener, &app::Server::events, &view, &ui::ListenView::applyEvents);
 }
 
 QString finishedState(ui::ListenView& view)

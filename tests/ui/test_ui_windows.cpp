@@ -306,7 +306,7 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     QTemporaryDir dir;
     const QString root = dir.filePath("captures");
     { // an earlier session: one whole upload and one rejected body, stored
-        app::ListenerConfig config;
+        app::ServerConfig config;
         config.captureDir = root;
         test::ListenerFixture earlier(config);
         REQUIRE(test::curl({"-F", "note=from before", earlier.url("/file-part")}).status == 200);

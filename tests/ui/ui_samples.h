@@ -1,7 +1,7 @@
 #pragma once
 // Sample values the UI tests share: a nested parse report and a listener event.
 
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include "upin/core/event_recorder.h"
 

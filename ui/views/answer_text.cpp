@@ -1,8 +1,8 @@
 #include "views/answer_text.h"
 
+#include "common/http_answer.h"
 #include "common/qt_text.h"
 #include "sender/run_types.h"
-#include "server/request_admission.h"
 
 #include <QJsonDocument>
 #include <QObject>

@@ -5,7 +5,7 @@
 #include "common/byte_size.h"
 #include "common/option_rules.h"
 #include "models/capture_filter.h"
-#include "server/tls_advice.h"
+#include "tls/tls_advice.h"
 #include "views/elided_label.h"
 #include "views/filter_completion.h"
 #include "views/fitted_columns.h"

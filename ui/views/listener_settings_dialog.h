@@ -3,7 +3,7 @@
 // size), the parser limits for uploads and the guards against slow and cross-site clients (the same as the CLI's
 // listen options).
 
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include <QDialog>
 

@@ -5,7 +5,7 @@
 // the tooltip; and it takes the filters. Its exchanges are listed with the captures. Emits intents; never touches a
 // socket.
 
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "server/tls_identity.h"
-#include "server/certificate_maker.h"
-#include "server/openssl_ptr.h"
+#include "tls/tls_identity.h"
+#include "tls/certificate_maker.h"
+#include "tls/openssl_ptr.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,10 +1,13 @@
 #pragma once
-// The HTTP/1.1 upload listener. Lives on the thread that creates it (the GUI or CLI main thread) but does no
-// socket I/O there: a QTcpServer on an accept thread hands each descriptor to one of N worker threads, where its
-// QTcpSocket is created, read, parsed and answered. Workers publish owned ListenerEvent values in batches
-// (every ~30 ms), delivered to this object's thread as the events() signal.
+// The server that runs every mode: `listen` (listener/), `forward` and `proxy` (forwarder/, with proxy/'s CA), as
+// its ServerConfig says. It is the one place that knows the modes: server/ holds what they share (the connection,
+// its guards, deadlines, slots and TLS) and knows none of them. Lives on the thread that creates it (the GUI or
+// CLI main thread) but does no socket I/O there: a QTcpServer on an accept thread hands each descriptor to one of N
+// worker threads, where the mode's connection is made, read, parsed and answered. Workers publish owned
+// CaptureEvent values in batches (every ~30 ms), delivered to this object's thread as the events() signal.
 
-#include "server/listener_shared.h"
+#include "capture/capture_event.h"
+#include "server/server_shared.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -20,16 +23,16 @@ class QThread;
 
 namespace upin::app {
 
-class ListenerWorker;
+class ServerWorker;
 
-class Listener final : public QObject {
+class Server final : public QObject {
     Q_OBJECT
 public:
-    explicit Listener(QObject* parent = nullptr);
-    ~Listener() override;
+    explicit Server(QObject* parent = nullptr);
+    ~Server() override;
 
     // Binds and starts accepting; false with errorString() on failure (e.g. port in use).
-    bool start(const ListenerConfig& config);
+    bool start(const ServerConfig& config);
     void stop();
     bool isListening() const;
     QHostAddress address() const;
@@ -47,46 +50,46 @@ public:
     std::optional<RefusedRequest> recentRefused(quint64 id) const;
 
 signals:
-    void events(const QList<upin::app::ListenerEvent>& batch);
+    void events(const QList<upin::app::CaptureEvent>& batch);
 
 private:
-    class Server;
+    class Acceptor;
     void dispatch(qintptr descriptor, bool tls);
     bool setUpTls();
 
-    std::unique_ptr<Server> m_server;    // created, used and destroyed on m_acceptThread
-    std::unique_ptr<Server> m_tlsServer; // the same, for the TLS port
+    std::unique_ptr<Acceptor> m_acceptor;    // created, used and destroyed on m_acceptThread
+    std::unique_ptr<Acceptor> m_tlsAcceptor; // the same, for the TLS port
     QThread* m_acceptThread = nullptr;
     QObject* m_acceptContext = nullptr; // lives on m_acceptThread: the target of calls made there
     QHostAddress m_address;
-    std::shared_ptr<ListenerShared> m_shared;
+    std::shared_ptr<ServerShared> m_shared;
     std::vector<QThread*> m_threads;
-    std::vector<ListenerWorker*> m_workers;
+    std::vector<ServerWorker*> m_workers;
     size_t m_next = 0;
     QString m_error;
 };
 
 // Owns the connections of one worker thread and batches their events.
-class ListenerWorker final : public QObject {
+class ServerWorker final : public QObject {
     Q_OBJECT
 public:
-    explicit ListenerWorker(std::shared_ptr<ListenerShared> shared);
+    explicit ServerWorker(std::shared_ptr<ServerShared> shared);
     void adopt(AcceptedSocket accepted);
     // Closes every connection, ending uploads in progress as incomplete (their capture.json says so), and sends
     // the last events. In the worker's thread, before it stops.
     void shutdown();
     // From the worker's thread and from its uploads' pipeline threads (part events).
-    void publish(ListenerEvent event);
+    void publish(CaptureEvent event);
 
 signals:
-    void events(const QList<upin::app::ListenerEvent>& batch);
+    void events(const QList<upin::app::CaptureEvent>& batch);
 
 private:
     void flush();
 
-    std::shared_ptr<ListenerShared> m_shared;
+    std::shared_ptr<ServerShared> m_shared;
     std::mutex m_pendingMutex;
-    QList<ListenerEvent> m_pending;
+    QList<CaptureEvent> m_pending;
     QElapsedTimer m_sinceFlush; // under m_pendingMutex
     QTimer* m_flushTimer = nullptr;
 };

@@ -1,5 +1,5 @@
-#include "server/certificate_maker.h"
-#include "server/openssl_ptr.h"
+#include "tls/certificate_maker.h"
+#include "tls/openssl_ptr.h"
 
 #include <QHostAddress>
 

@@ -1,4 +1,4 @@
-#include "server/listener.h"
+#include "modes/server.h"
 
 #include "forwarder/forward_connection.h"
 #include "listener/listener_connection.h"
@@ -15,9 +15,9 @@ constexpr int kFlushIntervalMs = 30;
 constexpr qint64 kSelfFlushAfterMs = qint64{3} * kFlushIntervalMs;
 } // namespace
 
-class Listener::Server final : public QTcpServer {
+class Server::Acceptor final : public QTcpServer {
 public:
-    Server(Listener* owner, bool tls) : m_owner(owner), m_tls(tls) {}
+    Acceptor(Server* owner, bool tls) : m_owner(owner), m_tls(tls) {}
 
 protected:
     // Hand the raw descriptor to a worker: the socket object is created in the thread that will use it (a
@@ -25,25 +25,25 @@ protected:
     void incomingConnection(qintptr descriptor) override { m_owner->dispatch(descriptor, m_tls); }
 
 private:
-    Listener* m_owner;
+    Server* m_owner;
     bool m_tls;
 };
 
-Listener::Listener(QObject* parent) : QObject(parent)
+Server::Server(QObject* parent) : QObject(parent)
 {
-    qRegisterMetaType<QList<upin::app::ListenerEvent>>();
+    qRegisterMetaType<QList<upin::app::CaptureEvent>>();
 }
 
-Listener::~Listener()
+Server::~Server()
 {
     stop();
 }
 
-bool Listener::start(const ListenerConfig& config)
+bool Server::start(const ServerConfig& config)
 {
     stop();
     m_error.clear();
-    m_shared = std::make_shared<ListenerShared>(config);
+    m_shared = std::make_shared<ServerShared>(config);
     if (config.tls && !setUpTls())
         return false;
     if (config.forward && config.forward->proxy) { // its authority, made on first use, before a client needs it
@@ -60,10 +60,10 @@ bool Listener::start(const ListenerConfig& config)
     for (int i = 0; i < std::max(1, config.workerThreads); ++i) {
         auto* thread = new QThread;
         thread->setObjectName(QStringLiteral("listener-worker-%1").arg(i));
-        auto* worker = new ListenerWorker(m_shared);
+        auto* worker = new ServerWorker(m_shared);
         worker->moveToThread(thread);
         connect(thread, &QThread::finished, worker, &QObject::deleteLater);
-        connect(worker, &ListenerWorker::events, this, &Listener::events, Qt::QueuedConnection);
+        connect(worker, &ServerWorker::events, this, &Server::events, Qt::QueuedConnection);
         thread->start();
         m_threads.push_back(thread);
         m_workers.push_back(worker);
@@ -79,8 +79,8 @@ bool Listener::start(const ListenerConfig& config)
     QMetaObject::invokeMethod(
         m_acceptContext,
         [this, &ok, config] {
-            auto open = [&](std::unique_ptr<Server>& server, bool tls, quint16 port, quint16& bound) {
-                server = std::make_unique<Server>(this, tls);
+            auto open = [&](std::unique_ptr<Acceptor>& server, bool tls, quint16 port, quint16& bound) {
+                server = std::make_unique<Acceptor>(this, tls);
                 // Qt's default queue of 50 handshaken connections overflows when a burst comes while this thread
                 // waits for a core: Linux then drops the client's ACK, and that client, connected on its side,
                 // is accepted only at a SYN-ACK resent a second later, after clients that came after it. nginx's
@@ -95,8 +95,8 @@ bool Listener::start(const ListenerConfig& config)
                 bound = server->serverPort();
                 return true;
             };
-            ok = (!config.plain || open(m_server, false, config.port, m_shared->port)) &&
-                 (!config.tls || open(m_tlsServer, true, config.tlsPort, m_shared->tlsPort));
+            ok = (!config.plain || open(m_acceptor, false, config.port, m_shared->port)) &&
+                 (!config.tls || open(m_tlsAcceptor, true, config.tlsPort, m_shared->tlsPort));
         },
         Qt::BlockingQueuedConnection);
     if (!ok)
@@ -104,14 +104,14 @@ bool Listener::start(const ListenerConfig& config)
     return ok;
 }
 
-void Listener::stop()
+void Server::stop()
 {
     if (m_acceptThread) {
         QMetaObject::invokeMethod(
             m_acceptContext,
             [this] {
-                m_server.reset();
-                m_tlsServer.reset();
+                m_acceptor.reset();
+                m_tlsAcceptor.reset();
             },
             Qt::BlockingQueuedConnection);
         m_acceptThread->quit();
@@ -121,7 +121,7 @@ void Listener::stop()
         m_acceptContext = nullptr; // deleted on the thread's finished()
     }
     for (auto* worker : m_workers)
-        QMetaObject::invokeMethod(worker, &ListenerWorker::shutdown, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(worker, &ServerWorker::shutdown, Qt::BlockingQueuedConnection);
     for (auto* thread : m_threads) {
         thread->quit();
         thread->wait();
@@ -131,39 +131,39 @@ void Listener::stop()
     m_workers.clear();
 }
 
-bool Listener::isListening() const
+bool Server::isListening() const
 {
     return m_acceptThread != nullptr;
 }
-QHostAddress Listener::address() const
+QHostAddress Server::address() const
 {
     return isListening() ? m_address : QHostAddress();
 }
-quint16 Listener::port() const
+quint16 Server::port() const
 {
     return isListening() ? m_shared->port : 0;
 }
-std::optional<quint64> Listener::capturesBytes() const
+std::optional<quint64> Server::capturesBytes() const
 {
     return isListening() ? m_shared->store.keptBytes() : std::nullopt;
 }
-quint16 Listener::tlsPort() const
+quint16 Server::tlsPort() const
 {
     return isListening() ? m_shared->tlsPort : 0;
 }
-std::optional<TlsIdentity> Listener::tlsIdentity() const
+std::optional<TlsIdentity> Server::tlsIdentity() const
 {
     return m_shared ? m_shared->tlsIdentity : std::nullopt;
 }
-int Listener::tlsHandshakeFailures() const
+int Server::tlsHandshakeFailures() const
 {
     return m_shared ? m_shared->tlsHandshakeFailures.load() : 0;
 }
 
 // The certificate (the user's, or the local one, made on first use) and the server side of every TLS connection.
-bool Listener::setUpTls()
+bool Server::setUpTls()
 {
-    const ListenerConfig& config = m_shared->config;
+    const ServerConfig& config = m_shared->config;
     m_shared->tlsIdentity =
         config.certificateFile.isEmpty()
             ? localTlsIdentity(config.tlsFolder.isEmpty() ? defaultTlsFolder() : config.tlsFolder, &m_error)
@@ -176,55 +176,55 @@ bool Listener::setUpTls()
     return true;
 }
 
-std::shared_ptr<LocalCa> Listener::proxyCa() const
+std::shared_ptr<LocalCa> Server::proxyCa() const
 {
     return m_shared ? m_shared->proxyCa : nullptr;
 }
 
-QList<QPair<QHostAddress, int>> Listener::proxyClients() const
+QList<QPair<QHostAddress, int>> Server::proxyClients() const
 {
     return m_shared && m_shared->config.forward ? m_shared->config.forward->allowedClients
                                                 : QList<QPair<QHostAddress, int>>{};
 }
-QString Listener::captureRoot() const
+QString Server::captureRoot() const
 {
     return m_shared ? m_shared->store.root() : QString();
 }
 
-std::optional<RefusedRequest> Listener::recentRefused(quint64 id) const
+std::optional<RefusedRequest> Server::recentRefused(quint64 id) const
 {
     return m_shared ? m_shared->store.recentRefused(id) : std::nullopt;
 }
 
-void Listener::dispatch(qintptr descriptor, bool tls) // on the accept thread
+void Server::dispatch(qintptr descriptor, bool tls) // on the accept thread
 {
-    ListenerWorker* worker = m_workers[m_next++ % m_workers.size()];
+    ServerWorker* worker = m_workers[m_next++ % m_workers.size()];
     const AcceptedSocket accepted{descriptor, tls, m_shared->takeSlot()}; // here, in the order clients came
     QMetaObject::invokeMethod(
         worker, [worker, accepted] { worker->adopt(accepted); }, Qt::QueuedConnection);
 }
 
-ListenerWorker::ListenerWorker(std::shared_ptr<ListenerShared> shared) : m_shared(std::move(shared))
+ServerWorker::ServerWorker(std::shared_ptr<ServerShared> shared) : m_shared(std::move(shared))
 {
     m_sinceFlush.start();
 }
 
-void ListenerWorker::adopt(AcceptedSocket accepted)
+void ServerWorker::adopt(AcceptedSocket accepted)
 {
     if (!m_flushTimer) { // created here, in the worker thread
         m_flushTimer = new QTimer(this);
         m_flushTimer->setInterval(kFlushIntervalMs);
-        connect(m_flushTimer, &QTimer::timeout, this, &ListenerWorker::flush);
+        connect(m_flushTimer, &QTimer::timeout, this, &ServerWorker::flush);
         m_flushTimer->start();
     }
-    auto publisher = [this](ListenerEvent e) { publish(std::move(e)); };
+    auto publisher = [this](CaptureEvent e) { publish(std::move(e)); };
     if (m_shared->config.forward)
         new ForwardConnection(accepted, m_shared, publisher, this);
     else
         new ListenerConnection(accepted, m_shared, publisher, this);
 }
 
-void ListenerWorker::shutdown()
+void ServerWorker::shutdown()
 {
     for (auto* connection : findChildren<ServerConnection*>(Qt::FindDirectChildrenOnly))
         delete connection; // its destructor finishes an upload or an exchange in progress
@@ -235,22 +235,20 @@ namespace {
 constexpr qsizetype kMaxPendingEvents = 500;
 } // namespace
 
-void ListenerWorker::publish(ListenerEvent event)
+void ServerWorker::publish(CaptureEvent event)
 {
     std::unique_lock lock(m_pendingMutex);
     // Fold consecutive progress events of one capture into one that carries all their samples.
     bool folded = false;
-    if (event.kind == ListenerEvent::Kind::Progress && !m_pending.isEmpty()) {
-        ListenerEvent& last = m_pending.last();
-        if (last.kind == ListenerEvent::Kind::Progress && last.captureId == event.captureId) {
+    if (event.kind == CaptureEvent::Kind::Progress && !m_pending.isEmpty()) {
+        CaptureEvent& last = m_pending.last();
+        if (last.kind == CaptureEvent::Kind::Progress && last.capture.id == event.capture.id) {
             last.samples += event.samples;
-            last.bytes = event.bytes;
-            last.elapsedMs = event.elapsedMs;
-            last.partCount = event.partCount;
+            last.capture = event.capture;
             folded = true;
         }
     }
-    const bool finished = event.kind == ListenerEvent::Kind::CaptureFinished;
+    const bool finished = event.kind == CaptureEvent::Kind::CaptureFinished;
     if (!folded)
         m_pending.append(std::move(event));
     // A finished capture is shown at once, not up to a batch interval later; and a body of many small parts,
@@ -263,10 +261,10 @@ void ListenerWorker::publish(ListenerEvent event)
     }
 }
 
-void ListenerWorker::flush()
+void ServerWorker::flush()
 {
     // Emitted under the lock, so that batches from two threads arrive in the order they were taken (the signal is
-    // queued to the Listener's thread: nothing runs here that could publish again).
+    // queued to the Server's thread: nothing runs here that could publish again).
     std::lock_guard lock(m_pendingMutex);
     m_sinceFlush.start();
     if (m_pending.isEmpty())

@@ -1,11 +1,11 @@
 #pragma once
-// State shared by the listener and its worker threads.
+// State shared by the server (modes/server.h) and its worker threads, in every mode.
 
 #include "capture/capture_store.h"
-#include "server/listener_types.h"
+#include "server/server_config.h"
 
 #include "proxy/local_ca.h"
-#include "server/tls_identity.h"
+#include "tls/tls_identity.h"
 
 #include "upin/core/part_pipeline.h"
 
@@ -45,8 +45,8 @@ struct AcceptedSocket {
     bool admitted = true; // holds a slot; false: every slot taken, answered 503 (it still counts until it ends)
 };
 
-struct ListenerShared {
-    ListenerConfig config;
+struct ServerShared {
+    ServerConfig config;
     CaptureStore store;
     std::atomic<int> activeConnections{0};    // holding a slot: all but those lingering after their answer
     std::atomic<int> lingeringConnections{0}; // reading and dropping the rest of a refused body
@@ -63,7 +63,7 @@ struct ListenerShared {
     // On the accept thread, in the order clients came. Every slot taken: the longest-waiting kept-alive connection
     // gives its own (closed on its own thread), else false. Either way the client counts until its ClientSide ends.
     bool takeSlot() { return ++activeConnections <= config.maxConnections || waiting.closeOldest(); }
-    ListenerShared(const ListenerConfig& c)
+    ServerShared(const ServerConfig& c)
         : config(c), store(c.captureDir, c.retention),
           readBlocks(std::make_shared<core::BlockBudget>(c.forward ? 16 : 64))
     {}

@@ -1,4 +1,4 @@
-#include "server/tls_advice.h"
+#include "tls/tls_advice.h"
 
 namespace upin::app {
 

@@ -1,4 +1,4 @@
-#include "inspect/report_json.h"
+#include "capture/report_json.h"
 #include "common/limit_hint.h"
 #include "common/limits.h"
 #include "common/qt_text.h"
