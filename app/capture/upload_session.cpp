@@ -281,6 +281,16 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
                                      std::optional<core::Error> transportError, const QString& detail,
                                      const ForwardRecord* forward, int cutStatus)
 {
+    drainPipelines(complete);
+    const Ending ending{complete, transportError, detail, forward, cutStatus};
+    CaptureRecord record = makeRecord(wire, ending);
+    QByteArrayList answer = m_folder.isEmpty() ? answerOf(record, ending) : store(record, ending);
+    publishFinished(std::move(record));
+    return answer;
+}
+
+void UploadSession::drainPipelines(bool complete)
+{
     m_feedMs.store(m_clock.elapsed(), std::memory_order_relaxed); // the last part's end, if the body ends here
     if (m_parser && !failed() && complete)
         m_status = m_parser->finish(*m_partTarget);
@@ -296,29 +306,22 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
     if (m_storeFailure) // a write failed: that, not the parser's outcome, is the capture's
         m_status = core::Error{core::Errc::IoError, m_storeFailure->offset};
     sample(true);
+}
 
-    core::ParseReport report;
-    if (m_recorder) {
-        report = m_recorder->takeReport(m_status, *m_parser);
-    } else {
-        report.ok = !m_storeFailure;
-        report.bytes = m_bodyBytes;
-    }
-    applyStoreFailure(report);
-    std::optional<core::Error> error = m_storeFailure   ? m_status.error()
-                                       : transportError ? transportError
-                                                        : report.error;
-    m_state = m_storeFailure ? CaptureState::Failed
-              : !complete    ? CaptureState::Incomplete
-              : error        ? CaptureState::Rejected
-                             : CaptureState::Complete;
-
+CaptureRecord UploadSession::makeRecord(const core::BodyDecoder& wire, const Ending& ending)
+{
     CaptureRecord record;
+    if (m_recorder) {
+        record.report = m_recorder->takeReport(m_status, *m_parser);
+    } else {
+        record.report.ok = !m_storeFailure;
+        record.report.bytes = m_bodyBytes;
+    }
+    applyStoreFailure(record.report);
     record.id = m_id;
     record.endpoint = m_endpointLabel;
     record.matcher = m_matcherLabel;
     record.hash = toQString(core::kHashNames.name(m_recorder ? m_request.hash : core::HashKind::None));
-    record.report = std::move(report);
     if (m_writer)
         record.kept = m_writer->kept();
     record.bytes = m_bodyBytes;
@@ -333,24 +336,12 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
         record.cpuMs.hash = ms(m_hashing->cpuNanoseconds());
     if (m_storing)
         record.cpuMs.store = ms(m_storing->cpuNanoseconds());
-    auto setOutcome = [&] {
-        record.state = m_state;
-        record.error = error;
-        record.detail = detail;
-        if (m_storeFailure)
-            record.writeFailure = CaptureRecord::WriteFailure{m_storeFailure->file, m_storeFailure->message};
-        record.elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
-        m_answerStatus = forward                             ? 0
-                         : m_state == CaptureState::Failed   ? 507 // the body was fine; storing it was not
-                         : !complete                         ? cutStatus
-                         : m_state == CaptureState::Complete ? 200
-                                                             : 400;
-        if (m_answerStatus != 0)
-            record.answered = CaptureRecord::Answered{m_answerStatus, m_request.briefAnswer};
-    };
-    setOutcome();
-    if (forward)
-        record.forward = *forward;
+    setOutcome(record, ending,
+               m_storeFailure          ? m_status.error()
+               : ending.transportError ? ending.transportError
+                                       : record.report.error);
+    if (ending.forward)
+        record.forward = *ending.forward;
     // The request: in capture.json, or (no folder) in the record the window's Inspect shows.
     record.request = RequestRecord::fromRawHead(m_request.rawHead);
     record.request.target = m_request.target; // normalised: an absolute-form target's path and query
@@ -361,43 +352,70 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
     record.request.headMs = m_request.headMs;
     record.request.transport = m_request.transport;
     record.request.setWire(m_request.framing, &wire);
-    // Forward mode's client gets the upstream's answer: none of ours is made (for 10,000 parts, megabytes of JSON).
-    auto makeAnswer = [&] {
-        return forward ? QByteArrayList()
-                       : record.answerJson(m_request.briefAnswer ? CaptureRecord::Detail::Brief
-                                                                 : CaptureRecord::Detail::Full);
+    return record;
+}
+
+void UploadSession::setOutcome(CaptureRecord& record, const Ending& ending, std::optional<core::Error> error)
+{
+    m_state = m_storeFailure     ? CaptureState::Failed
+              : !ending.complete ? CaptureState::Incomplete
+              : error            ? CaptureState::Rejected
+                                 : CaptureState::Complete;
+    record.state = m_state;
+    record.error = error;
+    record.detail = ending.detail;
+    if (m_storeFailure)
+        record.writeFailure = CaptureRecord::WriteFailure{m_storeFailure->file, m_storeFailure->message};
+    record.elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
+    m_answerStatus = ending.forward                      ? 0
+                     : m_state == CaptureState::Failed   ? 507 // the body was fine; storing it was not
+                     : !ending.complete                  ? ending.cutStatus
+                     : m_state == CaptureState::Complete ? 200
+                                                         : 400;
+    record.answered.reset();
+    if (m_answerStatus != 0)
+        record.answered = CaptureRecord::Answered{m_answerStatus, m_request.briefAnswer};
+}
+
+// Forward mode's client gets the upstream's answer: none of ours is made (for 10,000 parts, megabytes of JSON).
+QByteArrayList UploadSession::answerOf(const CaptureRecord& record, const Ending& ending) const
+{
+    return ending.forward
+               ? QByteArrayList()
+               : record.answerJson(m_request.briefAnswer ? CaptureRecord::Detail::Brief : CaptureRecord::Detail::Full);
+}
+
+QByteArrayList UploadSession::store(CaptureRecord& record, const Ending& ending)
+{
+    record.throughput = m_allSamples;
+    record.rawBodyKept = m_writer && m_writer->keepsRaw();
+    auto writeJson = [&record, folder = m_folder] {
+        QString writeError;
+        const bool ok = CaptureStore::writeCaptureJson(
+            folder, [&record](JsonWriter& w) { record.writeJson(w); }, &writeError);
+        return std::pair{ok, writeError};
     };
-    QByteArrayList answer;
-    if (m_folder.isEmpty()) {
-        answer = makeAnswer();
-    } else {
-        record.throughput = m_allSamples;
-        record.rawBodyKept = m_writer && m_writer->keepsRaw();
-        auto writeJson = [&record, folder = m_folder] {
-            QString writeError;
-            const bool ok = CaptureStore::writeCaptureJson(
-                folder, [&record](JsonWriter& w) { record.writeJson(w); }, &writeError);
-            return std::pair{ok, writeError};
-        };
-        // For many parts capture.json is made and written on a thread of its own while this one makes the answer:
-        // for a form of 10,000 fields each is megabytes, and one after the other they were half of /file-part's
-        // time. For a few parts a thread would cost more than it saves; and if none can be had, it is done here.
-        std::future<std::pair<bool, QString>> written;
-        if (record.report.parts.size() >= kPartsForAThreadOfItsOwn) {
-            try {
-                written = std::async(std::launch::async, writeJson);
-            } catch (const std::system_error&) {}
-        }
-        answer = makeAnswer();
-        const auto [ok, writeError] = written.valid() ? written.get() : writeJson();
-        if (!ok && !m_storeFailure) { // the answer says so instead
-            m_storeFailure = StoreFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes};
-            error = core::Error{core::Errc::IoError, m_bodyBytes};
-            m_state = CaptureState::Failed;
-            setOutcome();
-            answer = makeAnswer();
-        }
+    // For many parts capture.json is made and written on a thread of its own while this one makes the answer:
+    // for a form of 10,000 fields each is megabytes, and one after the other they were half of /file-part's
+    // time. For a few parts a thread would cost more than it saves; and if none can be had, it is done here.
+    std::future<std::pair<bool, QString>> written;
+    if (record.report.parts.size() >= kPartsForAThreadOfItsOwn) {
+        try {
+            written = std::async(std::launch::async, writeJson);
+        } catch (const std::system_error&) {}
     }
+    QByteArrayList answer = answerOf(record, ending);
+    const auto [ok, writeError] = written.valid() ? written.get() : writeJson();
+    if (!ok && !m_storeFailure) { // the answer says so instead
+        m_storeFailure = StoreFailure{QStringLiteral("capture.json"), writeError, m_bodyBytes};
+        setOutcome(record, ending, core::Error{core::Errc::IoError, m_bodyBytes});
+        answer = answerOf(record, ending);
+    }
+    return answer;
+}
+
+void UploadSession::publishFinished(CaptureRecord record)
+{
     CaptureEvent done;
     done.kind = CaptureEvent::Kind::CaptureFinished;
     done.capture = record.summary(m_folder);
@@ -407,7 +425,6 @@ QByteArrayList UploadSession::finish(const core::BodyDecoder& wire, bool complet
     if (m_folder.isEmpty())
         done.record = std::make_shared<const CaptureRecord>(std::move(record));
     m_publish(std::move(done));
-    return answer;
 }
 
 } // namespace upin::app

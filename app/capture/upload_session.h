@@ -116,6 +116,21 @@ private:
     void onPartEnd(uint64_t offset) override;
     void onDiagnostic(const core::Diagnostic& diagnostic) override;
     void applyStoreFailure(core::ParseReport& report) const;
+    // finish()'s steps, in order: the pipelines drained, the record made, capture.json written (or, with no
+    // folder, only the answer made), the finished capture published.
+    struct Ending {
+        bool complete = false;
+        std::optional<core::Error> transportError;
+        QString detail;
+        const ForwardRecord* forward = nullptr;
+        int cutStatus = 0;
+    };
+    void drainPipelines(bool complete);
+    CaptureRecord makeRecord(const core::BodyDecoder& wire, const Ending& ending);
+    void setOutcome(CaptureRecord& record, const Ending& ending, std::optional<core::Error> error);
+    QByteArrayList answerOf(const CaptureRecord& record, const Ending& ending) const;
+    QByteArrayList store(CaptureRecord& record, const Ending& ending);
+    void publishFinished(CaptureRecord record);
     void sample(bool force);
     CaptureEvent event(CaptureEvent::Kind kind) const;
     QString matcherLabel() const;
