@@ -26,108 +26,130 @@ QString upstreamFrom(const QStringList& positional, QUrl& upstream)
     return {};
 }
 
-int runRelay(const QStringList& arguments, bool proxy)
+QString relayDescription(bool proxy)
 {
-    const char* const command = proxy ? "proxy" : "forward";
-    QCommandLineParser cl;
-    cl.setApplicationDescription(
-        proxy ? QStringLiteral(
-                    "A forward proxy (curl -x, a browser's or an SDK's proxy setting) for http:// and https:// "
-                    "URLs: each request goes on to the server it names as it arrives, and is inspected on the "
-                    "way: parts, hashes, the server's answer, the server time. https is opened with a "
-                    "certificate from the proxy's own authority, which the client is to trust (--ca-info). "
-                    "Ctrl-C stops.")
-              : QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path "
-                               "prefix) as it arrives, and inspect it on the way: parts, hashes, the upstream's "
-                               "answer, the server time. Ctrl-C stops."));
-    cl.addHelpOption();
-    if (!proxy)
-        cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
-    const ServerOptions server(proxy ? 8082 : 8081);
-    QCommandLineOption keepRaw(
-        QStringLiteral("keep-raw"),
-        QStringLiteral("keep each request's raw head and body in the capture (a multipart one's parts too)"));
-    QCommandLineOption saveParts(QStringLiteral("save-parts"),
-                                 QStringLiteral("store the parts' bytes in the capture folder (else parsed and hashed "
-                                                "only)"));
-    QCommandLineOption keepBodies(QStringLiteral("keep-bodies"),
+    return proxy ? QStringLiteral(
+                       "A forward proxy (curl -x, a browser's or an SDK's proxy setting) for http:// and https:// "
+                       "URLs: each request goes on to the server it names as it arrives, and is inspected on "
+                       "the way: parts, hashes, the server's answer, the server time. https is opened with a "
+                       "certificate from the proxy's own authority, which the client is to trust "
+                       "(--ca-info). Ctrl-C stops.")
+                 : QStringLiteral("Pass every request on to UPSTREAM_URL (http:// or https://, with an optional path "
+                                  "prefix) as it arrives, and inspect it on the way: parts, hashes, the upstream's "
+                                  "answer, the server time. Ctrl-C stops.");
+}
+
+// The options of forward and proxy, and what they make: the relay's ServerConfig.
+struct RelayOptions {
+    explicit RelayOptions(bool proxy);
+    void addTo(QCommandLineParser& cl) const;
+    // The configuration the options say; nullopt once what is wrong is on stderr (exit status 2).
+    std::optional<ServerConfig> config(const QCommandLineParser& cl) const;
+
+    bool proxy;
+    const char* command;
+    ServerOptions server;
+    QCommandLineOption keepRaw{QStringLiteral("keep-raw"),
+                               QStringLiteral("keep each request's raw head and body in the capture (a multipart "
+                                              "one's parts too)")};
+    QCommandLineOption saveParts{QStringLiteral("save-parts"),
+                                 QStringLiteral("store the parts' bytes in the capture folder (else parsed and "
+                                                "hashed only)")};
+    QCommandLineOption keepBodies{QStringLiteral("keep-bodies"),
                                   QStringLiteral("keep the body of a request that is not multipart (JSON, a PUT's "
-                                                 "file) whole in its capture (else counted and hashed only)"));
-    QCommandLineOption preserveHost(QStringLiteral("preserve-host"),
-                                    QStringLiteral("pass the client's Host on (default: the upstream's)"));
-    QCommandLineOption cacert(QStringLiteral("cacert"),
+                                                 "file) whole in its capture (else counted and hashed only)")};
+    QCommandLineOption preserveHost{QStringLiteral("preserve-host"),
+                                    QStringLiteral("pass the client's Host on (default: the upstream's)")};
+    QCommandLineOption cacert{QStringLiteral("cacert"),
                               QStringLiteral("https upstream: also trust the certificates in FILE (PEM)"),
-                              QStringLiteral("FILE"));
-    QCommandLineOption insecure({QStringLiteral("k"), QStringLiteral("insecure")},
-                                QStringLiteral("https upstream: do not check its certificate"));
-    QCommandLineOption connectTimeout(QStringLiteral("connect-timeout"),
+                              QStringLiteral("FILE")};
+    QCommandLineOption insecure{{QStringLiteral("k"), QStringLiteral("insecure")},
+                                QStringLiteral("https upstream: do not check its certificate")};
+    QCommandLineOption connectTimeout{QStringLiteral("connect-timeout"),
                                       QStringLiteral("seconds to reach the upstream, else 502 (default 10)"),
-                                      QStringLiteral("S"), QStringLiteral("10"));
+                                      QStringLiteral("S"), QStringLiteral("10")};
     // Not --answer-timeout: that is the guards' (the client's time to take an answer), as listen has it.
-    QCommandLineOption answerTimeout(
+    QCommandLineOption answerTimeout{
         QStringLiteral("upstream-timeout"),
         QStringLiteral("seconds from the request's end to the upstream's answer, else 504 (default 60)"),
-        QStringLiteral("S"), QStringLiteral("60"));
-    const HashOptions hash(QStringLiteral("digest of each part (and of a body that is not multipart)"));
-    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, keepBodies, cacert, insecure,
-                   connectTimeout, answerTimeout, hash.hash, hash.noHash});
-    if (!proxy) // a proxy's Host is the URL's authority (RFC 9112 3.2.2)
-        cl.addOption(preserveHost);
-    QCommandLineOption caInfo(QStringLiteral("ca-info"),
-                              QStringLiteral("say where the proxy's certificate authority is and how to trust it"));
-    QCommandLineOption caRegenerate(QStringLiteral("ca-regenerate"),
-                                    QStringLiteral("replace the certificate authority (asks first)"));
-    QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("with --ca-regenerate: do not ask"));
-    QCommandLineOption noIntercept(QStringLiteral("no-intercept"),
-                                   QStringLiteral("pass https to HOST (a name or a glob such as *.bank.example; "
-                                                  "repeatable; matched against the CONNECT's host and the "
-                                                  "ClientHello's SNI) through unopened: the client sees the server's "
-                                                  "own certificate, only byte counts are recorded"),
-                                   QStringLiteral("HOST"));
-    QCommandLineOption allowClient(QStringLiteral("allow-client"),
+        QStringLiteral("S"), QStringLiteral("60")};
+    HashOptions hash{QStringLiteral("digest of each part (and of a body that is not multipart)")};
+    QCommandLineOption caInfo{QStringLiteral("ca-info"),
+                              QStringLiteral("say where the proxy's certificate authority is and how to trust it")};
+    QCommandLineOption caRegenerate{QStringLiteral("ca-regenerate"),
+                                    QStringLiteral("replace the certificate authority (asks first)")};
+    QCommandLineOption yes{QStringLiteral("yes"), QStringLiteral("with --ca-regenerate: do not ask")};
+    QCommandLineOption noIntercept{
+        QStringLiteral("no-intercept"),
+        QStringLiteral("pass https to HOST (a name or a glob such as *.bank.example; repeatable; matched against the "
+                       "CONNECT's host and the ClientHello's SNI) through unopened: the client sees the server's own "
+                       "certificate, only byte counts are recorded"),
+        QStringLiteral("HOST")};
+    QCommandLineOption allowClient{QStringLiteral("allow-client"),
                                    QStringLiteral("serve clients from NETWORK (10.0.0.0/8, or one address) only; "
                                                   "repeatable (default: this machine, and the networks of the "
                                                   "interfaces --bind listens on)"),
-                                   QStringLiteral("NETWORK"));
-    QCommandLineOption onlyHost(QStringLiteral("only-host"),
+                                   QStringLiteral("NETWORK")};
+    QCommandLineOption onlyHost{QStringLiteral("only-host"),
                                 QStringLiteral("record only requests for HOST (a name or a glob; repeatable); the "
                                                "rest are relayed and not kept"),
-                                QStringLiteral("HOST"));
-    QCommandLineOption onlyUploads(QStringLiteral("only-uploads"),
-                                   QStringLiteral("record only requests with a body (a browser's GETs are relayed and "
-                                                  "not kept)"));
+                                QStringLiteral("HOST")};
+    QCommandLineOption onlyUploads{QStringLiteral("only-uploads"),
+                                   QStringLiteral("record only requests with a body (a browser's GETs are relayed "
+                                                  "and not kept)")};
+    GuardOptions guards; // the listener's own: deadlines, the rate; --allow-origin for forward's page
+
+private:
+    std::optional<ForwardSettings> forwardSettings(const QCommandLineParser& cl) const;
+    bool readProxy(const QCommandLineParser& cl, ForwardSettings& forward) const;
+};
+
+RelayOptions::RelayOptions(bool proxy)
+    : proxy(proxy), command(proxy ? "proxy" : "forward"), server(proxy ? 8082 : 8081), guards(proxy)
+{}
+
+void RelayOptions::addTo(QCommandLineParser& cl) const
+{
+    cl.setApplicationDescription(relayDescription(proxy));
+    cl.addHelpOption();
+    if (!proxy)
+        cl.addPositionalArgument(QStringLiteral("UPSTREAM_URL"), QStringLiteral("e.g. http://127.0.0.1:8080"));
+    cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, saveParts, keepBodies, cacert, insecure,
+                   connectTimeout, answerTimeout, hash.hash, hash.noHash});
     if (proxy)
         cl.addOptions({caInfo, caRegenerate, yes, noIntercept, allowClient, onlyHost, onlyUploads});
-    const GuardOptions guards(proxy); // the listener's own: deadlines, the rate; --allow-origin for forward's page
+    else // a proxy's Host is the URL's authority (RFC 9112 3.2.2)
+        cl.addOption(preserveHost);
     guards.addTo(cl);
-    cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(command)} + arguments);
-    if (proxy && (cl.isSet(caInfo) || cl.isSet(caRegenerate))) {
-        const QString url = proxyUrlFor(cl.value(server.bind), quint16(cl.value(server.port).toUInt()));
-        return cl.isSet(caInfo) ? printCaInfo(url) : regenerateCa(url, cl.isSet(yes));
-    }
+}
 
+bool RelayOptions::readProxy(const QCommandLineParser& cl, ForwardSettings& forward) const
+{
+    forward.noIntercept = cl.values(noIntercept);
+    forward.onlyHosts = cl.values(onlyHost);
+    forward.onlyUploads = cl.isSet(onlyUploads);
+    for (const QString& network : cl.values(allowClient)) {
+        const auto parsed = parseClientNetwork(network);
+        if (!parsed) {
+            printErr(QStringLiteral("proxy: --allow-client: '%1' is not an address or a network such as 10.0.0.0/8\n")
+                         .arg(network));
+            return false;
+        }
+        forward.allowedClients.append(*parsed);
+    }
+    return true;
+}
+
+std::optional<ForwardSettings> RelayOptions::forwardSettings(const QCommandLineParser& cl) const
+{
     ForwardSettings forward;
     forward.proxy = proxy;
-    if (proxy) {
-        forward.noIntercept = cl.values(noIntercept);
-        forward.onlyHosts = cl.values(onlyHost);
-        forward.onlyUploads = cl.isSet(onlyUploads);
-        for (const QString& network : cl.values(allowClient)) {
-            const auto parsed = parseClientNetwork(network);
-            if (!parsed) {
-                printErr(QStringLiteral("proxy: --allow-client: '%1' is not an address or a network such as "
-                                        "10.0.0.0/8\n")
-                             .arg(network));
-                return 2;
-            }
-            forward.allowedClients.append(*parsed);
-        }
-    }
+    if (proxy && !readProxy(cl, forward))
+        return std::nullopt;
     if (!proxy) {
-        QString error = upstreamFrom(cl.positionalArguments(), forward.upstream);
-        if (!error.isEmpty()) {
+        if (const QString error = upstreamFrom(cl.positionalArguments(), forward.upstream); !error.isEmpty()) {
             printErr(QStringLiteral("forward: %1\n").arg(error)); // only forward has one
-            return 2;
+            return std::nullopt;
         }
         forward.preserveHost = cl.isSet(preserveHost);
     }
@@ -137,48 +159,70 @@ int runRelay(const QStringList& arguments, bool proxy)
     forward.insecure = cl.isSet(insecure);
     if (const QString wrong = checkCaFile(forward.caCertificates); !wrong.isEmpty()) {
         printErr(QStringLiteral("%1: --cacert %2: %3\n").arg(QLatin1String(command), forward.caCertificates, wrong));
-        return 2;
+        return std::nullopt;
     }
+    return forward;
+}
+
+std::optional<ServerConfig> RelayOptions::config(const QCommandLineParser& cl) const
+{
+    std::optional<ForwardSettings> forward = forwardSettings(cl);
+    if (!forward)
+        return std::nullopt;
     bool connectOk = false, answerOk = false;
-    forward.connectTimeoutMs = int(cl.value(connectTimeout).toDouble(&connectOk) * 1000);
-    forward.upstreamAnswerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
+    forward->connectTimeoutMs = int(cl.value(connectTimeout).toDouble(&connectOk) * 1000);
+    forward->upstreamAnswerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
     ServerConfig config;
     QString bad = server.apply(cl, config);
     if (bad.isEmpty())
         bad = guards.apply(cl, config.guards);
     if (bad.isEmpty())
-        bad = !connectOk || forward.connectTimeoutMs <= 0         ? QStringLiteral("--connect-timeout")
-              : !answerOk || forward.upstreamAnswerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
-                                                                  : QString();
+        bad = !connectOk || forward->connectTimeoutMs <= 0         ? QStringLiteral("--connect-timeout")
+              : !answerOk || forward->upstreamAnswerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
+                                                                   : QString();
     if (!bad.isEmpty()) {
         printErr(QStringLiteral("%1: %2: '%3' is not a valid value (see --help)\n")
                      .arg(QLatin1String(command), bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
-        return 2;
+        return std::nullopt;
     }
-    auto hashKind = hash.chosen(cl, command);
+    const auto hashKind = hash.chosen(cl, command);
     if (!hashKind)
-        return 2;
+        return std::nullopt;
     config.hash = *hashKind;
     config.keepRaw = cl.isSet(keepRaw);
     config.maxBodyBytes = std::numeric_limits<qint64>::max(); // the upstream's to limit, not ours
-    config.forward = forward;
+    config.forward = *forward;
+    return config;
+}
 
+int runRelay(const QStringList& arguments, bool proxy)
+{
+    const RelayOptions options(proxy);
+    QCommandLineParser cl;
+    options.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(options.command)} + arguments);
+    if (proxy && (cl.isSet(options.caInfo) || cl.isSet(options.caRegenerate))) {
+        const QString url = proxyUrlFor(cl.value(options.server.bind), quint16(cl.value(options.server.port).toUInt()));
+        return cl.isSet(options.caInfo) ? printCaInfo(url) : regenerateCa(url, cl.isSet(options.yes));
+    }
+    const std::optional<ServerConfig> config = options.config(cl);
+    if (!config)
+        return 2;
     Server relay;
-    if (!relay.start(config)) {
+    if (!relay.start(*config)) {
         printErr(QStringLiteral("%1: cannot listen on %2: %3\n")
-                     .arg(QLatin1String(command), cl.value(server.bind), relay.errorString()));
+                     .arg(QLatin1String(options.command), cl.value(options.server.bind), relay.errorString()));
         return 1;
     }
     QDir().mkpath(relay.captureRoot());
-    const QString address = relay.address().toString();
     if (proxy)
         printProxyStarted(relay);
     else
         printOut(QStringLiteral("forwarding http://%1:%2 -> %3  (captures in %4)\n"
                                 "  try: curl -F file=@somefile http://%1:%2/file-part\n")
-                     .arg(address)
+                     .arg(relay.address().toString())
                      .arg(relay.port())
-                     .arg(forward.upstream.toString(), relay.captureRoot()));
+                     .arg(config->forward->upstream.toString(), relay.captureRoot()));
     return serveUntilStopped(relay);
 }
 
