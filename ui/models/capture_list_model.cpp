@@ -60,101 +60,118 @@ bool isDefaultMatcher(const QString& name)
 }
 } // namespace
 
+// The list's data, one function per role: what each column says, its colour, its tooltip.
 QVariant CaptureListModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Row& r = m_rows[index.row()];
+    const int column = index.column();
+    const bool figure = column == Size || column == Parts || column == Duration || column == Rate;
+    switch (role) {
+    case Qt::DisplayRole: return displayText(r, column);
+    case Qt::TextAlignmentRole: return figure ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+    case Qt::ForegroundRole: return colour(r, column);
+    case Qt::ToolTipRole: return toolTip(r, column);
+    default: return {};
+    }
+}
+
+// A table of columns: one case each.
+QVariant CaptureListModel::displayText(const Row& r, int column) const
+{
     const bool refused = r.state == app::CaptureState::Refused;
     // A refused request took no body: its size, parts, time and rate are not zeros but absent.
-    if (role == Qt::DisplayRole && refused &&
-        (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
+    if (refused && (column == Size || column == Parts || column == Duration || column == Rate))
         return QString();
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case Time: // a capture from another day says which
-            return r.receivedHere().toString(r.receivedHere().date() == QDate::currentDate()
-                                                 ? QStringLiteral("HH:mm:ss")
-                                                 : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        case Client: {
-            return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
-        }
-        case Method: return r.method;
-        case Status: return r.status() > 0 ? QString::number(r.status()) : QString();
-        case Endpoint:
-            // A refusal's label is its request line's method and target: the method has a column of its own.
-            if (refused && !r.method.isEmpty() && r.endpoint.startsWith(r.method + QLatin1Char(' ')))
-                return r.endpoint.mid(r.method.size() + 1);
-            // The matcher only where the client chose another than the default: "(simd)" on every row cut the
-            // URLs of forwarded ones at 1280 px. The tooltip names it on every row.
-            return r.endpoint + (r.matcher == QLatin1String("none") || isDefaultMatcher(r.matcher)
-                                     ? QString()
-                                     : QStringLiteral(" (%1)").arg(r.matcher));
-        case Size: return app::formatBytes(r.bytes);
-        case Parts: return r.parts;
-        case Duration: return app::formatSeconds(double(r.elapsedMs) / 1000.0);
-        case Rate: {
-            // Two significant digits below 1 MB/s: a 24-byte body read "0.0".
-            const double rate = r.elapsedMs > 0 ? double(r.bytes) / 1000.0 / double(r.elapsedMs) : -1;
-            return rate < 0 ? QStringLiteral("-") : QString::number(rate, rate < 1 ? 'g' : 'f', rate < 1 ? 2 : 1);
-        }
-        case Upstream: { // forward mode: "200, server 612 ms"
-            // The far side of an exchange a relay of this window passed to its listener: said in this column, empty
-            // for the listener's rows, not beside the client, which it widened past the list's width.
-            if (!r.forward)
-                return m_forwardedAs.contains(r.id) ? tr("via %1").arg(relayName(m_forwardedAs.value(r.id)))
-                                                    : QString();
-            const auto& f = *r.forward;
-            if (f.status == 0)
-                return app::noAnswerInWords(f.faultStatus, f.faultError);
-            // Its status is the Status column's.
-            if (f.earlyAtByte >= 0)
-                return tr("early, at byte %1").arg(f.earlyAtByte);
-            const QString answered =
-                f.serverMs >= 0 ? tr("server %1").arg(app::formatSeconds(f.serverMs / 1000.0)) : tr("answered");
-            // Its far side listed here too: an upload forwarded to this window's own listener.
-            return f.upstreamCaptureId != 0 && indexOf(f.upstreamCaptureId) >= 0
-                       ? tr("%1, received here as well").arg(answered)
-                       : answered;
-        }
-        case State: {
-            // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause; the answer's first
-            // clause, the whole of it in the tooltip and the refused request's view.
-            if (refused)
-                return tr("refused %1: %2").arg(r.answerStatus).arg(firstClause(r.errorDetail)) +
-                       (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
-            // An upload the server refused or never answered says so, not "complete".
-            if (const QString failed =
-                    r.forward ? app::serverFailedInWords(r.forward->status, r.forward->faultStatus, r.state)
-                              : QString();
-                !failed.isEmpty())
-                return failed;
-            // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
-            // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
-            const QString outcome = withoutAsides(outcomeInFull(r));
-            return r.state == app::CaptureState::Complete && r.diagnostics > 0
-                       ? (r.diagnostics == 1
-                              ? tr("%1, 1 diagnostic (Inspect shows it)").arg(outcome)
-                              : tr("%1, %2 diagnostics (Inspect shows them)").arg(outcome).arg(r.diagnostics))
-                       : outcome;
-        }
-        }
+    switch (column) {
+    case Time: // a capture from another day says which
+        return r.receivedHere().toString(r.receivedHere().date() == QDate::currentDate()
+                                             ? QStringLiteral("HH:mm:ss")
+                                             : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    case Client: {
+        return r.tls.isEmpty() ? r.client : QStringLiteral("%1 (%2)").arg(r.client, r.tls);
     }
-    if (role == Qt::TextAlignmentRole &&
-        (index.column() == Size || index.column() == Parts || index.column() == Duration || index.column() == Rate))
-        return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Method: return r.method;
+    case Status: return r.status() > 0 ? QString::number(r.status()) : QString();
+    case Endpoint:
+        // A refusal's label is its request line's method and target: the method has a column of its own.
+        if (refused && !r.method.isEmpty() && r.endpoint.startsWith(r.method + QLatin1Char(' ')))
+            return r.endpoint.mid(r.method.size() + 1);
+        // The matcher only where the client chose another than the default: "(simd)" on every row cut the
+        // URLs of forwarded ones at 1280 px. The tooltip names it on every row.
+        return r.endpoint + (r.matcher == QLatin1String("none") || isDefaultMatcher(r.matcher)
+                                 ? QString()
+                                 : QStringLiteral(" (%1)").arg(r.matcher));
+    case Size: return app::formatBytes(r.bytes);
+    case Parts: return r.parts;
+    case Duration: return app::formatSeconds(double(r.elapsedMs) / 1000.0);
+    case Rate: {
+        // Two significant digits below 1 MB/s: a 24-byte body read "0.0".
+        const double rate = r.elapsedMs > 0 ? double(r.bytes) / 1000.0 / double(r.elapsedMs) : -1;
+        return rate < 0 ? QStringLiteral("-") : QString::number(rate, rate < 1 ? 'g' : 'f', rate < 1 ? 2 : 1);
+    }
+    case Upstream: return upstreamText(r); // forward mode: "200, server 612 ms"
+    case State: return stateText(r);
+    }
+    return {};
+}
+
+QString CaptureListModel::upstreamText(const Row& r) const
+{
+    // The far side of an exchange a relay of this window passed to its listener: said in this column, empty
+    // for the listener's rows, not beside the client, which it widened past the list's width.
+    if (!r.forward)
+        return m_forwardedAs.contains(r.id) ? tr("via %1").arg(relayName(m_forwardedAs.value(r.id))) : QString();
+    const auto& f = *r.forward;
+    if (f.status == 0)
+        return app::noAnswerInWords(f.faultStatus, f.faultError);
+    // Its status is the Status column's.
+    if (f.earlyAtByte >= 0)
+        return tr("early, at byte %1").arg(f.earlyAtByte);
+    const QString answered =
+        f.serverMs >= 0 ? tr("server %1").arg(app::formatSeconds(f.serverMs / 1000.0)) : tr("answered");
+    // Its far side listed here too: an upload forwarded to this window's own listener.
+    return f.upstreamCaptureId != 0 && indexOf(f.upstreamCaptureId) >= 0 ? tr("%1, received here as well").arg(answered)
+                                                                         : answered;
+}
+
+QString CaptureListModel::stateText(const Row& r) const
+{
+    const bool refused = r.state == app::CaptureState::Refused;
+    // "refused 405: use POST", "refused 400: ... (byte 18)" where a byte is the cause; the answer's first
+    // clause, the whole of it in the tooltip and the refused request's view.
+    if (refused)
+        return tr("refused %1: %2").arg(r.answerStatus).arg(firstClause(r.errorDetail)) +
+               (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
+    // An upload the server refused or never answered says so, not "complete".
+    if (const QString failed =
+            r.forward ? app::serverFailedInWords(r.forward->status, r.forward->faultStatus, r.state) : QString();
+        !failed.isEmpty())
+        return failed;
+    // The cause first, in words, with the byte offset: "incomplete: the client closed the connection
+    // after 1.3 GiB of the body (byte …)", "rejected: the body has no delimiter line … (byte 3)".
+    const QString outcome = withoutAsides(outcomeInFull(r));
+    return r.state == app::CaptureState::Complete && r.diagnostics > 0
+               ? (r.diagnostics == 1 ? tr("%1, 1 diagnostic (Inspect shows it)").arg(outcome)
+                                     : tr("%1, %2 diagnostics (Inspect shows them)").arg(outcome).arg(r.diagnostics))
+               : outcome;
+}
+
+QVariant CaptureListModel::colour(const Row& r, int column)
+{
     // An upstream that refused the upload failed it, whatever the relay's own state (a 404 answered early left
     // the body incomplete: red, not amber), and its answer says so too; so did one never reached or that never
     // answered (we answered 502 or 504 for it), which is no fault of the client's.
     const bool upstreamRefused =
         r.forward && (r.forward->status >= 400 || (r.forward->status == 0 && r.forward->faultStatus >= 500));
-    if (role == Qt::ForegroundRole && index.column() == Status && r.status() > 0)
+    if (column == Status && r.status() > 0)
         return QBrush(status::forHttpStatus(r.status()));
-    if (role == Qt::ForegroundRole && index.column() == Method)
+    if (column == Method)
         return QBrush(status::forMethod(r.method));
-    if (role == Qt::ForegroundRole && index.column() == Upstream && upstreamRefused)
+    if (column == Upstream && upstreamRefused)
         return QBrush(status::failure());
-    if (role == Qt::ForegroundRole && index.column() == State) {
+    if (column == State) {
         if (upstreamRefused)
             return QBrush(status::failure());
         switch (r.state) {
@@ -167,41 +184,42 @@ QVariant CaptureListModel::data(const QModelIndex& index, int role) const
         case app::CaptureState::Failed: return QBrush(status::failure());
         }
     }
-    if (role == Qt::ToolTipRole) {
-        QString tip = r.state == app::CaptureState::Refused ? tr("refused before its body: no parts, nothing stored")
-                      : r.folder.isEmpty() ? QStringLiteral("not stored (this endpoint keeps no files)")
-                                           : r.folder;
-        if (r.error)
-            tip += QStringLiteral("\n%1 at byte %2")
-                       .arg(app::toQString(core::codeName(r.error->code)))
-                       .arg(r.error->offset);
-        if (!r.errorDetail.isEmpty())
-            tip += QStringLiteral("\n%1").arg(r.errorDetail);
-        if (r.forward && r.forward->upstreamCaptureId != 0 && indexOf(r.forward->upstreamCaptureId) >= 0)
-            tip += tr("\nOne exchange, listed twice: this row is what %1 passed on, and this window's listener "
-                      "listed what it received as capture %2")
-                       .arg(relayName(r.id))
-                       .arg(r.forward->upstreamCaptureId);
-        else if (m_forwardedAs.contains(r.id))
-            tip += tr("\nOne exchange, listed twice: this row is what this window's listener received from %1, "
-                      "whose row is capture %2")
-                       .arg(relayName(m_forwardedAs.value(r.id)))
-                       .arg(m_forwardedAs.value(r.id));
-        if (index.column() == Endpoint && !r.matcher.isEmpty() && r.matcher != QLatin1String("none"))
-            tip = tr("parsed with the %1 matcher%2\n")
-                      .arg(r.matcher, isDefaultMatcher(r.matcher) ? tr(" (the default; ?matcher=kmp or chunked "
-                                                                       "picks another)")
-                                                                  : QString()) +
-                  tip;
-        // The columns that may be cut to their width say their whole text first; State with its asides.
-        const QString shown = data(index, Qt::DisplayRole).toString();
-        if (index.column() == State && withoutAsides(outcomeInFull(r)) == shown)
-            tip = outcomeInFull(r) + QLatin1Char('\n') + tip;
-        else if (index.column() == Endpoint || index.column() == Upstream || index.column() == State)
-            tip = shown + QLatin1Char('\n') + tip;
-        return plainTip(tip); // a client's Host, Origin, path or reason, shown as the text it is
-    }
     return {};
+}
+
+QString CaptureListModel::toolTip(const Row& r, int column) const
+{
+    QString tip = r.state == app::CaptureState::Refused ? tr("refused before its body: no parts, nothing stored")
+                  : r.folder.isEmpty()                  ? QStringLiteral("not stored (this endpoint keeps no files)")
+                                                        : r.folder;
+    if (r.error)
+        tip +=
+            QStringLiteral("\n%1 at byte %2").arg(app::toQString(core::codeName(r.error->code))).arg(r.error->offset);
+    if (!r.errorDetail.isEmpty())
+        tip += QStringLiteral("\n%1").arg(r.errorDetail);
+    if (r.forward && r.forward->upstreamCaptureId != 0 && indexOf(r.forward->upstreamCaptureId) >= 0)
+        tip += tr("\nOne exchange, listed twice: this row is what %1 passed on, and this window's listener "
+                  "listed what it received as capture %2")
+                   .arg(relayName(r.id))
+                   .arg(r.forward->upstreamCaptureId);
+    else if (m_forwardedAs.contains(r.id))
+        tip += tr("\nOne exchange, listed twice: this row is what this window's listener received from %1, "
+                  "whose row is capture %2")
+                   .arg(relayName(m_forwardedAs.value(r.id)))
+                   .arg(m_forwardedAs.value(r.id));
+    if (column == Endpoint && !r.matcher.isEmpty() && r.matcher != QLatin1String("none"))
+        tip = tr("parsed with the %1 matcher%2\n")
+                  .arg(r.matcher, isDefaultMatcher(r.matcher) ? tr(" (the default; ?matcher=kmp or chunked "
+                                                                   "picks another)")
+                                                              : QString()) +
+              tip;
+    // The columns that may be cut to their width say their whole text first; State with its asides.
+    const QString shown = displayText(r, column).toString();
+    if (column == State && withoutAsides(outcomeInFull(r)) == shown)
+        tip = outcomeInFull(r) + QLatin1Char('\n') + tip;
+    else if (column == Endpoint || column == Upstream || column == State)
+        tip = shown + QLatin1Char('\n') + tip;
+    return plainTip(tip); // a client's Host, Origin, path or reason, shown as the text it is
 }
 
 QString CaptureListModel::outcomeInFull(const Row& r)

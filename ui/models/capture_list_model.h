@@ -55,6 +55,11 @@ private:
     // side, by its id) and the forwarder's (whose answer named it). Noted as each finishes; both rows say so.
     void pair(const Row& forwarded);
     QString relayName(quint64 relayedId) const; // "the proxy" or "the forwarder": which relayed that row
+    QVariant displayText(const Row& r, int column) const;
+    QString upstreamText(const Row& r) const;
+    QString stateText(const Row& r) const;
+    static QVariant colour(const Row& r, int column);
+    QString toolTip(const Row& r, int column) const;
     static QString outcomeInFull(const Row& r); // its state in words, asides and all (the list shows it without)
     QHash<quint64, quint64> m_forwardedAs;      // the listener's capture id -> the forwarder's row's id
     static Row rowOf(const app::CaptureSummary& capture); // the capture made safe to show
