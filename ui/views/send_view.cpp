@@ -41,14 +41,23 @@ SendView::SendView(QWidget* parent)
       m_rate(new QLabel), m_runList(new RunList), m_chart(new ThroughputChart)
 {
     setAcceptDrops(true);
-    auto* drop =
-        new QLabel(tr("Drop files here, or use the buttons. Drag rows to reorder; double-click a cell to edit."));
-    drop->setAlignment(Qt::AlignCenter);
-    drop->setStyleSheet(
-        QStringLiteral("QLabel { border: 2px dashed #8a8f98; border-radius: 6px; padding: 10px; color: #4a4f58; }"));
+    setUpTarget();
+    setUpOptions();
+    connect(m_send, &QPushButton::clicked, this, &SendView::startSend);
+    connect(m_cancel, &QPushButton::clicked, this, &SendView::cancelRequested);
+    m_chart->setMinimumWidth(360); // room for its axis labels beside the runs
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("sendSplitter"));
+    split->addWidget(makePlanHalf());
+    split->addWidget(makeResultsHalf());
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+    setBusy(false);
+}
 
-    QWidget* partsPage = makePartsPage();
-
+// The method, the target URL, and the headers the plan sends.
+void SendView::setUpTarget()
+{
     m_method = new QComboBox;
     m_method->setObjectName(QStringLiteral("sendMethod"));
     m_method->addItems({QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH")});
@@ -67,6 +76,10 @@ SendView::SendView(QWidget* parent)
     m_target->setToolTip(tr("Target URL; the presets are the built-in listener's endpoints"));
     m_target->setMinimumContentsLength(40);
     m_target->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void SendView::setUpOptions()
+{
     m_runs->setRange(1, 1000);
     m_runs->setPrefix(tr("runs: "));
     for (core::HashKind kind : core::kHashNames.values())
@@ -83,6 +96,37 @@ SendView::SendView(QWidget* parent)
         tr("https: send even when the server's certificate cannot be checked (self-signed, expired,\n"
            "another name), as curl --insecure does. Every run says so. Our own HTTPS listener's\n"
            "certificate is trusted without this, on its port, as localhost, 127.0.0.1 or ::1."));
+}
+
+void SendView::startSend()
+{
+    if (const QString problem = m_headers->problem(); !problem.isEmpty()) {
+        showStatus(this, tr("Not sent: %1 (Headers tab)").arg(problem));
+        return;
+    }
+    if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty()) {
+        showStatus(this, m_parts->parts().isEmpty() ? tr("Nothing to send: add a file, a field or a synthetic part")
+                                                    : tr("Nothing to send to: choose a target URL"));
+        return;
+    }
+    if (const QString wrong = app::checkHttpUrl(m_target->currentText()); !wrong.isEmpty()) {
+        showStatus(this, tr("Not sent: Target %1: %2").arg(m_target->currentText().trimmed(), wrong));
+        return;
+    }
+    // The session's runs stay (Clear runs empties them); the last send's answer and chart go.
+    m_runList->sendBegins();
+    m_chart->setSent({});
+    m_chart->setReceived({});
+    setBusy(true);
+    m_runClock.start();
+    m_liveSamples.clear();
+    m_sendingTo = m_target->currentText();
+    emit sendRequested(plan());
+}
+
+// Target, runs, framing, hash and the buttons that act on the session's runs.
+QGridLayout* SendView::makeOptionsGrid()
+{
     auto* exportButton = new QPushButton(tr("E&xport…"));
     exportButton->setToolTip(tr("Save this session's runs as CSV and JSON and the throughput chart as PNG"));
     connect(exportButton, &QPushButton::clicked, this, &SendView::exportRuns);
@@ -91,32 +135,6 @@ SendView::SendView(QWidget* parent)
     m_send->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
     m_send->setToolTip(tr("Send (Ctrl+Enter)"));
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
-    connect(m_send, &QPushButton::clicked, this, [this] {
-        if (const QString problem = m_headers->problem(); !problem.isEmpty()) {
-            showStatus(this, tr("Not sent: %1 (Headers tab)").arg(problem));
-            return;
-        }
-        if (m_parts->parts().isEmpty() || m_target->currentText().isEmpty()) {
-            showStatus(this, m_parts->parts().isEmpty() ? tr("Nothing to send: add a file, a field or a synthetic part")
-                                                        : tr("Nothing to send to: choose a target URL"));
-            return;
-        }
-        if (const QString wrong = app::checkHttpUrl(m_target->currentText()); !wrong.isEmpty()) {
-            showStatus(this, tr("Not sent: Target %1: %2").arg(m_target->currentText().trimmed(), wrong));
-            return;
-        }
-        // The session's runs stay (Clear runs empties them); the last send's answer and chart go.
-        m_runList->sendBegins();
-        m_chart->setSent({});
-        m_chart->setReceived({});
-        setBusy(true);
-        m_runClock.start();
-        m_liveSamples.clear();
-        m_sendingTo = m_target->currentText();
-        emit sendRequested(plan());
-    });
-    connect(m_cancel, &QPushButton::clicked, this, &SendView::cancelRequested);
-
     auto* options = new QGridLayout;
     options->addWidget(new QLabel(tr("Target")), 0, 0);
     auto* targetRow = new QHBoxLayout; // the method as wide as its word, the URL the rest
@@ -139,13 +157,24 @@ SendView::SendView(QWidget* parent)
     });
     connect(m_runList, &RunList::runChosen, this, &SendView::chartRun);
     options->addWidget(clearRuns, 2, 5);
+    return options;
+}
+
+// The drop area, the plan's parts and headers, the options and the Send row.
+QWidget* SendView::makePlanHalf()
+{
+    auto* drop =
+        new QLabel(tr("Drop files here, or use the buttons. Drag rows to reorder; double-click a cell to edit."));
+    drop->setAlignment(Qt::AlignCenter);
+    drop->setStyleSheet(
+        QStringLiteral("QLabel { border: 2px dashed #8a8f98; border-radius: 6px; padding: 10px; color: #4a4f58; }"));
+
+    QGridLayout* options = makeOptionsGrid();
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_send);
     actions->addWidget(m_cancel);
     actions->addWidget(m_progress, 1);
     actions->addWidget(m_rate);
-
-    m_chart->setMinimumWidth(360); // room for its axis labels beside the runs
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
@@ -154,7 +183,7 @@ SendView::SendView(QWidget* parent)
     // Parts and headers share the room above the options: most sends need no header.
     auto* planTabs = new QTabWidget;
     planTabs->setObjectName(QStringLiteral("sendPlanTabs"));
-    planTabs->addTab(partsPage, tr("Parts"));
+    planTabs->addTab(makePartsPage(), tr("Parts"));
     planTabs->addTab(m_headers, tr("Headers"));
     connect(m_headers, &HeaderEditor::changed, planTabs, [this, planTabs] {
         qsizetype sent = 0;
@@ -165,6 +194,12 @@ SendView::SendView(QWidget* parent)
     topLayout->addWidget(planTabs, 1);
     topLayout->addLayout(options);
     topLayout->addLayout(actions);
+    return top;
+}
+
+// The session's runs beside the throughput chart.
+QWidget* SendView::makeResultsHalf()
+{
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setObjectName(QStringLiteral("sendResultsSplitter"));
     bottom->addWidget(m_runList);
@@ -172,13 +207,7 @@ SendView::SendView(QWidget* parent)
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({500, 500}); // halves from the start: the chart's legend fits at 1024 px
-    auto* split = new QSplitter(Qt::Vertical);
-    split->setObjectName(QStringLiteral("sendSplitter"));
-    split->addWidget(top);
-    split->addWidget(bottom);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(split);
-    setBusy(false);
+    return bottom;
 }
 
 // The listener may have moved to another port (the preferred one was busy): presets and remembered targets that

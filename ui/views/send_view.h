@@ -17,6 +17,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -72,6 +73,12 @@ protected:
 
 private:
     QWidget* makePartsPage(); // send_parts.cpp, as the part actions are
+    void setUpTarget();
+    void setUpOptions();
+    QWidget* makePlanHalf();
+    QGridLayout* makeOptionsGrid();
+    QWidget* makeResultsHalf();
+    void startSend(); // Send: the plan checked, then sendRequested
     void addFilesDialog();
     void addField();
     void addSynthetic();
