@@ -16,6 +16,7 @@
 
 #include <array>
 
+class QHBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -75,6 +76,11 @@ signals:
     void copyCurlRequested(const upin::app::InspectResult& source, int harEntry); // harEntry: -1 the first upload
 
 private:
+    // The constructor's parts (inspect_view_parts.cpp).
+    QHBoxLayout* makeButtonRow();
+    void setUpTree();
+    void setUpPreviews();
+    void setUpDiagnostics();
     void showPart(const core::PartSummary* part);
     void showSentHashes(const QStringList& hashes); // the Sent column, shown only for a capture of our own send
     QString captureAnswer() const; // the capture's answer as the client got it; empty when none was kept
