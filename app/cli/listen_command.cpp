@@ -110,71 +110,74 @@ int serveUntilStopped(Server& listener)
     return rc;
 }
 
-int runListen(const QStringList& arguments)
+namespace {
+
+// listen's options, and the ServerConfig they make.
+struct ListenOptions {
+    void addTo(QCommandLineParser& cl) const;
+    // The configuration the options say; nullopt once what is wrong is on stderr (exit status 2).
+    std::optional<ServerConfig> config(const QCommandLineParser& cl) const;
+
+    ServerOptions server{8080};
+    // One meaning with forward's --keep-raw: the request's raw head and body in its capture folder.
+    QCommandLineOption keepRaw{QStringLiteral("keep-raw"),
+                               QStringLiteral("keep each request's raw head and body in its capture (/capture always "
+                                              "does; this adds /file-part)")};
+    QCommandLineOption bodyOnly{QStringLiteral("capture-body-only"),
+                                QStringLiteral("/capture keeps each body once, in body.raw (parts are read from it), "
+                                               "not each file part in a file as well")};
+    QCommandLineOption keep{QStringLiteral("keep"),
+                            QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
+                            QStringLiteral("N"), QStringLiteral("200")};
+    QCommandLineOption keepBytes{QStringLiteral("keep-bytes"),
+                                 QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are "
+                                                "deleted (default 5G; 0: no limit)"),
+                                 QStringLiteral("SIZE")};
+    HashOptions hash{QStringLiteral("digest of each part when the request has no ?hash=")};
+    QCommandLineOption tls{QStringLiteral("tls"),
+                           QStringLiteral("also serve the endpoints over HTTPS (TLS 1.2/1.3) on --tls-port; without "
+                                          "--cert, with a self-signed certificate for localhost made on first use")};
+    QCommandLineOption tlsPort{QStringLiteral("tls-port"), QStringLiteral("HTTPS port (default 8443; 0 picks one)"),
+                               QStringLiteral("N"), QStringLiteral("8443")};
+    QCommandLineOption tlsOnly{QStringLiteral("tls-only"), QStringLiteral("HTTPS only: no plain HTTP on --port")};
+    QCommandLineOption cert{QStringLiteral("cert"),
+                            QStringLiteral("your certificate (PEM, a full chain too), e.g. from mkcert; implies --tls"),
+                            QStringLiteral("FILE")};
+    QCommandLineOption key{QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE")};
+    GuardOptions guards;
+
+private:
+    QString applyRetention(const QCommandLineParser& cl, ServerConfig& config) const; // "--keep" when wrong
+    bool applyTls(const QCommandLineParser& cl, ServerConfig& config) const;
+};
+
+void ListenOptions::addTo(QCommandLineParser& cl) const
 {
-    QCommandLineParser cl;
     cl.setApplicationDescription(
         QStringLiteral("Receive uploads over HTTP/1.1 and parse them as they stream in. Ctrl-C stops."));
     cl.addHelpOption();
-    const ServerOptions server(8080);
-    QCommandLineOption keepRaw(QStringLiteral("keep-raw"), QStringLiteral("also keep the raw body for /file-part"));
-    QCommandLineOption bodyOnly(QStringLiteral("capture-body-only"),
-                                QStringLiteral("/capture keeps each body once, in body.raw (parts are read from it), "
-                                               "not each file part in a file as well"));
-    QCommandLineOption keep(QStringLiteral("keep"),
-                            QStringLiteral("finished captures kept; older ones are deleted (default 200)"),
-                            QStringLiteral("N"), QStringLiteral("200"));
-    QCommandLineOption keepBytes(
-        QStringLiteral("keep-bytes"),
-        QStringLiteral("total size of finished captures kept, e.g. 10G; older ones are deleted (default 5G; 0: no "
-                       "limit)"),
-        QStringLiteral("SIZE"));
-    const HashOptions hash(QStringLiteral("digest of each part when the request has no ?hash="));
-    QCommandLineOption tls(QStringLiteral("tls"),
-                           QStringLiteral("also serve the endpoints over HTTPS (TLS 1.2/1.3) on --tls-port; without "
-                                          "--cert, with a self-signed certificate for localhost made on first use"));
-    QCommandLineOption tlsPort(QStringLiteral("tls-port"), QStringLiteral("HTTPS port (default 8443; 0 picks one)"),
-                               QStringLiteral("N"), QStringLiteral("8443"));
-    QCommandLineOption tlsOnly(QStringLiteral("tls-only"), QStringLiteral("HTTPS only: no plain HTTP on --port"));
-    QCommandLineOption cert(QStringLiteral("cert"),
-                            QStringLiteral("your certificate (PEM, a full chain too), e.g. from mkcert; implies --tls"),
-                            QStringLiteral("FILE"));
-    QCommandLineOption key(QStringLiteral("key"), QStringLiteral("its private key (PEM)"), QStringLiteral("FILE"));
     cl.addOptions({server.port, server.bind, server.captureDir, keepRaw, bodyOnly, keep, keepBytes, hash.hash,
                    hash.noHash, tls, tlsPort, tlsOnly, cert, key});
-    const GuardOptions guards;
     guards.addTo(cl);
     cl.addOptions(limitOptions(listenerLimits()));
-    cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
+}
 
-    ServerConfig config;
+QString ListenOptions::applyRetention(const QCommandLineParser& cl, ServerConfig& config) const
+{
     bool keepOk = false;
     config.retention.keepCaptures = cl.value(keep).toInt(&keepOk);
-    auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes))
-                                        : std::optional<qulonglong>(RetentionPolicy{}.keepBytes);
-    QString bad = server.apply(cl, config);
-    if (bad.isEmpty())
-        bad = !keepOk || config.retention.keepCaptures < 1 ? QStringLiteral("--keep")
-              : !keepSize                                  ? QStringLiteral("--keep-bytes")
-                                                           : QString();
-    if (bad.isEmpty())
-        bad = guards.apply(cl, config.guards);
-    if (!bad.isEmpty()) {
-        printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n")
-                     .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
-        return 2;
-    }
+    const auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes))
+                                              : std::optional<qulonglong>(RetentionPolicy{}.keepBytes);
+    if (!keepOk || config.retention.keepCaptures < 1)
+        return QStringLiteral("--keep");
+    if (!keepSize)
+        return QStringLiteral("--keep-bytes");
     config.retention.keepBytes = *keepSize;
-    config.parser = listenerLimits();
-    if (!applyLimitOptions(cl, config.parser))
-        return 2;
-    config.maxBodyBytes = config.parser.maxBodySize;
-    config.keepRaw = cl.isSet(keepRaw);
-    config.captureBodyOnly = cl.isSet(bodyOnly);
-    auto hashKind = hash.chosen(cl, "listen");
-    if (!hashKind)
-        return 2;
-    config.hash = *hashKind;
+    return {};
+}
+
+bool ListenOptions::applyTls(const QCommandLineParser& cl, ServerConfig& config) const
+{
     config.tls = cl.isSet(tls) || cl.isSet(tlsOnly) || cl.isSet(cert);
     config.plain = !cl.isSet(tlsOnly);
     bool tlsPortOk = false;
@@ -184,22 +187,43 @@ int runListen(const QStringList& arguments)
     if (!tlsPortOk || cl.isSet(cert) != cl.isSet(key)) {
         printErr(tlsPortOk ? QStringLiteral("listen: --cert and --key go together\n")
                            : QStringLiteral("listen: --tls-port: '%1' is not a port\n").arg(cl.value(tlsPort)));
-        return 2;
+        return false;
     }
+    return true;
+}
 
-    Server listener;
-    if (!listener.start(config)) {
-        printErr(
-            QStringLiteral("listen: cannot listen on %1: %2\n").arg(cl.value(server.bind), listener.errorString()));
-        return 1;
+std::optional<ServerConfig> ListenOptions::config(const QCommandLineParser& cl) const
+{
+    ServerConfig config;
+    QString bad = server.apply(cl, config);
+    if (bad.isEmpty())
+        bad = applyRetention(cl, config);
+    if (bad.isEmpty())
+        bad = guards.apply(cl, config.guards);
+    if (!bad.isEmpty()) {
+        printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n")
+                     .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
+        return std::nullopt;
     }
-    if (!QDir().mkpath(listener.captureRoot())) // the listener runs; /file-part and /capture will answer 507
-        printErr(QStringLiteral("listen: warning: cannot create the captures folder %1; uploads that store files will "
-                                "fail with 507 (use --capture-dir)\n")
-                     .arg(listener.captureRoot()));
-    QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol
-                       ? QStringLiteral("[%1]").arg(listener.address().toString())
-                       : listener.address().toString();
+    config.parser = listenerLimits();
+    if (!applyLimitOptions(cl, config.parser))
+        return std::nullopt;
+    config.maxBodyBytes = config.parser.maxBodySize;
+    config.keepRaw = cl.isSet(keepRaw);
+    config.captureBodyOnly = cl.isSet(bodyOnly);
+    const auto hashKind = hash.chosen(cl, "listen");
+    if (!hashKind || !applyTls(cl, config))
+        return std::nullopt;
+    config.hash = *hashKind;
+    return config;
+}
+
+// Where it listens, and a curl command to try each address with.
+void printListening(const Server& listener)
+{
+    const QString host = listener.address().protocol() == QAbstractSocket::IPv6Protocol
+                             ? QStringLiteral("[%1]").arg(listener.address().toString())
+                             : listener.address().toString();
     if (listener.port() != 0)
         printOut(QStringLiteral("listening on http://%1:%2  (captures in %3)\n  try: curl -F file=@somefile "
                                 "http://%1:%2/file-part\n")
@@ -218,6 +242,30 @@ int runListen(const QStringList& arguments)
                      tls->fingerprint,
                      // the local certificate names localhost and the loopback addresses, not a bound address
                      tls->generated && host == QLatin1String("127.0.0.1") ? QStringLiteral("localhost") : host));
+}
+
+} // namespace
+
+int runListen(const QStringList& arguments)
+{
+    const ListenOptions options;
+    QCommandLineParser cl;
+    options.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli listen")} + arguments);
+    const std::optional<ServerConfig> config = options.config(cl);
+    if (!config)
+        return 2;
+    Server listener;
+    if (!listener.start(*config)) {
+        printErr(QStringLiteral("listen: cannot listen on %1: %2\n")
+                     .arg(cl.value(options.server.bind), listener.errorString()));
+        return 1;
+    }
+    if (!QDir().mkpath(listener.captureRoot())) // the listener runs; /file-part and /capture will answer 507
+        printErr(QStringLiteral("listen: warning: cannot create the captures folder %1; uploads that store files will "
+                                "fail with 507 (use --capture-dir)\n")
+                     .arg(listener.captureRoot()));
+    printListening(listener);
     return serveUntilStopped(listener);
 }
 
