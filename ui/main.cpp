@@ -5,6 +5,7 @@
 #include "common/file_size_limit.h"
 #include "common/limits.h"
 #include "common/malloc_tuning.h"
+#include "common/option_rules.h"
 #include "main_window.h"
 #include "models/plan_parts_model.h"
 #include "service_wiring.h"
@@ -94,8 +95,12 @@ int main(int argc, char** argv)
     wiring.setInspectLimits(inspectLimits);
 
     window.restoreSettings();
-    quint16 listenPort = quint16(cl.isSet(port) ? cl.value(port).toUInt()
-                                                : QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
+    quint16 listenPort = quint16(QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
+    if (const QString wrong = cl.isSet(port) ? app::checkPort(cl.value(port), &listenPort) : QString();
+        !wrong.isEmpty()) {
+        std::fprintf(stderr, "upload-inspector: --port %s: %s\n", qPrintable(cl.value(port)), qPrintable(wrong));
+        return 2;
+    }
     wiring.startListener(listenPort);
     const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"),
                            QStringLiteral("inspect"), QStringLiteral("compare"),

@@ -3,6 +3,7 @@
 #include "capture/capture_store.h"
 
 #include "common/limits.h"
+#include "common/option_rules.h"
 #include "inspect/inspect_worker.h"
 #include "server/listener_guards.h"
 
@@ -112,12 +113,10 @@ ServerOptions::ServerOptions(quint16 defaultPort)
 
 QString ServerOptions::apply(const QCommandLineParser& cl, ServerConfig& config) const
 {
-    bool portOk = false;
-    config.port = quint16(cl.value(port).toUInt(&portOk));
     config.captureDir = cl.value(captureDir);
-    return !portOk                                          ? QStringLiteral("--port")
-           : !config.bindAddress.setAddress(cl.value(bind)) ? QStringLiteral("--bind")
-                                                            : QString();
+    return !checkPort(cl.value(port), &config.port).isEmpty() ? QStringLiteral("--port")
+           : !config.bindAddress.setAddress(cl.value(bind))   ? QStringLiteral("--bind")
+                                                              : QString();
 }
 
 HashOptions::HashOptions(const QString& what)

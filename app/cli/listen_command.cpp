@@ -4,6 +4,7 @@
 #include "common/byte_size.h"
 #include "common/limit_hint.h"
 #include "common/limits.h"
+#include "common/option_rules.h"
 #include "common/qt_text.h"
 #include "modes/server.h"
 #include "tls/tls_advice.h"
@@ -180,13 +181,14 @@ bool ListenOptions::applyTls(const QCommandLineParser& cl, ServerConfig& config)
 {
     config.tls = cl.isSet(tls) || cl.isSet(tlsOnly) || cl.isSet(cert);
     config.plain = !cl.isSet(tlsOnly);
-    bool tlsPortOk = false;
-    config.tlsPort = quint16(cl.value(tlsPort).toUInt(&tlsPortOk));
     config.certificateFile = cl.value(cert);
     config.keyFile = cl.value(key);
-    if (!tlsPortOk || cl.isSet(cert) != cl.isSet(key)) {
-        printErr(tlsPortOk ? QStringLiteral("listen: --cert and --key go together\n")
-                           : QStringLiteral("listen: --tls-port: '%1' is not a port\n").arg(cl.value(tlsPort)));
+    if (const QString wrong = checkPort(cl.value(tlsPort), &config.tlsPort); !wrong.isEmpty()) {
+        printErr(QStringLiteral("listen: --tls-port %1: %2\n").arg(cl.value(tlsPort), wrong));
+        return false;
+    }
+    if (cl.isSet(cert) != cl.isSet(key)) {
+        printErr(QStringLiteral("listen: --cert and --key go together\n"));
         return false;
     }
     return true;

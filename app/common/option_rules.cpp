@@ -19,6 +19,17 @@ QString checkHttpUrl(const QString& text, QUrl* url)
     return {};
 }
 
+QString checkPort(const QString& text, quint16* port)
+{
+    bool ok = false;
+    const uint value = text.trimmed().toUInt(&ok);
+    if (!ok || value > 65535)
+        return QStringLiteral("give a port from 0 to 65535 (0: any free one)");
+    if (port)
+        *port = quint16(value);
+    return {};
+}
+
 QString checkCaFile(const QString& path)
 {
     if (path.isEmpty())

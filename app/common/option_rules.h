@@ -17,4 +17,7 @@ QString checkHttpUrl(const QString& text, QUrl* url = nullptr);
 // A file of PEM certificates to trust beside the system's; "" is none, and fine.
 QString checkCaFile(const QString& path);
 
+// A TCP port to listen on, 0 to 65535 (0: the system picks one). Before, 70000 became 4464, its remainder.
+QString checkPort(const QString& text, quint16* port = nullptr);
+
 } // namespace upin::app

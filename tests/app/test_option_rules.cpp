@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 
 using namespace upin;
@@ -45,6 +46,30 @@ TEST_CASE("one CA file rule: none is fine, a missing file or one without a certi
     const auto identity = app::localTlsIdentity(dir.filePath("tls"), &error);
     REQUIRE(identity);
     CHECK(app::checkCaFile(identity->certificatePath).isEmpty());
+}
+
+TEST_CASE("one port rule: 0 to 65535, and listen and forward refuse a port past it instead of wrapping it",
+          "[app][options]")
+{
+    quint16 port = 1;
+    CHECK(app::checkPort("0", &port).isEmpty());
+    CHECK(port == 0);
+    CHECK(app::checkPort("65535", &port).isEmpty());
+    CHECK(port == 65535);
+    for (const char* wrong : {"65536", "70000", "-1", "80x", ""})
+        CHECK(app::checkPort(wrong) == "give a port from 0 to 65535 (0: any free one)");
+    // 70000 was taken as 4464, its remainder, and a listener started there.
+    const QList<QStringList> commands{{"listen", "--port", "70000"},
+                                      {"listen", "--port", "0", "--tls", "--tls-port", "70000"},
+                                      {"forward", "http://127.0.0.1:9", "--port", "70000"}};
+    for (const QStringList& arguments : commands) {
+        QProcess cli;
+        cli.start(QStringLiteral(UPIN_CLI_PATH), arguments);
+        REQUIRE(cli.waitForFinished(10000));
+        INFO(arguments.join(' ').toStdString());
+        CHECK(cli.exitCode() == 2);
+        CHECK(cli.readAllStandardError().contains("70000"));
+    }
 }
 
 TEST_CASE("one set of probe rules, which the command line and the Probe tab name each in their own words",
