@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+class QSplitter;
+class QHBoxLayout;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -73,6 +75,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    // The constructor's parts (listen_view_parts.cpp).
+    QHBoxLayout* makeTopRow();
+    void setUpExamples();
+    void setUpFilter();
+    void setUpTable();
+    QSplitter* makePanes();
     void showListeningStatus();
     void openRow(int row); // rows of m_model
     int sourceRow(const QModelIndex& tableIndex) const;
