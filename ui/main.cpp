@@ -41,6 +41,89 @@ void printWithoutDisplay(int argc, char** argv)
         }
     }
 }
+// The window's command line options.
+struct GuiOptions {
+    void addTo(QCommandLineParser& cl) const;
+
+    QCommandLineOption port{QStringLiteral("port"),
+                            QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
+                            QStringLiteral("N")};
+    QCommandLineOption tab{QStringLiteral("tab"),
+                           QStringLiteral("start on this tab: send, listen, inspect, compare, probe or shootout"),
+                           QStringLiteral("NAME")};
+    QCommandLineOption stalls{
+        QStringLiteral("measure-stalls"),
+        QStringLiteral(
+            "measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit")};
+    QCommandLineOption quitAfter{QStringLiteral("quit-after"),
+                                 QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N")};
+    QCommandLineOption send{QStringLiteral("send"),
+                            QStringLiteral("add FILE to the Send tab's parts (repeat for more)"),
+                            QStringLiteral("FILE")};
+    QCommandLineOption captureDir{QStringLiteral("capture-dir"),
+                                  QStringLiteral("where the listener stores captures (default %1)")
+                                      .arg(upin::ui::ServiceWiring::defaultCaptureRoot()),
+                                  QStringLiteral("DIR")};
+};
+
+void GuiOptions::addTo(QCommandLineParser& cl) const
+{
+    cl.setApplicationDescription(QStringLiteral("Send, receive and inspect HTTP file uploads."));
+    cl.addHelpOption();
+    cl.addVersionOption();
+    cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
+    // The limits for what Inspect opens (the listener's are in its Settings dialog), as `parse` takes them.
+    cl.addOptions(upin::app::cli::limitOptions(upin::app::inspectLimits()));
+    cl.addPositionalArgument(QStringLiteral("FILE"),
+                             QStringLiteral("a body, HTTP request or capture folder to inspect"),
+                             QStringLiteral("[FILE]"));
+}
+
+// The tab to start on, a file to inspect, files to send.
+void applyStart(const QCommandLineParser& cl, const GuiOptions& options, ui::MainWindow& window,
+                ui::ServiceWiring& wiring)
+{
+    const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"),
+                           QStringLiteral("inspect"), QStringLiteral("compare"),
+                           QStringLiteral("probe"),   QStringLiteral("shootout")}; // tab order
+    if (cl.isSet(options.tab) && tabs.contains(cl.value(options.tab)))
+        window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(options.tab))));
+    if (!cl.positionalArguments().isEmpty())
+        wiring.open(cl.positionalArguments().first());
+    if (cl.isSet(options.send)) {
+        window.sendView()->addFiles(cl.values(options.send));
+        for (const QString& path : cl.values(options.send))
+            if (!QFileInfo(path).isFile())
+                std::fprintf(stderr, "--send %s: not a file\n", qPrintable(path));
+        window.tabs()->setCurrentWidget(window.sendView());
+    }
+}
+
+// --measure-stalls: a 5 ms timer on the GUI thread; the longest gap between its ticks, less 5 ms, is the worst stall.
+class StallMeter {
+public:
+    void start()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_sinceStart.start();
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 stall = m_sinceTick.restart() - 5;
+            m_worstMs = std::max(m_worstMs, stall);
+            if (stall > 50) // each one over the 50 ms a user notices, with when it ended: what was the window doing?
+                std::fprintf(stderr, "GUI thread stall: %lld ms, ending %.1f s after start\n",
+                             static_cast<long long>(stall), double(m_sinceStart.elapsed()) / 1000);
+        });
+        m_sinceTick.start();
+        m_timer.start(5);
+    }
+    qint64 worstMs() const { return m_worstMs; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_sinceStart, m_sinceTick;
+    qint64 m_worstMs = 0;
+};
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -54,96 +137,42 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(UPIN_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
 
+    const GuiOptions options;
     QCommandLineParser cl;
-    cl.setApplicationDescription(QStringLiteral("Send, receive and inspect HTTP file uploads."));
-    cl.addHelpOption();
-    cl.addVersionOption();
-    QCommandLineOption port(QStringLiteral("port"),
-                            QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
-                            QStringLiteral("N"));
-    QCommandLineOption tab(QStringLiteral("tab"),
-                           QStringLiteral("start on this tab: send, listen, inspect, compare, probe or shootout"),
-                           QStringLiteral("NAME"));
-    QCommandLineOption stalls(
-        QStringLiteral("measure-stalls"),
-        QStringLiteral(
-            "measure how long the GUI thread goes without running a 5 ms timer; print the worst stall at exit"));
-    QCommandLineOption quitAfter(QStringLiteral("quit-after"),
-                                 QStringLiteral("quit after N seconds (for scripted runs)"), QStringLiteral("N"));
-    QCommandLineOption send(QStringLiteral("send"),
-                            QStringLiteral("add FILE to the Send tab's parts (repeat for more)"),
-                            QStringLiteral("FILE"));
-    QCommandLineOption captureDir(QStringLiteral("capture-dir"),
-                                  QStringLiteral("where the listener stores captures (default %1)")
-                                      .arg(upin::ui::ServiceWiring::defaultCaptureRoot()),
-                                  QStringLiteral("DIR"));
-    cl.addOptions({port, tab, send, stalls, quitAfter, captureDir});
-    // The limits for what Inspect opens (the listener's are in its Settings dialog), as `parse` takes them.
-    cl.addOptions(upin::app::cli::limitOptions(upin::app::inspectLimits()));
-    cl.addPositionalArgument(QStringLiteral("FILE"),
-                             QStringLiteral("a body, HTTP request or capture folder to inspect"),
-                             QStringLiteral("[FILE]"));
+    options.addTo(cl);
     cl.process(application);
-
-    const QString folder =
-        cl.isSet(captureDir) ? cl.value(captureDir) : QSettings().value(QStringLiteral("listen/captureDir")).toString();
     core::Options inspectLimits = app::inspectLimits();
     if (!app::cli::applyLimitOptions(cl, inspectLimits))
         return 2;
-    ui::MainWindow window;
-    ui::ServiceWiring wiring(window, folder);
-    wiring.setInspectLimits(inspectLimits);
-
-    window.restoreSettings();
     quint16 listenPort = quint16(QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
-    if (const QString wrong = cl.isSet(port) ? app::checkPort(cl.value(port), &listenPort) : QString();
+    if (const QString wrong = cl.isSet(options.port) ? app::checkPort(cl.value(options.port), &listenPort) : QString();
         !wrong.isEmpty()) {
-        std::fprintf(stderr, "upload-inspector: --port %s: %s\n", qPrintable(cl.value(port)), qPrintable(wrong));
+        std::fprintf(stderr, "upload-inspector: --port %s: %s\n", qPrintable(cl.value(options.port)),
+                     qPrintable(wrong));
         return 2;
     }
+
+    ui::MainWindow window;
+    ui::ServiceWiring wiring(window, cl.isSet(options.captureDir)
+                                         ? cl.value(options.captureDir)
+                                         : QSettings().value(QStringLiteral("listen/captureDir")).toString());
+    wiring.setInspectLimits(inspectLimits);
+    window.restoreSettings();
     wiring.startListener(listenPort);
-    const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"),
-                           QStringLiteral("inspect"), QStringLiteral("compare"),
-                           QStringLiteral("probe"),   QStringLiteral("shootout")}; // tab order
-    if (cl.isSet(tab) && tabs.contains(cl.value(tab)))
-        window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(tab))));
-    if (!cl.positionalArguments().isEmpty())
-        wiring.open(cl.positionalArguments().first());
-    if (cl.isSet(send)) {
-        window.sendView()->addFiles(cl.values(send));
-        for (const QString& path : cl.values(send))
-            if (!QFileInfo(path).isFile())
-                std::fprintf(stderr, "--send %s: not a file\n", qPrintable(path));
-        window.tabs()->setCurrentWidget(window.sendView());
-    }
+    applyStart(cl, options, window, wiring);
     // 1200x760 at least, but never more than the screen holds (a restored or default size on a small screen put the
     // status bar off it).
     const QSize screen = window.screen() ? window.screen()->availableGeometry().size() : QSize(1200, 760);
     window.resize(window.size().expandedTo(QSize(1200, 760)).boundedTo(screen));
     window.show();
 
-    // Stall meter: a 5 ms timer on the GUI thread; the longest gap between its ticks, less 5 ms, is the worst stall.
-    QElapsedTimer sinceTick;
-    qint64 worstStallMs = 0;
-    QTimer stallTimer;
-    if (cl.isSet(stalls)) {
-        stallTimer.setTimerType(Qt::PreciseTimer);
-        QElapsedTimer sinceStart;
-        sinceStart.start();
-        QObject::connect(&stallTimer, &QTimer::timeout, [&, sinceStart] {
-            const qint64 stall = sinceTick.restart() - 5;
-            worstStallMs = std::max(worstStallMs, stall);
-            if (stall > 50) // each one over the 50 ms a user notices, with when it ended: what was the window doing?
-                std::fprintf(stderr, "GUI thread stall: %lld ms, ending %.1f s after start\n",
-                             static_cast<long long>(stall), double(sinceStart.elapsed()) / 1000);
-        });
-        sinceTick.start();
-        stallTimer.start(5);
-    }
-    if (cl.isSet(quitAfter))
-        QTimer::singleShot(cl.value(quitAfter).toInt() * 1000, &application, &QApplication::quit);
-    int rc = QApplication::exec();
-    if (cl.isSet(stalls))
-        std::fprintf(stderr, "worst GUI thread stall: %lld ms\n", static_cast<long long>(worstStallMs));
+    StallMeter stalls;
+    if (cl.isSet(options.stalls))
+        stalls.start();
+    if (cl.isSet(options.quitAfter))
+        QTimer::singleShot(cl.value(options.quitAfter).toInt() * 1000, &application, &QApplication::quit);
+    const int rc = QApplication::exec();
+    if (cl.isSet(options.stalls))
+        std::fprintf(stderr, "worst GUI thread stall: %lld ms\n", static_cast<long long>(stalls.worstMs()));
     return rc;
 }
