@@ -122,15 +122,46 @@ void InspectView::showResult(const app::InspectResult& result)
     for (int row = 0; row < m_model->rowCount(); ++row) // a HAR's request rows: one line across, not cut to columns
         m_tree->setFirstColumnSpanned(row, {}, m_model->isRequestOnTop(m_model->index(row, 0)));
     m_tree->expandAll();
+    const app::LimitHint how = limitHintFor(result);
+    m_title->setFullText(titleOf(result, how), result.path);
+    showDiagnostics(result, how);
     const auto& r = result.report;
-    // A capture's own state came under the listener's limits (its Settings); this parse runs under the window's
-    // (its command line's), unless it stopped where and why the listener stopped the capture.
+    m_wholeBody = {};
+    if (!result.bodyFile.isEmpty() && result.bodyFileOffset >= 0) {
+        m_wholeBody.file = result.bodyFile;
+        m_wholeBody.fileOffset = result.bodyFileOffset;
+        m_wholeBody.available = r.bytes;
+    }
+    updateCurlButton();
+    if (r.error && r.error->code == core::Errc::MissingBoundary && r.parts.empty() && isVisible())
+        QMetaObject::invokeMethod(this, &InspectView::askForBoundary, Qt::QueuedConnection);
+    bool anyBytes = false;
+    for (const auto& part : r.parts)
+        anyBytes = anyBytes || app::locatePart(result, part).missing.isEmpty();
+    m_saveAll->setEnabled(anyBytes);
+    m_savePart->setEnabled(false);                     // until a part with bytes is selected
+    if (!r.parts.empty() || !result.request.isEmpty()) // the first part, else the request that has none
+        m_tree->setCurrentIndex(m_model->index(r.parts.empty() ? 0 : m_model->firstPartRow(), 0));
+    else
+        showPart(nullptr); // nothing of an earlier file's part stays on show
+}
+
+// A capture's own state came under the listener's limits (its Settings); this parse runs under the window's (its
+// command line's), unless it stopped where and why the listener stopped the capture.
+app::LimitHint InspectView::limitHintFor(const app::InspectResult& result)
+{
+    const auto& r = result.report;
     const bool stoppedAsCaptured = result.capture && result.capture->error && r.error &&
                                    result.capture->error->code == r.error->code &&
                                    result.capture->error->offset == r.error->offset;
-    const app::LimitHint how = stoppedAsCaptured ? app::LimitHint::ListenSettings : app::LimitHint::WindowFlag;
-    // The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
-    // first: a capture's own state and why, else what the parse found.
+    return stoppedAsCaptured ? app::LimitHint::ListenSettings : app::LimitHint::WindowFlag;
+}
+
+// The verdict before the details (when the window is narrow, the end of the line is what is cut), the cause
+// first: a capture's own state and why, else what the parse found.
+QString InspectView::titleOf(const app::InspectResult& result, app::LimitHint how)
+{
+    const auto& r = result.report;
     const auto& forward = result.capture ? result.capture->forward : std::nullopt;
     // As the Listen list says it: the server's refusal or silence, whatever the relay's own state.
     const QString serverFailed =
@@ -151,9 +182,14 @@ void InspectView::showResult(const app::InspectResult& result)
                                        .arg(countOf(qsizetype(r.parts.size()), tr("part"), tr("parts")),
                                             app::formatBytes(r.bytes), QString::fromStdString(r.boundary));
     // A source that could not be read at all has no contents to count: its error is the whole story.
-    m_title->setFullText(result.error.isEmpty() ? tr("%1 — %2 — %3").arg(result.title, state, contents)
-                                                : tr("%1 — %2").arg(result.title, state),
-                         result.path);
+    return result.error.isEmpty() ? tr("%1 — %2 — %3").arg(result.title, state, contents)
+                                  : tr("%1 — %2").arg(result.title, state);
+}
+
+// Each diagnostic at its byte, with its level; the error last; or why the list is empty.
+void InspectView::showDiagnostics(const app::InspectResult& result, app::LimitHint how)
+{
+    const auto& r = result.report;
     m_diagnostics->clear();
     // Each line with its level, as Wireshark's expert info has them: an icon, a colour and a tooltip in words.
     const auto level = [this](QListWidgetItem* item, QStyle::StandardPixmap icon, const QColor& colour,
@@ -205,24 +241,6 @@ void InspectView::showResult(const app::InspectResult& result)
         none->setFlags(Qt::NoItemFlags);
         m_diagnostics->addItem(none);
     }
-    m_wholeBody = {};
-    if (!result.bodyFile.isEmpty() && result.bodyFileOffset >= 0) {
-        m_wholeBody.file = result.bodyFile;
-        m_wholeBody.fileOffset = result.bodyFileOffset;
-        m_wholeBody.available = r.bytes;
-    }
-    updateCurlButton();
-    if (r.error && r.error->code == core::Errc::MissingBoundary && r.parts.empty() && isVisible())
-        QMetaObject::invokeMethod(this, &InspectView::askForBoundary, Qt::QueuedConnection);
-    bool anyBytes = false;
-    for (const auto& part : r.parts)
-        anyBytes = anyBytes || app::locatePart(result, part).missing.isEmpty();
-    m_saveAll->setEnabled(anyBytes);
-    m_savePart->setEnabled(false);                     // until a part with bytes is selected
-    if (!r.parts.empty() || !result.request.isEmpty()) // the first part, else the request that has none
-        m_tree->setCurrentIndex(m_model->index(r.parts.empty() ? 0 : m_model->firstPartRow(), 0));
-    else
-        showPart(nullptr); // nothing of an earlier file's part stays on show
 }
 
 void InspectView::updateCurlButton()

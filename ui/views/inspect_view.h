@@ -7,6 +7,7 @@
 // (inspect_view.cpp: layout and the opened source; inspect_preview.cpp: the previews; inspect_actions.cpp: saving,
 // Copy as curl and the parts' context menu.)
 
+#include "common/limit_hint.h"
 #include "inspect/inspect_types.h"
 #include "models/part_tree_model.h"
 #include "views/hex_pane.h"
@@ -81,6 +82,9 @@ private:
     void setUpTree();
     void setUpPreviews();
     void setUpDiagnostics();
+    static app::LimitHint limitHintFor(const app::InspectResult& result);
+    static QString titleOf(const app::InspectResult& result, app::LimitHint how);
+    void showDiagnostics(const app::InspectResult& result, app::LimitHint how);
     void showPart(const core::PartSummary* part);
     void showSentHashes(const QStringList& hashes); // the Sent column, shown only for a capture of our own send
     QString captureAnswer() const; // the capture's answer as the client got it; empty when none was kept
