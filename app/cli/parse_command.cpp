@@ -220,84 +220,86 @@ int printCapture(const QString& folder, bool json)
     return capture->ok() ? 0 : 1;
 }
 
-int runParse(const QStringList& arguments)
+namespace {
+
+// parse's options, and the BodyFileRequest they make for a body or request file.
+struct ParseOptions {
+    void addTo(QCommandLineParser& cl) const;
+    // The request for path; nullopt once what is wrong is on stderr (exit status 2).
+    std::optional<BodyFileRequest> request(const QCommandLineParser& cl, const QString& path,
+                                           core::MatcherKind matcher) const;
+
+    QCommandLineOption contentType{
+        QStringLiteral("content-type"),
+        QStringLiteral(
+            "Content-Type header value with the boundary; guessed from the first delimiter line when absent"),
+        QStringLiteral("VALUE")};
+    QCommandLineOption strict{QStringLiteral("strict"),
+                              QStringLiteral("reject irregular bodies instead of reporting diagnostics")};
+    QCommandLineOption matcher{QStringLiteral("matcher"),
+                               QStringLiteral("delimiter matcher: kmp, chunked or simd (default)"),
+                               QStringLiteral("NAME"), QStringLiteral("simd")};
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print a JSON report")};
+    HashOptions hash{QStringLiteral("digest of each part body")};
+    QCommandLineOption rawHttp{
+        QStringLiteral("raw-http"),
+        QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)")};
+    QCommandLineOption silent{
+        {QStringLiteral("s"), QStringLiteral("silent")},
+        QStringLiteral("no progress line on the terminal (there is none when stderr is not one)")};
+};
+
+void ParseOptions::addTo(QCommandLineParser& cl) const
 {
-    QCommandLineParser cl;
     cl.setApplicationDescription(QStringLiteral("Parse a stored multipart request body and list its parts."));
     cl.addHelpOption();
     cl.addPositionalArgument(
         QStringLiteral("FILE"),
         QStringLiteral("the request body (or, with --raw-http, the whole request), a HAR file, or a capture folder"));
-    QCommandLineOption contentType(
-        QStringLiteral("content-type"),
-        QStringLiteral(
-            "Content-Type header value with the boundary; guessed from the first delimiter line when absent"),
-        QStringLiteral("VALUE"));
-    QCommandLineOption strict(QStringLiteral("strict"),
-                              QStringLiteral("reject irregular bodies instead of reporting diagnostics"));
-    QCommandLineOption matcher(QStringLiteral("matcher"),
-                               QStringLiteral("delimiter matcher: kmp, chunked or simd (default)"),
-                               QStringLiteral("NAME"), QStringLiteral("simd"));
-    QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print a JSON report"));
-    const HashOptions hash(QStringLiteral("digest of each part body"));
-    QCommandLineOption rawHttp(
-        QStringLiteral("raw-http"),
-        QStringLiteral("FILE is a whole HTTP request: request line, head, then the body (Content-Length or chunked)"));
-    QCommandLineOption silent(
-        {QStringLiteral("s"), QStringLiteral("silent")},
-        QStringLiteral("no progress line on the terminal (there is none when stderr is not one)"));
     cl.addOptions({contentType, strict, matcher, json, hash.hash, hash.noHash, rawHttp, silent});
     cl.addOptions(limitOptions(inspectLimits()));
-    cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
-    if (cl.positionalArguments().size() != 1) {
-        printErr(cl.helpText());
-        return 2;
-    }
-    auto kind = core::matcherFromName(cl.value(matcher).toStdString());
-    if (!kind) {
-        printErr(QStringLiteral("unknown matcher '%1' (use kmp, chunked or simd)\n").arg(cl.value(matcher)));
-        return 2;
-    }
-    if (QFileInfo(cl.positionalArguments().constFirst()).isDir()) {
-        if (hash.isSet(cl)) // the capture's digests are the listener's: say so, not silently
-            printErr(QStringLiteral("parse: a capture folder is shown as the listener stored it, with its own "
-                                    "digests; --hash applies to body files (parse its body.raw to hash again)\n"));
-        return printCapture(cl.positionalArguments().constFirst(), cl.isSet(json));
-    }
-    if (detectSource(cl.positionalArguments().constFirst()) == SourceKind::Har)
-        return printHar(cl.positionalArguments().constFirst(), cl.isSet(json));
+}
+
+std::optional<BodyFileRequest> ParseOptions::request(const QCommandLineParser& cl, const QString& path,
+                                                     core::MatcherKind kind) const
+{
     BodyFileRequest request;
-    request.path = cl.positionalArguments().constFirst();
+    request.path = path;
     if (cl.isSet(contentType))
         request.contentType = cl.value(contentType).toStdString();
-    auto hashKind = hash.chosen(cl, "parse");
+    const auto hashKind = hash.chosen(cl, "parse");
     if (!hashKind)
-        return 2;
+        return std::nullopt;
     request.settings.hash = *hashKind;
     // A whole request is recognised by its request line, as extract and the window do; --raw-http insists.
     request.rawHttp = cl.isSet(rawHttp) || detectSource(request.path) == SourceKind::RawHttp;
     request.settings.parser = inspectLimits();
     if (!applyLimitOptions(cl, request.settings.parser))
-        return 2;
+        return std::nullopt;
     request.settings.parser.strict = cl.isSet(strict);
-    request.settings.parser.matcher = *kind;
-    TerminalProgress meter(cl.isSet(silent));
-    request.progress = [&meter, &request](qint64 done, qint64 total) {
-        meter.update(QStringLiteral("parsing %1").arg(QFileInfo(request.path).fileName()), quint64(done),
-                     quint64(total));
+    request.settings.parser.matcher = kind;
+    return request;
+}
+
+// A body or request file, parsed and printed; its exit status.
+int printBodyFile(BodyFileRequest request, bool json, bool silent)
+{
+    TerminalProgress meter(silent);
+    request.progress = [&meter, path = request.path](qint64 done, qint64 total) {
+        meter.update(QStringLiteral("parsing %1").arg(QFileInfo(path).fileName()), quint64(done), quint64(total));
         return true;
     };
     if (const QString empty = emptyFileError(request.path); !empty.isEmpty()) {
         printErr(QStringLiteral("parse: %1\n").arg(empty));
         return 1;
     }
-    BodyFileResult result = parseBodyFile(request);
+    const BodyFileResult result = parseBodyFile(request);
     meter.clear();
     if (!result.ioError.isEmpty()) {
         printErr(QStringLiteral("%1: %2\n").arg(request.path, result.ioError));
         return 2;
     }
-    if (cl.isSet(json)) {
+    if (json) {
         QJsonObject doc = reportToJson(result.report);
         if (request.rawHttp)
             doc["request"] = result.request.toJson();
@@ -310,6 +312,36 @@ int runParse(const QStringList& arguments)
         printOut(readableReport(request.path, result.report, nullptr, result.request.contentLength));
     }
     return result.report.ok ? 0 : 1;
+}
+
+} // namespace
+
+int runParse(const QStringList& arguments)
+{
+    const ParseOptions options;
+    QCommandLineParser cl;
+    options.addTo(cl);
+    cl.process(QStringList{QStringLiteral("upload-inspector-cli parse")} + arguments);
+    if (cl.positionalArguments().size() != 1) {
+        printErr(cl.helpText());
+        return 2;
+    }
+    const QString path = cl.positionalArguments().constFirst();
+    const auto matcher = core::matcherFromName(cl.value(options.matcher).toStdString());
+    if (!matcher) {
+        printErr(QStringLiteral("unknown matcher '%1' (use kmp, chunked or simd)\n").arg(cl.value(options.matcher)));
+        return 2;
+    }
+    if (QFileInfo(path).isDir()) {
+        if (options.hash.isSet(cl)) // the capture's digests are the listener's: say so, not silently
+            printErr(QStringLiteral("parse: a capture folder is shown as the listener stored it, with its own "
+                                    "digests; --hash applies to body files (parse its body.raw to hash again)\n"));
+        return printCapture(path, cl.isSet(options.json));
+    }
+    if (detectSource(path) == SourceKind::Har)
+        return printHar(path, cl.isSet(options.json));
+    const std::optional<BodyFileRequest> request = options.request(cl, path, *matcher);
+    return request ? printBodyFile(*request, cl.isSet(options.json), cl.isSet(options.silent)) : 2;
 }
 
 } // namespace upin::app::cli
