@@ -112,6 +112,32 @@ QString readableReport(const QString& path, const core::ParseReport& report, con
 
 } // namespace
 
+namespace {
+// Each HAR entry's request and response, as parse --json lists them beside the parts.
+QJsonArray harEntriesJson(const QList<HarEntry>& harEntries)
+{
+    QJsonArray entries;
+    for (const HarEntry& e : harEntries) {
+        const core::HeaderValue type = core::parseHeaderValue(e.contentType.toStdString());
+        const std::string* boundary = e.multipart ? type.param("boundary") : nullptr; // only a form's counts
+        entries.append(QJsonObject{
+            {"method", e.method},
+            {"url", e.url},
+            {"content_type", e.contentType},
+            {"boundary", boundary ? QJsonValue(QString::fromStdString(*boundary)) : QJsonValue(QJsonValue::Null)},
+            {"body_bytes", qint64(e.body.size())},
+            {"multipart", e.multipart},
+            {"body_from_params", e.bodyFromParams},
+            {"status", e.status},
+            {"status_text", e.statusText},
+            {"response_type", e.responseType},
+            {"response_bytes", qint64(e.responseSize)},
+            {"error", e.bodyError ? QJsonValue(errorToJson(*e.bodyError)) : QJsonValue(QJsonValue::Null)}});
+    }
+    return entries;
+}
+} // namespace
+
 // A HAR file: every entry, in order, with its response; a multipart request's parts beneath it.
 int printHar(const QString& path, bool json)
 {
@@ -123,26 +149,8 @@ int printHar(const QString& path, bool json)
     const core::ParseReport& report = result.report;
     if (json) {
         QJsonObject doc = reportToJson(report);
-        QJsonArray entries;
-        for (const HarEntry& e : result.harEntries) {
-            const core::HeaderValue type = core::parseHeaderValue(e.contentType.toStdString());
-            const std::string* boundary = e.multipart ? type.param("boundary") : nullptr; // only a form's counts
-            entries.append(QJsonObject{
-                {"method", e.method},
-                {"url", e.url},
-                {"content_type", e.contentType},
-                {"boundary", boundary ? QJsonValue(QString::fromStdString(*boundary)) : QJsonValue(QJsonValue::Null)},
-                {"body_bytes", qint64(e.body.size())},
-                {"multipart", e.multipart},
-                {"body_from_params", e.bodyFromParams},
-                {"status", e.status},
-                {"status_text", e.statusText},
-                {"response_type", e.responseType},
-                {"response_bytes", qint64(e.responseSize)},
-                {"error", e.bodyError ? QJsonValue(errorToJson(*e.bodyError)) : QJsonValue(QJsonValue::Null)}});
-        }
-        doc["entries"] = entries;               // by index: entries[i] is parts[i], whose children are its parts
-        doc.remove(QStringLiteral("boundary")); // each entry has its own; the file as a whole has none
+        doc["entries"] = harEntriesJson(result.harEntries); // entries[i] is parts[i], whose children its parts
+        doc.remove(QStringLiteral("boundary"));             // each entry has its own; the file as a whole has none
         printOut(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
         return report.ok ? 0 : 1;
     }
