@@ -46,28 +46,9 @@ bool Server::start(const ServerConfig& config)
     m_shared = std::make_shared<ServerShared>(config);
     if (config.tls && !setUpTls())
         return false;
-    if (config.forward && config.forward->proxy) { // its authority, made on first use, before a client needs it
-        const QString folder = config.tlsFolder.isEmpty() ? defaultTlsFolder() : config.tlsFolder;
-        m_shared->proxyCa = LocalCa::open(folder, &m_error);
-        if (!m_shared->proxyCa) {
-            m_error = QStringLiteral("the proxy's certificate authority: ") + m_error;
-            return false;
-        }
-        auto& clients = m_shared->config.forward->allowedClients;
-        if (clients.isEmpty()) // never an open relay
-            clients = localNetworks(config.bindAddress);
-    }
-    for (int i = 0; i < std::max(1, config.workerThreads); ++i) {
-        auto* thread = new QThread;
-        thread->setObjectName(QStringLiteral("listener-worker-%1").arg(i));
-        auto* worker = new ServerWorker(m_shared);
-        worker->moveToThread(thread);
-        connect(thread, &QThread::finished, worker, &QObject::deleteLater);
-        connect(worker, &ServerWorker::events, this, &Server::events, Qt::QueuedConnection);
-        thread->start();
-        m_threads.push_back(thread);
-        m_workers.push_back(worker);
-    }
+    if (config.forward && config.forward->proxy && !setUpProxy())
+        return false;
+    startWorkers(std::max(1, config.workerThreads));
     // Accepting runs on a thread of its own too, so a busy or blocked caller thread never delays a client.
     m_acceptThread = new QThread;
     m_acceptThread->setObjectName(QStringLiteral("listener-accept"));
@@ -102,6 +83,36 @@ bool Server::start(const ServerConfig& config)
     if (!ok)
         stop();
     return ok;
+}
+
+// A proxy's authority, made on first use, before a client needs it; and whom it serves.
+bool Server::setUpProxy()
+{
+    const ServerConfig& config = m_shared->config;
+    m_shared->proxyCa = LocalCa::open(config.tlsFolder.isEmpty() ? defaultTlsFolder() : config.tlsFolder, &m_error);
+    if (!m_shared->proxyCa) {
+        m_error = QStringLiteral("the proxy's certificate authority: ") + m_error;
+        return false;
+    }
+    auto& clients = m_shared->config.forward->allowedClients;
+    if (clients.isEmpty()) // never an open relay
+        clients = localNetworks(config.bindAddress);
+    return true;
+}
+
+void Server::startWorkers(int count)
+{
+    for (int i = 0; i < count; ++i) {
+        auto* thread = new QThread;
+        thread->setObjectName(QStringLiteral("listener-worker-%1").arg(i));
+        auto* worker = new ServerWorker(m_shared);
+        worker->moveToThread(thread);
+        connect(thread, &QThread::finished, worker, &QObject::deleteLater);
+        connect(worker, &ServerWorker::events, this, &Server::events, Qt::QueuedConnection);
+        thread->start();
+        m_threads.push_back(thread);
+        m_workers.push_back(worker);
+    }
 }
 
 void Server::stop()

@@ -56,6 +56,8 @@ private:
     class Acceptor;
     void dispatch(qintptr descriptor, bool tls);
     bool setUpTls();
+    bool setUpProxy();
+    void startWorkers(int count);
 
     std::unique_ptr<Acceptor> m_acceptor;    // created, used and destroyed on m_acceptThread
     std::unique_ptr<Acceptor> m_tlsAcceptor; // the same, for the TLS port
