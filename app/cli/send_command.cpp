@@ -332,6 +332,19 @@ int runCompare(const QStringList& arguments)
     return execute(*plan, cl, o);
 }
 
+namespace {
+// --entry past a HAR file's last request, or given for a source that is not one: why, in words.
+QString entryOutOfRange(const InspectResult& source, int harEntry)
+{
+    if (harEntry < source.harEntries.size())
+        return {};
+    return source.harEntries.isEmpty() ? QStringLiteral("--entry is for a HAR file's requests")
+                                       : QStringLiteral("--entry %1: the HAR file holds %2 requests, numbered from 0")
+                                             .arg(harEntry)
+                                             .arg(source.harEntries.size());
+}
+} // namespace
+
 int runResend(const QStringList& arguments)
 {
     QCommandLineParser cl;
@@ -376,12 +389,8 @@ int runResend(const QStringList& arguments)
     const auto source = openSource("resend", cl.positionalArguments().constFirst(), {});
     if (!source)
         return 2;
-    if (harEntry >= source->harEntries.size()) {
-        printErr(source->harEntries.isEmpty()
-                     ? QStringLiteral("resend: --entry is for a HAR file's requests\n")
-                     : QStringLiteral("resend: --entry %1: the HAR file holds %2 requests, numbered from 0\n")
-                           .arg(harEntry)
-                           .arg(source->harEntries.size()));
+    if (const QString wrong = entryOutOfRange(*source, harEntry); !wrong.isEmpty()) {
+        printErr(QStringLiteral("resend: %1\n").arg(wrong));
         return 2;
     }
     const auto captured =
