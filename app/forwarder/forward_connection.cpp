@@ -121,27 +121,8 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
         refuse(400, QStringLiteral("no host in the request's URL"));
         return;
     }
-    core::RelayTarget target;
-    const QByteArray prefix = m_target.path(QUrl::FullyEncoded).toUtf8();
-    const QByteArray upstreamHost = m_target.authority(QUrl::FullyEncoded).toUtf8();
-    const QByteArray client = socket().peerAddress().toString().toLatin1();
-    target.pathPrefix = {prefix.constData(), size_t(prefix.size())};
-    target.upstreamHost = {upstreamHost.constData(), size_t(upstreamHost.size())};
-    // In a tunnel the client's Host goes on as it wrote it (a signed request, a virtual host): the CONNECT named
-    // the server, not the Host.
-    target.preserveHost = m_settings.preserveHost || inTunnel();
-    target.forwardedFields = !m_settings.proxy; // a forward proxy relays the request as the client made it
-    target.clientAddress = {client.constData(), size_t(client.size())};
-    target.proto = tls() ? "https" : "http";
-    // A probe's token is for us: the server behind never sees it, so cannot say it back as if it were us.
-    static constexpr std::string_view ownFields[] = {kProbeHeader};
-    target.ownFields = ownFields;
-    auto relayed = core::relayHead(head().head(), target);
-    if (!relayed) { // Connection names the framing: passing the body on would smuggle a request
-        refuse(400, QStringLiteral("bad request head"), relayed.error());
+    if (!relayHead())
         return;
-    }
-    m_upstreamHead = QByteArray::fromStdString(*relayed);
     m_clock.start();
     m_requestKeepAlive = framing().keepAlive;
     HttpAnswer::Options answer;
@@ -160,6 +141,34 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     m_earlyAtByte = -1;
     startSession(admission);
     connectUpstream();
+}
+
+// The head as it goes on to m_target (core::relayHead's rules); false once refused (a Connection list that names
+// the framing: passing the body on would smuggle a request).
+bool ForwardConnection::relayHead()
+{
+    core::RelayTarget target;
+    const QByteArray prefix = m_target.path(QUrl::FullyEncoded).toUtf8();
+    const QByteArray upstreamHost = m_target.authority(QUrl::FullyEncoded).toUtf8();
+    const QByteArray client = socket().peerAddress().toString().toLatin1();
+    target.pathPrefix = {prefix.constData(), size_t(prefix.size())};
+    target.upstreamHost = {upstreamHost.constData(), size_t(upstreamHost.size())};
+    // In a tunnel the client's Host goes on as it wrote it (a signed request, a virtual host): the CONNECT named
+    // the server, not the Host.
+    target.preserveHost = m_settings.preserveHost || inTunnel();
+    target.forwardedFields = !m_settings.proxy; // a forward proxy relays the request as the client made it
+    target.clientAddress = {client.constData(), size_t(client.size())};
+    target.proto = tls() ? "https" : "http";
+    // A probe's token is for us: the server behind never sees it, so cannot say it back as if it were us.
+    static constexpr std::string_view ownFields[] = {kProbeHeader};
+    target.ownFields = ownFields;
+    auto relayed = core::relayHead(head().head(), target);
+    if (!relayed) {
+        refuse(400, QStringLiteral("bad request head"), relayed.error());
+        return false;
+    }
+    m_upstreamHead = QByteArray::fromStdString(*relayed);
+    return true;
 }
 
 // What passed, for a probe that asks (common/upin_headers.h): the capture's id and its parts so far.

@@ -72,6 +72,7 @@ private:
     void passThrough(SessionRequest connectRequest, const QString& tunnelTo, bool answered);
     void endPassThrough(const QString& target, const TunnelRelay::Outcome& outcome, bool answered);
     QByteArray captureField(const QString& probe) const;
+    bool relayHead(); // m_upstreamHead made from the client's; false once refused
     void bodyWhole();
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
