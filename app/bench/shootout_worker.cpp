@@ -9,6 +9,53 @@
 
 namespace upin::app {
 
+namespace {
+
+// A user's file as a body to time: the parts count every strategy must reproduce, from one parse. Empty, with
+// why in *error, when it cannot be read or is not a whole multipart body.
+std::optional<core::BenchBody> fileBody(const ShootoutRequest& request, QString* error)
+{
+    QFile file(request.path);
+    const QString name = QFileInfo(request.path).fileName();
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return std::nullopt;
+    }
+    if (quint64(file.size()) > ShootoutWorker::kMaxFileBytes) { // cut, it would read as a body that ends early
+        *error = ShootoutWorker::tr("%1 is over %2 MiB: the shoot-out times a body in memory")
+                     .arg(name)
+                     .arg(ShootoutWorker::kMaxFileBytes >> 20);
+        return std::nullopt;
+    }
+    core::BenchBody body;
+    const QByteArray bytes = file.readAll();
+    body.body.assign(bytes.constData(), size_t(bytes.size()));
+    const std::string boundary =
+        request.contentType.isEmpty() ? core::MultipartParser::guessBoundary(body.body) : std::string();
+    body.contentType =
+        request.contentType.isEmpty() ? "multipart/form-data; boundary=" + boundary : request.contentType.toStdString();
+    auto parser =
+        core::MultipartParser::fromContentType(body.contentType, core::benchParserOptions(core::kDefaultMatcher));
+    if (!parser) {
+        *error = ShootoutWorker::tr("%1: no usable boundary").arg(request.path);
+        return std::nullopt;
+    }
+    const core::ParseReport report = core::parseBuffer(*parser, body.body, {core::HashKind::None, false, {}});
+    // A file that is not a whole multipart body (a photo, a body cut short) would time an error path, not a parse:
+    // said, with where it stops, rather than drawn as figures.
+    if (report.error || report.parts.empty()) {
+        *error = report.error ? ShootoutWorker::tr("%1 is not a multipart body: %2 (byte %3)")
+                                    .arg(name, toQString(core::describe(report.error->code)))
+                                    .arg(report.error->offset)
+                              : ShootoutWorker::tr("%1 is not a multipart body: it has no part").arg(name);
+        return std::nullopt;
+    }
+    body.parts = uint32_t(report.parts.size());
+    return body;
+}
+
+} // namespace
+
 void ShootoutWorker::run(const ShootoutRequest& request)
 {
     ShootoutResult result;
@@ -18,47 +65,12 @@ void ShootoutWorker::run(const ShootoutRequest& request)
         auto name = core::benchInputName(request.shape);
         result.label = tr("%1, %2 MiB generated").arg(toQString(name)).arg(request.size >> 20);
     } else {
-        QFile file(request.path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            result.error = file.errorString();
+        std::optional<core::BenchBody> read = fileBody(request, &result.error);
+        if (!read) {
             emit finished(result);
             return;
         }
-        if (quint64(file.size()) > kMaxFileBytes) { // cut, it would read as a body that ends early
-            result.error = tr("%1 is over %2 MiB: the shoot-out times a body in memory")
-                               .arg(QFileInfo(request.path).fileName())
-                               .arg(kMaxFileBytes >> 20);
-            emit finished(result);
-            return;
-        }
-        QByteArray bytes = file.readAll();
-        body.body.assign(bytes.constData(), size_t(bytes.size()));
-        std::string boundary =
-            request.contentType.isEmpty() ? core::MultipartParser::guessBoundary(body.body) : std::string();
-        body.contentType = request.contentType.isEmpty() ? "multipart/form-data; boundary=" + boundary
-                                                         : request.contentType.toStdString();
-        // The parts count that every strategy must reproduce, from one parse.
-        auto parser =
-            core::MultipartParser::fromContentType(body.contentType, core::benchParserOptions(core::kDefaultMatcher));
-        if (!parser) {
-            result.error = tr("%1: no usable boundary").arg(request.path);
-            emit finished(result);
-            return;
-        }
-        core::ParseReport report = core::parseBuffer(*parser, body.body, {core::HashKind::None, false, {}});
-        // A file that is not a whole multipart body (a photo, a body cut short) would time an error path, not a parse:
-        // said, with where it stops, rather than drawn as figures.
-        if (report.error || report.parts.empty()) {
-            result.error =
-                report.error
-                    ? tr("%1 is not a multipart body: %2 (byte %3)")
-                          .arg(QFileInfo(request.path).fileName(), toQString(core::describe(report.error->code)))
-                          .arg(report.error->offset)
-                    : tr("%1 is not a multipart body: it has no part").arg(QFileInfo(request.path).fileName());
-            emit finished(result);
-            return;
-        }
-        body.parts = uint32_t(report.parts.size());
+        body = std::move(*read);
         result.label = QFileInfo(request.path).fileName();
     }
     result.bytes = body.body.size();
