@@ -54,7 +54,8 @@ void ProbeRunner::onDeadline()
 }
 ProbeRunner::~ProbeRunner() = default;
 
-UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url)
+// The request's side of a probe's upload: the target, the user's headers and options, the probe's nonce.
+UploadPlan ProbeRunner::requestFor(const ProbeSettings& settings, const QUrl& url)
 {
     UploadPlan plan;
     plan.targets = {url};
@@ -82,6 +83,12 @@ UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& sh
     if (toTarget)
         plan.headers.append(
             {QString::fromLatin1(kProbeHeader), settings.nonce.isEmpty() ? QStringLiteral("1") : settings.nonce});
+    return plan;
+}
+
+UploadPlan ProbeRunner::planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url)
+{
+    UploadPlan plan = requestFor(settings, url);
     PlanPart part;
     part.kind = PlanPart::Kind::Synthetic;
     part.name = settings.field;

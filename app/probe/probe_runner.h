@@ -31,6 +31,7 @@ public:
     void cancel();
     // The plan of one upload of a shape, as the probe sends it (--dry-run prints them; tests send them).
     static UploadPlan planFor(const ProbeSettings& settings, const QString& shape, quint64 size, const QUrl& url);
+    static UploadPlan requestFor(const ProbeSettings& settings, const QUrl& url); // planFor's without its parts
     // What a probe with these settings sends, before its rechecks (which depend on what it finds): --dry-run's sums.
     struct Estimate {
         int uploads = 0;
