@@ -62,6 +62,25 @@ void admitTunnel(const QString& target, const core::BodyFraming& framing, Reques
 
 } // namespace
 
+namespace {
+// Only the forms a server of uploads is asked for (RFC 9112 3.2), read one way by every mode: a target that a relay
+// and its upstream could read differently ("captures", "http:/x", a ".." that climbs out of the forwarder's path
+// prefix once the upstream normalises it) is refused.
+std::optional<Refusal> targetRefusal(const QString& target, bool absolute, const QUrl& url, const QString& method)
+{
+    const bool asterisk = target == QLatin1String("*") && method == QLatin1String("OPTIONS");
+    if (!asterisk && ((!absolute && !target.startsWith(QLatin1Char('/'))) || !url.isValid()))
+        return Refusal{400, "the request target must be a path (/...) or an absolute http:// URL\n"};
+    // RFC 9112 3.2: no fragment in a request target, no userinfo in an http URL (RFC 9110 4.2.4); a '#' would hide
+    // a ".." from the check below from what is sent on, and a password would go on in Host and into the records.
+    if (target.contains(QLatin1Char('#')) || !url.userInfo().isEmpty())
+        return Refusal{400, "the request target may not have a fragment (#) or a user name\n"};
+    if (url.path().split(QLatin1Char('/')).contains(QLatin1String("..")))
+        return Refusal{400, "the request target may not have a \"..\" segment\n"};
+    return std::nullopt;
+}
+} // namespace
+
 RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
                               Admit as)
 {
@@ -96,24 +115,9 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
                                          "http://127.0.0.1:PORT http://server/path)\n"};
         return admission;
     }
-    // Only the forms a server of uploads is asked for (RFC 9112 3.2), read one way by every mode: a target that
-    // a relay and its upstream could read differently ("captures", "http:/x", a ".." that climbs out of the
-    // forwarder's path prefix once the upstream normalises it) is refused.
-    const bool asterisk = target == QLatin1String("*") && admission.method == QLatin1String("OPTIONS");
-    if (!asterisk && ((!absolute && !target.startsWith(QLatin1Char('/'))) || !url.isValid())) {
-        admission.refusal = Refusal{400, "the request target must be a path (/...) or an absolute http:// URL\n"};
+    admission.refusal = targetRefusal(target, absolute, url, admission.method);
+    if (admission.refusal)
         return admission;
-    }
-    // RFC 9112 3.2: no fragment in a request target, no userinfo in an http URL (RFC 9110 4.2.4); a '#' would hide
-    // a ".." from the check below from what is sent on, and a password would go on in Host and into the records.
-    if (target.contains(QLatin1Char('#')) || !url.userInfo().isEmpty()) {
-        admission.refusal = Refusal{400, "the request target may not have a fragment (#) or a user name\n"};
-        return admission;
-    }
-    if (url.path().split(QLatin1Char('/')).contains(QLatin1String(".."))) {
-        admission.refusal = Refusal{400, "the request target may not have a \"..\" segment\n"};
-        return admission;
-    }
     if (as == Admit::Server)
         checkCaller(head, guards, who, tls, admission);
     if (admission.refusal)
