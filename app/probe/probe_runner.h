@@ -56,6 +56,9 @@ private:
         std::function<void(const QList<RunResult>&, double wallSeconds, quint64 rssGrowth)> record;
     };
     void addShapeSteps();
+    // One of a shape's two runs, into its row: time, status, memory growth, what our forwarder saw.
+    void recordShapeRun(qsizetype index, const QString& shape, int attempt, const QList<RunResult>& runs,
+                        quint64 growth);
     void judgeWarmUp(const QUrl& side, const RunResult& r);
     void judgeCutRuns(const Step& step);
     void addPlainAgainStep();

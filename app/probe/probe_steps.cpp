@@ -90,26 +90,31 @@ void ProbeRunner::addShapeSteps()
                             {target},
                             true,
                             [this, index, shape, attempt](const QList<RunResult>& runs, double, quint64 growth) {
-                                ShapeRow& row = m_report.shapes[index];
-                                // The smaller growth of the two: a server that holds bodies grows by each one; a
-                                // garbage-collected runtime grows once (by buffers it frees later) and reuses it.
-                                row.rssGrowth = attempt == 0 ? growth : std::min(row.rssGrowth, growth);
-                                if (runs.isEmpty())
-                                    return;
-                                const RunResult& r = runs.first();
-                                row.bytes = r.bodyBytes;
-                                row.status = r.httpStatus;
-                                row.statusLine = QString::fromUtf8(r.statusLine);
-                                checkAnswer(shape, r);
-                                if (const ForwarderSaw saw = forwarderSaw(r, m_settings.nonce);
-                                    saw.capture > 0 && saw.wrong.isEmpty())
-                                    row.forwarderCapture = saw.capture;
-                                if (failed(r))
-                                    row.error = failure(r);
-                                else if (row.seconds < 0 || r.totalSeconds < row.seconds)
-                                    row.seconds = r.totalSeconds;
+                                recordShapeRun(index, shape, attempt, runs, growth);
                             }});
     }
+}
+
+void ProbeRunner::recordShapeRun(qsizetype index, const QString& shape, int attempt, const QList<RunResult>& runs,
+                                 quint64 growth)
+{
+    ShapeRow& row = m_report.shapes[index];
+    // The smaller growth of the two: a server that holds bodies grows by each one; a garbage-collected runtime grows
+    // once (by buffers it frees later) and reuses it.
+    row.rssGrowth = attempt == 0 ? growth : std::min(row.rssGrowth, growth);
+    if (runs.isEmpty())
+        return;
+    const RunResult& r = runs.first();
+    row.bytes = r.bodyBytes;
+    row.status = r.httpStatus;
+    row.statusLine = QString::fromUtf8(r.statusLine);
+    checkAnswer(shape, r);
+    if (const ForwarderSaw saw = forwarderSaw(r, m_settings.nonce); saw.capture > 0 && saw.wrong.isEmpty())
+        row.forwarderCapture = saw.capture;
+    if (failed(r))
+        row.error = failure(r);
+    else if (row.seconds < 0 || r.totalSeconds < row.seconds)
+        row.seconds = r.totalSeconds;
 }
 
 // Plain once more after every shape: its first runs came first of all, and a server's first large uploads pay for
