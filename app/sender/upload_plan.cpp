@@ -372,6 +372,31 @@ QString basicAuthorization(const QString& user, const QString& password)
     return QStringLiteral("Basic ") + QString::fromLatin1((user + QLatin1Char(':') + password).toUtf8().toBase64());
 }
 
+namespace {
+// As curl reads a field: a "quoted" value (\" and \\ escaped) may hold ';'; ";type=" after the value names its
+// content type ('name=value;type=application/json'). --form-string takes values literally.
+void readFieldValue(const QString& rest, PlanPart& part)
+{
+    part.kind = PlanPart::Kind::Field;
+    qsizetype valueEnd = rest.size();
+    if (rest.startsWith(QLatin1Char('"'))) {
+        QString value;
+        qsizetype i = 1;
+        for (; i < rest.size() && rest[i] != QLatin1Char('"'); ++i)
+            value += rest[i] == QLatin1Char('\\') && i + 1 < rest.size() ? rest[++i] : rest[i];
+        if (i < rest.size()) { // closed: what follows may be ;type=
+            part.value = value;
+            valueEnd = i + 1;
+        }
+    }
+    const qsizetype type = rest.indexOf(QLatin1String(";type="), valueEnd == rest.size() ? 0 : valueEnd);
+    if (valueEnd == rest.size())
+        part.value = type >= 0 ? rest.left(type) : rest;
+    if (type >= 0)
+        part.contentType = rest.mid(type + 6);
+}
+} // namespace
+
 std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
 {
     qsizetype eq = spec.indexOf(QLatin1Char('='));
@@ -384,25 +409,7 @@ std::optional<PlanPart> parseFormSpec(const QString& spec, QString* error)
     part.name = spec.left(eq);
     QString rest = spec.mid(eq + 1);
     if (!rest.startsWith(QLatin1Char('@')) && !rest.startsWith(QLatin1Char('<'))) {
-        // As curl reads a field: a "quoted" value (\" and \\ escaped) may hold ';'; ";type=" after the value
-        // names its content type ('name=value;type=application/json'). --form-string takes values literally.
-        part.kind = PlanPart::Kind::Field;
-        qsizetype valueEnd = rest.size();
-        if (rest.startsWith(QLatin1Char('"'))) {
-            QString value;
-            qsizetype i = 1;
-            for (; i < rest.size() && rest[i] != QLatin1Char('"'); ++i)
-                value += rest[i] == QLatin1Char('\\') && i + 1 < rest.size() ? rest[++i] : rest[i];
-            if (i < rest.size()) { // closed: what follows may be ;type=
-                part.value = value;
-                valueEnd = i + 1;
-            }
-        }
-        const qsizetype type = rest.indexOf(QLatin1String(";type="), valueEnd == rest.size() ? 0 : valueEnd);
-        if (valueEnd == rest.size())
-            part.value = type >= 0 ? rest.left(type) : rest;
-        if (type >= 0)
-            part.contentType = rest.mid(type + 6);
+        readFieldValue(rest, part);
         return part;
     }
     part.kind = rest.startsWith(QLatin1Char('<')) ? PlanPart::Kind::FieldFile : PlanPart::Kind::File;
