@@ -94,6 +94,8 @@ std::optional<Error> BodyDecoder::skipLine(ByteView wire, size_t& pos, size_t li
     return std::nullopt;
 }
 
+// A state machine over the framing (length, chunk size line, data, CRLF, trailers, until close): one case per
+// state, each taking what bytes it can and naming the next; kept whole so the states read side by side.
 Result<size_t> BodyDecoder::feed(ByteView wire, BodySink& sink)
 {
     if (m_state == State::Failed)

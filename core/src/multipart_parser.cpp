@@ -285,6 +285,8 @@ void MultipartParser::falseDelimiter(ByteView extra)
     m_matcher->reset(0);
 }
 
+// A state machine over what may follow a delimiter ("--", transport padding, CRLF or a bare LF): one case per
+// Tail state, kept whole so the states read side by side.
 size_t MultipartParser::readDelimiterTail(ByteView chunk, size_t pos)
 {
     // The tail nearly every delimiter has, CRLF, taken at once: the byte loop below cost a part of many small ones
