@@ -268,8 +268,27 @@ void ServiceWiring::connectListener()
         m_window.listenView()->setListening(false, {}, 0, {});
         m_window.setListenerStatus(tr("Server stopped"));
     });
-    // Forward mode: its exchanges are listed with the listener's captures, in the same folder, with the same
-    // settings (hash, limits, retention); the upstream, port and the CA file it trusts are remembered.
+    connectForwarder();
+    connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
+    connect(view, &ListenView::unstoredCaptureActivated, this, [this](const app::CaptureRecord& record) {
+        m_window.tabs()->setCurrentWidget(m_window.inspectView());
+        m_window.inspectView()->showResult(app::inspectRecord(record));
+    });
+    connect(view, &ListenView::refusedActivated, this, &ServiceWiring::openRefused);
+    connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });
+    connect(view, &ListenView::resendRequested, this, &ServiceWiring::resend);
+    connect(view, &ListenView::harExportRequested, this, &ServiceWiring::exportHar);
+    connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
+        // A large capture takes a while to delete: not on the GUI thread.
+        QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
+    });
+}
+
+// Forward mode: its exchanges are listed with the listener's captures, in the same folder, with the same settings
+// (hash, limits, retention); the upstream, port and the CA file it trusts are remembered.
+void ServiceWiring::connectForwarder()
+{
+    ListenView* view = m_window.listenView();
     connect(m_forwarder, &app::Server::events, view, &ListenView::applyEvents);
     view->setForwardDefaults(QSettings().value(QStringLiteral("forward/upstream")).toString(),
                              quint16(QSettings().value(QStringLiteral("forward/port"), 8081).toUInt()),
@@ -294,19 +313,6 @@ void ServiceWiring::connectListener()
         m_forwarder->stop();
         m_window.listenView()->setForwarding(false, {}, {});
         m_window.sendView()->setForwarderBase({});
-    });
-    connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });
-    connect(view, &ListenView::unstoredCaptureActivated, this, [this](const app::CaptureRecord& record) {
-        m_window.tabs()->setCurrentWidget(m_window.inspectView());
-        m_window.inspectView()->showResult(app::inspectRecord(record));
-    });
-    connect(view, &ListenView::refusedActivated, this, &ServiceWiring::openRefused);
-    connect(view, &ListenView::curlRequested, this, [this](const QString& folder) { copyAsCurl(folder); });
-    connect(view, &ListenView::resendRequested, this, &ServiceWiring::resend);
-    connect(view, &ListenView::harExportRequested, this, &ServiceWiring::exportHar);
-    connect(view, &ListenView::deleteRequested, this, [](const QString& folder) {
-        // A large capture takes a while to delete: not on the GUI thread.
-        QThreadPool::globalInstance()->start([folder] { QDir(folder).removeRecursively(); });
     });
 }
 

@@ -62,6 +62,7 @@ private:
     // A relay's (the forwarder's, the proxy's): the listener's settings, plain http on port, no body limit of ours.
     app::ServerConfig relayConfig(quint16 port) const;
     void connectListener();
+    void connectForwarder();
     void connectSender();
     void connectInspector();
     // The Send tab's chart follows our own listener receiving what it sends, as it arrives (issue 23, item 2).
