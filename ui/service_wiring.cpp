@@ -205,7 +205,7 @@ bool ServiceWiring::startListener(quint16 port)
         m_keepBytes = settings.retention.keepBytes;
         loadStoredCaptures(m_listener->captureRoot(), settings.retention.keepCaptures);
     } else {
-        m_window.setListenerStatus(tr("Server stopped: %1").arg(m_listener->errorString()));
+        m_window.setListenerStatus(tr("Listener stopped: %1").arg(m_listener->errorString()));
     }
     return ok;
 }
@@ -266,7 +266,7 @@ void ServiceWiring::connectListener()
     connect(view, &ListenView::stopRequested, this, [this] {
         m_listener->stop();
         m_window.listenView()->setListening(false, {}, 0, {});
-        m_window.setListenerStatus(tr("Server stopped"));
+        m_window.setListenerStatus(tr("Listener stopped"));
     });
     connectForwarder();
     connect(view, &ListenView::captureActivated, this, [this](const QString& folder) { open(folder); });

@@ -63,11 +63,9 @@ private:
     static QString outcomeInFull(const Row& r); // its state in words, asides and all (the list shows it without)
     QHash<quint64, quint64> m_forwardedAs;      // the listener's capture id -> the forwarder's row's id
     static Row rowOf(const app::CaptureSummary& capture); // the capture made safe to show
-    static void addLegs(Row& row);
-    static void update(
-        Row& row,
-        const app::CaptureEvent&
-            e); // a receiving capture's progress and parts              // forward mode's legs after the parts, from row.forward
+    static void addLegs(Row& row);                        // forward mode's legs after the parts, from row.forward
+    // A receiving capture's progress and parts.
+    static void update(Row& row, const app::CaptureEvent& e);
     QList<Row> m_rows;
 };
 

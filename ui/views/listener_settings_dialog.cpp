@@ -21,7 +21,7 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
       m_tlsPort(new QSpinBox), m_keep(new QSpinBox), m_keepBytes(new QLineEdit),
       m_bodyOnly(new QCheckBox(tr("/capture keeps the body once")))
 {
-    setWindowTitle(tr("Server settings"));
+    setWindowTitle(tr("Listener settings"));
     auto* form = new QFormLayout;
     for (core::HashKind kind : core::kHashNames.values())
         m_hash->addItem(app::toQString(core::hashTitle(kind)), int(kind));

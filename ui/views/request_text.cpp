@@ -137,7 +137,7 @@ QString describeRequest(const app::InspectResult& result)
     const app::CaptureRecord& capture = *result.capture;
     out += QObject::tr("Client:     %1\n").arg(request.client);
     if (!request.host.isEmpty())
-        out += QObject::tr("Server:   %1 (as the client named it)\n").arg(request.host);
+        out += QObject::tr("Listener:   %1 (as the client named it)\n").arg(request.host);
     if (request.receivedAt.isValid())
         out += QObject::tr("Received:   %1\n")
                    .arg(request.receivedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz t")));
