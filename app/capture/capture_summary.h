@@ -1,9 +1,9 @@
 #pragma once
 // One capture as every list knows it: the value the server's events carry (capture_event.h), the captures list
-// wraps, the store keeps for GET /captures, and a stored capture is read back as. It is made in two places only:
-// UploadSession while a capture is received and when it finishes (CaptureRecord::summary), and storedCaptures()
-// when a capture.json or a refusal is read back. Its JSON, for GET /captures, is summaryToJson's
-// (capture_summary.cpp).
+// wraps, the store keeps for GET /captures, and a stored capture is read back as. Made from what is known of it:
+// UploadSession::event while it arrives, CaptureRecord::summary once it finished (and when its capture.json is read
+// back, storedCaptures()), RefusedRequest::summary for a request refused before its body. Its JSON, for GET
+// /captures, is summaryToJson's (capture_summary.cpp).
 
 #include "upin/core/enum_names.h"
 #include "upin/core/errors.h"
