@@ -169,17 +169,16 @@ std::optional<ServerConfig> RelayOptions::config(const QCommandLineParser& cl) c
     std::optional<ForwardSettings> forward = forwardSettings(cl);
     if (!forward)
         return std::nullopt;
-    bool connectOk = false, answerOk = false;
-    forward->connectTimeoutMs = int(cl.value(connectTimeout).toDouble(&connectOk) * 1000);
-    forward->upstreamAnswerTimeoutMs = int(cl.value(answerTimeout).toDouble(&answerOk) * 1000);
     ServerConfig config;
     QString bad = server.apply(cl, config);
     if (bad.isEmpty())
         bad = guards.apply(cl, config.guards);
     if (bad.isEmpty())
-        bad = !connectOk || forward->connectTimeoutMs <= 0         ? QStringLiteral("--connect-timeout")
-              : !answerOk || forward->upstreamAnswerTimeoutMs <= 0 ? QStringLiteral("--upstream-timeout")
-                                                                   : QString();
+        bad = !checkSeconds(cl.value(connectTimeout), &forward->connectTimeoutMs).isEmpty()
+                  ? QStringLiteral("--connect-timeout")
+              : !checkSeconds(cl.value(answerTimeout), &forward->upstreamAnswerTimeoutMs).isEmpty()
+                  ? QStringLiteral("--upstream-timeout")
+                  : QString();
     if (!bad.isEmpty()) {
         printErr(QStringLiteral("%1: %2: '%3' is not a valid value (see --help)\n")
                      .arg(QLatin1String(command), bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
@@ -202,7 +201,12 @@ int runRelay(const QStringList& arguments, bool proxy)
     options.addTo(cl);
     cl.process(QStringList{QStringLiteral("upload-inspector-cli ") + QLatin1String(options.command)} + arguments);
     if (proxy && (cl.isSet(options.caInfo) || cl.isSet(options.caRegenerate))) {
-        const QString url = proxyUrlFor(cl.value(options.server.bind), quint16(cl.value(options.server.port).toUInt()));
+        quint16 port = 0;
+        if (const QString wrong = checkPort(cl.value(options.server.port), &port); !wrong.isEmpty()) {
+            printErr(QStringLiteral("proxy: --port %1: %2\n").arg(cl.value(options.server.port), wrong));
+            return 2;
+        }
+        const QString url = proxyUrlFor(cl.value(options.server.bind), port);
         return cl.isSet(options.caInfo) ? printCaInfo(url) : regenerateCa(url, cl.isSet(options.yes));
     }
     const std::optional<ServerConfig> config = options.config(cl);

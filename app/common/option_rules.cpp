@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <QSslCertificate>
 
+#include <cmath>
+
 namespace upin::app {
 
 QString checkHttpUrl(const QString& text, QUrl* url)
@@ -27,6 +29,20 @@ QString checkPort(const QString& text, quint16* port)
         return QStringLiteral("give a port from 0 to 65535 (0: any free one)");
     if (port)
         *port = quint16(value);
+    return {};
+}
+
+QString checkSeconds(const QString& text, int* ms)
+{
+    QString number = text.trimmed();
+    if (number.endsWith(QLatin1Char('s')))
+        number.chop(1);
+    bool ok = false;
+    const double value = number.toDouble(&ok);
+    if (!ok || !std::isfinite(value) || value < 0.001 || value > 86'400) // nan passes no comparison
+        return QStringLiteral("give seconds from 0.001 to 86400 (a day)");
+    if (ms)
+        *ms = int(std::lround(value * 1000));
     return {};
 }
 

@@ -20,4 +20,8 @@ QString checkCaFile(const QString& path);
 // A TCP port to listen on, 0 to 65535 (0: the system picks one). Before, 70000 became 4464, its remainder.
 QString checkPort(const QString& text, quint16* port = nullptr);
 
+// A time in seconds ("10", "2.5", "10s") as whole milliseconds: at least 1 ms, at most a day. Before, forward's
+// --upstream-timeout 3e6 overflowed an int.
+QString checkSeconds(const QString& text, int* ms = nullptr);
+
 } // namespace upin::app

@@ -3,6 +3,7 @@
 #include <QHostAddress>
 
 #include "common/byte_size.h"
+#include "common/option_rules.h"
 
 #include <cmath>
 #include <optional>
@@ -16,18 +17,9 @@ QString seconds(int ms)
     return QString::number(ms / 1000.0, 'g', 6);
 }
 
-// "10", "2.5" or "10s": whole milliseconds, at least 1 ms, at most a day.
 bool setSeconds(int& ms, const QString& text)
 {
-    QString number = text.trimmed();
-    if (number.endsWith(QLatin1Char('s')))
-        number.chop(1);
-    bool ok = false;
-    const double value = number.toDouble(&ok);
-    if (!ok || !std::isfinite(value) || value < 0.001 || value > 86'400) // nan passes no comparison
-        return false;
-    ms = int(std::lround(value * 1000));
-    return true;
+    return checkSeconds(text, &ms).isEmpty();
 }
 
 QStringList listFrom(const QString& text)

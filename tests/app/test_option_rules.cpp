@@ -61,7 +61,8 @@ TEST_CASE("one port rule: 0 to 65535, and listen and forward refuse a port past 
     // 70000 was taken as 4464, its remainder, and a listener started there.
     const QList<QStringList> commands{{"listen", "--port", "70000"},
                                       {"listen", "--port", "0", "--tls", "--tls-port", "70000"},
-                                      {"forward", "http://127.0.0.1:9", "--port", "70000"}};
+                                      {"forward", "http://127.0.0.1:9", "--port", "70000"},
+                                      {"proxy", "--ca-info", "--port", "70000"}};
     for (const QStringList& arguments : commands) {
         QProcess cli;
         cli.start(QStringLiteral(UPIN_CLI_PATH), arguments);
@@ -69,6 +70,27 @@ TEST_CASE("one port rule: 0 to 65535, and listen and forward refuse a port past 
         INFO(arguments.join(' ').toStdString());
         CHECK(cli.exitCode() == 2);
         CHECK(cli.readAllStandardError().contains("70000"));
+    }
+}
+
+TEST_CASE("one seconds rule: 1 ms to a day, for the guards' deadlines and forward's upstream timeouts alike",
+          "[app][options]")
+{
+    int ms = 0;
+    CHECK(app::checkSeconds("2.5", &ms).isEmpty());
+    CHECK(ms == 2500);
+    CHECK(app::checkSeconds("10s", &ms).isEmpty());
+    CHECK(ms == 10000);
+    for (const char* wrong : {"3e6", "inf", "nan", "0", "0.0005", "-1", "x"})
+        CHECK(app::checkSeconds(wrong) == "give seconds from 0.001 to 86400 (a day)");
+    // 3e6 s overflowed the int of milliseconds (UBSan said so) and the forwarder exited 1.
+    for (const char* option : {"--upstream-timeout", "--connect-timeout", "--head-timeout"}) {
+        QProcess cli;
+        cli.start(QStringLiteral(UPIN_CLI_PATH), {"forward", "http://127.0.0.1:9", option, "3e6"});
+        REQUIRE(cli.waitForFinished(10000));
+        INFO(option);
+        CHECK(cli.exitCode() == 2);
+        CHECK(cli.readAllStandardError().contains(option));
     }
 }
 
