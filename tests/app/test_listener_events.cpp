@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QThread>
@@ -44,7 +45,9 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
     ListenerFixture f;
     QSignalSpy spy(&f.listener, &app::Server::events);
     QString a = f.file("a.bin", test::randomBytes(4 << 20, 6));
+    const QDateTime before = QDateTime::currentDateTimeUtc();
     auto r = curl({"--limit-rate", "20M", "-F", "f=@" + a, "-F", "g=x", f.url("/part-event")});
+    const QDateTime after = QDateTime::currentDateTimeUtc();
     REQUIRE(r.status == 200);
     const QList<app::CaptureEvent> all = eventsUntilFinished(spy);
     int started = 0, partsStarted = 0, partsFinished = 0, samples = 0;
@@ -59,6 +62,12 @@ TEST_CASE("events: capture started, parts, throughput samples, finished", "[list
     CHECK(partsFinished == 2);
     CHECK(samples >= 3); // ~200 ms upload, a sample at least every 50 ms
     CHECK(all.last().capture.state == app::CaptureState::Complete);
+    // Every event says when the request came, the same moment from start to finish: the list's Time column.
+    const QDateTime received = all.first().capture.received;
+    CHECK(received >= before.addMSecs(-1));
+    CHECK(received <= after);
+    for (const auto& e : all)
+        CHECK(e.capture.received == received);
 }
 
 TEST_CASE("events: a form of 1,000 fields and a file shows its first parts and the file, not an event per part",

@@ -39,10 +39,12 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -325,6 +327,13 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     CHECK(model->row(0).state == app::CaptureState::Complete);
     CHECK(model->row(0).endpoint == "/file-part");
     CHECK(model->row(0).parts == 1);
+    // The Time column is when the request came: capture.json's request.received_at.
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const auto record = app::CaptureRecord::read(model->row(row).folder);
+        REQUIRE(record);
+        REQUIRE(record->request.receivedAt.isValid());
+        CHECK(model->row(row).received == record->request.receivedAt);
+    }
     // The rejected capture's 3 bytes in a millisecond or so: a rate in two significant digits, not "0.0".
     const QString rate = model->data(model->index(1, ui::CaptureListModel::Rate), Qt::DisplayRole).toString();
     CHECK((rate == "-" || (rate != "0.0" && rate.toDouble() > 0)));
@@ -352,6 +361,26 @@ TEST_CASE("the Listen tab lists the captures earlier sessions stored, and they o
     REQUIRE(opened.size() == 1);
     CHECK(QFileInfo(opened.first().first().toString()).isDir());
 
+    // A capture.json written before request.received_at was kept: its time less the capture's duration.
+    {
+        const app::CaptureSummary newest = app::storedCaptures(root, 1).first();
+        QFile file(QDir(newest.folder).filePath("capture.json"));
+        REQUIRE(file.open(QIODevice::ReadWrite));
+        QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+        QJsonObject request = doc["request"].toObject();
+        REQUIRE(request.contains("received_at"));
+        request.remove("received_at");
+        doc["request"] = request;
+        file.resize(0);
+        file.write(QJsonDocument(doc).toJson());
+        REQUIRE(file.flush()); // before the time is set: a later write would set it again
+        const QDateTime written = QDateTime::currentDateTimeUtc().addSecs(60); // still the newest
+        REQUIRE(file.setFileTime(written, QFileDevice::FileModificationTime));
+        file.close();
+        const app::CaptureSummary old = app::storedCaptures(root, 1).first();
+        CHECK(old.id == newest.id);
+        CHECK(old.received == written.addMSecs(-old.elapsedMs));
+    }
     // Read lazily, newest first: with batches of one, the newest capture comes first, and the list built from the
     // batches is in time order (older rows go above).
     QList<QList<app::CaptureSummary>> batches;

@@ -33,6 +33,7 @@ inline app::CaptureEvent event(app::CaptureEvent::Kind kind, quint64 id, quint64
     e.capture.client = "127.0.0.1:1";
     e.capture.bytes = bytes;
     e.capture.elapsedMs = 10;
+    e.capture.received = QDateTime::currentDateTimeUtc().addMSecs(-10); // as a listener's events carry it
     return e;
 }
 
