@@ -7,11 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTcpSocket>
 #include <QThread>
 
 #include <arpa/inet.h>
+#include <cmath>
 #include <netinet/in.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -487,4 +492,50 @@ TEST_CASE("clients that trickle their bodies are dropped with a 408 they can rea
     // The slots are free again: a normal upload goes through (retrying a 503 as its Retry-After says).
     auto r = curl({"--retry", "3", "-F", "f=@" + f.file("n.bin", test::randomBytes(1 << 20, 3)), f.url("/file-part")});
     CHECK(r.status == 200);
+}
+
+TEST_CASE("GET /captures lists recent captures by id, oldest first, one that finished late in its place",
+          "[listener][storage]")
+{
+    ListenerFixture f;
+    // A: begun first, finished last.
+    QTcpSocket slow;
+    slow.connectToHost(QHostAddress::LocalHost, f.listener.port());
+    REQUIRE(slow.waitForConnected(2000));
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\nabc\r\n--b--\r\n";
+    slow.write("POST /file-part HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+               "Connection: close\r\nContent-Length: " +
+               QByteArray::number(body.size()) + "\r\n\r\n" + body.left(10));
+    REQUIRE(slow.waitForBytesWritten(2000));
+    const QString first = QDir(f.waitForCaptureFolder()).dirName().section('-', 4, 4);
+    // B: a whole upload meanwhile, then a refusal.
+    const auto second = curl({"-F", "g=@" + f.file("g.txt", "hello"), f.url("/file-part")});
+    REQUIRE(second.status == 200);
+    REQUIRE(test::rawExchange(f.listener.port(), "PUT /file-part HTTP/1.1\r\nHost: localhost\r\n\r\n", 2000)
+                .startsWith("HTTP/1.1 405"));
+    slow.write(body.mid(10));
+    REQUIRE(slow.waitForBytesWritten(2000));
+    while (slow.state() == QAbstractSocket::ConnectedState && slow.waitForReadyRead(5000)) {} // its answer: finished
+    const QByteArray answer =
+        test::rawExchange(f.listener.port(), "GET /captures HTTP/1.1\r\nConnection: close\r\n\r\n", 2000);
+    REQUIRE(answer.startsWith("HTTP/1.1 200"));
+    const QJsonArray list = QJsonDocument::fromJson(answer.mid(answer.indexOf("\r\n\r\n") + 4)).array();
+    REQUIRE(list.size() == 3);
+    CHECK(list[0]["id"].toString() == first); // by id: the late one first, as it began first
+    CHECK(list[1]["id"].toString() == second.json["capture_id"].toString());
+    CHECK(list[0]["id"].toString().toULongLong() < list[1]["id"].toString().toULongLong());
+    CHECK(list[1]["id"].toString().toULongLong() < list[2]["id"].toString().toULongLong());
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject capture = list[i].toObject();
+        CHECK(capture["state"].toString() == "complete");
+        CHECK(capture["endpoint"].toString() == "/file-part");
+        CHECK(capture["parts"].toInt() == 1);
+        CHECK(capture["client"].toString().startsWith("127.0.0.1:"));
+        CHECK(capture["elapsed_ms"].toDouble() >= 1); // whole milliseconds, rounded up
+        CHECK(capture["elapsed_ms"].toDouble() == std::floor(capture["elapsed_ms"].toDouble()));
+        CHECK(QFileInfo(capture["folder"].toString()).isDir());
+    }
+    CHECK(list[0]["bytes"].toInteger() == body.size());
+    CHECK(list[2]["state"].toString() == "refused");
+    CHECK(list[2]["status"].toInt() == 405);
 }
