@@ -28,13 +28,19 @@ void onSignal(int)
     g_stop = true;
 }
 
+// When the request came, as the window's Time column says it (a slow upload's line is printed when it ends).
+QString receivedAt(const CaptureSummary& e)
+{
+    return (e.received.isValid() ? e.received.toLocalTime() : QDateTime::currentDateTime())
+        .toString(QStringLiteral("HH:mm:ss"));
+}
+
 // "12:04:31  127.0.0.1:53972  PUT /file-part  refused 405  use POST"
 QString refusedLine(const CaptureSummary& e)
 {
     // One arg() call: a target's own "%2F" must not be taken for a place to fill.
     QString line = QStringLiteral("%1  %2  %3  refused %4  %5")
-                       .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.endpoint,
-                            QString::number(e.answerStatus), e.errorDetail);
+                       .arg(receivedAt(e), e.client, e.endpoint, QString::number(e.answerStatus), e.errorDetail);
     if (e.error)
         line += QStringLiteral("  error=%1@%2").arg(toQString(core::codeName(e.error->code))).arg(e.error->offset);
     return line + QLatin1Char('\n');
@@ -47,10 +53,10 @@ QString captureLine(const CaptureSummary& e)
     double seconds = double(e.elapsedMs) / 1000.0;
     double mbps = seconds > 0 ? double(e.bytes) / 1e6 / seconds : 0;
     // One arg() call: an endpoint's own "%2F" must not be taken for a place to fill.
-    QString line = QStringLiteral("%1  %2  %3  %4  %5 bytes  %6 parts  %7 ms  %8 MB/s  matcher=%9")
-                       .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), e.client, e.endpoint,
-                            captureStateName(e.state), QString::number(e.bytes), QString::number(e.parts),
-                            QString::number(e.elapsedMs), QString::number(mbps, 'f', 1), e.matcher);
+    QString line =
+        QStringLiteral("%1  %2  %3  %4  %5 bytes  %6 parts  %7 ms  %8 MB/s  matcher=%9")
+            .arg(receivedAt(e), e.client, e.endpoint, captureStateName(e.state), QString::number(e.bytes),
+                 QString::number(e.parts), QString::number(e.elapsedMs), QString::number(mbps, 'f', 1), e.matcher);
     if (e.forward && e.forward->status > 0)
         line += QStringLiteral("  upstream=%1").arg(e.forward->status);
     if (e.forward && e.forward->earlyAtByte >= 0)
