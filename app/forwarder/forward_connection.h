@@ -31,6 +31,8 @@
 
 #include <memory>
 
+class QSslSocket;
+
 namespace upin::app {
 
 // A proxy's host patterns (--no-intercept, --only-host): a name, or a glob ("*.bank.example"), in any case, matched
@@ -77,6 +79,8 @@ private:
 
     // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
+    void onUpstreamProgress(const QTcpSocket* upstream);
+    void connectTls(QSslSocket* tls);
     bool connectedToSelf();
     bool leadsHere(const QTcpSocket& upstream) const; // a connection to this proxy's (forwarder's) own port
     void sendHead();

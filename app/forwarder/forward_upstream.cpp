@@ -64,22 +64,7 @@ void ForwardConnection::connectUpstream()
     m_upstream->setReadBufferSize(https ? kAnswerRead : 1);
     QTcpSocket* upstream = m_upstream;
     connect(upstream, &QTcpSocket::readyRead, this, &ForwardConnection::onUpstreamReadyRead);
-    auto progress = [this, upstream] {
-        if (upstream != m_upstream)
-            return;
-        sampleUpstream(false);
-        if (m_phase == Phase::Sending && !upstreamBacklogged())
-            resumeReading();
-        if (m_phase == Phase::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
-            if (m_writtenMs < 0)
-                m_writtenMs = msSinceHead(); // the last request byte went to the kernel
-            m_deliveredTimer.start();
-        }
-        // A stalled answer's deadline, and the one for taking the body, count from progress.
-        if (m_answerTimer.isActive() && (m_answer->headRelayed() || m_phase == Phase::Sending))
-            m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
-    };
-    connect(upstream, &QTcpSocket::bytesWritten, this, progress);
+    connect(upstream, &QTcpSocket::bytesWritten, this, [this, upstream] { onUpstreamProgress(upstream); });
     connect(upstream, &QTcpSocket::errorOccurred, this, [this, upstream] {
         if (upstream != m_upstream)
             return;
@@ -93,44 +78,67 @@ void ForwardConnection::connectUpstream()
             onUpstreamGone(QStringLiteral("the upstream closed the connection"));
     });
     m_connectTimer.start(m_settings.connectTimeoutMs);
-    const QString host = m_target.host();
     if (https) {
-        auto* tls = static_cast<QSslSocket*>(upstream);
-        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
-        if (m_settings.insecure)
-            config.setPeerVerifyMode(QSslSocket::VerifyNone);
-        if (!m_settings.caCertificates.isEmpty())
-            config.addCaCertificates(QSslCertificate::fromPath(m_settings.caCertificates, QSsl::Pem));
-        config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // what is passed on is HTTP/1.1
-        tls->setSslConfiguration(config);
-        connect(tls, &QSslSocket::connected, this, [this, upstream] {
-            if (upstream == m_upstream && !connectedToSelf())
-                m_upstreamConnectedMs = msSinceHead();
-        });
-        // What the handshake agreed, and the certificate the server showed: kept with the connection, and also
-        // when its certificate was refused (the record says whose).
-        auto agreed = [this, tls] { m_upstreamTls = tlsTransport(*tls, msSinceHead() - m_upstreamConnectedMs); };
-        connect(tls, &QSslSocket::sslErrors, this, [upstream, this, agreed] {
-            if (upstream != m_upstream)
-                return;
-            agreed();
-            m_upstreamRefused = true; // not ignored: the handshake ends here (--insecure checks nothing, so no errors)
-        });
-        connect(tls, &QSslSocket::encrypted, this, [this, upstream, agreed] {
-            if (upstream != m_upstream)
-                return;
-            agreed();
-            sendHead();
-        });
-        connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
-        tls->connectToHostEncrypted(host, quint16(m_target.port(443)), upstreamPeerName());
+        connectTls(static_cast<QSslSocket*>(upstream));
     } else {
         connect(upstream, &QTcpSocket::connected, this, [this, upstream] {
             if (upstream == m_upstream && !connectedToSelf())
                 sendHead();
         });
-        upstream->connectToHost(host, quint16(m_target.port(80)));
+        upstream->connectToHost(m_target.host(), quint16(m_target.port(80)));
     }
+}
+
+// Bytes the upstream's socket wrote on: the body's reading resumes, and the deadlines count from here.
+void ForwardConnection::onUpstreamProgress(const QTcpSocket* upstream)
+{
+    if (upstream != m_upstream)
+        return;
+    sampleUpstream(false);
+    if (m_phase == Phase::Sending && !upstreamBacklogged())
+        resumeReading();
+    if (m_phase == Phase::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
+        if (m_writtenMs < 0)
+            m_writtenMs = msSinceHead(); // the last request byte went to the kernel
+        m_deliveredTimer.start();
+    }
+    // A stalled answer's deadline, and the one for taking the body, count from progress.
+    if (m_answerTimer.isActive() && (m_answer->headRelayed() || m_phase == Phase::Sending))
+        m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
+}
+
+// An https upstream: what it is trusted with, what its handshake agreed, and the head once it is encrypted.
+void ForwardConnection::connectTls(QSslSocket* tls)
+{
+    QTcpSocket* upstream = tls;
+    QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+    if (m_settings.insecure)
+        config.setPeerVerifyMode(QSslSocket::VerifyNone);
+    if (!m_settings.caCertificates.isEmpty())
+        config.addCaCertificates(QSslCertificate::fromPath(m_settings.caCertificates, QSsl::Pem));
+    config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")}); // what is passed on is HTTP/1.1
+    tls->setSslConfiguration(config);
+    connect(tls, &QSslSocket::connected, this, [this, upstream] {
+        if (upstream == m_upstream && !connectedToSelf())
+            m_upstreamConnectedMs = msSinceHead();
+    });
+    // What the handshake agreed, and the certificate the server showed: kept with the connection, and also
+    // when its certificate was refused (the record says whose).
+    auto agreed = [this, tls] { m_upstreamTls = tlsTransport(*tls, msSinceHead() - m_upstreamConnectedMs); };
+    connect(tls, &QSslSocket::sslErrors, this, [upstream, this, agreed] {
+        if (upstream != m_upstream)
+            return;
+        agreed();
+        m_upstreamRefused = true; // not ignored: the handshake ends here (--insecure checks nothing, so no errors)
+    });
+    connect(tls, &QSslSocket::encrypted, this, [this, upstream, agreed] {
+        if (upstream != m_upstream)
+            return;
+        agreed();
+        sendHead();
+    });
+    connect(tls, &QSslSocket::encryptedBytesWritten, this, [this, upstream] { onUpstreamProgress(upstream); });
+    tls->connectToHostEncrypted(m_target.host(), quint16(m_target.port(443)), upstreamPeerName());
 }
 
 bool ForwardConnection::leadsHere(const QTcpSocket& upstream) const
