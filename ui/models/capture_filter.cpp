@@ -114,6 +114,39 @@ void CaptureFilter::setText(const QString& text)
     invalidateFilter();
 }
 
+// What a term searched as text may have meant: "status!=200", a misspelt key ("stauts:404"); empty: nothing.
+QString CaptureFilter::textTermHint(const QString& term)
+{
+    static const QRegularExpression notEqual(QStringLiteral("^(\\w+)!=(.*)$"));
+    if (const QRegularExpressionMatch ne = notEqual.match(term); ne.hasMatch())
+        return tr("%1 is searched for as text: -%2:%3 leaves those out").arg(term, ne.captured(1), ne.captured(2));
+    const QString key = misspeltKey(term);
+    if (key.isEmpty())
+        return {};
+    qsizetype end = term.indexOf(kOperator); // the operator as typed: ":", ">=", "<"
+    while (end < term.size() && kOperator.match(term.mid(end, 1)).hasMatch())
+        ++end;
+    const QString op = term.mid(term.indexOf(kOperator), end - term.indexOf(kOperator));
+    return tr("%1 is searched for as text: did you mean %2%3?").arg(term, key, op);
+}
+
+// status:404, status:4xx (a class), status>=400; empty when value is none of them.
+CaptureFilter::Test CaptureFilter::statusTest(const QString& op, const QString& value) const
+{
+    const CaptureListModel* model = m_source;
+    const bool ordered = op != QLatin1String(":") && op != QLatin1String("=");
+    if (!ordered && value.size() == 3 && value.endsWith(QLatin1String("xx"), Qt::CaseInsensitive) &&
+        value[0] >= QLatin1Char('1') && value[0] <= QLatin1Char('5')) // a class: 4xx
+        return [model, digit = value[0].digitValue()](int row) { return model->row(row).status() / 100 == digit; };
+    bool ok = false;
+    const int status = value.toInt(&ok);
+    if (!ok)
+        return {};
+    return [model, op, status](int row) {
+        return model->row(row).status() > 0 && compare(model->row(row).status(), op, status);
+    };
+}
+
 CaptureFilter::Test CaptureFilter::termTest(const QString& term)
 {
     static const QRegularExpression keyed(QStringLiteral("^(method|status|size|host|state|endpoint|client|is)"
@@ -122,17 +155,8 @@ CaptureFilter::Test CaptureFilter::termTest(const QString& term)
     const CaptureListModel* model = m_source;
     auto cell = [model](int row, int column) { return model->index(row, column).data().toString(); };
     const QRegularExpressionMatch m = keyed.match(term);
-    static const QRegularExpression notEqual(QStringLiteral("^(\\w+)!=(.*)$"));
-    if (const QRegularExpressionMatch ne = notEqual.match(term); !m.hasMatch() && m_hint.isEmpty() && ne.hasMatch())
-        m_hint = tr("%1 is searched for as text: -%2:%3 leaves those out").arg(term, ne.captured(1), ne.captured(2));
     if (!m.hasMatch() && m_hint.isEmpty())
-        if (const QString key = misspeltKey(term); !key.isEmpty()) {
-            qsizetype end = term.indexOf(kOperator); // the operator as typed: ":", ">=", "<"
-            while (end < term.size() && kOperator.match(term.mid(end, 1)).hasMatch())
-                ++end;
-            const QString op = term.mid(term.indexOf(kOperator), end - term.indexOf(kOperator));
-            m_hint = tr("%1 is searched for as text: did you mean %2%3?").arg(term, key, op);
-        }
+        m_hint = textTermHint(term);
     if (!m.hasMatch()) // free text: any column holding it
         return [cell, term](int row) {
             for (int column = 0; column < CaptureListModel::ColumnCount; ++column)
@@ -150,16 +174,8 @@ CaptureFilter::Test CaptureFilter::termTest(const QString& term)
         return [](int) { return true; };
     const bool ordered = op != QLatin1String(":") && op != QLatin1String("=");
     if (key == QLatin1String("status")) {
-        if (!ordered && value.size() == 3 && value.endsWith(QLatin1String("xx"), Qt::CaseInsensitive) &&
-            value[0] >= QLatin1Char('1') && value[0] <= QLatin1Char('5')) // a class: 4xx
-            return [model, digit = value[0].digitValue()](int row) { return model->row(row).status() / 100 == digit; };
-        bool ok = false;
-        const int status = value.toInt(&ok);
-        if (!ok)
-            return fail(tr("%1: give a status (404), a class (4xx) or a comparison (status>=400)").arg(term));
-        return [model, op, status](int row) {
-            return model->row(row).status() > 0 && compare(model->row(row).status(), op, status);
-        };
+        Test test = statusTest(op, value);
+        return test ? test : fail(tr("%1: give a status (404), a class (4xx) or a comparison (status>=400)").arg(term));
     }
     if (key == QLatin1String("size")) {
         const std::optional<qulonglong> bytes = app::parseByteSize(value);

@@ -37,6 +37,8 @@ protected:
 private:
     using Test = std::function<bool(int sourceRow)>;
     Test termTest(const QString& term); // empty with m_problem set when the term cannot be read
+    Test statusTest(const QString& op, const QString& value) const;
+    static QString textTermHint(const QString& term);
     CaptureListModel* m_source;
     QList<Test> m_tests;
     bool m_showProbe = false;
