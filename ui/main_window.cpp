@@ -39,7 +39,21 @@ MainWindow::MainWindow(QWidget* parent)
     fitFileDialogs(); // every view's Open and Save dialogs
     setWindowIcon(QIcon(QStringLiteral(":/icons/upload-inspector.svg")));
     setAcceptDrops(true);
-    // Settings are written soon after they change, not only on a clean quit: a crash keeps the plan and targets.
+    saveSettingsOnChange();
+    m_tabs->addTab(m_send, tr("&Send"));
+    m_tabs->addTab(m_listen, tr("&Listen"));
+    m_tabs->addTab(m_inspect, tr("&Inspect"));
+    m_tabs->addTab(m_compare, tr("&Compare"));
+    m_tabs->addTab(m_probe, tr("Pro&be")); // Alt+P is Save part and Export PNG
+    m_tabs->addTab(m_shootout, tr("&Matcher shoot-out"));
+    setCentralWidget(m_tabs);
+    statusBar()->addPermanentWidget(m_listenerStatus);
+    makeMenus();
+}
+
+// Settings are written soon after they change, not only on a clean quit: a crash keeps the plan and targets.
+void MainWindow::saveSettingsOnChange()
+{
     m_saveSoon.setSingleShot(true);
     m_saveSoon.setInterval(500);
     connect(&m_saveSoon, &QTimer::timeout, this, &MainWindow::saveSettings);
@@ -53,15 +67,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_send, &SendView::sendRequested, this, changed);
     connect(m_send, &SendView::planEdited, this, changed);
     connect(m_probe, &ProbeView::startRequested, this, changed); // the Probe tab's form, as it was used
-    m_tabs->addTab(m_send, tr("&Send"));
-    m_tabs->addTab(m_listen, tr("&Listen"));
-    m_tabs->addTab(m_inspect, tr("&Inspect"));
-    m_tabs->addTab(m_compare, tr("&Compare"));
-    m_tabs->addTab(m_probe, tr("Pro&be")); // Alt+P is Save part and Export PNG
-    m_tabs->addTab(m_shootout, tr("&Matcher shoot-out"));
-    setCentralWidget(m_tabs);
-    statusBar()->addPermanentWidget(m_listenerStatus);
+}
 
+void MainWindow::makeMenus()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open body or request…"), QKeySequence::Open, this, [this] {
         m_tabs->setCurrentWidget(m_inspect);

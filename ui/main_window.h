@@ -47,6 +47,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void saveSettingsOnChange();
+    void makeMenus();
     void showHelpPage(const QString& title, const QString& html);
     QTabWidget* m_tabs;
     SendView* m_send;
