@@ -227,6 +227,26 @@ QString curlNameNote(const QString& name)
 
 } // namespace
 
+namespace {
+// A synthetic part as curl sends it: generated into a temporary file first, by the shell (a command in prelude), zeros
+// and the pattern byte for byte as the sender makes them; random bytes are random again (so their hash differs).
+QString syntheticPartForCurl(const PlanPart& p, const QString& encoding, QStringList& prelude)
+{
+    const QString var = QStringLiteral("part%1").arg(prelude.size());
+    const QString source = p.fill == PlanPart::Fill::Zero ? QStringLiteral("head -c %1 /dev/zero").arg(p.size)
+                           : p.fill == PlanPart::Fill::Pattern
+                               ? QStringLiteral("yes 0123456789abcdef | tr -d '\\n' | head -c %1").arg(p.size)
+                               : QStringLiteral("head -c %1 /dev/urandom").arg(p.size);
+    // Named so they can be found: the command ends with curl (so options can be added to it), and cannot remove them
+    // after it.
+    prelude << QStringLiteral("%1=$(mktemp -t upload-inspector.XXXXXX) && %2 > \"$%1\" &&").arg(var, source);
+    const QString filename = p.filename.isEmpty() ? p.name + QStringLiteral(".bin") : p.filename;
+    const QString type = p.contentType.isEmpty() ? guessContentType(filename) : p.contentType;
+    return shellQuote(p.name + QStringLiteral("=@")) + QStringLiteral("\"$%1\"").arg(var) +
+           shellQuote(QStringLiteral(";type=") + type + QStringLiteral(";filename=") + curlQuoted(filename) + encoding);
+}
+} // namespace
+
 QString UploadPlan::toCurl() const
 {
     QStringList prelude; // commands that make the files of synthetic parts
@@ -255,22 +275,7 @@ QString UploadPlan::toCurl() const
             continue;
         }
         if (p.kind == PlanPart::Kind::Synthetic) {
-            // Generated into a temporary file first, by the shell: zeros and the pattern byte for byte as the
-            // sender makes them; random bytes are random again (so their hash differs).
-            const QString var = QStringLiteral("part%1").arg(prelude.size());
-            const QString source = p.fill == PlanPart::Fill::Zero ? QStringLiteral("head -c %1 /dev/zero").arg(p.size)
-                                   : p.fill == PlanPart::Fill::Pattern
-                                       ? QStringLiteral("yes 0123456789abcdef | tr -d '\\n' | head -c %1").arg(p.size)
-                                       : QStringLiteral("head -c %1 /dev/urandom").arg(p.size);
-            // Named so they can be found: the command ends with curl (so options can be added to it), and
-            // cannot remove them after it.
-            prelude << QStringLiteral("%1=$(mktemp -t upload-inspector.XXXXXX) && %2 > \"$%1\" &&").arg(var, source);
-            const QString filename = p.filename.isEmpty() ? p.name + QStringLiteral(".bin") : p.filename;
-            const QString type = p.contentType.isEmpty() ? guessContentType(filename) : p.contentType;
-            args << QStringLiteral("-F")
-                 << shellQuote(p.name + QStringLiteral("=@")) + QStringLiteral("\"$%1\"").arg(var) +
-                        shellQuote(QStringLiteral(";type=") + type + QStringLiteral(";filename=") +
-                                   curlQuoted(filename) + encoding);
+            args << QStringLiteral("-F") << syntheticPartForCurl(p, encoding, prelude);
             continue;
         }
         // Paths and file names are quoted: client file names may hold ';' or ',', which -F would split on. A type
