@@ -109,6 +109,40 @@ QJsonObject UploadPlan::toJson() const
                        {"engine", toQString(kEngineNames.name(engine))}};
 }
 
+namespace {
+// One of a plan's parts, as toJson writes it; nullopt with why in *error.
+std::optional<PlanPart> partFromJson(const QJsonObject& o, QString* error)
+{
+    auto fail = [error](const QString& why) -> std::optional<PlanPart> {
+        *error = why;
+        return std::nullopt;
+    };
+    PlanPart p;
+    const QString kind = o["kind"].toString();
+    auto known = kKindNames.find(kind.toStdString());
+    if (!known)
+        return fail(QStringLiteral("unknown part kind '%1'").arg(kind));
+    p.kind = *known;
+    p.name = o["name"].toString();
+    p.value = o["value"].toString();
+    p.path = o["path"].toString();
+    p.size = quint64(o["size"].toInteger());
+    auto fill = fillFromName(o["fill"].toString(QStringLiteral("random")));
+    if (!fill)
+        return fail(QStringLiteral("unknown fill '%1'").arg(o["fill"].toString()));
+    p.fill = *fill;
+    p.contentType = o["content_type"].toString();
+    if (const QString problem = contentTypeProblem(p.contentType); !problem.isEmpty())
+        return fail(problem);
+    p.filename = o["filename"].toString();
+    p.transferEncoding = o["transfer_encoding"].toString();
+    if (!p.transferEncoding.isEmpty() && !isHttpToken(p.transferEncoding))
+        return fail(QStringLiteral("transfer_encoding '%1' is not a token (base64, quoted-printable…)")
+                        .arg(p.transferEncoding));
+    return p;
+}
+} // namespace
+
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)
 {
     auto fail = [&](const QString& why) -> std::optional<UploadPlan> {
@@ -124,30 +158,11 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
         plan.targets.append(url);
     }
     for (const auto& value : json["parts"].toArray()) {
-        QJsonObject o = value.toObject();
-        PlanPart p;
-        const QString kind = o["kind"].toString();
-        auto known = kKindNames.find(kind.toStdString());
-        if (!known)
-            return fail(QStringLiteral("unknown part kind '%1'").arg(kind));
-        p.kind = *known;
-        p.name = o["name"].toString();
-        p.value = o["value"].toString();
-        p.path = o["path"].toString();
-        p.size = quint64(o["size"].toInteger());
-        auto fill = fillFromName(o["fill"].toString(QStringLiteral("random")));
-        if (!fill)
-            return fail(QStringLiteral("unknown fill '%1'").arg(o["fill"].toString()));
-        p.fill = *fill;
-        p.contentType = o["content_type"].toString();
-        if (const QString problem = contentTypeProblem(p.contentType); !problem.isEmpty())
-            return fail(problem);
-        p.filename = o["filename"].toString();
-        p.transferEncoding = o["transfer_encoding"].toString();
-        if (!p.transferEncoding.isEmpty() && !isHttpToken(p.transferEncoding))
-            return fail(QStringLiteral("transfer_encoding '%1' is not a token (base64, quoted-printable…)")
-                            .arg(p.transferEncoding));
-        plan.parts.append(p);
+        QString why;
+        const std::optional<PlanPart> part = partFromJson(value.toObject(), &why);
+        if (!part)
+            return fail(why);
+        plan.parts.append(*part);
     }
     // Read strictly: a header that is not what it seems (an "enabled" of "no", a number for a value) is refused,
     // not sent as something else.
