@@ -34,6 +34,22 @@ CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_chart(new BarChart(tr("Median throughput by target (whiskers: min to max)"), tr("MB/s"))),
       m_table(new QTableWidget(0, 9)), m_bodiesDiffer(new QLabel)
 {
+    setUpTable();
+    QHBoxLayout* buttons = makeButtonRow();
+    QWidget* chartPane = makeChartPane();
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("compareSplitter"));
+    split->addWidget(chartPane);
+    split->addWidget(m_table);
+    split->setSizes({400, 200}); // the chart first: a table of a few targets needs few rows
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(split, 1);
+}
+
+// One row per target and body size: the figures, the checks, and what bound the runs.
+void CompareView::setUpTable()
+{
     m_table->setHorizontalHeaderLabels({tr("Target"), tr("Body"), tr("Runs ok"), tr("Median"), tr("Min"), tr("Max"),
                                         tr("Median MB/s"), tr("Checks"), tr("Bound by")});
     m_table->horizontalHeaderItem(1)->setToolTip(
@@ -57,6 +73,11 @@ CompareView::CompareView(QWidget* parent)
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setToolTip(tr("Right-click a row to remove its runs"));
     connect(m_table, &QTableWidget::customContextMenuRequested, this, &CompareView::showTableMenu);
+}
+
+// What the tab shows, beside Export CSV, Export PNG and Clear.
+QHBoxLayout* CompareView::makeButtonRow()
+{
     auto* csv = new QPushButton(tr("E&xport CSV…"));
     auto* png = new QPushButton(tr("Export &PNG…"));
     auto* clearButton = new QPushButton(tr("Clea&r"));
@@ -75,6 +96,12 @@ CompareView::CompareView(QWidget* parent)
     buttons->addWidget(csv);
     buttons->addWidget(png);
     buttons->addWidget(clearButton);
+    return buttons;
+}
+
+// The chart, the warning when the bodies differ, and why the ratio is smaller than the shoot-out's.
+QWidget* CompareView::makeChartPane()
+{
     // Why Compare's ratio is smaller than the shoot-out's, said where the numbers are.
     auto* why =
         new QLabel(tr("End to end, the matcher is one cost among others: the ratio the shoot-out shows between "
@@ -93,14 +120,7 @@ CompareView::CompareView(QWidget* parent)
     m_bodiesDiffer->setWordWrap(true);
     m_bodiesDiffer->setStyleSheet(status::textStyle(status::warning()));
     m_bodiesDiffer->hide();
-    auto* split = new QSplitter(Qt::Vertical);
-    split->setObjectName(QStringLiteral("compareSplitter"));
-    split->addWidget(chartPane);
-    split->addWidget(m_table);
-    split->setSizes({400, 200}); // the chart first: a table of a few targets needs few rows
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(buttons);
-    layout->addWidget(split, 1);
+    return chartPane;
 }
 
 void CompareView::addRuns(const QList<app::RunResult>& runs)

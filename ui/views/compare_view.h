@@ -11,6 +11,7 @@
 #include <QUrl>
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -42,6 +43,9 @@ public slots:
     void clear();
 
 private:
+    void setUpTable();
+    QHBoxLayout* makeButtonRow();
+    QWidget* makeChartPane();
     void refresh();
     void exportCsv();
     void exportPng();
