@@ -57,6 +57,22 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
                               "half the disk. Inspect, Save part and Copy as curl read the parts from body.raw "
                               "(--capture-body-only)."));
     form->addRow(QString(), m_bodyOnly);
+    addLimitsAndGuards(form, current);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ListenerSettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* note = new QLabel(tr("The listener restarts with these settings; uploads in progress are cut off."));
+    note->setWordWrap(true);
+    form->addRow(note);
+    form->addRow(buttons);
+    setLayout(form);
+    setMinimumWidth(560); // room for an origin or two and the placeholders without cutting them
+}
+
+// The limits and the guards, one line each from the tables the CLI's options are made from (limits.h,
+// listener_guards.h), under a caption each.
+void ListenerSettingsDialog::addLimitsAndGuards(QFormLayout* form, const ListenerSettings& current)
+{
     // Section captions on one line: a wrapped label spanning a form row was cut to its first line and a half.
     auto* limitsTitle = new QLabel(tr("<b>Limits for uploads</b> — past one, the body is refused, naming it"));
     limitsTitle->setToolTip(tr("What a client may send before the listener rejects the body with an error naming "
@@ -81,15 +97,6 @@ ListenerSettingsDialog::ListenerSettingsDialog(const ListenerSettings& current, 
         form->addRow(tr(guard.label), edit);
         m_guards.push_back(edit);
     }
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ListenerSettingsDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto* note = new QLabel(tr("The listener restarts with these settings; uploads in progress are cut off."));
-    note->setWordWrap(true);
-    form->addRow(note);
-    form->addRow(buttons);
-    setLayout(form);
-    setMinimumWidth(560); // room for an origin or two and the placeholders without cutting them
 }
 
 void ListenerSettingsDialog::accept()

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+class QFormLayout;
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
@@ -34,6 +35,7 @@ public:
     void accept() override; // validates every field; stays open, naming the bad one, when one is not a size
 
 private:
+    void addLimitsAndGuards(QFormLayout* form, const ListenerSettings& current);
     ListenerSettings m_settings;
     QComboBox* m_hash;
     QCheckBox* m_tls;
