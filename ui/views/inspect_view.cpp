@@ -278,35 +278,9 @@ void InspectView::showPart(const core::PartSummary* part)
     m_savePart->setEnabled(m_partBytes.missing.isEmpty());
     m_savePart->setToolTip(m_partBytes.missing.isEmpty() ? tr("Save this part's bytes to a file")
                                                          : tr("Nothing to save: %1").arg(m_partBytes.missing));
-    for (const auto& [name, value] : part->headers) {
-        int row = m_headers->rowCount();
-        m_headers->insertRow(row);
-        m_headers->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
-        // A control byte a client sent shows as \xNN, not as an invisible or box glyph.
-        m_headers->setItem(row, 1, new QTableWidgetItem(app::withControlsSpelt(QString::fromStdString(value))));
-    }
-    if (part->headersNotKept > 0) { // the report's header budget ran out before this part
-        int row = m_headers->rowCount();
-        m_headers->insertRow(row);
-        auto* note = new QTableWidgetItem(tr("%1 more not kept").arg(part->headersNotKept));
-        note->setForeground(palette().color(QPalette::PlaceholderText));
-        m_headers->setItem(row, 0, note);
-        m_headers->setItem(row, 1,
-                           new QTableWidgetItem(tr("counted, not kept: the report's header budget ran out "
-                                                   "(Settings… or --max-recorded-headers)")));
-    }
+    showPartHeaders(*part);
     addUnparsedHeaderLines(*part);
-    // The part's charset chooses the text encoding when it names one we offer.
-    const QString type = QString::fromStdString(part->contentType.value_or("")).toLower();
-    qsizetype charset = type.indexOf(QLatin1String("charset="));
-    if (charset >= 0) {
-        QSignalBlocker quiet(m_encoding); // the text is asked for once, below
-        int index = m_encoding->findText(
-            type.mid(charset + 8).section(QLatin1Char(';'), 0, 0).remove(QLatin1Char('"')).trimmed(),
-            Qt::MatchFixedString);
-        if (index >= 0)
-            m_encoding->setCurrentIndex(index);
-    }
+    chooseEncodingFor(*part);
     const app::HarEntry* entry = harEntryOf(*part);
     if (entry && part->headers.empty()) { // an empty table would look like a fault of ours
         m_headers->insertRow(0);
@@ -325,6 +299,43 @@ void InspectView::showPart(const core::PartSummary* part)
     }
     requestImage(*part);
     showHexAt(part->bodyOffset);
+}
+
+// The part's header fields as received, a control byte spelt out, and how many the report's budget left out.
+void InspectView::showPartHeaders(const core::PartSummary& part)
+{
+    for (const auto& [name, value] : part.headers) {
+        int row = m_headers->rowCount();
+        m_headers->insertRow(row);
+        m_headers->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
+        // A control byte a client sent shows as \xNN, not as an invisible or box glyph.
+        m_headers->setItem(row, 1, new QTableWidgetItem(app::withControlsSpelt(QString::fromStdString(value))));
+    }
+    if (part.headersNotKept > 0) { // the report's header budget ran out before this part
+        int row = m_headers->rowCount();
+        m_headers->insertRow(row);
+        auto* note = new QTableWidgetItem(tr("%1 more not kept").arg(part.headersNotKept));
+        note->setForeground(palette().color(QPalette::PlaceholderText));
+        m_headers->setItem(row, 0, note);
+        m_headers->setItem(row, 1,
+                           new QTableWidgetItem(tr("counted, not kept: the report's header budget ran out "
+                                                   "(Settings… or --max-recorded-headers)")));
+    }
+}
+
+// The part's charset chooses the text encoding when it names one we offer.
+void InspectView::chooseEncodingFor(const core::PartSummary& part)
+{
+    const QString type = QString::fromStdString(part.contentType.value_or("")).toLower();
+    qsizetype charset = type.indexOf(QLatin1String("charset="));
+    if (charset >= 0) {
+        QSignalBlocker quiet(m_encoding); // the text is asked for once, below
+        int index = m_encoding->findText(
+            type.mid(charset + 8).section(QLatin1Char(';'), 0, 0).remove(QLatin1Char('"')).trimmed(),
+            Qt::MatchFixedString);
+        if (index >= 0)
+            m_encoding->setCurrentIndex(index);
+    }
 }
 
 QString InspectView::captureAnswer() const

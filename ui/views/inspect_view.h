@@ -85,6 +85,8 @@ private:
     static app::LimitHint limitHintFor(const app::InspectResult& result);
     static QString titleOf(const app::InspectResult& result, app::LimitHint how);
     void showDiagnostics(const app::InspectResult& result, app::LimitHint how);
+    void showPartHeaders(const core::PartSummary& part);
+    void chooseEncodingFor(const core::PartSummary& part);
     void showPart(const core::PartSummary* part);
     void showSentHashes(const QStringList& hashes); // the Sent column, shown only for a capture of our own send
     QString captureAnswer() const; // the capture's answer as the client got it; empty when none was kept
