@@ -143,6 +143,16 @@ std::optional<PlanPart> partFromJson(const QJsonObject& o, QString* error)
 }
 } // namespace
 
+namespace {
+// A plan's hash by name; plans saved before XXH3 say true (SHA-256) or false (none).
+std::optional<core::HashKind> hashFromJson(const QJsonValue& hash)
+{
+    if (hash.isBool() || hash.isUndefined())
+        return hash.toBool(true) ? core::HashKind::Sha256 : core::HashKind::None;
+    return core::kHashNames.find(hash.toString().toStdString());
+}
+} // namespace
+
 std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString* error)
 {
     auto fail = [&](const QString& why) -> std::optional<UploadPlan> {
@@ -190,15 +200,10 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
     plan.caCertificates = json["cacert"].toString();
     plan.insecure = json["insecure"].toBool();
     plan.stallTimeoutMs = json["stall_timeout_ms"].toInt(plan.stallTimeoutMs);
-    // Plans saved before XXH3 say true or false.
-    const QJsonValue hash = json["hash"];
-    if (hash.isBool() || hash.isUndefined()) {
-        plan.hash = hash.toBool(true) ? core::HashKind::Sha256 : core::HashKind::None;
-    } else if (auto kind = core::kHashNames.find(hash.toString().toStdString())) {
-        plan.hash = *kind;
-    } else {
-        return fail(QStringLiteral("unknown hash '%1' (use sha256, xxh3 or none)").arg(hash.toString()));
-    }
+    const std::optional<core::HashKind> hash = hashFromJson(json["hash"]);
+    if (!hash)
+        return fail(QStringLiteral("unknown hash '%1' (use sha256, xxh3 or none)").arg(json["hash"].toString()));
+    plan.hash = *hash;
     auto engine = engineFromName(json["engine"].toString(QStringLiteral("auto")));
     if (!engine)
         return fail(QStringLiteral("unknown engine '%1'").arg(json["engine"].toString()));
