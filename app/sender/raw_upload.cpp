@@ -35,6 +35,38 @@ HttpAnswer::Options answerOptions()
 }
 } // namespace
 
+// The request goes out once the connection is up: its head, then the body (after a 100 Continue, or a short wait
+// for one, when it asks).
+void RawUpload::startRequest()
+{
+    if (m_tls)
+        m_tlsProtocol = static_cast<QSslSocket*>(m_socket)->sessionCipher().protocolString();
+    if (!m_cuts.isEmpty()) // each piece leaves when written, not when Nagle's algorithm has gathered more
+        m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    QByteArray target = m_url.path(QUrl::FullyEncoded).toUtf8();
+    if (target.isEmpty())
+        target = "/";
+    if (m_url.hasQuery())
+        target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
+    // An IPv6 address in brackets, as in the URL: Host: [::1]:8443.
+    const QString host = m_url.host().contains(QLatin1Char(':')) ? '[' + m_url.host() + ']' : m_url.host();
+    QByteArray head = m_method + ' ' + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
+                      QByteArray::number(m_url.port(defaultPort())) + "\r\nConnection: close\r\n" +
+                      (m_bodySize < 0 ? QByteArray("Transfer-Encoding: chunked\r\n")
+                                      : "Content-Length: " + QByteArray::number(m_bodySize) + "\r\n");
+    if (m_expectContinue)
+        head += "Expect: 100-continue\r\n";
+    for (const auto& [name, value] : m_headers)
+        head += name + ": " + value + "\r\n";
+    queue(head + "\r\n");
+    if (m_expectContinue) {
+        m_continueTimer.start(kContinueWaitMs);
+    } else {
+        m_sending = true;
+        sendMore();
+    }
+}
+
 RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, qint64 bodySize, bool expectContinue,
                      const QSslConfiguration& tls, QObject* parent)
     : QObject(parent), m_url(url), m_headers(headers), m_body(body), m_bodySize(bodySize),
@@ -57,40 +89,12 @@ RawUpload::RawUpload(const QUrl& url, const Headers& headers, QIODevice* body, q
         sendMore();
     });
     // The request goes out once the connection is up: over TLS, once the handshake is done.
-    auto sendHead = [this] {
-        if (m_tls)
-            m_tlsProtocol = static_cast<QSslSocket*>(m_socket)->sessionCipher().protocolString();
-        if (!m_cuts.isEmpty()) // each piece leaves when written, not when Nagle's algorithm has gathered more
-            m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        QByteArray target = m_url.path(QUrl::FullyEncoded).toUtf8();
-        if (target.isEmpty())
-            target = "/";
-        if (m_url.hasQuery())
-            target += '?' + m_url.query(QUrl::FullyEncoded).toUtf8();
-        // An IPv6 address in brackets, as in the URL: Host: [::1]:8443.
-        const QString host = m_url.host().contains(QLatin1Char(':')) ? '[' + m_url.host() + ']' : m_url.host();
-        QByteArray head = m_method + ' ' + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
-                          QByteArray::number(m_url.port(defaultPort())) + "\r\nConnection: close\r\n" +
-                          (m_bodySize < 0 ? QByteArray("Transfer-Encoding: chunked\r\n")
-                                          : "Content-Length: " + QByteArray::number(m_bodySize) + "\r\n");
-        if (m_expectContinue)
-            head += "Expect: 100-continue\r\n";
-        for (const auto& [name, value] : m_headers)
-            head += name + ": " + value + "\r\n";
-        queue(head + "\r\n");
-        if (m_expectContinue) {
-            m_continueTimer.start(kContinueWaitMs);
-        } else {
-            m_sending = true;
-            sendMore();
-        }
-    };
     if (m_tls) {
-        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encrypted, this, sendHead);
+        connect(static_cast<QSslSocket*>(m_socket), &QSslSocket::encrypted, this, &RawUpload::startRequest);
         // sslErrors with a certificate the configuration does not trust: the handshake fails, and errorOccurred
         // below reports why (e.g. "The issuer certificate of a locally looked up certificate could not be found").
     } else {
-        connect(m_socket, &QTcpSocket::connected, this, sendHead);
+        connect(m_socket, &QTcpSocket::connected, this, &RawUpload::startRequest);
     }
     connect(m_socket, &QTcpSocket::bytesWritten, this, [this] { m_stallTimer.start(m_stallTimeoutMs); });
     connect(m_socket, &QTcpSocket::bytesWritten, this, &RawUpload::sendMore);

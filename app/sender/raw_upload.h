@@ -54,6 +54,7 @@ signals:
     void finished(const QString& error); // empty error: an answer arrived
 
 private:
+    void startRequest();
     void sendMore();
     LendingBody::Piece takeBody(qint64 upTo, QByteArray& buffer);
     void queue(const QByteArray& bytes); // to the socket, counted
