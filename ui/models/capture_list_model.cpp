@@ -145,7 +145,7 @@ QString CaptureListModel::stateText(const Row& r) const
         return tr("refused %1: %2").arg(r.answerStatus).arg(firstClause(r.errorDetail)) +
                (r.error && r.error->offset > 0 ? tr(" (byte %1)").arg(r.error->offset) : QString());
     // An upload the server refused or never answered says so, not "complete".
-    if (const QString failed =
+    if (QString failed =
             r.forward ? app::serverFailedInWords(r.forward->status, r.forward->faultStatus, r.state) : QString();
         !failed.isEmpty())
         return failed;
