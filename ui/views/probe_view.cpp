@@ -68,45 +68,12 @@ ProbeView::ProbeView(QWidget* parent) : QWidget(parent), m_redraw(new QTimer(thi
     showReport({});
 }
 
+// The form's fields, filled with the CLI's defaults, then laid out with the Start and Cancel buttons.
 QWidget* ProbeView::makeForm()
 {
-    m_url = edit({}, tr("The upload endpoint to probe: every body goes there, and the same bytes to a baseline"));
-    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/upload"));
-    connect(m_url, &QLineEdit::textEdited, this, [this] { m_urlTyped = true; });
-    m_trust = new TlsTrust(tr("https server"), QStringLiteral("probe"));
-    m_method = new QComboBox;
-    m_method->addItems({QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH")});
-    m_field = edit(QStringLiteral("file"), tr("The file part's name, as the server's form expects it"));
-    m_headers = new HeaderEditor;
-    m_headers->setToolTip(tr("Sent with every upload: a cookie or Authorization the endpoint needs"));
-    m_headers->setMaximumHeight(150);
-    const app::ProbeSettings defaults{}; // the CLI's too
-    m_size =
-        edit(app::exactByteSize(defaults.size), tr("Each shape's file size (4M, 64M, 1G); scaling doubles up to it"));
     auto* shapes = new QGridLayout;
-    for (const QString& shape : app::kProbeShapes) {
-        auto* box = new QCheckBox(shape);
-        box->setChecked(true);
-        shapes->addWidget(box, int(m_shapes.size()) / 3, int(m_shapes.size()) % 3);
-        m_shapes.append(box);
-    }
-    m_concurrency =
-        edit(app::clientCountsText(defaults.concurrency), tr("Rounds of parallel uploads of plain (0: none)"));
-    m_scaling = new QCheckBox(tr("Time plain and the slowest shape at sizes doubling from 4M"));
-    m_scaling->setChecked(true);
-    m_process = new QComboBox;
-    m_process->setToolTip(tr("Whose memory to watch during each upload"));
-    auto* refresh = new QToolButton;
-    refresh->setText(tr("Refresh"));
-    refresh->setToolTip(tr("List the processes listening on this machine again"));
-    connect(refresh, &QToolButton::clicked, this, &ProbeView::processesRequested);
-    setProcesses({});
     auto* processRow = new QHBoxLayout;
-    processRow->addWidget(m_process, 1);
-    processRow->addWidget(refresh);
-    m_maxBytes = edit(app::exactByteSize(defaults.maxBytes), tr("Send at most this much in all, baseline included"));
-    m_maxTime = edit(QString::number(defaults.maxSeconds), tr("Start no upload after this many seconds"));
-
+    makeFields(shapes, processRow);
     // Mnemonics apart from the tabs' (Send, Listen, Inspect, Compare, Probe, Matcher).
     auto* form = new QFormLayout;
     form->addRow(tr("&URL"), m_url);
@@ -149,6 +116,45 @@ QWidget* ProbeView::makeForm()
     layout->addWidget(m_step);
     layout->addStretch(1);
     return panel;
+}
+
+// The probe's settings, one field each; the shapes into their grid, the process picker into its row.
+void ProbeView::makeFields(QGridLayout* shapes, QHBoxLayout* processRow)
+{
+    m_url = edit({}, tr("The upload endpoint to probe: every body goes there, and the same bytes to a baseline"));
+    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/upload"));
+    connect(m_url, &QLineEdit::textEdited, this, [this] { m_urlTyped = true; });
+    m_trust = new TlsTrust(tr("https server"), QStringLiteral("probe"));
+    m_method = new QComboBox;
+    m_method->addItems({QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH")});
+    m_field = edit(QStringLiteral("file"), tr("The file part's name, as the server's form expects it"));
+    m_headers = new HeaderEditor;
+    m_headers->setToolTip(tr("Sent with every upload: a cookie or Authorization the endpoint needs"));
+    m_headers->setMaximumHeight(150);
+    const app::ProbeSettings defaults{}; // the CLI's too
+    m_size =
+        edit(app::exactByteSize(defaults.size), tr("Each shape's file size (4M, 64M, 1G); scaling doubles up to it"));
+    for (const QString& shape : app::kProbeShapes) {
+        auto* box = new QCheckBox(shape);
+        box->setChecked(true);
+        shapes->addWidget(box, int(m_shapes.size()) / 3, int(m_shapes.size()) % 3);
+        m_shapes.append(box);
+    }
+    m_concurrency =
+        edit(app::clientCountsText(defaults.concurrency), tr("Rounds of parallel uploads of plain (0: none)"));
+    m_scaling = new QCheckBox(tr("Time plain and the slowest shape at sizes doubling from 4M"));
+    m_scaling->setChecked(true);
+    m_process = new QComboBox;
+    m_process->setToolTip(tr("Whose memory to watch during each upload"));
+    auto* refresh = new QToolButton;
+    refresh->setText(tr("Refresh"));
+    refresh->setToolTip(tr("List the processes listening on this machine again"));
+    connect(refresh, &QToolButton::clicked, this, &ProbeView::processesRequested);
+    setProcesses({});
+    processRow->addWidget(m_process, 1);
+    processRow->addWidget(refresh);
+    m_maxBytes = edit(app::exactByteSize(defaults.maxBytes), tr("Send at most this much in all, baseline included"));
+    m_maxTime = edit(QString::number(defaults.maxSeconds), tr("Start no upload after this many seconds"));
 }
 
 QWidget* ProbeView::makeResults()

@@ -15,6 +15,8 @@
 
 #include <optional>
 
+class QHBoxLayout;
+class QGridLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -72,6 +74,7 @@ public slots:
 private:
     QString fieldOf(app::ProbeSetting setting) const; // how the form names a setting the rules refused
     QWidget* makeForm();
+    void makeFields(QGridLayout* shapes, QHBoxLayout* processRow);
     QWidget* makeResults();
     void start();
     void setRunning(bool running);
