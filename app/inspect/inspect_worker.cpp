@@ -58,6 +58,44 @@ InspectResult inspectRecord(const CaptureRecord& record)
     return result;
 }
 
+namespace {
+
+// A HAR file's entries, each multipart one parsed, into result (its path set).
+void readHarSource(InspectResult& result, const core::Options& limits)
+{
+    QFile file(result.path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = QObject::tr("%1: %2").arg(result.path, file.errorString());
+        return;
+    }
+    QString why;
+    if (auto entries = readHar(file.readAll(), &why)) {
+        result.harEntries = std::move(*entries);
+        result.report = reportFromHar(result.harEntries, limits);
+        if (result.harEntries.isEmpty())
+            result.error = QObject::tr("%1: the HAR file has no requests").arg(result.path);
+    } else {
+        result.error = QObject::tr("%1: %2").arg(result.path, why);
+    }
+}
+
+// A capture folder as its capture.json recorded it, with what else it kept: head.raw, and body.raw's size.
+InspectResult inspectCaptureFolder(const QString& path, const CaptureRecord& capture)
+{
+    const QDir dir(path);
+    InspectResult result = inspectRecord(capture);
+    result.path = path;
+    result.partsFolder = dir.absolutePath(); // part files are named by it, e.g. in curl commands
+    QFile head(dir.filePath(QStringLiteral("head.raw")));
+    result.headKept = head.open(QIODevice::ReadOnly);
+    result.storedHead = result.headKept ? head.read(qint64{1} << 20) : QByteArray(); // the head limit bounds it
+    const QFileInfo body(dir.filePath(QStringLiteral("body.raw")));
+    result.storedBodySize = body.exists() ? body.size() : -1;
+    return result;
+}
+
+} // namespace
+
 InspectResult inspectSource(const QString& path, const QString& contentType, const core::Options& limits,
                             const std::function<bool(qint64, qint64)>& progress)
 {
@@ -73,20 +111,7 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
     request.settings.parser = limits;
     const SourceKind kind = detectSource(path);
     if (kind == SourceKind::Har) { // JSON is read whole: HAR files hold their bodies as text anyway
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            result.error = QObject::tr("%1: %2").arg(path, file.errorString());
-            return result;
-        }
-        QString why;
-        if (auto entries = readHar(file.readAll(), &why)) {
-            result.harEntries = std::move(*entries);
-            result.report = reportFromHar(result.harEntries, limits);
-            if (result.harEntries.isEmpty())
-                result.error = QObject::tr("%1: the HAR file has no requests").arg(path);
-        } else {
-            result.error = QObject::tr("%1: %2").arg(path, why);
-        }
+        readHarSource(result, limits);
         return result;
     }
     if (kind == SourceKind::CaptureFolder) {
@@ -97,16 +122,7 @@ InspectResult inspectSource(const QString& path, const QString& contentType, con
             result.error = why;
             return result;
         }
-        const QString folderPath = result.path;
-        result = inspectRecord(*result.capture);
-        result.path = folderPath;
-        result.partsFolder = QDir(path).absolutePath(); // part files are named by it, e.g. in curl commands
-        QFile head(dir.filePath(QStringLiteral("head.raw")));
-        result.headKept = head.open(QIODevice::ReadOnly);
-        result.storedHead = result.headKept ? head.read(qint64{1} << 20) : QByteArray(); // the head limit bounds it
-        result.storedBodySize = QFileInfo::exists(dir.filePath(QStringLiteral("body.raw")))
-                                    ? QFileInfo(dir.filePath(QStringLiteral("body.raw"))).size()
-                                    : -1;
+        result = inspectCaptureFolder(path, *result.capture);
         if (!dir.exists(QStringLiteral("body.raw"))) // parts only: show what capture.json recorded
             return result;
         request.path = dir.filePath(QStringLiteral("body.raw"));
