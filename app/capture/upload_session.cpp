@@ -419,7 +419,6 @@ void UploadSession::publishFinished(CaptureRecord record)
     CaptureEvent done;
     done.kind = CaptureEvent::Kind::CaptureFinished;
     done.capture = record.summary(m_folder);
-    done.capture.fromProbe = m_request.fromProbe; // the record keeps the request's headers only where asked
     if (!m_request.unlisted)
         m_store.endCapture(done.capture);
     if (m_folder.isEmpty())
