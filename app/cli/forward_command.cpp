@@ -1,5 +1,5 @@
 // upload-inspector-cli forward UPSTREAM_URL: a reverse proxy on 127.0.0.1 that passes every request on to the
-// user's own server as it arrives and inspects it on the way (forwarder/forward_connection.h); one line per
+// user's own server as it arrives and inspects it on the way (forwarder/relay.h); one line per
 // exchange, with the upstream's status and the server time. upload-inspector-cli proxy: the same relay as a
 // forward proxy, each request to the server its URL names (curl -x, a browser's proxy setting).
 

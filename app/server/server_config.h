@@ -41,7 +41,7 @@ struct ListenerGuards {
 };
 
 // Forward mode (`forward UPSTREAM_URL`, the Listen tab's Forward panel): every request goes on to the user's own
-// server, inspected on the way (forwarder/forward_connection.h).
+// server, inspected on the way (forwarder/relay.h).
 struct ForwardSettings {
     // A forward proxy (`proxy`): each request's absolute-form URL names its upstream, and upstream is unused.
     bool proxy = false;

@@ -25,7 +25,8 @@ core::ByteView view(const QByteArray& data)
 } // namespace
 
 ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared,
-                                   UploadSession::Publish publish, Mode mode, QObject* parent)
+                                   UploadSession::Publish publish, Mode mode, const HandlerFactory& makeHandler,
+                                   QObject* parent)
     : QObject(parent), m_shared(std::move(shared)), m_publish(std::move(publish)), m_mode(mode),
       m_socket(accepted.tls || mode.proxy ? new QSslSocket(this) : new QTcpSocket(this)), m_tls(accepted.tls),
       m_clientSide(*m_socket, *m_shared, *this, accepted.admitted, [this] { closeIfWaiting(); }),
@@ -48,6 +49,7 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
     // Expect: 100-continue uploads through the forwarder took 50 ms where they took 7 ms direct.
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    m_handler = makeHandler(*this); // before any hook can be called: a 503 below ends in onClosing()
     if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
         m_handshake.emplace(
             *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, m_shared->tlsConfiguration,
@@ -64,13 +66,14 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
             resumeReading();
     };
     connect(m_socket, &QTcpSocket::bytesWritten, this, answerProgress);
+    connect(m_socket, &QTcpSocket::bytesWritten, m_handler.get(), &ExchangeHandler::onAnswerTaken);
     if (auto* tlsSocket = qobject_cast<QSslSocket*>(m_socket))
         connect(tlsSocket, &QSslSocket::encryptedBytesWritten, this, answerProgress);
     connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::onDisconnected);
     m_deadlines.headDeadline();
     // Every slot taken: a 503 the client can read, then lingering, as any. (On a plain port this answers from
-    // the constructor, where a mode's onClosing() is not reached yet: nothing of the mode has begun.)
+    // the constructor: the handler's onClosing() comes before any request.)
     if (!m_clientSide.admitted()) {
         if (m_tls) // over TLS, once the handshake is done (within the head deadline, as any)
             m_busyAnswerPending = true;
@@ -80,6 +83,16 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
     }
     if (m_socket->bytesAvailable() > 0)
         resumeReading();
+}
+
+QHostAddress ServerConnection::peerAddress() const
+{
+    return m_socket->peerAddress();
+}
+
+QHostAddress ServerConnection::localAddress() const
+{
+    return m_socket->localAddress();
 }
 
 Transport ServerConnection::transport() const
@@ -211,7 +224,7 @@ void ServerConnection::admit()
         return;
     }
     m_decoder = core::BodyDecoder(m_framing, m_mode.httpLimits);
-    onRequest(admission);
+    m_handler->onRequest(admission);
 }
 
 SessionRequest ServerConnection::sessionRequest(const RequestAdmission& admission) const
@@ -241,6 +254,21 @@ void ServerConnection::beginBody()
     resumeReading();
 }
 
+void ServerConnection::sendContinue()
+{
+    m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+}
+
+void ServerConnection::writeAnswer(const char* data, qint64 size)
+{
+    writeSocketDirect(*m_socket, data, size);
+}
+
+qint64 ServerConnection::answerBacklog() const
+{
+    return unsentBytes(*m_socket);
+}
+
 void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QString& why)
 {
     if (m_handshake && !m_handshake->done()) {
@@ -262,7 +290,7 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
         return;
     }
     if (m_state == State::Request) {
-        onBodyDeadline(missed, why);
+        m_handler->onBodyDeadline(missed, why);
         return;
     }
     if (m_head.headBytes() == 0) { // a connection that sent nothing is not a request: no record, no answer
@@ -281,10 +309,10 @@ void ServerConnection::onDisconnected()
         return;
     }
     if (m_state == State::Request) { // a client that closed right after its last byte: a whole body is not cut
-        onClientClosed();
+        m_handler->onClientClosed();
         takeWhatWasRead();
         if (m_state == State::Request)
-            onClientGone();
+            m_handler->onClientGone();
     }
     m_state = State::Closing;
     m_deadlines.stop();
@@ -386,7 +414,7 @@ void ServerConnection::closeIfWaiting()
         return;
     }
     m_state = State::Closing;
-    onClosing();
+    m_handler->onClosing();
     m_socket->disconnectFromHost(); // after any answer bytes still waiting; onDisconnected deletes
 }
 
@@ -397,7 +425,7 @@ void ServerConnection::closeAfterAnswer(bool endsAtClose)
     m_held.clear();
     m_blocks.releaseIdle(1);
     m_deadlines.stop();
-    onClosing();
+    m_handler->onClosing();
     m_clientSide.closeAfterAnswer(endsAtClose);
     resumeReading();
 }

@@ -1,19 +1,20 @@
 #pragma once
-// One client connection, on a worker thread, whatever the mode: what every mode shares is done here once, and a
-// mode is a subclass that handles the requests (heaptrack's shape: one reader, its users as subclasses). Here:
-// the socket (plain or TLS, with its handshake), reading into pool blocks, the request head (HeadReader), the
+// One client connection, on a worker thread, whatever the mode: the HTTP/1.1 transport of exchanges (exchange.h).
+// What every mode shares is done here once; the mode is a handler it makes by a factory and whose hooks it calls.
+// Here: the socket (plain or TLS, with its handshake), reading into pool blocks, the request head (HeadReader), the
 // admission checks (strict heads, Host and Origin guards, CORS, bodies on GET/HEAD/OPTIONS, framing, the body
 // size limit), every client deadline and the minimum body rate, the slot with keep-alive reclaim and a lingered
 // 503, our own answers with a record for every refused request, requests held back while the client does not
 // take its answers, and the lingering close.
 //
-// A mode gets each admitted request (onRequest) and, while it takes them (takesBody), the bytes after the head
+// The handler gets each admitted request (onRequest) and, while it takes them (takesBody), the bytes after the head
 // (onBody); it answers with respond() or refuse(), then the connection waits for the next request or closes.
 // Everything runs on the connection's thread; none of it is thread-safe.
 
 #include "capture/upload_session.h"
 #include "server/client_deadlines.h"
 #include "server/client_side.h"
+#include "server/exchange.h"
 #include "server/server_shared.h"
 #include "server/tls_handshake.h"
 
@@ -31,10 +32,10 @@ namespace upin::app {
 
 struct RequestAdmission;
 
-class ServerConnection : public QObject {
+class ServerConnection final : public QObject, public Exchange {
     Q_OBJECT
 public:
-    // What differs between modes, as values.
+    // What differs between modes in how their requests are read and refused, as values.
     struct Mode {
         const char* name = "listener";         // in the words of a refusal ("... may not use this forwarder")
         qint64 readChunk = qint64{256} * 1024; // one read, one pool block
@@ -43,62 +44,47 @@ public:
         bool jsonRefusals = false;             // the forwarder's refusals are JSON, told apart from the upstream's
         bool proxy = false; // a forward proxy's: absolute-form targets and CONNECT (request_admission.h)
     };
+    // accepted.tls: the TLS port's connection: a QSslSocket, whose handshake comes first. makeHandler: the mode.
+    ServerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared, UploadSession::Publish publish,
+                     Mode mode, const HandlerFactory& makeHandler, QObject* parent);
     ~ServerConnection() override;
 
     // Closes the connection if it is still waiting for its next request (its slot was given to a new client).
     void closeIfWaiting();
 
-protected:
-    // accepted.tls: the TLS port's connection: a QSslSocket, whose handshake comes first.
-    ServerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared, UploadSession::Publish publish,
-                     Mode mode, QObject* parent);
-
-    // A request whose head was admitted, with valid framing within the body size limit. The mode answers it
-    // (respond, refuse), or calls beginBody() and takes the body.
-    virtual void onRequest(const RequestAdmission& admission) = 0;
-    // Body bytes (and, once the body is whole, whatever follows it), while takesBody(); returns the bytes it used.
-    // block: the pool block the bytes lie in, or null (held-back bytes: a pipeline copies them).
-    virtual size_t onBody(core::ByteView data, const core::BlockPool::Block& block) = 0;
-    // Asked before each read during a request: false holds the client back (reads resume on resumeReading()).
-    virtual bool takesBody() { return true; }
-    // The idle deadline or the minimum rate, during a request.
-    virtual void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) = 0;
-    // The client closed the connection during a request. Called before takeWhatWasRead(), then onClientGone(): a
-    // mode that holds the body back can let it go to its record here (takesBody).
-    virtual void onClientClosed() {}
-    // The client closed the connection during a request.
-    virtual void onClientGone() = 0;
-    // The connection starts its lingering close (the request, if any, is over).
-    virtual void onClosing() {}
-
-    // An answer of ours; status 400 or more for a request no capture has recorded leaves a refusal record (error:
-    // its code and offset). Then the connection waits for the next request, or closes (close).
+    // Exchange (exchange.h says what each does).
+    const core::RequestHead& requestHead() const override { return m_head.head(); }
+    const core::BodyFraming& framing() const override { return m_framing; }
+    core::BodyDecoder& decoder() override { return m_decoder; }
+    SessionRequest sessionRequest(const RequestAdmission& admission) const override;
+    QHostAddress peerAddress() const override;
+    QHostAddress localAddress() const override;
+    bool tls() const override { return m_tls; }
+    ServerShared& shared() const override { return *m_shared; }
+    const UploadSession::Publish& publisher() const override { return m_publish; }
+    ClientDeadlines& deadlines() override { return m_deadlines; }
+    using Exchange::respond;
     void respond(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
-                 const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt);
-    void respond(int status, const QByteArray& contentType, const QByteArray& body, bool close,
-                 const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt)
-    {
-        respond(status, contentType, QByteArrayList{body}, close, extraHeaders, error);
-    }
-    // A request turned away, with the connection closed: reason in words (the record's reason too), error its
-    // code and offset, or detail in words.
+                 const QByteArray& extraHeaders = {}, std::optional<core::Error> error = std::nullopt) override;
     void refuse(int status, const QString& reason, std::optional<core::Error> error = std::nullopt,
-                const QString& detail = {}, const QByteArray& extraHeaders = {});
-    void beginBody(); // the request has a body: its deadlines start, and its bytes go to onBody
-    // What was read of the client but not taken yet, held back and then in Qt's buffer (over TLS a whole read's
-    // worth, on a plain socket at most a byte), to onBody while takesBody(), waiting for pool blocks: for a request
-    // that ends before the mode took them, so that its record loses nothing received.
-    void takeWhatWasRead();
-    // What every mode's capture of this request starts from: who, what, its head and framing, when, how it came,
-    // the parser's limits; the mode sets the endpoint, the hash and what it keeps.
-    SessionRequest sessionRequest(const RequestAdmission& admission) const;
-    void markRecorded() { m_requestRecorded = true; } // a capture records this request
-    void closeAfterAnswer(bool endsAtClose = false);  // ClientSide::closeAfterAnswer
-    // Keep-alive, once the mode's answer went out whole (respond() does it for ours): the connection waits for
+                const QString& detail = {}, const QByteArray& extraHeaders = {}) override;
+    void markRecorded() override { m_requestRecorded = true; }
+    void beginBody() override;
+    void sendContinue() override;
+    void resumeReading() override;
+    // What was read but not taken yet is held back and then in Qt's buffer (over TLS a whole read's worth, on a
+    // plain socket at most a byte), read here waiting for pool blocks.
+    void takeWhatWasRead() override;
+    void writeAnswer(const char* data, qint64 size) override;
+    qint64 answerBacklog() const override;
+    void answerProgress() override { m_clientSide.answerWritten(); }
+    // Keep-alive, once the handler's answer went out whole (respond() does it for ours): the connection waits for
     // the next request without a head deadline, up to keepAliveTimeoutMs, and gives its slot to a new client
     // when all are taken.
-    void waitForNextRequest();
-    void resumeReading(); // queued: the mode takes bytes again
+    void waitForNextRequest() override;
+    void closeAfterAnswer(bool endsAtClose = false) override; // ClientSide::closeAfterAnswer
+    bool closing() const override { return m_state == State::Closing; }
+    bool dropBody(quint64 bytes) override { return m_clientSide.dropped(bytes); }
     // A proxy's CONNECT, admitted: the client is told "200 Connection established", its ClientHello is read
     // (not taken) for the server name it asks for (SNI; empty when it names none or cannot be read), and TLS
     // begins on the connection with tlsFor(that name): the certificate to present. Then requests come as on the
@@ -106,30 +92,16 @@ protected:
     // after CONNECT without waiting for its answer cannot reach the handshake: the CONNECT is refused (400).
     // A client that speaks plain HTTP in its tunnel (its first byte is no TLS record's) has its requests read as on
     // the plain port, tlsFor unused. tlsFor may instead pass the tunnel through as it is (nullopt): the connection
-    // is then the mode's request, the ClientHello still unread in the socket, to hand over (handOver()) once its
+    // is then the handler's request, the ClientHello still unread in the socket, to hand over (handOver()) once its
     // relay has reached the server.
-    using TunnelTls = std::function<std::optional<QSslConfiguration>(const QString& clientServerName)>;
-    void openTunnel(TunnelTls tlsFor);
-    // A tunnel passed through unopened: the mode's relay reads and writes the socket from here on, and the
+    void openTunnel(TunnelTls tlsFor) override;
+    bool inTunnel() const override { return m_tunnel; }
+    QTcpSocket& tunnelClient() override { return *m_socket; }
+    // A tunnel passed through unopened: the handler's relay reads and writes the socket from here on, and the
     // connection ends when the relay says (endHandOver). Returns bytes already read that the relay is to send on
     // first; nullopt when the request is over (the client went away).
-    std::optional<QByteArray> handOver();
-    void endHandOver();
-    bool inTunnel() const { return m_tunnel; }
-
-    QTcpSocket& socket() const { return *m_socket; }
-    ServerShared& shared() const { return *m_shared; }
-    const UploadSession::Publish& publisher() const { return m_publish; }
-    ClientSide& clientSide() { return m_clientSide; }
-    ClientDeadlines& deadlines() { return m_deadlines; }
-    const core::HeadReader& head() const { return m_head; }
-    const core::BodyFraming& framing() const { return m_framing; }
-    core::BodyDecoder& decoder() { return m_decoder; }
-    const core::BodyDecoder& decoder() const { return m_decoder; }
-    const QString& clientAddress() const { return m_client; }
-    bool tls() const { return m_tls; }
-    bool closing() const { return m_state == State::Closing; }
-    Transport transport() const; // plain, or what the TLS handshake agreed
+    std::optional<QByteArray> handOver() override;
+    void endHandOver() override;
 
 private:
     // Hello: a tunnel's, from its 200 until the client's ClientHello has come (read, not taken: TLS takes it).
@@ -149,6 +121,10 @@ private:
     // respond() and refuse(): reason is the refusal record's, when the request has no other.
     void answer(int status, const QByteArray& contentType, const QByteArrayList& body, bool close,
                 const QByteArray& extraHeaders, std::optional<core::Error> error, const QString& reason);
+
+    Transport transport() const; // plain, or what the TLS handshake agreed
+    size_t onBody(core::ByteView data, const core::BlockPool::Block& block) { return m_handler->onBody(data, block); }
+    bool takesBody() const { return m_handler->takesBody(); }
 
     std::shared_ptr<ServerShared> m_shared;
     UploadSession::Publish m_publish;
@@ -176,6 +152,7 @@ private:
     // Read but not handled yet: the next request while the client does not take its answers, or bytes the mode
     // does not take now (the rest of a read, while it connects or waits for an answer).
     QByteArray m_held;
+    std::unique_ptr<ExchangeHandler> m_handler; // the mode; made after the rest, destroyed before it
 };
 
 } // namespace upin::app

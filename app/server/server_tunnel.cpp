@@ -97,6 +97,7 @@ void ServerConnection::endHandOver()
 
 ServerConnection::~ServerConnection()
 {
+    m_handler.reset(); // it ends an upload or an exchange in progress, with this connection's decoder
     m_blocks.setOnAvailable({});
 }
 

@@ -1,4 +1,4 @@
-#include "listener/listener_connection.h"
+#include "listener/endpoints.h"
 #include "capture/outcome.h"
 #include "common/qt_text.h"
 #include "server/request_admission.h"
@@ -7,25 +7,10 @@
 #include "listener/form_page.h"
 
 #include <QJsonDocument>
-#include <QTcpSocket>
 
 namespace upin::app {
 
 namespace {
-
-// Up to 4 MiB of reads in flight while an upload's pipelines hash and store them: with fewer, the reader and the
-// hashing thread wait on each other whenever the scheduler runs something else (measured here: 8 blocks took 10%
-// longer for /part-event with SHA-256, 4 blocks 40%, and 64 were no faster than 16). Blocks are allocated when a
-// pipeline falls behind, beyond the first only from the listener's shared budget (ServerShared::readBlocks),
-// and all but one are given back when the upload ends.
-ServerConnection::Mode listenerMode()
-{
-    ServerConnection::Mode mode;
-    mode.name = "listener";
-    mode.readChunk = qint64{256} * 1024;
-    mode.readBlocks = 16;
-    return mode;
-}
 
 std::optional<Endpoint> endpointFor(const QString& path)
 {
@@ -34,20 +19,18 @@ std::optional<Endpoint> endpointFor(const QString& path)
 
 } // namespace
 
-ListenerConnection::ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared,
-                                       UploadSession::Publish publish, QObject* parent)
-    : ServerConnection(accepted, std::move(shared), std::move(publish), listenerMode(), parent)
-{}
+Endpoints::Endpoints(Exchange& exchange) : ExchangeHandler(exchange) {}
 
-ListenerConnection::~ListenerConnection()
+Endpoints::~Endpoints()
 {
     if (m_session) // the listener is stopping mid-upload: keep what arrived, marked incomplete
-        m_session->finish(decoder(), false, core::Error{core::Errc::UnexpectedEof, decoder().wireBytes()},
+        m_session->finish(exchange().decoder(), false,
+                          core::Error{core::Errc::UnexpectedEof, exchange().decoder().wireBytes()},
                           QStringLiteral("the listener stopped while the upload was arriving"));
     m_session.reset(); // its pipeline ends: no block comes back after this
 }
 
-void ListenerConnection::onRequest(const RequestAdmission& admission)
+void Endpoints::onRequest(const RequestAdmission& admission)
 {
     const QString& method = admission.method;
     if (method == QLatin1String("GET") || method == QLatin1String("HEAD") || method == QLatin1String("OPTIONS")) {
@@ -56,27 +39,27 @@ void ListenerConnection::onRequest(const RequestAdmission& admission)
     }
     auto endpoint = endpointFor(admission.path);
     if (!endpoint) {
-        refuse(404, QStringLiteral("not found"));
+        exchange().refuse(404, QStringLiteral("not found"));
         return;
     }
     if (method != QLatin1String("POST")) {
-        refuse(405, QStringLiteral("use POST"), {}, {}, "Allow: POST\r\n");
+        exchange().refuse(405, QStringLiteral("use POST"), {}, {}, "Allow: POST\r\n");
         return;
     }
-    if (framing().kind == core::BodyFraming::Kind::None) {
-        refuse(411, QStringLiteral("Content-Length or Transfer-Encoding: chunked required"));
+    if (exchange().framing().kind == core::BodyFraming::Kind::None) {
+        exchange().refuse(411, QStringLiteral("Content-Length or Transfer-Encoding: chunked required"));
         return;
     }
     startUpload(*endpoint, admission);
 }
 
-void ListenerConnection::answerQuestion(const RequestAdmission& admission)
+void Endpoints::answerQuestion(const RequestAdmission& admission)
 {
     const bool keepAlive = admission.framing && admission.framing->keepAlive;
     const QString& path = admission.path;
     if (admission.method == QLatin1String("OPTIONS")) {           // a CORS preflight (admitRequest set the allowing
         QByteArray allow = "Allow: GET, HEAD, POST, OPTIONS\r\n"; // headers), or a plain question
-        const core::RequestHead& h = head().head();
+        const core::RequestHead& h = exchange().requestHead();
         if (!admission.corsHeaders.isEmpty())
             allow += "Access-Control-Allow-Methods: GET, HEAD, POST\r\nAccess-Control-Allow-Headers: " +
                      toQString(h.field("access-control-request-headers")).toUtf8() +
@@ -86,77 +69,80 @@ void ListenerConnection::answerQuestion(const RequestAdmission& admission)
                      (h.field("access-control-request-private-network").empty()
                           ? QByteArray()
                           : QByteArray("Access-Control-Allow-Private-Network: true\r\n"));
-        respond(204, "text/plain", QByteArrayList(), !keepAlive, allow);
+        exchange().respond(204, "text/plain", QByteArrayList(), !keepAlive, allow);
         return;
     }
     if (path == QLatin1String("/"))
-        respond(200, "text/html; charset=utf-8", formPage(shared().port), !keepAlive);
+        exchange().respond(200, "text/html; charset=utf-8", formPage(exchange().shared().port), !keepAlive);
     else if (path == QLatin1String("/captures"))
-        respond(200, "application/json", QJsonDocument(shared().store.recent()).toJson(QJsonDocument::Compact),
-                !keepAlive);
+        exchange().respond(200, "application/json",
+                           QJsonDocument(exchange().shared().store.recent()).toJson(QJsonDocument::Compact),
+                           !keepAlive);
     else if (path.startsWith(QLatin1String("/captures/"))) {
-        auto report = shared().store.report(path.mid(QStringLiteral("/captures/").size()));
+        auto report = exchange().shared().store.report(path.mid(QStringLiteral("/captures/").size()));
         if (report)
-            respond(200, "application/json", *report, !keepAlive);
+            exchange().respond(200, "application/json", *report, !keepAlive);
         else
-            respond(404, "text/plain", "no such capture\n", !keepAlive);
+            exchange().respond(404, "text/plain", "no such capture\n", !keepAlive);
     } else if (endpointFor(path))
-        respond(405, "text/plain", "use POST\n", !keepAlive, "Allow: POST\r\n");
+        exchange().respond(405, "text/plain", "use POST\n", !keepAlive, "Allow: POST\r\n");
     else
-        respond(404, "text/plain", "not found\n", !keepAlive);
+        exchange().respond(404, "text/plain", "not found\n", !keepAlive);
 }
 
-void ListenerConnection::startUpload(Endpoint endpoint, const RequestAdmission& admission)
+void Endpoints::startUpload(Endpoint endpoint, const RequestAdmission& admission)
 {
     const QUrlQuery query(admission.query);
-    SessionRequest request = sessionRequest(admission);
+    SessionRequest request = exchange().sessionRequest(admission);
     request.endpoint = endpoint;
     const QString matcher = query.queryItemValue(QStringLiteral("matcher"));
-    const QString hash = requestedHashName(query.query(), head().head());
+    const QString hash = requestedHashName(query.query(), exchange().requestHead());
     const QString answer = query.queryItemValue(QStringLiteral("answer"));
     auto kind = matcher.isEmpty() ? core::kDefaultMatcher : core::matcherFromName(matcher.toStdString());
-    auto hashKind = hash.isEmpty() ? std::optional(shared().config.hash) : core::kHashNames.find(hash.toStdString());
+    auto hashKind =
+        hash.isEmpty() ? std::optional(exchange().shared().config.hash) : core::kHashNames.find(hash.toStdString());
     const bool answerKnown = answer.isEmpty() || answer == QLatin1String("full") || answer == QLatin1String("brief");
     if (!kind || !hashKind || !answerKnown) {
-        refuse(400, QStringLiteral("matcher must be kmp, chunked or simd; hash (?hash= or %1) must be sha256, xxh3 "
-                                   "or none; answer must be full or brief")
-                        .arg(QLatin1String(kHashHeader)));
+        exchange().refuse(
+            400, QStringLiteral("matcher must be kmp, chunked or simd; hash (?hash= or %1) must be sha256, xxh3 "
+                                "or none; answer must be full or brief")
+                     .arg(QLatin1String(kHashHeader)));
         return;
     }
     request.briefAnswer = answer == QLatin1String("brief");
     request.parser.matcher = *kind;
     request.hash = *hashKind;
-    auto session = UploadSession::start(request, shared().store, publisher());
+    auto session = UploadSession::start(request, exchange().shared().store, exchange().publisher());
     if (!session) {
         const core::Errc code = session.error().code;
         const bool notMultipart = code == core::Errc::NotMultipart || code == core::Errc::MissingBoundary;
-        refuse(notMultipart ? 415 : 400, {}, session.error());
+        exchange().refuse(notMultipart ? 415 : 400, {}, session.error());
         return;
     }
     m_session = std::move(*session);
-    markRecorded();            // its capture is its record
+    exchange().markRecorded(); // its capture is its record
     if (m_session->failed()) { // e.g. the capture folder could not be created: say so before any body byte
         endUpload();
         return;
     }
-    beginBody();
-    if (framing().expectContinue)
-        socket().write("HTTP/1.1 100 Continue\r\n\r\n");
-    if (decoder().done())
+    exchange().beginBody();
+    if (exchange().framing().expectContinue)
+        exchange().sendContinue();
+    if (exchange().decoder().done())
         endUpload();
 }
 
-size_t ListenerConnection::onBody(core::ByteView data, const core::BlockPool::Block& block)
+size_t Endpoints::onBody(core::ByteView data, const core::BlockPool::Block& block)
 {
     m_session->setSource(block); // none for held-back bytes: the pipeline copies those
-    auto used = decoder().feed(data, *m_session);
+    auto used = exchange().decoder().feed(data, *m_session);
     m_session->flush();
-    const quint64 maxBody = shared().config.maxBodyBytes;
+    const quint64 maxBody = exchange().shared().config.maxBodyBytes;
     if (!used) {
         endUpload(used.error(), 400);
         return data.size();
     }
-    if (decoder().bodyBytes() > maxBody) {
+    if (exchange().decoder().bodyBytes() > maxBody) {
         endUpload(core::Error{core::Errc::BodyTooLarge, maxBody}, 413);
         return data.size();
     }
@@ -164,49 +150,50 @@ size_t ListenerConnection::onBody(core::ByteView data, const core::BlockPool::Bl
         endUpload();
         return data.size();
     }
-    if (decoder().done())
+    if (exchange().decoder().done())
         endUpload();
     return *used;
 }
 
-void ListenerConnection::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
+void Endpoints::endUpload(std::optional<core::Error> cutShort, int status, const QString& detail)
 {
-    QByteArrayList answer = m_session->finish(decoder(), !cutShort, cutShort, detail, nullptr, status);
+    QByteArrayList answer = m_session->finish(exchange().decoder(), !cutShort, cutShort, detail, nullptr, status);
     status = m_session->answerStatus(); // the capture's own outcome's, unless it was cut short
     m_session.reset();
-    deadlines().stop();
-    respondJson(status, std::move(answer), status != 200 || !framing().keepAlive);
+    exchange().deadlines().stop();
+    respondJson(status, std::move(answer), status != 200 || !exchange().framing().keepAlive);
 }
 
 // Too slow a body, or none for the idle timeout: answered 408 with the capture's JSON, which says why, as every
 // upload is answered.
-void ListenerConnection::onBodyDeadline(ClientDeadlines::Missed /*missed*/, const QString& why)
+void Endpoints::onBodyDeadline(ClientDeadlines::Missed /*missed*/, const QString& why)
 {
     if (m_session)
-        endUpload(core::Error{core::Errc::UnexpectedEof, decoder().wireBytes()}, 408, why);
+        endUpload(core::Error{core::Errc::UnexpectedEof, exchange().decoder().wireBytes()}, 408, why);
 }
 
-void ListenerConnection::onClientGone()
+void Endpoints::onClientGone()
 {
     if (!m_session)
         return;
     // Keep what arrived, marked incomplete, saying so.
-    m_session->finish(decoder(), false, core::Error{core::Errc::BodyCutShort, decoder().wireBytes()},
-                      clientGoneInWords(decoder().bodyBytes(), expectedLength(framing())));
+    m_session->finish(exchange().decoder(), false,
+                      core::Error{core::Errc::BodyCutShort, exchange().decoder().wireBytes()},
+                      clientGoneInWords(exchange().decoder().bodyBytes(), expectedLength(exchange().framing())));
     m_session.reset();
 }
 
-void ListenerConnection::respondJson(int status, const QJsonObject& body, bool close)
+void Endpoints::respondJson(int status, const QJsonObject& body, bool close)
 {
     respondJson(status, QByteArrayList{QJsonDocument(body).toJson(QJsonDocument::Compact)}, close);
 }
 
-void ListenerConnection::respondJson(int status, QByteArrayList compact, bool close)
+void Endpoints::respondJson(int status, QByteArrayList compact, bool close)
 {
     if (compact.isEmpty())
         compact.append(QByteArray());
     compact.last().append('\n'); // in the room answerJson leaves for it
-    respond(status, "application/json", compact, close);
+    exchange().respond(status, "application/json", compact, close);
 }
 
 } // namespace upin::app

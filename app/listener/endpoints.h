@@ -1,10 +1,10 @@
 #pragma once
-// The listener's mode on the server connection (server/server_connection.h): the endpoints. GET /, /captures and
-// /captures/ID are answered; a POST to an upload endpoint streams its body into an UploadSession (parts, hashes,
-// a capture folder) and is answered with its report.
+// The listener's mode, an exchange handler (server/exchange.h): the endpoints. GET /, /captures and /captures/ID
+// are answered; a POST to an upload endpoint streams its body into an UploadSession (parts, hashes, a capture
+// folder) and is answered with its report.
 
 #include "capture/upload_session.h"
-#include "server/server_connection.h"
+#include "server/exchange.h"
 
 #include <QUrlQuery>
 
@@ -12,12 +12,11 @@
 
 namespace upin::app {
 
-class ListenerConnection final : public ServerConnection {
+class Endpoints final : public ExchangeHandler {
     Q_OBJECT
 public:
-    ListenerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared, UploadSession::Publish publish,
-                       QObject* parent = nullptr);
-    ~ListenerConnection() override;
+    explicit Endpoints(Exchange& exchange);
+    ~Endpoints() override;
 
 private:
     void onRequest(const RequestAdmission& admission) override;

@@ -1,6 +1,7 @@
 #pragma once
-// Forward mode (`forward UPSTREAM_URL`), the forwarder's mode on the server connection (server/server_connection.h):
-// each request is passed on to the user's own server. For each request the head is rewritten (hop-by-hop fields
+// The relay: forward mode (`forward UPSTREAM_URL`) and the forward proxy (`proxy`), one exchange handler
+// (server/exchange.h) whose upstream comes from the configuration or from the request (a proxy's absolute URL, or
+// its CONNECT tunnel's host): each request is passed on to that server. For each request the head is rewritten (hop-by-hop fields
 // dropped, Host set to the upstream's unless preserved, X-Forwarded-For/-Proto/-Host added), a connection to the
 // upstream is opened on the same thread (or the previous request's reused), and the body goes on as it arrives,
 // its bytes unchanged (Content-Length or chunked, as sent). While the upstream has not taken what was sent (1 MiB), the client is not read: a slow server
@@ -22,7 +23,7 @@
 #include "capture/upload_session.h"
 #include "common/http_answer.h"
 #include "forwarder/tunnel_relay.h"
-#include "server/server_connection.h"
+#include "server/exchange.h"
 
 #include "upin/core/digest.h"
 
@@ -39,12 +40,11 @@ namespace upin::app {
 // against the host as a certificate names it, in ACE and in Unicode form.
 bool hostMatches(const QString& host, const QStringList& patterns);
 
-class ForwardConnection final : public ServerConnection {
+class Relay final : public ExchangeHandler {
     Q_OBJECT
 public:
-    ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ServerShared>& shared,
-                      UploadSession::Publish publish, QObject* parent = nullptr);
-    ~ForwardConnection() override;
+    explicit Relay(Exchange& exchange);
+    ~Relay() override;
 
 private:
     // Connecting: to the upstream, the client not read meanwhile. Sending: passing the body on. Answer: the request
@@ -55,7 +55,7 @@ private:
     static constexpr qint64 kMaxBacklog = qint64{1} << 20;
     bool upstreamBacklogged() const;
 
-    // The client's side (forward_connection.cpp), on the server connection.
+    // The client's side (relay.cpp), from the exchange.
     void onRequest(const RequestAdmission& admission) override;
     bool takesBody() override;
     size_t onBody(core::ByteView data, const core::BlockPool::Block& block) override;
@@ -64,10 +64,11 @@ private:
     void recordWhatWasRead();
     void onClientGone() override;
     void onClosing() override;
+    void onAnswerTaken() override;
     void startSession(const RequestAdmission& admission);
     bool leftOutByFilters(const QString& host, bool hasBody) const; // a proxy's --only-host, --only-uploads
     QString upstreamPeerName() const;
-    // forward_tunnel.cpp: a proxy's CONNECT.
+    // relay_tunnel.cpp: a proxy's CONNECT.
     void openTunnelTo(const RequestAdmission& admission);
     void interceptTunnel(const RequestAdmission& admission);
     // connectRequest: the CONNECT's; answered: the client was told 200 already (passed through on its SNI).
@@ -77,7 +78,7 @@ private:
     bool relayHead(); // m_upstreamHead made from the client's; false once refused
     void bodyWhole();
 
-    // The upstream's side (forward_upstream.cpp): connecting, the answer, the record.
+    // The upstream's side (relay_upstream.cpp): connecting, the answer, the record.
     void connectUpstream();
     void onUpstreamProgress(const QTcpSocket* upstream);
     void connectTls(QSslSocket* tls);

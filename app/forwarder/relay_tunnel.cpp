@@ -1,6 +1,6 @@
 // A proxy's tunnels (CONNECT host:port): opened and inspected, or passed through as they are (--no-intercept).
 
-#include "forwarder/forward_connection.h"
+#include "forwarder/relay.h"
 #include "forwarder/tunnel_relay.h"
 #include "server/request_admission.h"
 
@@ -31,18 +31,18 @@ bool hostMatches(const QString& host, const QStringList& patterns)
     return false;
 }
 
-void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
+void Relay::openTunnelTo(const RequestAdmission& admission)
 {
     // On the proxy's TLS port (not one the CLI opens) TLS cannot begin again, and a relay would need the encrypted
     // side's progress: CONNECT goes to the plain port.
-    if (tls()) {
-        refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
-               QStringLiteral("send CONNECT to the proxy's plain port"));
+    if (exchange().tls()) {
+        exchange().refuse(400, QStringLiteral("CONNECT over TLS"), std::nullopt,
+                          QStringLiteral("send CONNECT to the proxy's plain port"));
         return;
     }
     const QUrl authority(QStringLiteral("//") + admission.tunnelTo);
     if (hostMatches(authority.host(QUrl::FullyEncoded), m_settings.noIntercept))
-        passThrough(sessionRequest(admission), admission.tunnelTo, false);
+        passThrough(exchange().sessionRequest(admission), admission.tunnelTo, false);
     else
         interceptTunnel(admission);
 }
@@ -52,19 +52,20 @@ void ForwardConnection::openTunnelTo(const RequestAdmission& admission)
 // https://host:port, whose certificate is checked, as forward mode checks an upstream's, for that same name (a
 // client that connects to an address and names the server in SNI gets the server it named, checked as such).
 // A name --no-intercept lists, in the CONNECT or in SNI, is not opened: the tunnel is passed through.
-void ForwardConnection::interceptTunnel(const RequestAdmission& admission)
+void Relay::interceptTunnel(const RequestAdmission& admission)
 {
     QString error;
     const QString host = QUrl(QStringLiteral("//") + admission.tunnelTo).host(QUrl::FullyEncoded); // IDN: as ACE
-    const auto leaf = shared().proxyCa->leafFor(host, &error); // the CONNECT's host is checked before the 200
+    const auto leaf =
+        exchange().shared().proxyCa->leafFor(host, &error); // the CONNECT's host is checked before the 200
     if (!leaf) {
-        refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
+        exchange().refuse(400, QStringLiteral("no certificate for the tunnel"), std::nullopt, error);
         return;
     }
     m_tunnelTo = admission.tunnelTo;
     m_tunnelServerName.clear();
-    openTunnel([this, host, connectLeaf = *leaf, connectRequest = sessionRequest(admission)](
-                   const QString& clientServerName) -> std::optional<QSslConfiguration> {
+    exchange().openTunnel([this, host, connectLeaf = *leaf, connectRequest = exchange().sessionRequest(admission)](
+                              const QString& clientServerName) -> std::optional<QSslConfiguration> {
         const bool named = !clientServerName.isEmpty() && clientServerName != host; // by SNI, another name
         // Either name listed leaves the tunnel unopened: opening one the user asked not to is the worse mistake.
         if (named && hostMatches(clientServerName, m_settings.noIntercept)) {
@@ -75,7 +76,7 @@ void ForwardConnection::interceptTunnel(const RequestAdmission& admission)
         auto chosen = connectLeaf;
         if (named) {
             QString ignored; // a name no certificate can carry: the CONNECT's host's, and the handshake says the rest
-            if (auto named = shared().proxyCa->leafFor(clientServerName, &ignored)) {
+            if (auto named = exchange().shared().proxyCa->leafFor(clientServerName, &ignored)) {
                 chosen = *named;
                 m_tunnelServerName = clientServerName;
             }
@@ -90,7 +91,7 @@ void ForwardConnection::interceptTunnel(const RequestAdmission& admission)
 
 // Not opened: the client's TLS goes to the server as it is. Recorded as a capture of the CONNECT with the bytes
 // each way, and why it ended when not by a close.
-void ForwardConnection::passThrough(SessionRequest connectRequest, const QString& tunnelTo, bool answered)
+void Relay::passThrough(SessionRequest connectRequest, const QString& tunnelTo, bool answered)
 {
     // Nothing of an earlier request on this connection may act on the tunnel: its upstream, answer and timers.
     dropUpstream();
@@ -106,33 +107,33 @@ void ForwardConnection::passThrough(SessionRequest connectRequest, const QString
                              : QStringLiteral(" (passed through)"));
     // Its bytes are not seen, so they may carry an upload: --only-uploads keeps it.
     connectRequest.unlisted = leftOutByFilters(authority.host(QUrl::FullyEncoded), true);
-    m_session = std::move(*UploadSession::start(connectRequest, shared().store, publisher()));
-    markRecorded();
+    m_session = std::move(*UploadSession::start(connectRequest, exchange().shared().store, exchange().publisher()));
+    exchange().markRecorded();
     m_phase = Phase::Connecting; // the client is not read: its bytes wait in the kernel for the relay
     m_relayLoop = false;
     auto opened = [this](const QTcpSocket& server) -> std::optional<QByteArray> {
         m_relayLoop = leadsHere(server); // CONNECT to the proxy's own port would relay to itself for ever
-        return m_relayLoop ? std::nullopt : handOver();
+        return m_relayLoop ? std::nullopt : exchange().handOver();
     };
     auto done = [this, tunnelTo, answered](const TunnelRelay::Outcome& outcome) {
         endPassThrough(tunnelTo, outcome, answered);
     };
-    m_relay = new TunnelRelay(socket(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
+    m_relay = new TunnelRelay(exchange().tunnelClient(), authority.host(QUrl::FullyEncoded), quint16(authority.port()),
                               m_settings.connectTimeoutMs, answered, opened, done, this);
     // Quiet as long as a kept-alive connection may wait, its slot is one a new client can have (server_shared.h).
-    m_relay->offerSlotWhenQuiet(shared().config.guards.keepAliveTimeoutMs, [this](bool quiet) {
+    m_relay->offerSlotWhenQuiet(exchange().shared().config.guards.keepAliveTimeoutMs, [this](bool quiet) {
         if (!quiet) {
-            shared().waiting.remove(this);
+            exchange().shared().waiting.remove(this);
             return;
         }
-        shared().waiting.add(this, [relay = QPointer<TunnelRelay>(m_relay)] {
+        exchange().shared().waiting.add(this, [relay = QPointer<TunnelRelay>(m_relay)] {
             if (relay)
                 relay->dropForSlot();
         });
     });
 }
 
-void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay::Outcome& outcome, bool answered)
+void Relay::endPassThrough(const QString& target, const TunnelRelay::Outcome& outcome, bool answered)
 {
     if (!m_session)
         return;
@@ -153,14 +154,15 @@ void ForwardConnection::endPassThrough(const QString& target, const TunnelRelay:
     const QString error = m_relayLoop ? QStringLiteral("loop") : QStringLiteral("upstream unreachable");
     if (!relayed)
         record.fault = ForwardRecord::Fault{status, error, detail};
-    m_session->finish(decoder(), true, std::nullopt, detail, &record);
+    m_session->finish(exchange().decoder(), true, std::nullopt, detail, &record);
     m_session.reset();
     if (relayed || answered) // told 200 already: no answer of ours can follow, the connection just ends
-        endHandOver();
+        exchange().endHandOver();
     else
-        respond(status, "application/json",
-                QJsonDocument(QJsonObject{{"error", error}, {"detail", detail}}).toJson(QJsonDocument::Compact) + '\n',
-                true);
+        exchange().respond(
+            status, "application/json",
+            QJsonDocument(QJsonObject{{"error", error}, {"detail", detail}}).toJson(QJsonDocument::Compact) + '\n',
+            true);
 }
 
 } // namespace upin::app

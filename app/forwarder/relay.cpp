@@ -1,4 +1,4 @@
-#include "forwarder/forward_connection.h"
+#include "forwarder/relay.h"
 #include "capture/outcome.h"
 #include "forwarder/tunnel_relay.h"
 #include "proxy/proxy_clients.h"
@@ -17,31 +17,10 @@
 
 namespace upin::app {
 
-namespace {
-// Reads of up to 1 MiB: a quarter as many wakeups as the listener's 256 KiB, which measured 1.34x -> 1.16x curl
-// straight to the upstream (200 MiB, no hash). 4 per connection, beyond the first from the shared budget (16).
-// A relay reads strictly: a line that ends in LF alone, which the upstream may split differently, is refused.
-// A forward proxy's the same, but for the words of its refusals and the requests it admits.
-ServerConnection::Mode forwarderMode(bool proxy)
-{
-    ServerConnection::Mode mode;
-    mode.name = proxy ? "proxy" : "forwarder";
-    mode.proxy = proxy;
-    mode.readChunk = qint64{1024} * 1024;
-    mode.readBlocks = 4;
-    mode.httpLimits.strictLineEnds = true;
-    mode.jsonRefusals = true;
-    return mode;
-}
-} // namespace
-
-ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_ptr<ServerShared>& shared,
-                                     UploadSession::Publish publish, QObject* parent)
-    : ServerConnection(accepted, shared, std::move(publish), forwarderMode(shared->config.forward->proxy), parent),
-      m_settings(*this->shared().config.forward)
+Relay::Relay(Exchange& exchange) : ExchangeHandler(exchange), m_settings(*exchange.shared().config.forward)
 {
     // Held back now, the upstream not having taken what it has: not the client's fault.
-    deadlines().setHeldBackNow([this] { return m_upstream && upstreamBacklogged(); });
+    exchange.deadlines().setHeldBackNow([this] { return m_upstream && upstreamBacklogged(); });
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer})
         timer->setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
@@ -83,29 +62,33 @@ ForwardConnection::ForwardConnection(AcceptedSocket accepted, const std::shared_
     m_connectTimer.setTimerType(Qt::PreciseTimer);
     m_deliveredTimer.setInterval(1);
     m_deliveredTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_deliveredTimer, &QTimer::timeout, this, &ForwardConnection::checkDelivered);
-    connect(&socket(), &QTcpSocket::bytesWritten, this, [this] {
-        if (m_answerTimer.isActive() && m_answer && m_answer->headRelayed()) // the client takes the answer
-            m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
-        if (m_upstream && unsentBytes(socket()) <= kMaxBacklog) // the answer's relay resumes
-            onUpstreamReadyRead();
-    });
+    connect(&m_deliveredTimer, &QTimer::timeout, this, &Relay::checkDelivered);
 }
 
-ForwardConnection::~ForwardConnection()
+void Relay::onAnswerTaken()
 {
-    shared().waiting.remove(this);          // a quiet tunnel's offer of its slot (forward_tunnel.cpp)
-    delete std::exchange(m_relay, nullptr); // quietly: its sockets go with the connection
-    if (m_session)                          // the forwarder stopped mid-exchange
+    if (m_answerTimer.isActive() && m_answer && m_answer->headRelayed()) // the client takes the answer
+        m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
+    if (m_upstream && exchange().answerBacklog() <= kMaxBacklog) // the answer's relay resumes
+        onUpstreamReadyRead();
+}
+
+Relay::~Relay()
+{
+    exchange().shared().waiting.remove(this); // a quiet tunnel's offer of its slot (relay_tunnel.cpp)
+    delete std::exchange(m_relay, nullptr);   // quietly: its sockets go with the connection
+    if (m_session)                            // the forwarder stopped mid-exchange
         finishSession(QStringLiteral("the forwarder stopped"), record());
 }
 
-void ForwardConnection::onRequest(const RequestAdmission& admission)
+void Relay::onRequest(const RequestAdmission& admission)
 {
-    if (m_settings.proxy && !inTunnel() && !clientAllowed(socket().peerAddress(), m_settings.allowedClients)) {
-        refuse(403, QStringLiteral("client not allowed"), std::nullopt,
-               QStringLiteral("%1 is not on the networks the proxy serves (--allow-client NETWORK names them)")
-                   .arg(socket().peerAddress().toString()));
+    if (m_settings.proxy && !exchange().inTunnel() &&
+        !clientAllowed(exchange().peerAddress(), m_settings.allowedClients)) {
+        exchange().refuse(
+            403, QStringLiteral("client not allowed"), std::nullopt,
+            QStringLiteral("%1 is not on the networks the proxy serves (--allow-client NETWORK names them)")
+                .arg(exchange().peerAddress().toString()));
         return;
     }
     if (!admission.tunnelTo.isEmpty()) {
@@ -114,22 +97,23 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
     }
     // A proxy's client names the server in each request's URL (admitted only so), or in its CONNECT for the
     // requests in the tunnel (https, or http when its client spoke plain HTTP in it); the forwarder has its one.
-    m_target = inTunnel()         ? QUrl((tls() ? QStringLiteral("https://") : QStringLiteral("http://")) + m_tunnelTo)
+    m_target = exchange().inTunnel()
+                   ? QUrl((exchange().tls() ? QStringLiteral("https://") : QStringLiteral("http://")) + m_tunnelTo)
                : m_settings.proxy ? QUrl(admission.scheme + QStringLiteral("://") + admission.host)
                                   : m_settings.upstream;
     if (m_target.host().isEmpty()) {
-        refuse(400, QStringLiteral("no host in the request's URL"));
+        exchange().refuse(400, QStringLiteral("no host in the request's URL"));
         return;
     }
     if (!relayHead())
         return;
     m_clock.start();
-    m_requestKeepAlive = framing().keepAlive;
+    m_requestKeepAlive = exchange().framing().keepAlive;
     HttpAnswer::Options answer;
     answer.answersHead = admission.headOnly;
     // Said back as it came, if it is a plain token (a probe's nonce): nothing of a request's own goes into the head.
     static const QRegularExpression token(QStringLiteral("^[A-Za-z0-9]{1,64}$"));
-    if (const QString probe = toQString(head().head().field(kProbeHeader)); // names match in any case
+    if (const QString probe = toQString(exchange().requestHead().field(kProbeHeader)); // names match in any case
         token.match(probe).hasMatch())
         answer.addedFields = [this, probe] { return captureField(probe); };
     m_answer.emplace(answer);
@@ -145,26 +129,26 @@ void ForwardConnection::onRequest(const RequestAdmission& admission)
 
 // The head as it goes on to m_target (core::relayHead's rules); false once refused (a Connection list that names
 // the framing: passing the body on would smuggle a request).
-bool ForwardConnection::relayHead()
+bool Relay::relayHead()
 {
     core::RelayTarget target;
     const QByteArray prefix = m_target.path(QUrl::FullyEncoded).toUtf8();
     const QByteArray upstreamHost = m_target.authority(QUrl::FullyEncoded).toUtf8();
-    const QByteArray client = socket().peerAddress().toString().toLatin1();
+    const QByteArray client = exchange().peerAddress().toString().toLatin1();
     target.pathPrefix = {prefix.constData(), size_t(prefix.size())};
     target.upstreamHost = {upstreamHost.constData(), size_t(upstreamHost.size())};
     // In a tunnel the client's Host goes on as it wrote it (a signed request, a virtual host): the CONNECT named
     // the server, not the Host.
-    target.preserveHost = m_settings.preserveHost || inTunnel();
+    target.preserveHost = m_settings.preserveHost || exchange().inTunnel();
     target.forwardedFields = !m_settings.proxy; // a forward proxy relays the request as the client made it
     target.clientAddress = {client.constData(), size_t(client.size())};
-    target.proto = tls() ? "https" : "http";
+    target.proto = exchange().tls() ? "https" : "http";
     // A probe's token is for us: the server behind never sees it, so cannot say it back as if it were us.
     static constexpr std::string_view ownFields[] = {kProbeHeader};
     target.ownFields = ownFields;
-    auto relayed = core::relayHead(head().head(), target);
+    auto relayed = core::relayHead(exchange().requestHead(), target);
     if (!relayed) {
-        refuse(400, QStringLiteral("bad request head"), relayed.error());
+        exchange().refuse(400, QStringLiteral("bad request head"), relayed.error());
         return false;
     }
     m_upstreamHead = QByteArray::fromStdString(*relayed);
@@ -172,7 +156,7 @@ bool ForwardConnection::relayHead()
 }
 
 // What passed, for a probe that asks (common/upin_headers.h): the capture's id and its parts so far.
-QByteArray ForwardConnection::captureField(const QString& probe) const
+QByteArray Relay::captureField(const QString& probe) const
 {
     if (!m_session) // not multipart: nothing was parsed
         return {};
@@ -188,23 +172,23 @@ QByteArray ForwardConnection::captureField(const QString& probe) const
 
 // Inspected on the way: a multipart body parsed as /part-event parses it (or stored as /file-part with
 // --save-parts), any other body counted and hashed whole (and kept with --keep-bodies).
-void ForwardConnection::startSession(const RequestAdmission& admission)
+void Relay::startSession(const RequestAdmission& admission)
 {
     QString prefix = m_target.path(QUrl::FullyEncoded);
     if (prefix.endsWith(QLatin1Char('/')))
         prefix.chop(1);
-    SessionRequest request = sessionRequest(admission);
+    SessionRequest request = exchange().sessionRequest(admission);
     // The hash as the listener chooses it: ?hash=, else the client's Upload-Inspector-Hash (our sender's), else
     // --hash; both go on unchanged, so an upstream listener computes the same digests.
-    const QString hash = requestedHashName(admission.query, head().head());
-    request.hash = core::kHashNames.find(hash.toStdString()).value_or(shared().config.hash);
+    const QString hash = requestedHashName(admission.query, exchange().requestHead());
+    request.hash = core::kHashNames.find(hash.toStdString()).value_or(exchange().shared().config.hash);
     QUrl shown = m_target;
     shown.setPath(prefix + admission.path);
     shown.setQuery(admission.query);
     request.forwardedTo = shown.toString();
     request.proxied = m_settings.proxy;
     request.unlisted =
-        leftOutByFilters(m_target.host(QUrl::FullyEncoded), framing().kind != core::BodyFraming::Kind::None);
+        leftOutByFilters(m_target.host(QUrl::FullyEncoded), exchange().framing().kind != core::BodyFraming::Kind::None);
     if (request.unlisted) // relayed only: nothing of it is kept, so nothing is parsed or hashed
         request.hash = core::HashKind::None;
     m_tap = std::make_unique<BodyTap>();
@@ -212,7 +196,7 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
         request.endpoint = request.keepRaw        ? Endpoint::Capture
                            : m_settings.saveParts ? Endpoint::FilePart
                                                   : Endpoint::PartEvent;
-        auto session = UploadSession::start(request, shared().store, publisher());
+        auto session = UploadSession::start(request, exchange().shared().store, exchange().publisher());
         if (session)
             m_session = std::move(*session);
     }
@@ -220,38 +204,40 @@ void ForwardConnection::startSession(const RequestAdmission& admission)
         request.endpoint = Endpoint::Discard;
         // Kept whole when asked (--keep-bodies, or whole requests kept): body.raw beside head.raw.
         request.keepRaw = !request.unlisted && (request.keepRaw || m_settings.keepBodies) &&
-                          framing().kind != core::BodyFraming::Kind::None;
-        m_session = std::move(*UploadSession::start(request, shared().store, publisher()));
-        if (framing().kind != core::BodyFraming::Kind::None && request.hash != core::HashKind::None)
+                          exchange().framing().kind != core::BodyFraming::Kind::None;
+        m_session = std::move(*UploadSession::start(request, exchange().shared().store, exchange().publisher()));
+        if (exchange().framing().kind != core::BodyFraming::Kind::None && request.hash != core::HashKind::None)
             m_tap->digest.emplace(request.hash);
     }
     m_tap->session = m_session.get();
-    markRecorded(); // its capture is its record
+    exchange().markRecorded(); // its capture is its record
 }
 
 // In a tunnel the server is named twice, by CONNECT and by SNI: either name matching keeps the request, so that no
 // choice of the other hides an upload.
-bool ForwardConnection::leftOutByFilters(const QString& host, bool hasBody) const
+bool Relay::leftOutByFilters(const QString& host, bool hasBody) const
 {
     const auto named = [this, &host](const QStringList& patterns) {
         return hostMatches(host, patterns) ||
-               (inTunnel() && !m_tunnelServerName.isEmpty() && hostMatches(m_tunnelServerName, patterns));
+               (exchange().inTunnel() && !m_tunnelServerName.isEmpty() && hostMatches(m_tunnelServerName, patterns));
     };
     return m_settings.proxy &&
            ((!m_settings.onlyHosts.isEmpty() && !named(m_settings.onlyHosts)) || (m_settings.onlyUploads && !hasBody));
 }
 
 // Reads wait while the upstream has not taken what it has (kMaxBacklog), and while it connects or answers.
-bool ForwardConnection::takesBody()
+bool Relay::takesBody()
 {
     if (m_recordOnly)
-        return !decoder().done();
-    if (m_phase != Phase::Sending || closing())
+        return !exchange().decoder().done();
+    if (m_phase != Phase::Sending || exchange().closing())
         return false; // connecting, or the body is whole: the next request waits
     if (m_earlyAtByte >= 0)
         return true; // the answer came early: the rest is read and dropped, so the client sees it, not a reset
     if (!m_upstream || upstreamBacklogged()) {
-        deadlines().waitingOnUs();     // waiting for the upstream, not the client: a slow server is no slow client
+        exchange()
+            .deadlines()
+            .waitingOnUs();            // waiting for the upstream, not the client: a slow server is no slow client
         if (!m_answerTimer.isActive()) // but the upstream has as long as for an answer to take more
             m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
         return false; // resumes when the upstream takes what it has
@@ -262,13 +248,13 @@ bool ForwardConnection::takesBody()
     // wakes the event loop).
     if (std::exchange(m_answerLookAt, m_wireOut) != m_wireOut || m_wireOut == 0)
         onUpstreamReadyRead();
-    return m_phase == Phase::Sending && !closing();
+    return m_phase == Phase::Sending && !exchange().closing();
 }
 
-size_t ForwardConnection::onBody(core::ByteView data, const core::BlockPool::Block& block)
+size_t Relay::onBody(core::ByteView data, const core::BlockPool::Block& block)
 {
     m_session->setSource(block);
-    auto used = decoder().feed(data, *m_tap);
+    auto used = exchange().decoder().feed(data, *m_tap);
     m_session->flush();
     if (!used) { // the client's framing is broken: what came before went on; the upstream request is cut off
         failExchange(400, QStringLiteral("bad request body framing"),
@@ -284,18 +270,18 @@ size_t ForwardConnection::onBody(core::ByteView data, const core::BlockPool::Blo
         writeSocketDirect(*m_upstream, data.data(), qint64(n));
         m_wireOut += n;
         sampleUpstream(false);
-    } else if (m_earlyAtByte >= 0 && !clientSide().dropped(n)) { // read only to be dropped: the linger caps hold
+    } else if (m_earlyAtByte >= 0 && !exchange().dropBody(n)) { // read only to be dropped: the linger caps hold
         return data.size();
     }
-    if (decoder().done())
+    if (exchange().decoder().done())
         bodyWhole();
     return n; // what follows is the next request's: it waits for this exchange's end
 }
 
-void ForwardConnection::bodyWhole()
+void Relay::bodyWhole()
 {
     m_at.clientLastByte = msSinceHead();
-    deadlines().stop();
+    exchange().deadlines().stop();
     if (m_tap->digest)
         m_tap->digestHex = toQString(m_tap->digest->finishHex());
     m_phase = Phase::Answer;
@@ -309,7 +295,7 @@ void ForwardConnection::bodyWhole()
     }
 }
 
-void ForwardConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QString& why)
+void Relay::onBodyDeadline(ClientDeadlines::Missed missed, const QString& why)
 {
     if (m_phase == Phase::Sending && m_earlyAtByte < 0)
         failExchange(
@@ -322,7 +308,7 @@ void ForwardConnection::onBodyDeadline(ClientDeadlines::Missed missed, const QSt
 // connected with none of its body gone on (the head still in Qt's buffer holds the body back, so a client that
 // sent its whole request and half-closed, as `nc -N` does, found this with a local upstream). One already under way
 // takes what was read of it on, as before (onClientGone then aborts it).
-void ForwardConnection::onClientClosed()
+void Relay::onClientClosed()
 {
     if (m_relay || !m_session)
         return;
@@ -334,14 +320,14 @@ void ForwardConnection::onClientClosed()
 
 // The request ends before it went on (its client closed, its upstream is unreachable): the body read with its head
 // and held back while the upstream connected is parsed, so that the record has what was received.
-void ForwardConnection::recordWhatWasRead()
+void Relay::recordWhatWasRead()
 {
     dropUpstream();
     m_recordOnly = true;
-    takeWhatWasRead();
+    exchange().takeWhatWasRead();
 }
 
-void ForwardConnection::onClientGone()
+void Relay::onClientGone()
 {
     if (!m_session)
         return;
@@ -353,9 +339,9 @@ void ForwardConnection::onClientGone()
         return;
     }
     dropUpstream(); // mid-exchange: the upstream request is aborted with it
-    if (!decoder().done()) {
-        finishSession(clientGoneInWords(decoder().bodyBytes(), expectedLength(framing())), record(),
-                      core::Error{core::Errc::BodyCutShort, decoder().wireBytes()});
+    if (!exchange().decoder().done()) {
+        finishSession(clientGoneInWords(exchange().decoder().bodyBytes(), expectedLength(exchange().framing())),
+                      record(), core::Error{core::Errc::BodyCutShort, exchange().decoder().wireBytes()});
         return;
     }
     // The body is whole, so the capture has no error: the record's fault says why there is no answer.
@@ -370,7 +356,7 @@ void ForwardConnection::onClientGone()
     finishSession(why, forward);
 }
 
-void ForwardConnection::onClosing()
+void Relay::onClosing()
 {
     dropUpstream(); // nothing more goes on once the client's connection ends
 }

@@ -1,7 +1,7 @@
 // Forward mode's upstream side: the connection to the user's server, its answer (read by HttpAnswer, relayed
 // as it comes), the faults, and the exchange's record.
 
-#include "forwarder/forward_connection.h"
+#include "forwarder/relay.h"
 
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
@@ -28,17 +28,17 @@ constexpr int kSampleIntervalMs = 50;
 
 // The name an https upstream's certificate is checked for, and its SNI: in a tunnel whose client named the server
 // by SNI, that name; else the URL's host.
-QString ForwardConnection::upstreamPeerName() const
+QString Relay::upstreamPeerName() const
 {
-    return inTunnel() && !m_tunnelServerName.isEmpty() ? m_tunnelServerName : m_target.host();
+    return exchange().inTunnel() && !m_tunnelServerName.isEmpty() ? m_tunnelServerName : m_target.host();
 }
 
-double ForwardConnection::msSinceHead() const
+double Relay::msSinceHead() const
 {
     return double(m_clock.nsecsElapsed()) / 1e6;
 }
 
-void ForwardConnection::connectUpstream()
+void Relay::connectUpstream()
 {
     m_phase = Phase::Connecting;
     // With the name its certificate was checked for: a tunnel's client may name another in SNI than an earlier
@@ -63,7 +63,7 @@ void ForwardConnection::connectUpstream()
     // follow it). TLS: Qt decrypts into a bounded buffer.
     m_upstream->setReadBufferSize(https ? kAnswerRead : 1);
     QTcpSocket* upstream = m_upstream;
-    connect(upstream, &QTcpSocket::readyRead, this, &ForwardConnection::onUpstreamReadyRead);
+    connect(upstream, &QTcpSocket::readyRead, this, &Relay::onUpstreamReadyRead);
     connect(upstream, &QTcpSocket::bytesWritten, this, [this, upstream] { onUpstreamProgress(upstream); });
     connect(upstream, &QTcpSocket::errorOccurred, this, [this, upstream] {
         if (upstream != m_upstream)
@@ -90,13 +90,13 @@ void ForwardConnection::connectUpstream()
 }
 
 // Bytes the upstream's socket wrote on: the body's reading resumes, and the deadlines count from here.
-void ForwardConnection::onUpstreamProgress(const QTcpSocket* upstream)
+void Relay::onUpstreamProgress(const QTcpSocket* upstream)
 {
     if (upstream != m_upstream)
         return;
     sampleUpstream(false);
     if (m_phase == Phase::Sending && !upstreamBacklogged())
-        resumeReading();
+        exchange().resumeReading();
     if (m_phase == Phase::Answer && m_at.upstreamTookLastByte < 0 && unsentBytes(*m_upstream) == 0) {
         if (m_writtenMs < 0)
             m_writtenMs = msSinceHead(); // the last request byte went to the kernel
@@ -108,7 +108,7 @@ void ForwardConnection::onUpstreamProgress(const QTcpSocket* upstream)
 }
 
 // An https upstream: what it is trusted with, what its handshake agreed, and the head once it is encrypted.
-void ForwardConnection::connectTls(QSslSocket* tls)
+void Relay::connectTls(QSslSocket* tls)
 {
     QTcpSocket* upstream = tls;
     QSslConfiguration config = QSslConfiguration::defaultConfiguration();
@@ -141,18 +141,19 @@ void ForwardConnection::connectTls(QSslSocket* tls)
     tls->connectToHostEncrypted(m_target.host(), quint16(m_target.port(443)), upstreamPeerName());
 }
 
-bool ForwardConnection::leadsHere(const QTcpSocket& upstream) const
+bool Relay::leadsHere(const QTcpSocket& upstream) const
 {
     const quint16 port = upstream.peerPort();
     const QHostAddress peer = upstream.peerAddress();
-    const bool ownPort = port == shared().port || (shared().tlsPort != 0 && port == shared().tlsPort);
+    const bool ownPort =
+        port == exchange().shared().port || (exchange().shared().tlsPort != 0 && port == exchange().shared().tlsPort);
     return ownPort &&
-           (peer.isLoopback() || peer == socket().localAddress() || QNetworkInterface::allAddresses().contains(peer));
+           (peer.isLoopback() || peer == exchange().localAddress() || QNetworkInterface::allAddresses().contains(peer));
 }
 
 // A proxy asked for its own address and port (by any name that leads here) would relay to itself for ever: the
 // exchange fails instead, before a byte goes.
-bool ForwardConnection::connectedToSelf()
+bool Relay::connectedToSelf()
 {
     if (!leadsHere(*m_upstream))
         return false;
@@ -163,24 +164,24 @@ bool ForwardConnection::connectedToSelf()
     return true;
 }
 
-void ForwardConnection::sendHead()
+void Relay::sendHead()
 {
     m_connectTimer.stop();
     // Each write goes out at once (server_connection.cpp says why); set once connected, as Qt drops it before.
     m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_upstream->write(m_upstreamHead);
     m_phase = Phase::Sending;
-    if (decoder().done()) { // no body
+    if (exchange().decoder().done()) { // no body
         m_at.clientLastByte = msSinceHead();
         m_phase = Phase::Answer;
         m_answerTimer.start(m_settings.upstreamAnswerTimeoutMs);
         return;
     }
-    deadlines().bodyBegins();
-    resumeReading();
+    exchange().deadlines().bodyBegins();
+    exchange().resumeReading();
 }
 
-void ForwardConnection::sampleUpstream(bool force)
+void Relay::sampleUpstream(bool force)
 {
     const qint64 now = qint64(msSinceHead());
     const quint64 body = m_wireOut - std::min<quint64>(m_wireOut, quint64(unsentBytes(*m_upstream)));
@@ -194,13 +195,13 @@ void ForwardConnection::sampleUpstream(bool force)
 // holds nothing unsent, so that each read goes straight from its block to the kernel (writeSocketDirect); with a
 // backlog allowed, Qt's buffer was never empty again after the first short write, and every MiB was copied into it
 // first. Over TLS every byte goes through Qt's buffers anyway: a backlog keeps the encryption busy.
-bool ForwardConnection::upstreamBacklogged() const
+bool Relay::upstreamBacklogged() const
 {
     return unsentBytes(*m_upstream) > (carriesTls(*m_upstream) ? kMaxBacklog : 0);
 }
 
 // Body bytes the upstream's kernel has acknowledged: those handed on, less what Qt and our kernel still hold.
-quint64 ForwardConnection::bytesUpstreamHas() const
+quint64 Relay::bytesUpstreamHas() const
 {
     int queued = 0;
     const qintptr fd = m_upstream ? m_upstream->socketDescriptor() : -1;
@@ -212,7 +213,7 @@ quint64 ForwardConnection::bytesUpstreamHas() const
 
 // The moment the upstream's kernel has acknowledged every byte of the request: Qt's buffer empty is not enough,
 // the kernel's send queue may still hold megabytes a slow server has not taken.
-void ForwardConnection::checkDelivered()
+void Relay::checkDelivered()
 {
     if (!m_upstream || m_at.upstreamTookLastByte >= 0) {
         m_deliveredTimer.stop();
@@ -229,24 +230,23 @@ void ForwardConnection::checkDelivered()
     sampleUpstream(true);
 }
 
-void ForwardConnection::onUpstreamReadyRead()
+void Relay::onUpstreamReadyRead()
 {
-    if (!m_upstream || unsentBytes(socket()) > kMaxBacklog)
+    if (!m_upstream || exchange().answerBacklog() > kMaxBacklog)
         return; // resumes when the client takes what it has
     drainSocket(*m_upstream, kAnswerRead, [this](const char* data, qint64 size) { takeAnswer(data, size); });
 }
 
-void ForwardConnection::takeAnswer(const char* data, qint64 size)
+void Relay::takeAnswer(const char* data, qint64 size)
 {
     if (size <= 0 || !m_session || !m_answer || m_answer->complete())
         return;
     if (m_at.firstAnswerByte < 0)
         m_at.firstAnswerByte = msSinceHead();
-    const auto progress =
-        m_answer->take(data, size, [this](const char* d, qint64 n) { writeSocketDirect(socket(), d, n); });
+    const auto progress = m_answer->take(data, size, [this](const char* d, qint64 n) { exchange().writeAnswer(d, n); });
     // What the client has not taken yet has the guards' answer deadline, as our own answers have (ClientSide drops
     // a client that takes nothing for that long), not the upstream's much longer one.
-    clientSide().answerWritten();
+    exchange().answerProgress();
     if (m_answer->interimOnly())
         m_at.firstAnswerByte = -1; // the final answer's first byte is yet to come
     if (progress.finalHead)
@@ -264,7 +264,7 @@ void ForwardConnection::takeAnswer(const char* data, qint64 size)
 }
 
 // The final answer's head went to the client: its moment, and whether it came before the body's end.
-void ForwardConnection::onFinalHead()
+void Relay::onFinalHead()
 {
     m_at.answerHead = msSinceHead();
     m_answerTimer.stop();
@@ -280,12 +280,12 @@ void ForwardConnection::onFinalHead()
     if (m_phase == Phase::Sending || m_phase == Phase::Connecting) { // before the body's end: it goes no further
         m_earlyAtByte = qint64(bytesUpstreamHas());
         m_requestKeepAlive = false;
-        deadlines().stop();
+        exchange().deadlines().stop();
         sampleUpstream(true);
     }
 }
 
-void ForwardConnection::onUpstreamGone(const QString& why)
+void Relay::onUpstreamGone(const QString& why)
 {
     if (!m_session) { // between exchanges: a kept connection the upstream closed
         m_upstream->deleteLater();
@@ -338,15 +338,15 @@ void ForwardConnection::onUpstreamGone(const QString& why)
 // Whether a request the upstream may have had goes again, as RFC 9110 9.2.2 allows a relay: when nothing of its
 // body went (the upstream never had a whole request), or when its method is idempotent. A POST without a body
 // may have been acted on: sending it twice could submit twice (nginx does not retry it either).
-bool ForwardConnection::mayRetry() const
+bool Relay::mayRetry() const
 {
-    if (!decoder().done())
+    if (!exchange().decoder().done())
         return true;
     static const std::array<std::string_view, 6> idempotent{"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"};
-    return std::find(idempotent.begin(), idempotent.end(), head().head().method) != idempotent.end();
+    return std::find(idempotent.begin(), idempotent.end(), exchange().requestHead().method) != idempotent.end();
 }
 
-ForwardRecord ForwardConnection::record() const
+ForwardRecord Relay::record() const
 {
     ForwardRecord r;
     r.upstream = m_target.toString();
@@ -375,44 +375,44 @@ ForwardRecord ForwardConnection::record() const
 
 // Ends the exchange's capture with the body's own outcome: whole (complete; what went wrong, if anything, is in
 // forward), or cut off at the byte where it stopped. detail says why in words.
-void ForwardConnection::finishSession(const QString& detail, const ForwardRecord& forward,
-                                      std::optional<core::Error> cause)
+void Relay::finishSession(const QString& detail, const ForwardRecord& forward, std::optional<core::Error> cause)
 {
-    const bool whole = decoder().done();
+    const bool whole = exchange().decoder().done();
     if (!whole && !cause)
-        cause = core::Error{core::Errc::UnexpectedEof, decoder().wireBytes()};
-    m_session->finish(decoder(), whole, whole ? std::nullopt : cause, detail, &forward);
+        cause = core::Error{core::Errc::UnexpectedEof, exchange().decoder().wireBytes()};
+    m_session->finish(exchange().decoder(), whole, whole ? std::nullopt : cause, detail, &forward);
     m_session.reset();
     m_tap.reset();
 }
 
-void ForwardConnection::endExchange()
+void Relay::endExchange()
 {
     m_at.answerDone = msSinceHead();
     m_answerTimer.stop();
     m_deliveredTimer.stop();
     const bool early = m_earlyAtByte >= 0;
-    const QString detail = decoder().done() ? QString()
-                                            : QStringLiteral("the upstream answered %1 after %2 bytes of the body")
-                                                  .arg(m_answer->status())
-                                                  .arg(m_wireOut);
+    const QString detail = exchange().decoder().done()
+                               ? QString()
+                               : QStringLiteral("the upstream answered %1 after %2 bytes of the body")
+                                     .arg(m_answer->status())
+                                     .arg(m_wireOut);
     const ForwardRecord forward = record();
     const bool upstreamReusable = m_answer->keepAlive() && !m_answer->untilClose() && !early;
     if (!upstreamReusable)
         dropUpstream();
-    clientSide().answerWritten(); // the client must take the answer within the deadline
+    exchange().answerProgress(); // the client must take the answer within the deadline
     // The slot is free for others before the capture is written (that waits for the pipelines and the disk).
-    if (m_requestKeepAlive && upstreamReusable && decoder().done())
-        waitForNextRequest();
+    if (m_requestKeepAlive && upstreamReusable && exchange().decoder().done())
+        exchange().waitForNextRequest();
     else // early, the client may still be sending the body no one reads: dropped, within the linger caps
-        closeAfterAnswer(m_answer->untilClose() && decoder().done()); // a body still coming lingers, as it must
+        exchange().closeAfterAnswer(m_answer->untilClose() &&
+                                    exchange().decoder().done()); // a body still coming lingers, as it must
     finishSession(detail, forward);
 }
 
 // A fault: the client gets our JSON answer saying which when it has had nothing of the upstream's final answer;
 // when it has, the connection is closed after what it had (the answer cut off) and the record says where and why.
-void ForwardConnection::failExchange(int status, const QString& error, const QString& detail,
-                                     std::optional<core::Error> cause)
+void Relay::failExchange(int status, const QString& error, const QString& detail, std::optional<core::Error> cause)
 {
     if (!m_session)
         return;
@@ -421,7 +421,7 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
         if (!m_session) // its framing was broken: that failed the exchange first
             return;
     }
-    deadlines().stop();
+    exchange().deadlines().stop();
     for (QTimer* timer : {&m_connectTimer, &m_answerTimer, &m_deliveredTimer})
         timer->stop();
     const bool answerRelayed = m_answer && m_answer->headRelayed();
@@ -430,15 +430,15 @@ void ForwardConnection::failExchange(int status, const QString& error, const QSt
     // Stored before the client hears of it, as the listener's captures are: its answer means the record is there.
     finishSession(QStringLiteral("%1: %2").arg(error, detail), forward, cause);
     dropUpstream();
-    if (answerRelayed) {    // what went to the client goes out, then our side closes: the cut answer ends at the
-        closeAfterAnswer(); // close (its framing says it is short); the client may still be sending: dropped
+    if (answerRelayed) { // what went to the client goes out, then our side closes: the cut answer ends at the
+        exchange().closeAfterAnswer(); // close (its framing says it is short); the client may still be sending: dropped
         return;
     }
-    respond(status, "application/json", forward.faultAnswer(), true);
+    exchange().respond(status, "application/json", forward.faultAnswer(), true);
 }
 
 // Closes the upstream connection at once. m_upstream is cleared first: the signals the abort sends find it gone.
-void ForwardConnection::dropUpstream()
+void Relay::dropUpstream()
 {
     if (QTcpSocket* upstream = std::exchange(m_upstream, nullptr)) {
         upstream->abort();
