@@ -17,6 +17,8 @@ QJsonValue figure(double value, int decimals = 3)
                      : QJsonValue(QJsonValue::Null);
 }
 
+} // namespace
+
 QString mbps(double value)
 {
     return value > 0 ? QString::number(value, 'f', value < 10 ? 1 : 0) : QStringLiteral("-");
@@ -26,8 +28,6 @@ QString times(double value)
 {
     return value > 0 ? QString::number(value, 'f', 2) + QLatin1Char('x') : QStringLiteral("-");
 }
-
-} // namespace
 
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds)
 {
@@ -110,9 +110,7 @@ QString slowShapeMessage(const ShapeRow& row, double plainRate, bool cancelled)
                        : how + QStringLiteral("; not timed again (left out by the budgets)");
 }
 
-} // namespace
-
-void addFindings(ProbeReport& report)
+void addShapeFindings(ProbeReport& report)
 {
     const double plainRate = measureAgainstPlain(report);
     for (ShapeRow& row : report.shapes) {
@@ -129,6 +127,10 @@ void addFindings(ProbeReport& report)
                  QStringLiteral("RSS of %1 grew %2 during a %3 upload (%4)")
                      .arg(report.watched(), formatBytes(row.rssGrowth), formatBytes(row.bytes), row.shape)});
     }
+}
+
+void addScalingFindings(ProbeReport& report)
+{
     for (const ScalingRow& row : report.scaling)
         if (row.judgeable() && row.exponent >= kSuperlinearExponent)
             report.findings.append({QStringLiteral("superlinear"), row.shape,
@@ -138,12 +140,16 @@ void addFindings(ProbeReport& report)
                                         .arg(formatBytes(row.sizes.first()), formatBytes(row.sizes.last()))
                                         .arg(row.seconds.first(), 0, 'f', 3)
                                         .arg(row.seconds.last(), 0, 'f', 3)});
-    // A collapse is the server's aggregate rate falling below kCollapseShare of its best with fewer clients, and its
-    // share of the baseline's rate at the same count falling as far: on loopback the client's own threads take
-    // cores from the server as clients are added, which is no fault of the server's, and a round of 8 MiB each is
-    // short enough that the baseline's own figure jumps. Both of its rounds must have run: the better counts, and a
-    // round the budget left out leaves one, which on a shared machine is not a finding.
-    // Failed uploads are a collapse when plain alone was taken: refused alone too, they are plain's finding, said once.
+}
+
+// A collapse is the server's aggregate rate falling below kCollapseShare of its best with fewer clients, and its
+// share of the baseline's rate at the same count falling as far: on loopback the client's own threads take
+// cores from the server as clients are added, which is no fault of the server's, and a round of 8 MiB each is
+// short enough that the baseline's own figure jumps. Both of its rounds must have run: the better counts, and a
+// round the budget left out leaves one, which on a shared machine is not a finding.
+// Failed uploads are a collapse when plain alone was taken: refused alone too, they are plain's finding, said once.
+void addConcurrencyFindings(ProbeReport& report)
+{
     const bool plainRefused = std::any_of(report.findings.cbegin(), report.findings.cend(), [](const ProbeFinding& f) {
         return f.kind == QLatin1String("rejected_valid_body") && f.shape == QLatin1String("plain");
     });
@@ -182,6 +188,15 @@ void addFindings(ProbeReport& report)
         if (row.errors == 0)
             bestShare = std::max(bestShare, row.ofBaseline());
     }
+}
+
+} // namespace
+
+void addFindings(ProbeReport& report)
+{
+    addShapeFindings(report);
+    addScalingFindings(report);
+    addConcurrencyFindings(report);
 }
 
 const ShapeRow* ProbeReport::shapeRow(const QString& shape) const
@@ -228,11 +243,13 @@ QString ProbeReport::watched() const
                           : QStringLiteral("%1 and its %2 children").arg(process).arg(processes - 1);
 }
 
-QJsonObject ProbeReport::toJson() const
+namespace {
+
+QJsonArray shapesJson(const ProbeReport& report)
 {
-    QJsonArray shapeRows;
-    for (const ShapeRow& row : shapes)
-        shapeRows.append(QJsonObject{
+    QJsonArray rows;
+    for (const ShapeRow& row : report.shapes)
+        rows.append(QJsonObject{
             {"name", row.shape},
             {"bytes", qint64(row.bytes)},
             {"seconds", figure(row.seconds, 4)},
@@ -245,46 +262,70 @@ QJsonObject ProbeReport::toJson() const
             {"vs_plain", figure(row.vsPlain, 2)},
             {"recheck_vs_plain", figure(row.recheckVsPlain, 2)},
             {"forwarder_capture", row.forwarderCapture > 0 ? QJsonValue(qint64(row.forwarderCapture)) : QJsonValue()},
-            {"rss_growth_bytes", pid > 0 && row.seconds > 0 ? QJsonValue(qint64(row.rssGrowth)) : QJsonValue()}});
-    QJsonArray scalingRows;
+            {"rss_growth_bytes",
+             report.pid > 0 && row.seconds > 0 ? QJsonValue(qint64(row.rssGrowth)) : QJsonValue()}});
+    return rows;
+}
+
+QJsonArray scalingJson(const QList<ScalingRow>& scaling)
+{
+    QJsonArray rows;
     for (const ScalingRow& row : scaling) {
         QJsonArray sizeList, secondList;
         for (quint64 s : row.sizes)
             sizeList.append(qint64(s));
         for (double s : row.seconds)
             secondList.append(figure(s, 4));
-        scalingRows.append(QJsonObject{
+        rows.append(QJsonObject{
             {"shape", row.shape}, {"sizes", sizeList}, {"seconds", secondList}, {"exponent", figure(row.exponent, 2)}});
     }
-    QJsonArray concurrencyRows;
+    return rows;
+}
+
+QJsonArray concurrencyJson(const QList<ConcurrencyRow>& concurrency)
+{
+    QJsonArray rows;
     for (const ConcurrencyRow& row : concurrency)
-        concurrencyRows.append(QJsonObject{{"clients", row.clients},
-                                           {"mb_per_s", figure(row.mbPerSecond, 1)},
-                                           {"baseline_mb_per_s", figure(row.baselineMBps, 1)},
-                                           {"p50_s", figure(row.p50, 4)},
-                                           {"p95_s", figure(row.p95, 4)},
-                                           {"errors", row.errors},
-                                           {"first_error", row.firstError}});
+        rows.append(QJsonObject{{"clients", row.clients},
+                                {"mb_per_s", figure(row.mbPerSecond, 1)},
+                                {"baseline_mb_per_s", figure(row.baselineMBps, 1)},
+                                {"p50_s", figure(row.p50, 4)},
+                                {"p95_s", figure(row.p95, 4)},
+                                {"errors", row.errors},
+                                {"first_error", row.firstError}});
+    return rows;
+}
+
+QJsonObject memoryJson(const ProbeReport& report)
+{
     QJsonArray samples;
-    for (const MemorySample& s : rss)
+    for (const MemorySample& s : report.rss)
         samples.append(QJsonArray{figure(s.seconds, 3), qint64(s.rss)});
+    const bool watched = report.pid > 0;
+    return {{"pid", watched ? QJsonValue(report.pid) : QJsonValue()},
+            {"processes", watched ? QJsonValue(std::max(report.processes, 1)) : QJsonValue()},
+            {"note", report.pidNote},
+            {"self", report.watchedSelf},
+            {"name", report.processName},
+            {"samples", samples},
+            {"peak_growth_bytes", watched ? QJsonValue(qint64(report.peakGrowth)) : QJsonValue()},
+            {"growth_per_byte", watched ? QJsonValue(figure(report.growthPerByte, 3)) : QJsonValue()},
+            {"peak_shape", report.peakShape}};
+}
+
+} // namespace
+
+QJsonObject ProbeReport::toJson() const
+{
     QJsonArray found;
     for (const ProbeFinding& f : findings)
         found.append(QJsonObject{{"kind", f.kind}, {"shape", f.shape}, {"message", f.message}});
     return {{"target", target.toString()},
             {"baseline", baseline.toString()},
-            {"shapes", shapeRows},
-            {"scaling", scalingRows},
-            {"concurrency", concurrencyRows},
-            {"memory", QJsonObject{{"pid", pid > 0 ? QJsonValue(pid) : QJsonValue()},
-                                   {"processes", pid > 0 ? QJsonValue(std::max(processes, 1)) : QJsonValue()},
-                                   {"note", pidNote},
-                                   {"self", watchedSelf},
-                                   {"name", processName},
-                                   {"samples", samples},
-                                   {"peak_growth_bytes", pid > 0 ? QJsonValue(qint64(peakGrowth)) : QJsonValue()},
-                                   {"growth_per_byte", pid > 0 ? QJsonValue(figure(growthPerByte, 3)) : QJsonValue()},
-                                   {"peak_shape", peakShape}}},
+            {"shapes", shapesJson(*this)},
+            {"scaling", scalingJson(scaling)},
+            {"concurrency", concurrencyJson(concurrency)},
+            {"memory", memoryJson(*this)},
             {"findings", found},
             {"skipped", QJsonArray::fromStringList(skipped)},
             {"unchecked_answers", QJsonArray::fromStringList(uncheckedAnswers)},
@@ -384,102 +425,6 @@ QStringList notCompared(const ProbeReport& earlier, const ProbeReport& now)
         if (before.seconds > 0 && (after == now.shapes.cend() || (after->seconds <= 0 && after->error.isEmpty())))
             out << before.shape;
     }
-    return out;
-}
-
-QString ProbeReport::text() const
-{
-    QString out = QStringLiteral("probe of %1 (baseline %2)%3\n\n")
-                      .arg(target.toString(), baseline.toString(),
-                           cancelled ? QStringLiteral(": cancelled, what ran before it") : QString());
-    if (!unreachable.isEmpty()) // stopped at the first upload: no table of nothing
-        return out + QStringLiteral("stopped: %1\n").arg(unreachable);
-    out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
-               .arg(QStringLiteral("shape"), -16)
-               .arg(QStringLiteral("bytes"), 11)
-               .arg(QStringLiteral("seconds"), 8)
-               .arg(QStringLiteral("MB/s"), 7)
-               .arg(QStringLiteral("vs base"), 8)
-               .arg(QStringLiteral("vs plain"), 8)
-               .arg(QStringLiteral("status"));
-    for (const ShapeRow& row : shapes)
-        out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
-                   .arg(row.shape, -16)
-                   .arg(formatBytes(row.bytes), 11)
-                   .arg(row.seconds > 0 ? QString::number(row.seconds, 'f', 3) : QStringLiteral("-"), 8)
-                   .arg(mbps(row.mbPerSecond()), 7)
-                   .arg(times(row.vsBaseline()), 8)
-                   .arg(times(row.vsPlain), 8)
-                   .arg(row.error.isEmpty() ? row.statusLine : row.error);
-    QStringList confirmed;
-    for (const ShapeRow& row : shapes)
-        if (row.forwarderCapture > 0)
-            confirmed << QStringLiteral("%1 (capture %2)").arg(row.shape).arg(row.forwarderCapture);
-    if (!confirmed.isEmpty())
-        out += QStringLiteral("our forwarder on the way saw every part of these whole: %1 (the memory watched is "
-                              "the process on the URL's port, unless --pid named your server's)\n")
-                   .arg(confirmed.join(", "));
-    for (const ShapeRow& row : shapes)
-        if (looksSlow(row) && !slowShape(row))
-            out += QStringLiteral("%1 looked %2x slower than plain, but %3x when timed again right after it: not a "
-                                  "finding (a busy moment of the machine)\n")
-                       .arg(row.shape)
-                       .arg(row.vsPlain, 0, 'f', 1)
-                       .arg(row.recheckVsPlain, 0, 'f', 1);
-    for (const ScalingRow& row : scaling) {
-        if (row.sizes.size() < 2) { // refused, or left out by the budgets: no curve to fit
-            out += QStringLiteral("\nscaling %1: fewer than two sizes measured, no exponent").arg(row.shape);
-            continue;
-        }
-        QStringList points;
-        for (qsizetype i = 0; i < row.sizes.size(); ++i)
-            points << QStringLiteral("%1 %2 s").arg(formatBytes(row.sizes[i])).arg(row.seconds.value(i), 0, 'f', 3);
-        out +=
-            QStringLiteral("\nscaling %1: size^%2  (%3)%4")
-                .arg(row.shape)
-                .arg(row.exponent, 0, 'f', 2)
-                .arg(points.join(", "),
-                     row.judgeable() ? QString() : QStringLiteral(" - not judged: too few sizes, or too fast, to fit"));
-    }
-    if (!concurrency.isEmpty())
-        out += QStringLiteral("\n\nclients   MB/s in all  baseline   p50 s   p95 s  errors\n");
-    for (const ConcurrencyRow& row : concurrency)
-        out += QStringLiteral("%1 %2 %3 %4 %5 %6%7\n")
-                   .arg(row.clients, 7)
-                   .arg(mbps(row.mbPerSecond), 13)
-                   .arg(mbps(row.baselineMBps), 9)
-                   .arg(row.p50 > 0 ? QString::number(row.p50, 'f', 3) : QStringLiteral("-"), 7)
-                   .arg(row.p95 > 0 ? QString::number(row.p95, 'f', 3) : QStringLiteral("-"), 7)
-                   .arg(row.errors, 7)
-                   .arg(row.firstError.isEmpty() ? QString() : QStringLiteral("  ") + row.firstError);
-    out += pid <= 0 ? QStringLiteral("\nmemory not watched: %1\n").arg(pidNote)
-           : peakGrowth == 0
-               ? QStringLiteral("\nmemory of %1: no growth during any upload\n").arg(watched())
-               : QStringLiteral("\nmemory of %1: peak growth %2 during one upload (%3, %4 per byte sent)\n")
-                     .arg(watched(), formatBytes(peakGrowth), peakShape)
-                     .arg(growthPerByte, 0, 'f', 2);
-    if (!uncheckedAnswers.isEmpty())
-        out += QStringLiteral("answers not checked, longer than the 1 MiB read (an echo of a larger file?): %1\n")
-                   .arg(uncheckedAnswers.join(QStringLiteral(", ")));
-    if (!expectMissing.isEmpty())
-        out += QStringLiteral("--expect's path names no number in the answers of %1: nothing was checked by it (a "
-                              "typo in the path?)\n")
-                   .arg(expectMissing.join(QStringLiteral(", ")));
-    if (!skipped.isEmpty())
-        out += QStringLiteral("left out by the budgets (--max-bytes, --max-time): %1\n").arg(skippedSummary());
-    if (!unreachable.isEmpty())
-        out += QStringLiteral("\nstopped: %1\n").arg(unreachable);
-    if (!redirect.isEmpty())
-        out +=
-            QStringLiteral("answers: %1, counted as uploads taken (a form's redirect after its POST)\n").arg(redirect);
-    else if (findings.isEmpty())
-        out += cancelled           ? QStringLiteral("\nno findings in what ran before the cancel\n")
-               : skipped.isEmpty() ? QStringLiteral("\nno findings\n")
-                                   : QStringLiteral("\nno findings in what ran (the budgets left the rest out)\n");
-    else
-        out += QStringLiteral("\n");
-    for (const ProbeFinding& f : findings)
-        out += QStringLiteral("FINDING %1: %2\n").arg(f.kind, f.message);
     return out;
 }
 

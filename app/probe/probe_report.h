@@ -124,6 +124,9 @@ inline bool judgedByBaseline(const QString& shape)
 
 // "1,2,4,8,16" -> the concurrency rounds' client counts (0 alone: none); nullopt with *error naming the bad one.
 
+// A rate for the tables ("12", "3.4"; "-" for none) and a ratio ("1.25x", "-").
+QString mbps(double value);
+QString times(double value);
 // time ~ size^k fitted by least squares on log-log; 0 with fewer than two distinct sizes.
 double fitExponent(const QList<quint64>& sizes, const QList<double>& seconds);
 // The findings the figures show (rejections and wrong bytes are found while running, and kept).
