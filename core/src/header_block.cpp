@@ -36,6 +36,46 @@ void reportControlByte(std::string_view value, const char* block, std::vector<He
                           static_cast<unsigned char>(*control)});
 }
 
+// An obs-fold continuation line, joined to the value it extends with one space.
+void foldInto(HeaderField& last, std::string_view line, char* data, std::vector<HeaderIssue>& issues)
+{
+    line = http_detail::trimSpaces(line);
+    if (line.empty())
+        return;
+    reportControlByte(line, data, issues);
+    // Moved back to just after the value it extends: at least an LF and a blank lie between the two, room for the
+    // joining space, and the bytes it lands on belong to no field.
+    char* write = data + (last.value.data() + last.value.size() - data);
+    if (!last.value.empty())
+        *write++ = ' ';
+    std::memmove(write, line.data(), line.size());
+    last.value = std::string_view(last.value.data(), static_cast<size_t>(write + line.size() - last.value.data()));
+}
+
+// A "name: value" line (start: its offset in the block); false when it is no field (the issue says why).
+bool addField(std::string_view line, size_t start, const char* data, std::vector<HeaderField>& fields,
+              std::vector<HeaderIssue>& issues)
+{
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos || colon == 0) {
+        issues.push_back({Errc::MalformedHeader, start});
+        return false;
+    }
+    const std::string_view name = line.substr(0, colon);
+    size_t bad = 0;
+    while (bad < name.size() && isTokenChar(name[bad]))
+        ++bad;
+    if (bad < name.size()) {
+        issues.push_back({Errc::InvalidHeaderName, start + bad});
+        return false;
+    }
+    const std::string_view value = http_detail::trimSpaces(line.substr(colon + 1));
+    reportControlByte(value, data, issues);
+    // Both stay where they are: only a continuation line is moved (an empty value's view still marks the place).
+    fields.push_back({name, value});
+    return true;
+}
+
 } // namespace
 
 void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std::vector<HeaderIssue>& issues)
@@ -73,41 +113,10 @@ void splitHeaderBlock(std::string& block, std::vector<HeaderField>& fields, std:
                 issues.push_back({fields.empty() ? Errc::LeadingWhitespaceHeader : Errc::MalformedHeader, start});
                 continue;
             }
-            line = http_detail::trimSpaces(line);
-            if (line.empty())
-                continue;
-            reportControlByte(line, data, issues);
-            // Moved back to just after the value it extends: at least an LF and a blank lie between the two, room
-            // for the joining space, and the bytes it lands on belong to no field.
-            HeaderField& last = fields.back();
-            char* write = data + (last.value.data() + last.value.size() - data);
-            if (!last.value.empty())
-                *write++ = ' ';
-            std::memmove(write, line.data(), line.size());
-            last.value =
-                std::string_view(last.value.data(), static_cast<size_t>(write + line.size() - last.value.data()));
+            foldInto(fields.back(), line, data, issues);
             continue;
         }
-        size_t colon = line.find(':');
-        if (colon == std::string_view::npos || colon == 0) {
-            issues.push_back({Errc::MalformedHeader, start});
-            canFold = false;
-            continue;
-        }
-        std::string_view name = line.substr(0, colon);
-        size_t bad = 0;
-        while (bad < name.size() && isTokenChar(name[bad]))
-            ++bad;
-        if (bad < name.size()) {
-            issues.push_back({Errc::InvalidHeaderName, start + bad});
-            canFold = false;
-            continue;
-        }
-        const std::string_view value = http_detail::trimSpaces(line.substr(colon + 1));
-        reportControlByte(value, data, issues);
-        // Both stay where they are: only a continuation line is moved (an empty value's view still marks the place).
-        fields.push_back({name, value});
-        canFold = true;
+        canFold = addField(line, start, data, fields, issues);
     }
 }
 
