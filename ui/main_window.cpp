@@ -2,6 +2,7 @@
 #include "help_pages.h"
 
 #include "models/plan_parts_model.h"
+#include "views/bench_view.h"
 #include "views/compare_view.h"
 #include "views/file_dialog_fit.h"
 #include "views/fitted_columns.h"
@@ -9,7 +10,6 @@
 #include "views/listen_view.h"
 #include "views/probe_view.h"
 #include "views/send_view.h"
-#include "views/shootout_view.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -32,7 +32,7 @@ namespace upin::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_tabs(new QTabWidget), m_send(new SendView), m_listen(new ListenView),
-      m_inspect(new InspectView), m_compare(new CompareView), m_shootout(new ShootoutView), m_probe(new ProbeView),
+      m_inspect(new InspectView), m_compare(new CompareView), m_bench(new BenchView), m_probe(new ProbeView),
       m_listenerStatus(new QLabel)
 {
     setWindowTitle(tr("Upload Inspector"));
@@ -45,7 +45,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_inspect, tr("&Inspect"));
     m_tabs->addTab(m_compare, tr("&Compare"));
     m_tabs->addTab(m_probe, tr("Pro&be")); // Alt+P is Save part and Export PNG
-    m_tabs->addTab(m_shootout, tr("&Matcher shoot-out"));
+    m_tabs->addTab(m_bench, tr("&Matcher bench"));
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_listenerStatus);
     makeMenus();

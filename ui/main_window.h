@@ -1,5 +1,5 @@
 #pragma once
-// The main window: Send, Listen, Inspect, Compare, Probe and Matcher shoot-out tabs, a status bar with the listener's
+// The main window: Send, Listen, Inspect, Compare, Probe and Matcher bench tabs, a status bar with the listener's
 // state, settings that persist. It only shows values and emits intents; ServiceWiring connects it to the services.
 
 #include <QMainWindow>
@@ -15,7 +15,7 @@ class InspectView;
 class ListenView;
 class ProbeView;
 class SendView;
-class ShootoutView;
+class BenchView;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -25,7 +25,7 @@ public:
     ListenView* listenView() const { return m_listen; }
     InspectView* inspectView() const { return m_inspect; }
     CompareView* compareView() const { return m_compare; }
-    ShootoutView* shootoutView() const { return m_shootout; }
+    BenchView* benchView() const { return m_bench; }
     ProbeView* probeView() const { return m_probe; }
     QTabWidget* tabs() const { return m_tabs; }
     void setListenerStatus(const QString& text);
@@ -55,7 +55,7 @@ private:
     ListenView* m_listen;
     InspectView* m_inspect;
     CompareView* m_compare;
-    ShootoutView* m_shootout;
+    BenchView* m_bench;
     ProbeView* m_probe;
     QString m_listenerBase = QStringLiteral("http://127.0.0.1:8080");
     QLabel* m_listenerStatus;

@@ -1,7 +1,7 @@
 #include "service_wiring.h"
 #include "server/listener_guards.h"
 
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "charts/chart_export.h"
 #include "common/qt_text.h"
 #include "inspect/inspect_worker.h"
@@ -12,13 +12,13 @@
 #include "modes/server.h"
 #include "probe_wiring.h"
 #include "sender/sender.h"
+#include "views/bench_view.h"
 #include "views/compare_view.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/probe_view.h"
 #include "views/refused_view.h"
 #include "views/send_view.h"
-#include "views/shootout_view.h"
 #include "views/tls_trust.h"
 
 #include <QApplication>
@@ -119,11 +119,11 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     : m_window(window), m_captureDir(std::move(captureDir)), m_inspectLimits(app::inspectLimits()),
       m_listener(new app::Server(this)), m_forwarder(new app::Server(this)), m_proxy(new app::Server(this)),
       m_sender(onThread<app::Sender>(m_senderThread)), m_inspector(onThread<app::InspectWorker>(m_inspectThread)),
-      m_reader(onThread<app::PartReader>(m_readerThread)), m_bench(onThread<app::ShootoutWorker>(m_benchThread))
+      m_reader(onThread<app::PartReader>(m_readerThread)), m_bench(onThread<app::BenchWorker>(m_benchThread))
 {
     qRegisterMetaType<app::InspectResult>();
     qRegisterMetaType<QList<app::PartCopy>>();
-    qRegisterMetaType<app::ShootoutResult>();
+    qRegisterMetaType<app::BenchResult>();
     m_window.listenView()->setSettings(loadListenerSettings());
     connectListener();
     connectProxy();
@@ -131,7 +131,7 @@ ServiceWiring::ServiceWiring(MainWindow& window, QString captureDir)
     connect(&m_window, &MainWindow::planSaveRequested, this, &ServiceWiring::savePlan);
     connect(&m_window, &MainWindow::planOpenRequested, this, &ServiceWiring::openPlan);
     connectInspector();
-    connectShootout();
+    connectBench();
     m_probe = std::make_unique<ProbeWiring>(*m_window.probeView());
 }
 
@@ -152,7 +152,7 @@ ServiceWiring::~ServiceWiring()
     m_inspector->cancel();
     for (QThread* thread : {&m_senderThread, &m_inspectThread, &m_benchThread, &m_readerThread}) {
         thread->quit();
-        thread->wait(); // a running shoot-out finishes first
+        thread->wait(); // a running bench finishes first
     }
 }
 
@@ -436,14 +436,14 @@ void ServiceWiring::connectInspector()
     connect(m_reader, &app::PartReader::bytesRead, view, &InspectView::onBytesRead);
 }
 
-void ServiceWiring::connectShootout()
+void ServiceWiring::connectBench()
 {
-    ShootoutView* view = m_window.shootoutView();
-    connect(view, &ShootoutView::runRequested, m_bench,
-            [bench = m_bench](const app::ShootoutRequest& request) { bench->run(request); });
-    connect(m_bench, &app::ShootoutWorker::finished, view, &ShootoutView::showResult);
+    BenchView* view = m_window.benchView();
+    connect(view, &BenchView::runRequested, m_bench,
+            [bench = m_bench](const app::BenchRequest& request) { bench->run(request); });
+    connect(m_bench, &app::BenchWorker::finished, view, &BenchView::showResult);
     // An inspected capture's raw body is offered as a source to time.
-    connect(m_inspector, &app::InspectWorker::finished, view, &ShootoutView::offerInspected);
+    connect(m_inspector, &app::InspectWorker::finished, view, &BenchView::offerInspected);
 }
 
 } // namespace upin::ui

@@ -1,6 +1,6 @@
 #pragma once
 // The one place where app services meet ui views: it owns the listener and the worker threads (sender, inspect,
-// part reader, shoot-out), connects their value signals to the views' slots and the views' intent signals to the services.
+// part reader, bench), connects their value signals to the views' slots and the views' intent signals to the services.
 // Views never see a service; services never see a widget.
 
 #include "capture/capture_event.h"
@@ -21,7 +21,7 @@ class Server;
 class Sender;
 class InspectWorker;
 class PartReader;
-class ShootoutWorker;
+class BenchWorker;
 } // namespace upin::app
 
 namespace upin::ui {
@@ -67,7 +67,7 @@ private:
     void connectInspector();
     // The Send tab's chart follows our own listener receiving what it sends, as it arrives (issue 23, item 2).
     void followUpload(const QList<app::CaptureEvent>& batch);
-    void connectShootout();
+    void connectBench();
 
     MainWindow& m_window;
     QString m_captureDir;
@@ -94,7 +94,7 @@ private:
     app::Sender* m_sender;
     app::InspectWorker* m_inspector;
     app::PartReader* m_reader; // the bytes Inspect's previews show
-    app::ShootoutWorker* m_bench;
+    app::BenchWorker* m_bench;
     std::unique_ptr<ProbeWiring> m_probe;
 };
 

@@ -3,7 +3,7 @@
 // the capture appearing in the Listen view with every hash matching.
 
 #include "app/listener_fixture.h"
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "charts/bar_chart.h"
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
@@ -19,13 +19,13 @@
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
 #include "support/view_reader.h"
+#include "views/bench_view.h"
 #include "views/compare_view.h"
 #include "views/elided_label.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/listener_settings_dialog.h"
 #include "views/send_view.h"
-#include "views/shootout_view.h"
 
 #include "support/inspect_file.h"
 

@@ -1,7 +1,7 @@
 // Inspect's Request row and narrow layouts, status-bar words, Compare's failed targets. (split from test_ui.cpp, which had grown past 1,600 lines)
 
 #include "app/listener_fixture.h"
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "charts/bar_chart.h"
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
@@ -17,13 +17,13 @@
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
 #include "support/view_reader.h"
+#include "views/bench_view.h"
 #include "views/compare_view.h"
 #include "views/elided_label.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/listener_settings_dialog.h"
 #include "views/send_view.h"
-#include "views/shootout_view.h"
 
 #include "support/inspect_file.h"
 #include "support/wait_for.h"
@@ -496,4 +496,4 @@ TEST_CASE("Compare: one URL by two methods is two targets, a refused run has no 
     CHECK(view.table()->item(0, 0)->text() == "PUT http://127.0.0.1:8080/upload");
 }
 
-// Finding 9: the shoot-out switched to the last inspected file, even one with no boundary it could time.
+// Finding 9: the bench switched to the last inspected file, even one with no boundary it could time.

@@ -2,7 +2,7 @@
 #define CATCH_CONFIG_RUNNER
 #include "support/test_options.h"
 
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "inspect/inspect_worker.h"
 
 #include <QApplication>
@@ -13,6 +13,6 @@ int main(int argc, char** argv)
             qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
     qRegisterMetaType<upin::app::InspectResult>();
-    qRegisterMetaType<upin::app::ShootoutResult>();
+    qRegisterMetaType<upin::app::BenchResult>();
     return upin::test::runTests(argc, argv);
 }

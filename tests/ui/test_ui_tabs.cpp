@@ -1,7 +1,7 @@
-// The shoot-out's sources, Open capture folder, the live Send chart, forward mode in the window. (split from test_ui.cpp, which had grown past 1,600 lines)
+// The bench's sources, Open capture folder, the live Send chart, forward mode in the window. (split from test_ui.cpp, which had grown past 1,600 lines)
 
 #include "app/listener_fixture.h"
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "charts/bar_chart.h"
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
@@ -17,13 +17,13 @@
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
 #include "support/view_reader.h"
+#include "views/bench_view.h"
 #include "views/compare_view.h"
 #include "views/elided_label.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/listener_settings_dialog.h"
 #include "views/send_view.h"
-#include "views/shootout_view.h"
 #include "views/tls_trust.h"
 
 #include "support/inspect_file.h"
@@ -79,7 +79,7 @@ using namespace upin;
 
 using test::inspectFile;
 
-TEST_CASE("the shoot-out offers what Inspect opened only when it parsed, and keeps the chosen source", "[ui][shootout]")
+TEST_CASE("the bench offers what Inspect opened only when it parsed, and keeps the chosen source", "[ui][bench]")
 {
     QTemporaryDir dir;
     auto write = [&](const QString& name, const QByteArray& bytes) {
@@ -88,7 +88,7 @@ TEST_CASE("the shoot-out offers what Inspect opened only when it parsed, and kee
         f.write(bytes);
         return f.fileName();
     };
-    ui::ShootoutView view;
+    ui::BenchView view;
     const int generated = view.source()->count();
     const QString chosen = view.source()->currentText();
     view.offerInspected(inspectFile(write("none.bin", "no delimiter here at all")));
@@ -99,10 +99,10 @@ TEST_CASE("the shoot-out offers what Inspect opened only when it parsed, and kee
     CHECK(view.source()->itemText(generated) == "stored: good.bin");
     CHECK(view.source()->currentText() == chosen); // offered, not switched to
     // Chosen, it is timed with the boundary Inspect read from its first line.
-    QSignalSpy requested(&view, &ui::ShootoutView::runRequested);
+    QSignalSpy requested(&view, &ui::BenchView::runRequested);
     view.source()->setCurrentIndex(generated);
     for (auto* b : view.findChildren<QPushButton*>())
-        if (b->text() == "Run shoot-out")
+        if (b->text() == "Run bench")
             b->click();
     REQUIRE(requested.size() == 1);
     // Only a Debug build warns that its figures mean little (issue 23, item 7: a Release build said it too).
@@ -117,7 +117,7 @@ TEST_CASE("the shoot-out offers what Inspect opened only when it parsed, and kee
 #endif
         }
     CHECK(timing);
-    const auto request = requested.first().first().value<app::ShootoutRequest>();
+    const auto request = requested.first().first().value<app::BenchRequest>();
     CHECK(request.path == body);
     CHECK(request.contentType == "multipart/form-data; boundary=b");
 }

@@ -1,7 +1,7 @@
-// The shoot-out, Compare, the part timeline, Inspect of captures and HAR files, exports, axes. (split from test_ui.cpp, which had grown past 1,600 lines)
+// The bench, Compare, the part timeline, Inspect of captures and HAR files, exports, axes. (split from test_ui.cpp, which had grown past 1,600 lines)
 
 #include "app/listener_fixture.h"
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "charts/bar_chart.h"
 #include "charts/chart_export.h"
 #include "charts/nice_axis.h"
@@ -18,13 +18,13 @@
 #include "sender/sender.h"
 #include "support/corpus_dir.h"
 #include "support/view_reader.h"
+#include "views/bench_view.h"
 #include "views/compare_view.h"
 #include "views/elided_label.h"
 #include "views/inspect_view.h"
 #include "views/listen_view.h"
 #include "views/listener_settings_dialog.h"
 #include "views/send_view.h"
-#include "views/shootout_view.h"
 
 #include "support/inspect_file.h"
 
@@ -81,23 +81,23 @@
 using namespace upin;
 using upin::test::event;
 
-TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and charted", "[ui][shootout]")
+TEST_CASE("matcher bench: every strategy and the ceiling are timed and charted", "[ui][bench]")
 {
-    app::ShootoutWorker worker;
-    QSignalSpy finished(&worker, &app::ShootoutWorker::finished);
-    app::ShootoutRequest request;
+    app::BenchWorker worker;
+    QSignalSpy finished(&worker, &app::BenchWorker::finished);
+    app::BenchRequest request;
     request.shape = core::BenchInput::Mixed;
     request.size = 1 << 20;
     request.runs = 1;
     worker.run(request);
     REQUIRE(finished.size() == 1);
-    auto result = finished.first().first().value<app::ShootoutResult>();
+    auto result = finished.first().first().value<app::BenchResult>();
     REQUIRE(result.entries.size() == 4);
     for (const auto& e : result.entries) {
         CHECK(e.ok);
         CHECK(e.gbps > 0);
     }
-    ui::ShootoutView view;
+    ui::BenchView view;
     view.showResult(result);
     // Issue 23, item 7: the three matchers are bars; the memchr ceiling is a dashed line to measure them by,
     // named in the legend, not a bar of the same colour; each bar says what its strategy does.
@@ -111,7 +111,7 @@ TEST_CASE("matcher shoot-out: every strategy and the ceiling are timed and chart
     CHECK(ceiling->name().startsWith("memchr reference"));
     CHECK(ceiling->pen().style() == Qt::DashLine);
     for (const char* strategy : {"kmp", "chunked", "simd"})
-        CHECK(ui::ShootoutView::strategyToolTip(strategy).startsWith(QString::fromLatin1(strategy) + ": "));
+        CHECK(ui::BenchView::strategyToolTip(strategy).startsWith(QString::fromLatin1(strategy) + ": "));
 }
 
 TEST_CASE("compare view groups runs by target with median bars and min-max whiskers", "[ui][compare]")

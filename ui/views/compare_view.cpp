@@ -99,12 +99,12 @@ QHBoxLayout* CompareView::makeButtonRow()
     return buttons;
 }
 
-// The chart, the warning when the bodies differ, and why the ratio is smaller than the shoot-out's.
+// The chart, the warning when the bodies differ, and why the ratio is smaller than the bench's.
 QWidget* CompareView::makeChartPane()
 {
-    // Why Compare's ratio is smaller than the shoot-out's, said where the numbers are.
+    // Why Compare's ratio is smaller than the bench's, said where the numbers are.
     auto* why =
-        new QLabel(tr("End to end, the matcher is one cost among others: the ratio the shoot-out shows between "
+        new QLabel(tr("End to end, the matcher is one cost among others: the ratio the bench shows between "
                       "kmp and simd shows here only where parsing bounds the run (a fast network such as loopback, a "
                       "busy server CPU, content dense in CR LF or dashes). Elsewhere the wire, the client or "
                       "the hash set the pace: see Bound by."));

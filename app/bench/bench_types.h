@@ -1,5 +1,5 @@
 #pragma once
-// What the matcher shoot-out is asked to time, and what it found. Owned values.
+// What the matcher bench is asked to time, and what it found. Owned values.
 
 #include "upin/core/bench.h"
 
@@ -9,7 +9,7 @@
 
 namespace upin::app {
 
-struct ShootoutRequest {
+struct BenchRequest {
     QString path;        // a stored body; empty: generate one
     QString contentType; // for a stored body; empty: boundary guessed from its first line
     core::BenchInput shape = core::BenchInput::Random;
@@ -17,7 +17,7 @@ struct ShootoutRequest {
     int runs = 3;
 };
 
-struct ShootoutResult {
+struct BenchResult {
     QString label; // what was measured, e.g. "random, 64 MiB" or the file name
     quint64 bytes = 0;
     struct Entry {
@@ -31,5 +31,5 @@ struct ShootoutResult {
 
 } // namespace upin::app
 
-Q_DECLARE_METATYPE(upin::app::ShootoutRequest)
-Q_DECLARE_METATYPE(upin::app::ShootoutResult)
+Q_DECLARE_METATYPE(upin::app::BenchRequest)
+Q_DECLARE_METATYPE(upin::app::BenchResult)

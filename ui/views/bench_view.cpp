@@ -1,4 +1,4 @@
-#include "views/shootout_view.h"
+#include "views/bench_view.h"
 #include "common/qt_text.h"
 
 #include "charts/bar_chart.h"
@@ -23,9 +23,9 @@ constexpr bool kOptimisedBuild = false;
 #endif
 } // namespace
 
-ShootoutView::ShootoutView(QWidget* parent)
+BenchView::BenchView(QWidget* parent)
     : QWidget(parent), m_source(new QComboBox), m_sizeMiB(new QSpinBox), m_runs(new QSpinBox),
-      m_run(new QPushButton(tr("Run shoot-out"))), m_summary(new QLabel),
+      m_run(new QPushButton(tr("Run bench"))), m_summary(new QLabel),
       m_chart(new BarChart(tr("Parser throughput by matcher strategy"), tr("GB/s")))
 {
     for (auto shape : core::kAllBenchInputs) {
@@ -51,7 +51,7 @@ ShootoutView::ShootoutView(QWidget* parent)
         }
     });
     connect(m_run, &QPushButton::clicked, this, [this] {
-        app::ShootoutRequest request;
+        app::BenchRequest request;
         if (m_source->currentData().toInt() < 0) {
             request.path = m_storedPath;
             request.contentType = m_storedType;
@@ -74,7 +74,7 @@ ShootoutView::ShootoutView(QWidget* parent)
     top->addWidget(m_run);
     m_summary->setWordWrap(true);
     // Before the first run, what to do and what it shows: the empty chart said nothing.
-    m_summary->setText(tr("Choose a body (a synthetic shape or a file of yours) and press Run shoot-out: each "
+    m_summary->setText(tr("Choose a body (a synthetic shape or a file of yours) and press Run bench: each "
                           "matcher parses it in memory, and the chart shows each one's GB/s beside memchr's."));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -82,7 +82,7 @@ ShootoutView::ShootoutView(QWidget* parent)
     layout->addWidget(m_chart, 1);
 }
 
-void ShootoutView::setStoredBody(const QString& path, const QString& contentType)
+void BenchView::setStoredBody(const QString& path, const QString& contentType)
 {
     m_storedPath = path;
     m_storedType = contentType;
@@ -96,7 +96,7 @@ void ShootoutView::setStoredBody(const QString& path, const QString& contentType
     m_source->setItemData(index, path, Qt::ToolTipRole);
 }
 
-void ShootoutView::offerInspected(const app::InspectResult& result)
+void BenchView::offerInspected(const app::InspectResult& result)
 {
     // Only a body file whose offsets start at 0 (a raw body or a capture's body.raw) can be timed as it is; a
     // de-chunked temporary copy is deleted when Inspect opens the next file.
@@ -111,7 +111,7 @@ void ShootoutView::offerInspected(const app::InspectResult& result)
     m_source->setCurrentIndex(chosen);
 }
 
-QString ShootoutView::strategyToolTip(const QString& strategy)
+QString BenchView::strategyToolTip(const QString& strategy)
 {
     if (strategy == QLatin1String("kmp"))
         return tr("kmp: the delimiter matched one byte at a time (Knuth-Morris-Pratt), as Spring WebFlux did before "
@@ -125,7 +125,7 @@ QString ShootoutView::strategyToolTip(const QString& strategy)
     return strategy;
 }
 
-void ShootoutView::showResult(const app::ShootoutResult& result)
+void BenchView::showResult(const app::BenchResult& result)
 {
     m_run->setEnabled(true);
     if (!result.error.isEmpty()) {

@@ -1,8 +1,8 @@
 #pragma once
-// Matcher shoot-out: the parser timed with each matcher strategy beside the memchr ceiling, on a generated body
+// Matcher bench: the parser timed with each matcher strategy beside the memchr ceiling, on a generated body
 // or a stored one: the before and after of the Spring fix, as a chart.
 
-#include "bench/shootout_types.h"
+#include "bench/bench_types.h"
 #include "inspect/inspect_types.h"
 
 #include <QWidget>
@@ -16,11 +16,11 @@ namespace upin::ui {
 
 class BarChart;
 
-class ShootoutView final : public QWidget {
+class BenchView final : public QWidget {
     Q_OBJECT
 public:
     static QString strategyToolTip(const QString& strategy); // what each matcher does, for its bar
-    explicit ShootoutView(QWidget* parent = nullptr);
+    explicit BenchView(QWidget* parent = nullptr);
     BarChart* chart() const { return m_chart; }
     // Offered as a source, and chosen (the user picked it with Body file…).
     void setStoredBody(const QString& path, const QString& contentType);
@@ -30,10 +30,10 @@ public:
     QComboBox* source() const { return m_source; }
 
 public slots:
-    void showResult(const upin::app::ShootoutResult& result);
+    void showResult(const upin::app::BenchResult& result);
 
 signals:
-    void runRequested(const upin::app::ShootoutRequest& request);
+    void runRequested(const upin::app::BenchRequest& request);
 
 private:
     QComboBox* m_source;

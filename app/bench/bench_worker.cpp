@@ -1,4 +1,4 @@
-#include "bench/shootout_worker.h"
+#include "bench/bench_worker.h"
 #include "common/qt_text.h"
 
 #include "upin/core/errors.h"
@@ -13,7 +13,7 @@ namespace {
 
 // A user's file as a body to time: the parts count every strategy must reproduce, from one parse. Empty, with
 // why in *error, when it cannot be read or is not a whole multipart body.
-std::optional<core::BenchBody> fileBody(const ShootoutRequest& request, QString* error)
+std::optional<core::BenchBody> fileBody(const BenchRequest& request, QString* error)
 {
     QFile file(request.path);
     const QString name = QFileInfo(request.path).fileName();
@@ -21,10 +21,10 @@ std::optional<core::BenchBody> fileBody(const ShootoutRequest& request, QString*
         *error = file.errorString();
         return std::nullopt;
     }
-    if (quint64(file.size()) > ShootoutWorker::kMaxFileBytes) { // cut, it would read as a body that ends early
-        *error = ShootoutWorker::tr("%1 is over %2 MiB: the shoot-out times a body in memory")
+    if (quint64(file.size()) > BenchWorker::kMaxFileBytes) { // cut, it would read as a body that ends early
+        *error = BenchWorker::tr("%1 is over %2 MiB: the bench times a body in memory")
                      .arg(name)
-                     .arg(ShootoutWorker::kMaxFileBytes >> 20);
+                     .arg(BenchWorker::kMaxFileBytes >> 20);
         return std::nullopt;
     }
     core::BenchBody body;
@@ -37,17 +37,17 @@ std::optional<core::BenchBody> fileBody(const ShootoutRequest& request, QString*
     auto parser =
         core::MultipartParser::fromContentType(body.contentType, core::benchParserOptions(core::kDefaultMatcher));
     if (!parser) {
-        *error = ShootoutWorker::tr("%1: no usable boundary").arg(request.path);
+        *error = BenchWorker::tr("%1: no usable boundary").arg(request.path);
         return std::nullopt;
     }
     const core::ParseReport report = core::parseBuffer(*parser, body.body, {core::HashKind::None, false, {}});
     // A file that is not a whole multipart body (a photo, a body cut short) would time an error path, not a parse:
     // said, with where it stops, rather than drawn as figures.
     if (report.error || report.parts.empty()) {
-        *error = report.error ? ShootoutWorker::tr("%1 is not a multipart body: %2 (byte %3)")
+        *error = report.error ? BenchWorker::tr("%1 is not a multipart body: %2 (byte %3)")
                                     .arg(name, toQString(core::describe(report.error->code)))
                                     .arg(report.error->offset)
-                              : ShootoutWorker::tr("%1 is not a multipart body: it has no part").arg(name);
+                              : BenchWorker::tr("%1 is not a multipart body: it has no part").arg(name);
         return std::nullopt;
     }
     body.parts = uint32_t(report.parts.size());
@@ -56,9 +56,9 @@ std::optional<core::BenchBody> fileBody(const ShootoutRequest& request, QString*
 
 } // namespace
 
-void ShootoutWorker::run(const ShootoutRequest& request)
+void BenchWorker::run(const BenchRequest& request)
 {
-    ShootoutResult result;
+    BenchResult result;
     core::BenchBody body;
     if (request.path.isEmpty()) {
         body = core::makeBenchBody(request.shape, request.size);
