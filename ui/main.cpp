@@ -49,7 +49,7 @@ struct GuiOptions {
                             QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QStringLiteral("start on this tab: send, listen, inspect, compare, probe or shootout"),
+                           QStringLiteral("start on this tab: send, listen, inspect, compare, probe or bench"),
                            QStringLiteral("NAME")};
     QCommandLineOption stalls{
         QStringLiteral("measure-stalls"),
@@ -79,15 +79,21 @@ void GuiOptions::addTo(QCommandLineParser& cl) const
                              QStringLiteral("[FILE]"));
 }
 
+// The --tab value's index in the window's tab order; -1 when it names none.
+int tabIndex(const QString& name)
+{
+    const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"), QStringLiteral("inspect"),
+                           QStringLiteral("compare"), QStringLiteral("probe"),  QStringLiteral("bench")};
+    // "shootout": the bench tab's earlier name, still in scripts people keep.
+    return int(tabs.indexOf(name == QLatin1String("shootout") ? QStringLiteral("bench") : name));
+}
+
 // The tab to start on, a file to inspect, files to send.
 void applyStart(const QCommandLineParser& cl, const GuiOptions& options, ui::MainWindow& window,
                 ui::ServiceWiring& wiring)
 {
-    const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"),
-                           QStringLiteral("inspect"), QStringLiteral("compare"),
-                           QStringLiteral("probe"),   QStringLiteral("shootout")}; // tab order
-    if (cl.isSet(options.tab) && tabs.contains(cl.value(options.tab)))
-        window.tabs()->setCurrentIndex(int(tabs.indexOf(cl.value(options.tab))));
+    if (cl.isSet(options.tab))
+        window.tabs()->setCurrentIndex(tabIndex(cl.value(options.tab)));
     if (!cl.positionalArguments().isEmpty())
         wiring.open(cl.positionalArguments().first());
     if (cl.isSet(options.send)) {
@@ -149,6 +155,11 @@ int main(int argc, char** argv)
         !wrong.isEmpty()) {
         std::fprintf(stderr, "upload-inspector: --port %s: %s\n", qPrintable(cl.value(options.port)),
                      qPrintable(wrong));
+        return 2;
+    }
+    if (cl.isSet(options.tab) && tabIndex(cl.value(options.tab)) < 0) {
+        std::fprintf(stderr, "upload-inspector: --tab %s: no such tab (send, listen, inspect, compare, probe, bench)\n",
+                     qPrintable(cl.value(options.tab)));
         return 2;
     }
 
