@@ -94,11 +94,18 @@ void GuardOptions::addTo(QCommandLineParser& cl) const
 
 QString GuardOptions::apply(const QCommandLineParser& cl, ListenerGuards& guards) const
 {
-    for (size_t i = 0; i < kGuardSettings.size(); ++i)
-        if (!(forProxy && kGuardSettings[i].serverOnly) && cl.isSet(options[i]) &&
-            !kGuardSettings[i].set(guards, cl.values(options[i]).join(QLatin1Char(','))))
-            return QLatin1String("--") + QLatin1String(kGuardSettings[i].option);
+    for (size_t i = 0; i < kGuardSettings.size(); ++i) {
+        const GuardSetting& guard = kGuardSettings[i];
+        if (!(forProxy && guard.serverOnly) && cl.isSet(options[i]))
+            if (const QString wrong = guard.set(guards, cl.values(options[i]).join(QLatin1Char(','))); !wrong.isEmpty())
+                return badValue(cl, QLatin1String(guard.option), wrong);
+    }
     return {};
+}
+
+QString badValue(const QCommandLineParser& cl, const QString& option, const QString& why)
+{
+    return QStringLiteral("--%1 '%2': %3").arg(option, cl.values(option).join(QLatin1String(", ")), why);
 }
 
 ServerOptions::ServerOptions(quint16 defaultPort)
@@ -114,9 +121,11 @@ ServerOptions::ServerOptions(quint16 defaultPort)
 QString ServerOptions::apply(const QCommandLineParser& cl, ServerConfig& config) const
 {
     config.captureDir = cl.value(captureDir);
-    return !checkPort(cl.value(port), &config.port).isEmpty() ? QStringLiteral("--port")
-           : !config.bindAddress.setAddress(cl.value(bind))   ? QStringLiteral("--bind")
-                                                              : QString();
+    if (const QString wrong = checkPort(cl.value(port), &config.port); !wrong.isEmpty())
+        return badValue(cl, port.names().constFirst(), wrong);
+    if (!config.bindAddress.setAddress(cl.value(bind)))
+        return badValue(cl, bind.names().constFirst(), QStringLiteral("give an IP address (127.0.0.1, ::1, 0.0.0.0)"));
+    return {};
 }
 
 HashOptions::HashOptions(const QString& what)

@@ -56,9 +56,13 @@ struct HashOptions {
 };
 
 // --port, --bind and --capture-dir, as listen and forward take them.
+// "--port '70000': give a port from 0 to 65535 (0: any free one)": an option's value and what is wrong with it, in
+// its rule's words (common/option_rules.h, the guards' table).
+QString badValue(const QCommandLineParser& cl, const QString& option, const QString& why);
+
 struct ServerOptions {
     explicit ServerOptions(quint16 defaultPort);
-    // Sets them in config; returns the first option whose value is not valid ("--port"), or an empty string.
+    // Sets them in config; returns what is wrong with the first value that is not valid (badValue), or empty.
     QString apply(const QCommandLineParser& cl, ServerConfig& config) const;
     QCommandLineOption port, bind, captureDir;
 };
@@ -69,7 +73,7 @@ struct GuardOptions {
     // forProxy: without the guards of who may call a server (GuardSetting::serverOnly).
     explicit GuardOptions(bool forProxy = false);
     void addTo(QCommandLineParser& cl) const;
-    // Sets them in guards; returns the first option whose value is not valid ("--head-timeout"), or empty.
+    // Sets them in guards; returns what is wrong with the first value that is not valid (badValue), or empty.
     QString apply(const QCommandLineParser& cl, ListenerGuards& guards) const;
     std::vector<QCommandLineOption> options;
     bool forProxy;

@@ -173,15 +173,13 @@ std::optional<ServerConfig> RelayOptions::config(const QCommandLineParser& cl) c
     QString bad = server.apply(cl, config);
     if (bad.isEmpty())
         bad = guards.apply(cl, config.guards);
-    if (bad.isEmpty())
-        bad = !checkSeconds(cl.value(connectTimeout), &forward->connectTimeoutMs).isEmpty()
-                  ? QStringLiteral("--connect-timeout")
-              : !checkSeconds(cl.value(answerTimeout), &forward->upstreamAnswerTimeoutMs).isEmpty()
-                  ? QStringLiteral("--upstream-timeout")
-                  : QString();
+    for (const QCommandLineOption* seconds : {&connectTimeout, &answerTimeout}) {
+        int* ms = seconds == &connectTimeout ? &forward->connectTimeoutMs : &forward->upstreamAnswerTimeoutMs;
+        if (const QString wrong = checkSeconds(cl.value(*seconds), ms); bad.isEmpty() && !wrong.isEmpty())
+            bad = badValue(cl, seconds->names().constFirst(), wrong);
+    }
     if (!bad.isEmpty()) {
-        printErr(QStringLiteral("%1: %2: '%3' is not a valid value (see --help)\n")
-                     .arg(QLatin1String(command), bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
+        printErr(QStringLiteral("%1: %2\n").arg(QLatin1String(command), bad));
         return std::nullopt;
     }
     const auto hashKind = hash.chosen(cl, command);
@@ -203,7 +201,7 @@ int runRelay(const QStringList& arguments, bool proxy)
     if (proxy && (cl.isSet(options.caInfo) || cl.isSet(options.caRegenerate))) {
         quint16 port = 0;
         if (const QString wrong = checkPort(cl.value(options.server.port), &port); !wrong.isEmpty()) {
-            printErr(QStringLiteral("proxy: --port %1: %2\n").arg(cl.value(options.server.port), wrong));
+            printErr(QStringLiteral("proxy: %1\n").arg(badValue(cl, options.server.port.names().constFirst(), wrong)));
             return 2;
         }
         const QString url = proxyUrlFor(cl.value(options.server.bind), port);

@@ -154,7 +154,7 @@ struct ListenOptions {
     GuardOptions guards;
 
 private:
-    QString applyRetention(const QCommandLineParser& cl, ServerConfig& config) const; // "--keep" when wrong
+    QString applyRetention(const QCommandLineParser& cl, ServerConfig& config) const; // badValue's, when wrong
     bool applyTls(const QCommandLineParser& cl, ServerConfig& config) const;
 };
 
@@ -176,9 +176,9 @@ QString ListenOptions::applyRetention(const QCommandLineParser& cl, ServerConfig
     const auto keepSize = cl.isSet(keepBytes) ? parseByteSize(cl.value(keepBytes))
                                               : std::optional<qulonglong>(RetentionPolicy{}.keepBytes);
     if (!keepOk || config.retention.keepCaptures < 1)
-        return QStringLiteral("--keep");
+        return badValue(cl, keep.names().constFirst(), QStringLiteral("give a number of captures, 1 or more"));
     if (!keepSize)
-        return QStringLiteral("--keep-bytes");
+        return badValue(cl, keepBytes.names().constFirst(), QStringLiteral("give a size such as 500M or 10G"));
     config.retention.keepBytes = *keepSize;
     return {};
 }
@@ -190,7 +190,7 @@ bool ListenOptions::applyTls(const QCommandLineParser& cl, ServerConfig& config)
     config.certificateFile = cl.value(cert);
     config.keyFile = cl.value(key);
     if (const QString wrong = checkPort(cl.value(tlsPort), &config.tlsPort); !wrong.isEmpty()) {
-        printErr(QStringLiteral("listen: --tls-port %1: %2\n").arg(cl.value(tlsPort), wrong));
+        printErr(QStringLiteral("listen: %1\n").arg(badValue(cl, tlsPort.names().constFirst(), wrong)));
         return false;
     }
     if (cl.isSet(cert) != cl.isSet(key)) {
@@ -209,8 +209,7 @@ std::optional<ServerConfig> ListenOptions::config(const QCommandLineParser& cl) 
     if (bad.isEmpty())
         bad = guards.apply(cl, config.guards);
     if (!bad.isEmpty()) {
-        printErr(QStringLiteral("listen: %1: '%2' is not a valid value (see --help)\n")
-                     .arg(bad, cl.values(bad.mid(2)).join(QLatin1String(", "))));
+        printErr(QStringLiteral("listen: %1\n").arg(bad));
         return std::nullopt;
     }
     config.parser = listenerLimits();

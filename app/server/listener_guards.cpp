@@ -17,9 +17,9 @@ QString seconds(int ms)
     return QString::number(ms / 1000.0, 'g', 6);
 }
 
-bool setSeconds(int& ms, const QString& text)
+QString setSeconds(int& ms, const QString& text)
 {
-    return checkSeconds(text, &ms).isEmpty();
+    return checkSeconds(text, &ms);
 }
 
 QStringList listFrom(const QString& text)
@@ -93,9 +93,9 @@ const std::array<GuardSetting, 7> kGuardSettings{{
      [](ListenerGuards& g, const QString& t) {
          auto rate = parseByteSize(t.trimmed());
          if (!rate || *rate > quint64{1} << 40) // 1 TiB/s: beyond any link, and no overflow in rate x window
-             return false;
+             return QStringLiteral("give bytes per second up to 1T, such as 512 or 4K (0 turns it off)");
          g.minBodyBytesPerSecond = *rate;
-         return true;
+         return QString();
      }},
     {"allow-origin", "Allowed web origins",
      "a web page origin (e.g. http://localhost:3000, or * for any) allowed to upload and read answers; pages of "
@@ -103,9 +103,10 @@ const std::array<GuardSetting, 7> kGuardSettings{{
      "ORIGIN", true, [](const ListenerGuards& g) { return g.allowedOrigins.join(QLatin1String(", ")); },
      [](ListenerGuards& g, const QString& t) {
          auto list = origins(t);
-         if (list)
-             g.allowedOrigins = *list;
-         return list.has_value();
+         if (!list)
+             return QStringLiteral("give web origins such as http://localhost:3000 (no path), null or *");
+         g.allowedOrigins = *list;
+         return QString();
      },
      true},
     {"allow-host", "Allowed host names",
@@ -114,9 +115,10 @@ const std::array<GuardSetting, 7> kGuardSettings{{
      "NAME", true, [](const ListenerGuards& g) { return g.allowedHosts.join(QLatin1String(", ")); },
      [](ListenerGuards& g, const QString& t) {
          auto list = hostNames(t);
-         if (list)
-             g.allowedHosts = *list;
-         return list.has_value();
+         if (!list)
+             return QStringLiteral("give host names such as uploads.test (no scheme or path), or *");
+         g.allowedHosts = *list;
+         return QString();
      },
      true},
 }};

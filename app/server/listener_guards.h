@@ -13,9 +13,10 @@ struct GuardSetting {
     const char* label;  // the settings dialog's row
     const char* help;   // --help and the row's tooltip
     const char* valueName;
-    bool repeatable;                                          // a list: the CLI option may be given many times
-    QString (*get)(const ListenerGuards& guards);             // text form; a list joined with ", "
-    bool (*set)(ListenerGuards& guards, const QString& text); // false: not a valid value, guards unchanged
+    bool repeatable;                              // a list: the CLI option may be given many times
+    QString (*get)(const ListenerGuards& guards); // text form; a list joined with ", "
+    // Empty when set; else what is wrong with text, in words (guards unchanged).
+    QString (*set)(ListenerGuards& guards, const QString& text);
     // Who may call a server (its Origin, its Host): not a proxy's, whose clients name other servers.
     bool serverOnly = false;
 };

@@ -3,6 +3,7 @@
 
 #include "app/browser_pages.h"
 #include "app/listener_fixture.h"
+#include "common/option_rules.h"
 #include "server/listener_guards.h"
 
 #include <catch2/catch.hpp>
@@ -227,20 +228,20 @@ TEST_CASE("the guards' settings read what users type and refuse what cannot work
     };
     app::ListenerGuards g;
     const auto timeout = setting("keep-alive-timeout");
-    CHECK(timeout.set(g, "2.5s"));
+    CHECK(timeout.set(g, "2.5s").isEmpty());
     CHECK(g.keepAliveTimeoutMs == 2500);
     for (const char* bad : {"nan", "inf", "-1", "0", "abc", "", "100000"}) { // nan once made every deadline 0 ms
-        CHECK_FALSE(timeout.set(g, bad));
+        CHECK(timeout.set(g, bad) == app::checkSeconds(bad, nullptr));       // the one rule's words, for CLI and window
         CHECK(g.keepAliveTimeoutMs == 2500);
     }
     const auto hosts = setting("allow-host");
-    CHECK(hosts.set(g, "Uploads.Test:8080, other.test"));
+    CHECK(hosts.set(g, "Uploads.Test:8080, other.test").isEmpty());
     CHECK(g.allowedHosts == QStringList{"uploads.test", "other.test"}); // the port is never compared: dropped
-    CHECK_FALSE(hosts.set(g, "http://uploads.test/"));
+    CHECK(hosts.set(g, "http://uploads.test/").contains("host names such as uploads.test"));
     const auto origins = setting("allow-origin");
-    CHECK(origins.set(g, "HTTP://LocalHost:3000, null"));
+    CHECK(origins.set(g, "HTTP://LocalHost:3000, null").isEmpty());
     CHECK(g.allowedOrigins == QStringList{"http://localhost:3000", "null"});
-    CHECK_FALSE(origins.set(g, "http://localhost:3000/app"));
-    CHECK_FALSE(origins.set(g, "localhost:3000"));
-    CHECK_FALSE(setting("min-body-rate").set(g, "1P")); // past 1 TiB/s
+    CHECK(origins.set(g, "http://localhost:3000/app").contains("(no path)"));
+    CHECK_FALSE(origins.set(g, "localhost:3000").isEmpty());
+    CHECK(setting("min-body-rate").set(g, "1P").contains("up to 1T")); // past 1 TiB/s
 }

@@ -118,10 +118,9 @@ void ListenerSettingsDialog::accept()
     }
     for (size_t i = 0; i < m_guards.size(); ++i) {
         const app::GuardSetting& guard = app::kGuardSettings[i];
-        if (!guard.set(chosen.guards, m_guards[i]->text())) {
+        if (const QString wrong = guard.set(chosen.guards, m_guards[i]->text()); !wrong.isEmpty()) {
             QMessageBox::warning(this, windowTitle(),
-                                 tr("“%1”: “%2” is not a valid value: %3")
-                                     .arg(tr(guard.label), m_guards[i]->text(), QString::fromLatin1(guard.help)));
+                                 tr("“%1”: “%2”: %3").arg(tr(guard.label), m_guards[i]->text(), wrong));
             m_guards[i]->setFocus();
             return;
         }
