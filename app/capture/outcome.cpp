@@ -65,11 +65,11 @@ QString outcomeInWords(CaptureState state, const std::optional<core::Error>& err
     return name;
 }
 
-QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected)
+QString clientGoneInWords(const QString& how, quint64 bodyBytes, std::optional<quint64> expected)
 {
     const QString after = bodyBytes == 0 ? QObject::tr("before the body's first byte")
                                          : QObject::tr("after %1 of the body").arg(formatBytes(bodyBytes));
-    return QObject::tr("the client closed the connection %1").arg(after) +
+    return QStringLiteral("%1 %2").arg(how, after) +
            (expected ? QObject::tr(" (of %1)").arg(formatBytes(*expected)) : QString());
 }
 

@@ -25,7 +25,7 @@ QString outcomeInWords(CaptureState state, const std::optional<core::Error>& err
 
 // A client that closed its connection mid-body: "the client closed the connection after 1.33 GiB of the body
 // (of 2.00 GiB)". expected: the Content-Length, when the body had one.
-QString clientGoneInWords(quint64 bodyBytes, std::optional<quint64> expected);
+QString clientGoneInWords(const QString& how, quint64 bodyBytes, std::optional<quint64> expected);
 // A forwarded request without an answer of the upstream's: what was answered instead ("no answer: 502 upstream
 // unreachable"), or why none could be ("no answer: client gone"), or only "no answer" when the record says neither.
 QString noAnswerInWords(int faultStatus, const QString& faultError);

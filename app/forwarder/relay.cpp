@@ -327,7 +327,7 @@ void Relay::recordWhatWasRead()
     exchange().takeWhatWasRead();
 }
 
-void Relay::onClientGone()
+void Relay::onClientGone(const QString& how)
 {
     if (!m_session)
         return;
@@ -335,17 +335,17 @@ void Relay::onClientGone()
         delete std::exchange(m_relay, nullptr);
         ForwardRecord tunnel = record();
         tunnel.tunnel = ForwardRecord::Tunnel{};
-        finishSession(QStringLiteral("the client closed the connection before the server was reached"), tunnel);
+        finishSession(QStringLiteral("%1 before the server was reached").arg(how), tunnel);
         return;
     }
     dropUpstream(); // mid-exchange: the upstream request is aborted with it
     if (!exchange().decoder().done()) {
-        finishSession(clientGoneInWords(exchange().decoder().bodyBytes(), expectedLength(exchange().framing())),
+        finishSession(clientGoneInWords(how, exchange().decoder().bodyBytes(), expectedLength(exchange().framing())),
                       record(), core::Error{core::Errc::BodyCutShort, exchange().decoder().wireBytes()});
         return;
     }
     // The body is whole, so the capture has no error: the record's fault says why there is no answer.
-    const QString why = !m_recordOnly ? QStringLiteral("the client closed the connection before the whole answer")
+    const QString why = !m_recordOnly ? QStringLiteral("%1 before the whole answer").arg(how)
                         : m_closedBeforeBodyWentOn
                             ? QStringLiteral("the client closed the connection after its whole request, before "
                                              "its body went on to the upstream: it went no further")

@@ -62,7 +62,7 @@ private:
     void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) override;
     void onClientClosed() override;
     void recordWhatWasRead();
-    void onClientGone() override;
+    void onClientGone(const QString& how) override;
     void onClosing() override;
     void onAnswerTaken() override;
     void startSession(const RequestAdmission& admission);

@@ -172,14 +172,14 @@ void Endpoints::onBodyDeadline(ClientDeadlines::Missed /*missed*/, const QString
         endUpload(core::Error{core::Errc::UnexpectedEof, exchange().decoder().wireBytes()}, 408, why);
 }
 
-void Endpoints::onClientGone()
+void Endpoints::onClientGone(const QString& how)
 {
     if (!m_session)
         return;
     // Keep what arrived, marked incomplete, saying so.
     m_session->finish(exchange().decoder(), false,
                       core::Error{core::Errc::BodyCutShort, exchange().decoder().wireBytes()},
-                      clientGoneInWords(exchange().decoder().bodyBytes(), expectedLength(exchange().framing())));
+                      clientGoneInWords(how, exchange().decoder().bodyBytes(), expectedLength(exchange().framing())));
     m_session.reset();
 }
 

@@ -22,7 +22,7 @@ private:
     void onRequest(const RequestAdmission& admission) override;
     size_t onBody(core::ByteView data, const core::BlockPool::Block& block) override;
     void onBodyDeadline(ClientDeadlines::Missed missed, const QString& why) override;
-    void onClientGone() override;
+    void onClientGone(const QString& how) override;
 
     void answerQuestion(const RequestAdmission& admission); // GET, HEAD, OPTIONS
     void startUpload(Endpoint endpoint, const RequestAdmission& admission);

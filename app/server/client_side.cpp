@@ -17,7 +17,10 @@ ClientSide::ClientSide(QTcpSocket& socket, ServerShared& shared, QObject& connec
     for (QTimer* timer : {&m_keepAliveTimer, &m_answerTimer, &m_lingerTimer})
         timer->setSingleShot(true);
     connect(&m_keepAliveTimer, &QTimer::timeout, this, [this] { m_waitingClose(); });
-    connect(&m_answerTimer, &QTimer::timeout, this, &ClientSide::drop);
+    connect(&m_answerTimer, &QTimer::timeout, this, [this] {
+        drop(QStringLiteral("the client was dropped: it took nothing more of the answer for %1 ms")
+                 .arg(m_shared.config.guards.answerTimeoutMs));
+    });
     connect(&m_lingerTimer, &QTimer::timeout, this, &ClientSide::endLinger);
     auto progress = [this] {
         if (unsentBytes(m_socket) == 0)
@@ -157,6 +160,11 @@ void ClientSide::endLinger()
     m_socket.disconnectFromHost(); // its disconnected() ends the connection
 }
 
+QString ClientSide::goneInWords() const
+{
+    return m_droppedWhy.isEmpty() ? QStringLiteral("the client closed the connection") : m_droppedWhy;
+}
+
 bool ClientSide::dropped(quint64 bytes)
 {
     if (m_lingerTimer.isActive()) // the answer is out: the pause counts from now
@@ -175,8 +183,9 @@ void ClientSide::dropArriving()
             return; // a cap ended it
 }
 
-void ClientSide::drop()
+void ClientSide::drop(const QString& why)
 {
+    m_droppedWhy = why;
     m_socket.abort();
     m_connection.deleteLater();
 }

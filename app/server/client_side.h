@@ -52,7 +52,9 @@ public:
     bool dropped(quint64 bytes);
     // Lingering: reads what the client still sends and drops it, within the caps. Called on each readyRead.
     void dropArriving();
-    void drop(); // at once, without lingering
+    void drop(const QString& why = {}); // at once, without lingering; why: goneInWords's, when it was our doing
+    // How the client went, for a request it cut: "the client closed the connection", or why it was dropped.
+    QString goneInWords() const;
 
 private:
     void releaseSlot();
@@ -73,6 +75,7 @@ private:
     bool m_closing = false;
     bool m_endsAtClose = false; // the answer has no length (closeAfterAnswer)
     bool m_lingering = false;   // counted in ServerShared::lingeringConnections
+    QString m_droppedWhy;       // drop()'s
 };
 
 } // namespace upin::app

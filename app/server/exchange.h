@@ -120,7 +120,10 @@ public:
     // The client closed during a request. Called before takeWhatWasRead(), then onClientGone(): a handler that
     // holds the body back can let it go to its record here (takesBody).
     virtual void onClientClosed() {}
-    virtual void onClientGone() = 0;
+    // The client is gone during a request; how, in words that begin a sentence: "the client closed the
+    // connection", or why the transport dropped it ("the client was dropped: it took nothing of the answer for
+    // 30000 ms").
+    virtual void onClientGone(const QString& how) = 0;
     virtual void onClosing() {}     // the transport starts its lingering close (the request, if any, is over)
     virtual void onAnswerTaken() {} // the client took bytes of the answer
 

@@ -312,7 +312,7 @@ void ServerConnection::onDisconnected()
         m_handler->onClientClosed();
         takeWhatWasRead();
         if (m_state == State::Request)
-            m_handler->onClientGone();
+            m_handler->onClientGone(m_clientSide.goneInWords());
     }
     m_state = State::Closing;
     m_deadlines.stop();

@@ -51,7 +51,7 @@ public:
         return *used;
     }
     void onBodyDeadline(app::ClientDeadlines::Missed /*missed*/, const QString& /*why*/) override {}
-    void onClientGone() override {}
+    void onClientGone(const QString& /*how*/) override {}
     void onClosing() override { ++m_seen.closing; }
 
 private:

@@ -52,6 +52,12 @@ TEST_CASE("forward: a client that stops reading a long answer is dropped at the 
             got += socket.readAll().size();
     CHECK(socket.state() != QAbstractSocket::ConnectedState);
     CHECK(got < body.size()); // cut off: the rest never went out
+    // The record says who ended it: the forwarder, by the deadline, not the client (it had said "the client closed
+    // the connection", of a client that was still connected).
+    const QJsonObject capture = test::forwardCaptures(*f, 1).value(0);
+    INFO(QJsonDocument(capture).toJson().left(2000).constData());
+    CHECK(capture["forward"].toObject()["error"].toObject()["detail"].toString() ==
+          "the client was dropped: it took nothing more of the answer for 500 ms before the whole answer");
 }
 
 TEST_CASE("forward's options: --upstream-timeout for the upstream, --answer-timeout for the client, as listen has it",
