@@ -42,6 +42,13 @@ void printWithoutDisplay(int argc, char** argv)
     }
 }
 // The window's command line options.
+// The tab to start on, in --tab's words, in the window's order.
+QStringList tabNames()
+{
+    return {QStringLiteral("send"),    QStringLiteral("listen"), QStringLiteral("inspect"),
+            QStringLiteral("compare"), QStringLiteral("probe"),  QStringLiteral("bench")};
+}
+
 struct GuiOptions {
     void addTo(QCommandLineParser& cl) const;
 
@@ -49,7 +56,7 @@ struct GuiOptions {
                             QStringLiteral("listener port (default: last used, else 8080; the next free one if taken)"),
                             QStringLiteral("N")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QStringLiteral("start on this tab: send, listen, inspect, compare, probe or bench"),
+                           QStringLiteral("start on this tab: %1").arg(tabNames().join(QLatin1String(", "))),
                            QStringLiteral("NAME")};
     QCommandLineOption stalls{
         QStringLiteral("measure-stalls"),
@@ -82,10 +89,8 @@ void GuiOptions::addTo(QCommandLineParser& cl) const
 // The --tab value's index in the window's tab order; -1 when it names none.
 int tabIndex(const QString& name)
 {
-    const QStringList tabs{QStringLiteral("send"),    QStringLiteral("listen"), QStringLiteral("inspect"),
-                           QStringLiteral("compare"), QStringLiteral("probe"),  QStringLiteral("bench")};
     // "shootout": the bench tab's earlier name, still in scripts people keep.
-    return int(tabs.indexOf(name == QLatin1String("shootout") ? QStringLiteral("bench") : name));
+    return int(tabNames().indexOf(name == QLatin1String("shootout") ? QStringLiteral("bench") : name));
 }
 
 // The tab to start on, a file to inspect, files to send.
@@ -148,18 +153,19 @@ int main(int argc, char** argv)
     options.addTo(cl);
     cl.process(application);
     core::Options inspectLimits = app::inspectLimits();
-    if (!app::cli::applyLimitOptions(cl, inspectLimits))
+    if (const QString wrong = app::cli::applyLimitOptions(cl, inspectLimits); !wrong.isEmpty()) {
+        std::fprintf(stderr, "upload-inspector: %s\n", qPrintable(wrong));
         return 2;
+    }
     quint16 listenPort = quint16(QSettings().value(QStringLiteral("listen/port"), 8080).toUInt());
     if (const QString wrong = cl.isSet(options.port) ? app::checkPort(cl.value(options.port), &listenPort) : QString();
         !wrong.isEmpty()) {
-        std::fprintf(stderr, "upload-inspector: --port %s: %s\n", qPrintable(cl.value(options.port)),
-                     qPrintable(wrong));
+        std::fprintf(stderr, "upload-inspector: %s\n", qPrintable(app::cli::badValue(cl, "port", wrong)));
         return 2;
     }
     if (cl.isSet(options.tab) && tabIndex(cl.value(options.tab)) < 0) {
-        std::fprintf(stderr, "upload-inspector: --tab %s: no such tab (send, listen, inspect, compare, probe, bench)\n",
-                     qPrintable(cl.value(options.tab)));
+        const QString why = QStringLiteral("no such tab (%1)").arg(tabNames().join(QLatin1String(", ")));
+        std::fprintf(stderr, "upload-inspector: %s\n", qPrintable(app::cli::badValue(cl, "tab", why)));
         return 2;
     }
 

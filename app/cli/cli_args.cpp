@@ -123,8 +123,8 @@ QString ServerOptions::apply(const QCommandLineParser& cl, ServerConfig& config)
     config.captureDir = cl.value(captureDir);
     if (const QString wrong = checkPort(cl.value(port), &config.port); !wrong.isEmpty())
         return badValue(cl, port.names().constFirst(), wrong);
-    if (!config.bindAddress.setAddress(cl.value(bind)))
-        return badValue(cl, bind.names().constFirst(), QStringLiteral("give an IP address (127.0.0.1, ::1, 0.0.0.0)"));
+    if (const QString wrong = checkAddress(cl.value(bind), &config.bindAddress); !wrong.isEmpty())
+        return badValue(cl, bind.names().constFirst(), wrong);
     return {};
 }
 
@@ -144,7 +144,7 @@ std::optional<core::HashKind> HashOptions::chosen(const QCommandLineParser& cl, 
     const QString name = cl.value(hash);
     auto kind = core::kHashNames.find(name.toStdString());
     if (!kind)
-        error = QStringLiteral("--hash: '%1' is not sha256, xxh3 or none").arg(name);
+        error = badValue(cl, hash.names().constFirst(), QStringLiteral("give sha256, xxh3 or none"));
     return kind;
 }
 
@@ -157,19 +157,16 @@ std::optional<core::HashKind> HashOptions::chosen(const QCommandLineParser& cl, 
     return kind;
 }
 
-bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options)
+QString applyLimitOptions(const QCommandLineParser& cl, core::Options& options)
 {
     for (const auto& limit : kUserLimits) {
         const QString name = QString::fromLatin1(limit.option);
-        if (cl.isSet(name) && !setLimit(limit, options, cl.value(name))) {
-            printErr(QStringLiteral("--%1: '%2' is not a %3\n")
-                         .arg(name, cl.value(name),
-                              limit.isCount ? QStringLiteral("positive number")
-                                            : QStringLiteral("size such as 512K, 4M or 2G")));
-            return false;
-        }
+        if (cl.isSet(name) && !setLimit(limit, options, cl.value(name)))
+            return badValue(cl, name,
+                            limit.isCount ? QStringLiteral("give a positive number")
+                                          : QStringLiteral("give a size such as 512K, 4M or 2G"));
     }
-    return true;
+    return {};
 }
 
 } // namespace upin::app::cli

@@ -41,8 +41,9 @@ void printErr(const QString& text); // UTF-8 to stderr
 
 // --max-field-size and the other user limits (common/limits.h), with these defaults shown in --help.
 QList<QCommandLineOption> limitOptions(const core::Options& defaults);
-// Applies the limits the user set; false, with a message on stderr, when a value is not a size or count.
-bool applyLimitOptions(const QCommandLineParser& cl, core::Options& options);
+// Applies the limits the user set; what is wrong with the first value that is not a size or count (badValue), or
+// empty.
+QString applyLimitOptions(const QCommandLineParser& cl, core::Options& options);
 
 // --hash NAME and --no-hash, as parse, send, listen and forward take them: sha256 (the default), xxh3 or none.
 struct HashOptions {

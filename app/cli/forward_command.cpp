@@ -158,7 +158,7 @@ std::optional<ForwardSettings> RelayOptions::forwardSettings(const QCommandLineP
     forward.caCertificates = cl.value(cacert);
     forward.insecure = cl.isSet(insecure);
     if (const QString wrong = checkCaFile(forward.caCertificates); !wrong.isEmpty()) {
-        printErr(QStringLiteral("%1: --cacert %2: %3\n").arg(QLatin1String(command), forward.caCertificates, wrong));
+        printErr(QStringLiteral("%1: %2\n").arg(QLatin1String(command), badValue(cl, QStringLiteral("cacert"), wrong)));
         return std::nullopt;
     }
     return forward;

@@ -213,8 +213,10 @@ std::optional<ServerConfig> ListenOptions::config(const QCommandLineParser& cl) 
         return std::nullopt;
     }
     config.parser = listenerLimits();
-    if (!applyLimitOptions(cl, config.parser))
+    if (const QString wrong = applyLimitOptions(cl, config.parser); !wrong.isEmpty()) {
+        printErr(QStringLiteral("listen: %1\n").arg(wrong));
         return std::nullopt;
+    }
     config.maxBodyBytes = config.parser.maxBodySize;
     config.keepRaw = cl.isSet(keepRaw);
     config.captureBodyOnly = cl.isSet(bodyOnly);

@@ -282,8 +282,10 @@ std::optional<BodyFileRequest> ParseOptions::request(const QCommandLineParser& c
     // A whole request is recognised by its request line, as extract and the window do; --raw-http insists.
     request.rawHttp = cl.isSet(rawHttp) || detectSource(request.path) == SourceKind::RawHttp;
     request.settings.parser = inspectLimits();
-    if (!applyLimitOptions(cl, request.settings.parser))
+    if (const QString wrong = applyLimitOptions(cl, request.settings.parser); !wrong.isEmpty()) {
+        printErr(QStringLiteral("parse: %1\n").arg(wrong));
         return std::nullopt;
+    }
     request.settings.parser.strict = cl.isSet(strict);
     request.settings.parser.matcher = kind;
     return request;

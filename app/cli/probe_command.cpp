@@ -78,12 +78,12 @@ struct ProbeOptions {
     {
         switch (setting) {
         case ProbeSetting::Field: return QStringLiteral("--field");
-        case ProbeSetting::Method: return QStringLiteral("-X ") + cl.value(method).toUpper();
-        case ProbeSetting::Size: return QStringLiteral("--size ") + cl.value(size);
-        case ProbeSetting::MaxBytes: return QStringLiteral("--max-bytes ") + cl.value(maxBytes);
-        case ProbeSetting::MaxSeconds: return QStringLiteral("--max-time ") + cl.value(maxTime);
+        case ProbeSetting::Method: return QStringLiteral("-X '%1'").arg(cl.value(method).toUpper());
+        case ProbeSetting::Size: return QStringLiteral("--size '%1'").arg(cl.value(size));
+        case ProbeSetting::MaxBytes: return QStringLiteral("--max-bytes '%1'").arg(cl.value(maxBytes));
+        case ProbeSetting::MaxSeconds: return QStringLiteral("--max-time '%1'").arg(cl.value(maxTime));
         case ProbeSetting::Shapes: return QStringLiteral("--shapes");
-        case ProbeSetting::CaFile: return QStringLiteral("--cacert ") + cl.value(cacert);
+        case ProbeSetting::CaFile: return QStringLiteral("--cacert '%1'").arg(cl.value(cacert));
         }
         return {};
     }
@@ -101,7 +101,7 @@ struct ProbeOptions {
         }
         if (const QString wrong = cl.isSet(baseline) ? checkHttpUrl(cl.value(baseline), &s.baseline) : QString();
             !wrong.isEmpty()) {
-            error = QStringLiteral("--baseline %1: %2 of a discard endpoint").arg(cl.value(baseline), wrong);
+            error = QStringLiteral("--baseline '%1': %2 of a discard endpoint").arg(cl.value(baseline), wrong);
             return std::nullopt;
         }
         s.field = cl.value(field);

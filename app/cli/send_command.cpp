@@ -151,8 +151,8 @@ struct PlanOptions {
         if (cl.isSet(cacert)) {
             p.caCertificates = cl.value(cacert);
             if (const QString wrong = checkCaFile(p.caCertificates); !wrong.isEmpty() || p.caCertificates.isEmpty()) {
-                error = QStringLiteral("--cacert %1: %2")
-                            .arg(p.caCertificates, wrong.isEmpty() ? QStringLiteral("give a file") : wrong);
+                error =
+                    badValue(cl, cacert.names().constFirst(), wrong.isEmpty() ? QStringLiteral("give a file") : wrong);
                 return std::nullopt;
             }
         }

@@ -46,6 +46,16 @@ QString checkSeconds(const QString& text, int* ms)
     return {};
 }
 
+QString checkAddress(const QString& text, QHostAddress* address)
+{
+    QHostAddress parsed;
+    if (!parsed.setAddress(text.trimmed()))
+        return QStringLiteral("give an IP address (127.0.0.1, ::1, 0.0.0.0)");
+    if (address)
+        *address = parsed;
+    return {};
+}
+
 QString checkCaFile(const QString& path)
 {
     if (path.isEmpty())

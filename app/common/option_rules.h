@@ -4,6 +4,7 @@
 // after the option's or the field's name ("--to ftp://x: give an http:// or https:// URL"), or nothing; the window
 // shows the same words the CLI prints.
 
+#include <QHostAddress>
 #include <QString>
 #include <QUrl>
 
@@ -23,5 +24,7 @@ QString checkPort(const QString& text, quint16* port = nullptr);
 // A time in seconds ("10", "2.5", "10s") as whole milliseconds: at least 1 ms, at most a day. Before, forward's
 // --upstream-timeout 3e6 overflowed an int.
 QString checkSeconds(const QString& text, int* ms = nullptr);
+// An address to listen on: IPv4 or IPv6, no name ("localhost" resolves differently per machine).
+QString checkAddress(const QString& text, QHostAddress* address = nullptr);
 
 } // namespace upin::app

@@ -117,3 +117,33 @@ TEST_CASE("one set of probe rules, which the command line and the Probe tab name
     CHECK(problem([](auto& s) { s.shapes.clear(); }).why.startsWith("choose at least one"));
     CHECK(problem([](auto& s) { s.caCertificates = "/nonexistent/ca.pem"; }).why == "no such file");
 }
+
+TEST_CASE("a wrong value is refused in one shape by every command: the command, the option, the value quoted, the "
+          "rule's words",
+          "[app][options]")
+{
+    const QList<std::pair<QStringList, QString>> cases{
+        {{"listen", "--hash", "md5"}, "listen: --hash 'md5': give sha256, xxh3 or none\n"},
+        {{"listen", "--max-parts", "0"}, "listen: --max-parts '0': give a positive number\n"},
+        {{"parse", "--max-body", "lots", "/etc/hosts"},
+         "parse: --max-body 'lots': give a size such as 512K, 4M or 2G\n"},
+        {{"listen", "--bind", "nope"}, "listen: --bind 'nope': give an IP address (127.0.0.1, ::1, 0.0.0.0)\n"},
+        {{"listen", "--keep", "0"}, "listen: --keep '0': give a number of captures, 1 or more\n"},
+        {{"listen", "--allow-origin", "localhost:3000"},
+         "listen: --allow-origin 'localhost:3000': give web origins such as http://localhost:3000 (no path), null "
+         "or *\n"},
+        {{"forward", "http://127.0.0.1:9", "--cacert", "/nonexistent"},
+         "forward: --cacert '/nonexistent': no such file\n"},
+        {{"send", "http://127.0.0.1:9", "-F", "a=b", "--cacert", "/nonexistent"},
+         "send: --cacert '/nonexistent': no such file\n"},
+        {{"proxy", "--min-body-rate", "1P"},
+         "proxy: --min-body-rate '1P': give bytes per second up to 1T, such as 512 or 4K (0 turns it off)\n"}};
+    for (const auto& [arguments, expected] : cases) {
+        QProcess cli;
+        cli.start(QStringLiteral(UPIN_CLI_PATH), arguments);
+        REQUIRE(cli.waitForFinished(10000));
+        INFO(arguments.join(' ').toStdString());
+        CHECK(cli.exitCode() == 2);
+        CHECK(QString::fromUtf8(cli.readAllStandardError()) == expected);
+    }
+}
