@@ -9,9 +9,12 @@
 // exchanges of its transport one at a time (an HTTP/1.1 connection's requests in turn), so it may keep state between
 // them (the relay keeps its upstream connection).
 //
-// A handler names no socket and no HTTP version: it reads the head and framing here, takes the body's bytes as
-// they come (onBody, as framed: the decoder here unframes them), and answers with respond() or refuse(); a relay
-// writes the upstream's answer through writeAnswer(). Everything runs on the transport's thread.
+// A handler names no socket: it reads the head and framing here, takes the body's bytes as the transport frames
+// them (onBody) and unframes them with the exchange's decoder(), and answers with respond() or refuse(); a relay
+// writes the upstream's answer through writeAnswer(). What is still HTTP/1.1's here: extra answer fields are
+// "Name: value\r\n" lines, the relay writes the upstream's HTTP/1.1 answer as it came, and a proxy's tunnel passed
+// through unopened is the client's socket (tunnelClient()), bytes rather than exchanges. Everything runs on the
+// transport's thread.
 
 #include "capture/upload_session.h"
 #include "server/client_deadlines.h"

@@ -1,6 +1,6 @@
 #pragma once
-// Who may ask, and what a request may be, for every mode (the listener and the forwarder): written once so that
-// a guard holds for both. Pure: a head and the guards in, a verdict out.
+// Who may ask, and what a request may be, for every mode (the listener, the forwarder and the proxy): written once
+// so that a guard holds for all. Pure: a head and the guards in, a verdict out.
 //
 // - The Host (or an absolute-form target's authority, which RFC 9112 3.2.2 says wins) must name us: an IP
 //   address, localhost or an allowed name, else 421 (a DNS-rebinding page reaches 127.0.0.1 under its own name).
@@ -46,7 +46,7 @@ struct RequestAdmission {
 // for the tunnel's server, in any form but CONNECT, unchecked alike.
 enum class Admit : uint8_t { Server, Proxy, Tunnel };
 
-// who: "listener" or "forwarder", for the words of a refusal. tls: our own origin is https://HOST.
+// who: "listener", "forwarder" or "proxy", for the words of a refusal. tls: our own origin is https://HOST.
 RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
                               Admit as = Admit::Server);
 

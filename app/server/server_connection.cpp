@@ -85,6 +85,12 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
         resumeReading();
 }
 
+ServerConnection::~ServerConnection()
+{
+    m_handler.reset(); // it ends an upload or an exchange in progress, with this connection's decoder
+    m_blocks.setOnAvailable({});
+}
+
 QHostAddress ServerConnection::peerAddress() const
 {
     return m_socket->peerAddress();

@@ -18,9 +18,10 @@
 
 namespace upin::app {
 
-// Keep-alive connections waiting for their next request, oldest first, across all worker threads and every mode.
-// When every slot is taken, a new client gets the slot of the oldest of them (closed on its own thread) instead
-// of a 503.
+// Connections that hold a slot while doing nothing, oldest first, across all worker threads and every mode:
+// kept-alive connections waiting for their next request (listed by their ClientSide), and a proxy's quiet tunnels
+// passed through (listed by their Relay). When every slot is taken, a new client gets the slot of the oldest of
+// them (closed on its own thread) instead of a 503.
 class WaitingConnections {
 public:
     // close runs on the connection's thread, queued; it is dropped if the connection is gone by then.

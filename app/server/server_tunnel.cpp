@@ -95,10 +95,4 @@ void ServerConnection::endHandOver()
     deleteLater();
 }
 
-ServerConnection::~ServerConnection()
-{
-    m_handler.reset(); // it ends an upload or an exchange in progress, with this connection's decoder
-    m_blocks.setOnAvailable({});
-}
-
 } // namespace upin::app

@@ -19,8 +19,9 @@ bool WaitingConnections::closeOldest()
     std::lock_guard lock(m_mutex);
     if (m_connections.empty())
         return false;
-    // Posted under the lock: the connection's destructor takes the lock to leave the list, so it cannot be
-    // destroyed before the call is queued, and a queued call to a destroyed context is dropped.
+    // Posted under the lock: the listed object's destructor (a ClientSide's, a Relay's) takes the lock to leave the
+    // list, so it cannot be destroyed before the call is queued, and a queued call to a destroyed context is
+    // dropped.
     QMetaObject::invokeMethod(m_connections.front().connection, std::move(m_connections.front().close),
                               Qt::QueuedConnection);
     m_connections.pop_front();

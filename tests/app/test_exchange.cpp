@@ -1,5 +1,5 @@
 // The server's transport knows no mode: a handler made by a factory gets each admitted request of a connection in
-// turn, its body unframed by the exchange's decoder, and answers through the exchange. The handler here is no mode
+// turn, unframes its body with the exchange's decoder, and answers through the exchange. The handler here is no mode
 // of the tool, yet it runs on the real HTTP/1.1 connection, over a real socket on 127.0.0.1: what a new mode (or
 // an HTTP/2 stream's handler) can count on.
 
