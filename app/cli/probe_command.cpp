@@ -144,7 +144,7 @@ struct ProbeOptions {
         bool pidOk = !cl.isSet(pid);
         s.pid = cl.isSet(pid) ? cl.value(pid).toLongLong(&pidOk) : 0;
         if (!pidOk || (cl.isSet(pid) && (s.pid <= 0 || !QFileInfo::exists(QStringLiteral("/proc/%1").arg(s.pid))))) {
-            error = QStringLiteral("--pid %1: no such process on this machine").arg(cl.value(pid));
+            error = QStringLiteral("--pid '%1': no such process on this machine").arg(cl.value(pid));
             return std::nullopt;
         }
         if (cl.isSet(expect)) {

@@ -210,13 +210,13 @@ TEST_CASE("probe --dry-run sends nothing, and bad options are refused by name", 
     for (const auto& [option, said] : std::vector<std::pair<QStringList, QString>>{
              {{"--shapes", "plain,plain"}, "--shapes: 'plain' is named twice"},
              {{"--shapes", ","}, "--shapes: choose at least one"},
-             {{"--pid", "abc"}, "--pid abc: no such process"},
-             {{"-X", "GET"}, "-X GET: an upload is sent with POST, PUT or PATCH"},
-             {{"--size", "0"}, "--size 0: give a whole size above 0"},
-             {{"--max-time", "soon"}, "--max-time soon: give a number of seconds"},
+             {{"--pid", "abc"}, "--pid 'abc': no such process"},
+             {{"-X", "GET"}, "-X 'GET': an upload is sent with POST, PUT or PATCH"},
+             {{"--size", "0"}, "--size '0': give a whole size above 0"},
+             {{"--max-time", "soon"}, "--max-time 'soon': give a number of seconds"},
              {{"--field", ""}, "--field: give the file part a name"},
-             {{"--cacert", "/nonexistent/ca.pem"}, "--cacert /nonexistent/ca.pem: no such file"},
-             {{"--baseline", "ftp://x/discard"}, "--baseline ftp://x/discard: give an http:// or https:// URL"},
+             {{"--cacert", "/nonexistent/ca.pem"}, "--cacert '/nonexistent/ca.pem': no such file"},
+             {{"--baseline", "ftp://x/discard"}, "--baseline 'ftp://x/discard': give an http:// or https:// URL"},
              {{"--fail-on", "wrong_byte"}, "no finding kind 'wrong_byte'"}}) { // a typo would turn the CI gate off
         const test::CliRun refused = test::runCli(QStringList{"probe", stream.url() + "/u", "--dry-run"} + option);
         INFO(refused.err.toStdString());
