@@ -137,6 +137,12 @@ private:
     Exchange& m_exchange;
 };
 
+// What every mode's capture of a request starts from, whatever carried it: who, what, its head and framing, when,
+// how it came, the parser's limits. Each transport's sessionRequest().
+SessionRequest sessionRequestFor(const core::HeadReader& head, const RequestAdmission& admission,
+                                 const core::BodyFraming& framing, const ServerShared& shared, const QString& client,
+                                 const ClientDeadlines& deadlines, const Transport& transport);
+
 // Made by the server (modes/server.cpp) for each transport: the one place that knows the modes.
 using HandlerFactory = std::function<std::unique_ptr<ExchangeHandler>(Exchange&)>;
 

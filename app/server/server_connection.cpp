@@ -235,23 +235,7 @@ void ServerConnection::admit()
 
 SessionRequest ServerConnection::sessionRequest(const RequestAdmission& admission) const
 {
-    SessionRequest request;
-    request.client = m_client;
-    request.target = admission.target;
-    request.host = admission.host;
-    request.method = toQString(m_head.head().method);
-    m_head.head().field(kProbeHeader, &request.fromProbe);
-    request.contentType = toQString(m_head.head().field("content-type"));
-    request.keepRaw = m_shared->config.keepRaw;
-    request.captureBodyOnly = m_shared->config.captureBodyOnly;
-    request.framing = m_framing;
-    request.rawHead = QByteArray(m_head.raw().data(), qsizetype(m_head.raw().size()));
-    request.receivedAt = m_deadlines.headStartedAt();
-    request.headMs = m_deadlines.headMs();
-    request.transport = transport();
-    request.parser = m_shared->config.parser;
-    request.parser.maxBodySize = m_shared->config.maxBodyBytes;
-    return request;
+    return sessionRequestFor(m_head, admission, m_framing, *m_shared, m_client, m_deadlines, transport());
 }
 
 void ServerConnection::beginBody()
@@ -378,25 +362,8 @@ void ServerConnection::answer(int status, const QByteArray& contentType, const Q
 void ServerConnection::refuse(int status, const QString& reason, std::optional<core::Error> error,
                               const QString& detail, const QByteArray& extraHeaders)
 {
-    const QString why = error ? toQString(core::describe(error->code)) : detail;
-    const QString recorded = reason.isEmpty() ? why : why.isEmpty() ? reason : reason + QStringLiteral(": ") + why;
-    QByteArray body;
-    if (m_mode.jsonRefusals) {
-        QJsonObject json{{"error", reason.isEmpty() ? why : reason}};
-        if (error)
-            json["detail"] = errorToJson(*error);
-        else if (!detail.isEmpty())
-            json["detail"] = detail;
-        body = QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
-    } else if (error) {
-        body =
-            QJsonDocument(QJsonObject{{"ok", false}, {"error", errorToJson(*error)}}).toJson(QJsonDocument::Compact) +
-            '\n';
-    } else {
-        body = recorded.toUtf8() + '\n';
-    }
-    const bool json = m_mode.jsonRefusals || error;
-    answer(status, json ? "application/json" : "text/plain", {body}, true, extraHeaders, error, recorded);
+    const RefusalAnswer refusal = refusalAnswer(reason, error, detail, m_mode.jsonRefusals);
+    answer(status, refusal.contentType, {refusal.body}, true, extraHeaders, error, refusal.recorded);
 }
 
 void ServerConnection::waitForNextRequest()
