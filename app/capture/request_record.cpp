@@ -23,10 +23,11 @@ void putCount(QJsonObject& json, const char* key, const std::optional<quint64>& 
 
 QJsonObject transportToJson(const Transport& t)
 {
-    if (!t.tls)
-        return QJsonObject{{"tls", false}};
     auto orNull = [](const QString& text) { return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text); };
+    if (!t.tls)
+        return t.http.isEmpty() ? QJsonObject{{"tls", false}} : QJsonObject{{"tls", false}, {"http", t.http}};
     return QJsonObject{{"tls", true},
+                       {"http", orNull(t.http)},
                        {"protocol", t.protocol},
                        {"cipher", t.cipher},
                        {"alpn", orNull(t.alpn)},
@@ -41,6 +42,7 @@ Transport transportFromJson(const QJsonObject& json)
 {
     Transport t;
     t.tls = json[QLatin1String("tls")].toBool();
+    t.http = json[QLatin1String("http")].toString();
     t.protocol = json[QLatin1String("protocol")].toString();
     t.cipher = json[QLatin1String("cipher")].toString();
     t.alpn = json[QLatin1String("alpn")].toString();
