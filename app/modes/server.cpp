@@ -26,6 +26,7 @@ ServerConnection::Mode listenerMode()
     mode.name = "listener";
     mode.readChunk = qint64{256} * 1024;
     mode.readBlocks = 16;
+    mode.http2 = true;
     return mode;
 }
 

@@ -4,6 +4,7 @@
 #include "common/qt_text.h"
 #include "common/socket_drain.h"
 #include "common/unsent_bytes.h"
+#include "server/h2_session.h"
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
 
@@ -49,6 +50,7 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
     // Expect: 100-continue uploads through the forwarder took 50 ms where they took 7 ms direct.
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    m_makeHandler = makeHandler;
     m_handler = makeHandler(*this); // before any hook can be called: a 503 below ends in onClosing()
     if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
         m_handshake.emplace(
@@ -87,6 +89,7 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
 
 ServerConnection::~ServerConnection()
 {
+    m_http2.reset();   // its streams' handlers end their uploads as the connection's own does
     m_handler.reset(); // it ends an upload or an exchange in progress, with this connection's decoder
     m_blocks.setOnAvailable({});
 }
@@ -168,7 +171,9 @@ bool ServerConnection::consume(core::ByteView data, const core::BlockPool::Block
             m_held = QByteArray(data.data(), qsizetype(data.size()));
             return false;
         }
-        const size_t used = m_state == State::Head ? processHead(data) : onBody(data, block);
+        const size_t used = m_state == State::Head    ? processHead(data)
+                            : m_state == State::Http2 ? receiveHttp2(data, block)
+                                                      : onBody(data, block);
         data.remove_prefix(std::min(used, data.size()));
         if (m_tunnelPending)
             beginTunnel(!data.empty());
@@ -178,6 +183,8 @@ bool ServerConnection::consume(core::ByteView data, const core::BlockPool::Block
 
 size_t ServerConnection::processHead(core::ByteView data)
 {
+    if (startsHttp2(data))
+        return 0;                  // the same bytes go to the HTTP/2 session
     if (m_head.headBytes() == 0) { // the request's first byte: its received_at and head time count from here
         if (m_clientSide.waiting()) {
             m_clientSide.requestBegins();
@@ -207,6 +214,7 @@ void ServerConnection::admit()
 {
     m_deadlines.headDone();
     m_state = State::Request;
+    m_admittedOne = true;
     const RequestAdmission admission = admitRequest(m_head.head(), m_shared->config.guards, m_mode.name, m_tls,
                                                     m_tunnel       ? Admit::Tunnel
                                                     : m_mode.proxy ? Admit::Proxy
@@ -265,7 +273,7 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
         m_handshake->fail(QStringLiteral("the TLS handshake did not finish in time: %1").arg(why));
         return;
     }
-    if (m_state == State::Closing)
+    if (m_state == State::Closing || m_state == State::Http2) // HTTP/2 streams keep their own deadlines
         return;
     if (m_state == State::Hello) { // no ClientHello in time: no TLS to answer in, said as a failed handshake
         const bool nothing = m_socket->bytesAvailable() == 0; // what came of it is peeked, not taken
@@ -298,6 +306,8 @@ void ServerConnection::onDisconnected()
         m_handshake->fail(QStringLiteral("the client closed the connection during the TLS handshake"));
         return;
     }
+    if (m_state == State::Http2)
+        m_http2->clientGone();
     if (m_state == State::Request) { // a client that closed right after its last byte: a whole body is not cut
         m_handler->onClientClosed();
         takeWhatWasRead();

@@ -30,6 +30,7 @@ class QTcpSocket;
 
 namespace upin::app {
 
+class Http2Session;
 struct RequestAdmission;
 
 class ServerConnection final : public QObject, public Exchange {
@@ -43,6 +44,9 @@ public:
         core::HttpLimits httpLimits = {};      // heads and body framing; a relay reads strictly (bare LF refused)
         bool jsonRefusals = false;             // the forwarder's refusals are JSON, told apart from the upstream's
         bool proxy = false; // a forward proxy's: absolute-form targets and CONNECT (request_admission.h)
+        // HTTP/2 for a client whose first bytes are its preface (h2c, prior knowledge): a mode whose handlers
+        // use only what an HTTP/2 stream gives (h2_stream.h), the listener's; a relay's not yet.
+        bool http2 = false;
     };
     // accepted.tls: the TLS port's connection: a QSslSocket, whose handshake comes first. makeHandler: the mode.
     ServerConnection(AcceptedSocket accepted, std::shared_ptr<ServerShared> shared, UploadSession::Publish publish,
@@ -105,9 +109,13 @@ public:
 
 private:
     // Hello: a tunnel's, from its 200 until the client's ClientHello has come (read, not taken: TLS takes it).
-    enum class State : uint8_t { Head, Request, Closing, HandedOver, Hello };
+    // Http2: the client spoke HTTP/2; its bytes go to m_http2 from then on (server_h2.cpp).
+    enum class State : uint8_t { Head, Request, Closing, HandedOver, Hello, Http2 };
 
     void onReadyRead();
+    // server_h2.cpp: the switch to HTTP/2 when the first request's bytes are the preface, and its reads.
+    bool startsHttp2(core::ByteView data);
+    size_t receiveHttp2(core::ByteView data, const core::BlockPool::Block& block);
     void beginTunnel(bool bytesFollowed);
     void readClientHello();
     bool consume(core::ByteView data, const core::BlockPool::Block& block);
@@ -152,6 +160,9 @@ private:
     // Read but not handled yet: the next request while the client does not take its answers, or bytes the mode
     // does not take now (the rest of a read, while it connects or waits for an answer).
     QByteArray m_held;
+    HandlerFactory m_makeHandler;               // the mode: this connection's handler, and each HTTP/2 stream's
+    bool m_admittedOne = false;                 // a request was admitted: HTTP/2 is too late to start
+    std::unique_ptr<Http2Session> m_http2;      // once the client spoke HTTP/2
     std::unique_ptr<ExchangeHandler> m_handler; // the mode; made after the rest, destroyed before it
 };
 

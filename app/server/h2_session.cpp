@@ -1,0 +1,240 @@
+#include "server/h2_session.h"
+
+#include "server/h2_stream.h"
+
+#include <nghttp2/nghttp2.h>
+
+#include <QTcpSocket>
+
+namespace upin::app {
+
+namespace {
+
+// Windows that never hold a local upload back: 16 MiB per stream and for the connection, against nghttp2's
+// 65,535 bytes (at which an upload waits a round trip per 64 KiB). Memory is bounded by the read blocks, not by
+// these: while the handlers hold every block the socket is not read.
+constexpr int32_t kWindow = 16 << 20;
+constexpr uint32_t kMaxConcurrentStreams = 100;
+
+QString errorName(uint32_t code)
+{
+    return QString::fromLatin1(nghttp2_http2_strerror(code));
+}
+
+// An answer's body, read by nghttp2 as it makes DATA frames.
+struct PendingBody {
+    QByteArray bytes;
+    qsizetype sent = 0;
+    bool resetAfter = false;
+};
+
+ssize_t readBody(nghttp2_session* /*session*/, int32_t /*streamId*/, uint8_t* buffer, size_t length, uint32_t* flags,
+                 nghttp2_data_source* source, void* /*userData*/)
+{
+    auto& body = *static_cast<PendingBody*>(source->ptr);
+    const qsizetype n = std::min(qsizetype(length), body.bytes.size() - body.sent);
+    std::memcpy(buffer, body.bytes.constData() + body.sent, size_t(n));
+    body.sent += n;
+    if (body.sent == body.bytes.size())
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return n;
+}
+
+} // namespace
+
+struct Http2Session::Answers {
+    std::map<int32_t, PendingBody> bodies; // until the stream closes (nghttp2 reads them while it is open)
+};
+
+struct Http2Session::Callbacks {
+    static Http2Session& self(void* userData) { return *static_cast<Http2Session*>(userData); }
+    static int onBeginHeaders(nghttp2_session* session, const nghttp2_frame* frame, void* userData);
+    static int onHeader(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name, size_t nameLength,
+                        const uint8_t* value, size_t valueLength, uint8_t flags, void* userData);
+    static int onFrameReceived(nghttp2_session* session, const nghttp2_frame* frame, void* userData);
+    static int onFrameSent(nghttp2_session* session, const nghttp2_frame* frame, void* userData);
+    static int onDataChunk(nghttp2_session* session, uint8_t flags, int32_t streamId, const uint8_t* data,
+                           size_t length, void* userData);
+    static int onStreamClose(nghttp2_session* session, int32_t streamId, uint32_t errorCode, void* userData);
+};
+
+Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
+    : QObject(parent), m_socket(socket), m_context(std::move(context)), m_answers(std::make_unique<Answers>())
+{
+    nghttp2_session_callbacks* callbacks = nullptr;
+    nghttp2_session_callbacks_new(&callbacks);
+    nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &Callbacks::onBeginHeaders);
+    nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::onHeader);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::onFrameReceived);
+    nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::onFrameSent);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::onDataChunk);
+    nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::onStreamClose);
+    nghttp2_session_server_new(&m_session, callbacks, this);
+    nghttp2_session_callbacks_del(callbacks);
+    const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, kMaxConcurrentStreams},
+                                               {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, uint32_t(kWindow)}};
+    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
+    nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, kWindow);
+}
+
+Http2Session::~Http2Session()
+{
+    m_streams.clear(); // their handlers end what is in progress, as a connection's do when the server stops
+    m_closed.clear();
+    nghttp2_session_del(m_session);
+}
+
+bool Http2Session::receive(core::ByteView data, const core::BlockPool::Block& block)
+{
+    m_block = &block;
+    m_receiving = true;
+    const ssize_t used =
+        nghttp2_session_mem_recv(m_session, reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    m_receiving = false;
+    m_block = nullptr;
+    flush(); // the answers the handlers made meanwhile; a GOAWAY for a protocol error goes out before the close
+    return used >= 0 && (nghttp2_session_want_read(m_session) != 0 || nghttp2_session_want_write(m_session) != 0);
+}
+
+void Http2Session::clientGone()
+{
+    for (auto& [id, stream] : m_streams)
+        stream->closed(QStringLiteral("the client closed the connection"));
+}
+
+void Http2Session::flush()
+{
+    const uint8_t* frames = nullptr;
+    if (m_receiving)
+        return; // receive() sends once nghttp2's call is over
+    for (ssize_t n; (n = nghttp2_session_mem_send(m_session, &frames)) > 0;)
+        m_socket.write(reinterpret_cast<const char*>(frames), n);
+}
+
+void Http2Session::submitAnswer(int32_t streamId, int status, const QList<QPair<QByteArray, QByteArray>>& fields,
+                                QByteArray body, bool resetAfter)
+{
+    const QByteArray statusText = QByteArray::number(status);
+    std::vector<nghttp2_nv> nva;
+    auto add = [&nva](const QByteArray& name, const QByteArray& value) {
+        nva.push_back({const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.constData())),
+                       const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.constData())), size_t(name.size()),
+                       size_t(value.size()), NGHTTP2_NV_FLAG_NONE});
+    };
+    static const QByteArray statusName(":status");
+    add(statusName, statusText);
+    for (const auto& [name, value] : fields)
+        add(name, value);
+    PendingBody& pending = m_answers->bodies[streamId];
+    pending = PendingBody{std::move(body), 0, resetAfter};
+    nghttp2_data_provider provider{};
+    provider.source.ptr = &pending;
+    provider.read_callback = readBody;
+    nghttp2_submit_response(m_session, streamId, nva.data(), nva.size(), &provider); // copies the fields
+    flush();
+}
+
+void Http2Session::submitContinue(int32_t streamId)
+{
+    static const QByteArray name(":status"), value("100");
+    nghttp2_nv status{const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.constData())),
+                      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.constData())), size_t(name.size()),
+                      size_t(value.size()), NGHTTP2_NV_FLAG_NONE};
+    nghttp2_submit_headers(m_session, NGHTTP2_FLAG_NONE, streamId, nullptr, &status, 1, nullptr);
+    flush();
+}
+
+void Http2Session::resetStream(int32_t streamId, uint32_t errorCode)
+{
+    nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, streamId, errorCode);
+}
+
+Http2Stream* Http2Session::stream(int32_t streamId) const
+{
+    const auto found = m_streams.find(streamId);
+    return found == m_streams.end() ? nullptr : found->second.get();
+}
+
+void Http2Session::sweepClosed()
+{
+    m_closed.clear();
+}
+
+int Http2Session::Callbacks::onBeginHeaders(nghttp2_session* /*session*/, const nghttp2_frame* frame, void* userData)
+{
+    if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
+        Http2Session& s = self(userData);
+        s.m_streams[frame->hd.stream_id] = std::make_unique<Http2Stream>(s, frame->hd.stream_id);
+    }
+    return 0;
+}
+
+int Http2Session::Callbacks::onHeader(nghttp2_session* /*session*/, const nghttp2_frame* frame, const uint8_t* name,
+                                      size_t nameLength, const uint8_t* value, size_t valueLength, uint8_t /*flags*/,
+                                      void* userData)
+{
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST)
+        return 0; // trailers: not kept yet
+    if (Http2Stream* stream = self(userData).stream(frame->hd.stream_id))
+        stream->addField(QByteArray(reinterpret_cast<const char*>(name), qsizetype(nameLength)),
+                         QByteArray(reinterpret_cast<const char*>(value), qsizetype(valueLength)));
+    return 0;
+}
+
+int Http2Session::Callbacks::onFrameReceived(nghttp2_session* /*session*/, const nghttp2_frame* frame, void* userData)
+{
+    Http2Stream* stream = self(userData).stream(frame->hd.stream_id);
+    if (!stream)
+        return 0;
+    const bool endStream = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+    if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
+        stream->headersDone(endStream);
+    else if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) && endStream)
+        stream->endStream();
+    else if (frame->hd.type == NGHTTP2_RST_STREAM)
+        stream->closed(QStringLiteral("the client reset the stream (%1)").arg(errorName(frame->rst_stream.error_code)));
+    return 0;
+}
+
+// Once an answer whose request was still arriving is out: the stream is reset with NO_ERROR, after it.
+int Http2Session::Callbacks::onFrameSent(nghttp2_session* session, const nghttp2_frame* frame, void* userData)
+{
+    const bool ended = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+    if (!ended || (frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS))
+        return 0;
+    const auto& bodies = self(userData).m_answers->bodies;
+    const auto found = bodies.find(frame->hd.stream_id);
+    if (found != bodies.end() && found->second.resetAfter)
+        nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
+    return 0;
+}
+
+int Http2Session::Callbacks::onDataChunk(nghttp2_session* /*session*/, uint8_t /*flags*/, int32_t streamId,
+                                         const uint8_t* data, size_t length, void* userData)
+{
+    Http2Session& s = self(userData);
+    if (Http2Stream* stream = s.stream(streamId)) {
+        static const core::BlockPool::Block none;
+        stream->data({reinterpret_cast<const char*>(data), length}, s.m_block ? *s.m_block : none);
+    }
+    return 0;
+}
+
+int Http2Session::Callbacks::onStreamClose(nghttp2_session* /*session*/, int32_t streamId, uint32_t errorCode,
+                                           void* userData)
+{
+    Http2Session& s = self(userData);
+    s.m_answers->bodies.erase(streamId);
+    const auto found = s.m_streams.find(streamId);
+    if (found == s.m_streams.end())
+        return 0;
+    found->second->closed(QStringLiteral("the stream was reset (%1)").arg(errorName(errorCode)));
+    // Destroyed later, queued: nghttp2 is still in its call, and the stream may be in one of its own methods.
+    if (s.m_closed.empty())
+        QMetaObject::invokeMethod(&s, &Http2Session::sweepClosed, Qt::QueuedConnection);
+    s.m_closed.push_back(std::move(found->second));
+    s.m_streams.erase(found);
+    return 0;
+}
+
+} // namespace upin::app
