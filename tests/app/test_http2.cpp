@@ -115,3 +115,25 @@ TEST_CASE("h2c: twenty uploads as streams of one connection are twenty exact cap
     }
     CHECK(clients.size() == 1); // one connection carried them all
 }
+
+TEST_CASE("h2c: a stream reset mid-upload leaves an incomplete capture naming the error code and the byte",
+          "[listener][http2]")
+{
+    ListenerFixture f;
+    QProcess client; // Debian's python3-h2, at the path its package installs it
+    client.start("/usr/bin/python3", {QStringLiteral(UPIN_TESTS_DIR) + "/app/h2_client.py",
+                                      QString::number(f.listener.port()), "reset", "100000"});
+    REQUIRE(client.waitForFinished(30000));
+    INFO(client.readAllStandardError().constData());
+    REQUIRE(client.readAllStandardOutput().trimmed() == "reset-sent"); // the server read the reset before our PING
+    const QStringList folders = test::settledCaptureFolders(f.listener.captureRoot(), 1);
+    REQUIRE(folders.size() == 1);
+    const QJsonObject capture = captureJson(QDir(f.listener.captureRoot()).filePath(folders.first()));
+    INFO(QJsonDocument(capture).toJson().left(3000).constData());
+    CHECK(capture["state"].toString() == "incomplete");
+    const QJsonObject error = capture["error"].toObject();
+    CHECK(error["code"].toString() == "body_cut_short");
+    CHECK(error["offset"].toInteger() == 100000);
+    CHECK(error["detail"].toString().startsWith("the client reset the stream (CANCEL) after 97.7 KiB of the body"));
+    CHECK(capture["bytes"].toInteger() == 100000); // nothing received is lost
+}

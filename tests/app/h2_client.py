@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""A hand-driven HTTP/2 client (Debian's python3-h2) for what real clients do rarely: a stream reset mid-upload.
+
+Usage: h2_client.py PORT reset BYTES  -- POSTs a multipart upload of 1 MiB to /file-part over h2c, sends BYTES
+of its body, then resets the stream with CANCEL and waits for the server to take the reset (a PING answered after
+it). Prints what the server sent on the stream: "reset-sent".
+"""
+import socket
+import sys
+
+import h2.config
+import h2.connection
+import h2.errors
+import h2.events
+
+
+def main():
+    port, action, sent = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    assert action == "reset"
+    body = (b"--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n" + b"x" * (1 << 20)
+            + b"\r\n--b--\r\n")
+    sock = socket.create_connection(("127.0.0.1", port))
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    stream = conn.get_next_available_stream_id()
+    conn.send_headers(stream, [(":method", "POST"), (":path", "/file-part"), (":scheme", "http"),
+                               (":authority", f"127.0.0.1:{port}"),
+                               ("content-type", "multipart/form-data; boundary=b"),
+                               ("content-length", str(len(body)))])
+    sock.sendall(conn.data_to_send())
+    offset = 0
+    while offset < sent:
+        piece = min(16384, sent - offset, conn.local_flow_control_window(stream))
+        if piece == 0:  # the window is spent, or the server's SETTINGS not read yet: read what it sent
+            conn.receive_data(sock.recv(65536))
+            continue
+        conn.send_data(stream, body[offset:offset + piece])
+        offset += piece
+        sock.sendall(conn.data_to_send())
+    conn.reset_stream(stream, h2.errors.ErrorCodes.CANCEL)
+    conn.ping(b"after-rs")
+    sock.sendall(conn.data_to_send())
+    while True:  # the PING's answer comes after the server read the reset
+        data = sock.recv(65536)
+        if not data:
+            break
+        events = conn.receive_data(data)
+        sock.sendall(conn.data_to_send())
+        if any(isinstance(e, h2.events.PingAckReceived) for e in events):
+            print("reset-sent")
+            break
+    conn.close_connection()
+    sock.sendall(conn.data_to_send())
+    sock.close()
+
+
+if __name__ == "__main__":
+    main()
