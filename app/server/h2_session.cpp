@@ -75,6 +75,14 @@ Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
                                                {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, uint32_t(kWindow)}};
     nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
     nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, kWindow);
+    m_idleTimer.setSingleShot(true);
+    m_idleTimer.setInterval(m_context.shared->config.guards.keepAliveTimeoutMs);
+    connect(&m_idleTimer, &QTimer::timeout, this, [this] {
+        nghttp2_session_terminate_session(m_session, NGHTTP2_NO_ERROR);
+        flush();
+        emit ended();
+    });
+    m_idleTimer.start();
 }
 
 Http2Session::~Http2Session()
@@ -164,6 +172,7 @@ int Http2Session::Callbacks::onBeginHeaders(nghttp2_session* /*session*/, const 
 {
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
         Http2Session& s = self(userData);
+        s.m_idleTimer.stop();
         s.m_streams[frame->hd.stream_id] = std::make_unique<Http2Stream>(s, frame->hd.stream_id);
     }
     return 0;
@@ -234,6 +243,8 @@ int Http2Session::Callbacks::onStreamClose(nghttp2_session* /*session*/, int32_t
         QMetaObject::invokeMethod(&s, &Http2Session::sweepClosed, Qt::QueuedConnection);
     s.m_closed.push_back(std::move(found->second));
     s.m_streams.erase(found);
+    if (s.m_streams.empty())
+        s.m_idleTimer.start();
     return 0;
 }
 

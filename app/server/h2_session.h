@@ -16,6 +16,7 @@
 #include "server/exchange.h"
 
 #include <QObject>
+#include <QTimer>
 
 #include <map>
 #include <memory>
@@ -64,6 +65,8 @@ public:
 
 signals:
     void readingResumed(); // a handler takes bytes again
+    // The session ended on our side (no stream for the keep-alive time: GOAWAY sent): the connection closes.
+    void ended();
 
 private:
     struct Callbacks; // nghttp2's, in h2_session.cpp: its frame type is a union that cannot be declared here
@@ -79,6 +82,9 @@ private:
     std::unique_ptr<Answers> m_answers;
     const core::BlockPool::Block* m_block = nullptr; // the read being received: DATA lies in it
     bool m_receiving = false; // in nghttp2's mem_recv: frames are sent after it, not from its callbacks
+    // A connection with no stream open holds a slot as a kept-alive HTTP/1.1 connection does, and for as long:
+    // keepAliveTimeoutMs, then GOAWAY and the close (nginx's http2 idle timeout).
+    QTimer m_idleTimer;
 };
 
 } // namespace upin::app

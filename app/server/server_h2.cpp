@@ -38,6 +38,7 @@ bool ServerConnection::startsHttp2(core::ByteView data)
     context.local = m_socket->localAddress();
     m_http2 = std::make_unique<Http2Session>(*m_socket, std::move(context), nullptr);
     connect(m_http2.get(), &Http2Session::readingResumed, this, &ServerConnection::resumeReading);
+    connect(m_http2.get(), &Http2Session::ended, this, [this] { closeAfterAnswer(); });
     const std::string before(m_head.raw());
     m_head.reset();
     if (!before.empty())

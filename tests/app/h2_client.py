@@ -3,7 +3,9 @@
 
 Usage: h2_client.py PORT reset BYTES  -- POSTs a multipart upload of 1 MiB to /file-part over h2c, sends BYTES
 of its body, then resets the stream with CANCEL and waits for the server to take the reset (a PING answered after
-it). Prints what the server sent on the stream: "reset-sent".
+it). Prints "reset-sent".
+       h2_client.py PORT idle  -- opens the connection (preface and SETTINGS) and sends nothing more; prints the
+GOAWAY's error code the server closes it with ("goaway NO_ERROR"), or "closed" for a close without one.
 """
 import socket
 import sys
@@ -14,9 +16,27 @@ import h2.errors
 import h2.events
 
 
+def idle(port):
+    sock = socket.create_connection(("127.0.0.1", port))
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    said = "closed"
+    while data := sock.recv(65536):
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.ConnectionTerminated):
+                said = f"goaway {h2.errors.ErrorCodes(event.error_code).name}"
+        sock.sendall(conn.data_to_send())
+    print(said)
+
+
 def main():
-    port, action, sent = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    port, action = int(sys.argv[1]), sys.argv[2]
+    if action == "idle":
+        idle(port)
+        return
     assert action == "reset"
+    sent = int(sys.argv[3])
     body = (b"--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n" + b"x" * (1 << 20)
             + b"\r\n--b--\r\n")
     sock = socket.create_connection(("127.0.0.1", port))

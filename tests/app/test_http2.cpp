@@ -137,3 +137,17 @@ TEST_CASE("h2c: a stream reset mid-upload leaves an incomplete capture naming th
     CHECK(error["detail"].toString().startsWith("the client reset the stream (CANCEL) after 97.7 KiB of the body"));
     CHECK(capture["bytes"].toInteger() == 100000); // nothing received is lost
 }
+
+TEST_CASE("h2c: a connection with no stream open is closed with GOAWAY after the keep-alive time, as HTTP/1.1's",
+          "[listener][http2][guards]")
+{
+    app::ServerConfig config;
+    config.guards.keepAliveTimeoutMs = 300;
+    ListenerFixture f(config);
+    QProcess client;
+    client.start("/usr/bin/python3",
+                 {QStringLiteral(UPIN_TESTS_DIR) + "/app/h2_client.py", QString::number(f.listener.port()), "idle"});
+    REQUIRE(client.waitForFinished(20000)); // it ends when the server closes the connection
+    INFO(client.readAllStandardError().constData());
+    CHECK(client.readAllStandardOutput().trimmed() == "goaway NO_ERROR");
+}
