@@ -15,6 +15,11 @@ namespace {
 // these: while the handlers hold every block the socket is not read.
 constexpr int32_t kWindow = 16 << 20;
 constexpr uint32_t kMaxConcurrentStreams = 100;
+// Streams a client may reset before their answer, on one connection, before it is closed with GOAWAY
+// (ENHANCE_YOUR_CALM): opening streams and cancelling them at once costs the client one frame each and the server
+// a handler, a capture and its folder each (the rapid reset of CVE-2023-44487, which nghttp2 1.52 does not bound
+// itself). A browser cancels a few; a page reloaded mid-upload, its uploads once.
+constexpr int kMaxResetsByClient = 200;
 
 QString errorName(uint32_t code)
 {
@@ -157,6 +162,13 @@ void Http2Session::resetStream(int32_t streamId, uint32_t errorCode)
     nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, streamId, errorCode);
 }
 
+void Http2Session::resetByClient(Http2Stream& stream, uint32_t errorCode)
+{
+    stream.closed(QStringLiteral("the client reset the stream (%1)").arg(errorName(errorCode)));
+    if (++m_resetsByClient == kMaxResetsByClient + 1)
+        nghttp2_session_terminate_session(m_session, NGHTTP2_ENHANCE_YOUR_CALM); // then the close
+}
+
 Http2Stream* Http2Session::stream(int32_t streamId) const
 {
     const auto found = m_streams.find(streamId);
@@ -201,7 +213,7 @@ int Http2Session::Callbacks::onFrameReceived(nghttp2_session* /*session*/, const
     else if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) && endStream)
         stream->endStream();
     else if (frame->hd.type == NGHTTP2_RST_STREAM)
-        stream->closed(QStringLiteral("the client reset the stream (%1)").arg(errorName(frame->rst_stream.error_code)));
+        self(userData).resetByClient(*stream, frame->rst_stream.error_code);
     return 0;
 }
 

@@ -72,6 +72,7 @@ private:
     struct Callbacks; // nghttp2's, in h2_session.cpp: its frame type is a union that cannot be declared here
     struct Answers;   // the answers' bodies nghttp2 is sending
     Http2Stream* stream(int32_t streamId) const;
+    void resetByClient(Http2Stream& stream, uint32_t errorCode); // its RST_STREAM, counted
     void sweepClosed(); // streams closed during a callback are destroyed after it, queued
 
     QTcpSocket& m_socket;
@@ -85,6 +86,7 @@ private:
     // A connection with no stream open holds a slot as a kept-alive HTTP/1.1 connection does, and for as long:
     // keepAliveTimeoutMs, then GOAWAY and the close (nginx's http2 idle timeout).
     QTimer m_idleTimer;
+    int m_resetsByClient = 0;
 };
 
 } // namespace upin::app

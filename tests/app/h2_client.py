@@ -6,6 +6,8 @@ of its body, then resets the stream with CANCEL and waits for the server to take
 it). Prints "reset-sent".
        h2_client.py PORT idle  -- opens the connection (preface and SETTINGS) and sends nothing more; prints the
 GOAWAY's error code the server closes it with ("goaway NO_ERROR"), or "closed" for a close without one.
+       h2_client.py PORT rapid-reset COUNT  -- opens COUNT upload streams and resets each at once (CVE-2023-44487),
+then reads until the server closes; prints the GOAWAY's error code as idle does.
 """
 import socket
 import sys
@@ -14,6 +16,7 @@ import h2.config
 import h2.connection
 import h2.errors
 import h2.events
+import h2.exceptions
 
 
 def idle(port):
@@ -30,10 +33,42 @@ def idle(port):
     print(said)
 
 
+def read_until_closed(sock, conn):
+    said = "closed"
+    try:
+        while data := sock.recv(65536):
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.ConnectionTerminated):
+                    said = f"goaway {h2.errors.ErrorCodes(event.error_code).name}"
+            sock.sendall(conn.data_to_send())
+    except (ConnectionResetError, BrokenPipeError, h2.exceptions.ProtocolError):
+        pass
+    return said
+
+
+def rapid_reset(port, count):
+    sock = socket.create_connection(("127.0.0.1", port))
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    for _ in range(count):
+        stream = conn.get_next_available_stream_id()
+        conn.send_headers(stream, [(":method", "POST"), (":path", "/discard"), (":scheme", "http"),
+                                   (":authority", f"127.0.0.1:{port}"), ("content-length", "10")])
+        conn.reset_stream(stream, h2.errors.ErrorCodes.CANCEL)
+    try:
+        sock.sendall(conn.data_to_send())
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    print(read_until_closed(sock, conn))
+
+
 def main():
     port, action = int(sys.argv[1]), sys.argv[2]
     if action == "idle":
         idle(port)
+        return
+    if action == "rapid-reset":
+        rapid_reset(port, int(sys.argv[3]))
         return
     assert action == "reset"
     sent = int(sys.argv[3])

@@ -151,3 +151,17 @@ TEST_CASE("h2c: a connection with no stream open is closed with GOAWAY after the
     INFO(client.readAllStandardError().constData());
     CHECK(client.readAllStandardOutput().trimmed() == "goaway NO_ERROR");
 }
+
+TEST_CASE("h2c: a client that opens streams and resets them at once is closed with ENHANCE_YOUR_CALM past 200",
+          "[listener][http2][guards]")
+{
+    ListenerFixture f;
+    QProcess client; // CVE-2023-44487's rapid reset, 1,000 streams
+    client.start("/usr/bin/python3", {QStringLiteral(UPIN_TESTS_DIR) + "/app/h2_client.py",
+                                      QString::number(f.listener.port()), "rapid-reset", "1000"});
+    REQUIRE(client.waitForFinished(60000));
+    INFO(client.readAllStandardError().constData());
+    CHECK(client.readAllStandardOutput().trimmed() == "goaway ENHANCE_YOUR_CALM");
+    // Other clients are served meanwhile and after.
+    CHECK(test::curl({"--http2-prior-knowledge", f.url("/captures")}).exitCode == 0);
+}
