@@ -48,6 +48,14 @@ Http2Stream::~Http2Stream()
 
 void Http2Stream::addField(const QByteArray& name, const QByteArray& value)
 {
+    // Bounded as HTTP/1.1's head is, while it is decoded: HPACK lets a few bytes stand for a long field again and
+    // again (an HPACK bomb), so what is kept is counted here, not once the list is whole.
+    const core::HttpLimits& limits = m_session.context().httpLimits;
+    m_listBytes += size_t(name.size() + value.size()) + 4; // as the head line "name: value\r\n" would
+    if (++m_listFields > limits.maxHeaderFields || m_listBytes > limits.maxHeadBytes) {
+        m_listTooLarge = true;
+        return;
+    }
     if (name == ":method")
         m_method = value;
     else if (name == ":path")
@@ -61,6 +69,14 @@ void Http2Stream::addField(const QByteArray& name, const QByteArray& value)
 void Http2Stream::headersDone(bool endStream)
 {
     m_clientDone = endStream;
+    if (m_listTooLarge) {
+        const core::HttpLimits& limits = m_session.context().httpLimits;
+        const bool tooMany = m_listFields > limits.maxHeaderFields;
+        refuse(431, QStringLiteral("bad request head"),
+               core::Error{tooMany ? core::Errc::TooManyHeaderFields : core::Errc::HeadTooLarge,
+                           tooMany ? limits.maxHeaderFields : limits.maxHeadBytes});
+        return;
+    }
     // :authority stands for Host (RFC 9113 8.3.1); a Host field beside it is read as sent, and two that
     // disagree are refused as any two Host fields are.
     const QByteArray head = m_method + ' ' + m_path + " HTTP/1.1\r\n" +

@@ -88,6 +88,9 @@ private:
     bool m_clientDone = false; // the client's END_STREAM came
     bool m_headOnly = false;
     QByteArray m_corsHeaders; // for an allowed page of another origin: sent with the answer
+    size_t m_listBytes = 0;   // the header list as decoded, counted against the head limits
+    size_t m_listFields = 0;
+    bool m_listTooLarge = false; // past them: the rest was not kept, the request is refused (431)
 };
 
 } // namespace upin::app

@@ -8,6 +8,8 @@ it). Prints "reset-sent".
 GOAWAY's error code the server closes it with ("goaway NO_ERROR"), or "closed" for a close without one.
        h2_client.py PORT rapid-reset COUNT  -- opens COUNT upload streams and resets each at once (CVE-2023-44487),
 then reads until the server closes; prints the GOAWAY's error code as idle does.
+       h2_client.py PORT hpack-bomb COUNT  -- one GET whose header list repeats a 4,000-byte field COUNT times,
+each repeat one byte on the wire (an index into the HPACK table); prints the answer's status.
 """
 import socket
 import sys
@@ -62,8 +64,33 @@ def rapid_reset(port, count):
     print(read_until_closed(sock, conn))
 
 
+def hpack_bomb(port, count):
+    sock = socket.create_connection(("127.0.0.1", port))
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, validate_outbound_headers=False,
+                                                                normalize_outbound_headers=False))
+    conn.initiate_connection()
+    conn.max_outbound_frame_size = 16384
+    stream = conn.get_next_available_stream_id()
+    big = ("x-bomb", "b" * 4000)
+    conn.send_headers(stream, [(":method", "GET"), (":path", "/captures"), (":scheme", "http"),
+                               (":authority", f"127.0.0.1:{port}")] + [big] * count, end_stream=True)
+    sock.sendall(conn.data_to_send())
+    status = "none"
+    while status == "none" and (data := sock.recv(65536)):
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.ResponseReceived):
+                status = dict(event.headers)[b":status"].decode()
+            if isinstance(event, h2.events.StreamReset) or isinstance(event, h2.events.ConnectionTerminated):
+                status = f"reset {event.error_code}"
+        sock.sendall(conn.data_to_send())
+    print(status)
+
+
 def main():
     port, action = int(sys.argv[1]), sys.argv[2]
+    if action == "hpack-bomb":
+        hpack_bomb(port, int(sys.argv[3]))
+        return
     if action == "idle":
         idle(port)
         return

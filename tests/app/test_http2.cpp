@@ -165,3 +165,15 @@ TEST_CASE("h2c: a client that opens streams and resets them at once is closed wi
     // Other clients are served meanwhile and after.
     CHECK(test::curl({"--http2-prior-knowledge", f.url("/captures")}).exitCode == 0);
 }
+
+TEST_CASE("h2c: an HPACK bomb (a 4,000-byte field repeated by one-byte references) is refused 431, not kept",
+          "[listener][http2][guards]")
+{
+    ListenerFixture f;
+    QProcess client; // 20,000 repeats: 80 MB of fields from about 40 KB of frames
+    client.start("/usr/bin/python3", {QStringLiteral(UPIN_TESTS_DIR) + "/app/h2_client.py",
+                                      QString::number(f.listener.port()), "hpack-bomb", "20000"});
+    REQUIRE(client.waitForFinished(60000));
+    INFO(client.readAllStandardError().constData());
+    CHECK(client.readAllStandardOutput().trimmed() == "431");
+}
