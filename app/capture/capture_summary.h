@@ -42,7 +42,12 @@ struct Transport {
     QString serverName; // SNI: the name the client asked for (empty: none, or not known)
     // The certificate the server side showed (ours to a client; the upstream's to us), as distinguished names.
     QString certificateSubject, certificateIssuer;
-    QString label() const { return tls ? protocol : QString(); } // as the captures list shows it
+    // As the captures list shows it beside the client: "TLSv1.3", "TLSv1.3, h2", "h2c"; empty for plain HTTP/1.x.
+    QString label() const
+    {
+        const QString security = tls ? protocol : QString();
+        return security.isEmpty() ? http : http.isEmpty() ? security : security + QStringLiteral(", ") + http;
+    }
 };
 
 // One throughput sample: body bytes received by msSinceStart.
@@ -78,7 +83,7 @@ struct CaptureSummary {
     QString matcher;        // "chunked"; "none" where nothing was parsed
     QString folder;         // the capture folder, when the endpoint stores one
     bool fromProbe = false; // one of a probe's uploads (it carried kProbeHeader): the Listen list hides them
-    QString tls;            // "TLSv1.3" over TLS (Transport::label), empty over plain HTTP
+    QString tls;            // Transport::label: "TLSv1.3", "h2c"; empty over plain HTTP/1.x
     CaptureState state = CaptureState::Receiving;
     quint64 bytes = 0;   // body bytes so far
     int parts = 0;       // parts begun so far; once finished, parts in the record

@@ -3,6 +3,7 @@
 // prior-knowledge transfers: on reusing the connection it starts HTTP/2 a second time, curl/curl#10634.)
 
 #include "app/listener_fixture.h"
+#include "capture/capture_record.h"
 
 #include <catch2/catch.hpp>
 
@@ -56,6 +57,10 @@ TEST_CASE("h2c: curl --http2-prior-knowledge uploads a file and a field, answere
     REQUIRE(stored.open(QIODevice::ReadOnly));
     CHECK(stored.readAll() == content);
     CHECK(parts[1].toObject()["value"].toString() == "over h2c");
+    // The captures list shows how it came beside the client.
+    const auto record = app::CaptureRecord::read(folder);
+    REQUIRE(record);
+    CHECK(record->summary(folder).tls == "h2c");
 }
 
 TEST_CASE("h2c: the endpoints answer as over HTTP/1.1, refusals recorded", "[listener][http2]")
