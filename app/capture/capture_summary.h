@@ -33,7 +33,7 @@ QString captureStateName(CaptureState state);
 // it as request.transport, and a forwarded request's TLS to its upstream as forward.upstream_tls.
 struct Transport {
     bool tls = false;
-    QString http; // "h2" (over TLS) or "h2c" (plain, prior knowledge); empty: HTTP/1.x, as the head says
+    QString http;     // "h2" (over TLS) or "h2c" (plain, prior knowledge); empty: HTTP/1.x, as the head says
     QString protocol; // "TLSv1.3"
     QString cipher;
     QString alpn; // empty: none negotiated
