@@ -131,7 +131,7 @@ bool RelayOptions::readProxy(const QCommandLineParser& cl, ForwardSettings& forw
     for (const QString& network : cl.values(allowClient)) {
         const auto parsed = parseClientNetwork(network);
         if (!parsed) {
-            printErr(QStringLiteral("proxy: --allow-client: '%1' is not an address or a network such as 10.0.0.0/8\n")
+            printErr(QStringLiteral("proxy: --allow-client '%1': give an address or a network such as 10.0.0.0/8\n")
                          .arg(network));
             return false;
         }
