@@ -86,7 +86,7 @@ protected:
         const app::AcceptedSocket accepted{descriptor, false, m_shared->takeSlot()};
         auto factory = [this](app::Exchange& exchange) { return std::make_unique<CountingHandler>(exchange, m_seen); };
         new app::ServerConnection(
-            accepted, m_shared, [](app::CaptureEvent) {}, {}, factory, this);
+            accepted, m_shared, [](const app::CaptureEvent& /*event*/) {}, {}, factory, this);
     }
 
 private:

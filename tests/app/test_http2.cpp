@@ -83,7 +83,7 @@ TEST_CASE("h2c: the endpoints answer as over HTTP/1.1, refusals recorded", "[lis
     REQUIRE(list.waitForFinished(20000));
     const QJsonArray listed = QJsonDocument::fromJson(list.readAllStandardOutput()).array();
     QStringList refused;
-    for (const QJsonValue& entry : listed)
+    for (const auto& entry : listed)
         if (entry.toObject()["state"].toString() == "refused")
             refused << entry.toObject()["endpoint"].toString();
     refused.sort();
