@@ -100,22 +100,13 @@ void Http2Stream::admit()
         admitRequest(m_head.head(), context.shared->config.guards, context.modeName, tls());
     m_headOnly = admission.headOnly;
     m_corsHeaders = admission.corsHeaders;
-    if (admission.refusal) {
-        refuse(admission.refusal->status, refusalReason(admission.refusal->text));
-        return;
-    }
-    if (!admission.framing) {
-        refuse(400, QStringLiteral("bad request framing"), admission.framing.error());
+    if (const auto refusal = headRefusal(admission, context.shared->config.maxBodyBytes)) {
+        refuse(refusal->status, refusal->reason, refusal->error);
         return;
     }
     m_framing = *admission.framing;
     if (m_framing.kind == core::BodyFraming::Kind::None && !m_clientDone) // its body ends with the stream
         m_framing.kind = core::BodyFraming::Kind::UntilClose;
-    const quint64 maxBody = context.shared->config.maxBodyBytes;
-    if (m_framing.kind == core::BodyFraming::Kind::ContentLength && m_framing.contentLength > maxBody) {
-        refuse(413, QStringLiteral("body too large"), core::Error{core::Errc::BodyTooLarge, maxBody});
-        return;
-    }
     m_decoder = core::BodyDecoder(m_framing, context.httpLimits);
     m_admitted = true;
     m_handler->onRequest(admission);

@@ -2,6 +2,7 @@
 
 #include "common/qt_text.h"
 #include "server/listener_guards.h"
+#include "server/refusal_record.h"
 
 #include <QUrl>
 
@@ -129,6 +130,20 @@ RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuard
                      (framing->kind == core::BodyFraming::Kind::ContentLength && framing->contentLength > 0)))
         admission.refusal = Refusal{400, "GET, HEAD and OPTIONS requests carry no body here\n"};
     return admission;
+}
+
+std::optional<HeadRefusal> headRefusal(const RequestAdmission& admission, quint64 maxBodyBytes)
+{
+    if (admission.refusal)
+        return HeadRefusal{admission.refusal->status, refusalReason(admission.refusal->text), std::nullopt};
+    if (!admission.framing) {
+        const bool coding = admission.framing.error().code == core::Errc::UnsupportedTransferEncoding;
+        return HeadRefusal{coding ? 501 : 400, QStringLiteral("bad request framing"), admission.framing.error()};
+    }
+    if (admission.framing->kind == core::BodyFraming::Kind::ContentLength &&
+        admission.framing->contentLength > maxBodyBytes)
+        return HeadRefusal{413, QStringLiteral("body too large"), core::Error{core::Errc::BodyTooLarge, maxBodyBytes}};
+    return std::nullopt;
 }
 
 } // namespace upin::app

@@ -46,6 +46,16 @@ struct RequestAdmission {
 // for the tunnel's server, in any form but CONNECT, unchecked alike.
 enum class Admit : uint8_t { Server, Proxy, Tunnel };
 
+// What a transport answers, itself, for a head admitRequest judged: the guards' refusal, a framing it cannot read
+// (400, or 501 for a transfer coding it does not know), a Content-Length over maxBodyBytes (413, the body never
+// read). nullopt: the request goes to the mode's handler. Every transport asks this one function.
+struct HeadRefusal {
+    int status = 400;
+    QString reason;
+    std::optional<core::Error> error;
+};
+std::optional<HeadRefusal> headRefusal(const RequestAdmission& admission, quint64 maxBodyBytes);
+
 // who: "listener", "forwarder" or "proxy", for the words of a refusal. tls: our own origin is https://HOST.
 RequestAdmission admitRequest(const core::RequestHead& head, const ListenerGuards& guards, const char* who, bool tls,
                               Admit as = Admit::Server);

@@ -221,22 +221,11 @@ void ServerConnection::admit()
                                                                    : Admit::Server);
     m_headOnly = admission.headOnly;
     m_corsHeaders = admission.corsHeaders;
-    if (admission.refusal) {
-        refuse(admission.refusal->status, refusalReason(admission.refusal->text));
-        return;
-    }
-    if (!admission.framing) {
-        const bool coding = admission.framing.error().code == core::Errc::UnsupportedTransferEncoding;
-        refuse(coding ? 501 : 400, QStringLiteral("bad request framing"), admission.framing.error());
+    if (const auto refusal = headRefusal(admission, m_shared->config.maxBodyBytes)) {
+        refuse(refusal->status, refusal->reason, refusal->error);
         return;
     }
     m_framing = *admission.framing;
-    if (m_framing.kind == core::BodyFraming::Kind::ContentLength &&
-        m_framing.contentLength > m_shared->config.maxBodyBytes) { // refused without reading it
-        refuse(413, QStringLiteral("body too large"),
-               core::Error{core::Errc::BodyTooLarge, m_shared->config.maxBodyBytes});
-        return;
-    }
     m_decoder = core::BodyDecoder(m_framing, m_mode.httpLimits);
     m_handler->onRequest(admission);
 }
