@@ -44,10 +44,10 @@ void ServerConnection::beginTunnel(bool bytesFollowed)
 void ServerConnection::readClientHello()
 {
     const QByteArray bytes = m_socket->peek(qint64(core::kMaxClientHelloBytes));
-    const core::ClientHelloName hello = core::readClientHelloName({bytes.constData(), size_t(bytes.size())});
-    if (hello.status == core::ClientHelloName::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
+    const core::ClientHello hello = core::readClientHello({bytes.constData(), size_t(bytes.size())});
+    if (hello.status == core::ClientHello::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
         return; // called again as more comes, until the head deadline
-    if (hello.status == core::ClientHelloName::Status::NotTls) {
+    if (hello.status == core::ClientHello::Status::NotTls) {
         // Plain HTTP in the tunnel (curl --proxytunnel to an http:// URL, a WebSocket client behind a proxy): its
         // requests are read as the plain port reads them, and go on over plain HTTP.
         m_tunnelTls = {};
@@ -57,7 +57,7 @@ void ServerConnection::readClientHello()
         resumeReading();
         return;
     }
-    const QString name = hello.status == core::ClientHelloName::Status::Found ? toQString(hello.name) : QString();
+    const QString name = hello.status == core::ClientHello::Status::Found ? toQString(hello.name) : QString();
     m_state = State::Request; // the CONNECT's still, should the mode pass the tunnel through
     const std::optional<QSslConfiguration> config = std::exchange(m_tunnelTls, {})(name);
     if (!config)

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace upin::core {
 namespace {
 
-using Status = ClientHelloName::Status;
+using Status = ClientHello::Status;
 
 constexpr uint8_t kHandshakeRecord = 22;
 constexpr uint8_t kClientHelloType = 1;
@@ -15,6 +16,7 @@ constexpr size_t kMaxRecordLength = size_t{1} << 14; // RFC 8446 5.1: a plaintex
 constexpr size_t kHandshakeHeader = 4;               // type and 24-bit length
 constexpr uint32_t kServerNameExtension = 0;
 constexpr uint32_t kHostNameType = 0;
+constexpr uint32_t kAlpnExtension = 16;
 constexpr uint32_t kMaxSessionId = 32;
 constexpr size_t kMaxLabel = 63; // RFC 1035 2.3.4
 constexpr size_t kMaxName = 253; // the same, written as text without the trailing dot
@@ -285,8 +287,38 @@ bool readServerName(Cursor& c, const Holder& extension, std::string& name)
     return true;
 }
 
-// The extensions, which must end where the ClientHello does; server_name is read, the others skipped.
-bool readExtensions(Cursor& c, const Holder& hello, std::string& name)
+// application_layer_protocol_negotiation's extension_data (RFC 7301 3.1): a list that fills it, of names of 1 to
+// 255 bytes, at least one (OpenSSL refuses the handshake otherwise: so does this, before it).
+bool readProtocols(Cursor& c, const Holder& extension, std::vector<std::string>& protocols)
+{
+    const size_t at = c.pos();
+    uint32_t length = 0;
+    Holder list{};
+    if (!c.number(2, extension, length, "the ALPN extension is too short for its list length"))
+        return false;
+    if (length == 0)
+        return c.fail(at, "an empty ALPN protocol list");
+    if (!c.counted(length, at, extension, list, "the ALPN protocol list runs past its extension"))
+        return false;
+    if (list.end != extension.end)
+        return c.fail(at, "the ALPN protocol list ends before its extension");
+    while (c.pos() < list.end) {
+        const size_t nameAt = c.pos();
+        Holder name{};
+        if (!c.number(1, list, length, {}))
+            return false;
+        if (length == 0)
+            return c.fail(nameAt, "an empty ALPN protocol name");
+        if (!c.counted(length, nameAt, list, name, "an ALPN protocol name runs past the list") ||
+            !c.skip(length, name, {}))
+            return false;
+        protocols.emplace_back(c.readSince(nameAt + 1));
+    }
+    return true;
+}
+
+// The extensions, which must end where the ClientHello does; server_name and ALPN are read, the others skipped.
+bool readExtensions(Cursor& c, const Holder& hello, ClientHello& out)
 {
     const size_t at = c.pos();
     uint32_t length = 0;
@@ -296,7 +328,8 @@ bool readExtensions(Cursor& c, const Holder& hello, std::string& name)
         return false;
     if (extensions.end != hello.end)
         return c.fail(at, "the extensions length ends them before the ClientHello's end");
-    bool seen = false;
+    bool seenName = false;
+    bool seenAlpn = false;
     while (c.pos() < extensions.end) {
         const size_t typeAt = c.pos();
         uint32_t header = 0; // extension_type and the 16-bit length of extension_data
@@ -305,16 +338,21 @@ bool readExtensions(Cursor& c, const Holder& hello, std::string& name)
             !c.counted(header & 0xffff, typeAt + 2, extensions, extension,
                        "an extension's length runs past the ClientHello"))
             return false;
-        if (header >> 16 != kServerNameExtension) {
-            if (!c.skip(header & 0xffff, extension, {}))
+        const uint32_t type = header >> 16;
+        // RFC 8446 4.2: one extension of each type; a relay and a server could read different ones
+        if (type == kServerNameExtension) {
+            if (std::exchange(seenName, true))
+                return c.fail(typeAt, "a second server_name extension");
+            if (!readServerName(c, extension, out.name))
                 return false;
-            continue;
-        }
-        if (seen) // RFC 8446 4.2: one extension of each type; a relay and a server could read different ones
-            return c.fail(typeAt, "a second server_name extension");
-        seen = true;
-        if (!readServerName(c, extension, name))
+        } else if (type == kAlpnExtension) {
+            if (std::exchange(seenAlpn, true))
+                return c.fail(typeAt, "a second ALPN extension");
+            if (!readProtocols(c, extension, out.protocols))
+                return false;
+        } else if (!c.skip(header & 0xffff, extension, {})) {
             return false;
+        }
     }
     return true;
 }
@@ -330,9 +368,14 @@ std::string_view notTlsReason(uint8_t first)
 
 } // namespace
 
-ClientHelloName readClientHelloName(std::string_view bytes)
+bool ClientHello::offers(std::string_view protocol) const
 {
-    ClientHelloName out;
+    return std::find(protocols.begin(), protocols.end(), protocol) != protocols.end();
+}
+
+ClientHello readClientHello(std::string_view bytes)
+{
+    ClientHello out;
     if (bytes.empty())
         return out;
     if (static_cast<uint8_t>(bytes[0]) != kHandshakeRecord) {
@@ -344,13 +387,13 @@ ClientHelloName readClientHelloName(std::string_view bytes)
     Stop records;
     Cursor c(handshakeBytes(bytes, scratch, records));
     Holder hello{};
-    std::string name;
-    if (readUpToExtensions(c, hello) && (c.pos() == hello.end || readExtensions(c, hello, name))) {
+    if (readUpToExtensions(c, hello) && (c.pos() == hello.end || readExtensions(c, hello, out))) {
         // TLS 1.2 and older may end the ClientHello after compression_methods: no extensions, no name
-        out.status = name.empty() ? Status::NoName : Status::Found;
-        out.name = std::move(name);
+        out.status = out.name.empty() ? Status::NoName : Status::Found;
         return out;
     }
+    out.name.clear(); // what was read before the error or the input's end is no answer
+    out.protocols.clear();
     Stop stop = c.stop();
     if (stop.status == Status::Invalid)
         stop.at = inputOffset(bytes, stop.at);

@@ -1,4 +1,4 @@
-// readClientHelloName: real ClientHellos whole, at every split point and cut into records; each length field
+// readClientHello: real ClientHellos whole, at every split point and cut into records; each length field
 // wrong, with the offset of the first wrong byte; and hostile record cutting. Every input is also read in every
 // prefix, each of which must give NeedMore or the whole's answer (what the proxy sees as the bytes come in).
 
@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 using namespace upin::core;
-using Status = ClientHelloName::Status;
+using Status = ClientHello::Status;
 
 namespace Catch {
 template <>
@@ -122,13 +122,15 @@ std::string patched(std::string bytes, size_t at, std::string_view with)
     return bytes.replace(at, with.size(), with);
 }
 
-std::string verdict(const ClientHelloName& r)
+std::string verdict(const ClientHello& r)
 {
     std::string out(kClientHelloStatusNames.name(r.status));
     if (r.status == Status::Found)
         out += " " + r.name;
     if (r.status == Status::Invalid || r.status == Status::NotTls)
         out += " at " + std::to_string(r.offset) + ": " + r.reason;
+    for (size_t i = 0; i < r.protocols.size(); ++i)
+        out += (i == 0 ? " alpn " : ",") + r.protocols[i];
     return out;
 }
 
@@ -136,9 +138,9 @@ std::string verdict(const ClientHelloName& r)
 // reported lies inside the bytes read.
 std::string readEveryWay(std::string_view bytes)
 {
-    std::string whole = verdict(readClientHelloName(bytes));
+    std::string whole = verdict(readClientHello(bytes));
     for (size_t size = 0; size < bytes.size(); ++size) {
-        const auto r = readClientHelloName(bytes.substr(0, size));
+        const auto r = readClientHello(bytes.substr(0, size));
         if (r.status != Status::NeedMore) {
             INFO("prefix of " << size << " bytes");
             REQUIRE(verdict(r) == whole);
@@ -153,16 +155,16 @@ std::string readEveryWay(std::string_view bytes)
 TEST_CASE("real ClientHellos give their name whole, and NeedMore at every split point before", "[tls][client-hello]")
 {
     const std::pair<const char*, std::string> goldens[] = {{kOpenSsl, "found upload.example"},
-                                                           {kCurl, "found upload.example"},
+                                                           {kCurl, "found upload.example alpn h2,http/1.1"},
                                                            {kOpenSslTls12, "found upload.example"},
                                                            {kGo, "found upload.example"},
                                                            {kOpenSslNoName, "no_name"}}; // as a client of an IP
     for (const auto& [hex, expected] : goldens) {
         const std::string bytes = fromHex(hex);
         for (size_t size = 0; size < bytes.size(); ++size)
-            REQUIRE(readClientHelloName(std::string_view(bytes).substr(0, size)).status == Status::NeedMore);
-        CHECK(verdict(readClientHelloName(bytes)) == expected);
-        CHECK(verdict(readClientHelloName(bytes + fromHex("140303000101"))) == expected); // what follows is not read
+            REQUIRE(readClientHello(std::string_view(bytes).substr(0, size)).status == Status::NeedMore);
+        CHECK(verdict(readClientHello(bytes)) == expected);
+        CHECK(verdict(readClientHello(bytes + fromHex("140303000101"))) == expected); // what follows is not read
     }
 }
 
@@ -171,14 +173,14 @@ TEST_CASE("a ClientHello cut into several handshake records is reassembled", "[t
     const std::string curl = fromHex(kCurl).substr(5); // the handshake message, without its record header
     for (size_t cut = 1; cut < curl.size(); ++cut) {
         const std::string two = records(curl.substr(0, cut), cut) + records(curl.substr(cut), curl.size());
-        REQUIRE(verdict(readClientHelloName(two)) == "found upload.example");
+        REQUIRE(verdict(readClientHello(two)) == "found upload.example alpn h2,http/1.1");
         if (cut < 6 || cut % 97 == 0) // the handshake header split, and a few more, read in every prefix too
-            CHECK(readEveryWay(two) == "found upload.example");
+            CHECK(readEveryWay(two) == "found upload.example alpn h2,http/1.1");
     }
     for (size_t size : {1, 2, 3, 7, 64, 200})
-        CHECK(readEveryWay(records(curl, size)) == "found upload.example");
+        CHECK(readEveryWay(records(curl, size)) == "found upload.example alpn h2,http/1.1");
     // the record that ends the ClientHello may carry more, and later records be anything: neither is read
-    CHECK(readEveryWay(records(curl + "more", 300) + fromHex("1703030000")) == "found upload.example");
+    CHECK(readEveryWay(records(curl + "more", 300) + fromHex("1703030000")) == "found upload.example alpn h2,http/1.1");
 }
 
 TEST_CASE("a ClientHello without server_name, or without extensions, has no name", "[tls][client-hello]")
@@ -194,7 +196,7 @@ TEST_CASE("plain HTTP and an SSLv2-style hello are not TLS", "[tls][client-hello
     // SSL 2.0 framing of a TLS 1.0 hello: 2-byte length with the top bit set, type 1, version 3.1, then lengths
     const std::string sslv2 = fromHex("802e010301001500000010") + std::string(21, '\x01') + std::string(16, 'c');
     CHECK(readEveryWay(sslv2) == "not_tls at 0: an SSLv2-style record header where a TLS record should begin");
-    CHECK(readClientHelloName("").status == Status::NeedMore);
+    CHECK(readClientHello("").status == Status::NeedMore);
 }
 
 TEST_CASE("wrong record headers are invalid at their first wrong byte", "[tls][client-hello]")
@@ -283,6 +285,32 @@ TEST_CASE("the server_name list and its host name are checked", "[tls][client-he
           "invalid at 62: a host name byte that is not a letter, digit, hyphen or dot");
 }
 
+std::string alpn(std::string_view names)
+{
+    return extension(16, bigEndian(names.size(), 2) + std::string(names));
+}
+
+TEST_CASE("the ALPN protocols are read in order, and their list and names are checked", "[tls][client-hello]")
+{
+    const std::string h2 = std::string("\x02h2", 3), http11 = std::string("\x08http/1.1", 9);
+    CHECK(readEveryWay(hello(alpn(h2 + http11))) == "no_name alpn h2,http/1.1");
+    CHECK(readEveryWay(hello(serverName("a.example") + alpn(http11))) == "found a.example alpn http/1.1");
+    const ClientHello offered = readClientHello(hello(alpn(http11 + h2)));
+    CHECK(offered.offers("h2"));
+    CHECK_FALSE(offered.offers("h2c"));
+    CHECK_FALSE(readClientHello(hello(alpn(std::string("\x08http/1.0", 9)))).offers("http/1.1"));
+    CHECK(readEveryWay(hello(extension(16, ""))) ==
+          "invalid at 54: the ALPN extension is too short for its list length");
+    CHECK(readEveryWay(hello(extension(16, std::string(2, '\0')))) == "invalid at 56: an empty ALPN protocol list");
+    CHECK(readEveryWay(hello(extension(16, bigEndian(4, 2) + h2))) ==
+          "invalid at 56: the ALPN protocol list runs past its extension");
+    CHECK(readEveryWay(hello(extension(16, bigEndian(2, 2) + h2))) ==
+          "invalid at 56: the ALPN protocol list ends before its extension");
+    CHECK(readEveryWay(hello(alpn(std::string("\0", 1) + h2))) == "invalid at 58: an empty ALPN protocol name");
+    CHECK(readEveryWay(hello(alpn("\x05h2"))) == "invalid at 58: an ALPN protocol name runs past the list");
+    CHECK(readEveryWay(hello(alpn(h2) + alpn(h2))) == "invalid at 61: a second ALPN extension");
+}
+
 TEST_CASE("one name only: a second host_name or server_name extension is invalid", "[tls][client-hello]")
 {
     const std::string name = std::string(1, '\0') + bigEndian(1, 2) + "a";
@@ -330,10 +358,10 @@ TEST_CASE("one handshake byte per record costs linear time", "[tls][client-hello
         const size_t padding = largest ? 0xffff - sni.size() - 4 : size_t{16} << 10;
         const std::string suites = largest ? std::string(0xfffe, '\x13') : std::string("\x13\x01");
         const std::string bytes = records(handshake(sni + extension(21, std::string(padding, '\0')), true, suites), 1);
-        CHECK(verdict(readClientHelloName(bytes)) == "found upload.example");
+        CHECK(verdict(readClientHello(bytes)) == "found upload.example");
         for (size_t size : {bytes.size() / 3, bytes.size() - 1})
-            CHECK(readClientHelloName(std::string_view(bytes).substr(0, size)).status == Status::NeedMore);
-        CHECK(verdict(readClientHelloName(patched(bytes, bytes.size() - 12, "\x15"))) ==
+            CHECK(readClientHello(std::string_view(bytes).substr(0, size)).status == Status::NeedMore);
+        CHECK(verdict(readClientHello(patched(bytes, bytes.size() - 12, "\x15"))) ==
               "invalid at " + std::to_string(bytes.size() - 12) +
                   ": a record that is not a handshake record before the ClientHello's end");
     }

@@ -114,17 +114,21 @@ void relayed(std::string_view input)
 
 // The ClientHello read whole and in growing prefixes: each prefix must answer NeedMore or as the whole does (the
 // proxy acts on the first answer that is not NeedMore), with an offset inside the bytes it was given; a name
-// found must be one a certificate can be made for.
+// found must be one a certificate can be made for; protocols come only with a whole ClientHello, none empty.
 void clientHelloEveryWay(std::string_view input, uint8_t seed)
 {
-    using Status = core::ClientHelloName::Status;
-    const auto whole = core::readClientHelloName(input);
-    auto answered = [](const core::ClientHelloName& r, size_t size) {
+    using Status = core::ClientHello::Status;
+    const auto whole = core::readClientHello(input);
+    auto answered = [](const core::ClientHello& r, size_t size) {
         const bool hasOffset = r.status == Status::Invalid || r.status == Status::NotTls;
         if ((hasOffset && (r.offset >= size || r.reason.empty())) || (r.status == Status::Found) == r.name.empty())
             std::abort();
     };
     answered(whole, input.size());
+    const bool complete = whole.status == Status::Found || whole.status == Status::NoName;
+    if ((!complete && !whole.protocols.empty()) ||
+        std::any_of(whole.protocols.begin(), whole.protocols.end(), [](const auto& p) { return p.empty(); }))
+        std::abort();
     if (whole.status == Status::Found &&
         (whole.name.size() > 253 || whole.name.back() == '.' ||
          whole.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") != std::string::npos))
@@ -135,12 +139,12 @@ void clientHelloEveryWay(std::string_view input, uint8_t seed)
         end = std::min(end + size, input.size());
         if (end == input.size() || ++prefixes > 512) // each prefix is read from its start: bounded, for speed
             break;
-        const auto part = core::readClientHelloName(input.substr(0, end));
+        const auto part = core::readClientHello(input.substr(0, end));
         if (part.status == Status::NeedMore)
             continue;
         answered(part, end);
         if (part.status != whole.status || part.name != whole.name || part.offset != whole.offset ||
-            part.reason != whole.reason)
+            part.reason != whole.reason || part.protocols != whole.protocols)
             std::abort();
     }
 }
