@@ -52,17 +52,8 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
     m_client = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
     m_makeHandler = makeHandler;
     m_handler = makeHandler(*this); // before any hook can be called: a 503 below ends in onClosing()
-    if (m_tls) // a 503 for a client over the connection limit waits for the handshake (within the head deadline)
-        m_handshake.emplace(
-            *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, m_shared->tlsConfiguration,
-            [this] {
-                if (std::exchange(m_busyAnswerPending, false))
-                    respondBusy();
-            },
-            [this] {
-                m_state = State::Closing;
-                m_clientSide.drop();
-            });
+    if (m_tls) // the ClientHello first, for the protocols it offers (readClientHello), then the handshake
+        m_state = State::Hello;
     auto answerProgress = [this] { // requests held back while the client did not take its answers
         if (!m_held.isEmpty() && unsentBytes(*m_socket) <= kMaxAnswerBacklog)
             resumeReading();
@@ -77,11 +68,11 @@ ServerConnection::ServerConnection(AcceptedSocket accepted, std::shared_ptr<Serv
     // Every slot taken: a 503 the client can read, then lingering, as any. (On a plain port this answers from
     // the constructor: the handler's onClosing() comes before any request.)
     if (!m_clientSide.admitted()) {
-        if (m_tls) // over TLS, once the handshake is done (within the head deadline, as any)
-            m_busyAnswerPending = true;
-        else
+        if (!m_tls) {
             respondBusy();
-        return;
+            return;
+        }
+        m_busyAnswerPending = true; // over TLS, once the handshake is done (within the head deadline, as any)
     }
     if (m_socket->bytesAvailable() > 0)
         resumeReading();
@@ -266,12 +257,13 @@ void ServerConnection::onDeadlineMissed(ClientDeadlines::Missed missed, const QS
         return;
     if (m_state == State::Hello) { // no ClientHello in time: no TLS to answer in, said as a failed handshake
         const bool nothing = m_socket->bytesAvailable() == 0; // what came of it is peeked, not taken
-        publishHandshakeFailure(*m_shared, m_publish, m_client,
-                                (nothing
-                                     ? QStringLiteral("no TLS ClientHello in the tunnel in time: %1")
-                                     : QStringLiteral("the tunnel's TLS ClientHello did not come whole in time: %1"))
-                                    .arg(why),
-                                0, nothing);
+        const QString what = nothing
+                                 ? (m_tunnel ? QStringLiteral("no TLS ClientHello in the tunnel in time: %1")
+                                             : QStringLiteral("no TLS ClientHello in time: %1"))
+                                 : (m_tunnel ? QStringLiteral("the tunnel's TLS ClientHello did not come whole in "
+                                                              "time: %1")
+                                             : QStringLiteral("the TLS ClientHello did not come whole in time: %1"));
+        publishHandshakeFailure(*m_shared, m_publish, m_client, what.arg(why), 0, nothing);
         m_state = State::Closing;
         m_clientSide.drop();
         return;

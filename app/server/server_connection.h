@@ -20,6 +20,7 @@
 
 #include "upin/core/http.h"
 #include "upin/core/part_pipeline.h"
+#include "upin/core/tls_client_hello.h"
 
 #include <QObject>
 
@@ -108,7 +109,8 @@ public:
     void endHandOver() override;
 
 private:
-    // Hello: a tunnel's, from its 200 until the client's ClientHello has come (read, not taken: TLS takes it).
+    // Hello: on the TLS port from the start, in a tunnel from its 200, until the client's ClientHello has come
+    // (read, not taken: TLS takes it).
     // Http2: the client spoke HTTP/2; its bytes go to m_http2 from then on (server_h2.cpp).
     enum class State : uint8_t { Head, Request, Closing, HandedOver, Hello, Http2 };
 
@@ -118,6 +120,7 @@ private:
     size_t receiveHttp2(core::ByteView data, const core::BlockPool::Block& block);
     void beginTunnel(bool bytesFollowed);
     void readClientHello();
+    void startPortTls(const core::ClientHello& hello);
     bool consume(core::ByteView data, const core::BlockPool::Block& block);
     size_t processHead(core::ByteView data);
     void admit();

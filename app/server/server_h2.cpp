@@ -1,6 +1,7 @@
 // ServerConnection's switch to HTTP/2 (h2_session.h): on the plain port a client may speak HTTP/2 from its first
-// byte (prior knowledge, as `curl --http2-prior-knowledge` and gRPC do), which it says with the connection preface,
-// "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n". No HTTP/1.1 method is PRI, so its first four bytes decide.
+// byte (prior knowledge, as `curl --http2-prior-knowledge` and gRPC do), and over TLS one that agreed h2 by ALPN
+// (startPortTls) must. Either says so with the connection preface, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n". No
+// HTTP/1.1 method is PRI, so its first four bytes decide.
 
 #include "server/h2_session.h"
 #include "server/server_connection.h"
@@ -15,7 +16,7 @@ constexpr std::string_view kPrefaceStart = "PRI ";
 
 bool ServerConnection::startsHttp2(core::ByteView data)
 {
-    if (!m_mode.http2 || m_admittedOne || m_tunnel || m_tls)
+    if (!m_mode.http2 || m_admittedOne || m_tunnel || (m_tls && transport().alpn != QLatin1String("h2")))
         return false;
     // The first bytes may have come in an earlier read, held by the head reader.
     std::string start(m_head.raw().substr(0, kPrefaceStart.size()));
@@ -33,7 +34,7 @@ bool ServerConnection::startsHttp2(core::ByteView data)
     context.jsonRefusals = m_mode.jsonRefusals;
     context.client = m_client;
     context.transport = transport();
-    context.transport.http = QStringLiteral("h2c");
+    context.transport.http = m_tls ? QStringLiteral("h2") : QStringLiteral("h2c");
     context.peer = m_socket->peerAddress();
     context.local = m_socket->localAddress();
     m_http2 = std::make_unique<Http2Session>(*m_socket, std::move(context), nullptr);

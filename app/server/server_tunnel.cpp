@@ -1,5 +1,7 @@
-// ServerConnection's CONNECT tunnels: the 200, the client's TLS ClientHello read for the name it asks, the
-// handshake ended here with a certificate for it, or the socket handed to the mode's relay (passed through).
+// ServerConnection's TLS beginnings: the client's ClientHello read (peeked) before the handshake. On the TLS port,
+// for the protocols it offers: HTTP/2 to a client that asks for it. In a proxy's CONNECT tunnel (after its 200),
+// for the name it asks: the handshake ended here with a certificate for it, or the socket handed to the mode's
+// relay (passed through).
 
 #include "server/server_connection.h"
 
@@ -47,6 +49,10 @@ void ServerConnection::readClientHello()
     const core::ClientHello hello = core::readClientHello({bytes.constData(), size_t(bytes.size())});
     if (hello.status == core::ClientHello::Status::NeedMore && bytes.size() < qsizetype(core::kMaxClientHelloBytes))
         return; // called again as more comes, until the head deadline
+    if (!m_tunnel) {
+        startPortTls(hello);
+        return;
+    }
     if (hello.status == core::ClientHello::Status::NotTls) {
         // Plain HTTP in the tunnel (curl --proxytunnel to an http:// URL, a WebSocket client behind a proxy): its
         // requests are read as the plain port reads them, and go on over plain HTTP.
@@ -76,6 +82,31 @@ void ServerConnection::readClientHello()
             m_clientSide.drop();
         },
         name);
+}
+
+// ALPN: h2 when the client offers it, else http/1.1 when it offers that, else nothing; one protocol, so that
+// OpenSSL has no order to choose by (Qt's server, offered none of its protocols, would agree its first anyway,
+// and the client's TLS would refuse the handshake). Not h2 to a client over the connection limit, whose 503 is
+// HTTP/1.1. Whatever the bytes are, the handshake begins: what is wrong with them, TLS says.
+void ServerConnection::startPortTls(const core::ClientHello& hello)
+{
+    QSslConfiguration config = m_shared->tlsConfiguration;
+    if (m_mode.http2 && m_clientSide.admitted() && hello.offers("h2"))
+        config.setAllowedNextProtocols({QByteArrayLiteral("h2")});
+    else if (hello.offers("http/1.1"))
+        config.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")});
+    m_state = State::Head;
+    m_handshake.emplace(
+        *static_cast<QSslSocket*>(m_socket), *m_shared, m_publish, m_client, config,
+        [this] {
+            if (std::exchange(m_busyAnswerPending, false))
+                respondBusy();
+        },
+        [this] {
+            m_state = State::Closing;
+            m_clientSide.drop();
+        },
+        hello.status == core::ClientHello::Status::Found ? toQString(hello.name) : QString());
 }
 
 std::optional<QByteArray> ServerConnection::handOver()

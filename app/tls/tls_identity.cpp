@@ -58,9 +58,9 @@ QSslConfiguration serverTlsConfiguration(const TlsIdentity& identity)
     tls.setPrivateKey(identity.key);
     tls.setProtocol(QSsl::TlsV1_2OrLater);
     tls.setPeerVerifyMode(QSslSocket::QueryPeer); // a client certificate is noted, not asked for
-    // No ALPN: HTTP/1.1 is what a client speaks when none is agreed. Qt's server answers a list without
-    // "http/1.1" (curl --http1.0, an h2-only client) with "http/1.1" anyway, and the client's TLS refuses that
-    // ("bad extension"): the handshake failed where it should have agreed nothing.
+    // No ALPN: HTTP/1.1 is what a client speaks when none is agreed. Qt's server answers a list without any of
+    // its protocols (curl --http1.0) with its first anyway, and the client's TLS refuses that ("bad extension"):
+    // the listener adds h2 and http/1.1 for a client whose ClientHello asks for h2 (startPortTls).
     return tls;
 }
 

@@ -25,7 +25,7 @@ struct TlsIdentity {
 // SHA-256 of a certificate, "AB:CD:…", as browsers and `openssl x509 -fingerprint -sha256` show it.
 QString certificateFingerprint(const QSslCertificate& certificate);
 
-// The server side of TLS presenting identity: TLS 1.2 or later, no ALPN agreed (HTTP/1.1, what we speak), a
+// The server side of TLS presenting identity: TLS 1.2 or later, no ALPN (the listener adds h2 per client), a
 // client certificate noted but not asked for. The TLS port's, and each proxy tunnel's with its host's leaf.
 QSslConfiguration serverTlsConfiguration(const TlsIdentity& identity);
 
