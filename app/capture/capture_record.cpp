@@ -114,6 +114,8 @@ void CaptureRecord::writeJson(JsonWriter& w) const
         w.endObject();
     }
     w.key("request").json(request.toJson());
+    if (http2)
+        w.key("http2").json(http2->toJson());
     w.key("throughput").beginArray();
     for (const auto& s : throughput)
         w.beginArray().number(int64_t(s.msSinceStart)).number(uint64_t(s.bytes)).endArray();
@@ -184,6 +186,8 @@ CaptureRecord CaptureRecord::fromJson(const QJsonObject& json)
     if (const QJsonObject answer = json["answer"].toObject(); !answer.isEmpty())
         r.answered = Answered{answer["status"].toInt(), answer["detail"].toString() == QLatin1String("brief")};
     r.request = RequestRecord::fromJson(json["request"].toObject());
+    if (json.contains("http2"))
+        r.http2 = Http2Record::fromJson(json["http2"].toObject());
     if (r.request.framing.isEmpty()) // captures stored before the request kept its own
         r.request.framing = r.framing;
     for (const auto& s : json["throughput"].toArray())

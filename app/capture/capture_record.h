@@ -4,10 +4,11 @@
 // request, forward mode's exchange, and where the time went. UploadSession fills and writes it; the captures list,
 // parse, Inspect and Send again read it back. toJson/fromJson (capture_record.cpp) are the only code that knows
 // capture.json's keys (the report's parts are report_json's, the request's RequestRecord's, the exchange's
-// ForwardRecord's).
+// ForwardRecord's, the HTTP/2 frames' Http2Record's).
 
 #include "capture/capture_summary.h"
 #include "capture/forward_record.h"
+#include "capture/h2_record.h"
 #include "capture/kept_part.h"
 #include "capture/request_record.h"
 
@@ -55,6 +56,7 @@ struct CaptureRecord {
     };
     std::optional<Answered> answered;
     RequestRecord request;
+    std::optional<Http2Record> http2; // a stream's frames, when the request came over HTTP/2
     QList<ThroughputSample> throughput;
     bool rawBodyKept = false;
 

@@ -326,6 +326,8 @@ CaptureRecord UploadSession::makeRecord(const core::BodyDecoder& wire, const End
         record.kept = m_writer->kept();
     record.bytes = m_bodyBytes;
     record.framing = framingName(m_request.framing.kind);
+    if (m_request.http2)
+        record.http2 = m_request.http2();
     // Where the time went, per thread: reading and parsing (the connection's thread, which also records when there
     // is no hashing pipeline; its CPU time from the body's start, so it includes other connections the thread
     // served meanwhile: Qt reads the socket before we see the bytes, so there is no finer way to count it),

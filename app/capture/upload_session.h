@@ -9,6 +9,7 @@
 #include "capture/capture_store.h"
 #include "capture/capture_writer.h"
 #include "capture/forward_record.h"
+#include "capture/h2_record.h"
 
 #include "upin/core/event_recorder.h"
 #include "upin/core/http.h"
@@ -58,6 +59,9 @@ struct SessionRequest {
     // A proxy's request its filters leave out (--only-host, --only-uploads): relayed, and neither stored, listed
     // nor published.
     bool unlisted = false;
+    // Over HTTP/2: the stream's frame log as it stands, read when the capture's record is made (capture.json's
+    // "http2"). On the connection's thread, as finish().
+    std::function<Http2Record()> http2;
 };
 
 class UploadSession final : public core::BodySink, private core::PartHandler {
