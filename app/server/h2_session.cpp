@@ -1,5 +1,6 @@
 #include "server/h2_session.h"
 
+#include "server/h2_frame_log.h"
 #include "server/h2_stream.h"
 
 #include <nghttp2/nghttp2.h>
@@ -10,10 +11,6 @@ namespace upin::app {
 
 namespace {
 
-// Windows that never hold a local upload back: 16 MiB per stream and for the connection, against nghttp2's
-// 65,535 bytes (at which an upload waits a round trip per 64 KiB). Memory is bounded by the read blocks, not by
-// these: while the handlers hold every block the socket is not read.
-constexpr int32_t kWindow = 16 << 20;
 constexpr uint32_t kMaxConcurrentStreams = 100;
 // Streams a client may reset before their answer, on one connection, before it is closed with GOAWAY
 // (ENHANCE_YOUR_CALM): opening streams and cancelling them at once costs the client one frame each and the server
@@ -56,6 +53,7 @@ struct Http2Session::Callbacks {
     static int onBeginHeaders(nghttp2_session* session, const nghttp2_frame* frame, void* userData);
     static int onHeader(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name, size_t nameLength,
                         const uint8_t* value, size_t valueLength, uint8_t flags, void* userData);
+    static int onBeginFrame(nghttp2_session* session, const nghttp2_frame_hd* header, void* userData);
     static int onFrameReceived(nghttp2_session* session, const nghttp2_frame* frame, void* userData);
     static int onFrameSent(nghttp2_session* session, const nghttp2_frame* frame, void* userData);
     static int onDataChunk(nghttp2_session* session, uint8_t flags, int32_t streamId, const uint8_t* data,
@@ -70,16 +68,28 @@ Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
     nghttp2_session_callbacks_new(&callbacks);
     nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &Callbacks::onBeginHeaders);
     nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::onHeader);
+    nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, &Callbacks::onBeginFrame);
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::onFrameReceived);
     nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::onFrameSent);
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::onDataChunk);
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::onStreamClose);
-    nghttp2_session_server_new(&m_session, callbacks, this);
+    // WINDOW_UPDATEs are ours to send (consumed()): at once, or as nghttp2 would, once half a window is used.
+    nghttp2_option* options = nullptr;
+    nghttp2_option_new(&options);
+    nghttp2_option_set_no_auto_window_update(options, 1);
+    nghttp2_session_server_new2(&m_session, callbacks, this, options);
+    nghttp2_option_del(options);
     nghttp2_session_callbacks_del(callbacks);
+    const auto& flow = m_context.shared->config.guards.http2;
     const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, kMaxConcurrentStreams},
-                                               {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, uint32_t(kWindow)}};
+                                               {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, uint32_t(flow.streamWindow)},
+                                               {NGHTTP2_SETTINGS_MAX_FRAME_SIZE, uint32_t(flow.maxFrameSize)}};
     nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
-    nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, kWindow);
+    nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, flow.connectionWindow);
+    m_log = std::make_shared<Http2ConnectionLog>(m_context.transport.http, flow.updateAtOnce ? QStringLiteral("at-once")
+                                                                                             : QStringLiteral("half"));
+    ping();
+    flush(); // our SETTINGS and windows go out before the client's first frames are read, as the client may wait
     m_idleTimer.setSingleShot(true);
     m_idleTimer.setInterval(m_context.shared->config.guards.keepAliveTimeoutMs);
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
@@ -169,6 +179,25 @@ void Http2Session::resetByClient(Http2Stream& stream, uint32_t errorCode)
         nghttp2_session_terminate_session(m_session, NGHTTP2_ENHANCE_YOUR_CALM); // then the close
 }
 
+// The client's DATA is taken (its pipeline holds the read block, as over HTTP/1.1): the windows it spent are given
+// back as the settings say. nghttp2 gives back itself what it drops (padding, DATA of a closed stream).
+void Http2Session::consumed(int32_t streamId, size_t bytes)
+{
+    if (!m_context.shared->config.guards.http2.updateAtOnce) {
+        nghttp2_session_consume(m_session, streamId, bytes); // a WINDOW_UPDATE once half of a window is used
+        return;
+    }
+    nghttp2_submit_window_update(m_session, NGHTTP2_FLAG_NONE, 0, int32_t(bytes));
+    if (nghttp2_session_get_stream_remote_close(m_session, streamId) == 0)
+        nghttp2_submit_window_update(m_session, NGHTTP2_FLAG_NONE, streamId, int32_t(bytes));
+}
+
+void Http2Session::ping()
+{
+    nghttp2_submit_ping(m_session, NGHTTP2_FLAG_NONE, nullptr);
+    m_log->pingSent();
+}
+
 Http2Stream* Http2Session::stream(int32_t streamId) const
 {
     const auto found = m_streams.find(streamId);
@@ -185,7 +214,10 @@ int Http2Session::Callbacks::onBeginHeaders(nghttp2_session* /*session*/, const 
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
         Http2Session& s = self(userData);
         s.m_idleTimer.stop();
-        s.m_streams[frame->hd.stream_id] = std::make_unique<Http2Stream>(s, frame->hd.stream_id);
+        const auto log = s.m_log->open(frame->hd.stream_id, s.m_context.shared->config.guards.http2.streamWindow);
+        s.m_streams[frame->hd.stream_id] = std::make_unique<Http2Stream>(s, frame->hd.stream_id, log);
+        if (!s.m_log->pingOutstanding()) // the round trip as the upload begins
+            s.ping();
     }
     return 0;
 }
@@ -202,8 +234,22 @@ int Http2Session::Callbacks::onHeader(nghttp2_session* /*session*/, const nghttp
     return 0;
 }
 
+// DATA is logged as its header comes, before its payload: the payload's last byte may end the upload, and its
+// capture's record is made then. (The others once whole, with their values.)
+int Http2Session::Callbacks::onBeginFrame(nghttp2_session* /*session*/, const nghttp2_frame_hd* header, void* userData)
+{
+    if (header->type == NGHTTP2_DATA) {
+        nghttp2_frame frame{};
+        frame.hd = *header;
+        self(userData).m_log->frame(frame, false);
+    }
+    return 0;
+}
+
 int Http2Session::Callbacks::onFrameReceived(nghttp2_session* /*session*/, const nghttp2_frame* frame, void* userData)
 {
+    if (frame->hd.type != NGHTTP2_DATA)
+        self(userData).m_log->frame(*frame, false);
     Http2Stream* stream = self(userData).stream(frame->hd.stream_id);
     if (!stream)
         return 0;
@@ -220,6 +266,7 @@ int Http2Session::Callbacks::onFrameReceived(nghttp2_session* /*session*/, const
 // Once an answer whose request was still arriving is out: the stream is reset with NO_ERROR, after it.
 int Http2Session::Callbacks::onFrameSent(nghttp2_session* session, const nghttp2_frame* frame, void* userData)
 {
+    self(userData).m_log->frame(*frame, true);
     const bool ended = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
     if (!ended || (frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS))
         return 0;
@@ -234,6 +281,7 @@ int Http2Session::Callbacks::onDataChunk(nghttp2_session* /*session*/, uint8_t /
                                          const uint8_t* data, size_t length, void* userData)
 {
     Http2Session& s = self(userData);
+    s.consumed(streamId, length);
     if (Http2Stream* stream = s.stream(streamId)) {
         static const core::BlockPool::Block none;
         stream->data({reinterpret_cast<const char*>(data), length}, s.m_block ? *s.m_block : none);
@@ -246,6 +294,7 @@ int Http2Session::Callbacks::onStreamClose(nghttp2_session* /*session*/, int32_t
 {
     Http2Session& s = self(userData);
     s.m_answers->bodies.erase(streamId);
+    s.m_log->close(streamId);
     const auto found = s.m_streams.find(streamId);
     if (found == s.m_streams.end())
         return 0;

@@ -26,7 +26,9 @@ struct nghttp2_session;
 
 namespace upin::app {
 
+class Http2ConnectionLog;
 class Http2Stream;
+class Http2StreamLog;
 
 class Http2Session final : public QObject {
     Q_OBJECT
@@ -72,12 +74,15 @@ private:
     struct Callbacks; // nghttp2's, in h2_session.cpp: its frame type is a union that cannot be declared here
     struct Answers;   // the answers' bodies nghttp2 is sending
     Http2Stream* stream(int32_t streamId) const;
+    void consumed(int32_t streamId, size_t bytes);
+    void ping();                                                 // its answer times the round trip
     void resetByClient(Http2Stream& stream, uint32_t errorCode); // its RST_STREAM, counted
     void sweepClosed(); // streams closed during a callback are destroyed after it, queued
 
     QTcpSocket& m_socket;
     Context m_context;
     nghttp2_session* m_session = nullptr;
+    std::shared_ptr<Http2ConnectionLog> m_log; // every frame, for the streams' captures
     std::map<int32_t, std::unique_ptr<Http2Stream>> m_streams;
     std::vector<std::unique_ptr<Http2Stream>> m_closed;
     std::unique_ptr<Answers> m_answers;

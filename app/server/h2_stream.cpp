@@ -1,6 +1,7 @@
 #include "server/h2_stream.h"
 
 #include "common/qt_text.h"
+#include "server/h2_frame_log.h"
 #include "server/h2_session.h"
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
@@ -28,8 +29,8 @@ QList<QPair<QByteArray, QByteArray>> fieldsOf(const QByteArray& lines)
 
 } // namespace
 
-Http2Stream::Http2Stream(Http2Session& session, int32_t id)
-    : m_session(session), m_id(id), m_head(session.context().httpLimits),
+Http2Stream::Http2Stream(Http2Session& session, int32_t id, std::shared_ptr<Http2StreamLog> log)
+    : m_session(session), m_id(id), m_log(std::move(log)), m_head(session.context().httpLimits),
       m_deadlines(
           session.context().shared->config.guards, [this] { return m_decoder.bodyBytes(); },
           [this](ClientDeadlines::Missed missed, const QString& why) {
@@ -140,8 +141,10 @@ void Http2Stream::closed(const QString& how)
 SessionRequest Http2Stream::sessionRequest(const RequestAdmission& admission) const
 {
     const Http2Session::Context& context = m_session.context();
-    return sessionRequestFor(m_head, admission, m_framing, *context.shared, context.client, m_deadlines,
-                             context.transport);
+    SessionRequest request = sessionRequestFor(m_head, admission, m_framing, *context.shared, context.client,
+                                               m_deadlines, context.transport);
+    request.http2 = [log = m_log] { return log->record(); };
+    return request;
 }
 
 QHostAddress Http2Stream::peerAddress() const

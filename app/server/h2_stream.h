@@ -13,14 +13,17 @@
 
 #include <QObject>
 
+#include <memory>
+
 namespace upin::app {
 
 class Http2Session;
+class Http2StreamLog;
 
 class Http2Stream final : public QObject, public Exchange {
     Q_OBJECT
 public:
-    Http2Stream(Http2Session& session, int32_t id);
+    Http2Stream(Http2Session& session, int32_t id, std::shared_ptr<Http2StreamLog> log);
     ~Http2Stream() override;
 
     void addField(const QByteArray& name, const QByteArray& value); // from the HEADERS, as HPACK gave them
@@ -76,6 +79,7 @@ private:
 
     Http2Session& m_session;
     int32_t m_id;
+    std::shared_ptr<Http2StreamLog> m_log;              // its frames, read by its capture at the end
     QByteArray m_method, m_path, m_authority, m_fields; // the header list, :pseudo-fields apart
     core::HeadReader m_head;
     core::BodyFraming m_framing;

@@ -66,9 +66,22 @@ std::optional<QStringList> hostNames(const QString& text)
     return out;
 }
 
+// A size from lowest to highest bytes (HTTP/2's windows and frames are 31- and 24-bit), in words when it is not.
+QString setSize(qint32& value, const QString& text, quint64 lowest, quint64 highest, const char* rule)
+{
+    const auto size = parseByteSize(text.trimmed());
+    if (!size || *size < lowest || *size > highest)
+        return QString::fromLatin1(rule);
+    value = qint32(*size);
+    return QString();
+}
+
+constexpr quint64 kMaxWindow = (quint64{1} << 31) - 1; // RFC 9113 6.9.1
+constexpr quint64 kMaxFrame = (quint64{1} << 24) - 1;  // RFC 9113 6.5.2
+
 } // namespace
 
-const std::array<GuardSetting, 7> kGuardSettings{{
+const std::array<GuardSetting, 11> kGuardSettings{{
     {"head-timeout", "Request head within (s)",
      "seconds a client has to send a request's head (line and headers) once it starts; else 408 (default 10)",
      "SECONDS", false, [](const ListenerGuards& g) { return seconds(g.headTimeoutMs); },
@@ -121,6 +134,41 @@ const std::array<GuardSetting, 7> kGuardSettings{{
          return QString();
      },
      true},
+    {"h2-stream-window", "HTTP/2 stream window (bytes)",
+     "bytes an HTTP/2 client may send on a stream before it waits for our WINDOW_UPDATE "
+     "(SETTINGS_INITIAL_WINDOW_SIZE), 1 to 2G-1; 65535 is the protocol's default, which many servers keep "
+     "(default 16M)",
+     "SIZE", false, [](const ListenerGuards& g) { return exactByteSize(quint64(g.http2.streamWindow)); },
+     [](ListenerGuards& g, const QString& t) {
+         return setSize(g.http2.streamWindow, t, 1, kMaxWindow,
+                        "give a window of 1 to 2G-1 bytes, such as 65535 or 16M");
+     }},
+    {"h2-connection-window", "HTTP/2 connection window (bytes)",
+     "bytes an HTTP/2 client may send on all its streams before it waits for our WINDOW_UPDATE, 65535 (the "
+     "protocol's start) to 2G-1 (default 16M)",
+     "SIZE", false, [](const ListenerGuards& g) { return exactByteSize(quint64(g.http2.connectionWindow)); },
+     [](ListenerGuards& g, const QString& t) {
+         return setSize(g.http2.connectionWindow, t, 65'535, kMaxWindow,
+                        "give a window of 65535 to 2G-1 bytes, such as 1M");
+     }},
+    {"h2-max-frame", "HTTP/2 largest frame (bytes)",
+     "the largest frame an HTTP/2 client may send (SETTINGS_MAX_FRAME_SIZE), 16K to 16M-1 (default 16K)", "SIZE", false,
+     [](const ListenerGuards& g) { return exactByteSize(quint64(g.http2.maxFrameSize)); },
+     [](ListenerGuards& g, const QString& t) {
+         return setSize(g.http2.maxFrameSize, t, 16'384, kMaxFrame, "give a frame size of 16K to 16M-1 bytes");
+     }},
+    {"h2-window-update", "HTTP/2 WINDOW_UPDATE",
+     "when the listener gives an HTTP/2 client its window back: half (once half a window is used, as nghttp2, "
+     "nginx and most servers do) or at-once (after each DATA received) (default half)",
+     "WHEN", false,
+     [](const ListenerGuards& g) { return g.http2.updateAtOnce ? QStringLiteral("at-once") : QStringLiteral("half"); },
+     [](ListenerGuards& g, const QString& t) {
+         const QString when = t.trimmed();
+         if (when != QLatin1String("half") && when != QLatin1String("at-once"))
+             return QStringLiteral("give half or at-once");
+         g.http2.updateAtOnce = when == QLatin1String("at-once");
+         return QString();
+     }},
 }};
 
 // A Host header naming this listener: an IP address (a rebinding page reaches us under its own DNS name, never an

@@ -21,7 +21,7 @@ struct GuardSetting {
     bool serverOnly = false;
 };
 
-extern const std::array<GuardSetting, 7> kGuardSettings;
+extern const std::array<GuardSetting, 11> kGuardSettings;
 
 // A Host header naming us (the listener or the forwarder): an IP address (a DNS-rebinding page reaches us under its
 // own name, never an address), localhost, or a name the user allowed (ListenerGuards::allowedHosts).

@@ -38,6 +38,17 @@ struct ListenerGuards {
     // reaches 127.0.0.1 under its own host name.
     QStringList allowedOrigins;
     QStringList allowedHosts;
+    // HTTP/2 flow control, the windows we grant a client, to reproduce a server's (haproxy's 65,535-byte window
+    // held a 10 MB upload to 12 s). The defaults never hold a local upload back: 16 MiB windows, updated once half is
+    // used (nghttp2's rule, and most servers'), against the protocol's 65,535 bytes, at which an upload waits a
+    // round trip per 64 KiB. Memory is not bounded by them but by the read blocks: while the pipelines hold every
+    // block, the connection is not read.
+    struct Http2Flow {
+        qint32 streamWindow = 16 << 20;     // SETTINGS_INITIAL_WINDOW_SIZE
+        qint32 connectionWindow = 16 << 20; // raised from 65,535 by a WINDOW_UPDATE at the start
+        qint32 maxFrameSize = 16'384;       // SETTINGS_MAX_FRAME_SIZE: the largest DATA frame a client may send
+        bool updateAtOnce = false;          // a WINDOW_UPDATE for each DATA received, else once half is used
+    } http2;
 };
 
 // Forward mode (`forward UPSTREAM_URL`, the Listen tab's Forward panel): every request goes on to the user's own

@@ -1,0 +1,214 @@
+#include "server/h2_frame_log.h"
+
+#include <algorithm>
+
+namespace upin::app {
+
+namespace {
+
+QString typeName(uint8_t type)
+{
+    static const char* const names[] = {"DATA",         "HEADERS", "PRIORITY", "RST_STREAM",    "SETTINGS",
+                                        "PUSH_PROMISE", "PING",    "GOAWAY",   "WINDOW_UPDATE", "CONTINUATION"};
+    if (type < std::size(names))
+        return QString::fromLatin1(names[type]);
+    return QStringLiteral("0x%1").arg(type, 2, 16, QLatin1Char('0'));
+}
+
+QString settingName(int32_t id)
+{
+    switch (id) {
+    case NGHTTP2_SETTINGS_HEADER_TABLE_SIZE: return QStringLiteral("HEADER_TABLE_SIZE");
+    case NGHTTP2_SETTINGS_ENABLE_PUSH: return QStringLiteral("ENABLE_PUSH");
+    case NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS: return QStringLiteral("MAX_CONCURRENT_STREAMS");
+    case NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE: return QStringLiteral("INITIAL_WINDOW_SIZE");
+    case NGHTTP2_SETTINGS_MAX_FRAME_SIZE: return QStringLiteral("MAX_FRAME_SIZE");
+    case NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE: return QStringLiteral("MAX_HEADER_LIST_SIZE");
+    case NGHTTP2_SETTINGS_ENABLE_CONNECT_PROTOCOL: return QStringLiteral("ENABLE_CONNECT_PROTOCOL");
+    case NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES: return QStringLiteral("NO_RFC7540_PRIORITIES");
+    default: return QStringLiteral("0x%1").arg(id, 2, 16, QLatin1Char('0'));
+    }
+}
+
+QList<Http2Record::Setting> settingsOf(const nghttp2_settings& settings)
+{
+    QList<Http2Record::Setting> out;
+    for (size_t i = 0; i < settings.niv; ++i)
+        out.append({settingName(settings.iv[i].settings_id), settings.iv[i].value});
+    return out;
+}
+
+QString flagsInWords(const nghttp2_frame& frame)
+{
+    const uint8_t type = frame.hd.type, flags = frame.hd.flags;
+    QStringList words;
+    if ((type == NGHTTP2_SETTINGS || type == NGHTTP2_PING) && (flags & NGHTTP2_FLAG_ACK))
+        words << QStringLiteral("ACK");
+    if ((type == NGHTTP2_DATA || type == NGHTTP2_HEADERS) && (flags & NGHTTP2_FLAG_END_STREAM))
+        words << QStringLiteral("END_STREAM");
+    if ((type == NGHTTP2_DATA || type == NGHTTP2_HEADERS) && (flags & NGHTTP2_FLAG_PADDED))
+        words << QStringLiteral("PADDED");
+    return words.join(QLatin1Char(' '));
+}
+
+// The frame's values in words (see Http2Frame::detail).
+QString detailOf(const nghttp2_frame& frame)
+{
+    QString flags = flagsInWords(frame);
+    auto with = [&flags](const QString& value) { return flags.isEmpty() ? value : value + QLatin1Char(' ') + flags; };
+    switch (frame.hd.type) {
+    case NGHTTP2_WINDOW_UPDATE: return QStringLiteral("+%1").arg(frame.window_update.window_size_increment);
+    case NGHTTP2_RST_STREAM: return QString::fromLatin1(nghttp2_http2_strerror(frame.rst_stream.error_code));
+    case NGHTTP2_GOAWAY:
+        return QStringLiteral("%1, last stream %2")
+            .arg(QString::fromLatin1(nghttp2_http2_strerror(frame.goaway.error_code)))
+            .arg(frame.goaway.last_stream_id);
+    case NGHTTP2_SETTINGS: {
+        QStringList values;
+        for (const auto& s : settingsOf(frame.settings))
+            values << QStringLiteral("%1=%2").arg(s.name).arg(s.value);
+        return values.isEmpty() ? flags : with(values.join(QStringLiteral(", ")));
+    }
+    default: return flags;
+    }
+}
+
+} // namespace
+
+Http2ConnectionLog::Http2ConnectionLog(QString http, QString windowUpdates)
+    : m_http(std::move(http)), m_windowUpdates(std::move(windowUpdates))
+{
+    m_clock.start();
+}
+
+void Http2ConnectionLog::frame(const nghttp2_frame& frame, bool sent)
+{
+    Http2Frame facts{ms(),
+                     sent,
+                     typeName(frame.hd.type),
+                     frame.hd.flags,
+                     frame.hd.stream_id,
+                     quint32(frame.hd.length),
+                     detailOf(frame),
+                     0};
+    const bool ack = (frame.hd.flags & NGHTTP2_FLAG_ACK) != 0;
+    if (frame.hd.type == NGHTTP2_SETTINGS && !ack)
+        (sent ? m_settingsSent : m_settingsReceived) += settingsOf(frame.settings);
+    if (frame.hd.type == NGHTTP2_PING && ack && !sent && m_pingSentMs)
+        m_rttMs = facts.ms - *std::exchange(m_pingSentMs, std::nullopt);
+    if (frame.hd.type == NGHTTP2_WINDOW_UPDATE && sent) {
+        facts.increment = frame.window_update.window_size_increment;
+        if (frame.hd.stream_id == 0)
+            m_connectionWindow += facts.increment;
+    }
+    if (frame.hd.type == NGHTTP2_DATA && !sent)
+        m_connectionWindow -= qint64(frame.hd.length);
+    const bool endStream = (frame.hd.flags & NGHTTP2_FLAG_END_STREAM) != 0 &&
+                           (frame.hd.type == NGHTTP2_DATA || frame.hd.type == NGHTTP2_HEADERS);
+    if (frame.hd.stream_id != 0) {
+        const auto found = m_streams.find(frame.hd.stream_id);
+        if (found != m_streams.end())
+            if (const auto stream = found->second.lock())
+                stream->frame(facts, endStream && !sent);
+        return;
+    }
+    for (const auto& [id, weak] : m_streams)
+        if (const auto stream = weak.lock())
+            stream->frame(facts, false);
+}
+
+std::shared_ptr<Http2StreamLog> Http2ConnectionLog::open(int32_t stream, qint64 initialWindow)
+{
+    auto log = std::make_shared<Http2StreamLog>(shared_from_this(), initialWindow);
+    m_streams[stream] = log;
+    return log;
+}
+
+void Http2ConnectionLog::fill(Http2Record& record) const
+{
+    record.http = m_http;
+    record.windowUpdates = m_windowUpdates;
+    record.settingsSent = m_settingsSent;
+    record.settingsReceived = m_settingsReceived;
+    record.rttMs = m_rttMs;
+}
+
+Http2StreamLog::Http2StreamLog(std::shared_ptr<const Http2ConnectionLog> connection, qint64 initialWindow)
+    : m_connection(std::move(connection)), m_startMs(m_connection->ms()), m_window(initialWindow)
+{
+    m_record.initialWindow = std::min(initialWindow, m_connection->connectionWindow());
+    sampleWindow(m_startMs);
+}
+
+void Http2StreamLog::frame(const Http2Frame& facts, bool endStream)
+{
+    Http2Frame frame = facts;
+    frame.ms -= m_startMs;
+    keep(frame);
+    ++m_record.counts[frame.type + (frame.sent ? QStringLiteral(" sent") : QStringLiteral(" received"))];
+    if (frame.type == QLatin1String("DATA") && !frame.sent)
+        dataReceived(frame, endStream);
+    else if (frame.increment != 0) { // a WINDOW_UPDATE we sent, the stream's or the connection's
+        if (frame.stream != 0)
+            m_window += frame.increment;
+        sampleWindow(facts.ms);
+    }
+}
+
+void Http2StreamLog::keep(const Http2Frame& frame)
+{
+    ++m_frames;
+    if (m_record.firstFrames.size() < Http2Record::kFramesKept) {
+        m_record.firstFrames.append(frame);
+        return;
+    }
+    m_last.push_back(frame);
+    if (m_last.size() > size_t(Http2Record::kFramesKept))
+        m_last.pop_front();
+}
+
+void Http2StreamLog::dataReceived(const Http2Frame& frame, bool endStream)
+{
+    const double now = frame.ms;
+    if (m_waitFrom) { // the client had no window: this DATA is the first since the window came back
+        const double stalled = now - *std::exchange(m_waitFrom, std::nullopt);
+        ++m_record.stalls;
+        m_record.stalledMs += stalled;
+        if (m_record.stallList.size() < Http2Record::kStallsKept)
+            m_record.stallList.append({now - stalled, stalled});
+    }
+    m_window -= qint64(frame.length);
+    const quint32 payload = frame.length;
+    if (m_record.dataFrames++ == 0 || payload < m_record.dataMin)
+        m_record.dataMin = payload;
+    m_record.dataMax = std::max(m_record.dataMax, payload);
+    m_record.dataBytes += payload;
+    const auto bound = std::lower_bound(Http2Record::kSizeBounds.begin(), Http2Record::kSizeBounds.end(), payload);
+    ++m_record.dataBySize[size_t(bound - Http2Record::kSizeBounds.begin())];
+    sampleWindow(now + m_startMs);
+    if (!endStream && std::min(m_window, m_connection->connectionWindow()) <= 0)
+        m_waitFrom = now;
+}
+
+// One sample per change, the list halved (every other sample dropped) when full: the whole upload stays on it.
+void Http2StreamLog::sampleWindow(double ms)
+{
+    auto& window = m_record.window;
+    if (window.size() >= Http2Record::kWindowSamples) {
+        for (qsizetype i = 1; i < window.size() / 2; ++i)
+            window[i] = window[2 * i];
+        window.resize(window.size() / 2);
+    }
+    window.append({ms - m_startMs, std::min(m_window, m_connection->connectionWindow())});
+}
+
+Http2Record Http2StreamLog::record() const
+{
+    Http2Record r = m_record;
+    m_connection->fill(r);
+    r.lastFrames = QList<Http2Frame>(m_last.begin(), m_last.end());
+    r.framesOmitted = m_frames - quint64(r.firstFrames.size()) - quint64(r.lastFrames.size());
+    return r;
+}
+
+} // namespace upin::app

@@ -1,0 +1,75 @@
+#pragma once
+// The frame log of an HTTP/2 connection and its streams (capture/h2_record.h says what it keeps): the session
+// (h2_session.h) hands every frame it receives and sends to its connection's log, which keeps what the
+// connection said (SETTINGS, PING's round trip) and the window the client has for the connection, and passes the
+// frame on to the streams it concerns: a stream's own frames, and the connection's while the stream is open.
+//
+// The windows are the client's, as we grant them: each starts at what our SETTINGS said (the stream's) or at
+// 65,535 bytes (the connection's, RFC 9113 6.9.2), each DATA frame received spends its length (padding counted),
+// each WINDOW_UPDATE we send gives its increment. The client can send on a stream the smaller of the two; when a
+// DATA frame leaves it nothing and the stream goes on, the client waits, and the wait ends when its next DATA
+// frame comes (after our WINDOW_UPDATE reached it): that is a stall, as the client lived it, round trip included.
+// Everything runs on the connection's thread. A stream's log may outlive its stream and the session (its capture
+// reads it at the end), and keeps the connection's log for that.
+
+#include "capture/h2_record.h"
+
+#include <QElapsedTimer>
+
+#include <nghttp2/nghttp2.h> // nghttp2_frame: a typedef of an unnamed union, which cannot be declared ahead
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace upin::app {
+
+class Http2StreamLog;
+
+class Http2ConnectionLog : public std::enable_shared_from_this<Http2ConnectionLog> {
+public:
+    Http2ConnectionLog(QString http, QString windowUpdates);
+    // Every frame, as nghttp2 received (sent = false) or sent it.
+    void frame(const nghttp2_frame& frame, bool sent);
+    // A stream begins (its HEADERS); its log is shared with its capture, and fed until the stream closes.
+    std::shared_ptr<Http2StreamLog> open(int32_t stream, qint64 initialWindow);
+    void close(int32_t stream) { m_streams.erase(stream); }
+    void pingSent() { m_pingSentMs = ms(); }
+    bool pingOutstanding() const { return m_pingSentMs.has_value(); }
+
+    double ms() const { return double(m_clock.nsecsElapsed()) / 1e6; }
+    qint64 connectionWindow() const { return m_connectionWindow; }
+    void fill(Http2Record& record) const; // what the connection said
+
+private:
+    QElapsedTimer m_clock;
+    QString m_http, m_windowUpdates;
+    QList<Http2Record::Setting> m_settingsSent, m_settingsReceived;
+    std::optional<double> m_rttMs;
+    std::optional<double> m_pingSentMs;
+    qint64 m_connectionWindow = 65'535;
+    std::map<int32_t, std::weak_ptr<Http2StreamLog>> m_streams; // open, and still read by their captures
+};
+
+class Http2StreamLog {
+public:
+    Http2StreamLog(std::shared_ptr<const Http2ConnectionLog> connection, qint64 initialWindow);
+    void frame(const Http2Frame& facts, bool endStream);
+    Http2Record record() const;
+
+private:
+    void keep(const Http2Frame& frame);
+    void dataReceived(const Http2Frame& frame, bool endStream);
+    void sampleWindow(double ms);
+
+    std::shared_ptr<const Http2ConnectionLog> m_connection;
+    double m_startMs;
+    qint64 m_window; // the stream's, as the client has it
+    Http2Record m_record;
+    std::deque<Http2Frame> m_last;
+    quint64 m_frames = 0;
+    std::optional<double> m_waitFrom; // the client has no window since
+};
+
+} // namespace upin::app
