@@ -143,6 +143,8 @@ CaptureSummary CaptureRecord::summary(const QString& folder) const
     for (const auto& [name, value] : request.headers.value_or(QList<QPair<QString, QString>>{}))
         c.fromProbe = c.fromProbe || name.compare(QLatin1String(kProbeHeader), Qt::CaseInsensitive) == 0;
     c.tls = request.transport ? request.transport->label() : QString();
+    if (http2 && http2->stalls > 0)
+        c.flowStalls = http2->stallsInWords();
     c.state = state;
     c.bytes = bytes;
     c.parts = int(report.parts.size());

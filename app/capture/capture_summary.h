@@ -84,6 +84,8 @@ struct CaptureSummary {
     QString folder;         // the capture folder, when the endpoint stores one
     bool fromProbe = false; // one of a probe's uploads (it carried kProbeHeader): the Listen list hides them
     QString tls;            // Transport::label: "TLSv1.3", "h2c"; empty over plain HTTP/1.x
+    // Over HTTP/2, when the client waited for its window: "blocked by flow control: 1.84 s in 312 waits".
+    QString flowStalls;
     CaptureState state = CaptureState::Receiving;
     quint64 bytes = 0;   // body bytes so far
     int parts = 0;       // parts begun so far; once finished, parts in the record

@@ -57,6 +57,10 @@ QString captureLine(const CaptureSummary& e)
         QStringLiteral("%1  %2  %3  %4  %5 bytes  %6 parts  %7 ms  %8 MB/s  matcher=%9")
             .arg(receivedAt(e), e.client, e.endpoint, captureStateName(e.state), QString::number(e.bytes),
                  QString::number(e.parts), QString::number(e.elapsedMs), QString::number(mbps, 'f', 1), e.matcher);
+    if (!e.tls.isEmpty())
+        line += QStringLiteral("  over %1").arg(e.tls);
+    if (!e.flowStalls.isEmpty())
+        line += QStringLiteral("  (%1)").arg(e.flowStalls);
     if (e.forward && e.forward->status > 0)
         line += QStringLiteral("  upstream=%1").arg(e.forward->status);
     if (e.forward && e.forward->earlyAtByte >= 0)
