@@ -73,7 +73,7 @@ QJsonObject flowJson(const Http2Record& r)
     for (const auto& s : r.stallList)
         stalls.append(QJsonArray{s.atMs, s.ms});
     for (const auto& w : r.window)
-        window.append(QJsonArray{w.ms, w.window});
+        window.append(QJsonArray{w.ms, w.least, w.most});
     return {{"window_updates", r.windowUpdates},
             {"initial_window", r.initialWindow},
             {"stalls", qint64(r.stalls)},
@@ -91,7 +91,7 @@ void readFlow(const QJsonObject& flow, Http2Record& r)
     for (const auto& s : flow["stall_list"].toArray())
         r.stallList.append({s[0].toDouble(), s[1].toDouble()});
     for (const auto& w : flow["window"].toArray())
-        r.window.append({w[0].toDouble(), w[1].toInteger()});
+        r.window.append({w[0].toDouble(), w[1].toInteger(), w[2].toInteger()});
 }
 
 } // namespace

@@ -32,8 +32,8 @@ struct Http2Frame {
 
 struct Http2Record {
     static constexpr int kFramesKept = 100;    // the first and the last this many, each
-    static constexpr int kStallsKept = 200;    // the first this many stalls, listed; all are counted and timed
-    static constexpr int kWindowSamples = 512; // the window over time, halved in resolution as it fills
+    static constexpr int kStallsKept = 200;    // stalls listed, thinned evenly over the upload; all are counted
+    static constexpr int kWindowSamples = 512; // stretches of the window over time, merged in pairs as it fills
 
     struct Setting {
         QString name; // "INITIAL_WINDOW_SIZE"
@@ -43,9 +43,11 @@ struct Http2Record {
         double atMs = 0;
         double ms = 0;
     };
+    // What the client could send (the stream's window or the connection's, the smaller) over a stretch of time
+    // from ms: its least and its most. A saw thinned to one value per stretch would show one phase of it only.
     struct WindowSample {
         double ms = 0;
-        qint64 window = 0; // what the client could send: the stream's window or the connection's, the smaller
+        qint64 least = 0, most = 0;
     };
     // DATA frames by payload size: up to 1 KiB, 4 KiB, 16 KiB (the default largest frame), and larger.
     static constexpr std::array<quint32, 3> kSizeBounds{1024, 4096, 16384};

@@ -73,6 +73,22 @@ QString detailOf(const nghttp2_frame& frame)
     }
 }
 
+// Keeps every stride-th item of a list that may hold `most`: when it is full, every other one is dropped and the
+// stride doubles, so that the list spans the whole upload evenly, however long, at the resolution that fits.
+template <typename T, typename Thinning>
+void thinned(QList<T>& list, Thinning& thinning, qsizetype most, const T& item)
+{
+    if (thinning.seen++ % thinning.stride != 0)
+        return;
+    if (list.size() >= most) {
+        for (qsizetype i = 1; i < list.size() / 2; ++i)
+            list[i] = list[2 * i];
+        list.resize(list.size() / 2);
+        thinning.stride *= 2;
+    }
+    list.append(item);
+}
+
 } // namespace
 
 Http2ConnectionLog::Http2ConnectionLog(QString http, QString windowUpdates)
@@ -174,8 +190,7 @@ void Http2StreamLog::dataReceived(const Http2Frame& frame, bool endStream)
         const double stalled = now - *std::exchange(m_waitFrom, std::nullopt);
         ++m_record.stalls;
         m_record.stalledMs += stalled;
-        if (m_record.stallList.size() < Http2Record::kStallsKept)
-            m_record.stallList.append({now - stalled, stalled});
+        thinned(m_record.stallList, m_stallThinning, Http2Record::kStallsKept, {now - stalled, stalled});
     }
     m_window -= qint64(frame.length);
     const quint32 payload = frame.length;
@@ -190,16 +205,27 @@ void Http2StreamLog::dataReceived(const Http2Frame& frame, bool endStream)
         m_waitFrom = now;
 }
 
-// One sample per change, the list halved (every other sample dropped) when full: the whole upload stays on it.
+// A sample per change, into the current stretch; when the list is full, neighbouring stretches are merged and
+// each new one is twice as long: the whole upload stays on the list, with every low and high.
 void Http2StreamLog::sampleWindow(double ms)
 {
     auto& window = m_record.window;
-    if (window.size() >= Http2Record::kWindowSamples) {
-        for (qsizetype i = 1; i < window.size() / 2; ++i)
-            window[i] = window[2 * i];
-        window.resize(window.size() / 2);
+    const qint64 now = std::min(m_window, m_connection->connectionWindow());
+    if (m_inStretch > 0 && m_inStretch < m_stretch && !window.isEmpty()) {
+        window.last().least = std::min(window.last().least, now);
+        window.last().most = std::max(window.last().most, now);
+        ++m_inStretch;
+        return;
     }
-    window.append({ms - m_startMs, std::min(m_window, m_connection->connectionWindow())});
+    if (window.size() >= Http2Record::kWindowSamples) {
+        for (qsizetype i = 0; i < window.size() / 2; ++i)
+            window[i] = {window[2 * i].ms, std::min(window[2 * i].least, window[2 * i + 1].least),
+                         std::max(window[2 * i].most, window[2 * i + 1].most)};
+        window.resize(window.size() / 2);
+        m_stretch *= 2;
+    }
+    window.append({ms - m_startMs, now, now});
+    m_inStretch = 1;
 }
 
 Http2Record Http2StreamLog::record() const

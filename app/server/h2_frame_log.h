@@ -70,6 +70,12 @@ private:
     std::deque<Http2Frame> m_last;
     quint64 m_frames = 0;
     std::optional<double> m_waitFrom; // the client has no window since
+    // The stalls listed are thinned as they fill (every stride-th kept); the window's stretches are merged in
+    // pairs, each `stretch` samples long.
+    struct Thinning {
+        quint64 stride = 1, seen = 0;
+    } m_stallThinning;
+    quint64 m_stretch = 1, m_inStretch = 0;
 };
 
 } // namespace upin::app

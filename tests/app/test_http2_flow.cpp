@@ -63,7 +63,8 @@ TEST_CASE("h2c: a 65,535-byte window updated after half makes the client wait ab
     CHECK(stalls > 0);
     CHECK(stalls <= kBytes / 16'384);
     CHECK(flow["stalled_ms"].toDouble() > 0);
-    CHECK(flow["stall_list"].toArray().size() == std::min<qint64>(stalls, 200));
+    CHECK(flow["stall_list"].toArray().size() <= 200); // thinned evenly when there are more
+    CHECK(flow["stall_list"].toArray().size() >= std::min<qint64>(stalls, 100));
     CHECK(http2["summary"].toString().startsWith("blocked by flow control: "));
     const QJsonObject data = http2["data"].toObject();
     CHECK(data["bytes"].toInteger() > kBytes); // the body: the file and the form's framing
@@ -84,8 +85,10 @@ TEST_CASE("h2c: a 65,535-byte window updated after half makes the client wait ab
     // The window over time starts full and touches zero at each wait.
     const QJsonArray window = flow["window"].toArray();
     REQUIRE(window.size() > 2);
-    CHECK(window[0].toArray()[1].toInteger() == 65'535);
+    CHECK(window[0].toArray()[2].toInteger() == 65'535); // [ms, least, most] over each stretch
     CHECK(std::any_of(window.begin(), window.end(), [](const auto& w) { return w.toArray()[1].toInteger() <= 0; }));
+    CHECK(std::all_of(window.begin(), window.end(),
+                      [](const auto& w) { return w.toArray()[1].toInteger() <= w.toArray()[2].toInteger(); }));
 }
 
 TEST_CASE("h2c: with the default 16 MiB windows an upload never waits; at-once sends a WINDOW_UPDATE per read",
