@@ -5,6 +5,7 @@
 #include "views/answer_text.h"
 #include "views/elided_label.h"
 #include "views/fitted_columns.h"
+#include "views/frames_view.h"
 #include "views/hex_view.h"
 #include "views/request_text.h"
 
@@ -43,8 +44,8 @@ InspectView::InspectView(QWidget* parent)
       m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))),
       m_savePart(new QPushButton(tr("Save &part…"))), m_saveAll(new QPushButton(tr("Save &all parts…"))),
       m_tabs(new QTabWidget), m_headers(new QTableWidget(0, 2)), m_text(new QPlainTextEdit),
-      m_answer(new QPlainTextEdit), m_hexPane(new HexPane), m_hex(m_hexPane->view()), m_decode(new QCheckBox),
-      m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
+      m_answer(new QPlainTextEdit), m_frames(new FramesView), m_hexPane(new HexPane), m_hex(m_hexPane->view()),
+      m_decode(new QCheckBox), m_diagnostics(new QListWidget), m_encoding(new QComboBox), m_image(new QLabel),
       m_copyCurl(new QPushButton(tr("Copy as c&url")))
 {
     setAcceptDrops(true);
@@ -117,6 +118,7 @@ void InspectView::showResult(const app::InspectResult& result)
     m_cancel->setVisible(false);
     m_result = result;
     m_hexPane->clearSearch();
+    showFrames();
     m_model->setReport(result.report, result.request, !result.harEntries.isEmpty());
     showSentHashes(m_sentHashes.value(result.capture ? result.capture->id : 0));
     for (int row = 0; row < m_model->rowCount(); ++row) // a HAR's request rows: one line across, not cut to columns
@@ -352,6 +354,18 @@ void InspectView::showAnswer(const QString& text)
     m_tabs->setTabToolTip(tab, text.isEmpty() ? tr("The Request row's answer: none was kept for this one (the "
                                                    "client left, or the capture is older than answers kept)")
                                               : QString());
+}
+
+void InspectView::showFrames()
+{
+    const bool http2 = m_result.capture && m_result.capture->http2;
+    if (http2)
+        m_frames->setRecord(*m_result.capture->http2);
+    const int tab = m_tabs->indexOf(m_frames);
+    m_tabs->setTabEnabled(tab, http2);
+    m_tabs->setTabToolTip(tab, http2 ? QString()
+                                     : tr("HTTP/2 frames and flow control: for a capture of an upload that came "
+                                          "over HTTP/2"));
 }
 
 const app::HarEntry* InspectView::harEntryOf(const core::PartSummary& part) const

@@ -33,6 +33,7 @@ class QTreeView;
 namespace upin::ui {
 
 class ElidedLabel;
+class FramesView;
 class HexView;
 
 class InspectView final : public QWidget {
@@ -48,6 +49,7 @@ public:
     QTableWidget* headers() const { return m_headers; }
     QPlainTextEdit* text() const { return m_text; }
     QPlainTextEdit* answer() const { return m_answer; } // a forwarded exchange's or a HAR entry's answer
+    FramesView* frames() const { return m_frames; }     // an HTTP/2 capture's frames and flow control
     QLabel* image() const { return m_image; }
     QString title() const; // the whole title line, however much of it fits
     QPushButton* copyCurlButton() const { return m_copyCurl; }
@@ -82,6 +84,7 @@ private:
     void setUpTree();
     void setUpPreviews();
     void setUpDiagnostics();
+    void showFrames(); // the Frames tab: the open capture's HTTP/2 record, or disabled
     static app::LimitHint limitHintFor(const app::InspectResult& result);
     static QString titleOf(const app::InspectResult& result, app::LimitHint how);
     void showDiagnostics(const app::InspectResult& result, app::LimitHint how);
@@ -140,6 +143,7 @@ private:
     QTableWidget* m_headers;
     QPlainTextEdit* m_text;
     QPlainTextEdit* m_answer;
+    FramesView* m_frames;
     HexPane* m_hexPane;
     HexView* m_hex; // m_hexPane's
     QCheckBox* m_decode;

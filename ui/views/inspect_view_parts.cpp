@@ -2,6 +2,7 @@
 // tabs and the diagnostics list, each with what it does when used.
 
 #include "views/fitted_columns.h"
+#include "views/frames_view.h"
 #include "views/hex_view.h"
 #include "views/inspect_view.h"
 
@@ -78,7 +79,7 @@ void InspectView::setUpTree()
     });
 }
 
-// Headers, Text (with its encoding), Hex, Image and Answer, and the decode box beside them.
+// Headers, Text (with its encoding), Hex, Image, Answer and Frames, and the decode box beside them.
 void InspectView::setUpPreviews()
 {
     m_headers->setHorizontalHeaderLabels({tr("Header"), tr("Value")});
@@ -128,6 +129,8 @@ void InspectView::setUpPreviews()
     m_answer->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_answer, tr("Answer"));
     showAnswer({}); // nothing open: nothing answered
+    m_tabs->addTab(m_frames, tr("Frames"));
+    showFrames();
 }
 
 void InspectView::setUpDiagnostics()
