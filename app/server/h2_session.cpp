@@ -17,6 +17,20 @@ constexpr uint32_t kMaxConcurrentStreams = 100;
 // a handler, a capture and its folder each (the rapid reset of CVE-2023-44487, which nghttp2 1.52 does not bound
 // itself). A browser cancels a few; a page reloaded mid-upload, its uploads once.
 constexpr int kMaxResetsByClient = 200;
+// nghttp2's own bounds, set rather than assumed (they are its defaults in 1.52 with Debian's fixes): a SETTINGS frame
+// of at most 32 entries; at most 1,000 SETTINGS and PING acknowledgements queued for a client that sends them and
+// does not read ours (then the session ends: a flood); at most 8 CONTINUATION frames after a HEADERS
+// (CVE-2024-28182); and its own rate of stream resets, beside ours above.
+constexpr size_t kMaxSettingsEntries = 32;
+constexpr size_t kMaxOutboundAcks = 1000;
+constexpr size_t kMaxContinuations = 8;
+// DATA frames without a byte that do not end their stream, on one connection: each costs the client 9 bytes and
+// us a callback and a look at the stream, for nothing (CVE-2019-9518, nginx's and nghttp2's "empty frames").
+constexpr int kMaxEmptyFrames = 1000;
+// What we write while the client does not read it, before we stop taking frames from nghttp2: Qt's socket
+// buffers every write, so a client that never reads (slow read: it never opens the window of its own socket)
+// would have our acknowledgements and answers pile up in memory. Past it, nghttp2 queues them, within its bounds.
+constexpr qint64 kMaxUnsent = 1 << 20;
 
 QString errorName(uint32_t code)
 {
@@ -77,6 +91,9 @@ Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
     nghttp2_option* options = nullptr;
     nghttp2_option_new(&options);
     nghttp2_option_set_no_auto_window_update(options, 1);
+    nghttp2_option_set_max_settings(options, kMaxSettingsEntries);
+    nghttp2_option_set_max_outbound_ack(options, kMaxOutboundAcks);
+    nghttp2_option_set_max_continuations(options, kMaxContinuations);
     nghttp2_session_server_new2(&m_session, callbacks, this, options);
     nghttp2_option_del(options);
     nghttp2_session_callbacks_del(callbacks);
@@ -98,6 +115,7 @@ Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
         emit ended();
     });
     m_idleTimer.start();
+    connect(&m_socket, &QTcpSocket::bytesWritten, this, &Http2Session::flush); // what waited for the client
 }
 
 Http2Session::~Http2Session()
@@ -130,7 +148,7 @@ void Http2Session::flush()
     const uint8_t* frames = nullptr;
     if (m_receiving)
         return; // receive() sends once nghttp2's call is over
-    for (ssize_t n; (n = nghttp2_session_mem_send(m_session, &frames)) > 0;)
+    for (ssize_t n; m_socket.bytesToWrite() < kMaxUnsent && (n = nghttp2_session_mem_send(m_session, &frames)) > 0;)
         m_socket.write(reinterpret_cast<const char*>(frames), n);
 }
 
@@ -238,11 +256,15 @@ int Http2Session::Callbacks::onHeader(nghttp2_session* /*session*/, const nghttp
 // capture's record is made then. (The others once whole, with their values.)
 int Http2Session::Callbacks::onBeginFrame(nghttp2_session* /*session*/, const nghttp2_frame_hd* header, void* userData)
 {
-    if (header->type == NGHTTP2_DATA) {
-        nghttp2_frame frame{};
-        frame.hd = *header;
-        self(userData).m_log->frame(frame, false);
-    }
+    Http2Session& s = self(userData);
+    if (header->type != NGHTTP2_DATA)
+        return 0;
+    nghttp2_frame frame{};
+    frame.hd = *header;
+    s.m_log->frame(frame, false);
+    if (header->length == 0 && (header->flags & NGHTTP2_FLAG_END_STREAM) == 0 &&
+        ++s.m_emptyFrames == kMaxEmptyFrames + 1)
+        nghttp2_session_terminate_session(s.m_session, NGHTTP2_ENHANCE_YOUR_CALM);
     return 0;
 }
 

@@ -92,6 +92,7 @@ private:
     // keepAliveTimeoutMs, then GOAWAY and the close (nginx's http2 idle timeout).
     QTimer m_idleTimer;
     int m_resetsByClient = 0;
+    int m_emptyFrames = 0; // DATA frames without a byte that did not end their stream
 };
 
 } // namespace upin::app
