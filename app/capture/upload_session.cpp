@@ -353,6 +353,8 @@ CaptureRecord UploadSession::makeRecord(const core::BodyDecoder& wire, const End
     record.request.receivedAt = m_request.receivedAt;
     record.request.headMs = m_request.headMs;
     record.request.transport = m_request.transport;
+    if (!m_request.transport.http.isEmpty()) // head.raw is its header list written as HTTP/1.1; it came as HTTP/2
+        record.request.version = QStringLiteral("HTTP/2");
     record.request.setWire(m_request.framing, &wire);
     return record;
 }
