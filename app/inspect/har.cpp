@@ -13,11 +13,15 @@ namespace upin::app {
 
 namespace {
 
+// An HTTP/2 entry's header list as Chromium writes it starts with the pseudo-header fields (":method",
+// ":authority"…): the request line and the URL already say them, and no HTTP/1.1 request (Send again, Copy as
+// curl) may carry them as fields.
 HeaderList headersOf(const QJsonArray& array)
 {
     HeaderList out;
     for (const auto& h : array)
-        out.append({h[QLatin1String("name")].toString(), h[QLatin1String("value")].toString()});
+        if (const QString name = h[QLatin1String("name")].toString(); !name.startsWith(QLatin1Char(':')))
+            out.append({name, h[QLatin1String("value")].toString()});
     return out;
 }
 

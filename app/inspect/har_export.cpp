@@ -158,7 +158,9 @@ void writeResponse(JsonWriter& w, const CaptureRecord& record)
     w.key("response").beginObject();
     w.key("status").number(int64_t(status)); // 0: none came, as Chromium writes a failed request
     w.key("statusText").string(QString::fromLatin1(reason));
-    w.key("httpVersion").string(std::string_view(status ? "HTTP/1.1" : ""));
+    // Ours went back as the request came; a forwarded exchange's, as the upstream spoke (HTTP/1.1 until the relay speaks HTTP/2).
+    const bool http2 = !record.forward && record.request.version == QLatin1String("HTTP/2");
+    w.key("httpVersion").string(std::string_view(!status ? "" : http2 ? "HTTP/2" : "HTTP/1.1"));
     w.key("cookies").beginArray().endArray();
     w.key("headers");
     writeFields(w, fields);

@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 
 using namespace upin;
@@ -75,6 +77,30 @@ TEST_CASE("a HAR upload's boundary comes from its Content-Type header when postD
     REQUIRE(app::numberedParts(result).size() == 2);
     CHECK(app::readPartBytes(app::locatePart(result, app::numberedParts(result)[0]), 0, 100) == "hello file");
     CHECK_FALSE(app::locatePart(result, result.report.parts[0]).missing.isEmpty()); // the GET has no body
+}
+
+TEST_CASE("an HTTP/2 HAR entry (Chromium's, with pseudo-header fields) reads its version and leaves those out",
+          "[inspect][har][http2]")
+{
+    QTemporaryDir dir;
+    const QByteArray body = "--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--b--\r\n";
+    const QByteArray har =
+        R"({"log":{"version":"1.2","entries":[{"request":{"method":"POST","url":"https://uploads.test/file-part",
+        "httpVersion":"h2","headers":[{"name":":method","value":"POST"},{"name":":authority","value":"uploads.test"},
+        {"name":":scheme","value":"https"},{"name":":path","value":"/file-part"},
+        {"name":"content-type","value":"multipart/form-data; boundary=b"}],
+        "postData":{"mimeType":"multipart/form-data; boundary=b","text":)" +
+        QJsonDocument(QJsonArray{QString::fromLatin1(body)}).toJson(QJsonDocument::Compact).mid(1).chopped(1) +
+        R"(}},"response":{"status":200,"httpVersion":"h2","headers":[],"content":{"size":0}}}]}})";
+    const app::InspectResult result = app::inspectSource(writeHar(dir, har), {}, {});
+    INFO(result.error.toStdString());
+    REQUIRE(result.harEntries.size() == 1);
+    CHECK(result.harEntries[0].httpVersion == "h2");
+    REQUIRE(result.harEntries[0].requestHeaders.size() == 1);
+    CHECK(result.harEntries[0].requestHeaders[0].first == "content-type");
+    REQUIRE(result.report.parts.size() == 1);
+    REQUIRE(result.report.parts[0].children.size() == 1);
+    CHECK(result.report.parts[0].children[0].name == "note");
 }
 
 TEST_CASE("extract numbers the parts of a HAR file's first upload", "[cli][har][extract]")

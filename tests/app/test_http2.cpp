@@ -4,6 +4,7 @@
 
 #include "app/listener_fixture.h"
 #include "capture/capture_record.h"
+#include "inspect/har_export.h"
 
 #include <catch2/catch.hpp>
 
@@ -49,6 +50,16 @@ TEST_CASE("h2c: curl --http2-prior-knowledge uploads a file and a field, answere
     INFO(QJsonDocument(capture).toJson().left(3000).constData());
     CHECK(capture["state"].toString() == "complete");
     CHECK(capture["request"].toObject()["transport"].toObject()["http"].toString() == "h2c");
+    CHECK(capture["request"].toObject()["version"].toString() == "HTTP/2"); // head.raw is its list as HTTP/1.1
+    // A HAR file of it says so too, as browsers' devtools do.
+    const QString harPath = f.dir.filePath(QStringLiteral("h2.har"));
+    REQUIRE(app::writeHar({folder}, harPath, {}).error.isEmpty());
+    QFile harFile(harPath);
+    REQUIRE(harFile.open(QIODevice::ReadOnly));
+    const QJsonObject entry =
+        QJsonDocument::fromJson(harFile.readAll()).object()["log"].toObject()["entries"].toArray()[0].toObject();
+    CHECK(entry["request"].toObject()["httpVersion"].toString() == "HTTP/2");
+    CHECK(entry["response"].toObject()["httpVersion"].toString() == "HTTP/2");
     const QJsonArray parts = capture["parts"].toArray();
     REQUIRE(parts.size() == 2);
     CHECK(parts[0].toObject()["sha256"].toString() ==
