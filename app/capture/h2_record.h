@@ -4,7 +4,7 @@
 // kFramesKept each, every frame counted by type), and what flow control did to the upload: the window the client
 // had left over time, each time it had none (a stall: from the DATA that spent it to the next DATA, which came
 // only after our WINDOW_UPDATE had reached it) and the DATA frames' sizes. One value type with one
-// toJson/fromJson, as ForwardRecord: the listener's frame log (server/h2_frame_log.h) fills it, UploadSession
+// toJson/fromJson, as ForwardRecord: the frame log (h2_frame_log.h) fills it on either side, UploadSession
 // stores it, Inspect and parse read it back. Times are ms from the stream's HEADERS.
 
 #include <QJsonObject>

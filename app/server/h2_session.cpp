@@ -1,6 +1,6 @@
 #include "server/h2_session.h"
 
-#include "server/h2_frame_log.h"
+#include "capture/h2_frame_log.h"
 #include "server/h2_stream.h"
 
 #include <nghttp2/nghttp2.h>
@@ -103,8 +103,9 @@ Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
                                                {NGHTTP2_SETTINGS_MAX_FRAME_SIZE, uint32_t(flow.maxFrameSize)}};
     nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
     nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, flow.connectionWindow);
-    m_log = std::make_shared<Http2ConnectionLog>(m_context.transport.http, flow.updateAtOnce ? QStringLiteral("at-once")
-                                                                                             : QStringLiteral("half"));
+    m_log =
+        std::make_shared<Http2ConnectionLog>(Http2ConnectionLog::Side::Receiver, m_context.transport.http,
+                                             flow.updateAtOnce ? QStringLiteral("at-once") : QStringLiteral("half"));
     ping();
     flush(); // our SETTINGS and windows go out before the client's first frames are read, as the client may wait
     m_idleTimer.setSingleShot(true);
@@ -232,7 +233,7 @@ int Http2Session::Callbacks::onBeginHeaders(nghttp2_session* /*session*/, const 
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
         Http2Session& s = self(userData);
         s.m_idleTimer.stop();
-        const auto log = s.m_log->open(frame->hd.stream_id, s.m_context.shared->config.guards.http2.streamWindow);
+        const auto log = s.m_log->open(frame->hd.stream_id);
         s.m_streams[frame->hd.stream_id] = std::make_unique<Http2Stream>(s, frame->hd.stream_id, log);
         if (!s.m_log->pingOutstanding()) // the round trip as the upload begins
             s.ping();

@@ -1,4 +1,4 @@
-#include "server/h2_frame_log.h"
+#include "capture/h2_frame_log.h"
 
 #include <algorithm>
 
@@ -91,8 +91,8 @@ void thinned(QList<T>& list, Thinning& thinning, qsizetype most, const T& item)
 
 } // namespace
 
-Http2ConnectionLog::Http2ConnectionLog(QString http, QString windowUpdates)
-    : m_http(std::move(http)), m_windowUpdates(std::move(windowUpdates))
+Http2ConnectionLog::Http2ConnectionLog(Side side, QString http, QString windowUpdates)
+    : m_side(side), m_http(std::move(http)), m_windowUpdates(std::move(windowUpdates))
 {
     m_clock.start();
 }
@@ -108,16 +108,22 @@ void Http2ConnectionLog::frame(const nghttp2_frame& frame, bool sent)
                      detailOf(frame),
                      0};
     const bool ack = (frame.hd.flags & NGHTTP2_FLAG_ACK) != 0;
-    if (frame.hd.type == NGHTTP2_SETTINGS && !ack)
+    const bool byReceiver = sent != weSend(); // sent by the upload's receiver (a grant), else by its uploader
+    if (frame.hd.type == NGHTTP2_SETTINGS && !ack) {
         (sent ? m_settingsSent : m_settingsReceived) += settingsOf(frame.settings);
+        if (byReceiver) {
+            initialWindowSaid(frame.settings);
+            m_receiverSpoke = true;
+        }
+    }
     if (frame.hd.type == NGHTTP2_PING && ack && !sent && m_pingSentMs)
         m_rttMs = facts.ms - *std::exchange(m_pingSentMs, std::nullopt);
-    if (frame.hd.type == NGHTTP2_WINDOW_UPDATE && sent) {
+    if (frame.hd.type == NGHTTP2_WINDOW_UPDATE && byReceiver) {
         facts.increment = frame.window_update.window_size_increment;
         if (frame.hd.stream_id == 0)
             m_connectionWindow += facts.increment;
     }
-    if (frame.hd.type == NGHTTP2_DATA && !sent)
+    if (frame.hd.type == NGHTTP2_DATA && !byReceiver)
         m_connectionWindow -= qint64(frame.hd.length);
     const bool endStream = (frame.hd.flags & NGHTTP2_FLAG_END_STREAM) != 0 &&
                            (frame.hd.type == NGHTTP2_DATA || frame.hd.type == NGHTTP2_HEADERS);
@@ -125,7 +131,7 @@ void Http2ConnectionLog::frame(const nghttp2_frame& frame, bool sent)
         const auto found = m_streams.find(frame.hd.stream_id);
         if (found != m_streams.end())
             if (const auto stream = found->second.lock())
-                stream->frame(facts, endStream && !sent);
+                stream->frame(facts, endStream && !byReceiver);
         return;
     }
     for (const auto& [id, weak] : m_streams)
@@ -133,9 +139,22 @@ void Http2ConnectionLog::frame(const nghttp2_frame& frame, bool sent)
             stream->frame(facts, false);
 }
 
-std::shared_ptr<Http2StreamLog> Http2ConnectionLog::open(int32_t stream, qint64 initialWindow)
+void Http2ConnectionLog::initialWindowSaid(const nghttp2_settings& settings)
 {
-    auto log = std::make_shared<Http2StreamLog>(shared_from_this(), initialWindow);
+    for (size_t i = 0; i < settings.niv; ++i) {
+        if (settings.iv[i].settings_id != NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE)
+            continue;
+        const qint64 delta = qint64(settings.iv[i].value) - m_initialWindow;
+        m_initialWindow = settings.iv[i].value;
+        for (const auto& [id, weak] : m_streams)
+            if (const auto stream = weak.lock())
+                stream->moveWindow(delta);
+    }
+}
+
+std::shared_ptr<Http2StreamLog> Http2ConnectionLog::open(int32_t stream)
+{
+    auto log = std::make_shared<Http2StreamLog>(shared_from_this(), m_initialWindow);
     m_streams[stream] = log;
     return log;
 }
@@ -162,9 +181,9 @@ void Http2StreamLog::frame(const Http2Frame& facts, bool endStream)
     frame.ms -= m_startMs;
     keep(frame);
     ++m_record.counts[frame.type + (frame.sent ? QStringLiteral(" sent") : QStringLiteral(" received"))];
-    if (frame.type == QLatin1String("DATA") && !frame.sent)
-        dataReceived(frame, endStream);
-    else if (frame.increment != 0) { // a WINDOW_UPDATE we sent, the stream's or the connection's
+    if (frame.type == QLatin1String("DATA") && frame.sent == m_connection->weSend())
+        uploadData(frame, endStream);
+    else if (frame.increment != 0) { // a WINDOW_UPDATE the receiver sent, the stream's or the connection's
         if (frame.stream != 0)
             m_window += frame.increment;
         sampleWindow(facts.ms);
@@ -183,10 +202,10 @@ void Http2StreamLog::keep(const Http2Frame& frame)
         m_last.pop_front();
 }
 
-void Http2StreamLog::dataReceived(const Http2Frame& frame, bool endStream)
+void Http2StreamLog::uploadData(const Http2Frame& frame, bool endStream)
 {
     const double now = frame.ms;
-    if (m_waitFrom) { // the client had no window: this DATA is the first since the window came back
+    if (m_waitFrom) { // the uploader had no window: this DATA is the first since the window came back
         const double stalled = now - *std::exchange(m_waitFrom, std::nullopt);
         ++m_record.stalls;
         m_record.stalledMs += stalled;
@@ -201,7 +220,7 @@ void Http2StreamLog::dataReceived(const Http2Frame& frame, bool endStream)
     const auto bound = std::lower_bound(Http2Record::kSizeBounds.begin(), Http2Record::kSizeBounds.end(), payload);
     ++m_record.dataBySize[size_t(bound - Http2Record::kSizeBounds.begin())];
     sampleWindow(now + m_startMs);
-    if (!endStream && std::min(m_window, m_connection->connectionWindow()) <= 0)
+    if (!endStream && m_connection->receiverSpoke() && std::min(m_window, m_connection->connectionWindow()) <= 0)
         m_waitFrom = now;
 }
 
