@@ -54,6 +54,9 @@ struct PlanOptions {
     QCommandLineOption runs{"runs", "runs per target (default 1)", "N", "1"};
     QCommandLineOption chunked{"chunked", "send with Transfer-Encoding: chunked instead of Content-Length"};
     QCommandLineOption expectContinue{"expect-continue", "send Expect: 100-continue"};
+    QCommandLineOption http2{"http2", "send over HTTP/2: by ALPN over https, by prior knowledge over http; the raw "
+                                      "engine records the frames (how long the upload waited for window)"};
+    QCommandLineOption http11{"http1.1", "send over HTTP/1.1 (the default; overrides a --plan's http2)"};
     const HashOptions hash{QStringLiteral("digest of each part while it is sent, checked against the listener's "
                                           "answer")};
     QCommandLineOption header{{"H", "header"},
@@ -81,9 +84,9 @@ struct PlanOptions {
 
     void addTo(QCommandLineParser& cl)
     {
-        cl.addOptions({form,   synthetic, runs,     chunked,   expectContinue, hash.hash, hash.noHash,
-                       header, method,    cacert,   insecure,  boundary,       silent,    stallTimeout,
-                       engine, plan,      savePlan, printCurl, json,           csv});
+        cl.addOptions({form,     synthetic, runs,     chunked,  expectContinue, hash.hash,    hash.noHash, header,
+                       method,   cacert,    insecure, boundary, silent,         stallTimeout, engine,      plan,
+                       savePlan, printCurl, json,     csv,      http2,          http11});
     }
 
     // base: what resend starts from (a captured request's plan); options given here are added to it.
@@ -174,6 +177,16 @@ struct PlanOptions {
             }
             p.engine = *e;
         }
+        if (cl.isSet(http2) && cl.isSet(http11)) {
+            error = QStringLiteral("--http2 and --http1.1: give one");
+            return std::nullopt;
+        }
+        p.http2 = cl.isSet(http2) || (p.http2 && !cl.isSet(http11));
+        if (p.http2 && p.chunked) {
+            error = QStringLiteral("--http2 --chunked: HTTP/2 has no chunked framing (its DATA frames end with the "
+                                   "stream); give one");
+            return std::nullopt;
+        }
         if (p.chunked && p.engine == UploadPlan::Engine::Qnam) {
             error = QStringLiteral("QNetworkAccessManager cannot send chunked bodies; use --engine raw or auto");
             return std::nullopt;
@@ -226,7 +239,8 @@ QString runLine(const RunResult& r)
         .arg(r.responseHeadSeconds >= 0 ? QString::number(r.responseHeadSeconds, 'f', 3) : QStringLiteral("-"))
         .arg(r.mbPerSecond() > 0 ? QString::number(r.mbPerSecond(), 'f', 1) : QStringLiteral("-"))
         .arg(checks)
-        .arg(uncheckedNote(r) + (r.error.isEmpty() ? QString() : QStringLiteral("  error: ") + r.error));
+        .arg(uncheckedNote(r) + (r.http2 ? QStringLiteral("  (%1)").arg(r.http2->stallsInWords()) : QString()) +
+             (r.error.isEmpty() ? QString() : QStringLiteral("  error: ") + r.error));
 }
 
 int execute(const UploadPlan& plan, const QCommandLineParser& cl, PlanOptions& o)

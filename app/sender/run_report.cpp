@@ -206,32 +206,35 @@ QJsonArray runsToJson(const QList<RunResult>& runs)
         QJsonArray headers;
         for (const auto& [name, value] : r.responseHeaders)
             headers.append(QJsonObject{{"name", QString::fromLatin1(name)}, {"value", QString::fromUtf8(value)}});
-        out.append(QJsonObject{{"target", r.target.toString()},
-                               {"method", r.method},
-                               {"run", r.run + 1},
-                               {"started_at_ms", r.startedAtMs},
-                               {"status", r.httpStatus},
-                               {"status_line", QString::fromUtf8(r.statusLine)},
-                               {"response_headers", headers},
-                               {"response_body", QString::fromUtf8(r.response.left(kShownResponseBytes))},
-                               {"response_body_truncated", r.response.size() > kShownResponseBytes},
-                               {"answered_early", r.answeredEarly},
-                               {"bytes_sent", qint64(r.bytesSent)},
-                               {"error", r.error},
-                               {"cancelled", r.cancelled},
-                               {"bytes", qint64(r.bodyBytes)},
-                               {"total_s", r.totalSeconds},
-                               {"last_byte_s", r.lastByteSeconds},
-                               {"response_head_s", r.responseHeadSeconds},
-                               {"mb_per_s", r.mbPerSecond()},
-                               {"cpu_ms", cpu},
-                               {"integrity", integrityText(r)},
-                               {"hash", hashKey},
-                               {"protocol", r.protocol},
-                               {"tls", r.tls.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.tls)},
-                               {"insecure", r.insecure},
-                               {"parts", parts},
-                               {"upload_samples", samples}});
+        QJsonObject run{{"target", r.target.toString()},
+                        {"method", r.method},
+                        {"run", r.run + 1},
+                        {"started_at_ms", r.startedAtMs},
+                        {"status", r.httpStatus},
+                        {"status_line", QString::fromUtf8(r.statusLine)},
+                        {"response_headers", headers},
+                        {"response_body", QString::fromUtf8(r.response.left(kShownResponseBytes))},
+                        {"response_body_truncated", r.response.size() > kShownResponseBytes},
+                        {"answered_early", r.answeredEarly},
+                        {"bytes_sent", qint64(r.bytesSent)},
+                        {"error", r.error},
+                        {"cancelled", r.cancelled},
+                        {"bytes", qint64(r.bodyBytes)},
+                        {"total_s", r.totalSeconds},
+                        {"last_byte_s", r.lastByteSeconds},
+                        {"response_head_s", r.responseHeadSeconds},
+                        {"mb_per_s", r.mbPerSecond()},
+                        {"cpu_ms", cpu},
+                        {"integrity", integrityText(r)},
+                        {"hash", hashKey},
+                        {"protocol", r.protocol},
+                        {"tls", r.tls.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.tls)},
+                        {"insecure", r.insecure},
+                        {"parts", parts},
+                        {"upload_samples", samples}};
+        if (r.http2)
+            run["http2"] = r.http2->toJson();
+        out.append(run);
     }
     return out;
 }

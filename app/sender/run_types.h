@@ -3,6 +3,7 @@
 // Owned values: they cross from the sender's thread to the GUI thread.
 
 #include "capture/capture_summary.h"
+#include "capture/h2_record.h"
 
 #include "upin/core/digest.h"
 
@@ -47,9 +48,10 @@ struct RunResult {
     double lastByteSeconds = -1;    // when the last body byte was handed over
     double responseHeadSeconds = -1;
     double totalSeconds = -1;
-    QString protocol;                                     // "HTTP/1.1" or "HTTP/2", once connected
-    QString tls;                                          // "TLSv1.3" over https; empty over http
-    QByteArray statusLine;                                // "HTTP/1.1 404 Not Found"
+    QString protocol;                 // "HTTP/1.1" or "HTTP/2", once connected
+    std::optional<Http2Record> http2; // the raw engine over HTTP/2: its frames, from the sender's side
+    QString tls;                      // "TLSv1.3" over https; empty over http
+    QByteArray statusLine;            // "HTTP/1.1 404 Not Found"
     QList<QPair<QByteArray, QByteArray>> responseHeaders; // as the server sent them
     QString error;       // transport error or cancellation; empty when the exchange completed
     QByteArray response; // first 1 MiB of the answer's body

@@ -1,6 +1,7 @@
 #include "sender/sender.h"
 
 #include "common/option_rules.h"
+#include "sender/h2_upload.h"
 #include "sender/multipart_body.h"
 #include "sender/raw_upload.h"
 
@@ -138,6 +139,8 @@ void Sender::cancel()
         m_reply->abort();
     if (m_raw)
         m_raw->abort();
+    if (m_http2)
+        m_http2->abort();
 }
 
 void Sender::startNext()
@@ -183,13 +186,15 @@ void Sender::startNext()
     m_lastProgressMs = -1'000'000;
     m_latestSample = {};
     const QString contentType = QStringLiteral("multipart/form-data; boundary=") + boundary;
-    if (m_plan.usesRawClient())
+    if (m_plan.http2 && m_plan.usesRawClient())
+        startHttp2(body, contentType);
+    else if (m_plan.usesRawClient())
         startRaw(body, boundary, contentType);
     else
         startQnam(body, contentType);
 }
 
-void Sender::startRaw(MultipartBody* body, const QString& boundary, const QString& contentType)
+QList<QPair<QByteArray, QByteArray>> Sender::requestHeaders(const QString& contentType) const
 {
     RawUpload::Headers headers{{"Content-Type", contentType.toUtf8()}};
     if (m_plan.hash != core::HashKind::None)
@@ -197,8 +202,38 @@ void Sender::startRaw(MultipartBody* body, const QString& boundary, const QStrin
     for (const auto& h : m_plan.headers)
         if (h.enabled)
             headers.append({h.name.toUtf8(), h.value.toUtf8()});
-    auto* upload = new RawUpload(m_current.target, headers, body, m_plan.chunked ? -1 : body->totalSize(),
-                                 m_plan.expectContinue, m_tls, this);
+    return headers;
+}
+
+// Over HTTP/2, the raw engine's way (startRaw's, on libnghttp2): the run also keeps the frames as sent.
+void Sender::startHttp2(MultipartBody* body, const QString& contentType)
+{
+    auto* upload = new Http2Upload(m_current.target, requestHeaders(contentType), body, body->totalSize(), m_tls, this);
+    upload->setMethod(m_plan.method.toLatin1());
+    body->setParent(upload);
+    upload->setStallTimeout(m_plan.stallTimeoutMs);
+    m_http2 = upload;
+    connect(upload, &Http2Upload::uploadProgress, this, [this](qint64 sent) { onUploadProgress(sent); });
+    connect(upload, &Http2Upload::responseHeadArrived, this, &Sender::onResponseHead);
+    connect(upload, &Http2Upload::finished, this, [this, upload, body](const QString& error) {
+        m_current.statusLine = upload->statusLine();
+        m_current.responseHeaders = upload->responseHeaders();
+        m_current.answeredEarly = upload->answeredEarly();
+        m_current.tls = upload->tlsProtocol();
+        m_current.http2 = upload->frames();
+        if (upload->status() > 0)
+            m_current.protocol = QStringLiteral("HTTP/2");
+        completeRun(upload->status(), upload->responseBody(), error, *body);
+        upload->deleteLater();
+        m_http2 = nullptr;
+    });
+    upload->start();
+}
+
+void Sender::startRaw(MultipartBody* body, const QString& boundary, const QString& contentType)
+{
+    auto* upload = new RawUpload(m_current.target, requestHeaders(contentType), body,
+                                 m_plan.chunked ? -1 : body->totalSize(), m_plan.expectContinue, m_tls, this);
     upload->setMethod(m_plan.method.toLatin1());
     if (m_plan.splitDelimiters)
         upload->setCuts(delimiterCuts(*body, boundary));
@@ -236,8 +271,11 @@ void Sender::startQnam(MultipartBody* body, const QString& contentType)
     // A redirect is reported, as the raw client and curl report it: Qt would follow a 302 with a GET, and fail on a
     // 307 or 308, which would have it send the body again from a device that cannot rewind.
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    // HTTP/2 where a server offers it over TLS (ALPN); over plain http QNAM would try an h2c upgrade.
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, https);
+    // HTTP/2 where a server offers it over TLS (ALPN); over plain http QNAM would try an h2c upgrade, so it is
+    // asked for only with --http2, and then by prior knowledge (Qt's Http2DirectAttribute).
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, https || m_plan.http2);
+    if (!https && m_plan.http2)
+        request.setAttribute(QNetworkRequest::Http2DirectAttribute, true);
     if (https)
         request.setSslConfiguration(m_tls);
     if (m_plan.expectContinue)

@@ -24,6 +24,7 @@ namespace upin::app {
 
 class MultipartBody;
 class SameCore;
+class Http2Upload;
 class RawUpload;
 
 class Sender final : public QObject {
@@ -43,6 +44,8 @@ signals:
 private:
     void startNext();
     void startRaw(MultipartBody* body, const QString& boundary, const QString& contentType);
+    void startHttp2(MultipartBody* body, const QString& contentType);
+    QList<QPair<QByteArray, QByteArray>> requestHeaders(const QString& contentType) const; // the plan's, and ours
     void startQnam(MultipartBody* body, const QString& contentType);
     void finishQnamRun(const MultipartBody& body);
     // Bytes of the body sent so far: handed to the kernel (raw client), or taken by Qt's HTTP thread (QNAM).
@@ -59,6 +62,7 @@ private:
     std::unique_ptr<SameCore> m_sameCore;   // while a QNAM run is under way
     QPointer<QNetworkReply> m_reply;        // the upload under way through QNAM, or
     QPointer<RawUpload> m_raw;              // the one under way through the raw client
+    QPointer<Http2Upload> m_http2;          // or through its HTTP/2 engine
     QByteArray m_response;
     QElapsedTimer m_clock;
     uint64_t m_runCpuStartNs = 0;         // this thread's CPU time when the run began

@@ -99,6 +99,7 @@ QJsonObject UploadPlan::toJson() const
                        {"parts", partList},
                        {"boundary", boundary},
                        {"chunked", chunked},
+                       {"http2", http2},
                        {"expect_continue", expectContinue},
                        {"headers", headerList},
                        {"runs", runs},
@@ -195,6 +196,7 @@ std::optional<UploadPlan> UploadPlan::fromJson(const QJsonObject& json, QString*
             QStringLiteral("method '%1' is not one an upload is sent with (POST, PUT, PATCH)").arg(plan.method));
     plan.boundary = json["boundary"].toString();
     plan.chunked = json["chunked"].toBool();
+    plan.http2 = json["http2"].toBool();
     plan.expectContinue = json["expect_continue"].toBool();
     plan.runs = std::max(1, json["runs"].toInt(1));
     plan.caCertificates = json["cacert"].toString();
@@ -311,6 +313,10 @@ QString UploadPlan::toCurl() const
     for (const auto& h : headers)
         if (h.enabled)
             args << QStringLiteral("-H") << shellQuote(h.name + QStringLiteral(": ") + h.value);
+    if (http2) // curl over http would ask for an upgrade: prior knowledge is what send --http2 speaks there
+        args << (!targets.isEmpty() && targets.first().scheme() == QLatin1String("https")
+                     ? QStringLiteral("--http2")
+                     : QStringLiteral("--http2-prior-knowledge"));
     if (chunked)
         args << QStringLiteral("-H") << shellQuote(QStringLiteral("Transfer-Encoding: chunked"));
     if (expectContinue)

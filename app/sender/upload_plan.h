@@ -70,6 +70,10 @@ struct UploadPlan {
     QList<PlanPart> parts;
     QString boundary;     // empty: a random one per run
     bool chunked = false; // Transfer-Encoding: chunked instead of Content-Length
+    // HTTP/2 (send --http2): by ALPN over https, by prior knowledge over http; the raw engine's on libnghttp2
+    // (sender/h2_upload.h), with its frame log, or QNAM's with Qt's HTTP/2 attributes. Not with chunked framing
+    // (HTTP/2 has none) or split delimiters.
+    bool http2 = false;
     bool expectContinue = false;
     // Each delimiter after the first is split between two writes, at an offset inside it that moves by one from
     // each delimiter to the next, each write sent at once (TCP_NODELAY) and a moment apart: a server's parser must
