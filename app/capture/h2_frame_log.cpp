@@ -109,13 +109,8 @@ void Http2ConnectionLog::frame(const nghttp2_frame& frame, bool sent)
                      0};
     const bool ack = (frame.hd.flags & NGHTTP2_FLAG_ACK) != 0;
     const bool byReceiver = sent != weSend(); // sent by the upload's receiver (a grant), else by its uploader
-    if (frame.hd.type == NGHTTP2_SETTINGS && !ack) {
-        (sent ? m_settingsSent : m_settingsReceived) += settingsOf(frame.settings);
-        if (byReceiver) {
-            initialWindowSaid(frame.settings);
-            m_receiverSpoke = true;
-        }
-    }
+    if (frame.hd.type == NGHTTP2_SETTINGS)
+        settingsFrame(frame.settings, ack, sent, byReceiver);
     if (frame.hd.type == NGHTTP2_PING && ack && !sent && m_pingSentMs)
         m_rttMs = facts.ms - *std::exchange(m_pingSentMs, std::nullopt);
     if (frame.hd.type == NGHTTP2_WINDOW_UPDATE && byReceiver) {
@@ -139,17 +134,47 @@ void Http2ConnectionLog::frame(const nghttp2_frame& frame, bool sent)
             stream->frame(facts, false);
 }
 
-void Http2ConnectionLog::initialWindowSaid(const nghttp2_settings& settings)
+// Each side's latest value per setting is kept, once (a client may send thousands of SETTINGS frames). The
+// receiver's INITIAL_WINDOW_SIZE holds once the uploader has it (RFC 9113 6.5.3): on the sender's side when it is
+// read, on the receiver's when the uploader acknowledges it; until then a stream has 65,535 bytes, which a client
+// may spend before our SETTINGS reach it.
+void Http2ConnectionLog::settingsFrame(const nghttp2_settings& settings, bool ack, bool sent, bool byReceiver)
 {
-    for (size_t i = 0; i < settings.niv; ++i) {
-        if (settings.iv[i].settings_id != NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE)
-            continue;
-        const qint64 delta = qint64(settings.iv[i].value) - m_initialWindow;
-        m_initialWindow = settings.iv[i].value;
-        for (const auto& [id, weak] : m_streams)
-            if (const auto stream = weak.lock())
-                stream->moveWindow(delta);
+    if (ack) {
+        if (!byReceiver && !weSend()) { // the uploader acknowledged ours
+            if (m_pendingWindow)
+                applyInitialWindow(*std::exchange(m_pendingWindow, std::nullopt));
+            m_receiverSpoke = true;
+        }
+        return;
     }
+    auto& said = sent ? m_settingsSent : m_settingsReceived;
+    for (const auto& setting : settingsOf(settings)) {
+        const auto same = std::find_if(said.begin(), said.end(), [&](const auto& s) { return s.name == setting.name; });
+        if (same == said.end())
+            said.append(setting);
+        else
+            same->value = setting.value;
+    }
+    if (!byReceiver)
+        return;
+    for (size_t i = 0; i < settings.niv; ++i)
+        if (settings.iv[i].settings_id == NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE)
+            m_pendingWindow = settings.iv[i].value;
+    if (weSend()) { // read: it holds now
+        if (m_pendingWindow)
+            applyInitialWindow(*std::exchange(m_pendingWindow, std::nullopt));
+        m_receiverSpoke = true;
+    }
+}
+
+void Http2ConnectionLog::applyInitialWindow(qint64 window)
+{
+    const qint64 delta = window - m_initialWindow;
+    m_initialWindow = window;
+    for (const auto& [id, weak] : m_streams)
+        if (const auto stream = weak.lock())
+            stream->moveWindow(delta);
 }
 
 std::shared_ptr<Http2StreamLog> Http2ConnectionLog::open(int32_t stream)

@@ -7,7 +7,8 @@
 // while the stream is open.
 //
 // The windows are the uploader's, as the receiver grants them: a stream's starts at what the receiver's SETTINGS
-// said (INITIAL_WINDOW_SIZE; a later SETTINGS moves every open stream's by the difference, RFC 9113 6.9.2), the
+// said (INITIAL_WINDOW_SIZE) once the uploader has them, 65,535 before (a later value moves every open stream's
+// by the difference, RFC 9113 6.9.2), the
 // connection's at 65,535 bytes; each upload DATA frame spends its length (padding counted), each WINDOW_UPDATE
 // from the receiver gives its increment. The uploader can send on a stream the smaller of the two; when a DATA
 // frame leaves it nothing and the stream goes on, the uploader waits, and the wait ends at its next DATA frame
@@ -46,21 +47,23 @@ public:
 
     double ms() const { return double(m_clock.nsecsElapsed()) / 1e6; }
     bool weSend() const { return m_side == Side::Sender; }
-    // The receiver's first SETTINGS has been seen: until then the uploader has the protocol's first 65,535 bytes
-    // of connection window, and a wait for more is the connection's start (a round trip every HTTP/2 upload
-    // pays, whatever the windows), not a stall.
+    // The uploader has the receiver's first SETTINGS (read them, or acknowledged ours): until then it has the
+    // protocol's first 65,535 bytes of connection window, and a wait for more is the connection's start (a round
+    // trip every HTTP/2 upload pays, whatever the windows), not a stall.
     bool receiverSpoke() const { return m_receiverSpoke; }
     qint64 connectionWindow() const { return m_connectionWindow; }
     void fill(Http2Record& record) const; // what the connection said
 
 private:
-    void initialWindowSaid(const nghttp2_settings& settings); // the receiver's INITIAL_WINDOW_SIZE
+    void settingsFrame(const nghttp2_settings& settings, bool ack, bool sent, bool byReceiver);
+    void applyInitialWindow(qint64 window); // the receiver's INITIAL_WINDOW_SIZE, now the uploader's
 
     Side m_side;
     QElapsedTimer m_clock;
     QString m_http, m_windowUpdates;
-    qint64 m_initialWindow = 65'535; // a stream's, as the receiver's SETTINGS said last
-    bool m_receiverSpoke = false;
+    qint64 m_initialWindow = 65'535;       // a stream's, as the receiver's SETTINGS said last
+    std::optional<qint64> m_pendingWindow; // said by the receiver, not yet the uploader's
+    bool m_receiverSpoke = false;          // the uploader has the receiver's SETTINGS
     QList<Http2Record::Setting> m_settingsSent, m_settingsReceived;
     std::optional<double> m_rttMs;
     std::optional<double> m_pingSentMs;
