@@ -42,6 +42,8 @@ struct PendingBody {
     QByteArray bytes;
     qsizetype sent = 0;
     bool resetAfter = false;
+    qint64 submittedMs = 0; // the answer deadline counts from here
+    bool cancelled = false; // past it: its stream's reset is on its way
 };
 
 ssize_t readBody(nghttp2_session* /*session*/, int32_t /*streamId*/, uint8_t* buffer, size_t length, uint32_t* flags,
@@ -117,6 +119,10 @@ Http2Session::Http2Session(QTcpSocket& socket, Context context, QObject* parent)
     });
     m_idleTimer.start();
     connect(&m_socket, &QTcpSocket::bytesWritten, this, &Http2Session::flush); // what waited for the client
+    m_clock.start();
+    m_answerTimer.setSingleShot(true);
+    m_answerTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_answerTimer, &QTimer::timeout, this, &Http2Session::answerDeadlinePassed);
 }
 
 Http2Session::~Http2Session()
@@ -135,13 +141,57 @@ bool Http2Session::receive(core::ByteView data, const core::BlockPool::Block& bl
     m_receiving = false;
     m_block = nullptr;
     flush(); // the answers the handlers made meanwhile; a GOAWAY for a protocol error goes out before the close
-    return used >= 0 && (nghttp2_session_want_read(m_session) != 0 || nghttp2_session_want_write(m_session) != 0);
+    if (used < 0) {
+        endStreams(QStringLiteral("the client broke HTTP/2 (%1), and the connection was closed")
+                       .arg(QString::fromLatin1(nghttp2_strerror(int(used)))));
+        return false;
+    }
+    if (nghttp2_session_want_read(m_session) != 0 || nghttp2_session_want_write(m_session) != 0)
+        return true;
+    endStreams(m_goawaySent ? QStringLiteral("the connection was closed with GOAWAY (%1)").arg(errorName(*m_goawaySent))
+                            : QStringLiteral("the connection was closed"));
+    return false;
+}
+
+// The connection ends with streams open: each is cut, its handler told why (not "the listener stopped").
+void Http2Session::endStreams(const QString& how)
+{
+    for (auto& [id, stream] : m_streams)
+        stream->closed(how);
+}
+
+// An answer the client has not taken answerTimeoutMs after it was made (a client that never opens its window for
+// it: a slow read) has its stream reset, as an HTTP/1.1 connection is dropped: the stream's slot is free, and a
+// connection left with none is closed when idle.
+void Http2Session::armAnswerDeadline()
+{
+    qint64 oldest = -1;
+    for (const auto& [id, body] : m_answers->bodies)
+        if (!body.cancelled && (oldest < 0 || body.submittedMs < oldest))
+            oldest = body.submittedMs;
+    if (oldest < 0) {
+        m_answerTimer.stop();
+        return;
+    }
+    m_answerTimer.start(
+        int(std::max<qint64>(0, oldest + m_context.shared->config.guards.answerTimeoutMs - m_clock.elapsed())));
+}
+
+void Http2Session::answerDeadlinePassed()
+{
+    const qint64 due = m_clock.elapsed() - m_context.shared->config.guards.answerTimeoutMs;
+    for (auto& [id, body] : m_answers->bodies)
+        if (!body.cancelled && body.submittedMs <= due) {
+            body.cancelled = true;
+            nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, id, NGHTTP2_CANCEL);
+        }
+    flush();
+    armAnswerDeadline(); // the answers not yet due (a timer may also fire a little early)
 }
 
 void Http2Session::clientGone()
 {
-    for (auto& [id, stream] : m_streams)
-        stream->closed(QStringLiteral("the client closed the connection"));
+    endStreams(QStringLiteral("the client closed the connection"));
 }
 
 void Http2Session::flush()
@@ -168,12 +218,13 @@ void Http2Session::submitAnswer(int32_t streamId, int status, const QList<QPair<
     for (const auto& [name, value] : fields)
         add(name, value);
     PendingBody& pending = m_answers->bodies[streamId];
-    pending = PendingBody{std::move(body), 0, resetAfter};
+    pending = PendingBody{std::move(body), 0, resetAfter, m_clock.elapsed()};
     nghttp2_data_provider provider{};
     provider.source.ptr = &pending;
     provider.read_callback = readBody;
     nghttp2_submit_response(m_session, streamId, nva.data(), nva.size(), &provider); // copies the fields
     flush();
+    armAnswerDeadline();
 }
 
 void Http2Session::submitContinue(int32_t streamId)
@@ -290,6 +341,8 @@ int Http2Session::Callbacks::onFrameReceived(nghttp2_session* /*session*/, const
 int Http2Session::Callbacks::onFrameSent(nghttp2_session* session, const nghttp2_frame* frame, void* userData)
 {
     self(userData).m_log->frame(*frame, true);
+    if (frame->hd.type == NGHTTP2_GOAWAY)
+        self(userData).m_goawaySent = frame->goaway.error_code;
     const bool ended = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
     if (!ended || (frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS))
         return 0;
@@ -316,7 +369,8 @@ int Http2Session::Callbacks::onStreamClose(nghttp2_session* /*session*/, int32_t
                                            void* userData)
 {
     Http2Session& s = self(userData);
-    s.m_answers->bodies.erase(streamId);
+    if (s.m_answers->bodies.erase(streamId) > 0)
+        s.armAnswerDeadline();
     s.m_log->close(streamId);
     const auto found = s.m_streams.find(streamId);
     if (found == s.m_streams.end())

@@ -15,11 +15,13 @@
 #include "capture/upload_session.h"
 #include "server/exchange.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
 #include <map>
 #include <memory>
+#include <optional>
 
 class QTcpSocket;
 struct nghttp2_session;
@@ -75,6 +77,9 @@ private:
     struct Answers;   // the answers' bodies nghttp2 is sending
     Http2Stream* stream(int32_t streamId) const;
     void consumed(int32_t streamId, size_t bytes);
+    void endStreams(const QString& how);
+    void armAnswerDeadline();
+    void answerDeadlinePassed();
     void ping();                                                 // its answer times the round trip
     void resetByClient(Http2Stream& stream, uint32_t errorCode); // its RST_STREAM, counted
     void sweepClosed(); // streams closed during a callback are destroyed after it, queued
@@ -92,6 +97,9 @@ private:
     // keepAliveTimeoutMs, then GOAWAY and the close (nginx's http2 idle timeout).
     QTimer m_idleTimer;
     int m_resetsByClient = 0;
+    std::optional<uint32_t> m_goawaySent; // its error code
+    QElapsedTimer m_clock;
+    QTimer m_answerTimer;  // the oldest answer the client has not taken
     int m_emptyFrames = 0; // DATA frames without a byte that did not end their stream
 };
 
