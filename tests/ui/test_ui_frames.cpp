@@ -73,12 +73,16 @@ TEST_CASE("Inspect: an h2c upload held by a 64 KiB window shows its stalls, wind
     REQUIRE(test::curl({"-F", "doc=@" + path, f.url("/file-part")}).status == 200);
     const QStringList folders = test::settledCaptureFolders(f.listener.captureRoot(), 2);
     REQUIRE(folders.size() == 2);
+    int overHttp11 = 0;
     for (const QString& folder : folders) {
         const app::InspectResult other = test::inspectFile(QDir(f.listener.captureRoot()).filePath(folder));
-        if (other.capture && !other.capture->http2) {
+        REQUIRE(other.capture);
+        if (!other.capture->http2) {
+            ++overHttp11;
             view.showResult(other);
             CHECK_FALSE(tabs->isTabEnabled(tabs->indexOf(view.frames())));
             CHECK(tabs->tabToolTip(tabs->indexOf(view.frames())).contains("over HTTP/2"));
         }
     }
+    CHECK(overHttp11 == 1);
 }

@@ -48,7 +48,13 @@ void WindowChart::setRecord(const app::Http2Record& record)
 {
     QList<QPointF> least, mostPoints, stalls;
     double lastMs = 0, most = 0;
-    auto kib = [](qint64 bytes) { return double(std::max<qint64>(bytes, 0)) / 1024.0; };
+    qint64 largest = 0;
+    for (const auto& w : record.window)
+        largest = std::max(largest, w.most);
+    // KiB, or bytes for a window under 8 KiB (a server's 1,000 bytes read "0.98" in KiB, its labels cut).
+    const bool inBytes = largest < 8 * 1024;
+    m_band->setName(inBytes ? tr("window left, least to most (bytes)") : tr("window left, least to most (KiB)"));
+    auto kib = [inBytes](qint64 bytes) { return double(std::max<qint64>(bytes, 0)) / (inBytes ? 1.0 : 1024.0); };
     for (const auto& w : record.window) {
         least.append({w.ms, kib(w.least)});
         mostPoints.append({w.ms, kib(w.most)});

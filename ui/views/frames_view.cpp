@@ -68,7 +68,7 @@ QString FramesView::summaryText(const app::Http2Record& r)
     QStringList lines;
     QString first = tr("%1: %2").arg(r.http, r.stallsInWords());
     if (r.rttMs)
-        first += tr(", round trip %1 ms (PING)").arg(*r.rttMs, 0, 'f', 1);
+        first += tr(", a PING answered in %1 ms (the round trip and the client's own delay)").arg(*r.rttMs, 0, 'f', 1);
     lines << first;
     lines << tr("Window %1 bytes at the start, WINDOW_UPDATE %2")
                  .arg(r.initialWindow)
