@@ -91,7 +91,7 @@ TEST_CASE("h2c: a 65,535-byte window updated after half makes the client wait ab
                       [](const auto& w) { return w.toArray()[1].toInteger() <= w.toArray()[2].toInteger(); }));
 }
 
-TEST_CASE("h2c: with the default 16 MiB windows an upload never waits; at-once sends a WINDOW_UPDATE per read",
+TEST_CASE("h2c: with the default 16 MiB windows an upload never waits, and at-once sends a WINDOW_UPDATE per read",
           "[listener][http2][flow]")
 {
     constexpr int kBytes = 4 << 20;

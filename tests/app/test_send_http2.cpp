@@ -62,7 +62,7 @@ TEST_CASE("send --http2 to a 65,535-byte window: the sender and the listener bot
     CHECK(flow["stalls"].toInteger() <= qint64(r.http2->stalls));
 }
 
-TEST_CASE("send --http2 with the default windows never waits; over TLS by ALPN; QNAM's by prior knowledge",
+TEST_CASE("send --http2 with the default windows never waits, over h2c and h2 by ALPN, and QNAM's by prior knowledge",
           "[sender][http2][tls]")
 {
     QTemporaryDir home;
