@@ -1,7 +1,7 @@
 #include "server/h2_stream.h"
 
-#include "common/qt_text.h"
 #include "capture/h2_frame_log.h"
+#include "common/qt_text.h"
 #include "server/h2_session.h"
 #include "server/refusal_record.h"
 #include "server/request_admission.h"
