@@ -71,8 +71,9 @@ TEST_CASE("h2c: a 65,535-byte window updated after half makes the client wait ab
     CHECK(data["max"].toInteger() <= 16'384);
     const QJsonObject counts = http2["counts"].toObject();
     CHECK(counts["DATA received"].toInteger() == data["frames"].toInteger());
-    CHECK(counts["WINDOW_UPDATE sent"].toInteger() >= 2 * (kBytes / 65'535)); // the stream's and the connection's
-    CHECK(counts["WINDOW_UPDATE sent"].toInteger() <= 2 * (kBytes / 32'767) + 4);
+    CHECK(counts["WINDOW_UPDATE sent"].toInteger() >=
+          qint64{2} * (kBytes / 65'535)); // the stream's and the connection's
+    CHECK(counts["WINDOW_UPDATE sent"].toInteger() <= qint64{2} * (kBytes / 32'767) + 4);
     CHECK(http2.contains("rtt_ms"));
     // Bounded: the first and the last 100 frames, the rest counted.
     CHECK(http2["frames_first"].toArray().size() == 100);

@@ -52,7 +52,7 @@ TEST_CASE("send --http2 to a 65,535-byte window: the sender and the listener bot
     CHECK(r.http2->stalledMs > 0);
     CHECK(r.http2->counts.value("DATA sent") == r.http2->dataFrames);
     CHECK(r.http2->dataBytes == quint64(r.bodyBytes));
-    CHECK(r.http2->counts.value("WINDOW_UPDATE received") >= 2 * ((8 << 20) / 65'535));
+    CHECK(r.http2->counts.value("WINDOW_UPDATE received") >= quint64{2} * ((8 << 20) / 65'535));
     // The listener's, a lower bound (it counts a window given back when it sends the update), agrees there were
     // waits.
     QFile file(QDir(f.onlyCaptureFolder()).filePath("capture.json"));

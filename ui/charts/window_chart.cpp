@@ -52,7 +52,7 @@ void WindowChart::setRecord(const app::Http2Record& record)
     for (const auto& w : record.window)
         largest = std::max(largest, w.most);
     // KiB, or bytes for a window under 8 KiB (a server's 1,000 bytes read "0.98" in KiB, its labels cut).
-    const bool inBytes = largest < 8 * 1024;
+    const bool inBytes = largest < qint64{8} * 1024;
     m_band->setName(inBytes ? tr("window left, least to most (bytes)") : tr("window left, least to most (KiB)"));
     auto kib = [inBytes](qint64 bytes) { return double(std::max<qint64>(bytes, 0)) / (inBytes ? 1.0 : 1024.0); };
     for (const auto& w : record.window) {
