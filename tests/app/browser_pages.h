@@ -83,4 +83,24 @@ inline void runChromium(const QString& url, const QStringList& arguments, const 
     chromium.waitForFinished(5000);
 }
 
+// A page that submits a real multipart form to `action`, as a user would: it fetches `file` from its own origin,
+// puts it in the form's file input as a user's pick would be, and submits; the browser encodes the body itself.
+// Its fields: note ("from chromium") and upload (the file, as photo.bin).
+inline void setFormPage(PageServer& pages, const QString& action, const QByteArray& file)
+{
+    const QByteArray page = R"(<!doctype html>
+<form method=post enctype=multipart/form-data action="ACTION" id=f>
+<input name=note value="from chromium"><input type=file name=upload id=u></form>
+<script>
+fetch('/photo.bin').then(r => r.blob()).then(b => {
+  const picked = new DataTransfer();
+  picked.items.add(new File([b], 'photo.bin', {type: 'application/octet-stream'}));
+  document.getElementById('u').files = picked.files;
+  document.getElementById('f').submit();
+});
+</script>)";
+    pages.set("/form", {"text/html", QByteArray(page).replace("ACTION", action.toUtf8())});
+    pages.set("/photo.bin", {"application/octet-stream", file});
+}
+
 } // namespace upin::test

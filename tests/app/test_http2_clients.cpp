@@ -84,22 +84,8 @@ TEST_CASE("h2 over TLS: headless Chromium submits a form with a file over HTTP/2
     app::ServerConfig config = test::tlsConfig(home.filePath("tls"));
     config.guards.allowedOrigins = {pages.origin()}; // the form is posted from the page's origin
     ListenerFixture f(config);
-    // The page fetches the file from its own origin, puts it in the form's file input as a user's pick would be,
-    // and submits the form: the browser encodes the multipart body itself.
     const QByteArray data = test::randomBytes(900'000, 79);
-    QByteArray page = R"(<!doctype html>
-<form method=post enctype=multipart/form-data action="https://localhost:PORT/file-part" id=f>
-<input name=note value="from chromium"><input type=file name=upload id=u></form>
-<script>
-fetch('/photo.bin').then(r => r.blob()).then(b => {
-  const picked = new DataTransfer();
-  picked.items.add(new File([b], 'photo.bin', {type: 'application/octet-stream'}));
-  document.getElementById('u').files = picked.files;
-  document.getElementById('f').submit();
-});
-</script>)";
-    pages.set("/form", {"text/html", page.replace("PORT", QByteArray::number(f.listener.tlsPort()))});
-    pages.set("/photo.bin", {"application/octet-stream", data});
+    test::setFormPage(pages, QStringLiteral("https://localhost:%1/file-part").arg(f.listener.tlsPort()), data);
     // The listener's certificate is its own, self-signed: the browser is told not to check it.
     const QDir root(f.listener.captureRoot());
     auto recorded = [&root] { // capture.json is written once the capture has ended

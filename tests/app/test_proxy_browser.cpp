@@ -62,22 +62,9 @@ TEST_CASE("proxy over https: headless Chromium trusting the authority by NSS sub
     auto p = test::proxy(trusting, home.filePath("proxy"));
     trustInNss(home.filePath("browser"), p->listener.proxyCa()->certificatePath());
 
-    // The page fetches the file (through the proxy, over http), puts it in the form's file input as a user's pick
-    // would be, and submits the form: the browser encodes the multipart body itself.
+    // The page fetches its file through the proxy, over http, and submits it in a real form.
     const QByteArray data = test::randomBytes(700'000, 77);
-    QByteArray page = R"(<!doctype html>
-<form method=post enctype=multipart/form-data action="https://localhost:PORT/file-part" id=f>
-<input name=note value="from chromium"><input type=file name=upload id=u></form>
-<script>
-fetch('/photo.bin').then(r => r.blob()).then(b => {
-  const picked = new DataTransfer();
-  picked.items.add(new File([b], 'photo.bin', {type: 'application/octet-stream'}));
-  document.getElementById('u').files = picked.files;
-  document.getElementById('f').submit();
-});
-</script>)";
-    pages.set("/form", {"text/html", page.replace("PORT", QByteArray::number(server.listener.tlsPort()))});
-    pages.set("/photo.bin", {"application/octet-stream", data});
+    test::setFormPage(pages, QStringLiteral("https://localhost:%1/file-part").arg(server.listener.tlsPort()), data);
 
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("HOME", home.filePath("browser"));
