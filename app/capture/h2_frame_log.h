@@ -31,6 +31,15 @@
 
 namespace upin::app {
 
+// A header field as nghttp2 takes it (it copies the bytes when the frame is submitted): the session's and the
+// sender's one way to write it.
+inline nghttp2_nv http2Field(const QByteArray& name, const QByteArray& value)
+{
+    return {const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.constData())),
+            const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.constData())), size_t(name.size()),
+            size_t(value.size()), NGHTTP2_NV_FLAG_NONE};
+}
+
 class Http2StreamLog;
 
 class Http2ConnectionLog : public std::enable_shared_from_this<Http2ConnectionLog> {

@@ -16,13 +16,6 @@ constexpr qsizetype kKeptAnswerBytes = qsizetype{1} << 20; // of the answer's bo
 constexpr qint64 kMaxUnsent = qint64{1} << 20;
 constexpr uint32_t kAnswerWindow = 16 << 20; // the answer's: never the sender's limit
 
-nghttp2_nv field(const QByteArray& name, const QByteArray& value)
-{
-    return {const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.constData())),
-            const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.constData())), size_t(name.size()),
-            size_t(value.size()), NGHTTP2_NV_FLAG_NONE};
-}
-
 // Fields HTTP/2 forbids or says otherwise (RFC 9113 8.2.2): the plan's Host is :authority, the rest dropped.
 bool connectionSpecific(const QByteArray& lowerName)
 {
@@ -231,10 +224,11 @@ void Http2Upload::submitRequest()
             lowered.append({name.toLower(), value});
     static const QByteArray method(":method"), schemeName(":scheme"), authorityName(":authority"), pathName(":path"),
         lengthName("content-length");
-    std::vector<nghttp2_nv> nva{field(method, m_method), field(schemeName, scheme), field(authorityName, authority),
-                                field(pathName, path), field(lengthName, length)};
+    std::vector<nghttp2_nv> nva{http2Field(method, m_method), http2Field(schemeName, scheme),
+                                http2Field(authorityName, authority), http2Field(pathName, path),
+                                http2Field(lengthName, length)};
     for (const auto& [name, value] : lowered)
-        nva.push_back(field(name, value));
+        nva.push_back(http2Field(name, value));
     nghttp2_data_provider provider{};
     provider.read_callback = &Callbacks::readBody;
     m_stream = nghttp2_submit_request(m_session, nullptr, nva.data(), nva.size(), &provider, nullptr);

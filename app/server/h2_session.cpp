@@ -207,16 +207,10 @@ void Http2Session::submitAnswer(int32_t streamId, int status, const QList<QPair<
                                 QByteArray body, bool resetAfter)
 {
     const QByteArray statusText = QByteArray::number(status);
-    std::vector<nghttp2_nv> nva;
-    auto add = [&nva](const QByteArray& name, const QByteArray& value) {
-        nva.push_back({const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.constData())),
-                       const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.constData())), size_t(name.size()),
-                       size_t(value.size()), NGHTTP2_NV_FLAG_NONE});
-    };
     static const QByteArray statusName(":status");
-    add(statusName, statusText);
+    std::vector<nghttp2_nv> nva{http2Field(statusName, statusText)};
     for (const auto& [name, value] : fields)
-        add(name, value);
+        nva.push_back(http2Field(name, value));
     PendingBody& pending = m_answers->bodies[streamId];
     pending = PendingBody{std::move(body), 0, resetAfter, m_clock.elapsed()};
     nghttp2_data_provider provider{};
@@ -230,9 +224,7 @@ void Http2Session::submitAnswer(int32_t streamId, int status, const QList<QPair<
 void Http2Session::submitContinue(int32_t streamId)
 {
     static const QByteArray name(":status"), value("100");
-    nghttp2_nv status{const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.constData())),
-                      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.constData())), size_t(name.size()),
-                      size_t(value.size()), NGHTTP2_NV_FLAG_NONE};
+    nghttp2_nv status = http2Field(name, value);
     nghttp2_submit_headers(m_session, NGHTTP2_FLAG_NONE, streamId, nullptr, &status, 1, nullptr);
     flush();
 }
